@@ -1,0 +1,49 @@
+"""balance: Monte Carlo and exact balance analysis for tabletop combat rules.
+
+Conventions, stated once:
+
+* A **ruleset** is one rule system (``"crt"``, ``"strike-rank"``, ``"zones"``, ``"pool"``);
+  ``balance.RULESETS`` maps names to ruleset objects.  Each has ``Combatant`` and ``Rules``
+  frozen dataclasses whose every field carries a provenance tag: TEXT (the seed says it),
+  SRC (the identified source game), AMBIG (a chosen reading) or DEFAULT (invented to fill a
+  gap).  Results name the DEFAULT / AMBIG readings they rest on.
+* A **side** is a tuple of combatants; a duel is one against one.  Anywhere a side is
+  expected you may pass a preset name, a ``"preset,field=value"`` spec, a mapping of fields,
+  a combatant, or a list of these.
+* Fights are **A against B**; outcomes are A wins, B wins or a draw, always all three.
+* Randomness is explicit: every kernel takes ``rng=`` (a ``numpy.random.Generator``); public
+  functions take ``seed=`` and record the entropy used, so every number can be reproduced.
+* Rates are fractions of fights with 95% Wilson intervals unless said otherwise.
+
+>>> import balance
+>>> s = balance.duel("crt", "bruggish", ["watchman"] * 3, n=200_000, seed=1)
+>>> s.to_frame()                          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .api import duel, exact, fight, get, versions
+from .errors import IntractableError, SpecError
+from .results import Summary, Tally, Winner
+from .rulesets import RULESETS
+from .rulesets.base import Outcome, Outcomes, Probabilities
+
+__all__ = [
+    "RULESETS",
+    "IntractableError",
+    "Outcome",
+    "Outcomes",
+    "Probabilities",
+    "SpecError",
+    "Summary",
+    "Tally",
+    "Winner",
+    "__version__",
+    "duel",
+    "exact",
+    "fight",
+    "get",
+    "versions",
+]

@@ -1,0 +1,131 @@
+"""Throughput of each ruleset's vectorised kernel against its scalar reference.
+
+For every bench case a ruleset declares, the same rules and sides are timed through
+``simulate`` (fights per second, best of three calls of a chunk of fights) and through
+``fight`` (fights per second over a fixed time budget), in one run, and the ratio printed.
+Everything runs in this process on one core (NumPy's element-wise kernels are
+single-threaded).  ``memory=True`` also runs one long duel per ruleset in a subprocess and
+reports its peak resident memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+from .api import get, versions
+from .engine import DEFAULT_CHUNK_SIZE
+from .random import stream
+from .rulesets.base import BenchCase, RulesetBase, plain
+
+__all__ = ["format_table", "measure", "run"]
+
+
+def _time_kernel(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+    rng = stream(0, "bench", rs.name, case.name, "kernel")
+    rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
+    n = 10_000
+    while True:
+        start = time.perf_counter()
+        rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
+        elapsed = time.perf_counter() - start
+        if elapsed > seconds / 4 or n >= DEFAULT_CHUNK_SIZE * 4:
+            break
+        n *= 2
+    best = elapsed
+    for _ in range(2):
+        start = time.perf_counter()
+        rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
+        best = min(best, time.perf_counter() - start)
+    return n / best, n
+
+
+def _time_reference(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+    rng = stream(0, "bench", rs.name, case.name, "reference")
+    count = 0
+    start = time.perf_counter()
+    while True:
+        rs.fight(case.rules, case.side_a, case.side_b, rng=rng)
+        count += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and count >= 20:
+            return count / elapsed, count
+
+
+def measure(rs: RulesetBase, case: BenchCase, seconds: float = 1.0) -> dict[str, Any]:
+    """Time one case through kernel and reference; a JSON-ready row."""
+    kernel, n_kernel = _time_kernel(rs, case, seconds)
+    reference, n_reference = _time_reference(rs, case, seconds)
+    return {"ruleset": rs.name, "case": case.name, "description": case.description,
+            "kernel_fights_per_s": kernel, "reference_fights_per_s": reference,
+            "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference}
+
+
+def _peak_memory(rs: RulesetBase, case: BenchCase, n: int) -> dict[str, Any]:
+    """Run one ``n``-fight duel of ``case`` in a fresh process; its peak RSS."""
+    code = (
+        "import json, sys, resource, balance\n"
+        "from balance.rulesets.base import build\n"
+        "c = json.loads(sys.argv[1]); rs = balance.get(c['ruleset'])\n"
+        "side = lambda s: [build(rs.Combatant, f) for f in s]\n"
+        "s = balance.duel(rs, side(c['a']), side(c['b']), rules=build(rs.Rules, c['rules']),"
+        " n=c['n'], seed=0)\n"
+        "print(json.dumps({'n': s.n, 'elapsed_s': s.meta['elapsed_s'],"
+        " 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
+    )
+    spec = {"ruleset": rs.name, "n": n, "rules": _fields(case.rules),
+            "a": [_fields(c) for c in case.side_a], "b": [_fields(c) for c in case.side_b]}
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(spec)], check=True,
+                         capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    result = json.loads(out.stdout)
+    return {"ruleset": rs.name, "case": f"{case.name} memory", "description":
+            f"peak resident memory of one {n:,}-fight duel in a fresh process",
+            "fights": result["n"], "elapsed_s": result["elapsed_s"],
+            "peak_rss_mb": result["peak_rss_mb"]}
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    import dataclasses
+
+    return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds: float = 1.0,
+        memory: bool = False, memory_n: int = 100_000_000, progress: IO[str] | None = None
+        ) -> list[dict[str, Any]]:
+    """Measure every bench case of the named rulesets (or only the named ``cases``)."""
+    rows = []
+    for name in rulesets:
+        rs = get(name)
+        chosen = [c for c in rs.bench_cases() if cases is None or c.name in cases]
+        for case in chosen:
+            if progress:
+                print(f"bench {rs.name} / {case.name} ...", file=progress, flush=True)
+            rows.append(measure(rs, case, seconds))
+        if memory and chosen:
+            if progress:
+                print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
+                      flush=True)
+            rows.append(_peak_memory(rs, chosen[0], memory_n))
+    for row in rows:
+        row.update(versions())
+    return rows
+
+
+def format_table(rows: Sequence[dict[str, Any]]) -> str:
+    """A plain-text table of bench rows."""
+    lines = [f"{'ruleset':<12} {'case':<28} {'kernel fights/s':>16} {'reference fights/s':>19} "
+             f"{'ratio':>8}"]
+    for r in rows:
+        if "peak_rss_mb" in r:
+            lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['fights']:>16,} fights in "
+                         f"{r['elapsed_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB")
+        else:
+            lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['kernel_fights_per_s']:>16,.0f} "
+                         f"{r['reference_fights_per_s']:>19,.0f} {r['ratio']:>7,.0f}x")
+    return "\n".join(lines)

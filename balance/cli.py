@@ -1,0 +1,261 @@
+"""The ``balance`` command line: parse, build objects, call the API, print.
+
+Bad input (an unknown ruleset, field, preset or value, a value out of range, a malformed
+spec or file) prints one line ``balance: error: ...`` naming what was wrong and what is
+allowed, exits with status 2, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from . import api
+from .errors import SpecError
+from .rulesets import RULESETS
+from .rulesets.base import RulesetBase
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"balance: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _precision(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a half-width in (0, 0.5), got {text!r}")
+    return value
+
+
+def _add_matchup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ruleset", help="ruleset name (see `balance rulesets`)")
+    p.add_argument("--a", action="append", default=[], metavar="SPEC",
+                   help="a combatant of side A: 'preset', 'preset,field=value,...' or "
+                        "'field=value,...'; repeat for a group")
+    p.add_argument("--b", action="append", default=[], metavar="SPEC",
+                   help="a combatant of side B (as --a)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="override one rule parameter (see `balance show RULESET`)")
+    p.add_argument("--scenario", metavar="NAME|FILE",
+                   help="a named scenario or a TOML scenario file; --a/--b replace its sides")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="balance", description="Monte Carlo balance analysis of tabletop "
+                     "combat rules.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("rulesets", help="list the rule systems")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("show", help="fields, rule parameters, presets of a ruleset")
+    p.add_argument("ruleset")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("duel", help="simulate many fights and print win rates with intervals")
+    _add_matchup(p)
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("-n", type=_positive_int, help="number of fights (default 100000)")
+    size.add_argument("--precision", type=_precision,
+                      help="stop when every 95%% interval half-width is at most this")
+    p.add_argument("--seed", type=_seed, help="root seed (default: fresh entropy, printed)")
+    p.add_argument("--chunk-size", type=_positive_int, default=None)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("exact", help="exact win / loss / draw probabilities")
+    _add_matchup(p)
+    p.add_argument("--strategy", action="store_true",
+                   help="also print the equilibrium strategy, where the ruleset has one")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("log", help="one fight by the reference implementation, narrated")
+    _add_matchup(p)
+    p.add_argument("--seed", type=_seed, default=None)
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
+
+    p = sub.add_parser("bench", help="kernel against reference throughput")
+    p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
+    p.add_argument("--case", action="append", default=None, metavar="NAME")
+    p.add_argument("--seconds", type=float, default=1.0, help="time budget per measurement")
+    p.add_argument("--memory", action="store_true",
+                   help="also measure peak memory of one long duel per ruleset")
+    p.add_argument("--memory-n", type=_positive_int, default=100_000_000)
+    p.add_argument("--json", action="store_true")
+    return parser
+
+
+def _matchup(args: argparse.Namespace) -> tuple[RulesetBase, Any, tuple[Any, ...], tuple[Any, ...]]:
+    rs = api.get(args.ruleset)
+    rules: dict[str, Any] = {}
+    side_a: Any = None
+    side_b: Any = None
+    if args.scenario:
+        scenario = (rs.load_scenario(Path(args.scenario)) if args.scenario.endswith(".toml")
+                    else rs.scenario(args.scenario))
+        rules.update(scenario.rules)
+        side_a, side_b = scenario.side_a, scenario.side_b
+    for item in args.rule:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SpecError(f"--rule takes NAME=VALUE, got {item!r}")
+        rules[name.strip()] = value
+    if args.a:
+        side_a = args.a
+    if args.b:
+        side_b = args.b
+    if side_a is None or side_b is None:
+        missing = "--a" if side_a is None else "--b"
+        raise SpecError(f"missing {missing}: give at least one combatant for each side "
+                        f"(presets: {', '.join(rs.presets) or 'none'})")
+    return api.matchup(rs, side_a, side_b, rules)
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, default=str))
+
+
+def _cmd_rulesets(args: argparse.Namespace) -> int:
+    rows = [{"name": rs.name, "title": rs.title, "seed": rs.seed_document,
+             "presets": list(rs.presets), "max_side": rs.max_side} for rs in RULESETS.values()]
+    if args.json:
+        _print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['name']:<12} {row['title']}  (seed {row['seed']})")
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    info = api.get(args.ruleset).describe()
+    if args.json:
+        _print_json(info)
+        return 0
+    print(f"{info['name']}: {info['title']}")
+    print(f"seed {info['seed']}, digest {info['digest']}; up to {info['max_side']} per side")
+    for title, key in (("Combatant fields", "combatant_fields"), ("Rule parameters", "rule_parameters")):
+        print(f"\n{title} (name = default  [tag]  allowed: description)")
+        for f in info[key]:
+            print(f"  {f['name']} = {json.dumps(f['default'])}  [{f['tag']}]  {f['allowed']}: {f['doc']}")
+    print("\nPresets")
+    for name, fields in info["presets"].items():
+        print(f"  {name}: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in fields.items()))
+    if info["scenarios"]:
+        print("\nScenarios")
+        for name, text in info["scenarios"].items():
+            print(f"  {name}: {text}")
+    print("\nEnd causes: " + ", ".join(info["end_causes"]))
+    return 0
+
+
+def _cmd_duel(args: argparse.Namespace) -> int:
+    rs, rules, side_a, side_b = _matchup(args)
+    kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
+    if args.chunk_size:
+        kwargs["chunk_size"] = args.chunk_size
+    summary = api.duel(rs, side_a, side_b, rules=rules, **kwargs)
+    if args.json:
+        _print_json(summary.to_dict())
+    else:
+        print(summary)
+        meta = summary.meta
+        print(f"  {meta['elapsed_s']:.2f} s, {meta['fights_per_s']:,.0f} fights/s; "
+              f"entropy {meta['entropy']}, chunk size {meta['chunk_size']}")
+    return 0
+
+
+def _cmd_exact(args: argparse.Namespace) -> int:
+    rs, rules, side_a, side_b = _matchup(args)
+    if args.strategy and not getattr(rs, "has_strategy", False):
+        raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
+                        "rulesets with one: " + ", ".join(
+                            r.name for r in RULESETS.values() if getattr(r, "has_strategy", False)))
+    result = rs.exact(rules, side_a, side_b)
+    if args.json:
+        out = result.to_dict()
+        if not args.strategy:
+            out.pop("strategy", None)
+        _print_json(out)
+    else:
+        print(result)
+        if args.strategy and result.strategy is not None:
+            print()
+            print(result.strategy.to_string(index=False))
+    return 0
+
+
+def _cmd_log(args: argparse.Namespace) -> int:
+    rs, rules, side_a, side_b = _matchup(args)
+    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=args.seed, log=print)
+    winner = {0: "draw", 1: "side A wins", 2: "side B wins"}[int(outcome.winner)]
+    print(f"== {winner} after {outcome.rounds} rounds ({outcome.cause})")
+    if args.json:
+        _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
+                     "cause": outcome.cause, "seed": args.seed})
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    names = args.ruleset or list(RULESETS)
+    for name in names:
+        api.get(name)
+    rows = bench.run(names, cases=args.case, seconds=args.seconds, memory=args.memory,
+                     memory_n=args.memory_n, progress=None if args.json else sys.stderr)
+    if args.json:
+        _print_json(rows)
+    else:
+        print(bench.format_table(rows))
+    return 0
+
+
+COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
+            "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``balance`` command; returns the exit status."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except SpecError as exc:
+        print(f"balance: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("balance: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

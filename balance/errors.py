@@ -1,0 +1,32 @@
+"""Errors raised for bad input.
+
+Every error a user can cause by what they type derives from :class:`SpecError`, a
+``ValueError`` whose message names the field (or file place) that was wrong and what is
+allowed.  The command line turns it into one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = ["IntractableError", "SpecError"]
+
+
+class SpecError(ValueError):
+    """Bad input: an unknown name, a wrong type, a value out of range, a malformed file.
+
+    Parameters
+    ----------
+    message
+        One sentence naming what was wrong and what is allowed.
+    where
+        Optional place of the error (``"a.0.agility"``, ``"experiments/x.toml: grid.axes[1]"``),
+        prefixed to the message.
+    """
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        self.where = where
+        self.reason = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class IntractableError(SpecError):
+    """An exact solution was asked for a configuration the solver cannot handle."""

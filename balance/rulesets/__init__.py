@@ -1,0 +1,16 @@
+"""The registry: ruleset name -> ruleset object, built by explicit import.
+
+Nothing is discovered by crawling packages; adding a ruleset means adding a line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from .base import Ruleset, RulesetBase
+
+__all__ = ["RULESETS", "Ruleset", "RulesetBase"]
+
+RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
+})

@@ -1,0 +1,669 @@
+"""The ruleset contract, and the machinery every ruleset shares.
+
+A ruleset is a singleton object with
+
+* ``Combatant`` and ``Rules``: frozen, keyword-only dataclasses whose fields are declared with
+  :func:`param`, so every field carries its documentation, its allowed values and its
+  provenance tag (TEXT / SRC / AMBIG / DEFAULT, see ``../shared/rules/README.md``);
+* ``simulate`` -- the vectorised kernel, ``fight`` -- the scalar reference with an optional
+  narrated log, and ``exact`` -- an exact solver that raises
+  :class:`~balance.errors.IntractableError` where it cannot answer;
+* presets (named combatants), scenarios (named rules + sides), end causes, bench cases.
+
+Nothing here knows which ruleset it serves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkable
+
+import numpy as np
+
+from ..errors import IntractableError, SpecError
+from ..results import Winner
+
+__all__ = [
+    "TAGS",
+    "BenchCase",
+    "Log",
+    "Outcome",
+    "Outcomes",
+    "Probabilities",
+    "Ruleset",
+    "RulesetBase",
+    "Scenario",
+    "Side",
+    "Table",
+    "build",
+    "check_fields",
+    "describe_fields",
+    "param",
+]
+
+Tag: TypeAlias = Literal["TEXT", "SRC", "AMBIG", "DEFAULT"]
+TAGS: tuple[str, ...] = ("TEXT", "SRC", "AMBIG", "DEFAULT")
+Log: TypeAlias = Callable[[str], None]
+Side: TypeAlias = tuple[Any, ...]
+"""A side of a fight: a tuple of one ruleset's combatants."""
+
+
+# --- immutable table values --------------------------------------------------------------
+
+
+class Table(Mapping[str, Any]):
+    """An immutable, hashable, picklable mapping: a rules table held in a frozen dataclass.
+
+    On the command line a table is written ``key:value,key:value``; the keys given replace
+    those of the default and the rest are kept.
+    """
+
+    __slots__ = ("_d",)
+
+    def __init__(self, data: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+        items = data.items() if isinstance(data, Mapping) else data
+        self._d = {str(k): _freeze(v) for k, v in items}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._d[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._d.items(), key=lambda kv: kv[0])))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._d) == dict(other)
+
+    def __repr__(self) -> str:
+        return f"Table({self._d!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Table, (self._d,))
+
+    def replace(self, **changes: Any) -> Table:
+        return Table({**self._d, **changes})
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping) and not isinstance(value, Table):
+        return Table(value)
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy of a field value (tables -> dicts, tuples -> lists)."""
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+# --- fields with provenance ----------------------------------------------------------------
+
+
+def param(default: Any, *, tag: Tag, doc: str, choices: Sequence[Any] | None = None,
+          low: float | None = None, high: float | None = None) -> Any:
+    """Declare a rule parameter or combatant field.
+
+    Parameters
+    ----------
+    default
+        The default value (tables may be given as dicts; they are frozen).
+    tag
+        Provenance of the default: ``"TEXT"`` (the seed says it), ``"SRC"`` (the identified
+        source game), ``"AMBIG"`` (a chosen reading of unclear text) or ``"DEFAULT"``
+        (invented to fill a gap).
+    doc
+        One line: what the field means, citing the seed or digest section.
+    choices, low, high
+        Allowed values: a closed set, or an inclusive numeric range (for tuples and tables,
+        the range applies to every element).
+    """
+    if tag not in TAGS:
+        raise ValueError(f"tag must be one of {TAGS}, got {tag!r}")
+    metadata = {"tag": tag, "doc": doc, "choices": tuple(choices) if choices else None,
+                "low": low, "high": high}
+    default = _freeze(default)
+    return field(default=default, metadata=metadata)
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """What ``balance show`` prints about one field."""
+
+    name: str
+    type: str
+    default: Any
+    allowed: str
+    tag: str
+    doc: str
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        return " | ".join(_type_name(a) for a in typing.get_args(tp))
+    if origin is tuple:
+        return f"tuple[{_type_name(typing.get_args(tp)[0])}, ...]"
+    return "None" if tp is type(None) else getattr(tp, "__name__", str(tp))
+
+
+def _allowed(f: dataclasses.Field, tp: Any) -> str:
+    md = f.metadata
+    if md.get("choices"):
+        return " | ".join(str(c) for c in md["choices"])
+    low, high = md.get("low"), md.get("high")
+    if low is not None or high is not None:
+        lo = "-inf" if low is None else f"{low:g}"
+        hi = "inf" if high is None else f"{high:g}"
+        return f"{lo}..{hi}"
+    if tp is bool:
+        return "true | false"
+    return "any " + _type_name(tp)
+
+
+def describe_fields(cls: type) -> list[FieldInfo]:
+    """The documented fields of a ``Combatant`` or ``Rules`` dataclass."""
+    hints = _hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if "tag" not in f.metadata:
+            continue
+        out.append(FieldInfo(f.name, _type_name(hints[f.name]), plain(f.default),
+                             _allowed(f, hints[f.name]), f.metadata["tag"], f.metadata["doc"]))
+    return out
+
+
+def _fail(owner: str, name: str, allowed: str, value: Any) -> SpecError:
+    return SpecError(f"{owner} field '{name}' must be {allowed}, got {value!r}")
+
+
+def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, Any]) -> Any:
+    """Validate (and normalise int -> float) one value against its type and metadata."""
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        tp = next(a for a in args if a is not type(None))
+    if tp is bool:
+        if not isinstance(value, bool | np.bool_):
+            raise _fail(owner, name, "true or false", value)
+        return bool(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise _fail(owner, name, f"an integer ({_allowed_md(md)})", value)
+        value = int(value)
+    elif tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+            raise _fail(owner, name, f"a number ({_allowed_md(md)})", value)
+        value = float(value)
+        if not math.isfinite(value):
+            raise _fail(owner, name, "a finite number", value)
+    elif tp is str:
+        if not isinstance(value, str):
+            raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
+    if md.get("choices") and value not in md["choices"]:
+        raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
+    low, high = md.get("low"), md.get("high")
+    if isinstance(value, int | float) and ((low is not None and value < low)
+                                           or (high is not None and value > high)):
+        raise _fail(owner, name, f"in {_allowed_md(md)}", value)
+    return value
+
+
+def _allowed_md(md: Mapping[str, Any]) -> str:
+    if md.get("choices"):
+        return "one of " + ", ".join(map(str, md["choices"]))
+    low, high = md.get("low"), md.get("high")
+    if low is None and high is None:
+        return "any value"
+    lo = "-inf" if low is None else f"{low:g}"
+    hi = "inf" if high is None else f"{high:g}"
+    return f"{lo}..{hi}"
+
+
+def check_fields(obj: Any) -> None:
+    """Validate every :func:`param` field of a frozen dataclass instance, in place.
+
+    Call from ``__post_init__``.  Ints given for float fields become floats, lists become
+    tuples and dicts become :class:`Table`; anything else of the wrong type or out of range
+    raises :class:`SpecError` naming the field and what is allowed.
+    """
+    cls = type(obj)
+    owner = getattr(cls, "_owner", cls.__name__)
+    hints = _hints(cls)
+    for f in dataclasses.fields(cls):
+        if "tag" not in f.metadata:
+            continue
+        tp, value, md = hints[f.name], getattr(obj, f.name), f.metadata
+        origin = typing.get_origin(tp)
+        if origin is tuple:
+            if isinstance(value, list):
+                value = tuple(value)
+            if not isinstance(value, tuple):
+                raise _fail(owner, f.name, "a list", value)
+            item = typing.get_args(tp)[0]
+            value = tuple(_check_scalar(owner, f.name, item, v, md) for v in value)
+        elif tp is Table or origin is Table:
+            if isinstance(value, Mapping) and not isinstance(value, Table):
+                value = Table(value)
+            if not isinstance(value, Table):
+                raise _fail(owner, f.name, "a table", value)
+            expected = set(f.default) if isinstance(f.default, Table) else set(value)
+            if set(value) != expected:
+                raise _fail(owner, f.name, "a table with keys " + ", ".join(sorted(expected)),
+                            dict(value))
+            for k, v in value.items():
+                if not isinstance(v, Mapping | tuple):
+                    _check_scalar(owner, f"{f.name}.{k}", type(v) if v is not None else int,
+                                  v, md)
+        else:
+            value = _check_scalar(owner, f.name, tp, value, md)
+        object.__setattr__(obj, f.name, value)
+
+
+# --- building from text -------------------------------------------------------------------
+
+
+def _parse_scalar(owner: str, name: str, tp: Any, text: str, md: Mapping[str, Any]) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (types.UnionType, typing.Union):
+        if text.strip().lower() in ("none", "null", ""):
+            return None
+        tp = next(a for a in typing.get_args(tp) if a is not type(None))
+    text = text.strip()
+    try:
+        if tp is bool:
+            low = text.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise ValueError
+        if tp is int:
+            return int(text)
+        if tp is float:
+            return float(text)
+    except ValueError:
+        kind = {bool: "true or false", int: "an integer", float: "a number"}[tp]
+        raise _fail(owner, name, f"{kind} ({_allowed_md(md)})", text) from None
+    return text
+
+
+def coerce(cls: type, name: str, value: Any) -> Any:
+    """Convert ``value`` (possibly a command-line string) to field ``name`` of ``cls``."""
+    owner = getattr(cls, "_owner", cls.__name__)
+    fields = {f.name: f for f in dataclasses.fields(cls) if "tag" in f.metadata}
+    if name not in fields:
+        raise SpecError(f"unknown {owner} field '{name}'; allowed: " + ", ".join(fields))
+    if not isinstance(value, str):
+        return value
+    f, tp = fields[name], _hints(cls)[name]
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        item = typing.get_args(tp)[0]
+        parts = [p for p in value.replace("/", ",").split(",") if p.strip()]
+        return tuple(_parse_scalar(owner, name, item, p, f.metadata) for p in parts)
+    if tp is Table:
+        table = dict(f.default)
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            key, sep, text = part.partition(":")
+            if not sep or key.strip() not in table:
+                raise SpecError(f"{owner} field '{name}' is a table written key:value,...; "
+                                f"keys: {', '.join(table)}; got {part!r}")
+            old = table[key.strip()]
+            kind = float if isinstance(old, float) else int if isinstance(old, int) else str
+            table[key.strip()] = _parse_scalar(owner, f"{name}.{key.strip()}", kind, text,
+                                               f.metadata)
+        return Table(table)
+    return _parse_scalar(owner, name, tp, value, f.metadata)
+
+
+def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = None) -> Any:
+    """Make a ``cls`` instance from ``base`` (or the defaults) with ``values`` replaced.
+
+    String values are parsed by the field's type, so command-line text and TOML values go
+    through the same checks.
+    """
+    values = dict(values or {})
+    converted = {name: coerce(cls, name, value) for name, value in values.items()}
+    if base is None:
+        return cls(**converted)
+    return dataclasses.replace(base, **converted)
+
+
+def split_spec(text: str) -> tuple[str | None, dict[str, str]]:
+    """Split ``"preset,name=value,name=value"`` (the preset is optional).
+
+    A part with no ``=`` after the first continues the previous value, so list values may
+    be written with commas: ``styles=knight,shieldman``.
+    """
+    preset: str | None = None
+    values: dict[str, str] = {}
+    last: str | None = None
+    for i, raw in enumerate(text.split(",")):
+        part = raw.strip()
+        if not part:
+            continue
+        if "=" in part:
+            name, _, value = part.partition("=")
+            name = name.strip()
+            if not name:
+                raise SpecError(f"malformed spec {text!r}: empty field name before '='")
+            values[name] = value.strip()
+            last = name
+        elif i == 0:
+            preset = part
+        elif last is not None:
+            values[last] += "," + part
+        else:
+            raise SpecError(f"malformed spec {text!r}: expected name=value, got {part!r}")
+    return preset, values
+
+
+# --- what simulations return -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Per-fight results of one vectorised batch (fights along axis 0).
+
+    Attributes
+    ----------
+    winner
+        int8 ``(n,)``: :class:`~balance.results.Winner` codes.
+    rounds
+        integer ``(n,)``: rounds fought.
+    cause
+        int8 ``(n,)``: index into ``causes`` of how the fight ended.
+    causes
+        The ruleset's end-cause names.
+    extras
+        Optional per-fight measurements (name -> ``(n,)`` numeric array).
+    """
+
+    winner: np.ndarray
+    rounds: np.ndarray
+    cause: np.ndarray
+    causes: tuple[str, ...]
+    extras: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one scalar reference fight."""
+
+    winner: Winner
+    rounds: int
+    cause: str
+    extras: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    """An exact answer: win, loss and draw probabilities of one matchup.
+
+    ``details`` holds solver facts (state count, time); ``strategy`` an optional table of
+    equilibrium play (a ``pandas.DataFrame``) where the ruleset has one.
+    """
+
+    ruleset: str
+    a_win: float
+    b_win: float
+    draw: float
+    mean_rounds: float | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    strategy: Any = None
+    assumptions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"ruleset": self.ruleset, "a_win": self.a_win, "b_win": self.b_win,
+               "draw": self.draw, "mean_rounds": self.mean_rounds}
+        out.update(plain(dict(self.details)))
+        out["assumptions"] = list(self.assumptions)
+        if self.strategy is not None:
+            out["strategy"] = self.strategy.to_dict(orient="records")
+        return out
+
+    def __str__(self) -> str:
+        lines = [f"{self.ruleset}: exact",
+                 f"  A wins  {100 * self.a_win:8.4f}%",
+                 f"  B wins  {100 * self.b_win:8.4f}%",
+                 f"  draw    {100 * self.draw:8.4f}%"]
+        if self.mean_rounds is not None:
+            lines.append(f"  rounds  mean {self.mean_rounds:.3f}")
+        for k, v in self.details.items():
+            lines.append(f"  {k}: {v}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A named matchup: rule overrides and both sides, e.g. a seed's worked example."""
+
+    description: str
+    side_a: Side
+    side_b: Side
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One benchmark: the same rules and sides timed through ``simulate`` and ``fight``."""
+
+    name: str
+    description: str
+    rules: Any
+    side_a: Side
+    side_b: Side
+
+
+# --- the contract ---------------------------------------------------------------------------
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What every ruleset provides (see ``DESIGN.md``, "The ruleset contract")."""
+
+    name: ClassVar[str]
+    Combatant: ClassVar[type]
+    Rules: ClassVar[type]
+
+    def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
+                 rng: np.random.Generator) -> Outcomes: ...
+
+    def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+              log: Log | None = None) -> Outcome: ...
+
+    def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities: ...
+
+
+class RulesetBase:
+    """Shared behaviour of the four rulesets: building combatants and rules, checks, show.
+
+    Subclasses set the class attributes and implement ``simulate``, ``fight`` and ``exact``.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seed_document: ClassVar[str]
+    digest: ClassVar[str]
+    Combatant: ClassVar[type]
+    Rules: ClassVar[type]
+    causes: ClassVar[tuple[str, ...]]
+    presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
+    scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
+    max_side: ClassVar[int] = 1
+    """Largest side the kernel supports."""
+
+    def __repr__(self) -> str:
+        return f"<ruleset {self.name!r}: {self.title}>"
+
+    # building -----------------------------------------------------------------------------
+    def combatant(self, spec: Any = None, /, **fields: Any) -> Any:
+        """A combatant from a preset name, a ``"preset,name=value"`` spec, a mapping of
+        fields, or an existing combatant, with ``fields`` replaced."""
+        if isinstance(spec, self.Combatant):
+            return build(self.Combatant, fields, base=spec)
+        if isinstance(spec, Mapping):
+            spec = dict(spec)
+            preset = spec.pop("preset", None)
+            return build(self.Combatant, {**spec, **fields}, base=self.preset(preset))
+        if spec is None:
+            return build(self.Combatant, fields)
+        if not isinstance(spec, str):
+            raise SpecError(f"a {self.name} combatant is a preset name, a 'name=value,...' "
+                            f"spec or a mapping, got {type(spec).__name__}")
+        preset, values = split_spec(spec)
+        return build(self.Combatant, {**values, **fields}, base=self.preset(preset))
+
+    def preset(self, name: str | None) -> Any:
+        """The named preset combatant (``None``: the default combatant)."""
+        if name is None:
+            return None
+        try:
+            return self.presets[name]
+        except KeyError:
+            raise SpecError(f"unknown {self.name} preset {name!r}; presets: "
+                            + ", ".join(self.presets)) from None
+
+    def side(self, members: Any) -> Side:
+        """A side from one combatant spec or a sequence of them."""
+        if isinstance(members, str | Mapping) or isinstance(members, self.Combatant):
+            members = [members]
+        side = tuple(self.combatant(m) for m in members)
+        if not side:
+            raise SpecError("a side needs at least one combatant")
+        return side
+
+    def rules(self, overrides: Mapping[str, Any] | None = None, /, **fields: Any) -> Any:
+        """The rules with the given parameters replaced (strings are parsed)."""
+        if isinstance(overrides, self.Rules):
+            return build(self.Rules, fields, base=overrides)
+        return build(self.Rules, {**(overrides or {}), **fields})
+
+    def scenario(self, name: str) -> Scenario:
+        try:
+            return self.scenarios[name]
+        except KeyError:
+            raise SpecError(f"unknown {self.name} scenario {name!r}; scenarios: "
+                            + (", ".join(self.scenarios) or "none")) from None
+
+    def load_scenario(self, path: Any) -> Scenario:
+        """Read a scenario from a TOML file::
+
+            description = "..."
+            [rules]            # rule overrides
+            map = [0, -2, -4]
+            [[a]]              # one table per combatant of side A
+            preset = "watchman"
+            strength = 9
+            [[b]]
+            ...
+        """
+        import tomllib
+        from pathlib import Path
+
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise SpecError(f"scenario file {str(path)!r} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+        unknown = set(data) - {"description", "rules", "a", "b"}
+        if unknown:
+            raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
+                            "description, rules, a, b")
+        sides = []
+        for label in ("a", "b"):
+            members = data.get(label)
+            if not isinstance(members, list) or not members:
+                raise SpecError(f"{path}: [[{label}]] must list at least one combatant")
+            try:
+                sides.append(self.side(members))
+            except SpecError as exc:
+                raise SpecError(exc.reason, where=f"{path}: {label}") from None
+        rules = data.get("rules", {})
+        if not isinstance(rules, dict):
+            raise SpecError(f"{path}: [rules] must be a table of rule overrides")
+        self.rules(rules)  # validate now, report the file
+        return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
+
+    # checks ------------------------------------------------------------------------------
+    def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
+        """Raise :class:`SpecError` if the kernel cannot run these sides under these rules."""
+        for label, side in (("a", side_a), ("b", side_b)):
+            if not 1 <= len(side) <= self.max_side:
+                raise SpecError(f"side {label} has {len(side)} combatants; {self.name} allows "
+                                f"1..{self.max_side}")
+            for c in side:
+                if not isinstance(c, self.Combatant):
+                    raise SpecError(f"side {label} holds a {type(c).__name__}, not a "
+                                    f"{self.name} combatant")
+
+    def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
+        """The DEFAULT and AMBIG readings in force, as ``"name=value [TAG]"``.
+
+        Rulesets may narrow this to the parameters that matter for the given matchup.
+        """
+        out = []
+        for info in describe_fields(type(rules)):
+            if info.tag in ("DEFAULT", "AMBIG"):
+                out.append(f"{info.name}={plain(getattr(rules, info.name))!r} [{info.tag}]")
+        return tuple(out)
+
+    def exact_unavailable(self, why: str) -> IntractableError:
+        return IntractableError(f"{self.name} has no exact solution here: {why}")
+
+    # showing -------------------------------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """Everything ``balance show`` prints, JSON-ready."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seed": self.seed_document,
+            "digest": self.digest,
+            "max_side": self.max_side,
+            "end_causes": list(self.causes),
+            "combatant_fields": [dataclasses.asdict(i) for i in describe_fields(self.Combatant)],
+            "rule_parameters": [dataclasses.asdict(i) for i in describe_fields(self.Rules)],
+            "presets": {name: _nondefault(c) for name, c in self.presets.items()},
+            "scenarios": {name: s.description for name, s in self.scenarios.items()},
+        }
+
+    def bench_cases(self) -> Sequence[BenchCase]:
+        return ()
+
+
+def _nondefault(obj: Any) -> dict[str, Any]:
+    """The fields of a dataclass instance that differ from their defaults."""
+    out = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if f.default is dataclasses.MISSING or value != f.default:
+            out[f.name] = plain(value)
+    return out
