@@ -1,0 +1,133 @@
+"""Exact distributions of seed 000's dice layer.
+
+A whole strike-rank fight has no exact solution here (initiative carry-over, per-round
+defence counters, riposte chains, wound points and situational modifiers make the state
+space too large), so :func:`unsupported` always answers.  What *is* exact, and what the
+tests compare the kernel's and the reference's samplers against, is the dice layer:
+
+* :func:`initiative_bonus_pmf` -- the Index Resolution bonus of ``n`` dice (000.2.3);
+* :func:`opposed_margin_pmf` and :func:`opposed_table` -- the d20-against-d20 margin and
+  its hit / tie / overpower probabilities for a fixed-part difference (000.3);
+* :func:`wound_rank_pmf` -- the rank of one hit on the Wound Matrix by damage modifier
+  (000.8.4);
+* :func:`hit_value` -- the expected share of a target's capacity one hit takes, which the
+  ``best`` attack-type policy uses.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ...dice import Pmf, die, index_resolution_pmf, pmf
+from . import rules as R
+from . import tables as T
+from .profile import Profile
+from .rules import Rules
+
+__all__ = [
+    "carried_dice_pmf",
+    "hit_value",
+    "initiative_bonus_pmf",
+    "opposed_margin_pmf",
+    "opposed_table",
+    "p_hit",
+    "unsupported",
+    "wound_rank_pmf",
+]
+
+
+def unsupported(rules: Rules, side_a: object, side_b: object) -> str:
+    """Why no exact answer exists (always, for whole fights)."""
+    return ("whole fights are not solved exactly (initiative carry-over, riposte chains and "
+            "wound points make the state space too large); use `balance duel` for Monte "
+            "Carlo estimates; the dice layer's exact distributions are in "
+            "balance.rulesets.strike_rank.exact")
+
+
+def initiative_bonus_pmf(n_dice: int, flat: int = 0) -> Pmf:
+    """Round-1 initiative bonus of an index ``n_dice + flat`` (000.2.3)."""
+    return index_resolution_pmf(n_dice) + flat
+
+
+def carried_dice_pmf(n_dice: int) -> Pmf:
+    """Dice kept for the next round: Binomial(n_dice, 1/3) (only 5s and 6s carry)."""
+    kept = die(6).map(lambda face: int(face >= 5))
+    out = Pmf({0: 1})
+    for _ in range(n_dice):
+        out = out + kept
+    return out
+
+
+def opposed_margin_pmf(delta: int = 0) -> Pmf:
+    """Margin ``delta + X - Y`` of two independent d20s (000.3)."""
+    return die(20) + die(20).map(lambda y: -y) + delta
+
+
+def opposed_table(delta: int, strict: bool = False) -> dict[str, Fraction]:
+    """Hit, tie and overpower probabilities at fixed-part difference ``delta`` (000.3).
+
+    ``hit``: margin > 0; ``tie``: margin 0; ``overpower``: the attacker wins by 20 or
+    more; ``riposte``: the defender wins by 20 or more; ``disarm``: by 30 or more.
+    """
+    m = opposed_margin_pmf(delta)
+    return {
+        "hit": m.probability(lambda x: x > 0),
+        "tie": m[0],
+        "overpower": m.probability(lambda x: R.reaches(x, T.OVERPOWER_BLOCK, strict)),
+        "riposte": m.probability(lambda x: R.reaches(-x, T.OVERPOWER_BLOCK, strict)),
+        "disarm": m.probability(lambda x: R.reaches(-x, T.DISARM_MARGIN, strict)),
+    }
+
+
+def p_hit(delta: int, tie_rule: str = "defender") -> Fraction:
+    """Probability that an attack hits at fixed-part difference ``delta``.
+
+    With ``add_d20`` a tie is re-rolled with a fresh d20 each, which is symmetric, so a
+    tie becomes a hit half the time.
+    """
+    t = opposed_table(delta)
+    return t["hit"] + (t["tie"] / 2 if tie_rule == "add_d20" else 0)
+
+
+def wound_rank_pmf(mod: int, rounding: str = "ceil") -> Pmf:
+    """Rank (0 F, 1 L, 2 S, 3 M, 4 MM, ...) of ``2d6 + mod`` on the Wound Matrix."""
+    return (pmf(2, 6) + mod).map(lambda roll: R.wound_rank(roll, rounding))
+
+
+def location_pmf(rules: Rules, shift: int = 0) -> Pmf:
+    """Location index of one hit (Table 28 default, shifted by aim)."""
+    return die(20).map(lambda face: R.hit_location(face, rules.hit_table, shift))
+
+
+def hit_value(attacker: Profile, target: Profile, damage_mod: int) -> float:
+    """Expected share of ``target``'s capacity (points to unconsciousness) that one hit of
+    ``attacker`` with ``damage_mod`` takes, counting instant death and a destroyed limb
+    as the whole capacity.  No rank shifts; armour as the rules say."""
+    rules = target.rules
+    cap = target.thresholds[1]
+    shift = attacker.c.aim_shift if attacker.c.style in ("archer", "bladesman") else 0
+    value = Fraction(0)
+    for loc, p_loc in location_pmf(rules, shift).items():
+        ai = target.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+        for roll, p_roll in pmf(2, 6).items():
+            rank = _armoured_rank(roll + damage_mod, ai, rules)
+            if rank is None:
+                continue
+            if ((loc == T.HEAD and rank >= target.death[0])
+                    or (loc in T.TORSO_LOCATIONS and rank >= target.death[1])
+                    or (loc in T.LIMB_LOCATIONS and rank >= T.LIMB_DESTROYED_RANK
+                        and rules.limb_destroyed == "out")):
+                share = Fraction(1)
+            else:
+                share = Fraction(min(cap, R.rank_points(rank, rules.rank_ratio,
+                                                        rules.f_points)), cap)
+            value += p_loc * p_roll * share
+    return float(value)
+
+
+def _armoured_rank(roll: int, ai: int, rules: Rules) -> int | None:
+    """Rank after armour (``None``: no wound), without rank shifts."""
+    if rules.armour_mode == "roll_reduction":
+        return R.wound_rank(roll - 3 * ai, rules.block_rounding)
+    rank = R.wound_rank(roll, rules.block_rounding) - ai
+    return None if rank < 0 else rank

@@ -1,0 +1,3 @@
+"""placeholder"""
+def simulate(*a, **k):
+    raise NotImplementedError

@@ -1,0 +1,559 @@
+"""The scalar reference: one fight of seed 000, in plain Python, optionally narrated.
+
+This is the executable reading of the rules (``../shared/rules/000-strike-rank.md``); the
+vectorised kernel must agree with it in distribution, and tests check that it does.
+
+A fight (000.2): an optional ambush (5.21 default); then rounds.  Each round every fighter
+rolls its Initiative Index (Index Resolution; only 5s and 6s carry over), adds its Actions
+to get its Strike Rank, picks a target and commits an attack type; fighters act in
+descending Strike Rank (ties: ``sr_tiebreak``).  An attack is skill + d20 against the
+defender's chosen parry, dodge or Armour block + d20, the attack hitting only if strictly
+higher (``tie_rule``).  Hits roll 2d6 + the weapon's damage modifier on the Wound Matrix,
+shifted by overpower blocks and the berserk / assassin rank bonuses, reduced by armour;
+head and torso wounds may kill outright, limb wounds of MM destroy the limb, and wound
+points fill the three-stage wound code.  A parry by 20 or more gives a riposte (or a
+disarm at 30), a dodge by 20 gets the dodger behind its attacker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...results import Winner
+from ..base import Log, Outcome
+from . import rules as R
+from . import tables as T
+from .policy import choose_defence, matchup_setup
+from .profile import (
+    BLOCK,
+    BOTH_PARRY,
+    DEFENCE_NAMES,
+    DODGE,
+    PARRIES,
+    SHIELD_PARRY,
+    WEAPON_PARRY,
+    Parts,
+    Profile,
+    describe,
+    situation_parts,
+    total,
+    uses_shield,
+)
+from .rules import Combatant, Rules
+
+__all__ = ["CAUSES", "fight"]
+
+CAUSES: tuple[str, ...] = ("killed", "unconscious", "instant_death", "limb_destroyed",
+                           "knocked_out", "max_rounds")
+"""End causes: how the last fighter of the losing side went out (or the round cap)."""
+
+TYPE_VERBS = ("thrusts", "swings", "strikes a blow")
+
+
+class _Fighter:
+    """One combatant's state during a fight."""
+
+    def __init__(self, p: Profile) -> None:
+        self.p = p
+        self.slot = p.slot
+        self.side = p.side
+        self.points = 0
+        self.out: str | None = None
+        self.dice = p.dice
+        self.kept_faces: list[int] | None = None  # carry_mode="keep"
+        self.strike_rank = 0
+        self.remaining = 0  # action_economy="budget"
+        self.tie_key = 0.0
+        self.acted = False
+        self.n_def = 0
+        self.attack_type: int | None = None
+        self.disarmed = False
+        self.berserk = False
+        self.behind: int | None = None  # slot of the foe this fighter got behind
+        self.behind_until = 0
+        self.shield_foes: set[int] = set()
+        self.target: int | None = None
+        self.crippled: set[str] = set()
+        self.surprised = p.c.surprised
+
+    def __str__(self) -> str:
+        return self.p.label
+
+    @property
+    def wounded(self) -> bool:
+        return self.points >= self.p.thresholds[0]
+
+    @property
+    def remaining_capacity(self) -> int:
+        return self.p.thresholds[1] - self.points
+
+
+class _Fight:
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 rng: np.random.Generator, log: Log | None) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.log = log
+        self.ps, _, self.best = matchup_setup(rules, tuple(side_a), tuple(side_b))
+        self.fs = [_Fighter(p) for p in self.ps]
+        self.round = 0
+        self.winner: Winner | None = None
+        self.cause = "max_rounds"
+
+    # --- dice and narration -------------------------------------------------------------
+    def d(self, sides: int) -> int:
+        return int(self.rng.integers(1, sides + 1))
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log(text)
+
+    # --- who is standing -------------------------------------------------------------------
+    @property
+    def alive(self) -> list[bool]:
+        return [f.out is None for f in self.fs]
+
+    def foes(self, f: _Fighter) -> list[_Fighter]:
+        return [g for g in self.fs if g.side != f.side and g.out is None]
+
+    def pick_target(self, f: _Fighter, among: list[_Fighter] | None = None) -> _Fighter | None:
+        """A living foe by ``f``'s target policy (000.10)."""
+        cands = self.foes(f) if among is None else among
+        if not cands:
+            return None
+        policy = f.p.c.target_policy
+        if policy == "random" or len(cands) == 1:
+            return cands[int(self.rng.integers(len(cands)))]
+        sign = 1 if policy == "weakest" else -1
+        return min(cands, key=lambda g: (sign * g.remaining_capacity, sign * g.p.c.skill, g.slot))
+
+    # --- the fight ------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        rules = self.rules
+        for f in self.fs:
+            if f.p.can_berserk and f.p.c.berserk_trigger == "start":
+                f.berserk = True
+                self.say(f"{f} starts the fight berserk (damage +1 rank; no Dodge, parry -10, "
+                         "Armour block -20)")
+        self.round = 1
+        if rules.ambush_rules == "free_attack" and any(f.surprised for f in self.fs):
+            self.ambush()
+        while self.winner is None:
+            if self.round > rules.max_rounds:
+                self.say(f"== {rules.max_rounds} rounds without a decision: a draw")
+                return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds")
+            self.play_round()
+            if self.winner is None:
+                self.round += 1
+        return Outcome(self.winner, self.round, self.cause)
+
+    def ambush(self) -> None:
+        """5.21 default: each fighter not surprised makes one free, undefended attack on a
+        surprised foe; its target counts as surprised for that attack."""
+        self.say("Ambush! Surprised: " + ", ".join(str(f) for f in self.fs if f.surprised))
+        for f in self.fs:
+            if f.surprised or f.out is not None or self.winner is not None:
+                continue
+            cands = [g for g in self.foes(f) if g.surprised]
+            t = self.pick_target(f, cands)
+            if t is None:
+                continue
+            f.target = t.slot
+            attack_type = self.best[f.slot][t.slot][0]
+            self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
+                        verb=TYPE_VERBS[attack_type], depth=0, undefended=True)
+        for f in self.fs:
+            f.surprised = False
+
+    def play_round(self) -> None:
+        rules = self.rules
+        self.say(f"Round {self.round}")
+        living = [f for f in self.fs if f.out is None]
+        for f in living:
+            self.roll_initiative(f)
+        # targets and attack types are committed at the start of the round (000.4)
+        for f in living:
+            t = self.fs[f.target] if f.target is not None else None
+            if t is None or t.out is not None or f.p.c.target_policy != "random":
+                t = self.pick_target(f)
+                f.target = None if t is None else t.slot
+        for f in living:
+            f.attack_type = None if f.disarmed else self.best[f.slot][f.target][0]  # type: ignore[index]
+            if "random" in rules.sr_tiebreak:
+                f.tie_key = float(self.rng.random())
+        if rules.action_economy == "budget":
+            self.budget_round(living)
+        else:
+            order = sorted(living, key=self.order_key, reverse=True)
+            self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+            self.hold(order)
+            for _ in range(rules.attacks_per_round):
+                for f in order:
+                    if self.winner is not None:
+                        return
+                    self.act(f)
+        if self.winner is None:
+            self.end_round()
+
+    def roll_initiative(self, f: _Fighter) -> None:
+        """Index Resolution of the fighter's initiative dice; 5s and 6s carry over (5.3)."""
+        p = f.p
+        if self.rules.carry_mode == "keep" and f.kept_faces is not None:
+            faces = f.kept_faces
+            bonus, _ = R.index_resolution(faces)
+            how = f"kept dice {faces}"
+        else:
+            faces = [self.d(6) for _ in range(f.dice)]
+            bonus, kept = R.index_resolution(faces)
+            f.dice = kept
+            if self.rules.carry_mode == "keep":
+                f.kept_faces = [x for x in faces if x >= 5]
+            how = f"{len(faces)}d6 {faces}" if faces else "no dice"
+        f.strike_rank = p.actions + p.flat + bonus
+        self.say(f"  {f}: {p.actions} Actions, initiative {how} -> +{bonus}, flat +{p.flat}: "
+                 f"Strike Rank {f.strike_rank}" + (f"; {f.dice} dice carry over"
+                                                   if self.rules.carry_mode == "reroll" else ""))
+
+    def cost(self, f: _Fighter) -> int:
+        return R.action_cost(f.p.c, f.attack_type or 0, self.rules)
+
+    def order_key(self, f: _Fighter, strike_rank: int | None = None) -> tuple[float, ...]:
+        """Higher acts first: Strike Rank, then the tie-breaks of ``sr_tiebreak`` (000.2.4),
+        then side A before side B and lower slots first."""
+        key: list[float] = [f.strike_rank if strike_rank is None else strike_rank]
+        for tb in self.rules.sr_tiebreak:
+            if tb == "action_cost":
+                key.append(-self.cost(f))
+            elif tb == "dex":
+                key.append(f.p.c.dexterity)
+            elif tb == "agility":
+                key.append(f.p.c.agility)
+            else:
+                key.append(f.tie_key)
+        key.append(-f.slot)
+        return tuple(key)
+
+    def hold(self, order: list[_Fighter]) -> None:
+        """``hold_policy="react"``: everyone but the last holds until the last declares, then
+        acts ahead of it in Strike Rank order, knowing its declared attack (5.2)."""
+        if self.rules.hold_policy != "react" or len(order) < 2:
+            return
+        last = order[-1]
+        if last.attack_type is None:
+            return
+        self.say(f"  all hold until {last} declares: it {TYPE_VERBS[last.attack_type]}")
+        for f in order[:-1]:
+            if f.target == last.slot and f.attack_type is not None:
+                f.attack_type = self.best[f.slot][last.slot][last.attack_type + 1]
+
+    def budget_round(self, living: list[_Fighter]) -> None:
+        """``action_economy="budget"``: the highest remaining Strike Rank acts, paying the
+        attack's action cost, until nobody can pay (experimental, 000.2.4)."""
+        for f in living:
+            f.remaining = f.strike_rank
+        while self.winner is None:
+            cands = [f for f in self.fs if f.out is None and f.remaining >= self.cost(f)]
+            if not cands:
+                return
+            f = max(cands, key=lambda g: self.order_key(g, g.remaining))
+            f.remaining -= self.cost(f)
+            self.act(f)
+
+    def end_round(self) -> None:
+        for f in self.fs:
+            f.n_def = 0
+            f.acted = False
+            f.shield_foes.clear()
+            if (f.behind is not None and self.rules.behind_duration == "next_round"
+                    and self.round >= f.behind_until):
+                f.behind = None
+        if self.rules.ambush_rules == "first_round" and self.round == 1:
+            for f in self.fs:
+                f.surprised = False
+
+    # --- actions -------------------------------------------------------------------------------
+    def act(self, f: _Fighter) -> None:
+        if f.out is not None or self.winner is not None:
+            return
+        if f.surprised:
+            self.say(f"  {f} is surprised and cannot act this round")
+            return
+        if "weapon_arm" in f.crippled:
+            self.say(f"  {f} cannot attack with a destroyed weapon arm")
+            return
+        if f.disarmed:
+            f.disarmed = False
+            self.say(f"  {f} spends the action recovering its weapon")
+            return
+        t = self.fs[f.target] if f.target is not None else None
+        if t is None or t.out is not None:
+            t = self.pick_target(f)
+            if t is None:
+                return
+            f.target = t.slot
+        f.acted = True
+        behind = f.behind == t.slot
+        if behind:
+            f.behind = None
+        attack_type = f.attack_type if f.attack_type is not None else 0
+        self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
+                    verb=TYPE_VERBS[attack_type], depth=0, behind=behind)
+
+    def dynamic_skill_parts(self, f: _Fighter) -> tuple[Parts, Parts]:
+        """Situation and wound modifiers now: (on style-skill rolls, on Dodge)."""
+        skill, dodge = situation_parts(self.ps, self.alive, f.slot)
+        if f.wounded and self.rules.wounded_penalty:
+            skill = [*skill, ("wounded", self.rules.wounded_penalty)]
+            dodge = [*dodge, ("wounded", self.rules.wounded_penalty)]
+        return skill, dodge
+
+    def defence_options(self, dfn: _Fighter, att: _Fighter, *, no_parry: bool,
+                        behind: bool) -> dict[int, Parts]:
+        """The defences ``dfn`` may make against ``att`` now, with their parts."""
+        rules, p = self.rules, dfn.p
+        skill_sit, dodge_sit = self.dynamic_skill_parts(dfn)
+        own: Parts = []
+        if dfn.attack_type and (rules.attack_penalty_scope == "whole_round" or dfn.acted):
+            own = [(f"own {T.ATTACK_TYPES[dfn.attack_type]} this round",
+                    T.OWN_DEFENCE_PENALTY[dfn.attack_type])]
+
+        def cumulative(kind: int) -> Parts:
+            if not dfn.n_def:
+                return []
+            return [(f"after {dfn.n_def} defence{'s' if dfn.n_def > 1 else ''}",
+                     R.defence_penalty(dfn.n_def, p.step(kind)))]
+
+        def parts(kind: int, base: Parts) -> Parts:
+            extra = skill_sit if kind != DODGE else dodge_sit
+            penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else []
+            return base + extra + penalty + cumulative(kind) + p.berserker_parts(dfn.berserk, kind)
+
+        options: dict[int, Parts] = {}
+        if not behind and not no_parry:
+            weapon_ok = p.can_weapon_parry and not dfn.disarmed and "weapon_arm" not in dfn.crippled
+            shield_ok = (p.has_shield and "off_arm" not in dfn.crippled
+                         and (att.slot in dfn.shield_foes
+                              or len(dfn.shield_foes) < p.shield_opponents))
+            if weapon_ok:
+                options[WEAPON_PARRY] = parts(WEAPON_PARRY, p.parry_parts(att.p, WEAPON_PARRY))
+            if shield_ok:
+                options[SHIELD_PARRY] = parts(SHIELD_PARRY, p.parry_parts(att.p, SHIELD_PARRY))
+            if weapon_ok and shield_ok and rules.parry_bonus_mode == "sum":
+                options[BOTH_PARRY] = parts(BOTH_PARRY, p.parry_parts(att.p, BOTH_PARRY))
+        if not dfn.berserk and "leg" not in dfn.crippled:
+            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, half=behind))
+        if p.can_block:
+            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, half=behind))
+        return options
+
+    def count_defence(self, dfn: _Fighter, att: _Fighter, kind: int) -> None:
+        dfn.n_def += 1
+        if uses_shield(kind):
+            dfn.shield_foes.add(att.slot)
+
+    def opposed(self, a_total: int, d_total: int) -> int:
+        """Margin of attack over defence, with ``tie_rule="add_d20"`` re-rolling ties."""
+        margin = a_total - d_total
+        while margin == 0 and self.rules.tie_rule == "add_d20":
+            x, y = self.d(20), self.d(20)
+            margin += x - y
+            self.say(f"    tie: both add a d20 ({x} vs {y}): margin {margin:+d}")
+        return margin
+
+    def attack(self, att: _Fighter, dfn: _Fighter, damage: int, *, verb: str, depth: int,
+               behind: bool = False, no_parry: bool = False, undefended: bool = False) -> None:
+        """One attack of ``att`` on ``dfn`` and everything it sets off (000.3-000.6)."""
+        rules = self.rules
+        surprised = dfn.surprised
+        if undefended or (surprised and rules.ambush_rules == "first_round"):
+            self.say(f"  {att} {verb} at {dfn}, who cannot defend: hit")
+            self.wound(att, dfn, damage, blocks=0)
+            return
+        skill_sit, _ = self.dynamic_skill_parts(att)
+        a_parts = att.p.attack_parts(dfn.p) + skill_sit
+        a_roll = self.d(20)
+        a_total = total(a_parts) + a_roll
+        note = " from behind" if behind else ""
+        self.say(f"  {att} {verb} at {dfn}{note}: {describe(a_parts)} + d20 {a_roll} = {a_total}")
+        options = self.defence_options(dfn, att, no_parry=no_parry, behind=behind)
+        kind, _ = choose_defence(dfn.p.c.defence_policy,
+                                 {k: total(v) for k, v in options.items()})
+        if kind is None:
+            self.say(f"    {dfn} makes no defence: hit")
+            self.wound(att, dfn, damage, blocks=0)
+            return
+        d_parts = options[kind]
+        d_roll = self.d(20)
+        d_total = total(d_parts) + d_roll
+        self.count_defence(dfn, att, kind)
+        margin = self.opposed(a_total, d_total)
+        self.say(f"    {dfn} {DEFENCE_NAMES[kind]}: {describe(d_parts)} + d20 {d_roll} = "
+                 f"{d_total}: " + (f"hit by {margin}" if margin > 0 else
+                                   f"{'parried' if kind in PARRIES else 'avoided'} by {-margin}"))
+        if margin > 0 and kind in PARRIES and self.knight_double(dfn):
+            b_parts = self.defence_options(dfn, att, no_parry=True, behind=False)[BLOCK]
+            b_roll = self.d(20)
+            b_total = total(b_parts) + b_roll
+            self.count_defence(dfn, att, BLOCK)
+            kind = BLOCK
+            margin = self.opposed(a_total, b_total)
+            self.say(f"    then Armour block: {describe(b_parts)} + d20 {b_roll} = {b_total}: "
+                     + (f"hit by {margin}" if margin > 0 else f"blocked by {-margin}"))
+        if margin > 0:
+            self.wound(att, dfn, damage, blocks=R.overpower_blocks(margin, rules.overpower_strict))
+            return
+        if kind == BLOCK and rules.armour_block_success == "double_armour":
+            self.say("    the blow lands on the armour, which counts double")
+            self.wound(att, dfn, damage, blocks=0, armour_mult=2)
+            return
+        won_by = -margin
+        if kind in PARRIES and R.reaches(won_by, T.OVERPOWER_BLOCK, rules.overpower_strict):
+            self.parry_overpower(dfn, att, kind, won_by, depth)
+        elif kind == DODGE and R.reaches(won_by, T.OVERPOWER_BLOCK, rules.overpower_strict):
+            dfn.behind = att.slot
+            dfn.behind_until = self.round + 1
+            self.say(f"    {dfn} dodges behind {att}: its next attack on {att} can only be "
+                     "dodged or Armour blocked, at half skill")
+
+    def knight_double(self, f: _Fighter) -> bool:
+        """Knight in heavy armour, parry then Armour block (5.6 Knight)."""
+        return f.p.knight_armoured and f.p.c.knight_double and f.p.can_block
+
+    def parry_overpower(self, dfn: _Fighter, att: _Fighter, kind: int, won_by: int,
+                        depth: int) -> None:
+        """A parry by 20+: riposte, shield riposte or (at 30+) disarm (5.5, 5.6 Shieldman)."""
+        rules = self.rules
+        policy = dfn.p.c.riposte_policy
+        if policy == "never" or dfn.disarmed or "weapon_arm" in dfn.crippled:
+            return
+        if (policy == "disarm" and rules.disarm_effect != "none"
+                and R.reaches(won_by, T.DISARM_MARGIN, rules.overpower_strict)):
+            att.disarmed = True
+            self.say(f"    {dfn} disarms {att}")
+            return
+        if dfn.p.riposte_damage is None:
+            return
+        if depth >= rules.max_riposte_depth:
+            self.say("    (riposte chain at its cap)")
+            return
+        if uses_shield(kind) and dfn.p.shieldman_shield and rules.shield_riposte:
+            self.say(f"    shield riposte: {att}'s weapon is held away by the shield")
+            self.attack(dfn, att, dfn.p.riposte_damage, verb="shield-ripostes", depth=depth + 1,
+                        no_parry=True)
+        else:
+            self.attack(dfn, att, dfn.p.riposte_damage, verb="ripostes", depth=depth + 1)
+
+    # --- wounds -----------------------------------------------------------------------------------
+    def spend_overpower(self, att: _Fighter, blocks: int) -> tuple[int | None, int, bool]:
+        """(called location, rank shift, disarm) bought by the attacker's blocks (000.6)."""
+        menu = self.rules.overpower_menu
+        policy = att.p.c.overpower_policy
+        location, shift, disarm = None, 0, False
+        for b in range(blocks):
+            if b == 0 and policy == "head" and "location" in menu:
+                location = T.HEAD
+            elif (b == 0 and policy == "disarm" and "disarm" in menu
+                  and self.rules.disarm_effect != "none"):
+                disarm = True
+            elif "rank" in menu:
+                shift += 1
+        return location, shift, disarm
+
+    def wound(self, att: _Fighter, dfn: _Fighter, damage: int, *, blocks: int,
+              armour_mult: int = 1) -> None:
+        """Resolve a hit: location, Wound Matrix, rank shifts, armour, death, wound code."""
+        rules = self.rules
+        location, shift, disarm = self.spend_overpower(att, blocks)
+        bought = []
+        if location is not None:
+            bought.append("a called shot to the head")
+        if disarm:
+            bought.append("a disarm")
+        if shift:
+            bought.append(f"+{shift} rank")
+        if blocks:
+            self.say(f"    overpowered by {blocks} block{'s' if blocks > 1 else ''} of 20: "
+                     + (", ".join(bought) or "nothing on the menu"))
+        if att.berserk:
+            shift += 1
+        if att.p.c.style == "assassin" and dfn.surprised:
+            shift += 1
+        if location is None:
+            aim = att.p.c.aim_shift if att.p.c.style in ("archer", "bladesman") else 0
+            face = self.d(20)
+            location = R.hit_location(face, rules.hit_table, aim)
+            where = f"d20 {face}{f' {aim:+d} aim' if aim else ''} -> {T.LOCATIONS[location]}"
+        else:
+            where = T.LOCATIONS[location]
+        a, b = self.d(6), self.d(6)
+        roll = a + b + damage
+        ai = dfn.p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[location]]] * armour_mult
+        if rules.rank_shift_mode == "roll_plus_3":
+            roll += 3 * shift
+            shift = 0
+        if rules.armour_mode == "roll_reduction":
+            rank = R.wound_rank(roll - 3 * ai, rules.block_rounding) + shift
+        else:
+            rank = R.wound_rank(roll, rules.block_rounding) + shift - ai
+        text = (f"    wound: {where}; 2d6 ({a}+{b}) {damage:+d} = {roll}"
+                + (f", {shift:+d} rank" if shift else "") + (f", armour {ai}" if ai else ""))
+        if rank < 0:
+            self.say(text + ": no wound")
+            return
+        self.say(text + f": {R.rank_name(rank)}")
+        if (rules.ko_rules and att.p.c.knockout and location == T.HEAD
+                and rank + (att.p.c.style == "footpad") >= T.S and rank < dfn.p.death[0]):
+            self.put_out(dfn, "knocked_out", f"{dfn} is knocked out")
+            return
+        if location == T.HEAD and rank >= dfn.p.death[0]:
+            self.put_out(dfn, "instant_death", f"{dfn} is killed outright (head)")
+            return
+        if location in T.TORSO_LOCATIONS and rank >= dfn.p.death[1]:
+            self.put_out(dfn, "instant_death", f"{dfn} is killed outright (torso)")
+            return
+        if location in T.LIMB_LOCATIONS and rank >= T.LIMB_DESTROYED_RANK:
+            if rules.limb_destroyed == "out":
+                self.put_out(dfn, "limb_destroyed", f"{dfn}'s {T.LOCATIONS[location]} is "
+                             "destroyed: out of the fight")
+                return
+            limb = {T.WEAPON_ARM: "weapon_arm", T.OFF_ARM: "off_arm"}.get(location, "leg")
+            dfn.crippled.add(limb)
+            self.say(f"    {dfn}'s {T.LOCATIONS[location]} is destroyed")
+        was_wounded = dfn.wounded
+        dfn.points += R.rank_points(rank, rules.rank_ratio, rules.f_points)
+        w, u, k = dfn.p.thresholds
+        state = ("killed" if dfn.points >= k else "unconscious" if dfn.points >= u
+                 else "wounded" if dfn.points >= w else "standing")
+        self.say(f"    {dfn}: {dfn.points} wound points (wounded {w}, unconscious {u}, "
+                 f"killed {k}): {state}")
+        if dfn.points >= k:
+            self.put_out(dfn, "killed", f"{dfn} is killed")
+            return
+        if dfn.points >= u:
+            self.put_out(dfn, "unconscious", f"{dfn} falls unconscious")
+            return
+        if dfn.wounded and not was_wounded and rules.wounded_penalty:
+            self.say(f"    {dfn} is wounded: {rules.wounded_penalty} to all combat rolls")
+        if disarm:
+            dfn.disarmed = True
+            self.say(f"    {dfn} is disarmed")
+        if dfn.p.can_berserk and not dfn.berserk and dfn.p.c.berserk_trigger == "on_first_wound":
+            dfn.berserk = True
+            self.say(f"    {dfn} goes berserk")
+
+    def put_out(self, f: _Fighter, cause: str, text: str) -> None:
+        f.out = cause
+        self.say(f"    {text}")
+        for side in (0, 1):
+            if not any(g.out is None for g in self.fs if g.side == side):
+                self.winner = Winner.B if side == 0 else Winner.A
+                self.cause = cause
+
+
+def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+          rng: np.random.Generator, log: Log | None = None) -> Outcome:
+    """One fight of ``side_a`` against ``side_b``, narrated roll by roll to ``log``."""
+    return _Fight(rules, side_a, side_b, rng, log).run()
+

@@ -1,0 +1,621 @@
+"""Seed 000 (*Avatar*, Abstract Combat System): fields, rule parameters and pure helpers.
+
+The tables themselves are in :mod:`.tables`.  Every field is declared with its provenance
+tag (TEXT / SRC / AMBIG / DEFAULT) and a doc line citing the digest section
+(``../shared/rules/000-strike-rank.md``).  The helpers here are plain scalar functions
+used both by the scalar reference (directly, per roll) and by the kernel (to build its
+lookup tables once per matchup), so the two read the rules from one place.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ...errors import SpecError
+from ..base import Table, check_fields, param
+from . import tables as T
+
+ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
+DEFENCE_POLICIES: tuple[str, ...] = ("best", "parry", "dodge", "armour_block", "none")
+RIPOSTE_POLICIES: tuple[str, ...] = ("riposte", "disarm", "never")
+OVERPOWER_POLICIES: tuple[str, ...] = ("head", "rank", "disarm")
+BERSERK_TRIGGERS: tuple[str, ...] = ("never", "start", "on_first_wound")
+TARGET_POLICIES: tuple[str, ...] = ("random", "weakest", "strongest")
+TIEBREAKS: tuple[str, ...] = ("action_cost", "dex", "agility", "random")
+OVERPOWER_OPTIONS: tuple[str, ...] = ("location", "rank", "disarm")
+
+NO_ARMOUR = {"head": 0, "arms": 0, "torso": 0, "legs": 0}
+
+
+# --- the combatant ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Combatant:
+    """One fighter of seed 000: attributes, style, equipment, situation flags and policies."""
+
+    _owner: ClassVar[str] = "strike-rank combatant"
+
+    name: str = param("fighter", tag="TEXT", doc="display name in logs and tables")
+    style: str = param("skirmisher", tag="TEXT", choices=T.STYLES,
+                       doc="fighting style used to attack, parry and armour block (5.6, 000.7)")
+    skill: int = param(30, tag="DEFAULT", low=0, high=100,
+                       doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
+    dodge: int = param(20, tag="DEFAULT", low=0, high=100, doc="Dodge skill (5.4)")
+    agility: int = param(12, tag="DEFAULT", low=1, high=60,
+                         doc="Agility: base Actions, Table 16 (5.3, 000.2.1)")
+    dexterity: int = param(12, tag="DEFAULT", low=1, high=60,
+                           doc="Dexterity: Initiative Index, Table 17 (5.3, 000.2.2)")
+    endurance: int = param(14, tag="DEFAULT", low=1, high=60,
+                           doc="Endurance: wound code (Table 27 default) and death thresholds "
+                               "(000.8.4); 14 is the source's M S S example")
+    strength: int = param(12, tag="DEFAULT", low=0, high=60,
+                          doc="Strength: weapon and shield requirements (000.8.1-2)")
+    weapon: str = param("long sword", tag="SRC", choices=T.WEAPON_NAMES,
+                        doc="weapon in hand: a row of Tables 18-20 or the digest's extra rows")
+    shield: str = param("none", tag="SRC", choices=T.SHIELD_CLASSES,
+                        doc="shield class (5.13, 000.8.2)")
+    buckler_strapped: bool = param(False, tag="SRC",
+                                   doc="buckler strapped to the forearm: Parry +0, hands free "
+                                       "(000.8.2)")
+    armour: Table = param(NO_ARMOUR, tag="DEFAULT", low=0, high=6,
+                          doc="Armour Index per location group head, arms, torso, legs "
+                              "(5.11 missing; 000.10)")
+    berserker: bool = param(False, tag="TEXT",
+                            doc="also knows the Berserker style, so can go berserk whatever "
+                                "style it fights in (5.6 Berserker)")
+    mounted: bool = param(False, tag="TEXT", doc="fights on horseback (5.6 Horseman, 5.23)")
+    animal: bool = param(False, tag="TEXT", doc="is an animal, for the Hunter (5.6 Hunter)")
+    surprised: bool = param(False, tag="TEXT",
+                            doc="has been ambushed at the start of the fight (5.21; Assassin)")
+    formation: str = param("loose", tag="TEXT", choices=("loose", "ranked"),
+                           doc="loose group or ranked formation when it has allies (5.6, 5.25)")
+    leader: bool = param(False, tag="TEXT",
+                         doc="designated leader of a group-style side, Task Assisting the "
+                             "others (5.6)")
+    shield_trained: bool = param(True, tag="TEXT",
+                                 doc="Gladiator: trained with the shield, so uses it without "
+                                     "penalty (5.6 Gladiator)")
+    specialist_weapon: str = param("whip", tag="TEXT", choices=T.SPECIALIST_WEAPONS,
+                                   doc="Specialist: the specialist weapon of its style (5.6)")
+    aim_shift: int = param(0, tag="TEXT", low=-3, high=3,
+                           doc="Archer / Bladesman: shift on the Hit Distribution table, "
+                               "negative = higher (5.6)")
+    compat_mod: int = param(0, tag="TEXT", low=-40, high=40,
+                            doc="GM's modifier for how well the described attacks suit the "
+                                "style (5.4), on attacks")
+    attack_policy: str = param("best", tag="DEFAULT", choices=ATTACK_POLICIES,
+                               doc="attack type: always thrust / swing / blow, or best = "
+                                   "highest one-round expected net damage (000.11)")
+    defence_policy: str = param("best", tag="DEFAULT", choices=DEFENCE_POLICIES,
+                                doc="defence: the highest total among those allowed, or "
+                                    "prefer parry / dodge / armour block, or none")
+    knight_double: bool = param(True, tag="DEFAULT",
+                                doc="Knight in heavy armour: follow a failed parry with an "
+                                    "Armour block (5.6 Knight)")
+    riposte_policy: str = param("riposte", tag="DEFAULT", choices=RIPOSTE_POLICIES,
+                                doc="after a parry by 20+: riposte; or disarm at 30+ (else "
+                                    "riposte); or never (5.5)")
+    overpower_policy: str = param("head", tag="DEFAULT", choices=OVERPOWER_POLICIES,
+                                  doc="attacker's overpower blocks: head = called shot to the "
+                                      "head then +1 rank each; rank = +1 rank each; disarm "
+                                      "first, then ranks (5.5)")
+    berserk_trigger: str = param("on_first_wound", tag="AMBIG", choices=BERSERK_TRIGGERS,
+                                 doc="when a Berserker goes berserk: never, from the start, or "
+                                     "when first wounded ('injured', 5.6)")
+    target_policy: str = param("random", tag="DEFAULT", choices=TARGET_POLICIES,
+                               doc="group fights: random (kept until it falls), or the "
+                                   "weakest / strongest living foe each round (000.10)")
+    knockout: bool = param(False, tag="DEFAULT",
+                           doc="attempts knock-outs when rule ko_rules is on (5.12 missing)")
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if set(self.armour) != set(T.ARMOUR_GROUPS):
+            raise SpecError("strike-rank combatant field 'armour' must have the keys "
+                            + ", ".join(T.ARMOUR_GROUPS))
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+
+def _rules_field(default: object, tag: str, doc: str, **kw: object) -> object:
+    return param(default, tag=tag, doc=doc, **kw)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """The rule parameters of seed 000: every AMBIG reading and DEFAULT gap-filler."""
+
+    _owner: ClassVar[str] = "strike-rank rules"
+
+    # initiative (000.2)
+    block_rounding: str = param("ceil", tag="AMBIG", choices=("ceil", "floor"),
+                                doc="'each additional block of 4 above 24' (Tables 16, 17, 26): "
+                                    "a started block counts (ceil: DEX 25 -> 4+2) or only a "
+                                    "complete one (000.2.2)")
+    carry_mode: str = param("reroll", tag="AMBIG", choices=("reroll", "keep"),
+                            doc="dice that showed 5 or 6 are re-rolled next round, or keep "
+                                "their face (000.2.3)")
+    sr_tiebreak: tuple[str, ...] = param(("action_cost", "dex", "random"), tag="DEFAULT",
+                                         choices=TIEBREAKS,
+                                         doc="Strike Rank ties: lowest action cost, then "
+                                             "higher DEX, then random (000.2.4)")
+    action_cost: Table = param({"thrust": 1, "swing": 2, "blow": 3}, tag="DEFAULT",
+                               low=0, high=20,
+                               doc="Action cost by attack type, plus the weapon's Speed "
+                                   "(000.2.4)")
+    hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
+                             doc="holding: never, or react = hold and act just before the "
+                                 "last actor, knowing its declared attack (000.2.4)")
+    attacks_per_round: int = param(1, tag="AMBIG", low=1, high=5,
+                                   doc="attacks each combatant makes per round, plus ripostes "
+                                       "(000.2.4)")
+    action_economy: str = param("one_attack", tag="AMBIG", choices=("one_attack", "budget"),
+                                doc="budget = each attack costs its action cost from the "
+                                    "Strike Rank and the highest remaining acts next "
+                                    "(experimental, 000.2.4)")
+    # attacks (000.3-000.6)
+    tie_rule: str = param("defender", tag="AMBIG", choices=("defender", "add_d20"),
+                          doc="equal totals: the attack fails, or both add another d20 until "
+                              "they differ (000.3)")
+    attack_penalty_scope: str = param("whole_round", tag="AMBIG",
+                                      choices=("whole_round", "after_attack"),
+                                      doc="swing / blow penalty on own parries and dodges for "
+                                          "the whole round, or only after the attack (000.4)")
+    swing_penalty_armour_block: bool = param(False, tag="AMBIG",
+                                             doc="the swing / blow penalty also applies to "
+                                                 "Armour blocks (000.4)")
+    riposte_requires_thrust: bool = param(True, tag="DEFAULT",
+                                          doc="weapons with no Thrust value cannot riposte; "
+                                              "off: they riposte with their Swing (000.4)")
+    max_riposte_depth: int = param(10, tag="DEFAULT", low=0, high=50,
+                                   doc="cap on riposte chains (000.4)")
+    overpower_strict: bool = param(False, tag="AMBIG",
+                                   doc="'by 20' means a margin > 20 (on) or >= 20 (off) "
+                                       "(000.9 #6)")
+    overpower_menu: tuple[str, ...] = param(OVERPOWER_OPTIONS, tag="AMBIG",
+                                            choices=OVERPOWER_OPTIONS,
+                                            doc="what an attacker's overpower block may buy, "
+                                                "one option per block; rank may repeat (000.6)")
+    half_skill_mode: str = param("skill_only", tag="DEFAULT",
+                                 choices=("skill_only", "with_mods"),
+                                 doc="dodged-behind 'half skill': halve the skill before "
+                                     "modifiers, or the whole fixed part (000.6)")
+    behind_duration: str = param("next_round", tag="DEFAULT",
+                                 choices=("next_round", "next_attack"),
+                                 doc="getting behind lasts until the end of the next round or "
+                                     "the dodger's next attack on that foe, or only the latter")
+    disarm_effect: str = param("lose_next_attack", tag="DEFAULT",
+                               choices=("lose_next_attack", "none"),
+                               doc="a disarmed fighter spends its next attack recovering the "
+                                   "weapon and cannot parry with it meanwhile (000.6)")
+    shield_riposte: bool = param(True, tag="DEFAULT",
+                                 doc="a Shieldman's shield parry by 20+ gives the shield "
+                                     "riposte (foe may only dodge or block) instead of a "
+                                     "riposte (000.6)")
+    # defence (000.5)
+    shieldman_step_scope: str = param("all_with_shield", tag="AMBIG",
+                                      choices=("all_with_shield", "shield_parries"),
+                                      doc="the Shieldman's -2 step covers every defensive move "
+                                          "while it has a shield, or only shield parries")
+    parry_bonus_mode: str = param("choose", tag="DEFAULT", choices=("choose", "sum"),
+                                  doc="a parry uses the weapon's or the shield's Parry bonus "
+                                      "(the better), or both summed (000.8.2)")
+    armour_block_base_penalty: int = param(-10, tag="AMBIG", low=-40, high=0,
+                                           doc="Armour block penalty for all but Gladiators "
+                                               "and armoured Knights (000.9 #12)")
+    armour_block_ai_mult: int = param(5, tag="DEFAULT", low=0, high=20,
+                                      doc="Armour block total = skill + this x torso AI + "
+                                          "d20 (000.10)")
+    armour_block_success: str = param("absorb", tag="DEFAULT",
+                                      choices=("absorb", "double_armour"),
+                                      doc="a successful Armour block absorbs the blow, or lets "
+                                          "it through at double armour (000.10)")
+    # styles (000.7)
+    group_alone_penalty_dodge: bool = param(False, tag="AMBIG",
+                                            doc="the group styles' -5 alone also applies to "
+                                                "Dodge (000.7)")
+    task_assist_bonus: int = param(5, tag="DEFAULT", low=0, high=20,
+                                   doc="a group-style leader's Task Assist to each other "
+                                       "group-style member (4.5 missing; 000.10)")
+    auto_leader: bool = param(True, tag="DEFAULT",
+                              doc="with no designated leader, the first living group-style "
+                                  "member leads (5.6)")
+    legionnaire_leaderless: int = param(0, tag="DEFAULT", low=-10, high=0,
+                                        doc="Legionnaire penalty in a group with no leader "
+                                            "('may suffer -5, if the GM considers it')")
+    rank_bonus_group: int = param(5, tag="DEFAULT", low=0, high=20,
+                                  doc="group styles fighting ranked (5.25 missing; 000.10)")
+    outnumbered_mode: str = param("side_count", tag="AMBIG",
+                                  choices=("side_count", "two_foes"),
+                                  doc="Footpad 'outnumbered': more living foes than living "
+                                      "members of its side, or two or more living foes")
+    hunter_parry_mode: str = param("net_zero", tag="AMBIG", choices=("net_zero", "minus_ten"),
+                                   doc="Hunter vs animals: +10 Skill and -10 Parry net 0 on "
+                                       "parries, or parries at -10 (000.9 #10)")
+    berserk_replaces_normal: bool = param(True, tag="AMBIG",
+                                          doc="berserk penalties replace the normal mode's -5 "
+                                              "on defences (else they stack) (000.9 #11)")
+    knight_unarmoured_scope: str = param("attacks_parries", tag="AMBIG",
+                                         choices=("attacks_parries", "all"),
+                                         doc="the Knight's -5 out of heavy armour: attacks and "
+                                             "parries, or every roll (000.9 #13)")
+    bladesman_mode: str = param("throwables_minus_5", tag="AMBIG",
+                                choices=("throwables_minus_5", "throwables_0"),
+                                doc="Bladesman in melee with a throwable weapon: -5 or 0 "
+                                    "(000.9 #16)")
+    shield_penalty_scope: str = param("shield_parries", tag="AMBIG",
+                                      choices=("shield_parries", "all_rolls"),
+                                      doc="style shield penalties apply to shield parries, or "
+                                          "to every roll while carrying it (000.9 #17)")
+    armour_rank_mode: str = param("highest", tag="AMBIG", choices=("highest", "torso"),
+                                  doc="Swashbuckler 'Armour Rank': the highest AI worn, or the "
+                                      "torso's (000.9 #20)")
+    gladiator_weapons: tuple[str, ...] = param(("any",), tag="DEFAULT",
+                                               choices=("any", *T.WEAPON_NAMES),
+                                               doc="weapons a Gladiator is trained in ('any', "
+                                                   "or a list); others at -10 (5.6)")
+    gladiator_untrained_shield: int = param(-10, tag="DEFAULT", low=-40, high=0,
+                                            doc="Gladiator with a shield it is not trained "
+                                                "in (5.6)")
+    martial_weapons: tuple[str, ...] = param((), tag="DEFAULT", choices=T.WEAPON_NAMES,
+                                             doc="weapons a martial art covers (e.g. staves); "
+                                                 "others at -20 (5.6)")
+    feral_as: str = param("brawling_claws", tag="DEFAULT",
+                          choices=("brawling_claws", "skirmisher"),
+                          doc="Feral (5.26 missing): as Brawling with natural weapons, or as "
+                              "Skirmisher (000.10)")
+    mounted_penalty: int = param(-10, tag="DEFAULT", low=-40, high=0,
+                                 doc="attacks of a mounted non-Horseman (5.23 missing)")
+    ambush_rules: str = param("free_attack", tag="DEFAULT",
+                              choices=("free_attack", "first_round"),
+                              doc="a surprised fighter suffers one free, undefended attack from "
+                                  "each foe before round 1, or cannot act or defend in round 1 "
+                                  "(5.21 missing)")
+    # equipment and wounds (000.8, 000.10)
+    weapon_str_mode: str = param("min_first", tag="DEFAULT", choices=("min_first", "off"),
+                                 doc="Strength to wield: at least the first number of 'a / b' "
+                                     "(shield added, strictly higher), or not checked")
+    extra_weapons: Table = param(T.extra_weapon_rows(), tag="DEFAULT",
+                                 doc="invented rows (thrust, swing, blow, parry, speed, "
+                                     "strength, size, hands) for punch, spear, improvised, "
+                                     "halberd, whip (000.8.1)")
+    hit_table: Table = param(T.HIT_FACES, tag="DEFAULT", low=0, high=20,
+                             doc="d20 faces per location, top to bottom (Table 28 missing; "
+                                 "000.10); must sum to 20")
+    armour_mode: str = param("rank_reduction", tag="DEFAULT",
+                             choices=("rank_reduction", "roll_reduction"),
+                             doc="armour lowers the wound rank by its AI, or the wound roll "
+                                 "by 3 per AI (000.10)")
+    rank_shift_mode: str = param("post_lookup", tag="DEFAULT",
+                                 choices=("post_lookup", "roll_plus_3"),
+                                 doc="'one damage rank higher': a step up after the table, or "
+                                     "+3 on the wound roll (000.8.4)")
+    wound_code_table: Table = param(T.WOUND_CODES, tag="DEFAULT",
+                                    doc="wound code (wounded / unconscious / killed) by "
+                                        "Endurance band (Table 27 missing; 000.10)")
+    rank_ratio: int = param(3, tag="DEFAULT", low=2, high=10,
+                            doc="wound points: L = 1 and each rank above this times the last "
+                                "(000.10)")
+    f_points: int = param(0, tag="DEFAULT", low=0, high=1, doc="wound points of an F wound")
+    wounded_penalty: int = param(-5, tag="DEFAULT", low=-40, high=0,
+                                 doc="to all combat rolls in the wounded state (000.10)")
+    limb_destroyed: str = param("out", tag="DEFAULT", choices=("out", "crippled"),
+                                doc="an MM limb wound: out of the fight, or crippled (weapon arm: "
+                                    "no attacks or weapon parries; off arm: no shield; leg: no "
+                                    "dodge)")
+    ko_rules: bool = param(False, tag="DEFAULT",
+                           doc="knock-out attacks: a head hit of S or more knocks out; Footpad "
+                               "one rank higher (5.12 missing)")
+    max_rounds: int = param(100, tag="DEFAULT", low=1, high=10_000,
+                            doc="rounds after which the fight is a draw (000.10)")
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if sum(self.hit_table.values()) != 20 or list(self.hit_table) != list(T.LOCATIONS):
+            raise SpecError("strike-rank rules field 'hit_table' must give d20 faces for "
+                            + ", ".join(T.LOCATIONS) + " summing to 20, got "
+                            + str(dict(self.hit_table)))
+        if not self.sr_tiebreak or len(set(self.sr_tiebreak)) != len(self.sr_tiebreak):
+            raise SpecError("strike-rank rules field 'sr_tiebreak' must list distinct tie-breaks "
+                            "from " + ", ".join(TIEBREAKS))
+        for band, code in self.wound_code_table.items():
+            if not isinstance(code, str) or len(code.split()) != 3 or any(
+                    not _is_rank_letter(x) for x in code.split()):
+                raise SpecError("strike-rank rules field 'wound_code_table' maps END bands to "
+                                f"three rank letters such as 'M S S', got {band}: {code!r}")
+        for name, row in self.extra_weapons.items():
+            if not isinstance(row, tuple) or len(row) != 8:
+                raise SpecError("strike-rank rules field 'extra_weapons' rows are (thrust, "
+                                "swing, blow, parry, speed, strength, size, hands); got "
+                                f"{name}: {row!r}")
+        object.__setattr__(self, "_weapons", _weapon_table(self.extra_weapons))
+        object.__setattr__(self, "_codes", _code_bands(self.wound_code_table))
+
+    _weapons: dict[str, T.Weapon] = field(init=False, repr=False, compare=False, default=None)  # type: ignore[assignment]
+    _codes: tuple[tuple[int, int, tuple[int, int, int]], ...] = field(
+        init=False, repr=False, compare=False, default=())
+
+    def weapon(self, name: str) -> T.Weapon:
+        """The weapon row ``name`` under these rules (extra rows may be overridden)."""
+        return self._weapons[name]
+
+
+def _is_rank_letter(text: str) -> bool:
+    return text == "F" or text in ("L", "S") or (len(text) >= 1 and set(text) == {"M"})
+
+
+def _weapon_table(extra: Table) -> dict[str, T.Weapon]:
+    out = dict(T.WEAPONS)
+    for name, row in extra.items():
+        base = T.WEAPONS[name]
+        thrust, swing, blow, parry, speed, strength, size, hands = row
+        out[name] = T.Weapon(name, thrust, swing, blow, parry, int(speed), int(strength), size,
+                             str(hands), base.kind, base.throwable, base.specialist)
+    return out
+
+
+def _code_bands(table: Table) -> tuple[tuple[int, int, tuple[int, int, int]], ...]:
+    bands = []
+    for key, code in table.items():
+        low, _, high = str(key).partition("-")
+        bands.append((int(low), int(high or low), tuple(rank_of(x) for x in code.split())))
+    return tuple(sorted(bands))  # type: ignore[arg-type]
+
+
+# --- Tables 16 and 17: Actions, Initiative Index (000.2) ---------------------------------------
+
+
+def blocks_above(value: int, top: int, size: int, rounding: str) -> int:
+    """Number of blocks of ``size`` above ``top`` (started blocks with ``ceil``)."""
+    if value <= top:
+        return 0
+    if rounding == "ceil":
+        return math.ceil((value - top) / size)
+    return (value - top) // size
+
+
+def actions(agility: int, rounding: str = "ceil") -> int:
+    """Base Actions from Agility (Table 16)."""
+    for high, n in T.ACTIONS_TABLE:
+        if agility <= high:
+            return n
+    return T.ACTIONS_TABLE[-1][1] + blocks_above(agility, T.TABLE_TOP, 4, rounding)
+
+
+def initiative_index(dexterity: int, rounding: str = "ceil") -> tuple[int, int]:
+    """Initiative Index (dice, flat bonus) from Dexterity (Table 17); DEX 25 -> (4, 2)."""
+    for high, dice, flat in T.INDEX_TABLE:
+        if dexterity <= high:
+            return dice, flat
+    dice, flat = T.INDEX_TABLE[-1][1:]
+    return dice, flat + blocks_above(dexterity, T.TABLE_TOP, 4, rounding)
+
+
+def index_resolution(faces: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """(bonus, dice kept) of one roll of initiative dice: 5 -> +1, 6 -> +2 (5.3)."""
+    bonus = sum(T.INDEX_RESOLUTION[f] for f in faces)
+    kept = sum(1 for f in faces if f >= 5)
+    return bonus, kept
+
+
+# --- opposed rolls and overpowering (000.3, 000.6) ---------------------------------------------
+
+
+def overpower_blocks(margin: int, strict: bool = False) -> int:
+    """Blocks of 20 an attacker overpowered by (65 vs 17 -> 2)."""
+    if margin <= 0:
+        return 0
+    return (margin - 1) // T.OVERPOWER_BLOCK if strict else margin // T.OVERPOWER_BLOCK
+
+
+def reaches(margin: int, needed: int, strict: bool = False) -> bool:
+    """Whether a margin of ``margin`` is 'by ``needed`` or more' (or strictly more)."""
+    return margin > needed if strict else margin >= needed
+
+
+def defence_penalty(earlier: int, step: int = T.DEFENCE_STEP) -> int:
+    """Cumulative penalty of a defensive move after ``earlier`` moves this round."""
+    return earlier * step
+
+
+# --- wounds (000.8.4, 000.10) ---------------------------------------------------------------
+
+
+def rank_name(rank: int) -> str:
+    return T.RANK_NAMES[rank] if rank < len(T.RANK_NAMES) else "M" * (rank - 1)
+
+
+def rank_of(letters: str) -> int:
+    """Rank index of a wound letter: F 0, L 1, S 2, M 3, MM 4, MMM 5 ..."""
+    if letters in ("F", "L", "S"):
+        return "FLS".index(letters)
+    return 2 + len(letters)
+
+
+def wound_rank(roll: int, rounding: str = "ceil") -> int:
+    """Rank of a wound roll on the Wound Matrix (Table 26); anything <= 2 is F."""
+    for high, rank in T.WOUND_MATRIX:
+        if roll <= high:
+            return rank
+    return T.WOUND_MATRIX[-1][1] + blocks_above(roll, T.WOUND_MATRIX_TOP, 4, rounding)
+
+
+def death_ranks(endurance: int) -> tuple[int, int]:
+    """Ranks of instant death (head, torso): M and MM, one M higher per complete block of
+    12 Endurance above 20 (000.8.4)."""
+    extra = max(0, endurance - T.DEATH_END_BASE) // T.DEATH_END_BLOCK
+    return T.HEAD_DEATH_RANK + extra, T.TORSO_DEATH_RANK + extra
+
+
+def rank_points(rank: int, ratio: int = 3, f_points: int = 0) -> int:
+    """Wound points of a rank: F f_points, L 1, S ratio, M ratio^2 ... (000.10)."""
+    return f_points if rank <= 0 else ratio ** (rank - 1)
+
+
+def wound_code(endurance: int, rules: Rules) -> tuple[int, int, int]:
+    """The three stage capacities (as ranks) of the wound code (Table 27 default)."""
+    bands = rules._codes
+    for low, high, code in bands:
+        if low <= endurance <= high:
+            return code
+    top_high = bands[-1][1]
+    code = list(bands[-1][2])
+    if endurance < bands[0][0]:
+        return bands[0][2]
+    upgrades = math.ceil((endurance - top_high) / 4)
+    for k in range(upgrades):  # one letter per further block of 4, left to right
+        code[k % 3] += 1
+    return code[0], code[1], code[2]
+
+
+def stage_thresholds(endurance: int, rules: Rules) -> tuple[int, int, int]:
+    """Cumulative wound points at which the fighter is wounded, unconscious, killed."""
+    c = [rank_points(r, rules.rank_ratio, rules.f_points) for r in wound_code(endurance, rules)]
+    return c[0], c[0] + c[1], c[0] + c[1] + c[2]
+
+
+def hit_location(face: int, table: Table, shift: int = 0) -> int:
+    """Location index of a d20 face (shifted by an Archer's aim, clamped to 1..20)."""
+    face = min(20, max(1, face + shift))
+    top = 0
+    for loc, n in enumerate(table.values()):
+        top += n
+        if face <= top:
+            return loc
+    raise AssertionError("hit table does not cover 20 faces")
+
+
+# --- style and equipment (000.7, 000.8) --------------------------------------------------------
+
+
+def weapon_passes(test: str, w: T.Weapon, c: Combatant, rules: Rules) -> bool:
+    """Whether weapon ``w`` passes one test of :data:`tables.STYLE_WEAPON_RULES`."""
+    size = 0.0 if w.size is None else w.size
+    match test:
+        case "any":
+            return True
+        case "size<=0.8":
+            return size <= 0.8
+        case "size<=0.4":
+            return size <= 0.4
+        case "speed<=0":
+            return w.speed <= 0
+        case "speed==1":
+            return w.speed == 1
+        case "blade<=0.9":
+            return w.kind == "blade" and size <= 0.9
+        case "blade_speed<=0":
+            return w.kind == "blade" and w.speed <= 0
+        case "throwable":
+            return w.throwable
+        case "unarmed":
+            return w.kind == "unarmed"
+        case "improvised":
+            return w.kind == "improvised"
+        case "natural":
+            return w.name == "claws"
+        case "spear" | "polearm":
+            return w.kind == test
+        case "one_handed":
+            return not w.two_handed
+        case "specialist":
+            return w.name == c.specialist_weapon
+        case "gladiator":
+            return "any" in rules.gladiator_weapons or w.name in rules.gladiator_weapons
+        case "martial":
+            return w.name in rules.martial_weapons
+    raise AssertionError(f"unknown weapon test {test!r}")
+
+
+def effective_style(c: Combatant, rules: Rules) -> str:
+    """The style whose weapon and shield rules apply (Feral follows ``feral_as``)."""
+    if c.style == "feral" and rules.feral_as == "skirmisher":
+        return "skirmisher"
+    return c.style
+
+
+def style_weapon_mod(c: Combatant, rules: Rules) -> int:
+    """The style's modifier for attacks and parries with the weapon in hand (000.7)."""
+    w = rules.weapon(c.weapon)
+    style = effective_style(c, rules)
+    if style == "shieldman":
+        # -10 with two-handed weapons includes the -5 for having no shield (000.9 #9)
+        return -10 if w.two_handed else 0
+    for test, mod in T.STYLE_WEAPON_RULES[style]:
+        if weapon_passes(test, w, c, rules):
+            if mod == "bladesman":
+                return -5 if rules.bladesman_mode == "throwables_minus_5" else 0
+            return int(mod)
+    raise AssertionError("style weapon rules end with 'any'")
+
+
+def style_shield_mod(c: Combatant, rules: Rules) -> int:
+    """The style's modifier for using its shield (000.7)."""
+    if c.shield == "none":
+        return 0
+    if c.style == "gladiator":
+        return 0 if c.shield_trained else rules.gladiator_untrained_shield
+    buckler, other = T.STYLE_SHIELD_MODS[effective_style(c, rules)]
+    return int(buckler if c.shield == "buckler" else other)  # type: ignore[arg-type]
+
+
+def heavy_armour(c: Combatant) -> bool:
+    """Armour Index 2 or better in one or more locations (5.6 Knight)."""
+    return max(c.armour.values()) >= 2
+
+
+def armour_rank(c: Combatant, rules: Rules) -> int:
+    return max(c.armour.values()) if rules.armour_rank_mode == "highest" else c.armour["torso"]
+
+
+def wield_problem(c: Combatant, rules: Rules) -> str | None:
+    """Why ``c`` cannot fight with its equipment, or ``None`` (000.8.1-2, 5.6)."""
+    w = rules.weapon(c.weapon)
+    shield = T.SHIELDS[c.shield]
+    if w.specialist and not (c.style == "specialist" and c.specialist_weapon == w.name):
+        return (f"{c.name}: the {w.name} is a specialist weapon; only the specialist style "
+                f"for it can fight with it (5.6 Specialist)")
+    if c.shield != "none" and w.two_handed and not (c.shield == "buckler" and c.buckler_strapped):
+        return (f"{c.name}: the {w.name} is two-handed and cannot be used with a "
+                f"{c.shield} shield (only a strapped buckler leaves the hands free)")
+    if rules.weapon_str_mode == "off":
+        return None
+    if c.shield == "none" or c.buckler_strapped:
+        if c.strength < w.strength:
+            return (f"{c.name}: Strength {c.strength} is below the {w.name}'s {w.strength} "
+                    f"(000.8.1)")
+    elif c.strength <= w.strength + shield.strength:
+        return (f"{c.name}: with a {w.name} ({w.strength}) and a {c.shield} shield "
+                f"({shield.strength}) Strength must be higher than "
+                f"{w.strength + shield.strength}, got {c.strength} (5.13)")
+    return None
+
+
+def shield_parry_bonus(c: Combatant) -> int:
+    if c.shield == "buckler" and c.buckler_strapped:
+        return T.STRAPPED_BUCKLER_PARRY
+    return T.SHIELDS[c.shield].parry
+
+
+def attack_types(c: Combatant, rules: Rules) -> tuple[int, ...]:
+    """The attack types (0 thrust, 1 swing, 2 blow) the weapon allows."""
+    w = rules.weapon(c.weapon)
+    return tuple(t for t in range(3) if w.damage(t) is not None)
+
+
+def riposte_damage(c: Combatant, rules: Rules) -> int | None:
+    """Damage modifier of a riposte (a thrust; ``None``: this weapon cannot riposte)."""
+    w = rules.weapon(c.weapon)
+    if w.thrust is not None:
+        return w.thrust
+    return None if rules.riposte_requires_thrust else w.swing
+
+
+def action_cost(c: Combatant, attack_type: int, rules: Rules) -> int:
+    """Action cost of an attack: by type plus the weapon's Speed, at least 1 (000.2.4)."""
+    base = rules.action_cost[T.ATTACK_TYPES[attack_type]]
+    return max(1, int(base) + rules.weapon(c.weapon).speed)
