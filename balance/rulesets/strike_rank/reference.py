@@ -446,26 +446,11 @@ class _Fight:
             self.attack(dfn, att, dfn.p.riposte_damage, verb="ripostes", depth=depth + 1)
 
     # --- wounds -----------------------------------------------------------------------------------
-    def spend_overpower(self, att: _Fighter, blocks: int) -> tuple[int | None, int, bool]:
-        """(called location, rank shift, disarm) bought by the attacker's blocks (000.6)."""
-        menu = self.rules.overpower_menu
-        policy = att.p.c.overpower_policy
-        location, shift, disarm = None, 0, False
-        for b in range(blocks):
-            if b == 0 and policy == "head" and "location" in menu:
-                location = T.HEAD
-            elif (b == 0 and policy == "disarm" and "disarm" in menu
-                  and self.rules.disarm_effect != "none"):
-                disarm = True
-            elif "rank" in menu:
-                shift += 1
-        return location, shift, disarm
-
     def wound(self, att: _Fighter, dfn: _Fighter, damage: int, *, blocks: int,
               armour_mult: int = 1) -> None:
         """Resolve a hit: location, Wound Matrix, rank shifts, armour, death, wound code."""
         rules = self.rules
-        location, shift, disarm = self.spend_overpower(att, blocks)
+        location, shift, disarm = R.spend_overpower(blocks, att.p.c.overpower_policy, rules)
         bought = []
         if location is not None:
             bought.append("a called shot to the head")
@@ -501,6 +486,7 @@ class _Fight:
                 + (f", {shift:+d} rank" if shift else "") + (f", armour {ai}" if ai else ""))
         if rank < 0:
             self.say(text + ": no wound")
+            self.after_hit(dfn, disarm, wounded=False)
             return
         self.say(text + f": {R.rank_name(rank)}")
         if (rules.ko_rules and att.p.c.knockout and location == T.HEAD
@@ -536,10 +522,15 @@ class _Fight:
             return
         if dfn.wounded and not was_wounded and rules.wounded_penalty:
             self.say(f"    {dfn} is wounded: {rules.wounded_penalty} to all combat rolls")
+        self.after_hit(dfn, disarm, wounded=True)
+
+    def after_hit(self, dfn: _Fighter, disarm: bool, *, wounded: bool) -> None:
+        """A hit the victim stays up after: an overpower disarm, the berserk trigger."""
         if disarm:
             dfn.disarmed = True
             self.say(f"    {dfn} is disarmed")
-        if dfn.p.can_berserk and not dfn.berserk and dfn.p.c.berserk_trigger == "on_first_wound":
+        if (wounded and dfn.p.can_berserk and not dfn.berserk
+                and dfn.p.c.berserk_trigger == "on_first_wound"):
             dfn.berserk = True
             self.say(f"    {dfn} goes berserk")
 

@@ -417,6 +417,22 @@ def reaches(margin: int, needed: int, strict: bool = False) -> bool:
     return margin > needed if strict else margin >= needed
 
 
+def spend_overpower(blocks: int, policy: str, rules: Rules) -> tuple[int | None, int, bool]:
+    """(called location, rank shift, disarm) an attacker buys with ``blocks`` overpower
+    blocks under its ``overpower_policy``: one menu option per block, +1 rank repeatable
+    (000.6)."""
+    menu = rules.overpower_menu
+    location, shift, disarm = None, 0, False
+    for b in range(blocks):
+        if b == 0 and policy == "head" and "location" in menu:
+            location = T.HEAD
+        elif b == 0 and policy == "disarm" and "disarm" in menu and rules.disarm_effect != "none":
+            disarm = True
+        elif "rank" in menu:
+            shift += 1
+    return location, shift, disarm
+
+
 def defence_penalty(earlier: int, step: int = T.DEFENCE_STEP) -> int:
     """Cumulative penalty of a defensive move after ``earlier`` moves this round."""
     return earlier * step
