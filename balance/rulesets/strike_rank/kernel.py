@@ -62,6 +62,72 @@ BATCH = 1 << 16
 """Fights per internal batch: keeps a batch's arrays in cache."""
 
 
+# --- the dice layer --------------------------------------------------------------------------
+
+
+def uniform(bits: Any, m: int, k: int) -> np.ndarray:
+    """``m`` exactly uniform integers in ``[0, k)`` (uint16) from a bit generator's raw
+    output, by rejection of the top ``65536 % k`` values of each 16-bit word."""
+    limit = 65536 - 65536 % k
+    u = bits.random_raw((m + 3) // 4).view(np.uint16)[:m]
+    bad = np.flatnonzero(u >= limit)
+    while len(bad):
+        fresh = bits.random_raw((len(bad) + 3) // 4).view(np.uint16)[:len(bad)]
+        u[bad] = fresh
+        bad = bad[fresh >= limit]
+    return u
+
+
+def split(u: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(u % k, u // k)``; NumPy divides by a constant fast, but not its remainder."""
+    q = u // k
+    return u - q * np.uint16(k), q
+
+
+def opposed_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two independent d20s per lane, 0-based (int16 views), from one 16-bit word."""
+    x, q = split(uniform(bits, m, 400), 20)
+    y = q - (q // 20) * np.uint16(20)
+    return x.view(np.int16), y.view(np.int16)
+
+
+def initiative_dice(bits: Any, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(Index Resolution bonus int16, dice showing 5 or 6 int8) of ``dice`` d6 per lane
+    (at most 4: one word of 6**4 outcomes gives four dice)."""
+    m = len(dice)
+    u = uniform(bits, m, 1296)
+    bonus = np.zeros(m, np.int16)
+    kept = np.zeros(m, np.int8)
+    for j in range(int(dice.max(initial=0))):
+        face, u = split(u, 6)  # 0..5 for faces 1..6
+        live = dice > j
+        high = (face >= 4) & live
+        bonus += high
+        bonus += (face == 5) & live
+        kept += high
+    return bonus, kept
+
+
+def wound_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """(d20 location face 0..19, 2d6 total 2..12) per lane (int16), from one word."""
+    face, q = split(uniform(bits, m, 720), 20)
+    dice6, _ = split(q, 36)
+    d1, d2 = split(dice6, 6)
+    return face.view(np.int16), d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
+
+
+def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
+    """Wound Matrix rank of each roll (Table 26) by comparisons: F 0, L 1, S 2, M 3, MM 4,
+    one more per block of 4 above 17."""
+    rank = (roll >= 3).astype(np.int16)
+    rank += roll >= 6
+    rank += roll >= 9
+    rank += roll >= 14
+    above = np.maximum(roll - np.int16(T.WOUND_MATRIX_TOP), 0).astype(np.int16)
+    rank += (above + np.int16(3)) // 4 if rounding == "ceil" else above // 4
+    return rank
+
+
 # --- static tables of one matchup -----------------------------------------------------------
 
 
@@ -162,7 +228,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                                  for a in ps) for d in ps) for k in KINDS)
     preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
                  "armour_block": (BLOCK,)}
-    pref = tuple(tuple(PREFERRED if k in preferred.get(p.c.defence_policy, ()) else 0
+    pref = tuple(tuple(PREFERRED if k in preferred.get(p.defence_preference, ()) else 0
                        for p in ps) for k in KINDS)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in rng_slots for a in rng_slots))
@@ -218,8 +284,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                            for loc in range(len(T.LOCATIONS))) for p in ps),
         has_armour=any(v for p in ps for v in p.c.armour.values()),
         aim=tuple(p.c.aim_shift if p.c.style in ("archer", "bladesman") else 0 for p in ps),
-        knight_double=tuple(int(p.knight_armoured and p.c.knight_double and p.can_block)
-                            for p in ps),
+        knight_double=tuple(int(p.knight_double) for p in ps),
         has_shield=tuple(int(p.has_shield) for p in ps),
         shield_opps=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
@@ -247,7 +312,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
             or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))),
         any_behind=DODGE in kinds,
         any_shield_limit=groups and any(p.has_shield and p.shield_opponents < 99 for p in ps),
-        any_knight=any(p.knight_armoured and p.c.knight_double and p.can_block for p in ps),
+        any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
         any_riposte=any(p.c.riposte_policy != "never" for p in ps),
         any_aim=any(p.c.aim_shift and p.c.style in ("archer", "bladesman") for p in ps),
@@ -337,21 +402,7 @@ class _Kernel:
 
     # --- random numbers ------------------------------------------------------------------
     def uniform(self, m: int, k: int) -> np.ndarray:
-        """``m`` exactly uniform integers in ``[0, k)`` (uint16), by rejection."""
-        limit = 65536 - 65536 % k
-        u = self.bits.random_raw((m + 3) // 4).view(np.uint16)[:m]
-        bad = np.flatnonzero(u >= limit)
-        while len(bad):
-            fresh = self.bits.random_raw((len(bad) + 3) // 4).view(np.uint16)[:len(bad)]
-            u[bad] = fresh
-            bad = bad[fresh >= limit]
-        return u
-
-    @staticmethod
-    def split(u: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(u % k, u // k) with a fast constant division."""
-        q = u // k
-        return u - q * np.uint16(k), q
+        return uniform(self.bits, m, k)
 
     # --- selection helpers ---------------------------------------------------------------
     def sel(self, xs: list[np.ndarray], who: _Who) -> np.ndarray:
@@ -488,16 +539,7 @@ class _Kernel:
             if not dice.any():
                 L.sr[i][:] = base
                 continue
-            u = self.uniform(L.m, 1296)
-            bonus = np.zeros(L.m, np.int16)
-            kept = np.zeros(L.m, np.int8)
-            for j in range(int(dice.max())):
-                face, u = self.split(u, 6)  # 0..5 for 1..6
-                live = dice > j
-                hi = (face >= 4) & live
-                bonus += hi
-                bonus += (face == 5) & live
-                kept += hi
+            bonus, kept = initiative_dice(self.bits, dice)
             np.add(bonus, base, out=L.sr[i])
             L.dice[i] = kept
             if keep:
@@ -522,7 +564,7 @@ class _Kernel:
                     key = (key << 7) | s.agility[i]
                 else:
                     if rand is None:
-                        rand = [self.bits.random_raw(L.m).astype(np.int64) >> 32
+                        rand = [(self.bits.random_raw(L.m) >> np.uint64(32)).astype(np.int64)
                                 for _ in range(S)]
                     key = (key << 32) | rand[i]
             key = (key << 3) | (7 - i)
@@ -576,7 +618,7 @@ class _Kernel:
         policy = s.target_policy[i]
         if policy == 0:
             count = sum(c.astype(np.int16) for c in cand)
-            r, _ = self.split(self.uniform(m, 6), 6)
+            r, _ = split(self.uniform(m, 6), 6)
             r = r.astype(np.int16) % np.maximum(count, 1)  # 6 is a multiple of 1, 2, 3
             cum = np.zeros(m, np.int16)
             for j, c in zip(foes, cand, strict=True):
@@ -763,10 +805,8 @@ class _Kernel:
         undefended = None
         if self.surprise_active:
             undefended = self.cst(s.surprised, d) != 0
-        u = self.uniform(m, 400)
-        x, q = self.split(u, 20)
-        y = q - (q // 20) * np.uint16(20)
-        a_total = self.pair(s.att, a, d) + self.sel(L.sk, a) + x.view(np.int16)
+        x, y = opposed_dice(self.bits, m)
+        a_total = self.pair(s.att, a, d) + self.sel(L.sk, a) + x
         # the defender's options (000.5): static part + situation + own type penalty +
         # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
         sk_d = self.sel(L.sk, d)
@@ -844,7 +884,7 @@ class _Kernel:
                 defended &= self.cst(s.undefending, d) == 0
         if undefended is not None:
             defended &= ~undefended
-        margin = a_total - d_fixed - y.view(np.int16)
+        margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
             self.break_ties(margin, go & defended)
         active_def = go & defended
@@ -904,10 +944,8 @@ class _Kernel:
     def break_ties(self, margin: np.ndarray, lanes: np.ndarray) -> None:
         tie = np.flatnonzero(lanes & (margin == 0))
         while len(tie):
-            u = self.uniform(len(tie), 400)
-            x, q = self.split(u, 20)
-            y = q - (q // 20) * np.uint16(20)
-            margin[tie] += x.view(np.int16) - y.view(np.int16)
+            x, y = opposed_dice(self.bits, len(tie))
+            margin[tie] += x - y
             tie = tie[margin[tie] == 0]
 
     def knight_block(self, L: _Lanes, kd: np.ndarray, a: _Who, d: _Who, a_total: np.ndarray,
@@ -923,9 +961,8 @@ class _Kernel:
             b0 = self.cst([s.bers[BLOCK][i][0] for i in range(self.S)], d)
             b1 = self.cst([s.bers[BLOCK][i][1] for i in range(self.S)], d)
             tot += b0 + (b1 - b0) * self.sel(L.bers, d)
-        u = self.uniform(L.m, 400)
-        y, _ = self.split(u, 20)
-        m2 = a_total - tot - y.view(np.int16)
+        _, y = opposed_dice(self.bits, L.m)
+        m2 = a_total - tot - y
         if rules.tie_rule == "add_d20":
             self.break_ties(m2, kd)
         self.addv(L.ndef, d, 1, kd)
@@ -974,12 +1011,8 @@ class _Kernel:
         """Location, Wound Matrix, rank shifts, armour, death and the wound code (000.8.4)."""
         s, rules = self.s, self.rules
         m = L.m
-        u = self.uniform(m, 720)
-        face, q = self.split(u, 20)
-        dice6, _ = self.split(q, 36)
-        d1, d2 = self.split(dice6, 6)
-        roll = dmg + d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
-        face = face.view(np.int16)
+        face, two_d6 = wound_dice(self.bits, m)
+        roll = dmg + two_d6
         if s.any_aim:
             face = np.clip(face + self.cst(s.aim, a), 0, 19).astype(np.int16)
         loc = np.zeros(m, np.int16)
@@ -1078,17 +1111,7 @@ class _Kernel:
             self.put_out(L, out, d, cause)
 
     def rank_of(self, roll: np.ndarray) -> np.ndarray:
-        """Wound Matrix rank of each roll (Table 26), arithmetic."""
-        rank = (roll >= 3).astype(np.int16)
-        rank += roll >= 6
-        rank += roll >= 9
-        rank += roll >= 14
-        above = np.maximum(roll - np.int16(T.WOUND_MATRIX_TOP), 0)
-        if self.rules.block_rounding == "ceil":
-            rank += (above + np.int16(3)) // 4
-        else:
-            rank += above // 4
-        return rank
+        return rank_of(roll, self.rules.block_rounding)
 
     def put_out(self, L: _Lanes, out: np.ndarray, d: _Who, cause: np.ndarray) -> None:
         s, S = self.s, self.S

@@ -41,10 +41,11 @@ def berserk_at_start(p: Profile) -> bool:
     return p.can_berserk and p.c.berserk_trigger == "start"
 
 
-def static_defence(dfn: Profile, att: Profile, own_penalty: int, sit: tuple[int, int]) -> int:
-    """The defence total (without the d20) ``dfn`` would use against ``att`` at the start of
-    the fight, under its defence policy, with its own swing / blow penalty ``own_penalty``.
-    Returns a very low total when it cannot defend."""
+def static_defence(dfn: Profile, att: Profile, own_penalty: int, sit: tuple[int, int]
+                   ) -> tuple[int | None, dict[int, int]]:
+    """The defence ``dfn`` would choose against ``att`` at the start of the fight under its
+    defence policy, with its own swing / blow penalty ``own_penalty``: (kind or ``None``,
+    totals of every option without the d20)."""
     rules = dfn.rules
     berserk = berserk_at_start(dfn)
     skill_sit, dodge_sit = sit
@@ -67,7 +68,22 @@ def static_defence(dfn: Profile, att: Profile, own_penalty: int, sit: tuple[int,
     if dfn.can_block:
         options[BLOCK] = (total(dfn.block_parts(att)) + block_pen + skill_sit
                           + total(dfn.berserker_parts(berserk, BLOCK)))
-    return choose_defence(dfn.c.defence_policy, options)[1]
+    return choose_defence(dfn.defence_preference, options)[0], options
+
+
+def static_hit(a_total: int, dfn: Profile, att: Profile, own_penalty: int,
+               sit: tuple[int, int]) -> float:
+    """Probability that an attack totalling ``a_total`` + d20 gets through ``dfn``'s chosen
+    defence (and a double-defending Knight's Armour block after a failed parry)."""
+    kind, options = static_defence(dfn, att, own_penalty, sit)
+    if kind is None:
+        return 1.0
+    rules = dfn.rules
+    p = float(p_hit(a_total - options[kind], rules.tie_rule))
+    if dfn.knight_double and kind in (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY):
+        block = options[BLOCK] + dfn.step(BLOCK)
+        p *= float(p_hit(a_total - block, rules.tie_rule))
+    return p
 
 
 def choose_defence(policy: str, options: dict[int, int]) -> tuple[int | None, int]:
@@ -136,14 +152,12 @@ def best_type_table(ps: Sequence[Profile], sits: Sequence[tuple[int, int]]
             for k in range(4):
                 known = 0 if k == UNKNOWN or rules.attack_penalty_scope != "whole_round" \
                     else T.OWN_DEFENCE_PENALTY[k - 1]
-                d_total = static_defence(tgt, att, known, sits[j])
+                p_gain = static_hit(a_total, tgt, att, known, sits[j])
                 scores = []
                 for t in att.types:
-                    gain = float(p_hit(a_total - d_total, rules.tie_rule)) * value(
-                        i, j, int(att.weapon.damage(t)))  # type: ignore[arg-type]
-                    own = static_defence(att, tgt, T.OWN_DEFENCE_PENALTY[t], sits[i])
-                    loss = incoming * float(p_hit(t_total - own, rules.tie_rule)) * value(
-                        j, i, _typical_damage(tgt))
+                    gain = p_gain * value(i, j, int(att.weapon.damage(t)))  # type: ignore[arg-type]
+                    p_loss = static_hit(t_total, att, tgt, T.OWN_DEFENCE_PENALTY[t], sits[i])
+                    loss = incoming * p_loss * value(j, i, _typical_damage(tgt))
                     scores.append((gain - loss, -t))
                 table[i][j][k] = -max(scores)[1]
     return table

@@ -56,7 +56,8 @@ EXAMPLE_PRESETS = {
     "quick_dex25": _style("skirmisher", "long sword", dexterity=25, name="quick (DEX 25)"),
     # 5.6 Berserker: knows Berserker and Gladiator, goes berserk and parries with Gladiator.
     "berserk_gladiator": _style("gladiator", "short sword", shield="medium", berserker=True,
-                                berserk_trigger="start", name="berserk gladiator"),
+                                berserk_trigger="start", armour=_armour(torso=1),
+                                name="berserk gladiator"),
     # 000.8.4: END 32 raises the death thresholds to head MM, torso MMM.
     "tough_end32": _style("skirmisher", "long sword", endurance=32, name="tough (END 32)"),
     # 5.6 Hunter: an animal to hunt.

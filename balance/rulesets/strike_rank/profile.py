@@ -72,6 +72,19 @@ class Profile:
         return self.c.armour["torso"] >= 1
 
     @property
+    def knight_double(self) -> bool:
+        """Knight in heavy armour who parries, then Armour blocks if the parry fails."""
+        return self.knight_armoured and self.c.knight_double and self.can_block
+
+    @property
+    def defence_preference(self) -> str:
+        """The defence policy in force: a double-defending Knight on ``best`` parries
+        first (parry then block beats either alone)."""
+        if self.knight_double and self.c.defence_policy == "best":
+            return "parry"
+        return self.c.defence_policy
+
+    @property
     def shieldman_shield(self) -> bool:
         return self.c.style == "shieldman" and self.has_shield
 

@@ -169,7 +169,8 @@ class _Fight:
 
     def play_round(self) -> None:
         rules = self.rules
-        self.say(f"Round {self.round}")
+        if self.log is not None:
+            self.say(f"Round {self.round}")
         living = [f for f in self.fs if f.out is None]
         for f in living:
             self.roll_initiative(f)
@@ -187,7 +188,8 @@ class _Fight:
             self.budget_round(living)
         else:
             order = sorted(living, key=self.order_key, reverse=True)
-            self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+            if self.log is not None:
+                self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
             self.hold(order)
             for _ in range(rules.attacks_per_round):
                 for f in order:
@@ -212,9 +214,10 @@ class _Fight:
                 f.kept_faces = [x for x in faces if x >= 5]
             how = f"{len(faces)}d6 {faces}" if faces else "no dice"
         f.strike_rank = p.actions + p.flat + bonus
-        self.say(f"  {f}: {p.actions} Actions, initiative {how} -> +{bonus}, flat +{p.flat}: "
-                 f"Strike Rank {f.strike_rank}" + (f"; {f.dice} dice carry over"
-                                                   if self.rules.carry_mode == "reroll" else ""))
+        if self.log is not None:
+            self.say(f"  {f}: {p.actions} Actions, initiative {how} -> +{bonus}, flat +{p.flat}: "
+                     f"Strike Rank {f.strike_rank}" + (f"; {f.dice} dice carry over"
+                                                       if self.rules.carry_mode == "reroll" else ""))
 
     def cost(self, f: _Fighter) -> int:
         return R.action_cost(f.p.c, f.attack_type or 0, self.rules)
@@ -376,9 +379,10 @@ class _Fight:
         a_roll = self.d(20)
         a_total = total(a_parts) + a_roll
         note = " from behind" if behind else ""
-        self.say(f"  {att} {verb} at {dfn}{note}: {describe(a_parts)} + d20 {a_roll} = {a_total}")
+        if self.log is not None:
+            self.say(f"  {att} {verb} at {dfn}{note}: {describe(a_parts)} + d20 {a_roll} = {a_total}")
         options = self.defence_options(dfn, att, no_parry=no_parry, behind=behind)
-        kind, _ = choose_defence(dfn.p.c.defence_policy,
+        kind, _ = choose_defence(dfn.p.defence_preference,
                                  {k: total(v) for k, v in options.items()})
         if kind is None:
             self.say(f"    {dfn} makes no defence: hit")
@@ -389,18 +393,20 @@ class _Fight:
         d_total = total(d_parts) + d_roll
         self.count_defence(dfn, att, kind)
         margin = self.opposed(a_total, d_total)
-        self.say(f"    {dfn} {DEFENCE_NAMES[kind]}: {describe(d_parts)} + d20 {d_roll} = "
-                 f"{d_total}: " + (f"hit by {margin}" if margin > 0 else
-                                   f"{'parried' if kind in PARRIES else 'avoided'} by {-margin}"))
-        if margin > 0 and kind in PARRIES and self.knight_double(dfn):
+        if self.log is not None:
+            self.say(f"    {dfn} {DEFENCE_NAMES[kind]}: {describe(d_parts)} + d20 {d_roll} = "
+                     f"{d_total}: " + (f"hit by {margin}" if margin > 0 else
+                                       f"{'parried' if kind in PARRIES else 'avoided'} by {-margin}"))
+        if margin > 0 and kind in PARRIES and dfn.p.knight_double:
             b_parts = self.defence_options(dfn, att, no_parry=True, behind=False)[BLOCK]
             b_roll = self.d(20)
             b_total = total(b_parts) + b_roll
             self.count_defence(dfn, att, BLOCK)
             kind = BLOCK
             margin = self.opposed(a_total, b_total)
-            self.say(f"    then Armour block: {describe(b_parts)} + d20 {b_roll} = {b_total}: "
-                     + (f"hit by {margin}" if margin > 0 else f"blocked by {-margin}"))
+            if self.log is not None:
+                self.say(f"    then Armour block: {describe(b_parts)} + d20 {b_roll} = {b_total}: "
+                         + (f"hit by {margin}" if margin > 0 else f"blocked by {-margin}"))
         if margin > 0:
             self.wound(att, dfn, damage, blocks=R.overpower_blocks(margin, rules.overpower_strict))
             return
@@ -416,10 +422,6 @@ class _Fight:
             dfn.behind_until = self.round + 1
             self.say(f"    {dfn} dodges behind {att}: its next attack on {att} can only be "
                      "dodged or Armour blocked, at half skill")
-
-    def knight_double(self, f: _Fighter) -> bool:
-        """Knight in heavy armour, parry then Armour block (5.6 Knight)."""
-        return f.p.knight_armoured and f.p.c.knight_double and f.p.can_block
 
     def parry_overpower(self, dfn: _Fighter, att: _Fighter, kind: int, won_by: int,
                         depth: int) -> None:
@@ -488,7 +490,8 @@ class _Fight:
             self.say(text + ": no wound")
             self.after_hit(dfn, disarm, wounded=False)
             return
-        self.say(text + f": {R.rank_name(rank)}")
+        if self.log is not None:
+            self.say(text + f": {R.rank_name(rank)}")
         if (rules.ko_rules and att.p.c.knockout and location == T.HEAD
                 and rank + (att.p.c.style == "footpad") >= T.S and rank < dfn.p.death[0]):
             self.put_out(dfn, "knocked_out", f"{dfn} is knocked out")
@@ -512,8 +515,9 @@ class _Fight:
         w, u, k = dfn.p.thresholds
         state = ("killed" if dfn.points >= k else "unconscious" if dfn.points >= u
                  else "wounded" if dfn.points >= w else "standing")
-        self.say(f"    {dfn}: {dfn.points} wound points (wounded {w}, unconscious {u}, "
-                 f"killed {k}): {state}")
+        if self.log is not None:
+            self.say(f"    {dfn}: {dfn.points} wound points (wounded {w}, unconscious {u}, "
+                     f"killed {k}): {state}")
         if dfn.points >= k:
             self.put_out(dfn, "killed", f"{dfn} is killed")
             return

@@ -442,7 +442,7 @@ def defence_penalty(earlier: int, step: int = T.DEFENCE_STEP) -> int:
 
 
 def rank_name(rank: int) -> str:
-    return T.RANK_NAMES[rank] if rank < len(T.RANK_NAMES) else "M" * (rank - 1)
+    return T.RANK_NAMES[rank] if rank < len(T.RANK_NAMES) else "M" * (rank - 2)
 
 
 def rank_of(letters: str) -> int:
