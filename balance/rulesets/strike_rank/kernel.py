@@ -66,8 +66,10 @@ BATCH = 1 << 16
 
 
 def uniform(bits: Any, m: int, k: int) -> np.ndarray:
-    """``m`` exactly uniform integers in ``[0, k)`` (uint16) from a bit generator's raw
-    output, by rejection of the top ``65536 % k`` values of each 16-bit word."""
+    """``m`` 16-bit words exactly uniform on ``[0, 65536 - 65536 % k)``, a multiple of
+    ``k``, from a bit generator's raw output by rejection: so ``u % k`` is exactly uniform
+    on ``[0, k)`` and ``u // k`` on a multiple of any divisor of ``(65536 - 65536 % k) / k``
+    (the next digits of a mixed-radix roll)."""
     limit = 65536 - 65536 % k
     u = bits.random_raw((m + 3) // 4).view(np.uint16)[:m]
     bad = np.flatnonzero(u >= limit)

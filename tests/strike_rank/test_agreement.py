@@ -1,0 +1,104 @@
+"""The vectorised kernel against the scalar reference, in distribution.
+
+For a spread of matchups (every fighting style, duels and group fights, fixed and
+best-EV policies, the AMBIG / DEFAULT rule variants) both implementations fight with
+fixed seeds; a chi-square homogeneity test compares the joint distribution of winner and
+fight length (rounds bucketed 1, 2, ..., 11, 12+) and, separately, of the end cause.
+Threshold fixed in advance: ``p > 1e-3`` (false alarm 0.1% per comparison for a correct
+kernel).  The reference is slow (~1000 fights/s), so each case runs a few thousand
+reference fights against 100 000 kernel fights.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from balance import stats
+from balance.random import stream
+from balance.rulesets.strike_rank import StrikeRank
+from balance.rulesets.strike_rank.reference import CAUSES
+
+P_MIN = 1e-3  # false alarm 0.1% per comparison for a correct kernel
+N_KERNEL = 100_000
+RS = StrikeRank()
+
+# (id, side A specs, side B specs, rule overrides, reference fights)
+CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
+    ("skirmisher-duel", ["skirmisher"], ["skirmisher"], {}, 3000),
+    ("solo-vs-group", ["gladiator"], ["legionnaire"], {}, 1500),
+    ("berserker-vs-knight", ["berserker"], ["knight"], {}, 1500),
+    ("berserk-start-vs-shieldman", ["berserk_gladiator"], ["shieldman"], {}, 2500),
+    ("hunter-vs-wolf", ["hunter"], ["wolf"], {}, 3000),
+    ("swashbuckler-dodger-disarms", [
+        "swashbuckler,skill=40,defence_policy=dodge,dodge=35,riposte_policy=disarm"],
+        ["skirmisher,attack_policy=swing,overpower_policy=rank,skill=35"], {}, 2500),
+    ("assassin-footpad-add-d20", ["assassin,overpower_policy=disarm,skill=38"],
+     ["footpad,riposte_policy=disarm"], {"tie_rule": "add_d20", "overpower_strict": True},
+     3000),
+    ("archer-specialist-variants", ["archer,aim_shift=-2,skill=40"], ["specialist"],
+     {"armour_mode": "roll_reduction", "rank_shift_mode": "roll_plus_3"}, 3000),
+    ("spear-vs-poleaxe-after-attack", ["spearman,attack_policy=blow"], ["poleaxeman"],
+     {"attack_penalty_scope": "after_attack", "swing_penalty_armour_block": True,
+      "carry_mode": "keep", "hold_policy": "react"}, 3000),
+    ("brawler-martial-budget", ["brawler,agility=20"], ["martial_artist,dexterity=22"],
+     {"action_economy": "budget", "sr_tiebreak": "random,dex"}, 1500),
+    ("horseman-feral-two-attacks", ["horseman"], ["feral,skill=38"],
+     {"attacks_per_round": 2, "block_rounding": "floor", "feral_as": "skirmisher"}, 3000),
+    ("knight-crippled-ko", ["knight,knockout=true,riposte_policy=never"],
+     ["bladesman,armour=torso:1,legs:1,knockout=true,style=footpad,weapon=long knife"],
+     {"limb_destroyed": "crippled", "ko_rules": True, "armour_block_success": "double_armour",
+      "parry_bonus_mode": "sum", "max_rounds": 40}, 1000),
+    ("ambush-first-round", ["assassin"], ["skirmisher,surprised=true"],
+     {"ambush_rules": "first_round"}, 3000),
+    ("knight-vs-two-weakest", ["knight,target_policy=weakest"],
+     ["skirmisher,target_policy=strongest", "skirmisher,skill=25"], {"max_rounds": 30}, 800),
+    ("legion-2v2-ranked", ["legionnaire,formation=ranked,leader=true",
+                           "legionnaire,formation=ranked"], ["gladiator", "gladiator"],
+     {"legionnaire_leaderless": -5}, 800),
+    ("shieldman-vs-three", ["shieldman"], ["skirmisher", "skirmisher,skill=25",
+                                           "footpad,target_policy=weakest"], {}, 1500),
+    ("ambush-2v3", ["assassin", "footpad,target_policy=strongest"],
+     ["skirmisher,surprised=true", "spearman,shield=medium", "hunter,surprised=true"],
+     {"outnumbered_mode": "two_foes"}, 1200),
+]
+
+
+def _table(winner: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+    bucket = np.minimum(rounds.astype(np.int64), 12)
+    return np.bincount(winner.astype(np.int64) * 13 + bucket, minlength=39)
+
+
+@pytest.mark.parametrize(("a", "b", "overrides", "n_ref"),
+                         [pytest.param(a, b, o, n, id=i) for i, a, b, o, n in CASES])
+def test_kernel_agrees_with_reference(a: list[str], b: list[str], overrides: dict[str, Any],
+                                      n_ref: int) -> None:
+    rules = RS.rules(overrides)
+    side_a, side_b = RS.side(a), RS.side(b)
+    RS.check_sides(rules, side_a, side_b)
+    out = RS.simulate(rules, side_a, side_b, n=N_KERNEL, rng=stream(11, "kernel", *a, *b))
+    rng = stream(11, "reference", *a, *b)
+    ref = [RS.fight(rules, side_a, side_b, rng=rng) for _ in range(n_ref)]
+    ref_winner = np.array([int(r.winner) for r in ref])
+    ref_rounds = np.array([r.rounds for r in ref])
+    p_rounds = stats.chi2_homogeneity(_table(out.winner, out.rounds),
+                                      _table(ref_winner, ref_rounds))
+    ref_cause = np.array([CAUSES.index(r.cause) for r in ref])
+    p_cause = stats.chi2_homogeneity(np.bincount(out.cause, minlength=len(CAUSES)),
+                                     np.bincount(ref_cause, minlength=len(CAUSES)))
+    assert p_rounds > P_MIN, (p_rounds, np.bincount(out.winner) / N_KERNEL,
+                              np.bincount(ref_winner) / n_ref)
+    assert p_cause > P_MIN, p_cause
+
+
+def test_kernel_is_reproducible_and_sized() -> None:
+    rules = RS.rules()
+    side = RS.side("skirmisher")
+    one = RS.simulate(rules, side, side, n=5000, rng=stream(3, "x"))
+    two = RS.simulate(rules, side, side, n=5000, rng=stream(3, "x"))
+    assert len(one) == 5000
+    assert np.array_equal(one.winner, two.winner) and np.array_equal(one.rounds, two.rounds)
+    assert set(np.unique(one.winner)) <= {0, 1, 2}
+    assert one.rounds.min() >= 1
