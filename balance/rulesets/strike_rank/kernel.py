@@ -51,6 +51,10 @@ from .rules import Combatant, Rules
 __all__ = ["simulate"]
 
 KILLED, UNCONSCIOUS, INSTANT, LIMB, KNOCKED_OUT, MAX_ROUNDS = range(len(CAUSES))
+NO_WOUND = -3
+"""Value of a hit the armour stopped (wound rank below F)."""
+KO_CODE = -4
+"""Value marking a knock-out (``ko_rules``)."""
 UNAVAILABLE = -10000
 """Total of a defence that cannot be made (far below any real total)."""
 PREFERRED = 5000
@@ -156,6 +160,7 @@ class _Static:
     att: tuple[tuple[int, ...], ...]  # [a][d]
     opt: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a], UNAVAILABLE if never
     opt_half: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] when dodged behind
+    block_table: tuple[tuple[int, ...], ...]  # [d][a] Armour block, never pruned
     step: tuple[tuple[int, ...], ...]  # [kind][d]
     bers: tuple[tuple[tuple[int, int], ...], ...]  # [kind][d][berserk]
     pref: tuple[tuple[int, ...], ...]  # [kind][d]
@@ -204,6 +209,66 @@ class _Static:
 MAX_RANK = 15
 
 
+def _prune_defences(ps: Sequence[Profile], opt: Any, pref: Any, best: Any, rules: Rules
+                    ) -> Any:
+    """Mark as unavailable, in a duel, the defences a fighter's policy can never choose.
+
+    Valid only where availability cannot change during the fight (no disarm, no crippled
+    limbs, no shield limits -- a duel has one foe); then the kinds' totals differ only by
+    static parts and by the own swing / blow penalty (on parries and dodges, not blocks),
+    which is tried at every value it can take.  A fighter that can go berserk keeps all
+    its kinds; if anyone may still dodge, its foe keeps dodge and block (it may be got
+    behind, which rules out parries)."""
+    rounds = [list(list(row) for row in table) for table in opt]
+    whole = rules.attack_penalty_scope == "whole_round"
+
+    def dominated(d: int, a: int, k: int, behind_safe: bool) -> bool:
+        p = ps[d]
+        if p.can_berserk and p.c.berserk_trigger != "never":
+            return False
+        if behind_safe and k in (DODGE, BLOCK):
+            return False
+        steps = {p.step(j) for j in KINDS}
+        if len(steps) > 1:
+            return False
+        types = {best[d][a][i] for i in range(4)}
+        owns = {T.OWN_DEFENCE_PENALTY[t] for t in types} | (set() if whole else {0})
+        sk, dg = _start_situation(ps, d)
+
+        def score(j: int, own: int) -> int:
+            sit = dg if j == DODGE else sk
+            penalty = own if j != BLOCK or rules.swing_penalty_armour_block else 0
+            return (rounds[j][d][a] + sit + penalty + total(p.berserker_parts(False, j))
+                    + pref[j][d])
+
+        for j in KINDS:
+            if j == k or rounds[j][d][a] <= UNAVAILABLE:
+                continue
+            if all(score(j, o) > score(k, o) or (score(j, o) == score(k, o) and j < k)
+                   for o in owns):
+                return True
+        return False
+
+    for behind_safe in (False, True):
+        trial = [list(list(row) for row in table) for table in rounds]
+        for d in range(len(ps)):
+            a = 1 - d
+            for k in KINDS:
+                if trial[k][d][a] > UNAVAILABLE and dominated(d, a, k, behind_safe):
+                    trial[k][d][a] = UNAVAILABLE
+        someone_dodges = any(trial[DODGE][d][1 - d] > UNAVAILABLE for d in range(len(ps)))
+        if not someone_dodges or behind_safe:
+            rounds = trial
+            break
+    return tuple(tuple(tuple(row) for row in table) for table in rounds)
+
+
+def _start_situation(ps: Sequence[Profile], i: int) -> tuple[int, int]:
+    skill, dodge = situation_parts(ps, [True] * len(ps), i)
+    return total(skill), total(dodge)
+
+
+
 @lru_cache(maxsize=128)
 def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...]
             ) -> _Static:
@@ -232,6 +297,14 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                  "armour_block": (BLOCK,)}
     pref = tuple(tuple(PREFERRED if k in preferred.get(p.defence_preference, ()) else 0
                        for p in ps) for k in KINDS)
+    groups = len(side_a) > 1 or len(side_b) > 1
+    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
+    any_disarm = rules.disarm_effect != "none" and (
+        any(p.c.riposte_policy == "disarm" for p in ps)
+        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps)))
+    block_table = opt[BLOCK]
+    if not groups and not any_disarm and rules.limb_destroyed != "crippled":
+        opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in rng_slots for a in rng_slots))
     masks = 1 << S
@@ -262,8 +335,6 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         edges.append(top)
     types_used = {best[a][t][k] for a in rng_slots for t in rng_slots for k in range(4)
                   if ps[a].side != ps[t].side}
-    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
-    groups = len(side_a) > 1 or len(side_b) > 1
     return _Static(
         rules=rules, S=S, side=tuple(p.side for p in ps),
         base_sr=tuple(p.actions + p.flat for p in ps), dice=tuple(p.dice for p in ps),
@@ -276,7 +347,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
         cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3)) for p in ps),  # type: ignore[misc]
         att=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps) for a in ps),
-        opt=opt, opt_half=opt_half,
+        opt=opt, opt_half=opt_half, block_table=block_table,
         step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
         bers=tuple(tuple((total(p.berserker_parts(False, k)), total(p.berserker_parts(True, k)))
                          for p in ps) for k in KINDS),
@@ -309,9 +380,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                      for r in range(MAX_RANK + 1)),
         hit_edges=tuple(edges),
         any_berserk=any(p.can_berserk and p.c.berserk_trigger != "never" for p in ps),
-        any_disarm=rules.disarm_effect != "none" and (
-            any(p.c.riposte_policy == "disarm" for p in ps)
-            or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))),
+        any_disarm=any_disarm,
         any_behind=DODGE in kinds,
         any_shield_limit=groups and any(p.has_shield and p.shield_opponents < 99 for p in ps),
         any_knight=any(p.knight_double for p in ps),
@@ -328,7 +397,9 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
 
 _SLOT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "typ", "dmg", "dis", "bers", "beh",
               "behr", "sfoe", "tgt", "crip", "dice", "keep", "sr", "rem")
-_FIGHT_VARS = ("fid", "done")
+_COMBAT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "dis", "bers", "beh", "behr",
+                "sfoe", "crip")
+"""What an attack reads or writes: the variables a riposte's sub-batch carries."""
 
 
 class _Lanes:
@@ -344,7 +415,7 @@ class _Lanes:
     def take(self, idx: np.ndarray) -> _Lanes:
         out = _Lanes()
         out.m = len(idx)
-        for v in _SLOT_VARS:
+        for v in _COMBAT_VARS:
             xs = getattr(self, v)
             if xs is not None:
                 setattr(out, v, [x.take(idx) for x in xs])
@@ -353,7 +424,7 @@ class _Lanes:
         return out
 
     def put(self, idx: np.ndarray, sub: _Lanes) -> None:
-        for v in _SLOT_VARS:
+        for v in _COMBAT_VARS:
             xs = getattr(self, v)
             if xs is not None:
                 for x, y in zip(xs, getattr(sub, v), strict=True):
@@ -401,6 +472,25 @@ class _Kernel:
         self.rnd = 0
         self.surprise_active = False
         self.after_attack = st.rules.attack_penalty_scope == "after_attack"
+        rules, S = st.rules, st.S
+        # In a duel with no disarm and no holding, each fighter's attack type is the same
+        # every round: its damage, action cost and own-defence penalty are constants.
+        self.static_types = (not st.groups and not st.any_disarm
+                             and rules.hold_policy == "never")
+        types = [st.best[i][1 - i][0] if not st.groups else 0 for i in range(S)]
+        self.type_const = tuple(types)
+        self.dmg_const = tuple(st.dmg[i][types[i]] for i in range(S))
+        self.own_const = tuple(T.OWN_DEFENCE_PENALTY[t] for t in types) \
+            if self.static_types and not self.after_attack else None
+        # one defence kind, always available, chosen by everyone: no choice to make
+        dynamic_availability = (st.any_disarm or st.any_behind or st.any_shield_limit
+                                or st.any_berserk or rules.limb_destroyed == "crippled")
+        self.wound_table, self.n_dmg, self.dmg_low = _cached_wound_table(st)
+        self.single_kind = st.kinds[0] if (
+            len(st.kinds) == 1 and not dynamic_availability and not any(st.undefending)
+            and not any(st.surprised)
+            and all(st.opt[st.kinds[0]][d][a] > UNAVAILABLE
+                    for d in range(S) for a in range(S) if st.side[d] != st.side[a])) else None
 
     # --- random numbers ------------------------------------------------------------------
     def uniform(self, m: int, k: int) -> np.ndarray:
@@ -433,8 +523,13 @@ class _Kernel:
             xs[s] += ((val - xs[s]) * m).astype(xs[s].dtype, copy=False)
 
     def addv(self, xs: list[np.ndarray], who: _Who, inc: Any, mask: np.ndarray) -> None:
+        """``xs[who] += inc`` in lanes ``mask`` (``inc`` 1 adds the mask itself)."""
         for s in range(self.S):
-            xs[s] += (inc * (mask & who.hot[s])).astype(xs[s].dtype, copy=False)
+            m = mask & who.hot[s]
+            if isinstance(inc, int) and inc == 1:
+                xs[s] += m
+            else:
+                xs[s] += (inc * m).astype(xs[s].dtype, copy=False)
 
     # --- the run -------------------------------------------------------------------------
     def run(self, n: int) -> Outcomes:
@@ -455,9 +550,11 @@ class _Kernel:
         L.pts = [np.zeros(m, np.int32) for _ in range(S)]
         L.alive = [np.ones(m, np.int8) for _ in range(S)]
         L.sk = [np.full(m, s.sit_skill[full][i], np.int16) for i in range(S)]
-        L.dg = [np.full(m, s.sit_dodge[full][i], np.int16) for i in range(S)]
+        if DODGE in s.kinds:
+            L.dg = [np.full(m, s.sit_dodge[full][i], np.int16) for i in range(S)]
         L.ndef = [np.zeros(m, np.int16) for _ in range(S)]
-        L.own = [np.zeros(m, np.int16) for _ in range(S)]
+        if self.own_const is None:
+            L.own = [np.zeros(m, np.int16) for _ in range(S)]
         L.typ = [np.zeros(m, np.int16) for _ in range(S)]
         L.dmg = [np.zeros(m, np.int16) for _ in range(S)]
         L.sr = [np.zeros(m, np.int16) for _ in range(S)]
@@ -513,6 +610,12 @@ class _Kernel:
         self.commit_types(L)
         if rules.action_economy == "budget":
             self.budget_round(L)
+        elif S == 2 and self.static_types:
+            first = _Who(self.duel_first(L), S)
+            second = _Who(1 - first.idx, S)
+            for _ in range(rules.attacks_per_round):
+                self.act(L, first)
+                self.act(L, second)
         else:
             ranks = self.ranks(L, L.sr)
             order = []
@@ -587,6 +690,32 @@ class _Kernel:
             out.append(r)
         return out
 
+    def duel_first(self, L: _Lanes) -> np.ndarray:
+        """Slot (0 or 1) that acts first in each duel: higher Strike Rank, then the
+        tie-breaks, all constants here but the random one (000.2.4)."""
+        s = self.s
+        sr0, sr1 = L.sr
+        first = sr1 > sr0
+        tie = sr1 == sr0
+        for tb in self.rules.sr_tiebreak:
+            if tb == "random":
+                coin = np.unpackbits(self.bits.random_raw((L.m + 63) // 64).view(np.uint8),
+                                     count=L.m).view(bool)
+                first |= tie & coin
+                break
+            if tb == "action_cost":
+                v0 = -s.cost[0][self.type_const[0]]
+                v1 = -s.cost[1][self.type_const[1]]
+            elif tb == "dex":
+                v0, v1 = s.dex
+            else:
+                v0, v1 = s.agility
+            if v1 > v0:
+                first |= tie
+            if v1 != v0:
+                break
+        return first.view(np.int8)
+
     def cost_of(self, L: _Lanes, i: int) -> np.ndarray:
         c = self.s.cost[i]
         t = np.maximum(L.typ[i], 0)
@@ -639,6 +768,11 @@ class _Kernel:
     def commit_types(self, L: _Lanes) -> None:
         """Attack type per fighter for the round (000.4): its policy against its target."""
         s, S = self.s, self.S
+        if self.static_types:
+            if self.rnd == 1:
+                for i in range(S):
+                    L.typ[i][:] = self.type_const[i]
+            return
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(S):
             if s.groups:
@@ -724,7 +858,7 @@ class _Kernel:
     # --- actions -------------------------------------------------------------------------
     def act(self, L: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
         s, S = self.s, self.S
-        go = (self.sel(L.alive, who) != 0) & ~L.done
+        go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
         if extra is not None:
             go &= extra
         if self.surprise_active:
@@ -766,7 +900,7 @@ class _Kernel:
                 self.setv(L.beh, who, -1, behind)
             else:
                 behind = None
-        dmg = self.sel(L.dmg, who)
+        dmg = self.cst(self.dmg_const, who) if self.static_types else self.sel(L.dmg, who)
         self.attack(L, go, who, tw, dmg, 0, behind=behind)
 
     def ambush(self, L: _Lanes) -> None:
@@ -812,9 +946,9 @@ class _Kernel:
         # the defender's options (000.5): static part + situation + own type penalty +
         # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
         sk_d = self.sel(L.sk, d)
-        dg_d = self.sel(L.dg, d)
+        dg_d = self.sel(L.dg, d) if L.dg is not None else None
         ndef = self.sel(L.ndef, d)
-        own = self.sel(L.own, d) if s.any_own_penalty else None
+        own = self.own_of(L, d)
         bers = self.sel(L.bers, d) if L.bers is not None else None
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
@@ -826,7 +960,15 @@ class _Kernel:
         best_score = None
         kind = np.zeros(m, np.int8)
         d_fixed = np.zeros(m, np.int16)
-        for k in s.kinds:
+        if self.single_kind is not None:
+            k = self.single_kind
+            d_fixed = self.pair(s.opt[k], d, a) + (dg_d if k == DODGE else sk_d)
+            if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
+                d_fixed += own
+            if any(s.step[k]):
+                d_fixed += ndef * self.cst(s.step[k], d)
+            kind[:] = k
+        for k in (s.kinds if self.single_kind is None else ()):
             base = self.pair(s.opt[k], d, a)
             if behind is not None and k in (DODGE, BLOCK):
                 half = self.pair(s.opt_half[k], d, a)
@@ -878,7 +1020,9 @@ class _Kernel:
                 best_score = np.maximum(best_score, score)
                 d_fixed = d_fixed + (tot - d_fixed) * better
                 kind += ((k - kind) * better).astype(np.int8)
-        if best_score is None:
+        if self.single_kind is not None:
+            defended = np.ones(m, bool)
+        elif best_score is None:
             defended = np.zeros(m, bool)
         else:
             defended = best_score > DEFENDED
@@ -934,6 +1078,14 @@ class _Kernel:
         if parried.any() and (s.any_riposte or s.any_disarm):
             self.parry_overpower(L, parried, a, d, won, kind, depth)
 
+    def own_of(self, L: _Lanes, d: _Who) -> np.ndarray | None:
+        """The swing / blow penalty on ``d``'s parries and dodges now (``None``: none)."""
+        if not self.s.any_own_penalty:
+            return None
+        if self.own_const is not None:
+            return self.cst(self.own_const, d)
+        return self.sel(L.own, d)
+
     def shield_ok(self, L: _Lanes, d: _Who, a: _Who) -> np.ndarray:
         s = self.s
         mask = self.sel(L.sfoe, d)
@@ -955,10 +1107,10 @@ class _Kernel:
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The Knight's Armour block after a failed parry, at the next defence step."""
         s, rules = self.s, self.rules
-        tot = self.pair(s.opt[BLOCK], d, a) + self.sel(L.sk, d)
+        tot = self.pair(s.block_table, d, a) + self.sel(L.sk, d)
         tot += self.sel(L.ndef, d) * self.cst(s.step[BLOCK], d)
         if rules.swing_penalty_armour_block and s.any_own_penalty:
-            tot += self.sel(L.own, d)
+            tot += self.own_of(L, d)
         if L.bers is not None:
             b0 = self.cst([s.bers[BLOCK][i][0] for i in range(self.S)], d)
             b1 = self.cst([s.bers[BLOCK][i][1] for i in range(self.S)], d)
@@ -1010,99 +1162,91 @@ class _Kernel:
     # --- wounds --------------------------------------------------------------------------
     def wound(self, L: _Lanes, hit: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
               blocks: np.ndarray | None, armour_mult: int | None) -> None:
-        """Location, Wound Matrix, rank shifts, armour, death and the wound code (000.8.4)."""
+        """Resolve the hits in lanes ``hit``: location, Wound Matrix, rank shifts, armour,
+        death and the wound code (000.8.4).
+
+        The outcome of a plain hit (no rank shift, no called shot) is a lookup in the
+        matchup's wound table by (attacker, defender, damage modifier, dice word); shifted
+        or called hits are computed arithmetically on their subset, by the same function
+        that built the table.
+        """
         s, rules = self.s, self.rules
         m = L.m
-        face, two_d6 = wound_dice(self.bits, m)
-        roll = dmg + two_d6
-        if s.any_aim:
-            face = np.clip(face + self.cst(s.aim, a), 0, 19).astype(np.int16)
-        loc = np.zeros(m, np.int16)
-        for edge in s.hit_edges:
-            loc += face >= edge
+        code, _ = split(uniform(self.bits, m, 720), 720)
         shift = None
+        forced = None
         disarm = None
         if blocks is not None:
             bidx = np.flatnonzero(blocks)
             if len(bidx):
-                b = blocks.take(bidx)
-                aw = a.take(bidx)
-                flat_loc = np.asarray(s.op_loc, np.int16).ravel()
-                flat_shift = np.asarray(s.op_shift, np.int16).ravel()
-                code = aw.idx * 8 + b
-                forced = flat_loc.take(code)
-                f = forced >= 0
-                loc[bidx[f]] = forced[f]
+                key = a.idx.take(bidx) * 8 + blocks.take(bidx)
                 shift = np.zeros(m, np.int16)
-                shift[bidx] = flat_shift.take(code)
+                shift[bidx] = np.asarray(s.op_shift, np.int16).ravel().take(key)
+                loc = np.asarray(s.op_loc, np.int16).ravel().take(key)
+                if (loc >= 0).any():
+                    forced = np.full(m, -1, np.int16)
+                    forced[bidx] = loc
                 if s.any_disarm:
-                    flat_dis = np.asarray(s.op_disarm, np.int16).ravel()
                     disarm = np.zeros(m, bool)
-                    disarm[bidx] = flat_dis.take(code) != 0
+                    disarm[bidx] = np.asarray(s.op_disarm, np.int16).ravel().take(key) != 0
         if L.bers is not None:
-            extra = self.sel(L.bers, a)
+            extra = self.sel(L.bers, a).astype(np.int16)
             shift = extra if shift is None else shift + extra
         if self.surprise_active and s.any_assassin_surprise:
             extra = self.cst(s.assassin, a) * self.cst(s.surprised, d)
             shift = extra if shift is None else shift + extra
-        if shift is not None and rules.rank_shift_mode == "roll_plus_3":
-            roll = roll + shift * np.int16(3)
-            shift = None
-        ai = None
-        if s.has_armour:
-            flat_ai = np.asarray(s.armour, np.int16).ravel()
-            ai = flat_ai.take(d.idx * len(T.LOCATIONS) + loc)
-            if armour_mult is not None:
-                ai = ai * np.int16(armour_mult)
-            if rules.armour_mode == "roll_reduction":
-                roll = roll - ai * np.int16(3)
-                ai = None
-        rank = self.rank_of(roll)
-        if shift is not None:
-            rank += shift
-        if ai is not None:
-            rank -= ai
-            hurt = hit & (rank >= 0)
+        detail = rules.limb_destroyed == "crippled" or any(s.knockout)
+        if detail or armour_mult is not None or self.wound_table is None:
+            value, loc, rank = wound_outcome(s, rules, a.idx, d.idx, dmg, code, shift, forced,
+                                             armour_mult or 1)
         else:
-            hurt = hit
-        head = loc == T.HEAD
-        torso = (loc == T.CHEST) | (loc == T.ABDOMEN)
-        limb = ~head & ~torso
-        lethal = (head & (rank >= self.cst(s.death_head, d))) \
-            | (torso & (rank >= self.cst(s.death_torso, d)))
-        cause = np.full(m, INSTANT, np.int8)
-        if rules.limb_destroyed == "out":
-            destroyed = limb & (rank >= T.LIMB_DESTROYED_RANK)
-            lethal |= destroyed
-            cause[destroyed] = LIMB
-        lethal &= hurt
-        if any(s.knockout):
-            ko = hurt & head & (self.cst(s.knockout, a) != 0) & ~lethal \
-                & (rank + self.cst(s.footpad, a) >= T.S)
-            if ko.any():
-                lethal |= ko
-                cause[ko] = KNOCKED_OUT
-        if L.crip is not None:
-            cr = hurt & ~lethal & limb & (rank >= T.LIMB_DESTROYED_RANK)
-            if cr.any():
-                bit = np.where(loc == T.WEAPON_ARM, 1, np.where(loc == T.OFF_ARM, 2, 4))
-                for i in range(self.S):
-                    L.crip[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
-        gain = np.asarray(s.points, np.int32).take(np.clip(rank, 0, MAX_RANK))
-        alive_hurt = hurt & ~lethal
-        self.addv(L.pts, d, gain, alive_hurt)
-        pts = self.sel(L.pts, d)
-        out_u = alive_hurt & (pts >= self.cst(s.thr_u, d))
-        out_k = alive_hurt & (pts >= self.cst(s.thr_k, d))
+            index = ((a.idx.astype(np.int32) * self.S + d.idx) * self.n_dmg
+                     + (dmg - self.dmg_low)) * 720 + code
+            value = self.wound_table.take(index)
+            special = None
+            if shift is not None:
+                special = shift != 0
+            if forced is not None:
+                special = (forced >= 0) if special is None else (special | (forced >= 0))
+            if special is not None:
+                sub = np.flatnonzero(special & hit)
+                if len(sub):
+                    value[sub] = wound_outcome(
+                        s, rules, a.idx.take(sub), d.idx.take(sub), dmg.take(sub),
+                        code.take(sub), None if shift is None else shift.take(sub),
+                        None if forced is None else forced.take(sub), 1)[0]
+        hurt = hit & (value >= 0)
+        lethal = hit & (value < 0) & (value > NO_WOUND)
+        cause_code = value  # -1 instant death, -2 limb destroyed, where lethal
+        if detail:
+            head = loc == T.HEAD
+            if any(s.knockout):
+                ko = hurt & head & (self.cst(s.knockout, a) != 0) \
+                    & (rank + self.cst(s.footpad, a) >= T.S)
+                if ko.any():
+                    lethal = lethal | ko
+                    hurt = hurt & ~ko
+                    cause_code = np.where(ko, KO_CODE, cause_code)
+            if L.crip is not None:
+                limb = ~head & (loc != T.CHEST) & (loc != T.ABDOMEN)
+                cr = hurt & limb & (rank >= T.LIMB_DESTROYED_RANK)
+                if cr.any():
+                    bit = np.where(loc == T.WEAPON_ARM, 1, np.where(loc == T.OFF_ARM, 2, 4))
+                    for i in range(self.S):
+                        L.crip[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
+        gain = value * hurt
+        old = self.sel(L.pts, d)
+        self.addv(L.pts, d, gain, hurt)
+        pts = old + gain
+        out_u = hurt & (pts >= self.cst(s.thr_u, d))
         out = lethal | out_u
-        cause[out_u] = UNCONSCIOUS
-        cause[out_k] = KILLED
         if rules.wounded_penalty:
             w = self.cst(s.thr_w, d)
-            crossed = alive_hurt & ~out & (pts >= w) & (pts - gain < w)
+            crossed = hurt & ~out & (pts >= w) & (old < w)
             if crossed.any():
                 self.addv(L.sk, d, np.int16(rules.wounded_penalty), crossed)
-                self.addv(L.dg, d, np.int16(rules.wounded_penalty), crossed)
+                if L.dg is not None:
+                    self.addv(L.dg, d, np.int16(rules.wounded_penalty), crossed)
         standing = hit & ~out
         if disarm is not None:
             self.setv(L.dis, d, 1, standing & disarm)
@@ -1110,19 +1254,28 @@ class _Kernel:
             trig = standing & hurt & (self.cst(s.berserk_on_wound, d) != 0)
             self.setv(L.bers, d, 1, trig)
         if out.any():
-            self.put_out(L, out, d, cause)
+            idx = np.flatnonzero(out)
+            cc = cause_code.take(idx)
+            cause = np.where(cc == -1, INSTANT, np.where(cc == -2, LIMB, np.where(
+                cc == KO_CODE, KNOCKED_OUT, UNCONSCIOUS))).astype(np.int8)
+            dead = pts.take(idx) >= self.cst(s.thr_k, d).take(idx)
+            cause[(cause == UNCONSCIOUS) & dead] = KILLED
+            self.put_out(L, idx, d, cause)
 
     def rank_of(self, roll: np.ndarray) -> np.ndarray:
         return rank_of(roll, self.rules.block_rounding)
 
-    def put_out(self, L: _Lanes, out: np.ndarray, d: _Who, cause: np.ndarray) -> None:
+    def put_out(self, L: _Lanes, idx: np.ndarray, d: _Who, cause: np.ndarray) -> None:
+        """Fighters ``d`` of fights ``idx`` go out with ``cause``; finished fights are
+        recorded."""
         s, S = self.s, self.S
-        self.setv(L.alive, d, 0, out)
+        d_out = d.idx.take(idx)
+        for i in range(S):
+            L.alive[i][idx[d_out == i]] = 0
         if not s.groups:
-            ended = out
-            winner = (d.idx == 0).astype(np.int8) + np.int8(1)  # B wins if A went out
+            ended = np.ones(len(idx), bool)
+            winner = np.where(d_out == 0, np.int8(Winner.B), np.int8(Winner.A))
         else:
-            idx = np.flatnonzero(out)
             a_up = np.zeros(len(idx), bool)
             b_up = np.zeros(len(idx), bool)
             for i in range(S):
@@ -1131,12 +1284,9 @@ class _Kernel:
                     a_up |= up
                 else:
                     b_up |= up
-            ended_sub = ~a_up | ~b_up
-            ended = np.zeros(L.m, bool)
-            ended[idx[ended_sub]] = True
-            winner = np.zeros(L.m, np.int8)
-            winner[idx] = np.where(a_up, Winner.A, Winner.B)
-            going = idx[~ended_sub]
+            ended = ~a_up | ~b_up
+            winner = np.where(a_up, np.int8(Winner.A), np.int8(Winner.B))
+            going = idx[~ended]
             if len(going):
                 mask = np.zeros(len(going), np.int32)
                 for i in range(S):
@@ -1147,15 +1297,84 @@ class _Kernel:
                 for i in range(S):
                     wounded = L.pts[i].take(going) >= s.thr_w[i]
                     L.sk[i][going] = sk[mask, i] + wpen * wounded
-                    L.dg[i][going] = dg[mask, i] + wpen * wounded
-        ended &= ~L.done
+                    if L.dg is not None:
+                        L.dg[i][going] = dg[mask, i] + wpen * wounded
+        ended &= ~L.done.take(idx)
         if ended.any():
-            idx = np.flatnonzero(ended)
-            fid = L.fid.take(idx)
-            self.winner[fid] = winner.take(idx)
-            self.cause[fid] = cause.take(idx)
+            fights = idx[ended]
+            fid = L.fid.take(fights)
+            self.winner[fid] = winner[ended]
+            self.cause[fid] = cause[ended]
             self.rounds[fid] = self.rnd
-            L.done |= ended
+            L.done[fights] = True
+
+
+@lru_cache(maxsize=32)
+def _cached_wound_table(s: _Static) -> tuple[np.ndarray | None, int, int]:
+    if s.rules.limb_destroyed == "crippled" or any(s.knockout):
+        return None, 0, 0
+    return _wound_table(s, s.rules)
+
+
+def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: np.ndarray,
+                  code: np.ndarray, shift: np.ndarray | None, forced: np.ndarray | None,
+                  armour_mult: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What one hit does, per lane: (value, location, rank).
+
+    ``code`` (0..719) is the dice word: d20 location face ``code % 20`` and 2d6 from
+    ``code // 20``.  ``value`` is the wound points gained, or -1 (instant death), -2 (limb
+    destroyed, with ``limb_destroyed="out"``) or :data:`NO_WOUND` (armour stopped it).
+    """
+    code = code.astype(np.uint16, copy=False)
+    face, dice6 = split(code, 20)
+    d1, d2 = split(dice6, 6)
+    roll = dmg.astype(np.int16) + d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
+    face = face.view(np.int16)
+    if s.any_aim:
+        face = np.clip(face + np.asarray(s.aim, np.int16).take(a), 0, 19).astype(np.int16)
+    loc = np.zeros(len(code), np.int16)
+    for edge in s.hit_edges:
+        loc += face >= edge
+    if forced is not None:
+        loc = np.where(forced >= 0, forced, loc).astype(np.int16)
+    if shift is not None and rules.rank_shift_mode == "roll_plus_3":
+        roll = roll + shift * np.int16(3)
+        shift = None
+    ai = None
+    if s.has_armour:
+        ai = np.asarray(s.armour, np.int16).ravel().take(d.astype(np.intp) * len(T.LOCATIONS)
+                                                          + loc) * np.int16(armour_mult)
+        if rules.armour_mode == "roll_reduction":
+            roll = roll - ai * np.int16(3)
+            ai = None
+    rank = rank_of(roll, rules.block_rounding)
+    if shift is not None:
+        rank += shift
+    if ai is not None:
+        rank -= ai
+    value = np.asarray(s.points, np.int32).take(np.clip(rank, 0, MAX_RANK))
+    head = loc == T.HEAD
+    torso = (loc == T.CHEST) | (loc == T.ABDOMEN)
+    instant = (head & (rank >= np.asarray(s.death_head, np.int16).take(d))) | (
+        torso & (rank >= np.asarray(s.death_torso, np.int16).take(d)))
+    value[instant] = -1
+    if rules.limb_destroyed == "out":
+        value[~head & ~torso & (rank >= T.LIMB_DESTROYED_RANK)] = -2
+    value[rank < 0] = NO_WOUND
+    return value, loc, rank
+
+
+def _wound_table(s: _Static, rules: Rules) -> tuple[np.ndarray, int, int]:
+    """Every plain hit's value by (attacker, defender, damage modifier, dice word)."""
+    S = s.S
+    mods = [v for row in s.dmg for v in row] + list(s.riposte_dmg)
+    low, high = min(mods), max(mods)
+    n_dmg = high - low + 1
+    a, d, k, code = np.meshgrid(np.arange(S), np.arange(S), np.arange(n_dmg), np.arange(720),
+                                indexing="ij")
+    value, _, _ = wound_outcome(s, rules, a.ravel(), d.ravel(),
+                                (k.ravel() + low).astype(np.int16), code.ravel(), None, None, 1)
+    return value.astype(np.int32), n_dmg, low
 
 
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
