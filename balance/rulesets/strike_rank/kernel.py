@@ -51,6 +51,8 @@ from .rules import Combatant, Rules
 __all__ = ["simulate"]
 
 KILLED, UNCONSCIOUS, INSTANT, LIMB, KNOCKED_OUT, MAX_ROUNDS = range(len(CAUSES))
+_CAUSE_OF_CODE = np.array([KNOCKED_OUT, -1, LIMB, INSTANT, UNCONSCIOUS], np.int8)
+"""Cause of going out by wound value + 4 (values >= 0: points, unconscious or killed)."""
 NO_WOUND = -3
 """Value of a hit the armour stopped (wound rank below F)."""
 KO_CODE = -4
@@ -62,7 +64,7 @@ PREFERRED = 5000
 DEFENDED = -2500
 """A chosen defence scoring above this exists (below: every option was unavailable)."""
 KINDS = (WEAPON_PARRY, SHIELD_PARRY, DODGE, BLOCK, BOTH_PARRY)
-BATCH = 1 << 16
+BATCH = 1 << 17
 """Fights per internal batch: keeps a batch's arrays in cache."""
 
 
@@ -486,6 +488,8 @@ class _Kernel:
         dynamic_availability = (st.any_disarm or st.any_behind or st.any_shield_limit
                                 or st.any_berserk or rules.limb_destroyed == "crippled")
         self.wound_table, self.n_dmg, self.dmg_low = _cached_wound_table(st)
+        self.wound_rows = tuple(tuple((i * S + j) * self.n_dmg - self.dmg_low for j in range(S))
+                                for i in range(S))
         self.single_kind = st.kinds[0] if (
             len(st.kinds) == 1 and not dynamic_availability and not any(st.undefending)
             and not any(st.surprised)
@@ -505,14 +509,20 @@ class _Kernel:
             out += xs[s] * who.hot[s]
         return out
 
-    def cst(self, tab: Sequence[int], who: _Who) -> np.ndarray:
+    def cst(self, tab: Sequence[int], who: _Who) -> Any:
+        """``tab[who]`` per lane (a scalar when every slot has the same value)."""
+        first = tab[0]
+        if all(v == first for v in tab):
+            return np.int16(first)
         if self.S == 2:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
         return np.asarray(tab, np.int16).take(who.idx)
 
-    def pair(self, tab: Sequence[Sequence[int]], x: _Who, y: _Who) -> np.ndarray:
+    def pair(self, tab: Sequence[Sequence[int]], x: _Who, y: _Who) -> Any:
         """``tab[x][y]`` per lane (x and y on opposite sides)."""
         if self.S == 2:
+            if tab[0][1] == tab[1][0]:
+                return np.int16(tab[0][1])
             return np.int16(tab[0][1]) + np.int16(tab[1][0] - tab[0][1]) * x.idx
         flat = np.asarray(tab, np.int16).ravel()
         return flat.take(x.idx * self.S + y.idx)
@@ -1200,8 +1210,7 @@ class _Kernel:
             value, loc, rank = wound_outcome(s, rules, a.idx, d.idx, dmg, code, shift, forced,
                                              armour_mult or 1)
         else:
-            index = ((a.idx.astype(np.int32) * self.S + d.idx) * self.n_dmg
-                     + (dmg - self.dmg_low)) * 720 + code
+            index = (self.pair(self.wound_rows, a, d) + dmg).astype(np.intp) * 720 + code
             value = self.wound_table.take(index)
             special = None
             if shift is not None:
@@ -1212,7 +1221,8 @@ class _Kernel:
                 sub = np.flatnonzero(special & hit)
                 if len(sub):
                     value[sub] = wound_outcome(
-                        s, rules, a.idx.take(sub), d.idx.take(sub), dmg.take(sub),
+                        s, rules, a.idx.take(sub), d.idx.take(sub),
+                        np.broadcast_to(dmg, (m,)).take(sub),
                         code.take(sub), None if shift is None else shift.take(sub),
                         None if forced is None else forced.take(sub), 1)[0]
         hurt = hit & (value >= 0)
@@ -1255,11 +1265,10 @@ class _Kernel:
             self.setv(L.bers, d, 1, trig)
         if out.any():
             idx = np.flatnonzero(out)
-            cc = cause_code.take(idx)
-            cause = np.where(cc == -1, INSTANT, np.where(cc == -2, LIMB, np.where(
-                cc == KO_CODE, KNOCKED_OUT, UNCONSCIOUS))).astype(np.int8)
-            dead = pts.take(idx) >= self.cst(s.thr_k, d).take(idx)
-            cause[(cause == UNCONSCIOUS) & dead] = KILLED
+            cc = np.maximum(cause_code.take(idx), KO_CODE) - KO_CODE
+            cause = _CAUSE_OF_CODE.take(np.minimum(cc, 4))
+            killed = pts.take(idx) >= np.asarray(s.thr_k, np.int32).take(d.idx.take(idx))
+            cause[(cc >= 4) & killed] = KILLED
             self.put_out(L, idx, d, cause)
 
     def rank_of(self, roll: np.ndarray) -> np.ndarray:
@@ -1270,8 +1279,9 @@ class _Kernel:
         recorded."""
         s, S = self.s, self.S
         d_out = d.idx.take(idx)
-        for i in range(S):
-            L.alive[i][idx[d_out == i]] = 0
+        if s.groups:
+            for i in range(S):
+                L.alive[i][idx[d_out == i]] = 0
         if not s.groups:
             ended = np.ones(len(idx), bool)
             winner = np.where(d_out == 0, np.int8(Winner.B), np.int8(Winner.A))
