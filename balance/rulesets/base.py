@@ -219,9 +219,8 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
         value = float(value)
         if not math.isfinite(value):
             raise _fail(owner, name, "a finite number", value)
-    elif tp is str:
-        if not isinstance(value, str):
-            raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
+    elif tp is str and not isinstance(value, str):
+        raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
         raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
     low, high = md.get("low"), md.get("high")
@@ -552,7 +551,7 @@ class RulesetBase:
 
     def side(self, members: Any) -> Side:
         """A side from one combatant spec or a sequence of them."""
-        if isinstance(members, str | Mapping) or isinstance(members, self.Combatant):
+        if isinstance(members, (str | Mapping, self.Combatant)):
             members = [members]
         side = tuple(self.combatant(m) for m in members)
         if not side:

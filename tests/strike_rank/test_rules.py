@@ -58,14 +58,14 @@ def test_1_dex_25_index_is_4_plus_2() -> None:
 
 def test_2_dice_2_3_4_6_give_bonus_4_and_index_1_plus_2() -> None:
     bonus, kept = R.index_resolution([2, 3, 4, 6])
-    dice, flat = R.initiative_index(25)
+    _dice, flat = R.initiative_index(25)
     assert bonus + flat == 4
     assert (kept, flat) == (1, 2)
 
 
 def test_2_reference_carries_only_fives_and_sixes() -> None:
     quick = presets.PRESETS["quick_dex25"]
-    f, lines = fight_of(quick, presets.PRESETS["skirmisher"], [2, 3, 4, 6])
+    f, _lines = fight_of(quick, presets.PRESETS["skirmisher"], [2, 3, 4, 6])
     me = f.fs[0]
     f.roll_initiative(me)
     assert me.strike_rank == R.actions(12) + 4 and me.dice == 1
@@ -287,7 +287,7 @@ def test_19_end_14_wound_code_m_s_s() -> None:
     assert m + s >= u and m + s < k  # then a serious: unconscious
     assert m + 2 * s >= k  # another serious: killed
     # through the reference: M on the left leg (d20 20, 2d6 5+5), then S (3+3)
-    f, lines = fight_of(presets.PRESETS["skirmisher"], presets.PRESETS["skirmisher"],
+    f, _lines = fight_of(presets.PRESETS["skirmisher"], presets.PRESETS["skirmisher"],
                         [20, 5, 5, 20, 3, 3])
     atk, dfn = f.fs
     f.wound(atk, dfn, 0, blocks=0)

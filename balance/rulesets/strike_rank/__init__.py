@@ -20,6 +20,7 @@ from . import reference as _reference
 from .presets import PRESETS, SCENARIOS
 from .profile import profiles
 from .rules import Combatant, Rules
+from .rules import Rules as _Rules
 
 __all__ = ["Combatant", "Rules", "StrikeRank"]
 
@@ -38,15 +39,15 @@ class StrikeRank(RulesetBase):
     scenarios = SCENARIOS
     max_side = 3
 
-    def simulate(self, rules: Rules, side_a: Side, side_b: Side, /, *, n: int,
+    def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
 
-    def fight(self, rules: Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+    def fight(self, rules: _Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
               log: Log | None = None) -> Outcome:
         return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
 
-    def exact(self, rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:
+    def exact(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         raise self.exact_unavailable(_exact.unsupported(rules, side_a, side_b))
 
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
@@ -56,7 +57,7 @@ class StrikeRank(RulesetBase):
         except SpecError as exc:
             raise SpecError(exc.reason) from None
 
-    def assumptions(self, rules: Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+    def assumptions(self, rules: _Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         # Only the readings that can touch this matchup.
         everyone: Sequence[Combatant] = (*side_a, *side_b)
         styles = {c.style for c in everyone}
@@ -88,8 +89,8 @@ class StrikeRank(RulesetBase):
             skip.add("mounted_penalty")
         if not rules.ko_rules:
             skip.add("ko_rules")
-        if rules.action_economy != "budget":
-            skip.add("action_cost") if "action_cost" not in rules.sr_tiebreak else None
+        if rules.action_economy != "budget" and "action_cost" not in rules.sr_tiebreak:
+            skip.add("action_cost")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 

@@ -405,7 +405,30 @@ _COMBAT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "dis", "bers", "beh",
 
 
 class _Lanes:
-    """State of ``m`` fights: per-slot lists of arrays and per-fight arrays."""
+    """State of ``m`` fights: per-slot lists of arrays and per-fight arrays.
+
+    A variable no fighter of the matchup can change is ``None`` (e.g. ``bers`` with no
+    berserker), so the kernel skips it and its mechanism entirely."""
+
+    pts: Any  # int32: wound points
+    alive: Any  # int8: still in the fight (groups)
+    sk: Any  # int16: situation + wounded modifier on style-skill rolls
+    dg: Any  # int16: the same on Dodge
+    ndef: Any  # int16: defensive moves made this round
+    own: Any  # int16: swing / blow penalty on own parries and dodges now
+    typ: Any  # int16: attack type this round (-1 recovering a weapon)
+    dmg: Any  # int16: damage modifier of that type
+    dis: Any  # int8: disarmed
+    bers: Any  # int8: berserk
+    beh: Any  # int16: slot of the foe this fighter is behind (-1 none)
+    behr: Any  # int16: round it got behind
+    sfoe: Any  # int16: bitmask of foes parried with the shield this round
+    tgt: Any  # int16: target slot (groups)
+    crip: Any  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
+    dice: Any  # int8: initiative dice carried over
+    keep: Any  # int16: kept initiative bonus (carry_mode="keep")
+    sr: Any  # int16: Strike Rank this round
+    rem: Any  # int16: Strike Rank left to spend (action_economy="budget")
 
     def __init__(self) -> None:
         self.m = 0
@@ -785,6 +808,7 @@ class _Kernel:
             return
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(S):
+            typ: np.ndarray
             if s.groups:
                 t = np.maximum(L.tgt[i], 0)
                 tab = np.asarray([s.best[i][j][0] for j in range(S)], np.int16)
@@ -962,10 +986,7 @@ class _Kernel:
         bers = self.sel(L.bers, d) if L.bers is not None else None
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
-        if L.dis is not None:
-            dis_d = self.sel(L.dis, d) != 0
-        else:
-            dis_d = None
+        dis_d = self.sel(L.dis, d) != 0 if L.dis is not None else None
         crip_d = self.sel(L.crip, d) if L.crip is not None else None
         best_score = None
         kind = np.zeros(m, np.int8)
@@ -1246,7 +1267,8 @@ class _Kernel:
                         L.crip[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
         gain = value * hurt
         old = self.sel(L.pts, d)
-        self.addv(L.pts, d, gain, hurt)
+        for i in range(self.S):
+            L.pts[i] += gain * d.hot[i]
         pts = old + gain
         out_u = hurt & (pts >= self.cst(s.thr_u, d))
         out = lethal | out_u
@@ -1279,13 +1301,16 @@ class _Kernel:
         recorded."""
         s, S = self.s, self.S
         d_out = d.idx.take(idx)
-        if s.groups:
-            for i in range(S):
-                L.alive[i][idx[d_out == i]] = 0
-        if not s.groups:
-            ended = np.ones(len(idx), bool)
-            winner = np.where(d_out == 0, np.int8(Winner.B), np.int8(Winner.A))
-        else:
+        if not s.groups:  # a duel ends with its first fighter out
+            fid = L.fid.take(idx)
+            self.winner[fid] = np.int8(Winner.A) + (d_out == 0)
+            self.cause[fid] = cause
+            self.rounds[fid] = self.rnd
+            L.done[idx] = True
+            return
+        for i in range(S):
+            L.alive[i][idx[d_out == i]] = 0
+        if True:
             a_up = np.zeros(len(idx), bool)
             b_up = np.zeros(len(idx), bool)
             for i in range(S):
@@ -1348,7 +1373,7 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
     if forced is not None:
         loc = np.where(forced >= 0, forced, loc).astype(np.int16)
     if shift is not None and rules.rank_shift_mode == "roll_plus_3":
-        roll = roll + shift * np.int16(3)
+        roll = (roll + shift * np.int16(3)).astype(np.int16)
         shift = None
     ai = None
     if s.has_armour:

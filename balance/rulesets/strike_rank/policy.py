@@ -16,7 +16,7 @@ once per matchup, so the reference and the kernel play the same policy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from . import tables as T
 from .exact import hit_value, p_hit
@@ -132,7 +132,7 @@ def best_type_table(ps: Sequence[Profile], sits: Sequence[tuple[int, int]]
     n = len(ps)
     side_sizes = [sum(1 for p in ps if p.side == s) for s in (0, 1)]
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(a: int, t: int, dmg: int) -> float:
         return hit_value(ps[a], ps[t], dmg)
 

@@ -236,7 +236,7 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
 def profiles(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
              ) -> list[Profile]:
     """Profiles of both sides, slots numbered A first."""
-    out = []
+    out: list[Profile] = []
     for side, members in enumerate((side_a, side_b)):
         for i, c in enumerate(members):
             out.append(profile(c, rules, len(out), side, i))

@@ -10,7 +10,8 @@ lookup tables once per matchup), so the two read the rules from one place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from ...errors import SpecError
@@ -119,10 +120,6 @@ class Combatant:
 
 
 # --- the rules --------------------------------------------------------------------------------
-
-
-def _rules_field(default: object, tag: str, doc: str, **kw: object) -> object:
-    return param(default, tag=tag, doc=doc, **kw)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -332,22 +329,18 @@ class Rules:
                 raise SpecError("strike-rank rules field 'extra_weapons' rows are (thrust, "
                                 "swing, blow, parry, speed, strength, size, hands); got "
                                 f"{name}: {row!r}")
-        object.__setattr__(self, "_weapons", _weapon_table(self.extra_weapons))
-        object.__setattr__(self, "_codes", _code_bands(self.wound_code_table))
-
-    _weapons: dict[str, T.Weapon] = field(init=False, repr=False, compare=False, default=None)  # type: ignore[assignment]
-    _codes: tuple[tuple[int, int, tuple[int, int, int]], ...] = field(
-        init=False, repr=False, compare=False, default=())
+        _code_bands(self.wound_code_table)
 
     def weapon(self, name: str) -> T.Weapon:
         """The weapon row ``name`` under these rules (extra rows may be overridden)."""
-        return self._weapons[name]
+        return _weapon_table(self.extra_weapons)[name]
 
 
 def _is_rank_letter(text: str) -> bool:
     return text == "F" or text in ("L", "S") or (len(text) >= 1 and set(text) == {"M"})
 
 
+@lru_cache(maxsize=64)
 def _weapon_table(extra: Table) -> dict[str, T.Weapon]:
     out = dict(T.WEAPONS)
     for name, row in extra.items():
@@ -358,6 +351,7 @@ def _weapon_table(extra: Table) -> dict[str, T.Weapon]:
     return out
 
 
+@lru_cache(maxsize=64)
 def _code_bands(table: Table) -> tuple[tuple[int, int, tuple[int, int, int]], ...]:
     bands = []
     for key, code in table.items():
@@ -474,18 +468,18 @@ def rank_points(rank: int, ratio: int = 3, f_points: int = 0) -> int:
 
 def wound_code(endurance: int, rules: Rules) -> tuple[int, int, int]:
     """The three stage capacities (as ranks) of the wound code (Table 27 default)."""
-    bands = rules._codes
+    bands = _code_bands(rules.wound_code_table)
     for low, high, code in bands:
         if low <= endurance <= high:
             return code
     top_high = bands[-1][1]
-    code = list(bands[-1][2])
     if endurance < bands[0][0]:
         return bands[0][2]
+    letters = list(bands[-1][2])
     upgrades = math.ceil((endurance - top_high) / 4)
     for k in range(upgrades):  # one letter per further block of 4, left to right
-        code[k % 3] += 1
-    return code[0], code[1], code[2]
+        letters[k % 3] += 1
+    return letters[0], letters[1], letters[2]
 
 
 def stage_thresholds(endurance: int, rules: Rules) -> tuple[int, int, int]:
