@@ -665,3 +665,29 @@ def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Tab
     for k in indices:
         member = _member_dict(side[k])
         r.ruled(place, lambda m=member: rs.combatant({**m, name: value}))
+
+
+# --- outputs -------------------------------------------------------------------------------------
+
+
+def _parse_plot(raw: Any, place: str, fields: tuple[str, ...], r: _Reader) -> PlotSpec:
+    r.table(raw, place, _PLOT_KEYS)
+    kind = r.text(raw.get("kind"), f"{place}.kind", PLOT_KINDS)
+    if "x" not in raw:
+        raise r.fail(place, "missing 'x': the swept axis across the figure")
+    names: dict[str, str | None] = {}
+    for key in ("x", "y", "by"):
+        if key not in raw:
+            names[key] = None
+            continue
+        if key == "y" and kind == "curves":
+            names[key] = r.text(raw[key], f"{place}.y", PLOT_VALUES)
+            continue
+        names[key] = r.text(raw[key], f"{place}.{key}")
+        if names[key] not in fields:
+            raise r.fail(f"{place}.{key}", f"must be a swept axis ({', '.join(fields) or 'none'}), "
+                                           f"got {names[key]!r}")
+    if kind != "curves" and names["y"] is None:
+        raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
+    value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
+    return PlotSpec(kind, names["x"] or "", names["y"], value, names["by"])
