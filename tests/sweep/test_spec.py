@@ -131,7 +131,7 @@ def test_cell_rejected_by_ruleset_names_the_cell(write_spec: Any) -> None:
     loaded = load_spec(path)
     with pytest.raises(SpecError) as info:
         expand(loaded)
-    assert str(info.value) == (f"{path}: grid: cell b=\"fair\", b.1.bias=0.2: b.1.bias: side B "
+    assert str(info.value) == (f"{path}: grid: cell b=fair, b.1.bias=0.2: b.1.bias: side B "
                                "has 1 combatant(s) in this cell")
 
 
