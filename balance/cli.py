@@ -277,6 +277,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
+    from .sweep.runner import SweepInterrupted
 
     executor = args.executor or ("dask" if args.scheduler else "processes")
     if args.dry_run:
@@ -290,9 +291,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
               f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "
               "valid, nothing run")
         return 0
-    table, path = sweep(args.experiment, out=args.out, executor=executor,
-                        workers=args.workers, scheduler=args.scheduler, resume=args.resume,
-                        progress=False if args.quiet else None)
+    try:
+        table, path = sweep(args.experiment, out=args.out, executor=executor,
+                            workers=args.workers, scheduler=args.scheduler,
+                            resume=args.resume, progress=False if args.quiet else None)
+    except SweepInterrupted as stop:
+        print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
+              "with --resume to finish", file=sys.stderr)
+        return 130
     meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
     if args.json:
         _print_json(meta)

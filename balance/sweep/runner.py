@@ -51,12 +51,15 @@ from .spec import Spec, load_spec, resolve_ruleset
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "Run", "default_workers", "load_run", "run_chunk_task", "sweep"]
+__all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
+           "sweep"]
 
 EXECUTORS: tuple[str, ...] = ("serial", "processes", "dask")
 RUN_FORMAT = "balance-run/1"
 STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
+SCHEDULER_TIMEOUT_S = 10.0
+"""How long to try to reach a dask scheduler given by address."""
 
 
 def default_workers() -> int:
@@ -251,7 +254,7 @@ class _Dask:
                                             silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:
-                self.client = Client(scheduler, timeout=10)
+                self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except (OSError, TimeoutError) as exc:
             if self.cluster is not None:
                 self.cluster.close()
@@ -419,6 +422,14 @@ def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
         row["cell"] = cell.key
         rows.append(row)
     return rows
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep; every chunk completed so far is in the run's cache."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"sweep interrupted; completed chunks are kept in {path}")
+        self.path = path
 
 
 class Run(NamedTuple):
@@ -597,6 +608,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                                     "elapsed_s": time.perf_counter() - clock})
             with contextlib.suppress(Exception):
                 store.write_json(run_dir / store.META, meta)
+            if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
+                raise SweepInterrupted(run_dir) from None
             raise
         finally:
             bar.close()
