@@ -4,6 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+DSTAMP := $(VENV)/.installed-demo
 
 .PHONY: install install-test demo test bench lint typecheck reports clean
 
@@ -19,13 +20,21 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(STAMP)
 
+$(DSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[parquet,progress]'
+	touch $@ $(STAMP)
+
 install: $(STAMP)
 
 install-test: $(TSTAMP)
 
-demo: $(STAMP)
+# A duel, an exact answer, then the crt flagship experiment through the runner (which
+# reuses its cache when run again).
+demo: $(DSTAMP)
 	$(BIN)/balance duel crt --a bruggish --b watchman --b watchman --b watchman -n 1000000 --seed 1
 	$(BIN)/balance exact crt --a strength=8,agility=8,toughness=10 --b strength=8,agility=8,toughness=10
+	$(BIN)/balance sweep experiments/crt-skill-vs-experience.toml --resume
+	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
 
 test: $(TSTAMP)
 	$(BIN)/python -m pytest -n 2 tests
