@@ -20,7 +20,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -39,7 +39,7 @@ LABELS = {"a_win": "A win rate", "b_win": "B win rate", "draw": "draw rate",
           "mean_rounds": "mean rounds",
           "rounds_q10": "rounds, 10th percentile", "rounds_q50": "rounds, median",
           "rounds_q90": "rounds, 90th percentile"}
-_DETERMINISTIC_RC = {"svg.hashsalt": "balance", "svg.fonttype": "path"}
+_DETERMINISTIC_RC: Any = {"svg.hashsalt": "balance", "svg.fonttype": "path"}
 _PNG_METADATA = {"Software": None}
 _SVG_METADATA = {"Date": None, "Creator": None}
 
@@ -122,7 +122,8 @@ def _ticks(ax: Axes, axis: str, labels: list[Any]) -> None:
         ax.set_yticks(positions, text)
 
 
-def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool, origin: str) -> None:
+def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool,
+           origin: Literal["upper", "lower"]) -> None:
     rate = value in RATES
     image = ax.imshow(grid, origin=origin, aspect="auto", interpolation="nearest",
                       cmap="RdBu" if rate else "viridis",

@@ -111,12 +111,9 @@ def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
                 raise SpecError(f"{axis.field}: side {label.upper()} has {len(members)} "
                                 "combatant(s) in this cell")
             targets = range(index, index + 1)
+        name = str(axis.name)  # "preset": a new preset under the member's own fields
         for k in targets:
-            if axis.name == "preset":
-                # A new preset replaces the old one; the member's own fields stay on top.
-                members[k] = {**members[k], "preset": value}
-            else:
-                members[k] = {**members[k], axis.name: value}
+            members[k] = {**members[k], name: value}
     return members
 
 
@@ -135,7 +132,8 @@ def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
     for index, combo in enumerate(combinations(spec)):
         pairs = list(zip(spec.axes, combo, strict=True))
         try:
-            overrides = {**spec.rules, **{ax.name: v for ax, v in pairs if ax.target == "rules"}}
+            overrides: dict[str, Any] = dict(spec.rules)
+            overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
             frozen = Table(overrides)
             if frozen not in rules_cache:
                 rules_cache[frozen] = rs.rules(dict(overrides))
@@ -146,6 +144,6 @@ def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
             where = f"{origin}: cell {_describe(spec.axes, combo)}" if combo else origin
             raise SpecError(exc.reason, where=where) from None
         key = cell_key(rs.name, rules, sides[0], sides[1])
-        params = Table({ax.field: v for ax, v in pairs})
+        params = Table([(ax.field, v) for ax, v in pairs])
         cells.append(Cell(index, params, key, rules, sides[0], sides[1]))
     return tuple(cells)

@@ -259,7 +259,7 @@ class _Dask:
             if self.cluster is not None:
                 self.cluster.close()
             raise SpecError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
-        self.address = self.client.scheduler.address
+        self.address: str | None = getattr(self.client.scheduler, "address", scheduler)
         self.workers = max(1, sum(self.client.nthreads().values()))
         self.window = max(64, 4 * self.workers)
 

@@ -283,10 +283,10 @@ class _Reader:
             raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def ruled(self, place: str, check: Callable[[], Any]) -> Any:
-        """Run a ruleset check, reporting its SpecError at ``place``."""
+    def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
+        """Run a ruleset check ``check(*args)``, reporting its SpecError at ``place``."""
         try:
-            return check()
+            return check(*args)
         except SpecError as exc:
             raise self.fail(place, _reason(exc)) from None
 
@@ -350,7 +350,7 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
     if "ruleset" not in data:
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
     ref = r.text(data["ruleset"], "ruleset")
-    rs = r.ruled("ruleset", lambda: resolve_ruleset(ref))
+    rs = r.ruled("ruleset", resolve_ruleset, ref)
     description = r.text(data.get("description", ""), "description")
 
     rules = _parse_rules(rs, data.get("rules", {}), r)
@@ -466,7 +466,7 @@ def _parse_rules(rs: RulesetBase, raw: Any, r: _Reader) -> Table:
         rs.rules(dict(raw))
     except SpecError as exc:
         for name, value in raw.items():  # locate the parameter at fault
-            r.ruled(f"rules.{name}", lambda n=name, v=value: rs.rules({n: v}))
+            r.ruled(f"rules.{name}", rs.rules, {name: value})
         raise r.fail("rules", _reason(exc)) from None
     return Table(raw)
 
@@ -481,14 +481,14 @@ def _member_dict(member: Any) -> dict[str, Any]:
 
 def _check_member(rs: RulesetBase, member: Any, place: str, r: _Reader) -> None:
     if isinstance(member, str):
-        r.ruled(place, lambda: rs.combatant(member))
+        r.ruled(place, rs.combatant, member)
         return
     if not isinstance(member, Mapping):
         raise r.fail(place, "a combatant is a preset name or a table of fields (with an "
                             f"optional preset), got {_show(member)}")
     if "preset" in member:
         preset = r.text(member["preset"], _join(place, "preset"))
-        r.ruled(_join(place, "preset"), lambda: rs.preset(preset))
+        r.ruled(_join(place, "preset"), rs.preset, preset)
     for name, value in member.items():
         if name != "preset":
             _check_toml_type(rs.Combatant, name, value, _join(place, name), r)
@@ -498,7 +498,7 @@ def _check_member(rs: RulesetBase, member: Any, place: str, r: _Reader) -> None:
         base = {"preset": member["preset"]} if "preset" in member else {}
         for name, value in member.items():
             if name != "preset":
-                r.ruled(_join(place, name), lambda n=name, v=value: rs.combatant({**base, n: v}))
+                r.ruled(_join(place, name), rs.combatant, {**base, name: value})
         raise r.fail(place, _reason(exc)) from None
 
 
@@ -606,7 +606,7 @@ def _parse_axis(rs: RulesetBase, raw: Any, i: int, rules: Table,
     if not values:
         raise r.fail(values_place, "must hold at least one value")
     axis = Axis(path, ())
-    frozen = []
+    frozen: list[Any] = []
     for j, value in enumerate(values):
         vplace = f"{values_place}[{j}]"
         _check_value(rs, axis, value, vplace, rules, sides, r)
@@ -637,7 +637,7 @@ def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Tab
         name = axis.name
         assert name is not None
         _check_toml_type(rs.Rules, name, value, place, r)
-        r.ruled(place, lambda: rs.rules({**rules, name: value}))
+        r.ruled(place, rs.rules, {**rules, name: value})
         return
     if axis.member is None:  # a whole side
         members = [value] if isinstance(value, str | Mapping) else value
@@ -654,17 +654,17 @@ def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Tab
     assert name is not None
     if name == "preset":
         preset = r.text(value, place)
-        r.ruled(place, lambda: rs.preset(preset))
+        r.ruled(place, rs.preset, preset)
         return
     _check_toml_type(rs.Combatant, name, value, place, r)
     side = sides.get(axis.target)
     if side is None:  # the side itself is swept: check the value on a default combatant
-        r.ruled(place, lambda: rs.combatant({name: value}))
+        r.ruled(place, rs.combatant, {name: value})
         return
-    indices = range(len(side)) if axis.member == "*" else [int(axis.member)]  # type: ignore[arg-type]
+    member = axis.member
+    indices = range(len(side)) if member == "*" else [int(member or 0)]
     for k in indices:
-        member = _member_dict(side[k])
-        r.ruled(place, lambda m=member: rs.combatant({**m, name: value}))
+        r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -155,6 +155,6 @@ def read_table(run_dir: Path) -> pd.DataFrame:
         _need_pyarrow()
         return pd.read_parquet(parquet, engine="pyarrow")
     if csv.exists():
-        return pd.read_csv(csv, float_precision="round_trip")
+        return pd.read_csv(csv)
     raise SpecError(f"{run_dir}: no results table (results.parquet or results.csv); is the run "
                     "finished? (`balance sweep ... --resume` completes it)")

@@ -79,7 +79,7 @@ def test_resume_after_ctrl_c(tmp_path: Path, write_spec: Any) -> None:
     proc = start(spec_path, out, "--executor", "processes", "--workers", "2", delay=0.1)
     wait_for_chunks(out, proc, 6)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert f"every completed chunk is kept in {out}: rerun with --resume" in stderr
     meta = json.loads((out / "meta.json").read_text())

@@ -218,7 +218,7 @@ def test_failed_chunk_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert meta["status"] == "failed" and "kernel bug" in meta["error"]
     assert len(chunk_files(out)) == 4  # every chunk before the failure is kept
     monkeypatch.setattr(coin.Coin, "simulate", real)
-    table, _ = balance.sweep(FIXED, out=out, executor="serial", resume=True)
+    balance.sweep(FIXED, out=out, executor="serial", resume=True)
     assert json.loads((out / "meta.json").read_text())["timings"]["chunks_cached"] == 4
 
 
