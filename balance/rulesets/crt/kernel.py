@@ -303,6 +303,7 @@ class _General:
         self.out = np.zeros((S, n), np.int8)  # 0 standing, else cause code + 1
         self.fell = np.full((S, n), -1, np.int16)
         self.round_number = 0
+        self.any_forced = False
         self.pending_rerolls: list[_Events] = []
         die = self.rules.damage_die
         code = np.arange(36 * die * 6)
@@ -406,7 +407,7 @@ class _General:
         code = codes(self.n_codes, K * m, rng=self.rng).reshape(K, m)
         roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
-        if divert_allowed and (s.policy.any() or self.forced.any()):
+        if divert_allowed and (s.policy.any() or self.any_forced):
             divert = self.decide(att, f_att, adv) & ok
         else:
             divert = np.zeros((K, m), bool)
@@ -432,11 +433,9 @@ class _General:
         self.att, self.tgt, self.adv_entry, self.divert = att, tgt, adv, divert
         self.protected_entry = protected
         self.strokes = _Strokes()
-        self.nullify = np.zeros((S, m), bool)
-        self.unarm = np.zeros((S, m), bool)
-        self.lose_shield = np.zeros((S, m), bool)
-        self.forced_next = np.zeros((S, m), bool)
-        self.out_new = np.zeros((S, m), np.int8)
+        # effects of the tables, kept sparse as flat indices ``slot * m + column``
+        self.fx: dict[str, list[np.ndarray]] = {
+            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": []}
         if tables:
             self.tables_round(ok & two, attacking & ~protected & twelve, divert & twelve)
         self.apply(ordinary, code, f_att, f_tgt, tgt)
@@ -455,6 +454,21 @@ class _General:
         if (s.policy == RANDOM).any():
             divert |= (policy == RANDOM) & (self.rng.random(att.shape) < np.take(s.divert_p, att))
         return divert | forced
+
+    def mark(self, effect: str, slot: np.ndarray, col: np.ndarray) -> None:
+        """Record an end-of-round effect on (slot, column) pairs."""
+        if slot.size:
+            self.fx[effect].append(slot * self.live.size + col)
+
+    def take_out(self, slot: np.ndarray, col: np.ndarray, cause: int) -> None:
+        """Mark fighters out at the round's end; the highest-priority cause wins."""
+        if slot.size:
+            self.fx["out"].append(slot * self.live.size + col)
+            self.fx["cause"].append(np.full(slot.size, cause, np.int8))
+
+    def flat(self, effect: str) -> np.ndarray:
+        parts = self.fx[effect]
+        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
 
     def at_att(self, state: np.ndarray, f_att: np.ndarray) -> np.ndarray:
         """``state`` (S, m) read at each entry's attacker: (K, m)."""
@@ -528,8 +542,8 @@ class _General:
         t = self.two_d6(len(ev))
         c, p = ev.row, ev.p
         mishap = (t >= 2) & (t <= 4)
-        np.maximum.at(self.out_new, (p[mishap], c[mishap]), MISHAP)
-        self.forced_next[p[t == 5], c[t == 5]] = True
+        self.take_out(p[mishap], c[mishap], MISHAP)
+        self.mark("forced", p[t == 5], c[t == 5])
         six = np.flatnonzero(t == 6)
         if six.size:
             which = self.d6(six.size)
@@ -537,14 +551,14 @@ class _General:
             shield_hit = (which <= 3) & has_shield
             weapon_hit = (which > 3) | ((which <= 3) & ~has_shield
                                          & (rules.ef6_no_shield == "weapon"))
-            self.lose_shield[p[six][shield_hit], c[six][shield_hit]] = True
-            self.unarm[p[six][weapon_hit], c[six][weapon_hit]] = True
+            self.mark("lose_shield", p[six][shield_hit], c[six][shield_hit])
+            self.mark("unarm", p[six][weapon_hit], c[six][weapon_hit])
         seven = t == 7
         if seven.any():
             self.pending_rerolls.append(ev.take(seven))
-        self.unarm[p[t == 8], c[t == 8]] = True
+        self.mark("unarm", p[t == 8], c[t == 8])
         if rules.ef9 == "lose_next_attack":
-            self.forced_next[p[t == 9], c[t == 9]] = True
+            self.mark("forced", p[t == 9], c[t == 9])
         eleven = t == 11
         self.strokes.add(c[eleven], p[eleven], p[eleven], self_inflicted=True)
         twelve = t == 12
@@ -604,7 +618,7 @@ class _General:
             nxt.chain = nxt.chain + 1
             new_ef.append(nxt)
         elif rules.es2_mode == "foe_slain":
-            np.maximum.at(self.out_new, (q[devil], c[devil]), MISHAP)
+            self.take_out(q[devil], c[devil], MISHAP)
         else:  # foe_rolls_ef: the stroke lands and the foe rolls on the failure table
             strike(devil)
             foe = ev.take(devil & (ev.chain < cap))
@@ -639,9 +653,9 @@ class _General:
                 self.strokes.add(cc[lands], pp[lands], target[lands])
         six = t == 6
         strike(six, maximum=True)
-        self.unarm[p[six], c[six]] = True
+        self.mark("unarm", p[six], c[six])
         seven = t == 7
-        self.nullify[p[seven], c[seven]] = True
+        self.mark("nullify", p[seven], c[seven])
         if rules.es7_own_stroke:
             strike(seven)
         strike(t == 8)  # the second of two strokes
@@ -649,17 +663,17 @@ class _General:
         self.strokes.add(c[nine], p[nine], q[nine], extraordinary=True, through=other[nine])
         self.set_hit(ev.entry[nine])
         ten = t == 10
-        self.unarm[q[ten], c[ten]] = True
+        self.mark("unarm", q[ten], c[ten])
         eleven = t == 11
         if rules.es11 == "surrender":
-            np.maximum.at(self.out_new, (q[eleven], c[eleven]), SURRENDER)
+            self.take_out(q[eleven], c[eleven], SURRENDER)
         else:
             strike(eleven)
-            self.unarm[q[eleven], c[eleven]] = True
+            self.mark("unarm", q[eleven], c[eleven])
         twelve = np.flatnonzero(t == 12)
         if twelve.size:
             cc, qq = c[twelve], q[twelve]
-            np.maximum.at(self.out_new, (qq, cc), BROKE)
+            self.take_out(qq, cc, BROKE)
             side_q = self.s.side[qq]
             standing = self.out[:, cc] == 0  # (S, events)
             same_side = self.s.side[:, None] == side_q[None, :]
@@ -669,7 +683,7 @@ class _General:
                 li = np.flatnonzero(leads)
                 li = li[self.rng.random(li.size) < rules.leader_break_p]
                 slot, ev_i = np.nonzero(standing[:, li] & same_side[:, li])
-                np.maximum.at(self.out_new, (slot, cc[li][ev_i]), BROKE)
+                self.take_out(slot, cc[li][ev_i], BROKE)
         return _Events.concat(new_ef), _Events.concat(new_attacks)
 
     def rerolls(self) -> None:
@@ -715,7 +729,7 @@ class _General:
               f_tgt: np.ndarray, tgt: np.ndarray) -> None:
         m = self.live.size
         flat_health = self.health.ravel()
-        nullify = self.nullify.ravel()
+        nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
         # ordinary strokes of the main pass: each entry's own damage and shield dice
         if ordinary.any():
             rules, s = self.rules, self.s
@@ -725,7 +739,11 @@ class _General:
             armour = s.armour[::-1, None] if self.duel else np.take(s.armour, tgt)
             dealt = np.maximum(0, raw - armour).astype(np.int16)
             deflected = np.take(self.code_shield, code) <= self.at_tgt(self.block, f_tgt)
-            dealt[~ordinary | deflected | self.at_tgt(self.nullify, f_tgt)] = 0
+            dealt[~ordinary | deflected] = 0
+            if nullified.size:
+                slot, col = np.divmod(nullified, m)
+                for k in range(ordinary.shape[0]):
+                    dealt[k, col[tgt[k, col] == slot]] = 0
             if self.duel:
                 self.health -= dealt[::-1]
             else:
@@ -737,7 +755,7 @@ class _General:
                            self.rng.integers(1, self.rules.damage_die + 1, c.size))
             f_t = t * m + c
             dealt = self.damage(a * m + c, t, f_t, die, self.d6(c.size), ~ext & ~selfi)
-            cancelled = np.take(nullify, f_t) & ~selfi
+            cancelled = np.isin(f_t, nullified) & ~selfi
             dealt[cancelled] = 0
             np.subtract.at(flat_health, f_t, dealt)
             spill = (through >= 0) & (dealt // 2 > 0) & ~cancelled
@@ -745,14 +763,23 @@ class _General:
                 th, cs = through[spill], c[spill]
                 ok = self.out[th, cs] == 0
                 np.subtract.at(flat_health, th[ok] * m + cs[ok], (dealt[spill][ok] // 2))
-        self.weapon[self.unarm] = UNARMED
-        self.block[self.lose_shield] = 0
-        self.forced = self.forced_next
-        standing = self.out == 0
-        newly = standing & (self.out_new > 0)
-        down = standing & ~newly & (self.health <= 0)
-        self.out = np.where(newly, self.out_new, np.where(down, DOWN, self.out)).astype(np.int8)
-        self.fell[newly | down] = self.round_number
+        self.weapon.ravel()[self.flat("unarm")] = UNARMED
+        self.block.ravel()[self.flat("lose_shield")] = 0
+        forced = self.flat("forced")
+        self.forced = np.zeros(self.out.shape, bool)
+        self.forced.ravel()[forced] = True
+        self.any_forced = bool(forced.size)
+        out, fell = self.out.ravel(), self.fell.ravel()
+        if self.fx["out"]:
+            where, inverse = np.unique(np.concatenate(self.fx["out"]), return_inverse=True)
+            cause = np.zeros(where.size, np.int8)
+            np.maximum.at(cause, inverse, np.concatenate(self.fx["cause"]))
+            newly = out[where] == 0
+            out[where[newly]] = cause[newly]
+            fell[where[newly]] = self.round_number
+        down = np.flatnonzero((out == 0) & (flat_health <= 0))
+        out[down] = DOWN
+        fell[down] = self.round_number
 
     # --- bookkeeping ----------------------------------------------------------------------------
     def settle(self) -> None:
