@@ -417,7 +417,7 @@ def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
         row: dict[str, Any] = {name: display(value) for name, value in cell.params.items()}
         row.update(Summary(ruleset, tally, confidence).to_row())
         wins = tally.wins
-        row["n_a_win"], row["n_b_win"], row["n_draw"] = (
+        row["a_wins"], row["b_wins"], row["draws"] = (
             int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
         row["cell"] = cell.key
         rows.append(row)

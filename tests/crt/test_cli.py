@@ -151,3 +151,18 @@ def test_console_script_entry_point():
     proc = subprocess.run([sys.executable, "-m", "balance", "rulesets"], capture_output=True,
                           text=True, check=True)
     assert "crt" in proc.stdout
+
+
+def test_matchups_json(capsys):
+    status, out, _ = run(capsys, "matchups", "crt", "--presets", "novice,expert,master",
+                         "-n", "2000", "--resamples", "20", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert len(data["matchups"]) == 9
+    assert data["ratings"][0]["entrant"] == "master"
+    assert {"weight", "weight_low", "weight_high"} <= set(data["metagame"][0])
+
+
+def test_matchups_bad_preset(capsys):
+    status, out, err = run(capsys, "matchups", "crt", "--presets", "novice,bogus")
+    assert status == 2 and out == "" and "unknown crt preset 'bogus'" in err

@@ -71,7 +71,7 @@ def test_numbers_survive_growth_and_reordering(tmp_path: Path) -> None:
     t2, _ = balance.sweep(grown, out=tmp_path / "grown", executor="serial")
     merged = t1.merge(t2, on=["a.0.level", "b.0.bias"], suffixes=("", "_grown"))
     assert len(merged) == 4
-    for column in ("cell", "n", "n_a_win", "n_b_win", "n_draw", "a_win", "mean_rounds",
+    for column in ("cell", "n", "a_wins", "b_wins", "draws", "a_win", "mean_rounds",
                    "mean_margin"):
         assert (merged[column] == merged[f"{column}_grown"]).all(), column
 

@@ -46,7 +46,7 @@ def test_table_is_tidy(run: balance.Run) -> None:
     assert set(table["rules.handicap"]) == {"[0.0,0.0]", "[0.1,-0.1]"}  # lists as JSON text
     for rate in ("a_win", "b_win", "draw"):
         assert ((table[f"{rate}_low"] <= table[rate]) & (table[rate] <= table[f"{rate}_high"])).all()
-    assert (table["n_a_win"] + table["n_b_win"] + table["n_draw"] == table["n"]).all()
+    assert (table["a_wins"] + table["b_wins"] + table["draws"] == table["n"]).all()
     assert np.allclose(table["a_win"] + table["b_win"] + table["draw"], 1.0)
     assert {"mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90", "end_decided",
             "end_timeout", "mean_margin", "cell"} <= set(table.columns)

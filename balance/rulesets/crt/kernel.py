@@ -48,6 +48,7 @@ NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM = range(len(DIVERT_POLICIES))
 STROKE = np.array([[roll >= 2 and scores(adv, roll) for roll in range(13)]
                    for adv in range(-25, 26)], dtype=bool)
 ROLL_2D6 = sum_table(2, 6).astype(np.int8)  # code 0..35 -> 2d6 total
+_STROKE_FLAT = STROKE.ravel()  # [(adv + 25) * 13 + roll]
 
 
 def _stroke(adv: np.ndarray, roll: np.ndarray) -> np.ndarray:
@@ -70,7 +71,7 @@ class _Setup:
     divert_health: np.ndarray  # int16 (S,)
     divert_p: np.ndarray  # float (S,)
     leader: np.ndarray  # bool (S,)
-    side: np.ndarray  # int8 (S,)
+    side: np.ndarray  # intp (S,)
     ambush: np.ndarray  # int8 (S,)
     dmg_mod: np.ndarray  # int16 (3,): damage modifier by weapon type
 
@@ -90,7 +91,7 @@ class _Setup:
             np.array([c.divert_health for c in everyone], np.int16),
             np.array([c.divert_p for c in everyone], float),
             np.array([c.leader for c in everyone], bool),
-            np.array([0] * len(side_a) + [1] * len(side_b), np.int8),
+            np.array([0] * len(side_a) + [1] * len(side_b), np.intp),
             np.array([c.ambush for c in everyone], np.int8),
             np.array([rules.weapon_damage_mod[w] for w in WEAPON_TYPES], np.int16),
         )
@@ -277,7 +278,13 @@ class _Strokes:
 
 
 class _General:
-    """Every rule of seed 001 over ``n`` fights."""
+    """Every rule of seed 001 over ``n`` fights.
+
+    State arrays are slot-major, ``(S, m)``, so that each slot's row is contiguous; entries
+    are ``(K, m)``.  Reads of a slot chosen per fight go through flat indices
+    (``slot * m + column``) and ``take``, which NumPy does far faster than 2-D fancy
+    indexing on narrow arrays.
+    """
 
     def __init__(self, setup: _Setup, n: int, rng: np.random.Generator) -> None:
         self.s = setup
@@ -289,21 +296,22 @@ class _General:
         self.rounds = np.full(n, self.rules.max_rounds, np.int16)
         self.cause = np.full(n, MAX_ROUNDS - 1, np.int8)
         self.live = np.arange(n)
-        self.health = np.tile(setup.health, (n, 1))
-        self.weapon = np.tile(setup.weapon, (n, 1))
-        self.block = np.tile(setup.block, (n, 1))
-        self.forced = np.zeros((n, S), bool)
-        self.out = np.zeros((n, S), np.int8)  # 0 standing, else cause code + 1
-        self.fell = np.full((n, S), -1, np.int16)
-        self.slot = np.arange(S)
+        self.health = np.repeat(setup.health[:, None], n, axis=1)
+        self.weapon = np.repeat(setup.weapon[:, None], n, axis=1)
+        self.block = np.repeat(setup.block[:, None], n, axis=1)
+        self.forced = np.zeros((S, n), bool)
+        self.out = np.zeros((S, n), np.int8)  # 0 standing, else cause code + 1
+        self.fell = np.full((S, n), -1, np.int16)
         self.round_number = 0
+        self.any_forced = False
         self.pending_rerolls: list[_Events] = []
         die = self.rules.damage_die
         code = np.arange(36 * die * 6)
         self.n_codes = code.size
-        self.code_roll = ROLL_2D6[code % 36]
-        self.code_die = ((code // 36) % die + 1).astype(np.int16)
-        self.code_shield = (code // (36 * die) + 1).astype(np.int8)
+        self.code_roll = expand(ROLL_2D6[code % 36])
+        self.code_die = expand(((code // 36) % die + 1).astype(np.int16))
+        self.code_shield = expand((code // (36 * die) + 1).astype(np.int8))
+        self.score_flat = setup.score.T.ravel().astype(np.int16)  # [weapon * S + slot]
 
     # --- rolling -------------------------------------------------------------------------
     def d6(self, size: int) -> np.ndarray:
@@ -313,32 +321,32 @@ class _General:
         return ROLL_2D6[self.rng.integers(0, 36, size, dtype=np.uint8)]
 
     def scores_now(self, bonus: np.ndarray | None = None) -> np.ndarray:
-        """int16 (m, S): each slot's combat score with the weapon in hand (+ bonus)."""
-        sc = self.s.score[self.slot, self.weapon]
+        """int16 (S, m): each slot's combat score with the weapon in hand (+ bonus)."""
+        S = self.s.slots
+        sc = np.take(self.score_flat, self.weapon * S + np.arange(S)[:, None])
         return sc if bonus is None else sc + bonus
 
     # --- engagement (001.7), as the reference's ``engage`` --------------------------------
     def engage(self, bonus: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """This round's exchanges for every live fight.
 
-        Returns ``x, y, valid, adv_x, adv_y``, each (m, E): the lone or paired fighter,
+        Returns ``x, y, valid, adv_x, adv_y``, each (E, m): the lone or paired fighter,
         his foe, whether the exchange exists, and both advantages.
         """
         s, rules = self.s, self.rules
         m = self.live.size
-        standing = self.out == 0
         if s.n_a == 1 and s.n_b == 1:
             sc = self.scores_now(bonus)
-            d = (sc[:, 0] - sc[:, 1])[:, None]
-            zero = np.zeros((m, 1), np.int64)
-            return zero, zero + 1, np.ones((m, 1), bool), d, -d
+            d = (sc[0] - sc[1])[None, :]
+            zero = np.zeros((1, m), np.int64)
+            return zero, zero + 1, np.ones((1, m), bool), d, -d
+        standing = self.out == 0
         sc = self.scores_now(bonus).astype(np.int32)
         key = np.where(standing, sc, -(1 << 20))
-        order_a = np.argsort(-key[:, : s.n_a], axis=1, kind="stable")
-        order_b = np.argsort(-key[:, s.n_a:], axis=1, kind="stable") + s.n_a
-        cnt_a = standing[:, : s.n_a].sum(axis=1)
-        cnt_b = standing[:, s.n_a:].sum(axis=1)
-        rows = np.arange(m)[:, None]
+        order_a = np.argsort(-key[: s.n_a], axis=0, kind="stable")
+        order_b = np.argsort(-key[s.n_a:], axis=0, kind="stable") + s.n_a
+        cnt_a = standing[: s.n_a].sum(axis=0)
+        cnt_b = standing[s.n_a:].sum(axis=0)
         E = min(3, max(s.n_a, s.n_b))
         # Larger side's members j in rank order; j is dealt to lone fighter j % s_lone.
         a_lone = cnt_a < cnt_b
@@ -346,21 +354,22 @@ class _General:
         lone_cnt = np.maximum(np.minimum(cnt_a, cnt_b), 1)
         pack_cnt = np.maximum(cnt_a, cnt_b)
         limit = np.where(equal, cnt_a, np.minimum(pack_cnt, rules.max_foes * lone_cnt))
-        pad_a = np.concatenate([order_a, np.repeat(order_a[:, :1], 3, axis=1)], axis=1)
-        pad_b = np.concatenate([order_b, np.repeat(order_b[:, :1], 3, axis=1)], axis=1)
-        j = np.arange(E)[None, :]
-        lone_idx = np.where(equal[:, None], j, j % lone_cnt[:, None])
-        x = np.where(a_lone[:, None] | equal[:, None],
-                     np.take_along_axis(pad_a, lone_idx, axis=1),
-                     np.take_along_axis(pad_b, lone_idx, axis=1))
-        y = np.where(a_lone[:, None] | equal[:, None], pad_b[:, :E], pad_a[:, :E])
-        valid = j < limit[:, None]
-        score_y = np.where(valid, sc[rows, y], 0)
+        pad_a = np.concatenate([order_a, np.repeat(order_a[:1], 3, axis=0)], axis=0)
+        pad_b = np.concatenate([order_b, np.repeat(order_b[:1], 3, axis=0)], axis=0)
+        j = np.arange(E)[:, None]
+        lone_idx = np.where(equal, j, j % lone_cnt)
+        a_first = a_lone | equal
+        x = np.where(a_first, np.take_along_axis(pad_a, lone_idx, axis=0),
+                     np.take_along_axis(pad_b, lone_idx, axis=0))
+        y = np.where(a_first, pad_b[:E], pad_a[:E])
+        valid = j < limit
+        cols = np.arange(m)
+        score_y = np.where(valid, np.take(sc.ravel(), y * m + cols), 0)
         # Aggregate of each lone fighter's foes: foes j' with j' % lone == j % lone.
-        same = (lone_idx[:, :, None] == lone_idx[:, None, :]) & valid[:, None, :]
-        aggregate = (same * score_y[:, None, :]).sum(axis=2)
-        first = j < np.where(equal, cnt_a, lone_cnt)[:, None]
-        d = sc[rows, x] - aggregate
+        same = (lone_idx[:, None, :] == lone_idx[None, :, :]) & valid[None, :, :]
+        aggregate = (same * score_y[None, :, :]).sum(axis=1)
+        first = j < np.where(equal, cnt_a, lone_cnt)
+        d = np.take(sc.ravel(), x * m + cols) - aggregate
         adv_x = np.where(first, d, 0)
         keep = rules.multi_zero_mode == "foes_keep_aggregate"
         adv_y = np.where(first | keep, -d, 0)
@@ -371,44 +380,49 @@ class _General:
                        divert_allowed: bool, tables: bool) -> None:
         """Roll, declare, resolve and apply one round for every live fight.
 
-        ``actors`` (m, 2) bool limits who rolls, by side (one-sided ambush exchanges).
+        ``actors`` (2, m) bool limits who rolls, by side (one-sided ambush exchanges).
         """
-        s, rules, rng = self.s, self.rules, self.rng
+        s, rules = self.s, self.rules
         m = self.live.size
+        S = s.slots
         x, y, valid, adv_x, adv_y = self.engage(bonus)
         self.exch = (x, y, valid, adv_x, adv_y)
-        E = x.shape[1]
+        E = x.shape[0]
         K = 2 * E
-        att = np.empty((m, K), np.int64)
-        tgt = np.empty((m, K), np.int64)
-        adv = np.empty((m, K), np.int32)
-        ok = np.empty((m, K), bool)
-        att[:, 0::2], att[:, 1::2] = x, y
-        tgt[:, 0::2], tgt[:, 1::2] = y, x
-        adv[:, 0::2], adv[:, 1::2] = adv_x, adv_y
-        ok[:, 0::2], ok[:, 1::2] = valid, valid
-        rows = np.arange(m)[:, None]
+        att = np.empty((K, m), np.int64)
+        tgt = np.empty((K, m), np.int64)
+        adv = np.empty((K, m), np.int32)
+        ok = np.empty((K, m), bool)
+        att[0::2], att[1::2] = x, y
+        tgt[0::2], tgt[1::2] = y, x
+        adv[0::2], adv[1::2] = adv_x, adv_y
+        ok[0::2], ok[1::2] = valid, valid
+        cols = np.arange(m)
+        f_att = att * m + cols
+        f_tgt = tgt * m + cols
+        # In a duel entry k is slot k striking slot 1 - k: reads need no gather at all.
+        self.duel = S == 2
         if actors is not None:
-            ok &= actors[rows, s.side[att]]
-        code = rng.integers(0, self.n_codes, (m, K), dtype=np.uint16)
-        roll = self.code_roll[code]
+            ok &= np.take(actors.ravel(), np.take(s.side, att) * m + cols)
+        code = codes(self.n_codes, K * m, rng=self.rng).reshape(K, m)
+        roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
-        if divert_allowed and (s.policy.any() or self.forced.any()):
-            divert = self.decide(att, adv, rows) & ok
+        if divert_allowed and (s.policy.any() or self.any_forced):
+            divert = self.decide(att, f_att, adv) & ok
         else:
-            divert = np.zeros((m, K), bool)
+            divert = np.zeros((K, m), bool)
         twelve = roll == 12
         two = roll == 2
-        stroke = _stroke(adv, roll)
+        stroke = np.take(_STROKE_FLAT, (np.clip(adv, -25, 25) + 25) * 13 + roll)
         success = divert & stroke  # a 12 always succeeds, a 2 never does
         partner = np.arange(K) ^ 1
         if rules.divert_scope == "pair":
-            protected = success[:, partner]  # my target's diversion against me holds
+            protected = success[partner]  # my target's diversion against me holds
         else:
-            any_success = np.zeros((m, s.slots), bool)
+            any_success = np.zeros(S * m, bool)
             for k in range(K):
-                any_success[np.arange(m), att[:, k]] |= success[:, k]
-            protected = any_success[rows, tgt]
+                any_success[f_att[k]] |= success[k]
+            protected = np.take(any_success, f_tgt)
         attacking = ok & ~divert
         if tables:
             ordinary = attacking & ~protected & stroke & ~twelve
@@ -419,43 +433,66 @@ class _General:
         self.att, self.tgt, self.adv_entry, self.divert = att, tgt, adv, divert
         self.protected_entry = protected
         self.strokes = _Strokes()
-        self.nullify = np.zeros((m, s.slots), bool)
-        self.unarm = np.zeros((m, s.slots), bool)
-        self.lose_shield = np.zeros((m, s.slots), bool)
-        self.forced_next = np.zeros((m, s.slots), bool)
-        self.out_new = np.zeros((m, s.slots), np.int8)
+        # effects of the tables, kept sparse as flat indices ``slot * m + column``
+        self.fx: dict[str, list[np.ndarray]] = {
+            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": []}
         if tables:
-            self.tables_round(ok, attacking, divert, protected, two, twelve, K)
-        self.apply(ordinary, code, att, tgt)
+            self.tables_round(ok & two, attacking & ~protected & twelve, divert & twelve)
+        self.apply(ordinary, code, f_att, f_tgt, tgt)
 
-    def decide(self, att: np.ndarray, adv: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def decide(self, att: np.ndarray, f_att: np.ndarray, adv: np.ndarray) -> np.ndarray:
         """Each entry's diversion declaration, by its fighter's policy (001.5)."""
         s = self.s
-        policy = s.policy[att]
-        health = self.health[rows, att]
+        forced = self.at_att(self.forced, f_att)
+        if not s.policy.any():
+            return forced
+        policy = np.take(s.policy, att)
         divert = (policy == ALWAYS) | ((policy == IF_DEFICIT) & (adv < 0))
-        divert |= (policy == BELOW_HEALTH) & (health <= s.divert_health[att])
+        if (s.policy == BELOW_HEALTH).any():
+            health = self.at_att(self.health, f_att)
+            divert |= (policy == BELOW_HEALTH) & (health <= np.take(s.divert_health, att))
         if (s.policy == RANDOM).any():
-            divert |= (policy == RANDOM) & (self.rng.random(att.shape) < s.divert_p[att])
-        return divert | self.forced[rows, att]
+            divert |= (policy == RANDOM) & (self.rng.random(att.shape) < np.take(s.divert_p, att))
+        return divert | forced
+
+    def mark(self, effect: str, slot: np.ndarray, col: np.ndarray) -> None:
+        """Record an end-of-round effect on (slot, column) pairs."""
+        if slot.size:
+            self.fx[effect].append(slot * self.live.size + col)
+
+    def take_out(self, slot: np.ndarray, col: np.ndarray, cause: int) -> None:
+        """Mark fighters out at the round's end; the highest-priority cause wins."""
+        if slot.size:
+            self.fx["out"].append(slot * self.live.size + col)
+            self.fx["cause"].append(np.full(slot.size, cause, np.int8))
+
+    def flat(self, effect: str) -> np.ndarray:
+        parts = self.fx[effect]
+        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+
+    def at_att(self, state: np.ndarray, f_att: np.ndarray) -> np.ndarray:
+        """``state`` (S, m) read at each entry's attacker: (K, m)."""
+        return state if self.duel else np.take(state.ravel(), f_att)
+
+    def at_tgt(self, state: np.ndarray, f_tgt: np.ndarray) -> np.ndarray:
+        """``state`` (S, m) read at each entry's target: (K, m)."""
+        return state[::-1] if self.duel else np.take(state.ravel(), f_tgt)
 
     # --- the Extraordinary tables (001.6) ----------------------------------------------------
-    def tables_round(self, ok: np.ndarray, attacking: np.ndarray, divert: np.ndarray,
-                     protected: np.ndarray, two: np.ndarray, twelve: np.ndarray, K: int) -> None:
-        rules = self.rules
-        flat = np.arange(ok.size).reshape(ok.shape)
+    def tables_round(self, ef_mask: np.ndarray, es_mask: np.ndarray, div12: np.ndarray) -> None:
+        m = ef_mask.shape[1]
 
         def events(mask: np.ndarray) -> _Events:
-            r, k = np.nonzero(mask)
-            return _Events(r, self.att[r, k], self.tgt[r, k], self.adv_entry[r, k].astype(np.int64),
-                           np.ones(r.size, np.int64), flat[r, k],
-                           divert[r, k], np.zeros(r.size, bool))
+            k, c = np.nonzero(mask)
+            return _Events(c, self.att[k, c], self.tgt[k, c], self.adv_entry[k, c].astype(np.int64),
+                           np.ones(c.size, np.int64), k * m + c,
+                           self.divert[k, c], np.zeros(c.size, bool))
 
-        # attackers (protected or not) and diverters who rolled 2; a diverter's strokes on
-        # his foe never land (``suppress``)
-        ef = events(ok & two)
-        es = events(attacking & ~protected & twelve)
-        es_div = events(divert & twelve) if rules.divert_12_es else _Events.empty()
+        # attackers (protected or not) and diverters who rolled 2 go to the failure table;
+        # a diverter's strokes on his foe never land (``suppress``)
+        ef = events(ef_mask)
+        es = events(es_mask)
+        es_div = events(div12) if self.rules.divert_12_es else _Events.empty()
         self.drain(ef, _Events.concat([es, es_div]), _Events.empty())
         self.rerolls()
 
@@ -468,8 +505,7 @@ class _General:
                 new_ef.append(a_ef)
                 new_es.append(a_es)
             if len(ef):
-                f_es = self.failure(ef)
-                new_es.append(f_es)
+                new_es.append(self.failure(ef))
             if len(es):
                 s_ef, s_att = self.success(es)
                 new_ef.append(s_ef)
@@ -478,8 +514,7 @@ class _General:
                                _Events.concat(new_attacks))
 
     def set_hit(self, entry: np.ndarray) -> None:
-        entry = entry[entry >= 0]
-        self.hit.ravel()[entry] = True
+        self.hit.ravel()[entry[entry >= 0]] = True
 
     def attack_rolls(self, ev: _Events) -> tuple[_Events, _Events]:
         """Fresh attacking rolls (ES 3 extra exchanges, EF 7 rerolls): as ``attack``."""
@@ -505,60 +540,60 @@ class _General:
         """One Extraordinary Failure roll per event; returns the ES events of EF 12."""
         rules = self.rules
         t = self.two_d6(len(ev))
-        r, p = ev.row, ev.p
+        c, p = ev.row, ev.p
         mishap = (t >= 2) & (t <= 4)
-        np.maximum.at(self.out_new, (r[mishap], p[mishap]), MISHAP)
-        self.forced_next[r[t == 5], p[t == 5]] = True
+        self.take_out(p[mishap], c[mishap], MISHAP)
+        self.mark("forced", p[t == 5], c[t == 5])
         six = np.flatnonzero(t == 6)
         if six.size:
             which = self.d6(six.size)
-            has_shield = self.block[r[six], p[six]] > 0
+            has_shield = self.block[p[six], c[six]] > 0
             shield_hit = (which <= 3) & has_shield
             weapon_hit = (which > 3) | ((which <= 3) & ~has_shield
                                          & (rules.ef6_no_shield == "weapon"))
-            self.lose_shield[r[six][shield_hit], p[six][shield_hit]] = True
-            self.unarm[r[six][weapon_hit], p[six][weapon_hit]] = True
+            self.mark("lose_shield", p[six][shield_hit], c[six][shield_hit])
+            self.mark("unarm", p[six][weapon_hit], c[six][weapon_hit])
         seven = t == 7
         if seven.any():
             self.pending_rerolls.append(ev.take(seven))
-        self.unarm[r[t == 8], p[t == 8]] = True
+        self.mark("unarm", p[t == 8], c[t == 8])
         if rules.ef9 == "lose_next_attack":
-            self.forced_next[r[t == 9], p[t == 9]] = True
+            self.mark("forced", p[t == 9], c[t == 9])
         eleven = t == 11
-        self.strokes.add(r[eleven], p[eleven], p[eleven], self_inflicted=True)
+        self.strokes.add(c[eleven], p[eleven], p[eleven], self_inflicted=True)
         twelve = t == 12
         go_on = twelve & (ev.chain < rules.max_table_chain)
         plain = twelve & ~go_on & ~ev.suppress
-        self.strokes.add(r[plain], p[plain], ev.q[plain])
+        self.strokes.add(c[plain], p[plain], ev.q[plain])
         self.set_hit(ev.entry[plain])
         nxt = ev.take(go_on)
         nxt.chain = nxt.chain + 1
         return nxt
 
-    def other_foe(self, r: np.ndarray, p: np.ndarray, q: np.ndarray, skip: np.ndarray | None = None
-                  ) -> np.ndarray:
+    def other_foe(self, c: np.ndarray, p: np.ndarray, q: np.ndarray,
+                  skip: np.ndarray | None = None) -> np.ndarray:
         """The first standing foe engaged with ``p`` other than ``q`` (and ``skip``), or -1."""
         x, y, valid, _, _ = self.exch
-        found = np.full(r.shape, -1, np.int64)
-        standing = self.out[r] == 0  # out flags change only at the round's end
-        for e in range(x.shape[1]):
-            xe, ye, ve = x[r, e], y[r, e], valid[r, e]
+        found = np.full(c.shape, -1, np.int64)
+        for e in range(x.shape[0]):
+            xe, ye, ve = x[e, c], y[e, c], valid[e, c]
             cand = np.where(xe == p, ye, np.where(ye == p, xe, -1))
             cand_ok = ve & (cand >= 0) & (cand != q) & (found < 0)
             if skip is not None:
                 cand_ok &= cand != skip
-            cand_ok &= standing[np.arange(r.size), np.maximum(cand, 0)]
+            # out flags change only at the round's end: standing at its start
+            cand_ok &= self.out[np.maximum(cand, 0), c] == 0
             found = np.where(cand_ok, cand, found)
         return found
 
-    def band(self, r: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    def band(self, c: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
         """``p``'s advantage against ``q`` in this round's exchanges (0 if none)."""
         x, y, valid, adv_x, adv_y = self.exch
-        out = np.zeros(r.shape, np.int64)
-        for e in range(x.shape[1]):
-            xe, ye, ve = x[r, e], y[r, e], valid[r, e]
-            out = np.where(ve & (xe == p) & (ye == q), adv_x[r, e], out)
-            out = np.where(ve & (ye == p) & (xe == q), adv_y[r, e], out)
+        out = np.zeros(c.shape, np.int64)
+        for e in range(x.shape[0]):
+            xe, ye, ve = x[e, c], y[e, c], valid[e, c]
+            out = np.where(ve & (xe == p) & (ye == q), adv_x[e, c], out)
+            out = np.where(ve & (ye == p) & (xe == q), adv_y[e, c], out)
         return out
 
     def success(self, ev: _Events) -> tuple[_Events, _Events]:
@@ -566,194 +601,213 @@ class _General:
         rules = self.rules
         cap = rules.max_table_chain
         t = self.two_d6(len(ev))
-        r, p, q = ev.row, ev.p, ev.q
+        c, p, q = ev.row, ev.p, ev.q
         own = ~ev.suppress  # strokes on q land (and settle the hit) unless he diverted
         new_ef: list[_Events] = []
         new_attacks: list[_Events] = []
 
-        def strike(mask: np.ndarray, **kw: object) -> None:
+        def strike(mask: np.ndarray, maximum: bool = False) -> None:
             mask = mask & own
-            self.strokes.add(r[mask], p[mask], q[mask], extraordinary=True, **kw)  # type: ignore[arg-type]
+            self.strokes.add(c[mask], p[mask], q[mask], extraordinary=True, maximum=maximum)
             self.set_hit(ev.entry[mask])
 
         # 2: Before the Devil knows your dead
         devil = t == 2
         if rules.es2_mode == "roller_fails":
-            go = devil & (ev.chain < cap)
-            nxt = ev.take(go)
+            nxt = ev.take(devil & (ev.chain < cap))
             nxt.chain = nxt.chain + 1
             new_ef.append(nxt)
         elif rules.es2_mode == "foe_slain":
-            np.maximum.at(self.out_new, (r[devil], q[devil]), MISHAP)
+            self.take_out(q[devil], c[devil], MISHAP)
         else:  # foe_rolls_ef: the stroke lands and the foe rolls on the failure table
             strike(devil)
-            go = devil & (ev.chain < cap)
-            foe = ev.take(go)
-            new_ef.append(_Events(foe.row, foe.q, foe.p, -foe.adv, foe.chain + 1,
-                                  np.full(len(foe), -1), np.zeros(len(foe), bool),
-                                  np.zeros(len(foe), bool)))
+            foe = ev.take(devil & (ev.chain < cap))
+            none = np.full(len(foe), -1)
+            no = np.zeros(len(foe), bool)
+            new_ef.append(_Events(foe.row, foe.q, foe.p, -foe.adv, foe.chain + 1, none, no, no))
         # 3, 4, 5, 9 need another engaged foe of the roller
         needs_other = (t == 3) | (t == 4) | (t == 5) | (t == 9)
-        other = np.full(r.shape, -1, np.int64)
+        other = np.full(c.shape, -1, np.int64)
         if needs_other.any():
             idx = np.flatnonzero(needs_other)
-            other[idx] = self.other_foe(r[idx], p[idx], q[idx])
+            other[idx] = self.other_foe(c[idx], p[idx], q[idx])
         strike((t == 3) | (t == 4) | (t == 5) | (t == 8) | (t == 10))
         three = np.flatnonzero((t == 3) & (other >= 0))
         if three.size:
-            rr, pp, oo, ch = r[three], p[three], other[three], ev.chain[three]
+            cc, pp, oo, ch = c[three], p[three], other[three], ev.chain[three]
             none = np.full(three.size, -1)
             no = np.zeros(three.size, bool)
-            new_attacks.append(_Events(rr, pp, oo, self.band(rr, pp, oo), ch, none, no, no))
-            new_attacks.append(_Events(rr, oo, pp, self.band(rr, oo, pp), ch, none, no, no))
+            new_attacks.append(_Events(cc, pp, oo, self.band(cc, pp, oo), ch, none, no, no))
+            new_attacks.append(_Events(cc, oo, pp, self.band(cc, oo, pp), ch, none, no, no))
         four = (t == 4) & (other >= 0)
-        self.strokes.add(r[four], p[four], other[four])
+        self.strokes.add(c[four], p[four], other[four])
         five = np.flatnonzero((t == 5) & (other >= 0))
         if five.size:
-            rr, pp, qq = r[five], p[five], q[five]
+            cc, pp, qq = c[five], p[five], q[five]
             first = other[five]
-            second = self.other_foe(rr, pp, qq, skip=first)
+            second = self.other_foe(cc, pp, qq, skip=first)
             for target in (first, second):
                 has = target >= 0
                 roll = self.two_d6(five.size)
-                lands = has & (roll != 2) & _stroke(self.band(rr, pp, np.maximum(target, 0)), roll)
-                self.strokes.add(rr[lands], pp[lands], target[lands])
+                lands = has & (roll != 2) & _stroke(self.band(cc, pp, np.maximum(target, 0)), roll)
+                self.strokes.add(cc[lands], pp[lands], target[lands])
         six = t == 6
         strike(six, maximum=True)
-        self.unarm[r[six], p[six]] = True
+        self.mark("unarm", p[six], c[six])
         seven = t == 7
-        self.nullify[r[seven], p[seven]] = True
+        self.mark("nullify", p[seven], c[seven])
         if rules.es7_own_stroke:
             strike(seven)
         strike(t == 8)  # the second of two strokes
         nine = (t == 9) & own
-        self.strokes.add(r[nine], p[nine], q[nine], extraordinary=True, through=other[nine])
+        self.strokes.add(c[nine], p[nine], q[nine], extraordinary=True, through=other[nine])
         self.set_hit(ev.entry[nine])
         ten = t == 10
-        self.unarm[r[ten], q[ten]] = True
+        self.mark("unarm", q[ten], c[ten])
         eleven = t == 11
         if rules.es11 == "surrender":
-            np.maximum.at(self.out_new, (r[eleven], q[eleven]), SURRENDER)
+            self.take_out(q[eleven], c[eleven], SURRENDER)
         else:
             strike(eleven)
-            self.unarm[r[eleven], q[eleven]] = True
+            self.mark("unarm", q[eleven], c[eleven])
         twelve = np.flatnonzero(t == 12)
         if twelve.size:
-            rr, qq = r[twelve], q[twelve]
-            np.maximum.at(self.out_new, (rr, qq), BROKE)
+            cc, qq = c[twelve], q[twelve]
+            self.take_out(qq, cc, BROKE)
             side_q = self.s.side[qq]
-            standing = self.out[rr] == 0
-            same_side = self.s.side[None, :] == side_q[:, None]
-            allies = (standing & same_side).sum(axis=1)
+            standing = self.out[:, cc] == 0  # (S, events)
+            same_side = self.s.side[:, None] == side_q[None, :]
+            allies = (standing & same_side).sum(axis=0)
             leads = self.s.leader[qq] & (allies > 1)
             if leads.any():
                 li = np.flatnonzero(leads)
-                breaks = self.rng.random(li.size) < rules.leader_break_p
-                li = li[breaks]
-                whole = standing[li] & same_side[li]
-                br, bs = np.nonzero(whole)
-                np.maximum.at(self.out_new, (rr[li][br], bs), BROKE)
+                li = li[self.rng.random(li.size) < rules.leader_break_p]
+                slot, ev_i = np.nonzero(standing[:, li] & same_side[:, li])
+                self.take_out(slot, cc[li][ev_i], BROKE)
         return _Events.concat(new_ef), _Events.concat(new_attacks)
 
     def rerolls(self) -> None:
         """EF 7: a foe who missed rerolls; the new roll stands (as in the reference)."""
-        K = self.att.shape[1]
+        K, m = self.att.shape
         while self.pending_rerolls:
             batch = _Events.concat(self.pending_rerolls)
             self.pending_rerolls = []
             # the foe's entry in this round's exchanges: fighter = foe, foe = roller
-            r, roller, foe = batch.row, batch.p, batch.q
-            entry = np.full(r.shape, -1, np.int64)
+            c, roller, foe = batch.row, batch.p, batch.q
+            entry = np.full(c.shape, -1, np.int64)
             for k in range(K):
-                match = ((self.att[r, k] == foe) & (self.tgt[r, k] == roller) & ~self.divert[r, k]
-                         & ~self.hit[r, k])
-                entry = np.where(match & (entry < 0), r * K + k, entry)
+                match = ((self.att[k, c] == foe) & (self.tgt[k, c] == roller)
+                         & ~self.divert[k, c] & ~self.hit[k, c])
+                entry = np.where(match & (entry < 0), k * m + c, entry)
             has = entry >= 0
             # two rerolls for one entry in one batch: the second waits for the next pass
             _, first = np.unique(entry[has], return_index=True)
-            keep = np.zeros(r.shape, bool)
+            keep = np.zeros(c.shape, bool)
             keep[np.flatnonzero(has)[first]] = True
             later = has & ~keep
             if later.any():
                 self.pending_rerolls.append(batch.take(later))
             e = entry[keep]
-            rr, kk = e // K, e % K
-            attacks = _Events(rr, self.att[rr, kk], self.tgt[rr, kk],
-                              self.adv_entry[rr, kk].astype(np.int64), np.zeros(e.size, np.int64),
-                              e, np.zeros(e.size, bool), self.protected_entry[rr, kk])
+            kk, cc = e // m, e % m
+            attacks = _Events(cc, self.att[kk, cc], self.tgt[kk, cc],
+                              self.adv_entry[kk, cc].astype(np.int64), np.zeros(e.size, np.int64),
+                              e, np.zeros(e.size, bool), self.protected_entry[kk, cc])
             self.drain(_Events.empty(), _Events.empty(), attacks)
 
     # --- applying a round ---------------------------------------------------------------------
-    def damage(self, row: np.ndarray, att: np.ndarray, tgt: np.ndarray, die: np.ndarray,
-               shield_die: np.ndarray, deflectable: np.ndarray) -> np.ndarray:
-        """Damage of strokes after shield and armour (001.9)."""
+    def damage(self, f_att: np.ndarray, tgt: np.ndarray, f_tgt: np.ndarray, die: np.ndarray,
+               shield_die: np.ndarray, deflectable: np.ndarray | bool) -> np.ndarray:
+        """Damage of strokes after shield and armour (001.9); flat indices into (S, m)."""
         rules, s = self.rules, self.s
-        raw = np.maximum(rules.min_damage, die + s.dmg_mod[self.weapon[row, att]])
-        dealt = np.maximum(0, raw - s.armour[tgt])
-        block = self.block[row, tgt]
-        return np.where(deflectable & (shield_die <= block), 0, dealt)
+        weapon = np.take(self.weapon.ravel(), f_att)
+        raw = np.maximum(rules.min_damage, die + np.take(s.dmg_mod, weapon))
+        dealt = np.maximum(0, raw - np.take(s.armour, tgt))
+        block = np.take(self.block.ravel(), f_tgt)
+        return np.where(deflectable & (shield_die <= block), 0, dealt).astype(np.int16)
 
-    def apply(self, ordinary: np.ndarray, code: np.ndarray, att: np.ndarray, tgt: np.ndarray) -> None:
-        S = self.s.slots
+    def apply(self, ordinary: np.ndarray, code: np.ndarray, f_att: np.ndarray,
+              f_tgt: np.ndarray, tgt: np.ndarray) -> None:
+        m = self.live.size
         flat_health = self.health.ravel()
+        nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
         # ordinary strokes of the main pass: each entry's own damage and shield dice
-        r, k = np.nonzero(ordinary)
-        if r.size:
-            a, t = att[r, k], tgt[r, k]
-            c = code[r, k]
-            dealt = self.damage(r, a, t, self.code_die[c], self.code_shield[c],
-                                np.ones(r.size, bool))
-            dealt = np.where(self.nullify[r, t], 0, dealt)
-            np.subtract.at(flat_health, r * S + t, dealt.astype(np.int16))
+        if ordinary.any():
+            rules, s = self.rules, self.s
+            weapon = self.at_att(self.weapon, f_att)
+            raw = np.maximum(rules.min_damage,
+                             np.take(self.code_die, code) + np.take(s.dmg_mod, weapon))
+            armour = s.armour[::-1, None] if self.duel else np.take(s.armour, tgt)
+            dealt = np.maximum(0, raw - armour).astype(np.int16)
+            deflected = np.take(self.code_shield, code) <= self.at_tgt(self.block, f_tgt)
+            dealt[~ordinary | deflected] = 0
+            if nullified.size:
+                slot, col = np.divmod(nullified, m)
+                for k in range(ordinary.shape[0]):
+                    dealt[k, col[tgt[k, col] == slot]] = 0
+            if self.duel:
+                self.health -= dealt[::-1]
+            else:
+                for k in range(ordinary.shape[0]):  # within one entry row, targets differ
+                    flat_health[f_tgt[k]] -= dealt[k]
         if self.strokes.row:
-            row, a, t, ext, mx, through, selfi = self.strokes.arrays()
+            c, a, t, ext, mx, through, selfi = self.strokes.arrays()
             die = np.where(mx, self.rules.damage_die,
-                           self.rng.integers(1, self.rules.damage_die + 1, row.size))
-            deflectable = ~ext & ~selfi
-            dealt = self.damage(row, a, t, die, self.d6(row.size), deflectable)
-            dealt = np.where(self.nullify[row, t] & ~selfi, 0, dealt)
-            np.subtract.at(flat_health, row * S + t, dealt.astype(np.int16))
-            spill = (through >= 0) & (dealt // 2 > 0) & ~self.nullify[row, t]
+                           self.rng.integers(1, self.rules.damage_die + 1, c.size))
+            f_t = t * m + c
+            dealt = self.damage(a * m + c, t, f_t, die, self.d6(c.size), ~ext & ~selfi)
+            cancelled = np.isin(f_t, nullified) & ~selfi
+            dealt[cancelled] = 0
+            np.subtract.at(flat_health, f_t, dealt)
+            spill = (through >= 0) & (dealt // 2 > 0) & ~cancelled
             if spill.any():
-                th = through[spill]
-                ok = self.out[row[spill], th] == 0
-                np.subtract.at(flat_health, row[spill][ok] * S + th[ok],
-                               (dealt[spill][ok] // 2).astype(np.int16))
-        self.weapon[self.unarm] = UNARMED
-        self.block[self.lose_shield] = 0
-        self.forced = self.forced_next
-        standing = self.out == 0
-        newly = standing & (self.out_new > 0)
-        down = standing & ~newly & (self.health <= 0)
-        self.out = np.where(newly, self.out_new, np.where(down, DOWN, self.out)).astype(np.int8)
-        self.fell[newly | down] = self.round_number
+                th, cs = through[spill], c[spill]
+                ok = self.out[th, cs] == 0
+                np.subtract.at(flat_health, th[ok] * m + cs[ok], (dealt[spill][ok] // 2))
+        self.weapon.ravel()[self.flat("unarm")] = UNARMED
+        self.block.ravel()[self.flat("lose_shield")] = 0
+        forced = self.flat("forced")
+        self.forced = np.zeros(self.out.shape, bool)
+        self.forced.ravel()[forced] = True
+        self.any_forced = bool(forced.size)
+        out, fell = self.out.ravel(), self.fell.ravel()
+        if self.fx["out"]:
+            where, inverse = np.unique(np.concatenate(self.fx["out"]), return_inverse=True)
+            cause = np.zeros(where.size, np.int8)
+            np.maximum.at(cause, inverse, np.concatenate(self.fx["cause"]))
+            newly = out[where] == 0
+            out[where[newly]] = cause[newly]
+            fell[where[newly]] = self.round_number
+        down = np.flatnonzero((out == 0) & (flat_health <= 0))
+        out[down] = DOWN
+        fell[down] = self.round_number
 
     # --- bookkeeping ----------------------------------------------------------------------------
     def settle(self) -> None:
         """Record the fights that ended this round and compact them out."""
         s = self.s
         standing = self.out == 0
-        a_left = standing[:, : s.n_a].any(axis=1)
-        b_left = standing[:, s.n_a:].any(axis=1)
+        a_left = np.logical_or.reduce(standing[: s.n_a], axis=0)
+        b_left = np.logical_or.reduce(standing[s.n_a:], axis=0)
         done = ~(a_left & b_left)
-        if not done.any():
-            return
         idx = np.flatnonzero(done)
+        if not idx.size:
+            return
         winner = np.where(~a_left[idx], np.where(~b_left[idx], Winner.DRAW, Winner.B), Winner.A)
         # cause: the highest-priority cause among the losers who fell this round
-        loser_slots = np.where(winner[:, None] == Winner.A, s.side[None, :] == 1,
-                               np.where(winner[:, None] == Winner.B, s.side[None, :] == 0, True))
-        fell_now = (self.fell[idx] == self.round_number) & loser_slots
-        cause = np.where(fell_now, self.out[idx], 0).max(axis=1)
+        side = s.side[:, None]
+        loser_slots = np.where(winner == Winner.A, side == 1,
+                               np.where(winner == Winner.B, side == 0, True))
+        fell_now = (self.fell[:, idx] == self.round_number) & loser_slots
+        cause = np.where(fell_now, self.out[:, idx], 0).max(axis=0)
         cause = np.where(cause > 0, cause, DOWN)
         orig = self.live[idx]
         self.winner[orig] = winner
         self.rounds[orig] = self.round_number
         self.cause[orig] = cause - 1
-        keep = ~done
+        keep = np.flatnonzero(~done)
         self.live = self.live[keep]
         for name in ("health", "weapon", "block", "forced", "out", "fell"):
-            setattr(self, name, getattr(self, name)[keep])
+            setattr(self, name, np.take(getattr(self, name), keep, axis=1))
 
     def ambush(self) -> None:
         """The opening roll and exchange of an ambush (001.3), as the reference's."""
@@ -766,52 +820,49 @@ class _General:
         warned = total == 1
         brief = (total >= 5) & (total <= 6)
         surprise = (total >= 7) & (total <= 8)
-        totally = total >= 9
-        actors = np.zeros((m, 2), bool)
-        actors[warned, 1 - init] = True
-        actors[brief | surprise, init] = True
-        bonus = np.zeros((m, s.slots), np.int16)
-        side_init = s.side == init
-        bonus[np.ix_(brief, side_init)] = 6
-        bonus[np.ix_(surprise, side_init)] = 12
+        actors = np.zeros((2, m), bool)
+        actors[1 - init, warned] = True
+        actors[init, brief | surprise] = True
+        side_init = (s.side == init)[:, None]
+        bonus = (np.where(side_init & brief, 6, 0) + np.where(side_init & surprise, 12, 0))
         self.pending_rerolls = []
-        self.exchange_round(bonus, actors, divert_allowed=False,
+        self.exchange_round(bonus.astype(np.int16), actors, divert_allowed=False,
                             tables=s.tables and rules.ambush_tables)
-        if totally.any():
-            self.total_surprise(np.flatnonzero(totally), init)
+        totally = np.flatnonzero(total >= 9)
+        if totally.size:
+            self.total_surprise(totally, init)
         self.settle()
 
-    def total_surprise(self, rows: np.ndarray, init: int) -> None:
+    def total_surprise(self, cols: np.ndarray, init: int) -> None:
         """Result 9+: each ambusher's 2d6 other than 2 damages its target; a 12, two."""
         s = self.s
+        m = self.live.size
         x, y, valid, _, _ = self.engage()
-        S = s.slots
         self.strokes = _Strokes()
-        self.nullify = np.zeros((self.live.size, S), bool)
         for slot in np.flatnonzero(s.side == init):
-            r = rows[self.out[rows, slot] == 0]
-            first = np.full(r.size, -1)
-            second = np.full(r.size, -1)
-            for e in range(x.shape[1]):
-                cand = np.where(valid[r, e] & (x[r, e] == slot), y[r, e],
-                                np.where(valid[r, e] & (y[r, e] == slot), x[r, e], -1))
+            c = cols[self.out[slot, cols] == 0]
+            first = np.full(c.size, -1)
+            second = np.full(c.size, -1)
+            for e in range(x.shape[0]):
+                cand = np.where(valid[e, c] & (x[e, c] == slot), y[e, c],
+                                np.where(valid[e, c] & (y[e, c] == slot), x[e, c], -1))
                 second = np.where((first >= 0) & (second < 0) & (cand >= 0), cand, second)
                 first = np.where((first < 0) & (cand >= 0), cand, first)
             has = first >= 0
-            r, first, second = r[has], first[has], second[has]
-            roll = self.two_d6(r.size)
+            c, first, second = c[has], first[has], second[has]
+            roll = self.two_d6(c.size)
+            att = np.full(c.size, slot)
             hit = roll != 2
-            att = np.full(r.size, slot)
-            self.strokes.add(r[hit], att[hit], first[hit], extraordinary=True)
+            # the target is unaware: no shield deflects these strokes (DEFAULT)
+            self.strokes.add(c[hit], att[hit], first[hit], extraordinary=True)
             two = (roll == 12) & (second >= 0)
-            self.strokes.add(r[two], att[two], second[two], extraordinary=True)
+            self.strokes.add(c[two], att[two], second[two], extraordinary=True)
         if self.strokes.row:
-            row, a, t, ext, *_ = self.strokes.arrays()
-            die = self.rng.integers(1, self.rules.damage_die + 1, row.size)
-            dealt = self.damage(row, a, t, die, self.d6(row.size), ~ext)
-            np.subtract.at(self.health.ravel(), row * S + t, dealt.astype(np.int16))
-            standing = self.out == 0
-            down = standing & (self.health <= 0)
+            c, a, t, *_ = self.strokes.arrays()
+            die = self.rng.integers(1, self.rules.damage_die + 1, c.size)
+            dealt = self.damage(a * m + c, t, t * m + c, die, self.d6(c.size), False)
+            np.subtract.at(self.health.ravel(), t * m + c, dealt)
+            down = (self.out == 0) & (self.health <= 0)
             self.out[down] = DOWN
             self.fell[down] = self.round_number
 
