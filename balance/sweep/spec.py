@@ -50,6 +50,7 @@ accepts.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import math
 import tomllib
@@ -425,9 +426,11 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
 # --- rules and sides -----------------------------------------------------------------------------
 
 
+@functools.cache
 def _field_types(cls: type) -> dict[str, Any]:
-    return {f.name: typing.get_type_hints(cls)[f.name] for f in dataclasses.fields(cls)
-            if "tag" in f.metadata}
+    """The :func:`~balance.rulesets.base.param` fields of ``cls`` and their types."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if "tag" in f.metadata}
 
 
 def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -> None:
