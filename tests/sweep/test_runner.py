@@ -228,3 +228,24 @@ def test_spec_object_and_path_agree(tmp_path: Path, write_spec: Any,
     table, run_dir = balance.sweep(load_spec(path), out=tmp_path / "run", executor="serial")
     pd.testing.assert_frame_equal(table, serial_tables["fixed"], check_exact=True)
     assert (run_dir / "experiment.toml").read_text() == path.read_text()
+
+
+def test_dask_local_cluster_started_for_the_run(tmp_path: Path,
+                                                serial_tables: dict[str, pd.DataFrame]) -> None:
+    pytest.importorskip("distributed")
+    table, path = balance.sweep(FIXED, out=tmp_path / "run", executor="dask", workers=2)
+    pd.testing.assert_frame_equal(table, serial_tables["fixed"], check_exact=True)
+    meta = json.loads((path / "meta.json").read_text())
+    assert meta["workers"] == 2 and meta["scheduler"].startswith("tcp://127.0.0.1:")
+
+
+def test_progress_bar(tmp_path: Path) -> None:
+    import io
+
+    stream = io.StringIO()
+    balance.sweep(FIXED, out=tmp_path / "run", executor="serial", progress=True, stream=stream)
+    text = stream.getvalue()
+    assert "45.0k/45.0k" in text and "fight/s" in text and "cells 9/9" in text
+    quiet = io.StringIO()
+    balance.sweep(FIXED, out=tmp_path / "quiet", executor="serial", stream=quiet)
+    assert quiet.getvalue() == ""  # not a terminal: no bar
