@@ -643,15 +643,7 @@ def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Tab
         r.ruled(place, rs.rules, {**rules, name: value})
         return
     if axis.member is None:  # a whole side
-        members = [value] if isinstance(value, str | Mapping) else value
-        if not isinstance(members, list) or not members:
-            raise r.fail(place, "a side is a preset name, a table of fields, or a non-empty "
-                                f"list of them, got {_show(value)}")
-        for k, member in enumerate(members):
-            _check_member(rs, member, f"{place}[{k}]", r)
-        if len(members) > rs.max_side:
-            raise r.fail(place, f"{len(members)} combatants; {rs.name} allows "
-                                f"1..{rs.max_side} per side")
+        _parse_side(rs, value, place, r)
         return
     name = axis.name
     assert name is not None
