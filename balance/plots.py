@@ -255,8 +255,13 @@ def save(fig_or_ax: Figure | Axes, path: str | Path, *,
 
 def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str | None = None,
             value: str = "a_win", by: str | None = None, name: str | None = None,
+            suffix: str = "", note: str = "",
             formats: Iterable[str] = ("png", "svg")) -> list[Path]:
-    """Draw one plot on a figure of its own (no pyplot state) and save it in ``folder``."""
+    """Draw one plot on a figure of its own (no pyplot state) and save it in ``folder``.
+
+    The file is named after the plot (``heatmap-a_win-X-Y``) plus ``suffix``, or ``name``;
+    ``note`` (e.g. the values the other axes are held at) is added under the title.
+    """
     from matplotlib.figure import Figure
 
     if kind not in KINDS:
@@ -278,7 +283,9 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
     else:
         curves(df, x=x, y=y or value, by=by, ax=ax)
         stem = f"curves-{y or value}-{x}" + (f"-by-{by}" if by else "")
-    stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem)
+    if note:
+        ax.set_title(f"{ax.get_title()}\n{note}", fontsize="medium")
+    stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem + suffix)
     return save(figure, Path(folder) / stem, formats=formats)
 
 
@@ -326,4 +333,6 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
             raise SpecError(f"a {kind} needs two axes; give --y")
         y = others[0]
     folder = Path(out) if out is not None else path / "plots"
-    return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, formats=formats)
+    suffix = "".join(f"-{item}" for item in where)
+    return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
+                   note=", ".join(where), formats=formats)

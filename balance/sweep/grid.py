@@ -81,15 +81,20 @@ def combinations(spec: Spec) -> Iterator[tuple[Any, ...]]:
         yield from itertools.product(*values)
 
 
-def display(value: Any) -> Any:
-    """An axis value as a table entry: scalars as they are, lists and tables as compact JSON."""
+def display(value: Any, field: str = "") -> Any:
+    """An axis value as a table entry: scalars as they are, a whole side of preset specs as
+    ``"novice + novice"``, other lists and tables as compact JSON."""
+    if field in SIDES and isinstance(value, tuple | list) \
+            and all(isinstance(v, str) for v in value):
+        return " + ".join(value)
     if isinstance(value, tuple | list | Mapping):
         return json.dumps(plain(value), separators=(",", ":"), sort_keys=True)
     return value
 
 
 def _describe(axes: tuple[Axis, ...], combo: tuple[Any, ...]) -> str:
-    return ", ".join(f"{axis.field}={display(v)}" for axis, v in zip(axes, combo, strict=True))
+    return ", ".join(f"{axis.field}={display(v, axis.field)}"
+                     for axis, v in zip(axes, combo, strict=True))
 
 
 def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]

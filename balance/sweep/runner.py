@@ -414,7 +414,7 @@ def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
     rows = []
     for cell in cells:
         tally = totals[cell.key]
-        row: dict[str, Any] = {name: display(value) for name, value in cell.params.items()}
+        row: dict[str, Any] = {name: display(value, name) for name, value in cell.params.items()}
         row.update(Summary(ruleset, tally, confidence).to_row())
         wins = tally.wins
         row["a_wins"], row["b_wins"], row["draws"] = (
@@ -621,6 +621,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
 
     totals = {key: run.total() for key, run in runs.items()}
     table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
+    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
+                        "axes": list(spec.axis_fields)})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock
@@ -635,8 +637,6 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
     })
     store.write_json(run_dir / store.META, meta)
-    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields)})
     return Run(table, run_dir)
 
 
@@ -647,6 +647,12 @@ def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
 
     written: list[Path] = []
     for plot in spec.plots:
-        written.extend(plots.draw_to(table, run_dir / "plots", kind=plot.kind, x=plot.x,
-                                     y=plot.y, value=plot.value, by=plot.by))
+        part = table
+        for name, value in plot.where.items():
+            part = part[part[name] == display(value, name)]
+        held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
+                                     y=plot.y, value=plot.value, by=plot.by,
+                                     suffix="".join(f"-{h}" for h in held),
+                                     note=", ".join(held)))
     return written

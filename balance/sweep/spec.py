@@ -92,7 +92,7 @@ _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
 _RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence")
 _OUTPUT_KEYS = ("tables", "plots")
-_PLOT_KEYS = ("kind", "x", "y", "value", "by")
+_PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
 SIDES: tuple[str, ...] = ("a", "b")
 
 
@@ -135,6 +135,8 @@ class PlotSpec:
     y: str | None = None
     value: str = "a_win"
     by: str | None = None
+    where: Table = field(default_factory=Table)
+    """Axis field -> the one value of it to draw (for axes the figure does not show)."""
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,7 @@ class Spec:
                 run[key] = getattr(self, key)
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
-                          "plots": [{k: v for k, v in dataclasses.asdict(p).items()
-                                     if v is not None} for p in self.plots]}
+                          "plots": [_plot_dict(p) for p in self.plots]}
         return out
 
 
@@ -409,8 +410,7 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
     raw_plots = outputs.get("plots", [])
     if not isinstance(raw_plots, list):
         raise r.fail("outputs.plots", "must be a list of tables ([[outputs.plots]])")
-    fields = tuple(axis.field for axis in axes)
-    plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", fields, r)
+    plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", axes, r)
                   for i, raw in enumerate(raw_plots))
 
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
@@ -665,8 +665,28 @@ def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Tab
 # --- outputs -------------------------------------------------------------------------------------
 
 
-def _parse_plot(raw: Any, place: str, fields: tuple[str, ...], r: _Reader) -> PlotSpec:
+def _plot_dict(plot: PlotSpec) -> dict[str, Any]:
+    out = {"kind": plot.kind, "x": plot.x, "y": plot.y, "value": plot.value, "by": plot.by,
+           "where": plain(plot.where) if plot.where else None}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") -> dict[str, Any]:
+    """``{rules = {map = 1}}`` (what TOML makes of ``rules.map = 1``) -> ``{"rules.map": 1}``;
+    a table stays whole where its path is one of ``fields`` (a table-valued axis)."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and path not in fields:
+            out.update(_flatten(value, fields, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> PlotSpec:
     r.table(raw, place, _PLOT_KEYS)
+    fields = tuple(axis.field for axis in axes)
     kind = r.text(raw.get("kind"), f"{place}.kind", PLOT_KINDS)
     if "x" not in raw:
         raise r.fail(place, "missing 'x': the swept axis across the figure")
@@ -685,4 +705,22 @@ def _parse_plot(raw: Any, place: str, fields: tuple[str, ...], r: _Reader) -> Pl
     if kind != "curves" and names["y"] is None:
         raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
     value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
-    return PlotSpec(kind, names["x"] or "", names["y"], value, names["by"])
+    raw_where = raw.get("where", {})
+    if not isinstance(raw_where, Mapping):
+        raise r.fail(f"{place}.where", "must be a table: axis field = the value to draw")
+    where = _flatten(raw_where, fields)
+    by_field = {axis.field: axis for axis in axes}
+    for key, chosen in where.items():
+        if key not in by_field:
+            raise r.fail(f"{place}.where.{key}", f"must be a swept axis ({', '.join(fields)})")
+        if _freeze_list(chosen) not in by_field[key].values:
+            raise r.fail(f"{place}.where.{key}", f"{_show_value(chosen)} is not one of the "
+                                                 "axis's values: " + ", ".join(
+                                                     _show_value(v) for v in by_field[key].values))
+    shown = {names["x"], names["by"] if kind == "curves" else names["y"]}
+    for axis in axes:
+        if len(axis.values) > 1 and axis.field not in shown and axis.field not in where:
+            raise r.fail(place, f"{axis.field} also varies: draw it (x, y or by) or pick one "
+                                f"value with where = {{ \"{axis.field}\" = ... }}")
+    return PlotSpec(kind, names["x"] or "", names["y"], value, names["by"],
+                    Table({k: _freeze_list(v) for k, v in where.items()}))

@@ -122,8 +122,8 @@ def test_plot_run_defaults(run: balance.Run, tmp_path: Path,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
     paths = plots.plot_run(run.path, where=["rules.target=2"], out=tmp_path)
-    assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset.png",
-                                       "heatmap-a_win-b.0.preset-a.0.preset.svg"]
+    assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.png",
+                                       "heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.svg"]
     with pytest.raises(SpecError, match=r"matches no row; rules\.target takes 1, 2"):
         plots.plot_run(run.path, where=["rules.target=3"], out=tmp_path)
 
@@ -132,10 +132,13 @@ def test_spec_plots_are_drawn_at_the_end(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.undo()
     spec = make_spec(outputs={"plots": [{"kind": "heatmap", "x": "b.0.bias", "y": "a.0.level"},
                                         {"kind": "curves", "x": "b.0.bias", "by": "a.0.level",
-                                         "y": "draw"}]},
+                                         "y": "draw"},
+                                        {"kind": "curves", "x": "a.0.level",
+                                         "where": {"b": {"0": {"bias": 0.5}}}}]},
                      run={"fights": 1_000})
     _, path = balance.sweep(spec, out=tmp_path / "r", executor="serial")
     assert sorted(p.name for p in (path / "plots").iterdir()) == [
+        "curves-a_win-a.0.level-b.0.bias=0.5.png", "curves-a_win-a.0.level-b.0.bias=0.5.svg",
         "curves-draw-b.0.bias-by-a.0.level.png", "curves-draw-b.0.bias-by-a.0.level.svg",
         "heatmap-a_win-b.0.bias-a.0.level.png", "heatmap-a_win-b.0.bias-a.0.level.svg"]
 

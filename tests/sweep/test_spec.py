@@ -102,6 +102,17 @@ BAD = [
      "outputs.plots[0].y", "must be a swept axis"),
     ("plot kind", make_spec(outputs={"plots": [{"kind": "pie", "x": "a.0.level"}]}),
      "outputs.plots[0].kind", "one of heatmap, curves, matchup"),
+    ("plot hides an axis", make_spec(outputs={"plots": [{"kind": "curves", "x": "a.0.level"}]}),
+     "outputs.plots[0]", "b.0.bias also varies: draw it (x, y or by) or pick one value with "
+                         "where"),
+    ("plot where of a non-axis",
+     make_spec(outputs={"plots": [{"kind": "curves", "x": "a.0.level",
+                                   "where": {"rules": {"target": 1}}}]}),
+     "outputs.plots[0].where.rules.target", "must be a swept axis"),
+    ("plot where of a missing value",
+     make_spec(outputs={"plots": [{"kind": "curves", "x": "a.0.level",
+                                   "where": {"b.0.bias": 0.4}}]}),
+     "outputs.plots[0].where.b.0.bias", "0.4 is not one of the axis's values: 0.3, 0.5, 0.7"),
 ]
 
 
