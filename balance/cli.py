@@ -334,18 +334,25 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
 
     executor = args.executor or ("dask" if args.scheduler else "processes")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        # As with `python -m`: a spec's "package.module:OBJECT" ruleset may live here.
+        sys.path.insert(0, str(Path.cwd()))
     if args.dry_run:
         spec = load_spec(args.experiment)
         cells = expand(spec)
         size = (f"{spec.fights:,} fights per cell" if spec.precision is None else
                 f"until every interval half-width is <= {spec.precision:g} (at most "
                 f"{spec.cap:,} fights)")
-        print(f"{args.experiment}: {spec.ruleset}, {len(cells):,} cells "
+        print(f"{args.experiment}: {spec.ruleset}, {_count(len(cells), 'cell')} "
               f"({len({c.key for c in cells}):,} distinct) over "
               f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "
               "valid, nothing run")
@@ -363,10 +370,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    print(f"{Path(args.experiment).stem}: {meta['cells']:,} cells, {meta['fights']:,} fights in "
-          f"{t['elapsed_s']:.1f} s on {executor}"
+    print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')}, "
+          f"{meta['fights']:,} fights in {t['elapsed_s']:.1f} s on {executor}"
           + (f" x{meta['workers']}" if meta["workers"] else "")
-          + f" ({t['chunks_computed']:,} chunks computed, {t['chunks_cached']:,} from cache"
+          + f" ({_count(t['chunks_computed'], 'chunk')} computed, {t['chunks_cached']:,} from cache"
           + (f", {t['fights_per_s']:,.0f} fights/s" if t["fights_computed"] else "") + ")")
     shown = [*meta["axes"], "a_win", "a_win_low", "a_win_high", "draw", "mean_rounds", "n"]
     if len(table) <= 40:

@@ -592,9 +592,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         bar = _Progress(bool(show) and pool is not None, desc=Path(spec.source or "sweep").stem,
                         n_cells=len(cells),
                         cells_done=sum(r.copies for r in run_list if r.finished),
-                        total_fights=(sum(r.cap * r.copies for r in run_list)
+                        total_fights=(sum(r.cap for r in run_list)  # distinct work
                                       if spec.precision is None else None),
-                        fights_done=sum(r.size(i) * r.copies for r in run_list for i in r.done),
+                        fights_done=sum(r.size(i) for r in run_list for i in r.done),
                         stream=stream)
         try:
             if pool is not None:
