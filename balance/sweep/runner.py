@@ -250,7 +250,7 @@ class _Dask:
             if scheduler is None:
                 self.cluster = LocalCluster(n_workers=workers or default_workers(),
                                             threads_per_worker=1, processes=True,
-                                            dashboard_address=None,
+                                            dashboard_address=":0",  # any free port
                                             silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:

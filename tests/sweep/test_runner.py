@@ -53,7 +53,7 @@ def test_processes_match_serial(tmp_path: Path, serial_tables: dict[str, pd.Data
 def test_dask_matches_serial(tmp_path: Path, serial_tables: dict[str, pd.DataFrame]) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         for which, spec in (("fixed", FIXED), ("precise", PRECISE)):
             table, path = balance.sweep(spec, out=tmp_path / which, executor="dask",
                                         scheduler=cluster.scheduler_address)
@@ -70,7 +70,7 @@ def test_dask_worker_lost_mid_sweep(tmp_path: Path, serial_tables: dict[str, pd.
     expected = balance.sweep(spec, out=tmp_path / "serial", executor="serial").table
     monkeypatch.setenv("BALANCE_COIN_DELAY", "0.1")  # inherited by the worker processes
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         result: dict[str, Any] = {}
