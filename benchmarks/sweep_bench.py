@@ -79,9 +79,19 @@ def main(argv: list[str] | None = None) -> int:
                                             workers=args.workers, progress=False)
                 elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
                 counts[label] = table[["draws", "a_wins", "b_wins"]].values.tolist()
-                workers = json.loads((path / "meta.json").read_text())["workers"]
+                meta = json.loads((path / "meta.json").read_text())
+                workers = meta["workers"]
+                engine_cpu = meta["timings"]["worker_cpu_s"]
             results[label] = {"elapsed_s": elapsed, "cpu_s": cpu,
                               "fights_per_s": fights / elapsed, "workers": workers}
+            if mode != "direct":
+                # CPU seconds spent inside the engine (run_chunk), summed over the workers:
+                # whatever else this process spent is the runner's own cost.
+                results[label]["engine_cpu_s"] = engine_cpu
+                if workers == 1:
+                    results[label]["runner_cpu_share"] = (cpu - engine_cpu) / engine_cpu
+                else:
+                    results[label]["runner_cpu_share"] = cpu / engine_cpu
     reference = next(iter(counts.values()))
     assert all(c == reference for c in counts.values()), "modes disagree on the counts"
     direct = [r for label, r in results.items() if label.startswith("direct")]
@@ -104,16 +114,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"crt {report['grid']} grid, {args.fights:,} fights a cell, {fights:,} fights; "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     print(f"{'mode':<12} {'workers':>7} {'wall s':>8} {'fights/s':>12} {'wall ovh':>9} "
-          f"{'cpu s':>7} {'cpu ovh':>8}")
+          f"{'cpu s':>7} {'cpu ovh':>8} {'runner':>8}")
     for label, r in results.items():
         wall_ovh = f"{100 * r['wall_overhead']:+.1f}%" if "wall_overhead" in r else ""
         cpu_ovh = (f"{100 * r['cpu_overhead']:+.1f}%" if "cpu_overhead" in r else
                    f"({100 * r['client_cpu_share']:.1f}%)" if "client_cpu_share" in r else "")
+        runner = f"{100 * r['runner_cpu_share']:.1f}%" if "runner_cpu_share" in r else ""
         print(f"{label:<12} {r['workers']:>7} {r['elapsed_s']:>8.1f} {r['fights_per_s']:>12,.0f} "
-              f"{wall_ovh:>9} {r['cpu_s']:>7.1f} {cpu_ovh:>8}")
-    print("wall ovh: wall time x workers against the fastest direct run; cpu ovh: CPU time of "
-          "this process against it\n(for several workers, in brackets: the client's own CPU "
-          "time as a share of the direct work)")
+              f"{wall_ovh:>9} {r['cpu_s']:>7.1f} {cpu_ovh:>8} {runner:>8}")
+    print("wall ovh: wall time x workers against the fastest direct run; cpu ovh: this "
+          "process's CPU time against it\n(for several workers, in brackets: the client's CPU "
+          "time as a share of the direct work);\nrunner: the runner's own CPU time (outside "
+          "the engine's run_chunk) as a share of the engine's CPU time in the same run")
     print("identical counts in every mode")
     return 0
 

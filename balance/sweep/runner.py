@@ -74,17 +74,18 @@ def default_workers() -> int:
 
 
 def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: int, key: str,
-                   index: int, size: int) -> tuple[Tally, float]:
-    """Chunk ``index`` (``size`` fights) of cell ``key``; the tally and the seconds it took.
+                   index: int, size: int) -> tuple[Tally, float, float]:
+    """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
+    seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) and is looked up where it runs.
     """
     rs = resolve_ruleset(ruleset)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
-    return tally, time.perf_counter() - start
+    return tally, time.perf_counter() - start, time.process_time() - cpu
 
 
 def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
@@ -346,6 +347,7 @@ class _Counts:
     computed: int = 0
     computed_fights: int = 0
     worker_s: float = 0.0
+    worker_cpu_s: float = 0.0
 
 
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
@@ -375,11 +377,12 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
     def complete(future: Any) -> None:
         run, index, size = pending.pop(future)
-        tally, seconds = future.result()
+        tally, seconds, cpu_seconds = future.result()
         cache.save(run.key, index, size, tally)
         counts.computed += 1
         counts.computed_fights += size
         counts.worker_s += seconds
+        counts.worker_cpu_s += cpu_seconds
         was_finished = run.finished
         run.add(index, tally)
         progress.update(size, run.copies if run.finished and not was_finished else 0)
@@ -634,6 +637,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         "finished": _now(), "elapsed_s": elapsed,
         "chunks_computed": counts.computed, "chunks_cached": cached_chunks,
         "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
+        "worker_cpu_s": counts.worker_cpu_s,
         "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
     })
     store.write_json(run_dir / store.META, meta)
