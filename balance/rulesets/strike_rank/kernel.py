@@ -64,7 +64,7 @@ PREFERRED = 5000
 DEFENDED = -2500
 """A chosen defence scoring above this exists (below: every option was unavailable)."""
 KINDS = (WEAPON_PARRY, SHIELD_PARRY, DODGE, BLOCK, BOTH_PARRY)
-BATCH = 1 << 17
+BATCH = 1 << 15
 """Fights per internal batch: keeps a batch's arrays in cache."""
 
 
@@ -434,8 +434,13 @@ class _Lanes:
         self.m = 0
         for v in _SLOT_VARS:
             setattr(self, v, None)
-        self.fid: np.ndarray = np.zeros(0, np.int32)
+        self.fid: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
         self.done: np.ndarray = np.zeros(0, bool)
+        self.rnd: np.ndarray = np.zeros(0, np.int16)  # the round each fight is in
+        self.sup: np.ndarray | None = None  # surprise in force (ambush, first round)
+
+    def _fight_vars(self) -> list[str]:
+        return ["fid", "done", "rnd"] + (["sup"] if self.sup is not None else [])
 
     def take(self, idx: np.ndarray) -> _Lanes:
         out = _Lanes()
@@ -444,8 +449,8 @@ class _Lanes:
             xs = getattr(self, v)
             if xs is not None:
                 setattr(out, v, [x.take(idx) for x in xs])
-        out.fid = self.fid.take(idx)
-        out.done = self.done.take(idx)
+        for v in self._fight_vars():
+            setattr(out, v, getattr(self, v).take(idx))
         return out
 
     def put(self, idx: np.ndarray, sub: _Lanes) -> None:
@@ -462,9 +467,20 @@ class _Lanes:
             xs = getattr(self, v)
             if xs is not None:
                 setattr(self, v, [x.take(idx) for x in xs])
-        self.fid = self.fid.take(idx)
-        self.done = self.done.take(idx)
+        for v in self._fight_vars():
+            setattr(self, v, getattr(self, v).take(idx))
         self.m = len(idx)
+
+    def extend(self, new: _Lanes) -> None:
+        """Append the fights of ``new`` (same matchup) after these."""
+        for v in _SLOT_VARS:
+            xs = getattr(self, v)
+            if xs is not None:
+                setattr(self, v, [np.concatenate((x, y)) for x, y in zip(xs, getattr(new, v),
+                                                                          strict=True)])
+        for v in ("fid", "done", "rnd"):
+            setattr(self, v, np.concatenate((getattr(self, v), getattr(new, v))))
+        self.m += new.m
 
 
 class _Who:
@@ -494,8 +510,6 @@ class _Kernel:
         self.S = st.S
         self.rng = rng
         self.bits = rng.bit_generator
-        self.rnd = 0
-        self.surprise_active = False
         self.after_attack = st.rules.attack_penalty_scope == "after_attack"
         rules, S = st.rules, st.S
         # In a duel with no disarm and no holding, each fighter's attack type is the same
@@ -566,12 +580,45 @@ class _Kernel:
 
     # --- the run -------------------------------------------------------------------------
     def run(self, n: int) -> Outcomes:
+        """``n`` fights streamed through a batch of at most :data:`BATCH` lanes: a fight
+        that ends makes room for a new one, so the few long fights at the end of the run
+        hold up one tail of rounds, not one per batch."""
+        rules = self.rules
         self.winner = np.zeros(n, np.int8)
         self.rounds = np.zeros(n, np.int16)
         self.cause = np.full(n, MAX_ROUNDS, np.int8)
-        for start in range(0, n, BATCH):
-            self.run_batch(np.arange(start, min(n, start + BATCH), dtype=np.int32))
+        started = min(n, BATCH)
+        L = self.start_lanes(np.arange(started, dtype=np.int32))
+        first_round_surprise = rules.ambush_rules == "first_round" and any(self.s.surprised)
+        while L.m:
+            L.sup = (L.rnd == 1) if first_round_surprise else None
+            self.play_round(L)
+            L.sup = None
+            capped = ~L.done & (L.rnd >= rules.max_rounds)
+            if capped.any():
+                live = L.fid[capped]
+                self.winner[live] = Winner.DRAW
+                self.rounds[live] = rules.max_rounds
+                self.cause[live] = MAX_ROUNDS
+                L.done |= capped
+            L.rnd += 1
+            if int(np.count_nonzero(L.done)) * 4 >= L.m:
+                L.compress(~L.done)
+                if started < n:
+                    more = min(BATCH - L.m, n - started)
+                    L.extend(self.start_lanes(np.arange(started, started + more,
+                                                        dtype=np.int32)))
+                    started += more
         return Outcomes(self.winner, self.rounds, self.cause, CAUSES)
+
+    def start_lanes(self, fid: np.ndarray) -> _Lanes:
+        """Fresh fights, through the ambush if anyone is surprised (5.21 default)."""
+        L = self.new_lanes(fid)
+        if self.rules.ambush_rules == "free_attack" and any(self.s.surprised):
+            L.sup = np.ones(L.m, bool)
+            self.ambush(L)
+            L.sup = None
+        return L
 
     def new_lanes(self, fid: np.ndarray) -> _Lanes:
         s, S, m = self.s, self.S, len(fid)
@@ -579,6 +626,7 @@ class _Kernel:
         L.m = m
         L.fid = fid
         L.done = np.zeros(m, bool)
+        L.rnd = np.ones(m, np.int16)
         full = (1 << S) - 1
         L.pts = [np.zeros(m, np.int32) for _ in range(S)]
         L.alive = [np.ones(m, np.int8) for _ in range(S)]
@@ -588,7 +636,8 @@ class _Kernel:
         L.ndef = [np.zeros(m, np.int16) for _ in range(S)]
         if self.own_const is None:
             L.own = [np.zeros(m, np.int16) for _ in range(S)]
-        L.typ = [np.zeros(m, np.int16) for _ in range(S)]
+        L.typ = [np.full(m, self.type_const[i] if self.static_types else 0, np.int16)
+                 for i in range(S)]
         L.dmg = [np.zeros(m, np.int16) for _ in range(S)]
         L.sr = [np.zeros(m, np.int16) for _ in range(S)]
         L.dice = [np.full(m, s.dice[i], np.int8) for i in range(S)]
@@ -610,29 +659,6 @@ class _Kernel:
         if self.rules.action_economy == "budget":
             L.rem = [np.zeros(m, np.int16) for _ in range(S)]
         return L
-
-    def run_batch(self, fid: np.ndarray) -> None:
-        rules, s = self.rules, self.s
-        L = self.new_lanes(fid)
-        self.rnd = 1
-        if rules.ambush_rules == "free_attack" and any(s.surprised):
-            self.surprise_active = True
-            self.ambush(L)
-            self.surprise_active = False
-        while L.m:
-            if self.rnd > rules.max_rounds:
-                live = L.fid[~L.done]
-                self.winner[live] = Winner.DRAW
-                self.rounds[live] = rules.max_rounds
-                self.cause[live] = MAX_ROUNDS
-                return
-            self.surprise_active = rules.ambush_rules == "first_round" and self.rnd == 1 \
-                and any(s.surprised)
-            self.play_round(L)
-            ndone = int(np.count_nonzero(L.done))
-            if ndone * 4 >= L.m:
-                L.compress(~L.done)
-            self.rnd += 1
 
     # --- one round -----------------------------------------------------------------------
     def play_round(self, L: _Lanes) -> None:
@@ -671,18 +697,19 @@ class _Kernel:
         for i in range(self.S):
             dice = L.dice[i]
             base = np.int16(s.base_sr[i])
-            if keep and self.rnd > 1:
-                np.add(L.keep[i], base, out=L.sr[i])
-                continue
+            # carry_mode="keep": a fight's dice are rolled once, in its first round, and
+            # their bonus is kept (dice 0 afterwards)
+            fixed = L.keep[i] + base if keep else base
             if not dice.any():
-                L.sr[i][:] = base
+                L.sr[i][:] = fixed
                 continue
             bonus, kept = initiative_dice(self.bits, dice)
-            np.add(bonus, base, out=L.sr[i])
-            L.dice[i] = kept
+            np.add(bonus, fixed, out=L.sr[i])
             if keep:
-                L.keep[i] = bonus
+                L.keep[i] += bonus
                 L.dice[i][:] = 0
+            else:
+                L.dice[i] = kept
 
     def ranks(self, L: _Lanes, primary: list[np.ndarray], eligible: list[np.ndarray] | None
               = None) -> list[np.ndarray]:
@@ -802,9 +829,6 @@ class _Kernel:
         """Attack type per fighter for the round (000.4): its policy against its target."""
         s, S = self.s, self.S
         if self.static_types:
-            if self.rnd == 1:
-                for i in range(S):
-                    L.typ[i][:] = self.type_const[i]
             return
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(S):
@@ -887,7 +911,7 @@ class _Kernel:
                 x[:] = 0
         if L.beh is not None and self.rules.behind_duration == "next_round":
             for b, r in zip(L.beh, L.behr, strict=True):
-                b[(b >= 0) & (r + 1 <= self.rnd)] = -1
+                b[(b >= 0) & (r + 1 <= L.rnd)] = -1
 
     # --- actions -------------------------------------------------------------------------
     def act(self, L: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
@@ -895,8 +919,8 @@ class _Kernel:
         go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
         if extra is not None:
             go &= extra
-        if self.surprise_active:
-            go &= self.cst(s.surprised, who) == 0
+        if L.sup is not None:
+            go &= ~(L.sup & (self.cst(s.surprised, who) != 0))
         if L.crip is not None:
             go &= (self.sel(L.crip, who) & 1) == 0
         if L.dis is not None:
@@ -973,8 +997,8 @@ class _Kernel:
         s, rules = self.s, self.rules
         m = L.m
         undefended = None
-        if self.surprise_active:
-            undefended = self.cst(s.surprised, d) != 0
+        if L.sup is not None:
+            undefended = L.sup & (self.cst(s.surprised, d) != 0)
         x, y = opposed_dice(self.bits, m)
         a_total = self.pair(s.att, a, d) + self.sel(L.sk, a) + x
         # the defender's options (000.5): static part + situation + own type penalty +
@@ -1104,7 +1128,7 @@ class _Kernel:
             dodged = big & (kind == DODGE)
             if dodged.any():
                 self.setv(L.beh, d, a.idx, dodged)
-                self.setv(L.behr, d, self.rnd, dodged)
+                self.setv(L.behr, d, L.rnd, dodged)
         parried = big & (kind != DODGE) & (kind != BLOCK)
         if parried.any() and (s.any_riposte or s.any_disarm):
             self.parry_overpower(L, parried, a, d, won, kind, depth)
@@ -1223,8 +1247,8 @@ class _Kernel:
         if L.bers is not None:
             extra = self.sel(L.bers, a).astype(np.int16)
             shift = extra if shift is None else shift + extra
-        if self.surprise_active and s.any_assassin_surprise:
-            extra = self.cst(s.assassin, a) * self.cst(s.surprised, d)
+        if L.sup is not None and s.any_assassin_surprise:
+            extra = L.sup * self.cst(s.assassin, a) * self.cst(s.surprised, d)
             shift = extra if shift is None else shift + extra
         detail = rules.limb_destroyed == "crippled" or any(s.knockout)
         if detail or armour_mult is not None or self.wound_table is None:
@@ -1305,7 +1329,7 @@ class _Kernel:
             fid = L.fid.take(idx)
             self.winner[fid] = np.int8(Winner.A) + (d_out == 0)
             self.cause[fid] = cause
-            self.rounds[fid] = self.rnd
+            self.rounds[fid] = L.rnd.take(idx)
             L.done[idx] = True
             return
         for i in range(S):
@@ -1340,7 +1364,7 @@ class _Kernel:
             fid = L.fid.take(fights)
             self.winner[fid] = winner[ended]
             self.cause[fid] = cause[ended]
-            self.rounds[fid] = self.rnd
+            self.rounds[fid] = L.rnd.take(fights)
             L.done[fights] = True
 
 
