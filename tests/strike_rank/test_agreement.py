@@ -2,11 +2,11 @@
 
 For a spread of matchups (every fighting style, duels and group fights, fixed and
 best-EV policies, the AMBIG / DEFAULT rule variants) both implementations fight with
-fixed seeds; a chi-square homogeneity test compares the joint distribution of winner and
-fight length (rounds bucketed 1, 2, ..., 11, 12+) and, separately, of the end cause.
-Threshold fixed in advance: ``p > 1e-3`` (false alarm 0.1% per comparison for a correct
-kernel).  The reference is slow (~1000 fights/s), so each case runs a few thousand
-reference fights against 100 000 kernel fights.
+fixed seeds; a chi-square homogeneity test compares the joint distribution of winner, end
+cause and fight length (``balance.testing.categories``: rounds bucketed 1, 2, 3, 4-5, 6-7,
+8-10, 11-14, ...).  Threshold fixed in advance: ``p > 1e-3`` (false alarm 0.1% per
+matchup for a correct kernel).  The reference is slow (~1000-1500 fights/s), so each case
+runs a few thousand reference fights against 100 000 kernel fights.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from balance import stats
 from balance.random import stream
 from balance.rulesets.strike_rank import StrikeRank
-from balance.rulesets.strike_rank.reference import CAUSES
+from balance.testing import kernel_counts, reference_counts
 
 P_MIN = 1e-3  # false alarm 0.1% per comparison for a correct kernel
 N_KERNEL = 100_000
@@ -66,11 +66,6 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
 ]
 
 
-def _table(winner: np.ndarray, rounds: np.ndarray) -> np.ndarray:
-    bucket = np.minimum(rounds.astype(np.int64), 12)
-    return np.bincount(winner.astype(np.int64) * 13 + bucket, minlength=39)
-
-
 @pytest.mark.parametrize(("a", "b", "overrides", "n_ref"),
                          [pytest.param(a, b, o, n, id=i) for i, a, b, o, n in CASES])
 def test_kernel_agrees_with_reference(a: list[str], b: list[str], overrides: dict[str, Any],
@@ -78,19 +73,10 @@ def test_kernel_agrees_with_reference(a: list[str], b: list[str], overrides: dic
     rules = RS.rules(overrides)
     side_a, side_b = RS.side(a), RS.side(b)
     RS.check_sides(rules, side_a, side_b)
-    out = RS.simulate(rules, side_a, side_b, n=N_KERNEL, rng=stream(11, "kernel", *a, *b))
-    rng = stream(11, "reference", *a, *b)
-    ref = [RS.fight(rules, side_a, side_b, rng=rng) for _ in range(n_ref)]
-    ref_winner = np.array([int(r.winner) for r in ref])
-    ref_rounds = np.array([r.rounds for r in ref])
-    p_rounds = stats.chi2_homogeneity(_table(out.winner, out.rounds),
-                                      _table(ref_winner, ref_rounds))
-    ref_cause = np.array([CAUSES.index(r.cause) for r in ref])
-    p_cause = stats.chi2_homogeneity(np.bincount(out.cause, minlength=len(CAUSES)),
-                                     np.bincount(ref_cause, minlength=len(CAUSES)))
-    assert p_rounds > P_MIN, (p_rounds, np.bincount(out.winner) / N_KERNEL,
-                              np.bincount(ref_winner) / n_ref)
-    assert p_cause > P_MIN, p_cause
+    kernel = kernel_counts(RS, rules, side_a, side_b, N_KERNEL, seed=11)
+    reference = reference_counts(RS, rules, side_a, side_b, n_ref, seed=12)
+    p = stats.chi2_homogeneity(kernel, reference)
+    assert p > P_MIN, (p, kernel.sum(), reference.sum())
 
 
 def test_kernel_is_reproducible_and_sized() -> None:

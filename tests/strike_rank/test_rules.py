@@ -1,7 +1,7 @@
 """The digest's worked examples (000.12) as test vectors, and the rule helpers.
 
 Each test names the row of the "Worked examples as test vectors" table it checks.
-Scenario tests drive the scalar reference with scripted dice (see ``conftest.Scripted``).
+Scenario tests drive the scalar reference with scripted dice (``balance.testing.ScriptedRng``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from balance.errors import SpecError
+from balance.testing import ScriptedRng as Scripted
 from balance.rulesets.strike_rank import exact as E
 from balance.rulesets.strike_rank import presets
 from balance.rulesets.strike_rank import rules as R
@@ -29,7 +30,6 @@ from balance.rulesets.strike_rank.profile import (
 from balance.rulesets.strike_rank.reference import _Fight
 from balance.rulesets.strike_rank.rules import Combatant, Rules
 
-from .conftest import Scripted
 
 RULES = Rules()
 
