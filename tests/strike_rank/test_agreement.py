@@ -6,7 +6,7 @@ fixed seeds; a chi-square homogeneity test compares the joint distribution of wi
 cause and fight length (``balance.testing.categories``: rounds bucketed 1, 2, 3, 4-5, 6-7,
 8-10, 11-14, ...).  Threshold fixed in advance: ``p > 1e-3`` (false alarm 0.1% per
 matchup for a correct kernel).  The reference is slow (~1000-1500 fights/s), so each case
-runs a few thousand reference fights against 100 000 kernel fights.
+runs a few thousand reference fights against 60 000 kernel fights.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from balance.rulesets.strike_rank import StrikeRank
 from balance.testing import kernel_counts, reference_counts
 
 P_MIN = 1e-3  # false alarm 0.1% per comparison for a correct kernel
-N_KERNEL = 100_000
+N_KERNEL = 60_000
 RS = StrikeRank()
 
 # (id, side A specs, side B specs, rule overrides, reference fights)
 CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
     ("skirmisher-duel", ["skirmisher"], ["skirmisher"], {}, 3000),
-    ("solo-vs-group", ["gladiator"], ["legionnaire"], {}, 1500),
-    ("berserker-vs-knight", ["berserker"], ["knight"], {}, 1500),
+    ("solo-vs-group", ["gladiator"], ["legionnaire"], {}, 800),
+    ("berserker-vs-knight", ["berserker"], ["knight"], {}, 800),
     ("berserk-start-vs-shieldman", ["berserk_gladiator"], ["shieldman"], {}, 2500),
     ("hunter-vs-wolf", ["hunter"], ["wolf"], {}, 3000),
     ("swashbuckler-dodger-disarms", [
@@ -60,6 +60,17 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
      {"legionnaire_leaderless": -5}, 800),
     ("shieldman-vs-three", ["shieldman"], ["skirmisher", "skirmisher,skill=25",
                                            "footpad,target_policy=weakest"], {}, 1500),
+    ("groups-everything", ["berserker,target_policy=weakest",
+                           "shieldman,riposte_policy=disarm,skill=35"],
+     ["knight,target_policy=strongest",
+      "swashbuckler,defence_policy=dodge,dodge=35,riposte_policy=disarm"],
+     {"hold_policy": "react", "parry_bonus_mode": "sum", "limb_destroyed": "crippled",
+      "max_rounds": 30}, 350),
+    ("groups-budget-first-round", ["legionnaire,leader=true,formation=ranked",
+                                   "spearman,shield=medium,formation=ranked"],
+     ["gladiator,overpower_policy=disarm,skill=35", "assassin", "footpad,surprised=true"],
+     {"action_economy": "budget", "tie_rule": "add_d20", "attack_penalty_scope": "after_attack",
+      "ambush_rules": "first_round"}, 600),
     ("ambush-2v3", ["assassin", "footpad,target_policy=strongest"],
      ["skirmisher,surprised=true", "spearman,shield=medium", "hunter,surprised=true"],
      {"outnumbered_mode": "two_foes"}, 1200),

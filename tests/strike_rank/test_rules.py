@@ -12,7 +12,6 @@ from fractions import Fraction
 import pytest
 
 from balance.errors import SpecError
-from balance.testing import ScriptedRng as Scripted
 from balance.rulesets.strike_rank import exact as E
 from balance.rulesets.strike_rank import presets
 from balance.rulesets.strike_rank import rules as R
@@ -29,7 +28,7 @@ from balance.rulesets.strike_rank.profile import (
 )
 from balance.rulesets.strike_rank.reference import _Fight
 from balance.rulesets.strike_rank.rules import Combatant, Rules
-
+from balance.testing import ScriptedRng as Scripted
 
 RULES = Rules()
 
