@@ -17,6 +17,7 @@ tests compare the kernel's and the reference's samplers against, is the dice lay
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from ...dice import Pmf, die, index_resolution_pmf, pmf
 from . import rules as R
@@ -58,11 +59,13 @@ def carried_dice_pmf(n_dice: int) -> Pmf:
     return out
 
 
+@lru_cache(maxsize=512)
 def opposed_margin_pmf(delta: int = 0) -> Pmf:
     """Margin ``delta + X - Y`` of two independent d20s (000.3)."""
     return die(20) + die(20).map(lambda y: -y) + delta
 
 
+@lru_cache(maxsize=512)
 def opposed_table(delta: int, strict: bool = False) -> dict[str, Fraction]:
     """Hit, tie and overpower probabilities at fixed-part difference ``delta`` (000.3).
 
@@ -79,6 +82,7 @@ def opposed_table(delta: int, strict: bool = False) -> dict[str, Fraction]:
     }
 
 
+@lru_cache(maxsize=1024)
 def p_hit(delta: int, tie_rule: str = "defender") -> Fraction:
     """Probability that an attack hits at fixed-part difference ``delta``.
 
@@ -94,6 +98,7 @@ def wound_rank_pmf(mod: int, rounding: str = "ceil") -> Pmf:
     return (pmf(2, 6) + mod).map(lambda roll: R.wound_rank(roll, rounding))
 
 
+@lru_cache(maxsize=64)
 def location_pmf(rules: Rules, shift: int = 0) -> Pmf:
     """Location index of one hit (Table 28 default, shifted by aim)."""
     return die(20).map(lambda face: R.hit_location(face, rules.hit_table, shift))
