@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import Ruleset, RulesetBase
+from .pool import Pool
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
 RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
+    Pool.name: Pool(),
 })
