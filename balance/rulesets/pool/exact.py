@@ -44,6 +44,7 @@ are rotations of each other share one solved game (only the starting fighter dif
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -413,14 +414,17 @@ def solve_space(space: Space, cycle: Sequence[int], *, method: str = "auto") -> 
             nulls.append(ex.null)
             targets.append(ex.target)
         m = len(actors)
+        signs = [1.0 if space.side[f] == 0 else -1.0 for f in actors]
 
         def play(t: int, x_next: float, known: list[np.ndarray] = known,
-                 nulls: list[float] = nulls) -> GameSolution:
-            M = known[t]
+                 nulls: list[float] = nulls, signs: list[float] = signs) -> GameSolution:
+            # The attacker's side picks the row: side A maximises A's value, side B
+            # minimises it, i.e. maximises its negation.
+            M = signs[t] * known[t]
             if nulls[t] > 0.0:
-                M = M.copy()
-                M[0, 0] += nulls[t] * x_next
-            return solve_game(M, protocol, method=method)
+                M[0, 0] += signs[t] * nulls[t] * x_next
+            sol = solve_game(M, protocol, method=method)
+            return dataclasses.replace(sol, value=signs[t] * sol.value)
 
         x = [0.0] * m
         breaks = [t for t in range(m) if nulls[t] == 0.0]

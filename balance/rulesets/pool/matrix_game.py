@@ -118,9 +118,10 @@ def _simplex(M: np.ndarray) -> GameSolution | None:
         if not pos.any():  # unbounded: impossible for a positive matrix
             return None
         ratios = np.full(m, np.inf)
-        ratios[pos] = T[:m, -1][pos] / column[pos]
+        # right-hand sides are >= 0 in exact arithmetic; clip round-off below zero
+        ratios[pos] = np.maximum(T[:m, -1][pos], 0.0) / column[pos]
         best = ratios.min()
-        ties = np.flatnonzero(ratios <= best * (1 + 1e-12) + 1e-15)
+        ties = np.flatnonzero(ratios <= best + 1e-12 * max(1.0, best))
         row = int(ties[np.argmin(basis[ties])]) if it >= bland_after else int(ties[0])
         T[row] /= T[row, col]
         factor = T[:, col].copy()
