@@ -1,12 +1,12 @@
 """An independent, slow oracle for the pool solver: the rules read afresh from the fields.
 
-``brute_value`` is the value of the fight cut off after ``turns`` turns (then a draw), by
-plain memoised recursion over (Wound Points, armour WP, pools, whose turn, turns left),
+``brute_value`` is the value of the fight with its round cap (``max_rounds``, then a
+draw), by plain memoised recursion over (Wound Points, armour WP, pools, whose turn, rounds
+left),
 every exchange's matrix built bid by bid and die by die and solved by
 ``scipy.optimize.linprog`` (the column player's LP, unlike the solver's tableau on the row
-player's), or by max-min / min-max for the informed protocols.  As ``turns`` grows it
-converges to the value of the uncapped game, which is what the solver computes.  It shares
-no code with ``balance.rulesets.pool`` beyond the combatant and rules dataclasses.
+player's), or by max-min / min-max for the informed protocols.  It shares no code with
+``balance.rulesets.pool`` beyond the combatant and rules dataclasses.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def column_lp_value(M: np.ndarray) -> float:
     return float(res.fun)
 
 
-def brute_value(rules, side_a: Sequence, side_b: Sequence, turns: int) -> float:
-    """A's value, ``P(A wins) + draw_worth * P(draw)``, of the fight cut after ``turns``."""
+def brute_value(rules, side_a: Sequence, side_b: Sequence) -> float:
+    """A's value, ``P(A wins) + draw_worth * P(draw)``, of the capped fight."""
     everyone = [*side_a, *side_b]
     side = [0] * len(side_a) + [1] * len(side_b)
     st = rules.status_in_checks
@@ -81,7 +81,7 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence, turns: int) -> float:
                 return w
             x = order[pos]
             if not up(wp, x):
-                return V(wp, arm, pool, (pos + 1) % k, left)
+                return V(wp, arm, pool, (pos + 1) % k, left - (pos == k - 1))
             foes = [y for y in range(k) if side[y] != side[x] and up(wp, y)]
             y = foes[0] if rules.target_policy == "first" else min(foes, key=lambda f: (wp[f], f))
             M = np.zeros((pool[x] + 1, pool[y] + 1))
@@ -100,7 +100,7 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence, turns: int) -> float:
                             arm2[y] -= soak
                             wp2[y] -= hurt - soak
                         total += pr * V(tuple(wp2), tuple(arm2), tuple(p2), (pos + 1) % k,
-                                        left - 1)
+                                        left - (pos == k - 1))
                     M[a, d] = total
             # rows are the attacker's bids: side A's attacker maximises A's value,
             # side B's minimises it (so maximises the negated matrix)
@@ -111,6 +111,6 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence, turns: int) -> float:
                 return sign * float((sign * M).max(axis=0).min())
             return sign * column_lp_value(sign * M)
 
-        return V(tuple(wp0), tuple(arm0), tuple(pool0), 0, turns)
+        return V(tuple(wp0), tuple(arm0), tuple(pool0), 0, rules.max_rounds)
 
     return sum(value_for(o) for o in orders) / len(orders)

@@ -3,48 +3,56 @@
 State
 -----
 A *core* is every fighter's health (Wound Points + armour WP, see :mod:`.rules`) and
-remaining Combat Pool; a *state* is a core plus whose turn it is.  Health is stored as an
-index into the values a fighter's health can actually take (full health minus sums of the
-damages its foes can deal), index 0 meaning "out".
+remaining Combat Pool.  Health is stored as an index into the values it can actually take
+(full health minus sums of the damages the foes can deal), index 0 meaning "out".  A
+*state* is a core plus whose turn it is; the game's state is a state plus the number of
+rounds left before ``max_rounds``.
 
 Exchange
 --------
-In a state, the actor attacks its target (``target_policy``); the actor's side bids ``a``
-(0..its pool), the target's side ``d``.  ``M[a, d]`` is the expected value of the
-successor states (over the randomiser's dice, if any).  Under ``bid_protocol="sealed"`` the
-exchange is the matrix game ``M`` (:func:`.matrix_game.solve_sealed`: saddle point, a small
-simplex, ``scipy.optimize.linprog``); under the informed protocols it is max-min or min-max.
+In a state the actor attacks its target (``target_policy``); the actor's side bids ``a``
+(0..its pool), the target's side ``d``.  ``M[a, d]`` is side A's expected value of the
+successor states, over the randomiser's dice if any.  Under ``bid_protocol="sealed"`` the
+exchange is the matrix game ``M`` (saddle points by array operations, the rest by a
+certified simplex, ``scipy.optimize.linprog`` as the fallback; :mod:`.matrix_game`); under
+the informed protocols it is max-min (the attacker bids first) or min-max.  The attacking
+side picks the row: side A maximises, side B minimises.
 
-Order of solution (backward induction)
---------------------------------------
-Every transition either spends pool or lowers a health index -- except the *null*
-transition (both bid 0 and nothing lands), which keeps the core and passes the turn.  So
-cores are solved in increasing order of ``sum(health index) + sum(pool)``, every
-non-null successor is solved first, and the only cycle is the turn passing round the
-living fighters of one core with nobody spending.  That cycle is a small recursive game:
-``x_i = val(M_i(x_next))``, each ``val`` monotone and 1-Lipschitz in the one unknown entry;
-it is solved as a scalar fixed point of the composition, started from the draw value
-(the limit of ever longer finite fights) and finished by bisection when plain iteration
-is slow.
+Backward induction
+------------------
+The fight is solved exactly *with* the round cap.  ``V[r]`` holds every state's value with
+``r`` rounds left (``V[0]``: the cap is reached, a draw).  Within a layer, every transition
+either spends pool or lowers a health index, and so goes to a core of smaller potential
+``sum(health index) + sum(pool)`` -- except the null transition (both bid 0, nothing
+lands), which keeps the core and passes the turn to the next fighter of the round, or, at
+the end of the round, to layer ``r - 1``.  So each layer is solved in increasing
+potential, and within one potential from the last fighter of the round to the first; every
+successor is solved first, and all states with the same potential and actor form one batch
+solved by array operations.  A state whose successors' values did not change from the
+previous layer keeps its previous value and strategy (this is what makes a cap of 50 rounds
+cheap: most fights are decided, or their values settled, long before).
+
+Solving the uncapped game instead (a stationary recursive game, endless waiting = draw) is
+not enough here: in diceless wars of attrition its value is only approached, by
+strategies that attack with ever smaller probability, and its stationary strategies wait
+for ever.  With the cap every state has an exact value and an optimal strategy that
+depends on the rounds left.
 
 Draws and the objective
 -----------------------
 Side A maximises ``P(A wins) + draw_worth * P(draw)`` (``draw_worth = 0.5`` is the same as
 maximising ``P(A wins) - P(B wins)``); side B minimises it.  A core where nobody can
-possibly hit is a draw (the stalemate rule).  The round cap ``max_rounds`` is not part of
-the state: the solved game is the fight without a cap, endless mutual waiting being a
-draw.  The reported win / draw / loss probabilities are then computed *exactly with the
-cap*, by propagating the state distribution round by round under the equilibrium
-strategies (a Markov chain), which is what Monte Carlo with ``pool_policy="equilibrium"``
-estimates; ``capped_mass`` says how much probability the cap cut off.
+possibly hit any more is a draw (the stalemate rule); reaching the cap is a draw.  The
+win / draw / loss probabilities, the distribution of fight length and the opening states
+come from propagating the state distribution round by round under the equilibrium
+strategies (:func:`outcome_chain`); ``A wins + draw_worth * draw`` equals the game value.
 
-Turn-order ties left after every tie-break (a seeded coin) are averaged over; orders that
-are rotations of each other share one solved game (only the starting fighter differs).
+Turn-order ties left after every tie-break (a seeded coin) are averaged over, each order
+solved as its own game.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import time
@@ -53,20 +61,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ...errors import IntractableError
 from ..base import Probabilities
-from .matrix_game import GameSolution, solve_game
+from .matrix_game import solve_batch
 from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, order_groups, profile
 
 __all__ = [
     "MAX_STATES",
-    "EquilibriumTable",
     "Solution",
+    "Solved",
     "Space",
+    "outcome_chain",
     "solve",
-    "solve_space",
+    "solved",
 ]
 
 MAX_STATES = 3_000_000
@@ -258,212 +266,24 @@ class Space:
         return low, table
 
 
-@dataclass
-class Exchange:
-    """What can follow one state: ``succ[a, d, o]`` (flat state indices) with ``prob``."""
+    def alive_masks(self, cores: np.ndarray) -> np.ndarray:
+        """Bit ``f`` set where fighter ``f`` is standing, per core."""
+        bits = (self.h_idx[cores] > 0).astype(np.int64) << np.arange(self.k)
+        return bits.sum(axis=1)
 
-    target: int
-    succ: np.ndarray
-    prob: np.ndarray
-    null: float
-    """Probability, at ``a = d = 0``, that the core is unchanged (the turn just passes)."""
-
-
-def next_alive_table(k: int, cycle: Sequence[int]) -> np.ndarray:
-    """``nxt[i, mask]``: the first living fighter after ``i`` in the cyclic turn order."""
-    nxt = np.zeros((k, 1 << k), np.int64)
-    pos = {f: n for n, f in enumerate(cycle)}
-    for i in range(k):
-        for mask in range(1 << k):
-            for step in range(1, k + 1):
-                f = cycle[(pos[i] + step) % k]
-                if mask >> f & 1:
-                    nxt[i, mask] = f
-                    break
-    return nxt
+    def targets(self, i: int, cores: np.ndarray) -> np.ndarray:
+        """Whom fighter ``i`` attacks in each core (``target_policy``; ties to the first)."""
+        foes = np.flatnonzero(self.side != self.side[i])
+        if len(foes) == 1:
+            return np.full(len(cores), foes[0])
+        standing = self.h_idx[cores][:, foes] > 0
+        if self.rules.target_policy == "first":
+            return foes[np.argmax(standing, axis=1)]
+        wp = np.stack([self.wp_at[j][self.h_idx[cores, j]] for j in foes], axis=1)
+        return foes[np.argmin(np.where(standing, wp, np.iinfo(np.int64).max), axis=1)]
 
 
-def exchange(space: Space, nxt: np.ndarray, i: int, core: int) -> Exchange:
-    """Every outcome of fighter ``i``'s attack in ``core``, for every pair of bids."""
-    j = space.target(i, core)
-    pa, pd = int(space.pools[core, i]), int(space.pools[core, j])
-    table = space.pairs[i, j]
-    a = np.arange(pa + 1)[:, None]
-    d = np.arange(pd + 1)[None, :]
-    s = a - d + table.offset
-    n = space.n_cores
-    base = core - a * space.p_stride[i] - d * space.p_stride[j]
-    mask = space.alive_mask(core)
-    h_j = int(space.h_idx[core, j])
-    new_h = table.after[h_j]                                     # (K,)
-    died = new_h == 0
-    next_hit = np.where(died, nxt[i, mask & ~(1 << j)], nxt[i, mask])
-    hit_succ = (next_hit * n + (new_h - h_j) * space.h_stride[j])[None, None, :] + base[..., None]
-    miss_succ = nxt[i, mask] * n + base
-    succ = np.concatenate([miss_succ[..., None], hit_succ], axis=-1)
-    prob = np.concatenate([table.p_miss[s][..., None], table.p_hit[s]], axis=-1)
-    null = float(table.p_miss[table.offset] + table.p_hit[table.offset][new_h == h_j].sum())
-    return Exchange(j, succ, prob, null)
-
-
-# --- solving -----------------------------------------------------------------------------
-
-
-@dataclass
-class EquilibriumTable:
-    """The solved strategies, per flat state ``actor * n_cores + core``.
-
-    ``attack[s, a]`` and ``defence[s, d]``: probabilities of each bid (the leader's
-    one-hot under an informed protocol); ``attack_response[s, d]`` / ``defence_response[s,
-    a]``: the informed side's reply (-1 where unused).  ``target[s]`` is the defender.
-    """
-
-    protocol: str
-    attack: np.ndarray
-    defence: np.ndarray
-    attack_response: np.ndarray
-    defence_response: np.ndarray
-    target: np.ndarray
-
-    def joint(self, state: int, pa: int, pd: int) -> np.ndarray:
-        """Probability of each bid pair ``(a, d)`` in ``state``: shape ``(pa+1, pd+1)``."""
-        if self.protocol == "sealed":
-            return np.outer(self.attack[state, :pa + 1], self.defence[state, :pd + 1])
-        out = np.zeros((pa + 1, pd + 1))
-        if self.protocol == "attacker_first":
-            for a in range(pa + 1):
-                out[a, self.defence_response[state, a]] = self.attack[state, a]
-        else:
-            for d in range(pd + 1):
-                out[self.attack_response[state, d], d] = self.defence[state, d]
-        return out
-
-
-@dataclass
-class Solution:
-    """The solved game for one cyclic turn order."""
-
-    space: Space
-    cycle: tuple[int, ...]
-    nxt: np.ndarray
-    value: np.ndarray
-    """``value[actor * n_cores + core]``: A's equilibrium payoff from that state."""
-    table: EquilibriumTable
-    counts: dict[str, int]
-    seconds: float
-
-
-def _fixed_point(f: Callable[[float], float], start: float) -> tuple[float, int]:
-    """The fixed point of a monotone, 1-Lipschitz ``f`` on [0, 1] reached from ``start``.
-
-    This is the limit of ``f^n(start)``: plain iteration first, then bisection on the sign
-    of ``f(x) - x`` (non-increasing) for the nearest fixed point in the direction of travel.
-    Returns the point and the number of evaluations.
-    """
-    x, fx, evals = start, f(start), 1
-    for _ in range(60):
-        if abs(fx - x) <= 1e-14:
-            return fx, evals
-        x, fx, evals = fx, f(fx), evals + 1
-    up = fx > x
-    lo, hi = (x, 1.0) if up else (0.0, x)
-    for _ in range(60):
-        if hi - lo <= 1e-14:
-            break
-        mid = 0.5 * (lo + hi)
-        g = f(mid) - mid
-        evals += 1
-        if up:
-            lo, hi = (mid, hi) if g > 1e-15 else (lo, mid)
-        else:
-            lo, hi = (lo, mid) if g < -1e-15 else (mid, hi)
-    return (hi if up else lo), evals
-
-
-def solve_space(space: Space, cycle: Sequence[int], *, method: str = "auto") -> Solution:
-    """Backward induction over every core of ``space`` for the cyclic turn order ``cycle``."""
-    start = time.perf_counter()
-    rules = space.rules
-    k, n = space.k, space.n_cores
-    w = space.draw_worth
-    nxt = next_alive_table(k, cycle)
-    value = np.zeros(k * n)
-    terminal = np.select([space.status == A_WINS, space.status == B_WINS,
-                          space.status == DRAW], [1.0, 0.0, w], 0.0)
-    for f in range(k):
-        value[f * n:(f + 1) * n] = terminal
-    width = space.max_pool + 1
-    table = EquilibriumTable(
-        rules.bid_protocol, np.zeros((k * n, width)), np.zeros((k * n, width)),
-        np.full((k * n, width), -1, np.int16), np.full((k * n, width), -1, np.int16),
-        np.full(k * n, -1, np.int16))
-    table.attack[:, 0] = table.defence[:, 0] = 1.0  # bid nothing where nothing can be won
-    counts = {"cores": n, "states": 0, "saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0,
-              "cycles": 0, "cycle_evaluations": 0}
-    live = np.flatnonzero(space.status == LIVE)
-    potential = space.h_idx[live].sum(axis=1, dtype=np.int64) + space.pools[live].sum(
-        axis=1, dtype=np.int64)
-    protocol = rules.bid_protocol
-    for core in live[np.argsort(potential, kind="stable")]:
-        core = int(core)
-        actors = [f for f in cycle if space.h_idx[core, f] > 0]
-        known, nulls, targets = [], [], []
-        for f in actors:
-            ex = exchange(space, nxt, f, core)
-            known.append((ex.prob * value[ex.succ]).sum(axis=-1))
-            nulls.append(ex.null)
-            targets.append(ex.target)
-        m = len(actors)
-        signs = [1.0 if space.side[f] == 0 else -1.0 for f in actors]
-
-        def play(t: int, x_next: float, known: list[np.ndarray] = known,
-                 nulls: list[float] = nulls, signs: list[float] = signs) -> GameSolution:
-            # The attacker's side picks the row: side A maximises A's value, side B
-            # minimises it, i.e. maximises its negation.
-            M = signs[t] * known[t]
-            if nulls[t] > 0.0:
-                M[0, 0] += signs[t] * nulls[t] * x_next
-            sol = solve_game(M, protocol, method=method)
-            return dataclasses.replace(sol, value=signs[t] * sol.value)
-
-        x = [0.0] * m
-        breaks = [t for t in range(m) if nulls[t] == 0.0]
-        if breaks:
-            first = breaks[0]
-            walk = [(first - r) % m for r in range(m)]
-        else:
-            def around(x0: float) -> float:
-                v = x0
-                for t in range(m - 1, -1, -1):
-                    v = play(t, v).value
-                return v
-
-            x0, evals = _fixed_point(around, w)
-            counts["cycles"] += 1
-            counts["cycle_evaluations"] += evals
-            x[0] = x0
-            walk = [(-r) % m for r in range(1, m)] + [0]
-        for t in walk:
-            sol = play(t, x[(t + 1) % m])
-            x[t] = sol.value
-            state = actors[t] * n + core
-            value[state] = sol.value
-            pa, pd = len(sol.attack), len(sol.defence)
-            table.attack[state, :] = 0.0
-            table.defence[state, :] = 0.0
-            table.attack[state, :pa] = sol.attack
-            table.defence[state, :pd] = sol.defence
-            if sol.attack_response is not None:
-                table.attack_response[state, :pd] = sol.attack_response
-            if sol.defence_response is not None:
-                table.defence_response[state, :pa] = sol.defence_response
-            table.target[state] = targets[t]
-            counts[sol.method] += 1
-            counts["states"] += 1
-    return Solution(space, tuple(cycle), nxt, value, table, counts, time.perf_counter() - start)
-
-
-# --- turn orders --------------------------------------------------------------------------
+# --- turn order --------------------------------------------------------------------------
 
 
 def linear_orders(rules: Rules, fighters: Sequence[Combatant]) -> list[tuple[tuple[int, ...], float]]:
@@ -471,205 +291,443 @@ def linear_orders(rules: Rules, fighters: Sequence[Combatant]) -> list[tuple[tup
     groups = order_groups(tuple(fighters))
     if rules.tv_final_tiebreak == "listed":
         return [(tuple(i for g in groups for i in g), 1.0)]
-    out = []
     weight = 1.0 / math.prod(math.factorial(len(g)) for g in groups)
-    for perms in itertools.product(*(itertools.permutations(g) for g in groups)):
-        out.append((tuple(i for p in perms for i in p), weight))
+    return [(tuple(i for p in perms for i in p), weight)
+            for perms in itertools.product(*(itertools.permutations(g) for g in groups))]
+
+
+@dataclass
+class TurnOrder:
+    """Who acts after fighter ``i`` when the fighters in ``mask`` stand, and whether that
+    starts a new round: ``following[i, mask]``, ``wraps[i, mask]``."""
+
+    order: tuple[int, ...]
+    following: np.ndarray
+    wraps: np.ndarray
+
+    @classmethod
+    def of(cls, k: int, order: Sequence[int]) -> TurnOrder:
+        following = np.zeros((k, 1 << k), np.int64)
+        wraps = np.zeros((k, 1 << k), bool)
+        pos = {f: p for p, f in enumerate(order)}
+        for i in range(k):
+            for mask in range(1, 1 << k):
+                later = [f for f in order[pos[i] + 1:] if mask >> f & 1]
+                if later:
+                    following[i, mask] = later[0]
+                else:
+                    following[i, mask] = next(f for f in order if mask >> f & 1)
+                    wraps[i, mask] = True
+        return cls(tuple(order), following, wraps)
+
+
+# --- one batch of exchanges ---------------------------------------------------------------
+
+
+@dataclass
+class Moves:
+    """Every outcome of fighter ``actor`` attacking ``target`` in each of ``cores``.
+
+    ``succ[b, a, d, o]`` is the flat successor state (``next actor * n_cores + core``) of
+    outcome ``o`` (0: a miss, then one per damage amount) after bids ``a, d``, plus
+    ``n_states`` when the turn passes into the next round; its probability is
+    ``table[s[b, a, d], o]``.  Bids beyond a state's pool repeat bid 0 (``valid_a``,
+    ``valid_d`` say which are real), so every batch has one shape.
+    """
+
+    actor: int
+    target: int
+    cores: np.ndarray
+    succ: np.ndarray
+    s: np.ndarray
+    table: np.ndarray
+    valid_a: np.ndarray
+    valid_d: np.ndarray
+
+    def probabilities(self) -> np.ndarray:
+        return self.table[self.s]
+
+
+def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.ndarray) -> Moves:
+    """The :class:`Moves` of ``actor`` against ``target`` in ``cores`` (vectorised)."""
+    i, j, n = actor, target, space.n_cores
+    pair = space.pairs[i, j]
+    a = np.arange(space.pool[i] + 1)
+    d = np.arange(space.pool[j] + 1)
+    valid_a = a[None, :] <= space.pools[cores, i][:, None]
+    valid_d = d[None, :] <= space.pools[cores, j][:, None]
+    a_eff = np.where(valid_a, a[None, :], 0)
+    d_eff = np.where(valid_d, d[None, :], 0)
+    s = (a_eff[:, :, None] - d_eff[:, None, :] + pair.offset).astype(np.int16)
+    h_j = space.h_idx[cores, j].astype(np.int64)
+    after = pair.after[h_j]                                         # (b, K)
+    dh = np.concatenate([np.zeros((len(cores), 1), np.int64),
+                         (after - h_j[:, None]) * space.h_stride[j]], axis=1)
+    killed = np.concatenate([np.zeros((len(cores), 1), bool), after == 0], axis=1)
+    mask = space.alive_masks(cores)
+    mask_o = np.where(killed, mask[:, None] & ~(1 << j), mask[:, None])
+    nxt = turns.following[i, mask_o]
+    wrap = turns.wraps[i, mask_o]
+    head = nxt * n + dh + wrap * (space.k * n)                      # (b, O)
+    base = (cores[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
+            - d_eff[:, None, :] * space.p_stride[j])               # (b, A, D)
+    succ = base[..., None] + head[:, None, None, :]
+    table = np.concatenate([pair.p_miss[:, None], pair.p_hit], axis=1)
+    return Moves(i, j, cores, succ, s, table, valid_a, valid_d)
+
+
+# --- solving -------------------------------------------------------------------------------
+
+
+@dataclass
+class Strategies:
+    """Solved strategies, shared between layers: ``row[r, state]`` indexes the arrays.
+
+    ``attack[row, a]`` / ``defence[row, d]``: probability of each bid (one-hot for the side
+    bidding first under an informed protocol); ``attack_reply[row, d]`` /
+    ``defence_reply[row, a]``: the informed side's bid in reply to the other's.  Row 0 is
+    "bid nothing" (states where nothing can be won).
+    """
+
+    protocol: str
+    row: np.ndarray
+    attack: np.ndarray
+    defence: np.ndarray
+    attack_reply: np.ndarray
+    defence_reply: np.ndarray
+
+    n_cores: int
+
+    def joint(self, r: int, mv: Moves) -> np.ndarray:
+        """Probability of each bid pair in the states of ``mv`` with ``r`` rounds left,
+        ``(b, A, D)``."""
+        rows = self.row[r, mv.actor * self.n_cores + mv.cores]
+        return _joint(self.protocol, self.attack[rows], self.defence[rows],
+                      self.attack_reply[rows], self.defence_reply[rows], mv)
+
+
+def _joint(protocol: str, attack: np.ndarray, defence: np.ndarray, attack_reply: np.ndarray,
+           defence_reply: np.ndarray, mv: Moves) -> np.ndarray:
+    n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]
+    attack, defence = attack[:, :n_a], defence[:, :n_d]
+    b = len(mv.cores)
+    if protocol == "sealed":
+        return attack[:, :, None] * defence[:, None, :]
+    out = np.zeros((b, n_a, n_d))
+    rows = np.arange(b)[:, None]
+    if protocol == "attacker_first":
+        reply = np.clip(defence_reply[:, :n_a], 0, None)
+        out[rows, np.arange(n_a)[None, :], reply] = attack
+    else:
+        reply = np.clip(attack_reply[:, :n_d], 0, None)
+        out[rows, reply, np.arange(n_d)[None, :]] = defence
     return out
 
 
-def canonical_cycle(order: Sequence[int]) -> tuple[int, ...]:
-    """The rotation of ``order`` starting at its smallest fighter index."""
-    start = list(order).index(min(order))
-    return tuple(order[start:]) + tuple(order[:start])
+@dataclass
+class Solution:
+    """The solved game for one turn order: values and strategies by rounds left."""
+
+    space: Space
+    turns: TurnOrder
+    value: np.ndarray
+    """``value[r, actor * n_cores + core]``: A's equilibrium payoff with ``r`` rounds left."""
+    strategies: Strategies
+    counts: dict[str, int]
+    seconds: float
+
+    @property
+    def start(self) -> int:
+        return self.turns.order[0] * self.space.n_cores + self.space.full_core
+
+
+def _batches(space: Space, turns: TurnOrder) -> list[tuple[int, int, np.ndarray]]:
+    """``(actor, target, cores)`` in an order where every successor is solved first."""
+    live = np.flatnonzero(space.status == LIVE)
+    potential = (space.h_idx[live].sum(axis=1, dtype=np.int64)
+                 + space.pools[live].sum(axis=1, dtype=np.int64))
+    out = []
+    for phi in np.unique(potential):
+        cores = live[potential == phi]
+        for actor in reversed(turns.order):
+            mine = cores[space.h_idx[cores, actor] > 0]
+            if not len(mine):
+                continue
+            targets = space.targets(actor, mine)
+            for j in np.unique(targets):
+                out.append((actor, int(j), mine[targets == j]))
+    return out
+
+
+CACHE_ELEMENTS = 12_000_000
+"""Successor arrays of at most this many elements are kept between layers."""
+
+
+def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
+    """Backward induction, layer by layer of rounds left, for one turn order."""
+    start = time.perf_counter()
+    rules = space.rules
+    k, n = space.k, space.n_cores
+    kn = k * n
+    cap = rules.max_rounds
+    w = space.draw_worth
+    turns = TurnOrder.of(k, order)
+    template = np.select([space.status == A_WINS, space.status == B_WINS,
+                          space.status == DRAW], [1.0, 0.0, w], np.nan)
+    template = np.tile(template, k)
+    value = np.empty((cap + 1, kn))
+    value[:] = template
+    value[0, np.isnan(template)] = w
+    row = np.zeros((cap + 1, kn), np.int32)
+    width = space.max_pool + 1
+    store_a: list[np.ndarray] = [np.eye(width)[:1]]
+    store_d: list[np.ndarray] = [np.eye(width)[:1]]
+    reply_a: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+    reply_d: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+    n_rows = 1
+    counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0, "unchanged": 0}
+    batches = _batches(space, turns)
+    cache: dict[int, Moves] = {}
+    budget = CACHE_ELEMENTS
+    changed_prev = np.ones(kn, bool)
+    protocol = rules.bid_protocol
+    for r in range(1, cap + 1):
+        pair_values = np.concatenate([value[r], value[r - 1]])
+        changed = np.zeros(kn, bool)
+        pair_changed = np.concatenate([changed, changed_prev])
+        for number, (actor, target, cores) in enumerate(batches):
+            mv = cache.get(number)
+            if mv is None:
+                mv = moves(space, turns, actor, target, cores)
+                if mv.succ.size <= budget:
+                    budget -= mv.succ.size
+                    cache[number] = mv
+            states = actor * n + cores
+            if r > 1:
+                todo = pair_changed[mv.succ].reshape(len(cores), -1).any(axis=1)
+                if not todo.all():
+                    same = ~todo
+                    value[r, states[same]] = value[r - 1, states[same]]
+                    pair_values[states[same]] = value[r - 1, states[same]]
+                    row[r, states[same]] = row[r - 1, states[same]]
+                    counts["unchanged"] += int(same.sum())
+                    if not todo.any():
+                        continue
+                    mv = _subset(mv, todo)
+                    states = states[todo]
+            M = (mv.probabilities() * pair_values[mv.succ]).sum(axis=-1)
+            sign = 1.0 if space.side[actor] == 0 else -1.0
+            sol = solve_batch(sign * M, protocol, method=method)
+            for key, c in sol.methods.items():
+                counts[key] += c
+            v = sign * sol.value
+            value[r, states] = v
+            pair_values[states] = v
+            moved = v != value[r - 1, states]
+            changed[states] = moved
+            pair_changed[states] = moved
+            b = len(states)
+            att = np.zeros((b, width))
+            dfn = np.zeros((b, width))
+            att[:, :M.shape[1]] = _fold(sol.attack, mv.valid_a)
+            dfn[:, :M.shape[2]] = _fold(sol.defence, mv.valid_d)
+            ra = np.full((b, width), -1, np.int16)
+            rd = np.full((b, width), -1, np.int16)
+            if sol.attack_response is not None:
+                ra[:, :M.shape[2]] = sol.attack_response
+            if sol.defence_response is not None:
+                rd[:, :M.shape[1]] = sol.defence_response
+            store_a.append(att)
+            store_d.append(dfn)
+            reply_a.append(ra)
+            reply_d.append(rd)
+            row[r, states] = np.arange(n_rows, n_rows + b)
+            n_rows += b
+        changed_prev = changed
+    strategies = Strategies(protocol, row, np.concatenate(store_a), np.concatenate(store_d),
+                            np.concatenate(reply_a), np.concatenate(reply_d), n)
+    return Solution(space, turns, value, strategies, counts, time.perf_counter() - start)
+
+
+def _subset(mv: Moves, keep: np.ndarray) -> Moves:
+    return Moves(mv.actor, mv.target, mv.cores[keep], mv.succ[keep], mv.s[keep], mv.table,
+                 mv.valid_a[keep], mv.valid_d[keep])
+
+
+def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Move the weight of padding bids (copies of bid 0) back onto bid 0."""
+    out = np.where(valid, strategy, 0.0)
+    out[:, 0] += np.where(valid, 0.0, strategy).sum(axis=1)
+    return out
 
 
 # --- the outcome distribution under given strategies ----------------------------------------
 
-JointFn = Callable[[int, int, int, int, int], np.ndarray]
-"""``joint(state, actor, target, pa, pd)`` -> probabilities of bid pairs, ``(pa+1, pd+1)``."""
+JointFn = Callable[[int, Moves], np.ndarray]
+"""``joint(rounds_left, moves)`` -> probabilities of the bid pairs, ``(b, A, D)``."""
 
 
 @dataclass
 class Chain:
-    """Exact outcome distribution of one turn order under fixed (mixed) strategies."""
+    """Exact outcome distribution of one turn order under given (mixed) strategies.
+
+    ``a_win[t]``, ``b_win[t]``, ``stalemate[t]``: probability that the fight ends that way
+    in round ``t``; ``capped``: probability that it reaches ``max_rounds`` undecided.
+    ``opening``: ``(round, actor, core, probability)`` of the states met in the first
+    rounds.
+    """
 
     a_win: np.ndarray
-    """``a_win[r]``: probability that A wins at the end of round ``r``."""
     b_win: np.ndarray
     stalemate: np.ndarray
     capped: float
-    """probability that the fight reaches ``max_rounds`` undecided."""
-    states: int
-    opening: list[dict[str, Any]]
-    """the states of the first turns with their reach probabilities."""
+    states_visited: int
+    opening: list[tuple[int, int, int, float]] = field(default_factory=list)
 
 
-def outcome_chain(space: Space, nxt: np.ndarray, order: Sequence[int], joint: JointFn, *,
-                  opening_turns: int = 0) -> Chain:
-    """Propagate the state distribution of one fight, round by round, to ``max_rounds``.
+def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
+                  opening_rounds: int = 1) -> Chain:
+    """Propagate the state distribution of one fight round by round to ``max_rounds``.
 
-    Stalemate is tested at the start of each round, as the rules say; a stalemated core
-    ends as a draw ``stalemate_rounds - 1`` rounds later (or at the cap).
+    Stalemate is tested at the start of each round, as the rules say: a stalemated core
+    ends as a draw ``stalemate_rounds - 1`` rounds later (or at the cap); in the middle of
+    a round such a core just passes the turn.
     """
     rules = space.rules
-    n, k = space.n_cores, space.k
-    pos = {f: p for p, f in enumerate(order)}
-    start_state = order[0] * n + space.full_core
-    local = {start_state: 0}
-    states = [start_state]
-    rows: list[np.ndarray] = []
-    cols: list[np.ndarray] = []
-    vals: list[np.ndarray] = []
-    wraps: list[np.ndarray] = []
-    cursor = 0
-    while cursor < len(states):
-        state = states[cursor]
-        actor, core = divmod(state, n)
-        status = space.status[core]
-        if status == LIVE:
-            ex = exchange(space, nxt, actor, core)
-            pa, pd = ex.prob.shape[0] - 1, ex.prob.shape[1] - 1
-            weights = joint(state, actor, ex.target, pa, pd)[..., None] * ex.prob
-            keep = weights > 0
-            succ, w = ex.succ[keep], weights[keep]
-        else:  # stalemated core mid-round: nobody can hit, the turn passes
-            succ = np.array([nxt[actor, space.alive_mask(core)] * n + core])
-            w = np.array([1.0])
-        succ, inverse = np.unique(succ, return_inverse=True)
-        w = np.bincount(inverse, weights=w)
-        col = np.empty(len(succ), np.int64)
-        wrap = np.zeros(len(succ), bool)
-        for m, s in enumerate(succ.tolist()):
-            nxt_actor, nxt_core = divmod(s, n)
-            if space.status[nxt_core] in (A_WINS, B_WINS):
-                col[m] = -1 if space.status[nxt_core] == A_WINS else -2
-                continue
-            if s not in local:
-                local[s] = len(states)
-                states.append(s)
-            col[m] = local[s]
-            wrap[m] = pos[nxt_actor] <= pos[actor]
-        rows.append(np.full(len(succ), cursor))
-        cols.append(col)
-        vals.append(w)
-        wraps.append(wrap)
-        cursor += 1
-    size = len(states)
-    row = np.concatenate(rows)
-    col = np.concatenate(cols)
-    val = np.concatenate(vals)
-    wrap = np.concatenate(wraps)
-    col = np.where(col == -1, size, np.where(col == -2, size + 1, col))
-    within = sparse.csr_matrix((val[~wrap], (col[~wrap], row[~wrap])), shape=(size + 2, size))
-    across = sparse.csr_matrix((val[wrap], (col[wrap], row[wrap])), shape=(size + 2, size))
-    stale = np.array([space.status[s % n] == DRAW for s in states])
+    n, kn = space.n_cores, space.k * space.n_cores
     cap, hold = rules.max_rounds, rules.stalemate_rounds
+    status = space.status
+    stale = np.tile(status == DRAW, space.k)
     a_win = np.zeros(cap + 1)
     b_win = np.zeros(cap + 1)
     stalemate = np.zeros(cap + 1)
     capped = 0.0
-    u = np.zeros(size)
-    u[0] = 1.0
-    opening: list[dict[str, Any]] = []
-    turn = 0
-    for r in range(1, cap + 1):
-        if stale.any():
-            mass = u[stale].sum()
-            if r + hold - 1 <= cap:
-                stalemate[r + hold - 1] += mass
+    u = np.zeros(kn)
+    u[turns.order[0] * n + space.full_core] = 1.0
+    visited = np.zeros(kn, bool)
+    opening: list[tuple[int, int, int, float]] = []
+    for t in range(1, cap + 1):
+        r = cap - t + 1
+        mass = u[stale].sum()
+        if mass:
+            if t + hold - 1 <= cap:
+                stalemate[t + hold - 1] += mass
             else:
                 capped += mass
             u[stale] = 0.0
-        cur, nxt_round = u, np.zeros(size)
-        for _ in range(k):
-            if turn < opening_turns:
-                opening.extend({"turn": turn + 1, "round": r, "state": states[m],
-                                "reach": float(cur[m])} for m in np.flatnonzero(cur > 0))
-                turn += 1
-            nxt_round += (across @ cur)[:size]
-            out = within @ cur
-            a_win[r] += out[size]
-            b_win[r] += out[size + 1]
-            cur = out[:size]
-        u = nxt_round
-        if u.sum() < 1e-17:
+        later = np.zeros(kn)
+        for actor in turns.order:
+            cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
+            if not len(cores):
+                continue
+            weight = u[actor * n + cores]
+            u[actor * n + cores] = 0.0
+            visited[actor * n + cores] = True
+            if t <= opening_rounds:
+                opening.extend((t, actor, int(c), float(m)) for c, m in zip(cores, weight,
+                                                                             strict=True))
+            live = status[cores] == LIVE
+            passing = cores[~live]  # stalemated mid-round: nobody can hit, the turn passes
+            if len(passing):
+                mask = space.alive_masks(passing)
+                dest = turns.following[actor, mask] * n + passing
+                wrap = turns.wraps[actor, mask]
+                np.add.at(later, dest[wrap], weight[~live][wrap])
+                np.add.at(u, dest[~wrap], weight[~live][~wrap])
+            cores, weight = cores[live], weight[live]
+            if not len(cores):
+                continue
+            targets = space.targets(actor, cores)
+            for j in np.unique(targets):
+                pick = targets == j
+                mv = moves(space, turns, actor, int(j), cores[pick])
+                flow = (weight[pick][:, None, None, None] * joint(r, mv)[..., None]
+                        * mv.probabilities()).ravel()
+                succ = mv.succ.ravel()
+                keep = flow > 0
+                flow, succ = flow[keep], succ[keep]
+                wrap = succ >= kn
+                state = succ % kn
+                core_status = status[state % n]
+                a_win[t] += flow[core_status == A_WINS].sum()
+                b_win[t] += flow[core_status == B_WINS].sum()
+                going = (core_status != A_WINS) & (core_status != B_WINS)
+                u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
+                later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
+        u = later
+        if not u.any():
             break
     capped += float(u.sum())
-    return Chain(a_win, b_win, stalemate, capped, size, opening)
+    return Chain(a_win, b_win, stalemate, capped, int(visited.sum()), opening)
 
 
-# --- policies as bid distributions ---------------------------------------------------------
+# --- fixed policies as bid distributions -----------------------------------------------------
 
 
-def policy_bids(policy: str, role: str, own: int, other: int, lead: int,
-                told: int | None = None) -> np.ndarray:
-    """Probabilities of each bid ``0..own`` of a fixed ``pool_policy`` (see :mod:`.rules`).
-
-    ``lead`` is base attack - base defence of the exchange; ``other`` the opponent's
-    remaining pool; ``told`` the opponent's bid when this side bids second.
-    """
-    out = np.zeros(own + 1)
+def policy_probabilities(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray,
+                         lead: int, told: int | None, width: int) -> np.ndarray:
+    """``(b, width)`` probabilities of each bid of a fixed ``pool_policy`` (see
+    :mod:`.rules`); ``lead`` = base attack - base defence, ``told`` the other side's bid
+    when this side bids second."""
+    bids = np.arange(width)[None, :]
     if policy == "random_mixed":
-        out[:] = 1.0 / (own + 1)
-        return out
+        return (bids <= own[:, None]) / (own[:, None] + 1.0)
     if policy == "all_in_first":
-        out[own] = 1.0
-        return out
-    if role == "attack":
-        if policy == "save_for_defence":
-            need = 0
-        else:  # minimal_sure_hit: beat the defence at its best (or as told)
-            need = (other if told is None else told) - lead + 1
-            need = need if 0 < need <= own else 0
+        bid = own
     else:
-        need = (other if told is None else told) + lead  # d >= lead + a blocks
-        if policy == "save_for_defence" and told is None:
-            need = min(max(need, 0), own)
+        best = other if told is None else np.full_like(other, told)
+        if attacking:
+            need = np.zeros_like(own) if policy == "save_for_defence" else best - lead + 1
         else:
-            need = need if 0 < need <= own else 0
-    out[need] = 1.0
-    return out
+            need = best + lead
+        if policy == "save_for_defence" and not attacking and told is None:
+            bid = np.clip(need, 0, own)
+        else:
+            bid = np.where((need > 0) & (need <= own), need, 0)
+    return (bids == bid[:, None]).astype(float)
 
 
-def policy_joint(space: Space, table: EquilibriumTable | None) -> JointFn:
-    """The bid-pair distribution when every fighter plays its own ``pool_policy``."""
+def policy_joint(space: Space, solution: Solution | None) -> JointFn:
+    """The bid-pair distribution when every fighter plays its own ``pool_policy``
+    (fighters set to ``"equilibrium"`` read the solved strategies)."""
     protocol = space.rules.bid_protocol
 
-    def joint(state: int, actor: int, target: int, pa: int, pd: int) -> np.ndarray:
-        att, dfn = space.profiles[actor], space.profiles[target]
+    def joint(r: int, mv: Moves) -> np.ndarray:
+        att, dfn = space.profiles[mv.actor], space.profiles[mv.target]
         lead = att.attack - dfn.defence
-        eq_att, eq_def = att.policy == "equilibrium", dfn.policy == "equilibrium"
-        if (eq_att or eq_def) and table is None:
-            raise ValueError("an equilibrium policy needs the solved table")
+        pa = space.pools[mv.cores, mv.actor].astype(np.int64)
+        pd = space.pools[mv.cores, mv.target].astype(np.int64)
+        n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]
+        eq = solution.strategies if solution is not None else None
+        rows = (eq.row[r, mv.actor * space.n_cores + mv.cores] if eq is not None else None)
 
         def attack(told: int | None) -> np.ndarray:
-            if not eq_att:
-                return policy_bids(att.policy, "attack", pa, pd, lead, told)
-            assert table is not None
+            if att.policy != "equilibrium":
+                return policy_probabilities(att.policy, True, pa, pd, lead, told, n_a)
+            assert eq is not None and rows is not None
             if told is None:
-                return table.attack[state, :pa + 1]
-            return np.eye(pa + 1)[table.attack_response[state, told]]
+                return eq.attack[rows, :n_a]
+            return np.eye(n_a)[np.clip(eq.attack_reply[rows, told], 0, None)]
 
         def defence(told: int | None) -> np.ndarray:
-            if not eq_def:
-                return policy_bids(dfn.policy, "defence", pd, pa, lead, told)
-            assert table is not None
+            if dfn.policy != "equilibrium":
+                return policy_probabilities(dfn.policy, False, pd, pa, lead, told, n_d)
+            assert eq is not None and rows is not None
             if told is None:
-                return table.defence[state, :pd + 1]
-            return np.eye(pd + 1)[table.defence_response[state, told]]
+                return eq.defence[rows, :n_d]
+            return np.eye(n_d)[np.clip(eq.defence_reply[rows, told], 0, None)]
 
         if protocol == "sealed":
-            return np.outer(attack(None), defence(None))
-        out = np.zeros((pa + 1, pd + 1))
+            return attack(None)[:, :, None] * defence(None)[:, None, :]
+        out = np.zeros((len(mv.cores), n_a, n_d))
         if protocol == "attacker_first":
-            for a, pr in enumerate(attack(None)):
-                if pr:
-                    out[a] = pr * defence(a)
+            lead_probs = attack(None)
+            for a in range(n_a):
+                out[:, a, :] = lead_probs[:, a, None] * defence(a)
         else:
-            for d, pr in enumerate(defence(None)):
-                if pr:
-                    out[:, d] = pr * attack(d)
+            lead_probs = defence(None)
+            for d in range(n_d):
+                out[:, :, d] = lead_probs[:, d, None] * attack(d)
         return out
 
     return joint
@@ -680,15 +738,15 @@ def policy_joint(space: Space, table: EquilibriumTable | None) -> JointFn:
 
 @dataclass
 class Solved:
-    """Everything one exact solve produced (cached: the kernel's equilibrium policy and the
-    reference read the tables)."""
+    """Every turn order of a matchup, solved (cached: the kernel's and the reference's
+    ``equilibrium`` policy read these tables)."""
 
     space: Space
     solutions: dict[tuple[int, ...], Solution]
     orders: list[tuple[tuple[int, ...], float]]
 
     def solution_for(self, order: Sequence[int]) -> Solution:
-        return self.solutions[canonical_cycle(order)]
+        return self.solutions[tuple(order)]
 
 
 _CACHE: dict[Any, Solved] = {}
@@ -701,90 +759,74 @@ def clear_cache() -> None:
 
 def solved(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
            method: str = "auto") -> Solved:
-    """Solve the game of a matchup for every cyclic turn order it can have (cached)."""
+    """Solve the game of a matchup for every turn order it can have (cached)."""
     key = (rules, tuple(side_a), tuple(side_b), method)
     if key in _CACHE:
         return _CACHE[key]
     space = Space(rules, side_a, side_b)
     orders = linear_orders(rules, (*side_a, *side_b))
-    solutions: dict[tuple[int, ...], Solution] = {}
-    for order, _ in orders:
-        cycle = canonical_cycle(order)
-        if cycle not in solutions:
-            solutions[cycle] = solve_space(space, cycle, method=method)
+    solutions = {tuple(order): solve_order(space, order, method=method) for order, _ in orders}
     result = Solved(space, solutions, orders)
-    if len(_CACHE) > 16:
+    if len(_CACHE) >= 12:
         _CACHE.clear()
     _CACHE[key] = result
     return result
 
 
 def _mix(probs: np.ndarray) -> str:
-    """``"0:0.25 2:0.75"`` -- the bids played with positive probability."""
-    return " ".join(f"{b}:{p:.3g}" if p < 1 - 1e-12 else f"{b}"
+    """``"0:0.25 2:0.75"``: the bids played with positive probability (``"2"`` if pure)."""
+    return " ".join(f"{b}" if p > 1 - 1e-12 else f"{b}:{p:.3g}"
                     for b, p in enumerate(probs) if p > 1e-9)
 
 
 def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Chain]],
-                   limit: int = 6) -> Any:
-    """The equilibrium bids in the opening states, one row per state, most likely first."""
+                   limit: int = 8) -> Any:
+    """The equilibrium bids in the opening states (round 1), most likely first per turn."""
     import pandas
 
     space = result.space
     n = space.n_cores
+    cap = space.rules.max_rounds
     protocol = space.rules.bid_protocol
     records = []
     for order, weight, chain in chains:
         solution = result.solution_for(order)
-        table = solution.table
-        by_turn: dict[int, list[dict[str, Any]]] = {}
+        eq = solution.strategies
+        by_actor: dict[int, list[tuple[int, int, int, float]]] = {}
         for entry in chain.opening:
-            by_turn.setdefault(entry["turn"], []).append(entry)
-        for turn, entries in sorted(by_turn.items()):
-            entries.sort(key=lambda e: -e["reach"])
-            for entry in entries[:limit]:
-                state = entry["state"]
-                actor, core = divmod(state, n)
+            by_actor.setdefault(entry[1], []).append(entry)
+        for turn, actor in enumerate(order, start=1):
+            entries = sorted(by_actor.get(actor, []), key=lambda e: -e[3])[:limit]
+            for rnd, _, core, reach in entries:
                 if space.status[core] != LIVE:
                     continue
-                target = int(table.target[state])
+                r = cap - rnd + 1
+                target = int(space.targets(actor, np.array([core]))[0])
+                mv = moves(space, solution.turns, actor, target, np.array([core]))
+                joint = eq.joint(r, mv)[0]
+                p_hit = float((joint * (1.0 - mv.probabilities()[0, ..., 0])).sum())
+                state = actor * n + core
+                rows = eq.row[r, state]
                 pa, pd = int(space.pools[core, actor]), int(space.pools[core, target])
-                att = table.attack[state, :pa + 1]
-                dfn = table.defence[state, :pd + 1]
-                p_hit = _hit_probability(space, solution, state, actor, core)
+                attack, defence = _mix(eq.attack[rows, :pa + 1]), _mix(eq.defence[rows, :pd + 1])
                 if protocol == "attacker_first":
                     defence = "reply " + " ".join(
-                        f"{a}->{table.defence_response[state, a]}" for a in range(pa + 1))
-                else:
-                    defence = _mix(dfn)
-                attack = _mix(att)
+                        f"{a}->{eq.defence_reply[rows, a]}" for a in range(pa + 1))
                 if protocol == "defender_first":
                     attack = "reply " + " ".join(
-                        f"{d}->{table.attack_response[state, d]}" for d in range(pd + 1))
+                        f"{d}->{eq.attack_reply[rows, d]}" for d in range(pd + 1))
                 records.append({
                     "order": " > ".join(space.profiles[f].name for f in order),
-                    "turn": turn, "reach": weight * entry["reach"],
+                    "turn": turn, "reach": round(weight * reach, 6),
                     "attacker": space.profiles[actor].name,
                     "defender": space.profiles[target].name,
                     "state": space.describe_core(core),
                     "attack bids": attack, "defence bids": defence,
-                    "P(hit)": p_hit, "value": float(solution.value[state])})
+                    "P(hit)": round(p_hit, 6), "value": round(float(solution.value[r, state]), 6)})
     frame = pandas.DataFrame.from_records(records)
-    if len(frame):
-        frame = frame.sort_values(["turn", "reach"], ascending=[True, False], kind="stable")
-        if len(chains) == 1:
-            frame = frame.drop(columns="order")
-        frame["reach"] = frame["reach"].round(6)
-        frame["P(hit)"] = frame["P(hit)"].round(6)
-        frame["value"] = frame["value"].round(6)
-    return frame.reset_index(drop=True)
-
-
-def _hit_probability(space: Space, solution: Solution, state: int, actor: int, core: int
-                     ) -> float:
-    ex = exchange(space, solution.nxt, actor, core)
-    pa, pd = ex.prob.shape[0] - 1, ex.prob.shape[1] - 1
-    return float((solution.table.joint(state, pa, pd) * (1.0 - ex.prob[..., 0])).sum())
+    if len(chains) == 1 and len(frame):
+        frame = frame.drop(columns="order")
+    return frame
 
 
 def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
@@ -794,54 +836,45 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
 
     With ``rules.exact_play="equilibrium"`` both sides play the solved equilibrium; with
     ``"policies"`` every fighter plays its own ``pool_policy`` (those set to
-    ``"equilibrium"`` read the solved table) and the answer is the exact outcome of that
-    play.
+    ``"equilibrium"`` read the solved strategies) and the answer is the exact outcome of
+    that play.  ``method="linprog"`` solves every mixed exchange with ``linprog`` (slow; a
+    cross-check of the simplex).
     """
     t0 = time.perf_counter()
     fighters = (*side_a, *side_b)
     use_policies = rules.exact_play == "policies"
-    needs_table = not use_policies or any(c.pool_policy == "equilibrium" for c in fighters)
-    if needs_table:
+    result: Solved | None = None
+    if not use_policies or any(c.pool_policy == "equilibrium" for c in fighters):
         result = solved(rules, side_a, side_b, method=method)
-        space = result.space
-        orders = result.orders
+        space, orders = result.space, result.orders
     else:
-        space = Space(rules, side_a, side_b)
-        orders = linear_orders(rules, fighters)
-        result = None
+        space, orders = Space(rules, side_a, side_b), linear_orders(rules, fighters)
     solve_s = time.perf_counter() - t0
     chains: list[tuple[tuple[int, ...], float, Chain]] = []
     game_value = 0.0
+    cap = rules.max_rounds
     for order, weight in orders:
-        if result is not None:
-            solution = result.solution_for(order)
-            nxt, table = solution.nxt, solution.table
-            game_value += weight * float(solution.value[order[0] * space.n_cores
-                                                        + space.full_core])
+        solution = result.solution_for(order) if result is not None else None
+        if solution is not None:
+            turns = solution.turns
+            game_value += weight * float(solution.value[cap, solution.start])
         else:
-            nxt, table = next_alive_table(space.k, canonical_cycle(order)), None
+            turns = TurnOrder.of(space.k, order)
         if use_policies:
-            joint = policy_joint(space, table)
+            joint = policy_joint(space, solution)
         else:
-            assert table is not None
-            eq = table
-
-            def joint(state: int, actor: int, target: int, pa: int, pd: int,
-                      eq: EquilibriumTable = eq) -> np.ndarray:
-                return eq.joint(state, pa, pd)
-
-        chains.append((tuple(order), weight,
-                       outcome_chain(space, nxt, order, joint, opening_turns=space.k + 1)))
+            assert solution is not None
+            joint = solution.strategies.joint
+        chains.append((tuple(order), weight, outcome_chain(space, turns, joint)))
     a_win = sum(w * c.a_win for _, w, c in chains)
     b_win = sum(w * c.b_win for _, w, c in chains)
     stalemate = sum(w * c.stalemate for _, w, c in chains)
     capped = sum(w * c.capped for _, w, c in chains)
-    rounds = np.arange(rules.max_rounds + 1)
-    mean_rounds = float((rounds * (a_win + b_win + stalemate)).sum() + rules.max_rounds * capped)
-    total_s = time.perf_counter() - t0
+    rounds = np.arange(cap + 1)
+    mean_rounds = float((rounds * (a_win + b_win + stalemate)).sum() + cap * capped)
     details: dict[str, Any] = {
         "play": ("equilibrium" if not use_policies else
-                 "pool_policy " + " / ".join(f"{c.name}={c.pool_policy}" for c in fighters)),
+                 "pool_policy " + ", ".join(f"{c.name}={c.pool_policy}" for c in fighters)),
         "bid_protocol": rules.bid_protocol,
         "objective": f"A maximises P(A wins) + {rules.draw_worth:g} x P(draw)",
         "draws": f"stalemate {float(stalemate.sum()):.6f}, max_rounds {float(capped):.6f}",
@@ -849,23 +882,22 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     if result is not None:
         counts: dict[str, int] = {}
         for sol in result.solutions.values():
-            for key, value in sol.counts.items():
-                counts[key] = counts.get(key, 0) + value
+            for key, c in sol.counts.items():
+                counts[key] = counts.get(key, 0) + c
         details["game_value"] = round(game_value, 12)
-        details["states"] = (f"{counts['states']:,} solved of {space.k * space.n_cores:,} "
-                             f"(cores {space.n_cores:,} x {space.k} turns)"
-                             + (f", {len(result.solutions)} cyclic orders"
-                                if len(result.solutions) > 1 else ""))
-        details["exchanges"] = (f"saddle {counts['saddle']:,}, simplex {counts['simplex']:,}, "
-                                f"linprog {counts['linprog']:,}, minimax {counts['minimax']:,}; "
-                                f"waiting cycles {counts['cycles']:,}")
-    details["chain_states"] = sum(c.states for _, _, c in chains)
+        by_cap = [r for r in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if r < cap] + [cap]
+        details["value_by_max_rounds"] = ", ".join(
+            f"{r}: {sum(w * result.solution_for(o).value[r, result.solution_for(o).start] for o, w in orders):.6f}"
+            for r in by_cap)
+        live = int((space.status == LIVE).sum())
+        details["states"] = (f"{space.k * space.n_cores:,} ({space.n_cores:,} cores x "
+                             f"{space.k} turns, {live:,} cores undecided) x {cap} rounds left"
+                             + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
+        details["exchanges"] = ", ".join(f"{key} {c:,}" for key, c in counts.items())
     details["turn_orders"] = len(orders)
     details["solve_s"] = round(solve_s, 3)
-    details["total_s"] = round(total_s, 3)
-    strategy = None
-    if result is not None and not use_policies:
-        strategy = strategy_frame(result, chains)
+    details["total_s"] = round(time.perf_counter() - t0, 3)
+    strategy = strategy_frame(result, chains) if result is not None and not use_policies else None
     return Probabilities(ruleset, float(a_win.sum()), float(b_win.sum()),
                          float(stalemate.sum() + capped), mean_rounds, details, strategy,
                          assumptions)

@@ -44,7 +44,7 @@ def policy_bids(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray
 
 
 class _EquilibriumTables:
-    """The solver's strategies, indexed like the solver's states."""
+    """The solver's strategies, indexed like the solver's states and rounds left."""
 
     def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
                  order: Sequence[int]) -> None:
@@ -52,32 +52,35 @@ class _EquilibriumTables:
 
         solved = exact.solved(rules, side_a, side_b)
         space = solved.space
-        table = solved.solution_for(order).table
+        eq = solved.solution_for(order).strategies
+        self.cap = rules.max_rounds
         self.n_cores = space.n_cores
         self.h_stride = space.h_stride
         self.p_stride = space.p_stride
         self.lookups = [space.health_lookup(f) for f in range(space.k)]
-        self.attack_cdf = np.cumsum(table.attack, axis=1)
-        self.defence_cdf = np.cumsum(table.defence, axis=1)
-        self.attack_response = table.attack_response
-        self.defence_response = table.defence_response
+        self.row = eq.row
+        self.attack_cdf = np.cumsum(eq.attack, axis=1)
+        self.defence_cdf = np.cumsum(eq.defence, axis=1)
+        self.attack_reply = eq.attack_reply
+        self.defence_reply = eq.defence_reply
 
-    def states(self, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray
-               ) -> np.ndarray:
+    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray
+             ) -> np.ndarray:
+        """Strategy rows of the states of a batch of fights in round ``rnd``."""
         core = np.zeros(len(wp), np.int64)
         for f, (low, table) in enumerate(self.lookups):
             health = np.maximum(wp[:, f].astype(np.int64) + armour[:, f], low)
             core += table[health - low] * self.h_stride[f]
             core += pool[:, f].astype(np.int64) * self.p_stride[f]
-        return actor * self.n_cores + core
+        return self.row[self.cap - rnd + 1, actor * self.n_cores + core]
 
-    def bids(self, states: np.ndarray, attacking: bool, own: np.ndarray,
+    def bids(self, rows: np.ndarray, attacking: bool, own: np.ndarray,
              told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
         if told is not None:
-            reply = self.attack_response if attacking else self.defence_response
-            return reply[states, told].astype(np.int16)
-        cdf = (self.attack_cdf if attacking else self.defence_cdf)[states]
-        u = rng.random(len(states))
+            reply = self.attack_reply if attacking else self.defence_reply
+            return reply[rows, told].astype(np.int16)
+        cdf = (self.attack_cdf if attacking else self.defence_cdf)[rows]
+        u = rng.random(len(rows))
         return np.minimum((u[:, None] >= cdf).sum(axis=1), own).astype(np.int16)
 
 
@@ -159,7 +162,7 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 if not len(rows):
                     continue
                 lead = int(attack[f] - defence[j])
-                a, d = _bids(rules, profiles, eq, f, j, lead, rows, wp, armour, pool, rng)
+                a, d = _bids(rules, profiles, eq, rnd, f, j, lead, rows, wp, armour, pool, rng)
                 pool[rows, f] -= a
                 pool[rows, j] -= d
                 spent[ids[rows], f] += a
@@ -214,12 +217,12 @@ def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, act: np.nda
     return np.where(standing.any(axis=1), foes[pick], -1)
 
 
-def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, f: int, j: int,
-          lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray,
-          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, rnd: int,
+          f: int, j: int, lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray,
+          pool: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``)."""
     own_a, own_d = pool[rows, f], pool[rows, j]
-    states = (eq.states(f, wp[rows], armour[rows], pool[rows])
+    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows])
               if eq is not None else np.empty(0, np.int64))
 
     def bid(who: int, attacking: bool, told: np.ndarray | None) -> np.ndarray:

@@ -210,3 +210,134 @@ def solve_game(M: np.ndarray, protocol: str, *, method: str = "auto") -> GameSol
     if protocol == "sealed":
         return solve_sealed(M, method=method)
     return solve_informed(M, "attacker" if protocol == "attacker_first" else "defender")
+
+
+# --- many games at once ----------------------------------------------------------------------
+
+
+@dataclass
+class BatchSolution:
+    """Values and strategies of ``b`` games (axis 0), as :class:`GameSolution` per game.
+
+    ``attack_response`` / ``defence_response`` are ``None`` unless that side replies.
+    ``methods`` counts the solver that answered each game.
+    """
+
+    value: np.ndarray
+    attack: np.ndarray
+    defence: np.ndarray
+    attack_response: np.ndarray | None
+    defence_response: np.ndarray | None
+    methods: dict[str, int]
+
+
+def _first(mask: np.ndarray, axis: int) -> np.ndarray:
+    """Index of the first True along ``axis``."""
+    return np.argmax(mask, axis=axis)
+
+
+def _batch_simplex(M: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tableau simplex of :func:`_simplex` run on ``b`` games in lockstep (Dantzig's
+    rule; a game that cycles or stalls is reported as failed and solved one by one).
+
+    Returns ``ok`` (certificate passed), ``value``, row and column strategies.
+    """
+    b, m, n = M.shape
+    shift = 1.0 - M.min(axis=(1, 2))
+    T = np.zeros((b, m + 1, n + m + 1))
+    T[:, :m, :n] = M + shift[:, None, None]
+    T[:, :m, n:n + m] = np.eye(m)
+    T[:, :m, -1] = 1.0
+    T[:, m, :n] = -1.0
+    basis = np.tile(np.arange(n, n + m), (b, 1))
+    failed = np.zeros(b, bool)
+    rows = np.arange(m)
+    for _ in range(4 * (m + n)):
+        obj = T[:, m, :-1]
+        col = obj.argmin(axis=1)
+        active = (obj[np.arange(b), col] < -1e-12) & ~failed
+        if not active.any():
+            break
+        ia = np.flatnonzero(active)
+        c = col[ia]
+        column = T[ia[:, None], rows[None, :], c[:, None]]
+        rhs = np.maximum(T[ia, :m, -1], 0.0)
+        pos = column > 1e-12
+        ratios = np.where(pos, rhs / np.where(pos, column, 1.0), np.inf)
+        r = ratios.argmin(axis=1)
+        bounded = pos.any(axis=1)
+        failed[ia[~bounded]] = True
+        ia, c, r = ia[bounded], c[bounded], r[bounded]
+        prow = T[ia, r, :] / T[ia, r, c][:, None]
+        colv = T[ia, :, c]
+        T[ia] -= colv[:, :, None] * prow[:, None, :]
+        T[ia, r, :] = prow
+        basis[ia, r] = c
+    else:
+        obj = T[:, m, :-1]
+        failed |= obj.min(axis=1) < -1e-12
+    y = np.zeros((b, n + m))
+    np.put_along_axis(y, basis, T[:, :m, -1], axis=1)
+    x = np.clip(T[:, m, n:n + m], 0.0, None)
+    y = np.clip(y[:, :n], 0.0, None)
+    sx, sy = x.sum(axis=1), y.sum(axis=1)
+    good = (sx > 0) & (sy > 0) & np.isfinite(sx) & np.isfinite(sy) & ~failed
+    x = x / np.where(good, sx, 1.0)[:, None]
+    y = y / np.where(good, sy, 1.0)[:, None]
+    low = np.einsum("ba,bad->bd", x, M).min(axis=1)
+    high = np.einsum("bad,bd->ba", M, y).max(axis=1)
+    ok = good & (high - low <= CERT_TOL)
+    return ok, 0.5 * (low + high), x, y
+
+
+def solve_batch(M: np.ndarray, protocol: str, *, method: str = "auto") -> BatchSolution:
+    """Solve ``b`` exchanges ``M[b]`` (rows: the maximising attacker) at once.
+
+    Sealed bids: pure saddle points by array operations, the rest by the lockstep simplex,
+    any game failing its certificate by :func:`solve_sealed` one at a time (``method=
+    "linprog"``: every non-saddle game by ``linprog``).  Informed protocols: max-min or
+    min-max by array operations.  Among equally good bids the smallest is chosen.
+    """
+    b, m, n = M.shape
+    counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0}
+    if protocol == "attacker_first":
+        reply_value = M.min(axis=2)
+        reply = _first(M <= reply_value[:, :, None] + TIE_TOL, axis=2)
+        best = reply_value.max(axis=1)
+        a = _first(reply_value >= best[:, None] - TIE_TOL, axis=1)
+        counts["minimax"] = b
+        return BatchSolution(reply_value[np.arange(b), a], np.eye(m)[a],
+                             np.eye(n)[reply[np.arange(b), a]], None, reply.astype(np.int16),
+                             counts)
+    if protocol == "defender_first":
+        reply_value = M.max(axis=1)
+        reply = _first(M >= reply_value[:, None, :] - TIE_TOL, axis=1)
+        best = reply_value.min(axis=1)
+        d = _first(reply_value <= best[:, None] + TIE_TOL, axis=1)
+        counts["minimax"] = b
+        return BatchSolution(reply_value[np.arange(b), d], np.eye(m)[reply[np.arange(b), d]],
+                             np.eye(n)[d], reply.astype(np.int16), None, counts)
+    row_min = M.min(axis=2)
+    col_max = M.max(axis=1)
+    maximin = row_min.max(axis=1)
+    minimax = col_max.min(axis=1)
+    saddle = maximin >= minimax - TIE_TOL
+    a = _first(row_min >= maximin[:, None] - TIE_TOL, axis=1)
+    d = _first(col_max <= minimax[:, None] + TIE_TOL, axis=1)
+    value = M[np.arange(b), a, d]
+    attack = np.eye(m)[a]
+    defence = np.eye(n)[d]
+    counts["saddle"] = int(saddle.sum())
+    rest = np.flatnonzero(~saddle)
+    if len(rest):
+        if method == "auto":
+            ok, v, x, y = _batch_simplex(M[rest])
+            good = rest[ok]
+            value[good], attack[good], defence[good] = v[ok], x[ok], y[ok]
+            counts["simplex"] += int(ok.sum())
+            rest = rest[~ok]
+        for g in rest:
+            sol = solve_sealed(M[g], method=method)
+            value[g], attack[g], defence[g] = sol.value, sol.attack, sol.defence
+            counts[sol.method] += 1
+    return BatchSolution(value, attack, defence, None, None, counts)

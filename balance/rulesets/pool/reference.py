@@ -95,31 +95,30 @@ class _Equilibrium:
 
         solved = exact.solved(rules, side_a, side_b)
         self.space = solved.space
-        self.table = solved.solution_for(order).table
+        self.strategies = solved.solution_for(order).strategies
+        self.cap = rules.max_rounds
         self.lookups = [self.space.health_lookup(f) for f in range(self.space.k)]
 
-    def state(self, actor: int, fighters: Sequence[Fighter]) -> int:
+    def row(self, rnd: int, actor: int, fighters: Sequence[Fighter]) -> int:
+        """The strategy row of ``actor``'s turn in round ``rnd``."""
         h, p = [], []
         for f, fighter in enumerate(fighters):
             low, table = self.lookups[f]
             health = max(fighter.wound_points + fighter.armour_wp, low)
             h.append(int(table[health - low]) if fighter.standing else 0)
             p.append(fighter.pool)
-        return actor * self.space.n_cores + self.space.core_index(h, p)
+        state = actor * self.space.n_cores + self.space.core_index(h, p)
+        return int(self.strategies.row[self.cap - rnd + 1, state])
 
-    @staticmethod
-    def _draw(probs: np.ndarray, rng: np.random.Generator) -> int:
-        u = rng.random()
-        return min(int(np.searchsorted(np.cumsum(probs), u, side="right")), len(probs) - 1)
-
-    def bid(self, state: int, attacking: bool, own: int, told: int | None,
+    def bid(self, row: int, attacking: bool, own: int, told: int | None,
             rng: np.random.Generator) -> int:
-        t = self.table
+        s = self.strategies
         if told is not None:
-            reply = t.attack_response if attacking else t.defence_response
-            return int(reply[state, told])
-        probs = (t.attack if attacking else t.defence)[state, :own + 1]
-        return self._draw(probs, rng)
+            reply = s.attack_reply if attacking else s.defence_reply
+            return int(reply[row, told])
+        probs = (s.attack if attacking else s.defence)[row, :own + 1]
+        u = rng.random()
+        return min(int(np.searchsorted(np.cumsum(probs), u, side="right")), own)
 
 
 def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
@@ -180,7 +179,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                 target = min(foes, key=lambda f: (f.wound_points, f.index))
             else:
                 target = foes[0]
-            a, d = _bids(rules, attacker, target, fighters, equilibrium, rng)
+            a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng)
             attacker.pool -= a
             attacker.spent += a
             target.pool -= d
@@ -213,11 +212,12 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds", extras())
 
 
-def _bids(rules: Rules, attacker: Fighter, target: Fighter, fighters: Sequence[Fighter],
-          equilibrium: _Equilibrium | None, rng: np.random.Generator) -> tuple[int, int]:
+def _bids(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
+          fighters: Sequence[Fighter], equilibrium: _Equilibrium | None,
+          rng: np.random.Generator) -> tuple[int, int]:
     """Both sides' pool spending for one attack, in the order of the bid protocol."""
     lead = attacker.profile.attack - target.profile.defence
-    state = (equilibrium.state(attacker.index, fighters) if equilibrium is not None else -1)
+    state = (equilibrium.row(rnd, attacker.index, fighters) if equilibrium is not None else -1)
 
     def bid(who: Fighter, attacking: bool, told: int | None) -> int:
         other = target if attacking else attacker
