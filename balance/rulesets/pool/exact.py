@@ -70,9 +70,11 @@ from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, or
 __all__ = [
     "MAX_STATES",
     "Solution",
+    "Distribution",
     "Solved",
     "Space",
     "outcome_chain",
+    "outcome_distribution",
     "solve",
     "solved",
 ]
@@ -829,17 +831,39 @@ def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Ch
     return frame
 
 
-def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
-          assumptions: tuple[str, ...] = (), method: str = "auto", ruleset: str = "pool"
-          ) -> Probabilities:
-    """Exact win / loss / draw probabilities of a matchup (see the module docstring).
+@dataclass
+class Distribution:
+    """The exact outcome distribution of a matchup, averaged over turn orders.
 
-    With ``rules.exact_play="equilibrium"`` both sides play the solved equilibrium; with
-    ``"policies"`` every fighter plays its own ``pool_policy`` (those set to
-    ``"equilibrium"`` read the solved strategies) and the answer is the exact outcome of
-    that play.  ``method="linprog"`` solves every mixed exchange with ``linprog`` (slow; a
-    cross-check of the simplex).
+    ``a_win[t]``, ``b_win[t]``, ``stalemate[t]``: probability of each ending in round
+    ``t``; ``capped``: probability of reaching ``max_rounds`` undecided (a draw).
     """
+
+    a_win: np.ndarray
+    b_win: np.ndarray
+    stalemate: np.ndarray
+    capped: float
+    game_value: float | None
+    result: Solved | None
+    chains: list[tuple[tuple[int, ...], float, Chain]]
+    solve_s: float
+
+    def categories(self) -> tuple[np.ndarray, list[str]]:
+        """Probabilities of (winner, end cause): A down, B down, stalemate, max_rounds."""
+        return (np.array([self.a_win.sum(), self.b_win.sum(), self.stalemate.sum(),
+                          self.capped]),
+                ["a_win down", "b_win down", "draw stalemate", "draw max_rounds"])
+
+    def rounds(self) -> np.ndarray:
+        """``p[t]``: probability that the fight lasts ``t`` rounds."""
+        out = self.a_win + self.b_win + self.stalemate
+        out[-1] += self.capped
+        return out
+
+
+def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
+                         side_b: Sequence[Combatant], *, method: str = "auto") -> Distribution:
+    """Solve (where needed) and propagate the fight: see :func:`solve`."""
     t0 = time.perf_counter()
     fighters = (*side_a, *side_b)
     use_policies = rules.exact_play == "policies"
@@ -866,38 +890,60 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
             assert solution is not None
             joint = solution.strategies.joint
         chains.append((tuple(order), weight, outcome_chain(space, turns, joint)))
-    a_win = sum(w * c.a_win for _, w, c in chains)
-    b_win = sum(w * c.b_win for _, w, c in chains)
-    stalemate = sum(w * c.stalemate for _, w, c in chains)
-    capped = sum(w * c.capped for _, w, c in chains)
-    rounds = np.arange(cap + 1)
-    mean_rounds = float((rounds * (a_win + b_win + stalemate)).sum() + cap * capped)
+    return Distribution(sum(w * c.a_win for _, w, c in chains),
+                        sum(w * c.b_win for _, w, c in chains),
+                        sum(w * c.stalemate for _, w, c in chains),
+                        float(sum(w * c.capped for _, w, c in chains)),
+                        game_value if result is not None else None, result, chains, solve_s)
+
+
+def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+          assumptions: tuple[str, ...] = (), method: str = "auto", ruleset: str = "pool"
+          ) -> Probabilities:
+    """Exact win / loss / draw probabilities of a matchup (see the module docstring).
+
+    With ``rules.exact_play="equilibrium"`` both sides play the solved equilibrium; with
+    ``"policies"`` every fighter plays its own ``pool_policy`` (those set to
+    ``"equilibrium"`` read the solved strategies) and the answer is the exact outcome of
+    that play.  ``method="linprog"`` solves every mixed exchange with ``linprog`` (slow; a
+    cross-check of the simplex).
+    """
+    t0 = time.perf_counter()
+    dist = outcome_distribution(rules, side_a, side_b, method=method)
+    result, cap = dist.result, rules.max_rounds
+    fighters = (*side_a, *side_b)
+    use_policies = rules.exact_play == "policies"
+    mean_rounds = float((np.arange(cap + 1) * dist.rounds()).sum())
     details: dict[str, Any] = {
         "play": ("equilibrium" if not use_policies else
                  "pool_policy " + ", ".join(f"{c.name}={c.pool_policy}" for c in fighters)),
         "bid_protocol": rules.bid_protocol,
         "objective": f"A maximises P(A wins) + {rules.draw_worth:g} x P(draw)",
-        "draws": f"stalemate {float(stalemate.sum()):.6f}, max_rounds {float(capped):.6f}",
+        "draws": f"stalemate {float(dist.stalemate.sum()):.6f}, max_rounds {dist.capped:.6f}",
     }
     if result is not None:
+        space, orders = result.space, result.orders
         counts: dict[str, int] = {}
         for sol in result.solutions.values():
             for key, c in sol.counts.items():
                 counts[key] = counts.get(key, 0) + c
-        details["game_value"] = round(game_value, 12)
+        assert dist.game_value is not None
+        details["game_value"] = round(dist.game_value, 12)
         by_cap = [r for r in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if r < cap] + [cap]
         details["value_by_max_rounds"] = ", ".join(
-            f"{r}: {sum(w * result.solution_for(o).value[r, result.solution_for(o).start] for o, w in orders):.6f}"
+            f"{r}: " + format(sum(w * float(result.solution_for(o).value[
+                r, result.solution_for(o).start]) for o, w in orders), ".6f")
             for r in by_cap)
         live = int((space.status == LIVE).sum())
         details["states"] = (f"{space.k * space.n_cores:,} ({space.n_cores:,} cores x "
                              f"{space.k} turns, {live:,} cores undecided) x {cap} rounds left"
                              + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
         details["exchanges"] = ", ".join(f"{key} {c:,}" for key, c in counts.items())
-    details["turn_orders"] = len(orders)
-    details["solve_s"] = round(solve_s, 3)
+    details["turn_orders"] = len(dist.chains)
+    details["solve_s"] = round(dist.solve_s, 3)
     details["total_s"] = round(time.perf_counter() - t0, 3)
-    strategy = strategy_frame(result, chains) if result is not None and not use_policies else None
-    return Probabilities(ruleset, float(a_win.sum()), float(b_win.sum()),
-                         float(stalemate.sum() + capped), mean_rounds, details, strategy,
-                         assumptions)
+    strategy = (strategy_frame(result, dist.chains)
+                if result is not None and not use_policies else None)
+    return Probabilities(ruleset, float(dist.a_win.sum()), float(dist.b_win.sum()),
+                         float(dist.stalemate.sum() + dist.capped), mean_rounds, details,
+                         strategy, assumptions)
