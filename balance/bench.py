@@ -3,6 +3,8 @@
 For every bench case a ruleset declares, the same rules and sides are timed through
 ``simulate`` (fights per second, best of three calls of a chunk of fights) and through
 ``fight`` (fights per second over a fixed time budget), in one run, and the ratio printed.
+A ruleset may also define ``bench_extra(cases)`` returning JSON-ready rows of its own (an
+exact solver's timings, say); a row with a ``summary`` string is printed as that line.
 Everything runs in this process on one core (NumPy's element-wise kernels are
 single-threaded).  ``memory=True`` also runs one long duel per ruleset in a subprocess and
 reports its peak resident memory.
@@ -107,6 +109,11 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
             if progress:
                 print(f"bench {rs.name} / {case.name} ...", file=progress, flush=True)
             rows.append(measure(rs, case, seconds))
+        extra = getattr(rs, "bench_extra", None)
+        if callable(extra):  # optional: ruleset-specific rows, e.g. exact-solver timings
+            if progress:
+                print(f"bench {rs.name} / extra ...", file=progress, flush=True)
+            rows.extend(extra(cases))
         if memory and chosen:
             if progress:
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
@@ -122,7 +129,9 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
     lines = [f"{'ruleset':<12} {'case':<28} {'kernel fights/s':>16} {'reference fights/s':>19} "
              f"{'ratio':>8}"]
     for r in rows:
-        if "peak_rss_mb" in r:
+        if "summary" in r:
+            lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['summary']}")
+        elif "peak_rss_mb" in r:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['fights']:>16,} fights in "
                          f"{r['elapsed_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB")
         else:

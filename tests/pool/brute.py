@@ -67,7 +67,7 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence) -> float:
         return wp[f] > rules.down_at
 
     def value_for(order: tuple) -> float:
-        @functools.lru_cache(maxsize=None)
+        @functools.cache
         def V(wp: tuple, arm: tuple, pool: tuple, pos: int, left: int) -> float:
             if not any(up(wp, f) for f in range(k) if side[f] == 1):
                 return 1.0

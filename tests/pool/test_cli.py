@@ -69,9 +69,9 @@ def test_duel_and_log(capsys):
 
 
 def test_two_against_one(capsys):
-    code, out, _ = run(capsys, "duel", "pool", "--a", "militia", "--a", "militia",
-                       "--b", "duellist", "-n", "5000", "--seed", "1")
-    assert code == 0
+    code, out, _ = run(capsys, "duel", "pool", "--scenario", "guards-vs-duellist",
+                       "-n", "5000", "--seed", "1")
+    assert code == 0 and "5,000 fights" in out
 
 
 @pytest.mark.parametrize("argv, message", [

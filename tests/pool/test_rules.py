@@ -171,7 +171,7 @@ def test_stalemate_from_the_start_is_a_draw_after_two_rounds():
 
 
 def test_stat_out_of_range_names_the_field():
-    with pytest.raises(SpecError, match="'coordination' must be in 1..10"):
+    with pytest.raises(SpecError, match=r"'coordination' must be in 1\.\.10"):
         balance.exact("pool", "coordination=11", "average")
 
 
@@ -182,7 +182,7 @@ def test_stat_ranges_can_be_widened():
 
 
 def test_bad_stat_range_text():
-    with pytest.raises(SpecError, match="stat_ranges.combat"):
+    with pytest.raises(SpecError, match=r"stat_ranges\.combat"):
         POOL.rules(stat_ranges="combat:six")
 
 
@@ -199,5 +199,5 @@ def test_bad_choice():
 
 
 def test_side_size():
-    with pytest.raises(SpecError, match="allows 1..2"):
+    with pytest.raises(SpecError, match=r"allows 1\.\.2"):
         balance.duel("pool", ["average"] * 3, "average", n=10)

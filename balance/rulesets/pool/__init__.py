@@ -14,6 +14,7 @@ from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
+from . import rules as _rules
 from .presets import PRESETS, SCENARIOS
 from .rules import Combatant, Rules, check_stats
 
@@ -36,20 +37,20 @@ class Pool(RulesetBase):
     max_side = 2
     has_strategy = True
 
-    def simulate(self, rules: Rules, side_a: Side, side_b: Side, /, *, n: int,
+    def simulate(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
 
-    def fight(self, rules: Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+    def fight(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
               log: Log | None = None) -> Outcome:
         return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
 
-    def exact(self, rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:
+    def exact(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         self.check_sides(rules, side_a, side_b)
         return _exact.solve(rules, side_a, side_b,
                             assumptions=self.assumptions(rules, side_a, side_b))
 
-    def check_sides(self, rules: Rules, side_a: Side, side_b: Side) -> None:
+    def check_sides(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> None:
         super().check_sides(rules, side_a, side_b)
         for label, side in (("a", side_a), ("b", side_b)):
             for n, c in enumerate(side):
@@ -61,7 +62,7 @@ class Pool(RulesetBase):
                     raise SpecError(f"{where}: starts out of the fight with {wp} WP; "
                                     f"Wound Points must exceed down_at={rules.down_at}")
 
-    def assumptions(self, rules: Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         skip: set[str] = set()
         everyone: Sequence[Any] = (*side_a, *side_b)
         if len(side_a) == len(side_b) == 1:
@@ -78,7 +79,7 @@ class Pool(RulesetBase):
     # benchmarks ----------------------------------------------------------------------------
     def bench_cases(self) -> Sequence[BenchCase]:
         duellist = PRESETS["duellist"]
-        militia = SCENARIOS["militia-vs-duellist"]
+        guards = SCENARIOS["guards-vs-duellist"]
         return (
             BenchCase("duel policies", "duellist (minimal sure hit) against a guard (save for "
                       "defence), diceless", Rules(), (duellist,),
@@ -96,8 +97,8 @@ class Pool(RulesetBase):
                       (Combatant(name="guard", coordination=5, intellect=3, fortitude=6,
                                  combat=3, weapon="spear", armour="light",
                                  pool_policy="equilibrium"),)),
-            BenchCase("militia 2v1", "two militia against a duellist (minimal sure hit)",
-                      Rules(), militia.side_a, militia.side_b),
+            BenchCase("guards 2v1", "two guards against a duellist (minimal sure hit)",
+                      Rules(), guards.side_a, guards.side_b),
         )
 
     def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:

@@ -69,8 +69,8 @@ from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, or
 
 __all__ = [
     "MAX_STATES",
-    "Solution",
     "Distribution",
+    "Solution",
     "Solved",
     "Space",
     "outcome_chain",
@@ -346,8 +346,19 @@ class Moves:
     valid_a: np.ndarray
     valid_d: np.ndarray
 
+    prob: np.ndarray | None = None
+
     def probabilities(self) -> np.ndarray:
-        return self.table[self.s]
+        """``(b, A, D, O)``: the probability of each outcome (kept once computed)."""
+        if self.prob is None:
+            self.prob = self.table[self.s]
+        return self.prob
+
+    def rows(self, keep: np.ndarray) -> Moves:
+        """The moves of the states ``keep`` (a mask or indices) only."""
+        return Moves(self.actor, self.target, self.cores[keep], self.succ[keep], self.s[keep],
+                     self.table, self.valid_a[keep], self.valid_d[keep],
+                     None if self.prob is None else self.prob[keep])
 
 
 def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.ndarray) -> Moves:
@@ -374,6 +385,8 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
     base = (cores[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
             - d_eff[:, None, :] * space.p_stride[j])               # (b, A, D)
     succ = base[..., None] + head[:, None, None, :]
+    if 2 * space.k * n < 2**31:
+        succ = succ.astype(np.int32)
     table = np.concatenate([pair.p_miss[:, None], pair.p_hit], axis=1)
     return Moves(i, j, cores, succ, s, table, valid_a, valid_d)
 
@@ -461,8 +474,9 @@ def _batches(space: Space, turns: TurnOrder) -> list[tuple[int, int, np.ndarray]
     return out
 
 
-CACHE_ELEMENTS = 12_000_000
-"""Successor arrays of at most this many elements are kept between layers."""
+CACHE_ELEMENTS = 40_000_000
+"""Successor and probability arrays of at most this many 4-byte words (160 MB) are kept
+between layers; the rest are recomputed in every layer."""
 
 
 def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
@@ -501,8 +515,9 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
             mv = cache.get(number)
             if mv is None:
                 mv = moves(space, turns, actor, target, cores)
-                if mv.succ.size <= budget:
-                    budget -= mv.succ.size
+                if 3 * mv.succ.size <= budget:  # succ (4 bytes) and prob (8 bytes)
+                    budget -= 3 * mv.succ.size
+                    mv.probabilities()
                     cache[number] = mv
             states = actor * n + cores
             if r > 1:
@@ -515,7 +530,7 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
                     counts["unchanged"] += int(same.sum())
                     if not todo.any():
                         continue
-                    mv = _subset(mv, todo)
+                    mv = mv.rows(todo)
                     states = states[todo]
             M = (mv.probabilities() * pair_values[mv.succ]).sum(axis=-1)
             sign = 1.0 if space.side[actor] == 0 else -1.0
@@ -549,11 +564,6 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
     strategies = Strategies(protocol, row, np.concatenate(store_a), np.concatenate(store_d),
                             np.concatenate(reply_a), np.concatenate(reply_d), n)
     return Solution(space, turns, value, strategies, counts, time.perf_counter() - start)
-
-
-def _subset(mv: Moves, keep: np.ndarray) -> Moves:
-    return Moves(mv.actor, mv.target, mv.cores[keep], mv.succ[keep], mv.s[keep], mv.table,
-                 mv.valid_a[keep], mv.valid_d[keep])
 
 
 def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -608,6 +618,7 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
     u[turns.order[0] * n + space.full_core] = 1.0
     visited = np.zeros(kn, bool)
     opening: list[tuple[int, int, int, float]] = []
+    table = _MoveTable(space, turns)
     for t in range(1, cap + 1):
         r = cap - t + 1
         mass = u[stale].sum()
@@ -642,7 +653,7 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
             targets = space.targets(actor, cores)
             for j in np.unique(targets):
                 pick = targets == j
-                mv = moves(space, turns, actor, int(j), cores[pick])
+                mv = table.moves(actor, int(j), cores[pick])
                 flow = (weight[pick][:, None, None, None] * joint(r, mv)[..., None]
                         * mv.probabilities()).ravel()
                 succ = mv.succ.ravel()
@@ -661,6 +672,40 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
             break
     capped += float(u.sum())
     return Chain(a_win, b_win, stalemate, capped, int(visited.sum()), opening)
+
+
+class _MoveTable:
+    """:func:`moves` of every undecided core, per (actor, target), computed once and sliced
+    (within a memory budget; beyond it, computed on demand)."""
+
+    def __init__(self, space: Space, turns: TurnOrder) -> None:
+        self.space, self.turns = space, turns
+        self.full: dict[tuple[int, int], tuple[np.ndarray, Moves] | None] = {}
+        self.budget = CACHE_ELEMENTS
+
+    def moves(self, actor: int, target: int, cores: np.ndarray) -> Moves:
+        key = (actor, target)
+        if key not in self.full:
+            space = self.space
+            live = np.flatnonzero((space.status == LIVE) & (space.h_idx[:, actor] > 0)
+                                  & (space.h_idx[:, target] > 0))
+            live = live[space.targets(actor, live) == target]
+            size = 3 * len(live) * (space.pool[actor] + 1) * (space.pool[target] + 1) * (
+                1 + len(space.pairs[actor, target].damage))
+            if size <= self.budget:
+                self.budget -= size
+                index = np.full(space.n_cores, -1, np.int64)
+                index[live] = np.arange(len(live))
+                mv = moves(space, self.turns, actor, target, live)
+                mv.probabilities()
+                self.full[key] = (index, mv)
+            else:
+                self.full[key] = None
+        entry = self.full[key]
+        if entry is None:
+            return moves(self.space, self.turns, actor, target, cores)
+        index, mv = entry
+        return mv.rows(index[cores])
 
 
 # --- fixed policies as bid distributions -----------------------------------------------------
@@ -890,9 +935,11 @@ def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
             assert solution is not None
             joint = solution.strategies.joint
         chains.append((tuple(order), weight, outcome_chain(space, turns, joint)))
-    return Distribution(sum(w * c.a_win for _, w, c in chains),
-                        sum(w * c.b_win for _, w, c in chains),
-                        sum(w * c.stalemate for _, w, c in chains),
+    def mix(part: Callable[[Chain], np.ndarray]) -> np.ndarray:
+        return np.sum([w * part(c) for _, w, c in chains], axis=0)
+
+    return Distribution(mix(lambda c: c.a_win), mix(lambda c: c.b_win),
+                        mix(lambda c: c.stalemate),
                         float(sum(w * c.capped for _, w, c in chains)),
                         game_value if result is not None else None, result, chains, solve_s)
 

@@ -92,10 +92,8 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
     everyone = (*side_a, *side_b)
     profiles = ([profile(c, rules, 0) for c in side_a] + [profile(c, rules, 1) for c in side_b])
     orders = linear_orders(rules, everyone)
-    if len(orders) == 1:
-        counts = np.array([n])
-    else:
-        counts = rng.multinomial(n, [w for _, w in orders])
+    # one order per fight: the coin of 003.3 #3 over every order the ties allow
+    counts = np.array([n]) if len(orders) == 1 else rng.multinomial(n, [w for _, w in orders])
     parts = [_simulate_order(rules, side_a, side_b, profiles, order, int(m), rng)
              for (order, _), m in zip(orders, counts, strict=True) if m]
     winner, rounds, cause, spent_a, spent_b = (np.concatenate(x) for x in zip(*parts,
@@ -162,7 +160,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 if not len(rows):
                     continue
                 lead = int(attack[f] - defence[j])
-                a, d = _bids(rules, profiles, eq, rnd, f, j, lead, rows, wp, armour, pool, rng)
+                a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead, rows, wp, armour, pool,
+                             rng)
                 pool[rows, f] -= a
                 pool[rows, j] -= d
                 spent[ids[rows], f] += a

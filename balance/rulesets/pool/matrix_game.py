@@ -190,14 +190,14 @@ def solve_informed(M: np.ndarray, leader: str) -> GameSolution:
     M = np.asarray(M, dtype=float)
     if leader == "attacker":
         reply_value = M.min(axis=1)
-        reply = np.argmax(M <= reply_value[:, None] + TIE_TOL, axis=1)
+        reply = np.argmax(M - reply_value[:, None] <= TIE_TOL, axis=1)
         best = reply_value.max()
         a = int(np.flatnonzero(reply_value >= best - TIE_TOL)[0])
         return GameSolution(float(reply_value[a]), _one_hot(M.shape[0], a),
                             _one_hot(M.shape[1], int(reply[a])), "minimax",
                             defence_response=reply.astype(np.int16))
     reply_value = M.max(axis=0)
-    reply = np.argmax(M >= reply_value[None, :] - TIE_TOL, axis=0)
+    reply = np.argmax(reply_value[None, :] - M <= TIE_TOL, axis=0)
     best = reply_value.min()
     d = int(np.flatnonzero(reply_value <= best + TIE_TOL)[0])
     return GameSolution(float(reply_value[d]), _one_hot(M.shape[0], int(reply[d])),
@@ -302,7 +302,7 @@ def solve_batch(M: np.ndarray, protocol: str, *, method: str = "auto") -> BatchS
     counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0}
     if protocol == "attacker_first":
         reply_value = M.min(axis=2)
-        reply = _first(M <= reply_value[:, :, None] + TIE_TOL, axis=2)
+        reply = _first(M - reply_value[:, :, None] <= TIE_TOL, axis=2)
         best = reply_value.max(axis=1)
         a = _first(reply_value >= best[:, None] - TIE_TOL, axis=1)
         counts["minimax"] = b
@@ -311,7 +311,7 @@ def solve_batch(M: np.ndarray, protocol: str, *, method: str = "auto") -> BatchS
                              counts)
     if protocol == "defender_first":
         reply_value = M.max(axis=1)
-        reply = _first(M >= reply_value[:, None, :] - TIE_TOL, axis=1)
+        reply = _first(reply_value[:, None, :] - M <= TIE_TOL, axis=1)
         best = reply_value.min(axis=1)
         d = _first(reply_value <= best[:, None] + TIE_TOL, axis=1)
         counts["minimax"] = b

@@ -46,12 +46,13 @@ SCENARIOS = MappingProxyType({
         "two average fighters: equal Turn Values, the coin decides who acts first",
         (Combatant(name="A", coordination=4, intellect=4, fortitude=4, combat=2),),
         (Combatant(name="B", coordination=4, intellect=4, fortitude=4, combat=2),)),
-    "militia-vs-duellist": Scenario(
-        "2 against 1: two militia against a duellist",
-        (Combatant(name="militia 1", coordination=4, intellect=3, fortitude=5, combat=1,
-                   weapon="spear"),
-         Combatant(name="militia 2", coordination=4, intellect=3, fortitude=5, combat=1,
-                   weapon="spear")),
+    "guards-vs-duellist": Scenario(
+        "2 against 1: two guards (pool 4, light armour) against a duellist (pool 6); under "
+        "the equilibrium the guards win, under minimal sure hits the duellist does",
+        (Combatant(name="guard 1", coordination=5, intellect=3, fortitude=6, combat=3,
+                   weapon="spear", armour="light"),
+         Combatant(name="guard 2", coordination=5, intellect=3, fortitude=6, combat=3,
+                   weapon="spear", armour="light")),
         (PRESETS["duellist"],)),
     "randomised": Scenario(
         "the mirror match with the 1d6 house-rule randomiser on every check",

@@ -17,6 +17,7 @@ This is the executable reading of the rules (003.2 with the digest's defaults):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -121,6 +122,12 @@ class _Equilibrium:
         return min(int(np.searchsorted(np.cumsum(probs), u, side="right")), own)
 
 
+@functools.lru_cache(maxsize=8)
+def _equilibrium(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...],
+                 order: tuple[int, ...]) -> _Equilibrium:
+    return _Equilibrium(rules, side_a, side_b, order)
+
+
 def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
           rng: np.random.Generator, log: Log | None = None) -> Outcome:
     """One fight between ``side_a`` and ``side_b``; narrate it to ``log`` if given."""
@@ -147,7 +154,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
         say(f"  {p.name}: attack {p.attack}, defence {p.defence}, pool {p.pool}, "
             f"{p.wound_points} WP" + (f" + {p.armour_wp} armour WP" if p.armour_wp else "")
             + f", damage {p.damage}, policy {p.policy}")
-    equilibrium = (_Equilibrium(rules, side_a, side_b, order)
+    equilibrium = (_equilibrium(rules, tuple(side_a), tuple(side_b), tuple(order))
                    if any(f.profile.policy == "equilibrium" for f in fighters) else None)
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
 
