@@ -82,8 +82,8 @@ POLICY_CASES = {
 }
 
 EQUILIBRIUM_CASES = {
-    "diceless mirror": (
-        Rules(),
+    "diceless mirror, 20 rounds": (
+        Rules(max_rounds=20),
         (C("A", wound_points=6, pool_policy="equilibrium"),),
         (C("B", wound_points=6, pool_policy="equilibrium"),)),
     "1d6 duellist against guard": (
@@ -94,8 +94,8 @@ EQUILIBRIUM_CASES = {
         Rules(randomiser="1d6", bid_protocol="attacker_first"),
         (dataclasses.replace(DUELLIST, pool_policy="equilibrium"),),
         (dataclasses.replace(GUARD, pool_policy="equilibrium"),)),
-    "2 against 1, diceless margin": (
-        Rules(margin_damage=True),
+    "2 against 1, diceless margin, 20 rounds": (
+        Rules(margin_damage=True, max_rounds=20),
         (C("A1", coordination=5, intellect=1, fortitude=5, combat=2, wound_points=3,
            weapon="knife", pool_policy="equilibrium"),
          C("A2", coordination=5, intellect=1, fortitude=3, combat=0, wound_points=5,
