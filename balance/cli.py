@@ -105,6 +105,17 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None)
     p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
 
+    p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
+    p.add_argument("ruleset")
+    p.add_argument("--presets", metavar="NAME,NAME,...",
+                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("-n", type=_positive_int, default=20_000, help="fights per ordered pair")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--resamples", type=_positive_int, default=200,
+                   help="bootstrap replicates for the metagame's uncertainty")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("bench", help="kernel against reference throughput")
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
     p.add_argument("--case", action="append", default=None, metavar="NAME")
@@ -226,6 +237,54 @@ def _cmd_log(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
+    rules: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SpecError(f"--rule takes NAME=VALUE, got {item!r}")
+        rules[name.strip()] = value
+    return rules
+
+
+def _cmd_matchups(args: argparse.Namespace) -> int:
+    from . import analysis
+
+    rs = api.get(args.ruleset)
+    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
+    for name in names:
+        rs.preset(name)
+    rules = rs.rules(_rule_overrides(args.rule))
+    table = analysis.round_robin(rs.name, names, rules=rules, n=args.n, seed=args.seed)
+    rating = analysis.ratings(table)
+    meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
+    dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
+    if args.json:
+        _print_json({"ruleset": rs.name, "n_per_pair": args.n, "seed": args.seed,
+                     "matchups": table.to_dict(orient="records"),
+                     "ratings": rating.reset_index().to_dict(orient="records"),
+                     "metagame": meta.reset_index().to_dict(orient="records"),
+                     "dominated": dom.reset_index().to_dict(orient="records"),
+                     "assumptions": list(rs.assumptions(rules, (), ()))})
+        return 0
+    score, _ = analysis.score_matrix(table)
+    print(f"{rs.name}: round robin of {len(names)} presets, {args.n:,} fights per ordered pair, "
+          f"seed {args.seed}")
+    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
+    print(score.round(3).to_string())
+    print("\nA-seat win rate [95% Wilson interval], row in seat A:")
+    cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
+                               for r in table.itertuples()])
+    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
+    print("\nBradley-Terry ratings (Elo scale, 95% interval):")
+    print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
+    print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
+    print(meta.round(3).to_string())
+    print("\nDominated by a mix of the others (margin > 0):")
+    print(dom.round(4).to_string())
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -242,7 +301,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
-            "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench}
+            "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
+            "matchups": _cmd_matchups}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import Ruleset, RulesetBase
+from .crt import CRT
 from .pool import Pool
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
 RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
+    CRT.name: CRT(),
     Pool.name: Pool(),
 })
