@@ -233,17 +233,6 @@ class Space:
     def core_index(self, h: Sequence[int], p: Sequence[int]) -> int:
         return int(np.dot(h, self.h_stride) + np.dot(p, self.p_stride))
 
-    def alive_mask(self, core: int) -> int:
-        return sum(1 << f for f in range(self.k) if self.h_idx[core, f] > 0)
-
-    def target(self, i: int, core: int) -> int:
-        """Whom fighter ``i`` attacks in ``core`` (``target_policy``, ties to the first)."""
-        foes = [j for j in range(self.k) if self.side[j] != self.side[i]
-                and self.h_idx[core, j] > 0]
-        if self.rules.target_policy == "first" or len(foes) == 1:
-            return foes[0]
-        return min(foes, key=lambda j: (self.wp_at[j][self.h_idx[core, j]], j))
-
     def describe_core(self, core: int) -> str:
         """``"A: 12 WP + 4 armour, pool 3 | B: ..."`` for tables and logs."""
         parts = []
@@ -474,9 +463,9 @@ def _batches(space: Space, turns: TurnOrder) -> list[tuple[int, int, np.ndarray]
     return out
 
 
-CACHE_ELEMENTS = 40_000_000
-"""Successor and probability arrays of at most this many 4-byte words (160 MB) are kept
-between layers; the rest are recomputed in every layer."""
+CACHE_BYTES = 400_000_000
+"""Memory for the successor arrays (and, in the first half, their probabilities) kept
+between layers; what does not fit is recomputed in every layer."""
 
 
 def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
@@ -504,7 +493,7 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
     counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0, "unchanged": 0}
     batches = _batches(space, turns)
     cache: dict[int, Moves] = {}
-    budget = CACHE_ELEMENTS
+    budget = CACHE_BYTES
     changed_prev = np.ones(kn, bool)
     protocol = rules.bid_protocol
     for r in range(1, cap + 1):
@@ -515,10 +504,13 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
             mv = cache.get(number)
             if mv is None:
                 mv = moves(space, turns, actor, target, cores)
-                if 3 * mv.succ.size <= budget:  # succ (4 bytes) and prob (8 bytes)
-                    budget -= 3 * mv.succ.size
-                    mv.probabilities()
+                size = mv.succ.nbytes + mv.s.nbytes
+                if size <= budget:  # keep the successors; their probabilities too if room
+                    budget -= size
                     cache[number] = mv
+                    if r == 1 and 2 * mv.succ.size * 8 <= budget - CACHE_BYTES // 2:
+                        budget -= mv.succ.size * 8
+                        mv.probabilities()
             states = actor * n + cores
             if r > 1:
                 todo = pair_changed[mv.succ].reshape(len(cores), -1).any(axis=1)
@@ -532,7 +524,8 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
                         continue
                     mv = mv.rows(todo)
                     states = states[todo]
-            M = (mv.probabilities() * pair_values[mv.succ]).sum(axis=-1)
+            probs = mv.prob if mv.prob is not None else mv.table[mv.s]
+            M = (probs * pair_values[mv.succ]).sum(axis=-1)
             sign = 1.0 if space.side[actor] == 0 else -1.0
             sol = solve_batch(sign * M, protocol, method=method)
             for key, c in sol.methods.items():
@@ -681,7 +674,7 @@ class _MoveTable:
     def __init__(self, space: Space, turns: TurnOrder) -> None:
         self.space, self.turns = space, turns
         self.full: dict[tuple[int, int], tuple[np.ndarray, Moves] | None] = {}
-        self.budget = CACHE_ELEMENTS
+        self.budget = CACHE_BYTES // 4
 
     def moves(self, actor: int, target: int, cores: np.ndarray) -> Moves:
         key = (actor, target)

@@ -170,13 +170,12 @@ class Rules:
     down_at: int = param(0, tag="DEFAULT", low=0, high=50,
                          doc="a fighter whose WP fall to this or below is out of the fight "
                              "(003.4)")
-    # (RUF009: param() returns a dataclass field whose Table default is immutable)
-    weapon_damage: Table = param(  # noqa: RUF009
+    weapon_damage: Table = param(
         WEAPON_DAMAGE, tag="DEFAULT", low=0, high=50, doc="fixed damage by weapon type (003.4)")
-    armour_wp: Table = param(  # noqa: RUF009
+    armour_wp: Table = param(
         ARMOUR_WP, tag="DEFAULT", low=0, high=100,
         doc="the armour's own Wound Points, a buffer taken first (003.4)")
-    stat_ranges: Table = param(  # noqa: RUF009
+    stat_ranges: Table = param(
         STAT_RANGES, tag="DEFAULT",
         doc="allowed stat values, 'low..high' per stat (003.4 stat scales)")
     stalemate_rounds: int = param(2, tag="DEFAULT", low=1, high=100,
