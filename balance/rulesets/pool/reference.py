@@ -51,6 +51,7 @@ class Fighter:
     wound_points: int
     armour_wp: int
     pool: int
+    down_at: int
     spent: int = 0
 
     @property
@@ -59,9 +60,8 @@ class Fighter:
 
     @property
     def standing(self) -> bool:
-        return self.wound_points > self._down_at
-
-    _down_at: int = 0
+        """WP above ``down_at``: still in the fight (003.4)."""
+        return self.wound_points > self.down_at
 
 
 def _policy_bid(policy: str, attacking: bool, own: int, other: int, lead: int,
@@ -136,8 +136,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     fighters = []
     for i, c in enumerate(everyone):
         p = profile(c, rules, 0 if i < len(side_a) else 1)
-        fighters.append(Fighter(i, p, p.wound_points, p.armour_wp, p.pool,
-                                _down_at=rules.down_at))
+        fighters.append(Fighter(i, p, p.wound_points, p.armour_wp, p.pool, rules.down_at))
 
     # 1. turn order (003.2; ties left after every tie-break: the ST's call, 003.3 #3)
     order: list[int] = []

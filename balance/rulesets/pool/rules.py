@@ -19,9 +19,8 @@ Vocabulary used throughout the package
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ...errors import SpecError
 from ..base import Table, check_fields, param
@@ -37,8 +36,12 @@ __all__ = [
     "Profile",
     "Rules",
     "apply_damage",
+    "can_possibly_hit",
+    "check_stats",
     "combat_pool",
+    "die_range",
     "hits",
+    "margin_bonus",
     "order_groups",
     "profile",
     "strength_modifier",
@@ -298,10 +301,8 @@ class Profile:
 
     @property
     def health(self) -> int:
+        """Wound Points plus the armour's: the track damage comes off (003.2)."""
         return self.wound_points + self.armour_wp
-
-    def replace(self, **changes: Any) -> Profile:
-        return dataclasses.replace(self, **changes)
 
 
 def profile(c: Combatant, rules: Rules, side: int) -> Profile:
