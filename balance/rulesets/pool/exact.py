@@ -741,21 +741,24 @@ def policy_joint(space: Space, solution: Solution | None) -> JointFn:
         eq = solution.strategies if solution is not None else None
         rows = (eq.row[r, mv.actor * space.n_cores + mv.cores] if eq is not None else None)
 
-        def attack(told: int | None) -> np.ndarray:
-            if att.policy != "equilibrium":
-                return policy_probabilities(att.policy, True, pa, pd, lead, told, n_a)
+        def bids(attacking: bool, told: int | None) -> np.ndarray:
+            """The attacker's (or defender's) bid distribution, told the other's bid."""
+            fighter, own, other, width = ((att, pa, pd, n_a) if attacking else
+                                          (dfn, pd, pa, n_d))
+            if fighter.policy != "equilibrium":
+                return policy_probabilities(fighter.policy, attacking, own, other, lead, told,
+                                            width)
             assert eq is not None and rows is not None
             if told is None:
-                return eq.attack[rows, :n_a]
-            return np.eye(n_a)[np.clip(eq.attack_reply[rows, told], 0, None)]
+                return (eq.attack if attacking else eq.defence)[rows, :width]
+            reply = eq.attack_reply if attacking else eq.defence_reply
+            return np.eye(width)[np.clip(reply[rows, told], 0, None)]
+
+        def attack(told: int | None) -> np.ndarray:
+            return bids(True, told)
 
         def defence(told: int | None) -> np.ndarray:
-            if dfn.policy != "equilibrium":
-                return policy_probabilities(dfn.policy, False, pd, pa, lead, told, n_d)
-            assert eq is not None and rows is not None
-            if told is None:
-                return eq.defence[rows, :n_d]
-            return np.eye(n_d)[np.clip(eq.defence_reply[rows, told], 0, None)]
+            return bids(False, told)
 
         if protocol == "sealed":
             return attack(None)[:, :, None] * defence(None)[:, None, :]
