@@ -31,7 +31,7 @@ PRESETS = MappingProxyType({
     "militia": Combatant(name="militia", coordination=4, intellect=3, fortitude=5, combat=1,
                          weapon="spear"),
     # the exact solver's benchmark fighter: pool 6, 20 WP, 1 damage a hit (every WP value
-    # is reachable), attack 7 against defence 7
+    # is reachable), attack 7 and defence 7: against itself every hit must be bought
     "bench": Combatant(name="bench", coordination=5, intellect=7, fortitude=5, combat=2,
                        wound_points=20, weapon="unarmed"),
 })
