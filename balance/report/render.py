@@ -105,7 +105,7 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
     return "\n".join(parts)
 
 
-def render(run: str | Path, out: str | Path | None = None) -> dict[str, Path]:
+def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
 
     Parameters
