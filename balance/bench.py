@@ -1,7 +1,7 @@
 """Throughput of each ruleset's vectorised kernel against its scalar reference.
 
 For every bench case a ruleset declares, the same rules and sides are timed through
-``simulate`` (fights per second, best of three calls of a chunk of fights) and through
+``simulate`` (fights per second, the best of several calls of one engine chunk) and through
 ``fight`` (fights per second over a fixed time budget), in one run, and the ratio printed.
 A ruleset may also define ``bench_extra(cases)`` returning JSON-ready rows of its own (an
 exact solver's timings, say); a row with a ``summary`` string is printed as that line.
@@ -29,21 +29,18 @@ __all__ = ["format_table", "measure", "run"]
 
 
 def _time_kernel(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+    """Best throughput over repeated calls of one engine chunk (the size the engine uses)."""
     rng = stream(0, "bench", rs.name, case.name, "kernel")
     rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
-    n = 10_000
-    while True:
+    n = DEFAULT_CHUNK_SIZE
+    best = float("inf")
+    spent = 0.0
+    calls = 0
+    while calls < 2 or (spent < seconds and calls < 10):
         start = time.perf_counter()
         rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
         elapsed = time.perf_counter() - start
-        if elapsed > seconds / 4 or n >= DEFAULT_CHUNK_SIZE * 4:
-            break
-        n *= 2
-    best = elapsed
-    for _ in range(2):
-        start = time.perf_counter()
-        rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
-        best = min(best, time.perf_counter() - start)
+        best, spent, calls = min(best, elapsed), spent + elapsed, calls + 1
     return n / best, n
 
 
