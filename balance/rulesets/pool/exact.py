@@ -79,8 +79,10 @@ __all__ = [
     "solved",
 ]
 
-MAX_STATES = 3_000_000
-"""Largest number of (whose turn, core) states the solver accepts."""
+MAX_STATES = 1_000_000
+"""Largest number of (whose turn, core) states the solver accepts.  Memory grows as
+``(max_rounds + 1) x states x 12`` bytes (values and strategy indices of every layer) plus
+the strategies themselves: about 1 GB at the limit with the default cap."""
 
 A_WINS, B_WINS, DRAW, LIVE = 1, 0, 2, 3  # core status codes
 
