@@ -158,6 +158,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
                    help="keep the rows with this value of another axis; repeatable")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
+
+    p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
+                                      "and a Markdown twin")
+    p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
+    p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
     return parser
 
 
@@ -393,9 +398,19 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .report import render
+
+    paths = render(args.run, args.out)
+    print(f"report: {paths['html']}")
+    print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
+    return 0
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
-            "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot}
+            "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
+            "report": _cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from .build import Block, Figure, Paragraph, Report, Section, Table, build
+from .build import Block, Figure, Paragraph, Report, Section, Table, build, question_from_spec
 from .render import render, to_html, to_markdown
 
-__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build", "render",
-           "to_html", "to_markdown"]
+__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
+           "question_from_spec", "render", "to_html", "to_markdown"]

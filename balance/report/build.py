@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 
 from .. import analysis
-from ..api import get
 from ..rulesets.base import describe_fields
 
-__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build"]
+__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
+           "question_from_spec", "spec_figures"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def results_table(results: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
     for col, label in (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"),
                        ("n", "fights")):
         if col in results:
-            out[label] = results[col]
+            out[label] = results[col].round(2) if col == "mean_rounds" else results[col]
     return out.reset_index(drop=True)
 
 
@@ -115,8 +115,10 @@ def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[s
 def _sides_table(spec: Mapping[str, Any]) -> pd.DataFrame:
     rows = []
     for label in ("a", "b"):
-        for i, member in enumerate(spec.get(label, []) or []):
-            fields = ", ".join(f"{k}={v}" for k, v in member.items())
+        members = spec.get(label, []) or []
+        for i, member in enumerate([members] if isinstance(members, str | Mapping) else members):
+            fields = (member if isinstance(member, str)
+                      else ", ".join(f"{k}={v}" for k, v in member.items()))
             rows.append({"side": label.upper(), "slot": i, "combatant": fields or "(defaults)"})
     return pd.DataFrame(rows)
 
@@ -132,11 +134,65 @@ def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, 
     return None
 
 
-def build(results: pd.DataFrame, meta: Mapping[str, Any]) -> Report:
-    """Assemble a :class:`Report` from a run's results table and ``meta.json``."""
-    from .. import plots
+def question_from_spec(text: str) -> str:
+    """The question an experiment file asks: the comment block at its top.
 
-    ruleset = get(meta["ruleset"])
+    Command examples (indented lines, or lines starting ``balance ``) are left out; blank
+    comment lines separate paragraphs.
+    """
+    paragraphs: list[list[str]] = [[]]
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("#"):
+            if stripped:
+                break
+            continue
+        body = stripped[1:]
+        if body.startswith("   ") or body.strip().startswith("balance "):
+            continue
+        body = body.strip()
+        if not body:
+            paragraphs.append([])
+        else:
+            paragraphs[-1].append(body)
+    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+
+
+def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
+    """The figures a run's spec asked for (``[[outputs.plots]]``), as drawn by the runner."""
+    from pathlib import Path
+
+    wanted = meta.get("spec", {}).get("outputs", {}).get("plots", [])
+    pngs = [o for o in meta.get("outputs", []) if o.endswith(".png")]
+    figures = []
+    for plot, png in zip(wanted, pngs, strict=False):
+        png_path = Path(run_dir) / png
+        svg_path = png_path.with_suffix(".svg")
+        if not png_path.is_file():
+            continue
+        over = plot.get("x", "")
+        if plot.get("y") and plot.get("kind") != "curves":
+            over += f" and {plot['y']}"
+        caption = f"{plot.get('kind', 'plot')} of {plot.get('value', 'a_win')} over {over}"
+        if plot.get("by"):
+            caption += f", one curve per {plot['by']}"
+        if plot.get("where"):
+            caption += " (" + ", ".join(f"{k} = {v}" for k, v in plot["where"].items()) + ")"
+        figures.append(Figure(png_path.stem, png_path.read_bytes(),
+                              svg_path.read_bytes() if svg_path.is_file() else b"", caption))
+    return figures
+
+
+def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
+          figures: Sequence[Figure] = ()) -> Report:
+    """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
+    experiment's question (its comment block) and the figures its spec asked for (drawn
+    here when it asked for none)."""
+    from .. import plots
+    from ..sweep.spec import resolve_ruleset
+
+    ruleset = resolve_ruleset(meta.get("source_ruleset") or meta["spec"].get("ruleset")
+                              or meta["ruleset"])
     spec = meta.get("spec", {})
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
@@ -144,8 +200,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any]) -> Report:
     sections: list[Section] = []
 
     # --- the question ---
-    question = spec.get("question")
-    blocks: list[Block] = [Paragraph(str(question))] if question else []
+    question = str(spec.get("question") or "") or question
+    blocks: list[Block] = [Paragraph(p) for p in question.split("\n\n") if p]
     if spec.get("notes"):
         blocks.append(Paragraph(str(spec["notes"])))
     n_cells, fights = len(results), int(results["n"].sum())
@@ -169,13 +225,14 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any]) -> Report:
     sections.append(Section("The question", tuple(blocks)))
 
     # --- figures and analyses ---
-    blocks = []
+    blocks = list(figures)
     rr = _round_robin_axes(results, axes)
     if rr is not None:
         a_ax, b_ax = rr
-        blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax, value="a_win"),
-                              "matchups", f"Side A's win rate, row ({a_ax}) against column "
-                              f"({b_ax})"))
+        if not figures:
+            blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
+                                                        value="a_win"), "matchups",
+                                  f"Side A's win rate, row ({a_ax}) against column ({b_ax})"))
         table = results.rename(columns={a_ax: "a", b_ax: "b"})
         table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
         rating = analysis.ratings(table)
@@ -196,7 +253,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any]) -> Report:
         numeric = sorted((a for a in axes if _numeric(results[a])),
                          key=lambda a: -results[a].nunique())
         others = [a for a in axes if a not in numeric]
-        if len(axes) == 2:
+        if len(axes) == 2 and not figures:
             x, y = (numeric + others)[:2]
             blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
                                   "heatmap", f"Side A's win rate over {x} and {y}"))
@@ -209,7 +266,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any]) -> Report:
             blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
                                   "curves", f"Side A's win rate against {x}, one curve per "
                                   f"{y}, with 95% interval bands"))
-        elif len(axes) == 1:
+        elif len(axes) == 1 and not figures:
             x = axes[0]
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
                                   f"Side A's win rate against {x}, with its 95% interval band"))

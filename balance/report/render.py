@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from .build import Figure, Paragraph, Report, Table, build
+from .build import Figure, Paragraph, Report, Table, build, question_from_spec, spec_figures
 
 __all__ = ["render", "to_html", "to_markdown"]
 
@@ -105,7 +105,7 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
     return "\n".join(parts)
 
 
-def render(run: str | Path, out: str | Path | None = None) -> dict[str, Path]:
+def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
 
     Parameters
@@ -124,14 +124,19 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Path]:
     from ..sweep.store import atomic_write
 
     loaded = load_run(run)
-    results, meta = loaded.table, json.loads((Path(loaded.path) / "meta.json").read_text())
-    report = build(results, meta)
-    out_dir = Path(out) if out is not None else Path(loaded.path) / "report"
+    run_dir = Path(loaded.path)
+    results, meta = loaded.table, json.loads((run_dir / "meta.json").read_text())
+    spec_copy = run_dir / "experiment.toml"
+    question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
+    report = build(results, meta, question, spec_figures(run_dir, meta))
+    out_dir = Path(out) if out is not None else run_dir / "report"
     figures = []
     for section in report.sections:
         for block in section.blocks:
             if isinstance(block, Figure):
                 for ext, data in (("png", block.png), ("svg", block.svg)):
+                    if not data:
+                        continue
                     path = out_dir / "figures" / f"{block.name}.{ext}"
                     atomic_write(path, data)
                     figures.append(path)

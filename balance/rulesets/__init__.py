@@ -10,11 +10,13 @@ from types import MappingProxyType
 
 from .base import Ruleset, RulesetBase
 from .crt import CRT
+from .pool import Pool
 from .strike_rank import StrikeRank
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
 RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
     CRT.name: CRT(),
+    Pool.name: Pool(),
     StrikeRank.name: StrikeRank(),
 })

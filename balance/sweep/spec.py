@@ -2,7 +2,9 @@
 
 An experiment is a question written as data::
 
-    description = "Does skill beat experience?"
+    description = "skill level x combats survived against a veteran"
+    question = "How much is a skill level worth against combats survived?"
+    notes = "Look for the band edges and the zero band on the diagonal."   # optional
     ruleset = "crt"                       # a registry name, or "package.module:OBJECT"
 
     [rules]                               # rule overrides (see `balance show RULESET`)
@@ -86,7 +88,8 @@ PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
-_TOP_KEYS = ("description", "ruleset", "rules", "a", "b", "grid", "run", "outputs")
+_TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
+             "outputs")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -161,6 +164,10 @@ class Spec:
     tables: tuple[str, ...] = TABLE_FORMATS
     plots: tuple[PlotSpec, ...] = ()
     description: str = ""
+    question: str = ""
+    """The designer's question, in a sentence (reports open with it)."""
+    notes: str = ""
+    """What to look for in the answer (reports print it under the question)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
 
@@ -184,8 +191,9 @@ class Spec:
     def to_dict(self) -> dict[str, Any]:
         """The spec as plain data in the TOML file's shape (``load_spec`` reads it back)."""
         out: dict[str, Any] = {"ruleset": self.ruleset}
-        if self.description:
-            out["description"] = self.description
+        for key in ("description", "question", "notes"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
         if self.rules:
             out["rules"] = plain(self.rules)
         for label in SIDES:
@@ -354,6 +362,8 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
     ref = r.text(data["ruleset"], "ruleset")
     rs = r.ruled("ruleset", resolve_ruleset, ref)
     description = r.text(data.get("description", ""), "description")
+    question = r.text(data.get("question", ""), "question")
+    notes = r.text(data.get("notes", ""), "notes")
 
     rules = _parse_rules(rs, data.get("rules", {}), r)
     grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
@@ -417,7 +427,7 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, description=description,
-                source=r.source)
+                question=question, notes=notes, source=r.source)
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     return spec

@@ -24,7 +24,7 @@ def test_there_are_experiments() -> None:
 @pytest.mark.parametrize("path", EXPERIMENTS, ids=[p.stem for p in EXPERIMENTS])
 def test_experiment_is_valid(path: Path) -> None:
     spec = load_spec(path)
-    assert spec.description
+    assert spec.description and spec.question  # a real question, for the report
     assert spec.seed is not None  # flagship numbers are reproducible
     cells = expand(spec)
     assert len({c.key for c in cells}) == len(cells)

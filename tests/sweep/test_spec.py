@@ -26,7 +26,7 @@ AXES = make_spec()["grid"]["axes"]
 
 BAD = [
     # (what is wrong, the spec, the place, words of the message)
-    ("unknown top key", make_spec(figths=3), "figths", "unknown key 'figths'; allowed: description"),
+    ("unknown top key", make_spec(figths=3), "figths", "unknown key 'figths'; allowed: description, question, notes, ruleset"),
     ("unknown run key", make_spec(run={"fightz": 3}), "run.fightz", "allowed: fights, precision"),
     ("missing ruleset", {k: v for k, v in make_spec().items() if k != "ruleset"}, "ruleset",
      "missing"),
@@ -190,7 +190,7 @@ def test_spec_defaults() -> None:
 
 
 def test_spec_round_trips_through_its_dict(write_spec: Any) -> None:
-    spec = load_spec(write_spec(make_spec(rules={"target": 2},
+    spec = load_spec(write_spec(make_spec(rules={"target": 2}, question="Which coin?",
                                           outputs={"plots": [{"kind": "heatmap",
                                                               "x": "b.0.bias",
                                                               "y": "a.0.level"}]})))
