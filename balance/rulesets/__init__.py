@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import Ruleset, RulesetBase
+from .zones import Zones
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
 RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
+    "zones": Zones(),
 })
