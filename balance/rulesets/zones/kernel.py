@@ -1,4 +1,831 @@
-"""Vectorised kernel (placeholder)."""
+"""The vectorised kernel of seed 002: many fights at once, the same reading as ``reference``.
+
+Layout.  Every per-combatant quantity is an array ``(N, F)`` (combatants x fights, small
+integer dtypes): row ``i`` is combatant ``i`` (side A first, then side B) in every fight, so
+one combatant's values are a contiguous row and a side's are a slice of rows.  Everything
+about the matchup that does not change during a fight (attributes, damage and modifier
+tables, policies, the location graph) is compiled once into :class:`_Static`.
+
+Flow.  Fights are split by the side that acts first (drawn per fight); within each part the
+activation order is fixed (002.8), so the loop is over rounds, then over activation slots:
+at slot ``k`` the same combatant ``c`` acts in every fight where it is standing.  Its
+policy, weapons and tables are then scalars, and each of its actions is decided and
+executed for the subset of fights where it still has actions (``_decide`` mirrors
+``reference._Fight.decide``).  At the end of a round finished fights are written out and
+compacted away.
+
+Agreement with the reference is in distribution, not roll for roll (the dice are drawn in
+a different order); ``tests/zones/test_agreement.py`` checks it.
+"""
+
 from __future__ import annotations
-def simulate(rules, side_a, side_b, *, n, rng):
-    raise NotImplementedError
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ...dice import sum_table
+from ...results import Winner
+from ..base import Outcomes
+from .maps import compile_map
+from .reference import CAUSES
+from .rules import (
+    POLICIES,
+    TARGETS,
+    Combatant,
+    Rules,
+    activation_order,
+    category,
+    damage,
+    death_probability,
+    melee_damage,
+    start_location,
+    starting_hp,
+    total_defense,
+)
+
+__all__ = ["simulate"]
+
+# action codes
+SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9)
+_ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
+_CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
+_LUT_OFFSET = 96
+_BIG = np.int32(1 << 30)
+_THREE_D6 = sum_table(3, 6).astype(np.int16)
+
+
+@dataclass(frozen=True)
+class _Me:
+    """Everything static about one combatant as the actor."""
+
+    index: int
+    side: int
+    bit: int
+    foes: slice
+    allies: slice
+    n_foes: int
+    policy: int
+    target: int
+    might: int
+    agility: int
+    has_ranged: bool
+    reach: int
+    reloads: bool
+    max_attacks: int
+    steady: int
+    spare_defend: bool
+    disengage: bool
+    keep_distance: int
+    long_shots: bool
+    melee_first: bool
+    band_cost: int
+    shift_cost: int
+    free_shift: bool
+    ward: int
+    melee_dmg: np.ndarray      # int8 (n_foes, 4): damage by foe and result category
+    ranged_dmg: np.ndarray     # int8 (n_foes, 4)
+    foe_defense: np.ndarray    # int16 (n_foes, 1): total Defense of each foe
+    foe_priority: np.ndarray   # int32 (n_foes, 1)
+    foe_faster: np.ndarray     # bool (n_foes, 1): outruns me when it has broken away
+    j_index: np.ndarray        # int32 (n_foes, 1): 0..n_foes-1
+
+
+@dataclass(frozen=True, eq=False)
+class _Static:
+    rules: Rules
+    n: int
+    n_a: int
+    sides: np.ndarray          # int8 (N,)
+    hp0: np.ndarray
+    loc0: np.ndarray
+    entangled0: np.ndarray
+    defense: np.ndarray        # int16 (N,) total Defense
+    frontage: np.ndarray       # int8 (N,) melee attackers allowed on each as target
+    armor: np.ndarray
+    me: tuple[_Me, ...]
+    orders: tuple[tuple[int, ...], tuple[int, ...]]
+    distance: np.ndarray
+    next_step: np.ndarray
+    band_step: np.ndarray
+    retreat: np.ndarray
+    commanding: np.ndarray
+    cover: np.ndarray
+    hazard: np.ndarray
+    chokepoint: np.ndarray
+    has_choke: bool
+    n_locations: int
+    ladder_lut: np.ndarray     # int8: result category of total + _LUT_OFFSET
+    map_values: np.ndarray     # int16 MAP by attack index (last repeats)
+    melee_dmg_all: np.ndarray  # int8 (N, N, 4) damage of attacker i on target j
+
+
+@lru_cache(maxsize=32)
+def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...]
+             ) -> _Static:
+    cmap = compile_map(rules.battlefield)
+    everyone = list(side_a) + list(side_b)
+    n, n_a = len(everyone), len(side_a)
+    sides = np.array([0] * n_a + [1] * len(side_b), np.int8)
+    names = [c.name for c in everyone]
+    me_list = []
+    for i, c in enumerate(everyone):
+        s = int(sides[i])
+        foes = slice(n_a, n) if s == 0 else slice(0, n_a)
+        allies = slice(0, n_a) if s == 0 else slice(n_a, n)
+        foe_list = everyone[foes]
+        mdmg = melee_damage(c, rules)
+        rdmg = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
+        melee = np.array([[damage(k, mdmg, t.armor, rules) for k in range(4)] for t in foe_list],
+                         np.int16)
+        ranged = np.array([[damage(k, rdmg, t.armor, rules) for k in range(4)]
+                           for t in foe_list], np.int16)
+        ward = -1
+        if c.policy == "guard" and c.guard:
+            ward = next(j for j in range(allies.start, allies.stop)
+                        if names[j] == c.guard and j != i)
+        shift = rules.shift_cost * (2 if rules.shift_speed_rule == "speed1_shift_costs_2"
+                                    and c.speed == 1 else 1)
+        slow = rules.slowed_factor if c.slowed else 1
+        me_list.append(_Me(
+            index=i, side=s, bit=1 << i, foes=foes, allies=allies, n_foes=len(foe_list),
+            policy=POLICIES.index(c.policy), target=TARGETS.index(c.target),
+            might=c.might, agility=c.agility, has_ranged=c.ranged != "none",
+            reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
+            reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
+            spare_defend=c.spare == "defend", disengage=c.disengage,
+            keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
+            band_cost=rules.band_cost * slow, shift_cost=shift * slow,
+            free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
+            ward=ward, melee_dmg=melee, ranged_dmg=ranged,
+            foe_defense=np.array([[total_defense(t, rules)] for t in foe_list], np.int16),
+            foe_priority=np.array([[t.priority] for t in foe_list], np.int32),
+            foe_faster=np.array([[rules.pursuit == "speed" and t.speed > c.speed]
+                                 for t in foe_list]),
+            j_index=np.arange(len(foe_list), dtype=np.int32)[:, None],
+        ))
+    lut = np.array([category(t - _LUT_OFFSET, rules.ladder) for t in range(2 * _LUT_OFFSET)],
+                   np.int8)
+    n_map = max(6, len(rules.map))
+    all_melee = np.zeros((n, n, 4), np.int16)
+    for i, c in enumerate(everyone):
+        for j, t in enumerate(everyone):
+            all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armor, rules)
+                               for k in range(4)]
+    return _Static(
+        rules=rules, n=n, n_a=n_a, sides=sides,
+        hp0=np.array([starting_hp(c, rules) for c in everyone], np.int16),
+        loc0=np.array([start_location(c, int(sides[i]), rules, cmap)
+                       for i, c in enumerate(everyone)], np.int8),
+        entangled0=np.array([c.entangled for c in everyone]),
+        defense=np.array([total_defense(c, rules) for c in everyone], np.int16),
+        frontage=np.array([rules.frontage_large if c.large else rules.frontage
+                           for c in everyone], np.int8),
+        armor=np.array([c.armor for c in everyone], np.int8),
+        me=tuple(me_list),
+        orders=(activation_order(rules, side_a, side_b, 0),
+                activation_order(rules, side_a, side_b, 1)),
+        distance=cmap.distance.astype(np.int16), next_step=cmap.next_step,
+        band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
+        cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
+        has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
+        ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
+                                            np.int16),
+        melee_dmg_all=all_melee,
+    )
+
+
+class _Batch:
+    """The state of ``F`` fights with one fixed activation order."""
+
+    FIELDS = ("hp", "loc", "progress", "prog_to", "moved", "hold", "defending", "struck",
+              "free_strikes", "fled", "loaded", "debt", "entangled", "start_loc", "pressers",
+              "n_press")
+
+    def __init__(self, st: _Static, n: int, rng: np.random.Generator) -> None:
+        self.st = st
+        self.rules = st.rules
+        self.rng = rng
+        big = st.n
+
+        def rows(values: np.ndarray, dtype: Any) -> np.ndarray:
+            return np.repeat(np.asarray(values, dtype)[:, None], n, axis=1)
+
+        self.hp = rows(st.hp0, np.int16)
+        self.loc = rows(st.loc0, np.int8)
+        self.progress = np.zeros((big, n), np.int8)
+        self.prog_to = np.full((big, n), -1, np.int8)
+        self.moved = np.zeros((big, n), bool)
+        self.hold = np.zeros((big, n), np.int8)
+        self.defending = np.zeros((big, n), bool)
+        self.struck = np.zeros((big, n), np.int16)
+        self.free_strikes = np.zeros((big, n), np.int8)
+        self.fled = np.zeros((big, n), bool)
+        self.loaded = np.ones((big, n), bool)
+        self.debt = np.zeros((big, n), np.int8)
+        self.entangled = rows(st.entangled0, bool)
+        self.start_loc = self.loc.copy()
+        self.pressers = np.zeros((big, n), np.int16)
+        self.n_press = np.zeros((big, n), np.int8)
+        groups = 2 if self.rules.chokepoint_scope == "per_side" else 1
+        self.choke_groups = groups
+        if st.has_choke:
+            self.choke_bits = np.zeros((st.n_locations * groups, n), np.int16)
+            self.choke_count = np.zeros((st.n_locations * groups, n), np.int8)
+        self.ongoing = np.ones(n, bool)
+        self.winner = np.zeros(n, np.int8)
+        self.cause = np.zeros(n, np.int8)
+        self.active = np.zeros(n, bool)
+        self.idle = np.zeros(n, np.int8)
+        self.orig = np.arange(n)
+
+    @property
+    def size(self) -> int:
+        return self.hp.shape[1]
+
+    # --- helpers ----------------------------------------------------------------------
+    def roll(self, size: int) -> np.ndarray:
+        return _THREE_D6[self.rng.integers(0, 216, size=size, dtype=np.uint8)]
+
+    def flat(self, name: str) -> np.ndarray:
+        return getattr(self, name).reshape(-1)
+
+    def end_check(self, ix: np.ndarray, side: int) -> None:
+        """Fights ``ix`` where side ``side`` just took damage: is it all Down?"""
+        st = self.st
+        rows = slice(0, st.n_a) if side == 0 else slice(st.n_a, st.n)
+        down = ~(self.hp[rows][:, ix] > 0).any(axis=0)
+        if down.any():
+            done = ix[down]
+            self.ongoing[done] = False
+            self.winner[done] = Winner.B if side == 0 else Winner.A
+            self.cause[done] = _CAUSE_DOWN
+
+    def count_at(self, rows: slice, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
+        """Standing combatants of ``rows`` at location ``where`` (per fight of ``ix``)."""
+        return ((self.loc[rows][:, ix] == where) & (self.hp[rows][:, ix] > 0)).sum(axis=0)
+
+    # --- attacks ----------------------------------------------------------------------
+    def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
+                mods: np.ndarray, defense: np.ndarray, dmg_table: np.ndarray,
+                dmg_row: np.ndarray) -> None:
+        """Roll for fights ``ix`` (attack on global ``target``) and apply the damage."""
+        total = self.roll(len(ix)) + attribute + mods - defense
+        cat = self.st.ladder_lut[np.clip(total + _LUT_OFFSET, 0, 2 * _LUT_OFFSET - 1)]
+        dmg = dmg_table[dmg_row, cat]
+        flat = target.astype(np.intp) * self.size + ix
+        hp = self.flat("hp")
+        hp[flat] = np.maximum(hp[flat] - dmg, 0)
+
+    def melee_mods(self, attacker: np.ndarray | int, target: np.ndarray | int, ix: np.ndarray,
+                   where: np.ndarray, attacker_side: int) -> np.ndarray:
+        """Outnumbering and higher ground of melee at ``where`` (002.5, 002.7.6-7)."""
+        r, st = self.rules, self.st
+        mods = np.zeros(len(ix), np.int16)
+        if r.outnumber_scope == "zone":
+            a_rows = slice(0, st.n_a) if attacker_side == 0 else slice(st.n_a, st.n)
+            t_rows = slice(st.n_a, st.n) if attacker_side == 0 else slice(0, st.n_a)
+            ahead = self.count_at(a_rows, ix, where) > self.count_at(t_rows, ix, where)
+            mods += ahead * np.int16(r.outnumber_bonus)
+        if st.commanding.any():
+            high = st.commanding[where]
+            if r.higher_ground == "split":
+                n = self.size
+                sl = self.flat("start_loc")
+                high &= (sl[np.asarray(attacker, np.intp) * n + ix] == where) & (
+                    sl[np.asarray(target, np.intp) * n + ix] != where)
+            mods += high * np.int16(r.higher_ground_bonus)
+        return mods
+
+    def melee_defense(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
+        flat = target.astype(np.intp) * self.size + ix
+        return (self.st.defense[target]
+                + self.flat("defending")[flat] * np.int16(self.rules.defend_defense_bonus))
+
+    # --- the round ----------------------------------------------------------------------
+    def run(self, order: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        r = self.rules
+        n_total = self.size
+        winner = np.zeros(n_total, np.int8)
+        rounds = np.zeros(n_total, np.int16)
+        cause = np.full(n_total, _CAUSE_ROUNDS, np.int8)
+        standing = np.zeros((2, n_total), np.int8)
+        down_mask = np.zeros((self.st.n, n_total), bool)
+        for rnd in range(1, r.max_rounds + 1):
+            self.pressers[:] = 0
+            self.n_press[:] = 0
+            if self.st.has_choke:
+                self.choke_bits[:] = 0
+                self.choke_count[:] = 0
+            np.copyto(self.start_loc, self.loc)
+            self.active[:] = False
+            for c in order:
+                self.activate(self.st.me[c])
+            self.idle = np.where(self.active, 0, self.idle + 1).astype(np.int8)
+            stale = self.ongoing & (self.idle >= 2)
+            if stale.any():
+                self.ongoing[stale] = False
+                self.cause[stale] = _CAUSE_STALEMATE
+            last = rnd == r.max_rounds
+            done = ~self.ongoing | last
+            if done.any():
+                o = self.orig[done]
+                winner[o] = self.winner[done]
+                rounds[o] = rnd
+                cause[o] = np.where(self.ongoing[done], _CAUSE_ROUNDS, self.cause[done])
+                up = self.hp[:, done] > 0
+                standing[0, o] = up[: self.st.n_a].sum(axis=0)
+                standing[1, o] = up[self.st.n_a:].sum(axis=0)
+                down_mask[:, o] = ~up
+            if last:
+                break
+            if done.any():
+                self.compact(~done)
+            if self.size == 0:
+                break
+        return winner, rounds, cause, standing, down_mask
+
+    def compact(self, keep: np.ndarray) -> None:
+        for name in self.FIELDS:
+            setattr(self, name, np.ascontiguousarray(getattr(self, name)[:, keep]))
+        if self.st.has_choke:
+            self.choke_bits = np.ascontiguousarray(self.choke_bits[:, keep])
+            self.choke_count = np.ascontiguousarray(self.choke_count[:, keep])
+        for name in ("ongoing", "winner", "cause", "active", "idle", "orig"):
+            setattr(self, name, getattr(self, name)[keep])
+
+    def activate(self, me: _Me) -> None:
+        r = self.rules
+        c = me.index
+        act = self.ongoing & (self.hp[c] > 0)
+        if not act.any():
+            return
+        ix = np.flatnonzero(act)
+        self.moved[c, ix] = False
+        self.hold[c, ix] = 0
+        self.defending[c, ix] = False
+        self.struck[c, ix] = 0
+        self.free_strikes[c, ix] = 0
+        self.fled[c, ix] = False
+        n = self.size
+        actions = np.zeros(n, np.int8)
+        actions[ix] = r.actions_per_activation
+        debt = self.debt[c, ix]
+        owed = debt > 0
+        if owed.any():
+            dx = ix[owed]
+            actions[dx] -= np.minimum(debt[owed], r.actions_per_activation).astype(np.int8)
+            self.debt[c, dx] = 0
+            if r.hazard_is_move:
+                self.moved[c, dx] = True
+            self.active[dx] = True
+        a = _ActState(n)
+        for _ in range(r.actions_per_activation + 1):
+            going = np.flatnonzero((actions > 0) & self.ongoing & (self.hp[c] > 0))
+            if len(going) == 0:
+                break
+            code, arg = self.decide(me, going, actions, a)
+            self.execute(me, going, code, arg, actions, a)
+        np.minimum(self.progress[c], r.bank_limit, out=self.progress[c])
+
+    # --- decisions ------------------------------------------------------------------------
+    def decide(self, me: _Me, ix: np.ndarray, actions: np.ndarray, a: _ActState
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Action code and argument (foe index or next location) for fights ``ix``."""
+        st = self.st
+        c = me.index
+        view = _View(self, me, ix)
+        policy = me.policy
+        if policy == _SKIRMISH and not me.has_ranged:
+            policy = _ADVANCE
+        if policy == _GUARD and me.ward < 0:
+            policy = _HOLD
+        code = np.full(len(ix), -1, np.int8)
+        arg = np.zeros(len(ix), np.int16)
+        todo = np.ones(len(ix), bool)
+
+        def take(mask: np.ndarray, codes: np.ndarray, args: np.ndarray) -> None:
+            sel = todo & mask
+            code[sel] = codes[sel]
+            arg[sel] = args[sel]
+            todo[sel] = False
+
+        if policy == _GUARD:
+            ward_up = self.hp[me.ward, ix] > 0
+            take(~ward_up, *self.hold_choice(me, view, ix, actions, a))
+            t, has_t = view.best(view.strikable)
+            take(has_t, *self.melee_plan(me, ix, t, actions, a))
+            ward_loc = self.loc[me.ward, ix]
+            threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
+                view.my_loc != ward_loc)
+            if (threat & todo).any():
+                mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
+                take(threat & (mc != BLOCKED), mc, ma)
+            if todo.any():
+                take(todo, *self.hold_choice(me, view, ix, actions, a))
+            return code, arg
+        if policy == _HOLD:
+            return self.hold_choice(me, view, ix, actions, a)
+        if policy == _SKIRMISH:
+            rear = st.retreat[me.side, view.my_loc]
+            rear_ok = (rear >= 0) & ~(view.alive & (view.foe_loc == rear[None, :])).any(axis=0)
+            near = np.where(view.alive, view.dist, 127).min(axis=0)
+            close = near <= max(me.keep_distance, 0)
+            if (close & rear_ok).any():
+                mc, ma = self.toward(me, view, ix, np.where(rear_ok, rear, view.my_loc),
+                                     actions, a)
+                take(close & rear_ok & (mc != BLOCKED), mc, ma)
+            engaged = near == 0
+            if (engaged & todo).any():
+                take(engaged, *self.hold_choice(me, view, ix, actions, a))
+            s, has_s = view.best(view.shootable, long_last=True)
+            if (has_s & todo).any():
+                take(has_s, *self.ranged_plan(me, ix, s, actions, a))
+            if not todo.any():
+                return code, arg
+        # advance (also a skirmisher with nothing in reach)
+        cand = view.strikable | (~view.same_loc & view.alive & view.approachable)
+        t, has_t = view.best(cand)
+        take(~has_t, np.full(len(ix), SPARE, np.int8), arg)
+        t_loc = view.foe_loc[t, np.arange(len(ix))]
+        here = has_t & (t_loc == view.my_loc)
+        take(here, *self.melee_plan(me, ix, t, actions, a))
+        if todo.any():
+            mc, ma = self.toward(me, view, ix, t_loc, actions, a)
+            take(mc != BLOCKED, mc, ma)
+            if todo.any():
+                s, has_s = view.best(view.strikable)
+                take(has_s, *self.melee_plan(me, ix, s, actions, a))
+                take(todo, np.full(len(ix), SPARE, np.int8), arg)
+        del c
+        return code, arg
+
+    def melee_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
+                   a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        att = a.attacks[ix]
+        steady = (att == 0) & (a.steadies[ix] < me.steady) & (actions[ix] >= 2)
+        code = np.where(steady, STEADY, np.where(att < me.max_attacks, STRIKE, SPARE))
+        return code.astype(np.int8), t.astype(np.int16)
+
+    def ranged_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
+                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        att = a.attacks[ix]
+        steady = (att == 0) & (a.steadies[ix] < me.steady) & (actions[ix] >= 2)
+        code = np.where(steady, STEADY, np.where(att < me.max_attacks, SHOOT, SPARE))
+        if me.reloads:
+            code = np.where(self.loaded[me.index, ix], code, RELOAD)
+        return code.astype(np.int8), t.astype(np.int16)
+
+    def hold_choice(self, me: _Me, view: _View, ix: np.ndarray, actions: np.ndarray,
+                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        t, has_t = view.best(view.strikable)
+        mc, ma = self.melee_plan(me, ix, t, actions, a)
+        spare = np.full(len(ix), SPARE, np.int8)
+        if not me.has_ranged:
+            return np.where(has_t, mc, spare), ma
+        s, has_s = view.best(view.shootable, long_last=True)
+        rc, ra = self.ranged_plan(me, ix, s, actions, a)
+        if me.melee_first:
+            use_melee = has_t
+        else:
+            use_melee = has_t & ~has_s
+        code = np.where(use_melee, mc, np.where(has_s, rc, spare))
+        return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
+
+    def toward(self, me: _Me, view: _View, ix: np.ndarray, dest: np.ndarray,
+               actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        """A Move toward ``dest`` (or the Disengage it needs first, or BLOCKED)."""
+        st = self.st
+        c = me.index
+        here = view.my_loc
+        nxt = st.next_step[here, dest]
+        band = st.band_step[here, nxt]
+        cost = np.where(band, me.band_cost, me.shift_cost)
+        prog = np.where(self.prog_to[c, ix] == nxt, self.progress[c, ix], 0)
+        completes = prog + 1 >= cost
+        code = np.full(len(ix), MOVE, np.int8)
+        if me.disengage:
+            threat = (view.same_loc & view.alive & (view.foe_hold > 0)
+                      & ((view.foe_struck & me.bit) == 0)).any(axis=0)
+            need_dis = completes & ~a.disengaged[ix] & threat
+            if need_dis.any():
+                free = (~band & a.free_shift[ix]) if me.free_shift else np.zeros(len(ix), bool)
+                need = np.where(free, 1, 2)
+                code[need_dis] = np.where(actions[ix][need_dis] >= need[need_dis], DISENGAGE,
+                                          BLOCKED)
+        if self.entangled[c, ix].any():
+            code[self.entangled[c, ix]] = ESCAPE
+        return code, nxt.astype(np.int16)
+
+    # --- execution --------------------------------------------------------------------
+    def execute(self, me: _Me, ix: np.ndarray, code: np.ndarray, arg: np.ndarray,
+                actions: np.ndarray, a: _ActState) -> None:
+        r = self.rules
+        c = me.index
+        code = np.where(code == SPARE, 100 if me.spare_defend else 101, code)
+        free = np.zeros(len(ix), bool)
+        if me.free_shift:
+            is_move = code == MOVE
+            if is_move.any():
+                band = self.st.band_step[self.loc[c, ix], arg]
+                free = is_move & ~band & a.free_shift[ix]
+                a.free_shift[ix[free]] = False
+        actions[ix[~free]] -= 1
+        busy = (code != 100) & (code != 101)
+        self.active[ix[busy]] = True
+        sel = code == 100
+        if sel.any():
+            dx = ix[sel]
+            self.hold[c, dx] += 1
+            self.defending[c, dx] = True
+        sel = code == STEADY
+        if sel.any():
+            dx = ix[sel]
+            a.steadies[dx] += 1
+            a.steady[dx] = np.minimum(a.steady[dx] + r.steady_bonus, r.steady_max)
+        sel = code == RELOAD
+        if sel.any():
+            self.loaded[c, ix[sel]] = True
+        sel = code == DISENGAGE
+        if sel.any():
+            a.disengaged[ix[sel]] = True
+        sel = code == ESCAPE
+        if sel.any():
+            dx = ix[sel]
+            ok = self.roll(len(dx)) + me.might >= r.entangle_save
+            self.entangled[c, dx[ok]] = False
+        sel = code == STRIKE
+        if sel.any():
+            self.strike(me, ix[sel], arg[sel], a)
+        sel = code == SHOOT
+        if sel.any():
+            self.shoot(me, ix[sel], arg[sel], a)
+        sel = code == MOVE
+        if sel.any():
+            self.move(me, ix[sel], arg[sel], a)
+
+    def strike(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
+        r, st = self.rules, self.st
+        c = me.index
+        t = (me.foes.start + j).astype(np.intp)
+        mods = st.map_values[np.minimum(a.attacks[ix], len(st.map_values) - 1)]
+        mods = mods + a.steady[ix]
+        charge = a.charge[ix]
+        mods += charge * np.int16(r.charge_bonus)
+        if r.charge_scope == "first_strike":
+            a.charge[ix] = False
+        where = self.loc[c, ix]
+        mods += self.melee_mods(c, t, ix, where, me.side)
+        n = self.size
+        flat = t * n + ix
+        pressers = self.flat("pressers")
+        new = (pressers[flat] & me.bit) == 0
+        pressers[flat] |= np.int16(me.bit)
+        self.flat("n_press")[flat] += new.astype(np.int8)
+        if st.has_choke:
+            cap = st.chokepoint[where] > 0
+            if cap.any():
+                g = me.side if self.choke_groups == 2 else 0
+                cflat = (where[cap].astype(np.intp) * self.choke_groups + g) * n + ix[cap]
+                bits = self.choke_bits.reshape(-1)
+                fresh = (bits[cflat] & me.bit) == 0
+                bits[cflat] |= np.int16(me.bit)
+                self.choke_count.reshape(-1)[cflat] += fresh.astype(np.int8)
+        a.attacks[ix] += 1
+        a.steady[ix] = 0
+        self.resolve(ix, t, me.might, mods, self.melee_defense(t, ix), me.melee_dmg, j)
+        self.end_check(ix, 1 - me.side)
+
+    def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
+        r, st = self.rules, self.st
+        c = me.index
+        t = (me.foes.start + j).astype(np.intp)
+        n = self.size
+        flat = t * n + ix
+        here = self.loc[c, ix]
+        there = self.flat("loc")[flat]
+        d = st.distance[here, there]
+        mods = st.map_values[np.minimum(a.attacks[ix], len(st.map_values) - 1)] + a.steady[ix]
+        applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
+                   self.flat("moved")[flat])
+        values = (r.long_shot_penalty, r.cover_penalty, r.moved_target_penalty)
+        if r.penalty_stacking == "worst":
+            worst = np.full(len(ix), 127, np.int16)
+            for hit, value in zip(applies, values, strict=True):
+                worst = np.where(hit, np.minimum(worst, value), worst)
+            mods += np.where(worst == 127, 0, worst).astype(np.int16)
+        else:
+            for hit, value in zip(applies, values, strict=True):
+                mods += hit * np.int16(value)
+        if st.commanding.any():
+            high = st.commanding[here]
+            if r.higher_ground == "split":
+                high = high & (there != here)
+            mods += high * np.int16(r.higher_ground_bonus)
+        if me.reloads:
+            self.loaded[c, ix] = False
+        a.attacks[ix] += 1
+        a.steady[ix] = 0
+        self.resolve(ix, t, me.agility, mods, st.defense[t], me.ranged_dmg, j)
+        self.end_check(ix, 1 - me.side)
+
+    def move(self, me: _Me, ix: np.ndarray, nxt: np.ndarray, a: _ActState) -> None:
+        r, st = self.rules, self.st
+        c = me.index
+        here = self.loc[c, ix]
+        nxt = nxt.astype(np.int8)
+        band = st.band_step[here, nxt]
+        cost = np.where(band, me.band_cost, me.shift_cost)
+        same = self.prog_to[c, ix] == nxt
+        prog = np.where(same, self.progress[c, ix], 0) + 1
+        self.progress[c, ix] = prog
+        self.prog_to[c, ix] = nxt
+        self.moved[c, ix] = True
+        done = prog >= cost
+        if not done.any():
+            return
+        ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
+        foes = me.foes
+        if not (a.disengaged[ix]).all():
+            self.free_strikes_on_leaving(me, ix[~a.disengaged[ix]], here[~a.disengaged[ix]])
+            ok = (self.hp[c, ix] > 0) & self.ongoing[ix]
+            ix, here, nxt, band = ix[ok], here[ok], nxt[ok], band[ok]
+            if len(ix) == 0:
+                return
+        foe_loc = self.loc[foes][:, ix]
+        foe_up = self.hp[foes][:, ix] > 0
+        left_foes = (foe_up & (foe_loc == here)).any(axis=0)
+        self.fled[c, ix[left_foes]] = True
+        self.loc[c, ix] = nxt
+        self.progress[c, ix] = 0
+        self.prog_to[c, ix] = -1
+        if r.hazard_cost and st.hazard.any():
+            hz = st.hazard[nxt]
+            self.debt[c, ix[hz]] = r.hazard_cost
+        met = (foe_up & (foe_loc == nxt)).any(axis=0)
+        charge = met if r.charge_on_shift else met & band
+        a.charge[ix[charge]] = True
+
+    def free_strikes_on_leaving(self, me: _Me, ix: np.ndarray, here: np.ndarray) -> None:
+        """Holders at ``here`` strike the leaver ``me`` (002.3, 002.7.4, 002.7.9)."""
+        r, st = self.rules, self.st
+        c = me.index
+        n = self.size
+        struck_once = np.zeros(len(ix), bool)
+        for h in range(me.foes.start, me.foes.stop):
+            eligible = ((self.hp[h, ix] > 0) & (self.loc[h, ix] == here) & (self.hold[h, ix] > 0)
+                        & ((self.struck[h, ix] & me.bit) == 0) & (self.hp[c, ix] > 0)
+                        & self.ongoing[ix])
+            if r.hold_strikes == "per_leave":
+                eligible &= ~struck_once
+            if r.free_strike_frontage:
+                eligible &= ((self.pressers[c, ix] & (1 << h)) != 0) | (
+                    self.n_press[c, ix] < st.frontage[c])
+            if not eligible.any():
+                continue
+            dx, where = ix[eligible], here[eligible]
+            struck_once |= eligible
+            mods = np.zeros(len(dx), np.int16)
+            if r.free_strike_map:
+                mods += st.map_values[np.minimum(self.free_strikes[h, dx],
+                                                 len(st.map_values) - 1)]
+            hm = st.me[h]
+            mods += self.melee_mods(h, c, dx, where, hm.side)
+            self.hold[h, dx] -= 1
+            self.struck[h, dx] |= np.int16(me.bit)
+            self.free_strikes[h, dx] += 1
+            if r.free_strike_frontage:
+                new = (self.pressers[c, dx] & (1 << h)) == 0
+                self.pressers[c, dx] |= np.int16(1 << h)
+                self.n_press[c, dx] += new.astype(np.int8)
+            target = np.full(len(dx), c, np.intp)
+            self.resolve(dx, target, hm.might, mods, self.melee_defense(target, dx),
+                         st.melee_dmg_all[h], np.full(len(dx), c, np.intp))
+            self.end_check(dx, me.side)
+        del n
+
+
+class _ActState:
+    """What the acting combatant has done this activation, per fight."""
+
+    def __init__(self, n: int) -> None:
+        self.attacks = np.zeros(n, np.int8)
+        self.steadies = np.zeros(n, np.int8)
+        self.steady = np.zeros(n, np.int16)
+        self.charge = np.zeros(n, bool)
+        self.disengaged = np.zeros(n, bool)
+        self.free_shift = np.ones(n, bool)
+
+
+class _View:
+    """The acting combatant's view of its foes in fights ``ix`` (arrays ``(n_foes, n)``)."""
+
+    def __init__(self, b: _Batch, me: _Me, ix: np.ndarray) -> None:
+        st = b.st
+        c = me.index
+        foes = me.foes
+        self.me = me
+        self.b = b
+        self.ix = ix
+        self.my_loc = b.loc[c, ix]
+        self.foe_loc = b.loc[foes][:, ix]
+        self.foe_hp = b.hp[foes][:, ix]
+        self.alive = self.foe_hp > 0
+        self.same_loc = self.foe_loc == self.my_loc
+        self.dist = st.distance[self.my_loc[None, :], self.foe_loc]
+        self._strikable: np.ndarray | None = None
+        self._hold: np.ndarray | None = None
+        self._struck: np.ndarray | None = None
+
+    @property
+    def foe_hold(self) -> np.ndarray:
+        if self._hold is None:
+            self._hold = self.b.hold[self.me.foes][:, self.ix]
+        return self._hold
+
+    @property
+    def foe_struck(self) -> np.ndarray:
+        if self._struck is None:
+            self._struck = self.b.struck[self.me.foes][:, self.ix]
+        return self._struck
+
+    @property
+    def strikable(self) -> np.ndarray:
+        if self._strikable is None:
+            b, me, ix, st = self.b, self.me, self.ix, self.b.st
+            pressers = b.pressers[me.foes][:, ix]
+            n_press = b.n_press[me.foes][:, ix]
+            room = (n_press < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
+            ok = self.alive & self.same_loc & room
+            if st.has_choke:
+                cap = st.chokepoint[self.my_loc]
+                capped = cap > 0
+                if capped.any():
+                    g = me.side if b.choke_groups == 2 else 0
+                    cflat = (self.my_loc.astype(np.intp) * b.choke_groups + g) * b.size + ix
+                    bits = b.choke_bits.reshape(-1)[cflat]
+                    count = b.choke_count.reshape(-1)[cflat]
+                    fight_ok = ~capped | ((bits & me.bit) != 0) | (count < cap)
+                    ok &= fight_ok[None, :]
+            self._strikable = ok
+        return self._strikable
+
+    @property
+    def shootable(self) -> np.ndarray:
+        reach = self.me.reach + (1 if self.me.long_shots else 0)
+        return self.alive & (self.dist <= reach)
+
+    @property
+    def approachable(self) -> np.ndarray:
+        if not self.me.foe_faster.any():
+            return np.ones_like(self.alive)
+        fled = self.b.fled[self.me.foes][:, self.ix]
+        return ~(fled & self.me.foe_faster)
+
+    def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Local index of the best foe under the target rule among ``mask``, and whether
+        there is one (002: target choice)."""
+        me = self.me
+        key = self.dist.astype(np.int32) * 64 + me.j_index
+        if me.target == 1:      # weakest
+            key = key + self.foe_hp.astype(np.int32) * 4096
+        elif me.target == 2:    # priority
+            key = key + (16 - me.foe_priority) * 4096
+        if long_last:
+            key = key + (self.dist > me.reach).astype(np.int32) * (1 << 20)
+        key = np.where(mask, key, _BIG)
+        return key.argmin(axis=0), mask.any(axis=0)
+
+
+def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...], *,
+             n: int, rng: np.random.Generator) -> Outcomes:
+    """Simulate ``n`` fights of side A against side B.
+
+    Returns
+    -------
+    Outcomes
+        ``winner`` int8, ``rounds`` int16, ``cause`` int8 over ``("down", "stalemate",
+        "rounds")``; extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
+        death saves).  Fights whose first side is A come first.
+    """
+    st = _compile(rules, tuple(side_a), tuple(side_b))
+    if rules.first_side == "random":
+        n_a_first = int(rng.binomial(n, 0.5))
+    else:
+        n_a_first = n if rules.first_side == "a" else 0
+    parts = []
+    for first, size in ((0, n_a_first), (1, n - n_a_first)):
+        if size:
+            parts.append(_Batch(st, size, rng).run(st.orders[first]))
+    winner, rounds, cause, standing, down = (np.concatenate(x, axis=-1) for x in zip(*parts,
+                                                                                    strict=True))
+    extras = {"a_standing": standing[0], "b_standing": standing[1]}
+    if rules.death_saves:
+        p = float(death_probability(rules))
+        dead = down & (rng.random(down.shape) < p)
+        extras["a_dead"] = dead[: st.n_a].sum(axis=0).astype(np.int8)
+        extras["b_dead"] = dead[st.n_a:].sum(axis=0).astype(np.int8)
+    return Outcomes(winner, rounds, cause, CAUSES, extras)
+
