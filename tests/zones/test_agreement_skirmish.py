@@ -33,10 +33,18 @@ VARIANTS = {
                    Combatant(name="prize", zone="south", priority=3, policy="hold",
                              ranged="short_bow"),
                    Combatant(name="bow", zone="west", policy="skirmish", ranged="short_bow")),
-                  (Combatant(name="r1", target="priority", disengage=False, speed=3),
+                  (Combatant(name="r1", zone="north", target="priority", disengage=False, speed=3),
                    Combatant(name="r2", target="priority", steady=1, max_attacks=3),
                    Combatant(name="r3", zone="north", target="priority"),
                    Combatant(name="r4", target="weakest", spare="pass"))),
+    # a gauntlet: leaving the held centre draws free Strikes unless the leaver Disengages
+    "gauntlet": (Rules(battlefield="line", initial_gap="short"),
+                 (Combatant(name="h1", zone="centre", policy="hold", max_attacks=1),
+                  Combatant(name="h2", zone="centre", policy="hold", max_attacks=1, shield=True),
+                  Combatant(name="prize", zone="west", priority=2, policy="hold",
+                            ranged="short_bow", hp=16)),
+                 tuple(Combatant(name=f"r{k}", target="priority", disengage=k % 2 == 0,
+                                 weapon="light") for k in range(4))),
 }
 
 

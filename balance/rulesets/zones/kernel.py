@@ -53,7 +53,7 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
-_BIG = np.int32(1 << 30)
+_INVALID = np.int32(1 << 24)
 _THREE_D6 = sum_table(3, 6).astype(np.int16)
 
 
@@ -108,6 +108,7 @@ class _Static:
     me: tuple[_Me, ...]
     orders: tuple[tuple[int, ...], tuple[int, ...]]
     distance: np.ndarray
+    distance_flat: np.ndarray
     next_step: np.ndarray
     band_step: np.ndarray
     retreat: np.ndarray
@@ -187,7 +188,8 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         me=tuple(me_list),
         orders=(activation_order(rules, side_a, side_b, 0),
                 activation_order(rules, side_a, side_b, 1)),
-        distance=cmap.distance.astype(np.int16), next_step=cmap.next_step,
+        distance=cmap.distance.astype(np.int16),
+        distance_flat=cmap.distance.astype(np.int16).reshape(-1), next_step=cmap.next_step,
         band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
         cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
         has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
@@ -247,7 +249,7 @@ class _Batch:
 
     # --- helpers ----------------------------------------------------------------------
     def roll(self, size: int) -> np.ndarray:
-        return _THREE_D6[self.rng.integers(0, 216, size=size, dtype=np.uint8)]
+        return _THREE_D6.take(self.rng.integers(0, 216, size=size, dtype=np.int16))
 
     def flat(self, name: str) -> np.ndarray:
         return getattr(self, name).reshape(-1)
@@ -256,7 +258,7 @@ class _Batch:
         """Fights ``ix`` where side ``side`` just took damage: is it all Down?"""
         st = self.st
         rows = slice(0, st.n_a) if side == 0 else slice(st.n_a, st.n)
-        down = ~(self.hp[rows][:, ix] > 0).any(axis=0)
+        down = ~(self.hp[rows].take(ix, axis=1) > 0).any(axis=0)
         if down.any():
             done = ix[down]
             self.ongoing[done] = False
@@ -265,7 +267,7 @@ class _Batch:
 
     def count_at(self, rows: slice, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
         """Standing combatants of ``rows`` at location ``where`` (per fight of ``ix``)."""
-        return ((self.loc[rows][:, ix] == where) & (self.hp[rows][:, ix] > 0)).sum(axis=0)
+        return ((self.loc[rows].take(ix, axis=1) == where) & (self.hp[rows].take(ix, axis=1) > 0)).sum(axis=0)
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
@@ -535,11 +537,15 @@ class _Batch:
         actions[ix[~free]] -= 1
         busy = (code != 100) & (code != 101)
         self.active[ix[busy]] = True
-        sel = code == 100
-        if sel.any():
-            dx = ix[sel]
-            self.hold[c, dx] += 1
-            self.defending[c, dx] = True
+        spare = (code == 100) | (code == 101)
+        if spare.any():
+            # a spare action is absorbing: nothing it does changes the choice, so every
+            # action left this activation is spare too (the reference takes them one by one)
+            dx = ix[spare]
+            if me.spare_defend:
+                self.hold[c, dx] += 1 + actions[dx]
+                self.defending[c, dx] = True
+            actions[dx] = 0
         sel = code == STEADY
         if sel.any():
             dx = ix[sel]
@@ -654,8 +660,8 @@ class _Batch:
             ix, here, nxt, band = ix[ok], here[ok], nxt[ok], band[ok]
             if len(ix) == 0:
                 return
-        foe_loc = self.loc[foes][:, ix]
-        foe_up = self.hp[foes][:, ix] > 0
+        foe_loc = self.loc[foes].take(ix, axis=1)
+        foe_up = self.hp[foes].take(ix, axis=1) > 0
         left_foes = (foe_up & (foe_loc == here)).any(axis=0)
         self.fled[c, ix[left_foes]] = True
         self.loc[c, ix] = nxt
@@ -730,11 +736,12 @@ class _View:
         self.b = b
         self.ix = ix
         self.my_loc = b.loc[c, ix]
-        self.foe_loc = b.loc[foes][:, ix]
-        self.foe_hp = b.hp[foes][:, ix]
+        self.foe_loc = b.loc[foes].take(ix, axis=1)
+        self.foe_hp = b.hp[foes].take(ix, axis=1)
         self.alive = self.foe_hp > 0
         self.same_loc = self.foe_loc == self.my_loc
-        self.dist = st.distance[self.my_loc[None, :], self.foe_loc]
+        self.dist = st.distance_flat.take(self.my_loc.astype(np.intp) * st.n_locations
+                                          + self.foe_loc)
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
         self._struck: np.ndarray | None = None
@@ -742,21 +749,21 @@ class _View:
     @property
     def foe_hold(self) -> np.ndarray:
         if self._hold is None:
-            self._hold = self.b.hold[self.me.foes][:, self.ix]
+            self._hold = self.b.hold[self.me.foes].take(self.ix, axis=1)
         return self._hold
 
     @property
     def foe_struck(self) -> np.ndarray:
         if self._struck is None:
-            self._struck = self.b.struck[self.me.foes][:, self.ix]
+            self._struck = self.b.struck[self.me.foes].take(self.ix, axis=1)
         return self._struck
 
     @property
     def strikable(self) -> np.ndarray:
         if self._strikable is None:
             b, me, ix, st = self.b, self.me, self.ix, self.b.st
-            pressers = b.pressers[me.foes][:, ix]
-            n_press = b.n_press[me.foes][:, ix]
+            pressers = b.pressers[me.foes].take(ix, axis=1)
+            n_press = b.n_press[me.foes].take(ix, axis=1)
             room = (n_press < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
             ok = self.alive & self.same_loc & room
             if st.has_choke:
@@ -781,7 +788,7 @@ class _View:
     def approachable(self) -> np.ndarray:
         if not self.me.foe_faster.any():
             return np.ones_like(self.alive)
-        fled = self.b.fled[self.me.foes][:, self.ix]
+        fled = self.b.fled[self.me.foes].take(self.ix, axis=1)
         return ~(fled & self.me.foe_faster)
 
     def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -795,8 +802,9 @@ class _View:
             key = key + (16 - me.foe_priority) * 4096
         if long_last:
             key = key + (self.dist > me.reach).astype(np.int32) * (1 << 20)
-        key = np.where(mask, key, _BIG)
-        return key.argmin(axis=0), mask.any(axis=0)
+        key = key | (~mask * _INVALID)
+        low = key.min(axis=0)
+        return low & 63, low < _INVALID
 
 
 def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...], *,
