@@ -53,6 +53,8 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
+_FULL_MODE = 0.6
+"""Above this share of fights acting, decisions run on whole rows rather than gathers."""
 _INVALID = np.int32(1 << 24)
 _THREE_D6 = sum_table(3, 6).astype(np.int16)
 
@@ -85,6 +87,7 @@ class _Me:
     shift_cost: int
     free_shift: bool
     ward: int
+    can_be_entangled: bool
     melee_dmg: np.ndarray      # int8 (n_foes, 4): damage by foe and result category
     ranged_dmg: np.ndarray     # int8 (n_foes, 4)
     foe_defense: np.ndarray    # int16 (n_foes, 1): total Defense of each foe
@@ -110,6 +113,8 @@ class _Static:
     distance: np.ndarray
     distance_flat: np.ndarray
     next_step: np.ndarray
+    next_flat: np.ndarray
+    band_flat: np.ndarray
     band_step: np.ndarray
     retreat: np.ndarray
     commanding: np.ndarray
@@ -160,7 +165,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
-            ward=ward, melee_dmg=melee, ranged_dmg=ranged,
+            ward=ward, can_be_entangled=c.entangled, melee_dmg=melee, ranged_dmg=ranged,
             foe_defense=np.array([[total_defense(t, rules)] for t in foe_list], np.int16),
             foe_priority=np.array([[t.priority] for t in foe_list], np.int32),
             foe_faster=np.array([[rules.pursuit == "speed" and t.speed > c.speed]
@@ -189,7 +194,9 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         orders=(activation_order(rules, side_a, side_b, 0),
                 activation_order(rules, side_a, side_b, 1)),
         distance=cmap.distance.astype(np.int16),
-        distance_flat=cmap.distance.astype(np.int16).reshape(-1), next_step=cmap.next_step,
+        distance_flat=cmap.distance.astype(np.int16).reshape(-1),
+        next_flat=cmap.next_step.astype(np.int16).reshape(-1),
+        band_flat=cmap.band_step.reshape(-1), next_step=cmap.next_step,
         band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
         cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
         has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
@@ -242,6 +249,7 @@ class _Batch:
         self.active = np.zeros(n, bool)
         self.idle = np.zeros(n, np.int8)
         self.orig = np.arange(n)
+        self.arange = np.arange(n)
 
     @property
     def size(self) -> int:
@@ -355,6 +363,7 @@ class _Batch:
         if self.st.has_choke:
             self.choke_bits = np.ascontiguousarray(self.choke_bits[:, keep])
             self.choke_count = np.ascontiguousarray(self.choke_count[:, keep])
+        self.arange = self.arange[: self.size]
         for name in ("ongoing", "winner", "cause", "active", "idle", "orig"):
             setattr(self, name, getattr(self, name)[keep])
 
@@ -364,31 +373,35 @@ class _Batch:
         act = self.ongoing & (self.hp[c] > 0)
         if not act.any():
             return
-        ix = np.flatnonzero(act)
-        self.moved[c, ix] = False
-        self.hold[c, ix] = 0
-        self.defending[c, ix] = False
-        self.struck[c, ix] = 0
-        self.free_strikes[c, ix] = 0
-        self.fled[c, ix] = False
+        # whole rows: the values of a Down combatant or a finished fight are never read
+        self.moved[c] = False
+        self.hold[c] = 0
+        self.defending[c] = False
+        self.struck[c] = 0
+        self.free_strikes[c] = 0
+        self.fled[c] = False
         n = self.size
-        actions = np.zeros(n, np.int8)
-        actions[ix] = r.actions_per_activation
-        debt = self.debt[c, ix]
-        owed = debt > 0
+        actions = act * np.int8(r.actions_per_activation)
+        owed = act & (self.debt[c] > 0)
         if owed.any():
-            dx = ix[owed]
-            actions[dx] -= np.minimum(debt[owed], r.actions_per_activation).astype(np.int8)
-            self.debt[c, dx] = 0
+            dx = np.flatnonzero(owed)
+            actions[dx] -= np.minimum(self.debt[c, dx], r.actions_per_activation).astype(np.int8)
             if r.hazard_is_move:
                 self.moved[c, dx] = True
             self.active[dx] = True
+        self.debt[c] = 0
         a = _ActState(n)
         for _ in range(r.actions_per_activation + 1):
-            going = np.flatnonzero((actions > 0) & self.ongoing & (self.hp[c] > 0))
+            going_mask = (actions > 0) & self.ongoing & (self.hp[c] > 0)
+            going = np.flatnonzero(going_mask)
             if len(going) == 0:
                 break
-            code, arg = self.decide(me, going, actions, a)
+            if len(going) > _FULL_MODE * n:
+                # most fights act: decide on whole rows (views, no gathers), keep the goers
+                code, arg = self.decide(me, None, actions, a)
+                code, arg = code[going_mask], arg[going_mask]
+            else:
+                code, arg = self.decide(me, going, actions, a)
             self.execute(me, going, code, arg, actions, a)
         np.minimum(self.progress[c], r.bank_limit, out=self.progress[c])
 
@@ -404,22 +417,22 @@ class _Batch:
             policy = _ADVANCE
         if policy == _GUARD and me.ward < 0:
             policy = _HOLD
-        code = np.full(len(ix), -1, np.int8)
-        arg = np.zeros(len(ix), np.int16)
-        todo = np.ones(len(ix), bool)
+        code = np.full(view.n, -1, np.int8)
+        arg = np.zeros(view.n, np.int16)
+        todo = np.ones(view.n, bool)
 
         def take(mask: np.ndarray, codes: np.ndarray, args: np.ndarray) -> None:
             sel = todo & mask
-            code[sel] = codes[sel]
-            arg[sel] = args[sel]
+            np.copyto(code, codes, where=sel, casting="unsafe")
+            np.copyto(arg, args, where=sel, casting="unsafe")
             todo[sel] = False
 
         if policy == _GUARD:
-            ward_up = self.hp[me.ward, ix] > 0
+            ward_up = _sub(self.hp[me.ward], ix) > 0
             take(~ward_up, *self.hold_choice(me, view, ix, actions, a))
             t, has_t = view.best(view.strikable)
             take(has_t, *self.melee_plan(me, ix, t, actions, a))
-            ward_loc = self.loc[me.ward, ix]
+            ward_loc = _sub(self.loc[me.ward], ix)
             threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
                 view.my_loc != ward_loc)
             if (threat & todo).any():
@@ -450,8 +463,8 @@ class _Batch:
         # advance (also a skirmisher with nothing in reach)
         cand = view.strikable | (~view.same_loc & view.alive & view.approachable)
         t, has_t = view.best(cand)
-        take(~has_t, np.full(len(ix), SPARE, np.int8), arg)
-        t_loc = view.foe_loc[t, np.arange(len(ix))]
+        take(~has_t, np.full(view.n, SPARE, np.int8), arg)
+        t_loc = view.foe_loc[t, view.arange]
         here = has_t & (t_loc == view.my_loc)
         take(here, *self.melee_plan(me, ix, t, actions, a))
         if todo.any():
@@ -460,31 +473,31 @@ class _Batch:
             if todo.any():
                 s, has_s = view.best(view.strikable)
                 take(has_s, *self.melee_plan(me, ix, s, actions, a))
-                take(todo, np.full(len(ix), SPARE, np.int8), arg)
+                take(todo, np.full(view.n, SPARE, np.int8), arg)
         del c
         return code, arg
 
     def melee_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
-        att = a.attacks[ix]
-        steady = (att == 0) & (a.steadies[ix] < me.steady) & (actions[ix] >= 2)
+        att = _sub(a.attacks, ix)
+        steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
         code = np.where(steady, STEADY, np.where(att < me.max_attacks, STRIKE, SPARE))
         return code.astype(np.int8), t.astype(np.int16)
 
     def ranged_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
-        att = a.attacks[ix]
-        steady = (att == 0) & (a.steadies[ix] < me.steady) & (actions[ix] >= 2)
+        att = _sub(a.attacks, ix)
+        steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
         code = np.where(steady, STEADY, np.where(att < me.max_attacks, SHOOT, SPARE))
         if me.reloads:
-            code = np.where(self.loaded[me.index, ix], code, RELOAD)
+            code = np.where(_sub(self.loaded[me.index], ix), code, RELOAD)
         return code.astype(np.int8), t.astype(np.int16)
 
     def hold_choice(self, me: _Me, view: _View, ix: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         t, has_t = view.best(view.strikable)
         mc, ma = self.melee_plan(me, ix, t, actions, a)
-        spare = np.full(len(ix), SPARE, np.int8)
+        spare = np.full(view.n, SPARE, np.int8)
         if not me.has_ranged:
             return np.where(has_t, mc, spare), ma
         s, has_s = view.best(view.shootable, long_last=True)
@@ -501,25 +514,25 @@ class _Batch:
         """A Move toward ``dest`` (or the Disengage it needs first, or BLOCKED)."""
         st = self.st
         c = me.index
-        here = view.my_loc
-        nxt = st.next_step[here, dest]
-        band = st.band_step[here, nxt]
-        cost = np.where(band, me.band_cost, me.shift_cost)
-        prog = np.where(self.prog_to[c, ix] == nxt, self.progress[c, ix], 0)
-        completes = prog + 1 >= cost
-        code = np.full(len(ix), MOVE, np.int8)
-        if me.disengage:
-            threat = (view.same_loc & view.alive & (view.foe_hold > 0)
-                      & ((view.foe_struck & me.bit) == 0)).any(axis=0)
-            need_dis = completes & ~a.disengaged[ix] & threat
+        here = view.my_loc.astype(np.intp) * st.n_locations
+        nxt = st.next_flat.take(here + dest)
+        code = np.full(view.n, MOVE, np.int8)
+        if me.disengage and view.any_holder:
+            band = st.band_flat.take(here + nxt)
+            cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+            prog = _sub(self.progress[c], ix) * (_sub(self.prog_to[c], ix) == nxt)
+            need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
             if need_dis.any():
-                free = (~band & a.free_shift[ix]) if me.free_shift else np.zeros(len(ix), bool)
-                need = np.where(free, 1, 2)
-                code[need_dis] = np.where(actions[ix][need_dis] >= need[need_dis], DISENGAGE,
+                if me.free_shift:
+                    need = np.where(~band & _sub(a.free_shift, ix), 1, 2)
+                else:
+                    need = 2
+                code[need_dis] = np.where((_sub(actions, ix) >= need)[need_dis], DISENGAGE,
                                           BLOCKED)
-        if self.entangled[c, ix].any():
-            code[self.entangled[c, ix]] = ESCAPE
-        return code, nxt.astype(np.int16)
+        if me.can_be_entangled:
+            tangled = _sub(self.entangled[c], ix)
+            code[tangled] = ESCAPE
+        return code, nxt
 
     # --- execution --------------------------------------------------------------------
     def execute(self, me: _Me, ix: np.ndarray, code: np.ndarray, arg: np.ndarray,
@@ -713,6 +726,11 @@ class _Batch:
         del n
 
 
+def _sub(values: np.ndarray, ix: np.ndarray | None) -> np.ndarray:
+    """``values`` for the fights ``ix`` along the last axis (all of them when None)."""
+    return values if ix is None else values.take(ix, axis=-1)
+
+
 class _ActState:
     """What the acting combatant has done this activation, per fight."""
 
@@ -728,42 +746,59 @@ class _ActState:
 class _View:
     """The acting combatant's view of its foes in fights ``ix`` (arrays ``(n_foes, n)``)."""
 
-    def __init__(self, b: _Batch, me: _Me, ix: np.ndarray) -> None:
+    def __init__(self, b: _Batch, me: _Me, ix: np.ndarray | None) -> None:
         st = b.st
         c = me.index
         foes = me.foes
         self.me = me
         self.b = b
         self.ix = ix
-        self.my_loc = b.loc[c, ix]
-        self.foe_loc = b.loc[foes].take(ix, axis=1)
-        self.foe_hp = b.hp[foes].take(ix, axis=1)
+        self.n = b.size if ix is None else len(ix)
+        self.fights = b.arange if ix is None else ix
+        self.arange = b.arange[: self.n]
+        self.my_loc = _sub(b.loc[c], ix)
+        self.foe_loc = _sub(b.loc[foes], ix)
+        self.foe_hp = _sub(b.hp[foes], ix)
         self.alive = self.foe_hp > 0
         self.same_loc = self.foe_loc == self.my_loc
         self.dist = st.distance_flat.take(self.my_loc.astype(np.intp) * st.n_locations
                                           + self.foe_loc)
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
+        self._any_holder: bool | None = None
         self._struck: np.ndarray | None = None
+
+    @property
+    def any_holder(self) -> bool:
+        """Whether any foe holds ground in any of these fights (cheap pre-check)."""
+        if self._any_holder is None:
+            self._any_holder = bool(self.b.hold[self.me.foes].any())
+        return self._any_holder
+
+    @property
+    def threat(self) -> np.ndarray:
+        """(n,) a foe here holds ground and has not struck me this holding period."""
+        return (self.same_loc & self.alive & (self.foe_hold > 0)
+                & ((self.foe_struck & self.me.bit) == 0)).any(axis=0)
 
     @property
     def foe_hold(self) -> np.ndarray:
         if self._hold is None:
-            self._hold = self.b.hold[self.me.foes].take(self.ix, axis=1)
+            self._hold = _sub(self.b.hold[self.me.foes], self.ix)
         return self._hold
 
     @property
     def foe_struck(self) -> np.ndarray:
         if self._struck is None:
-            self._struck = self.b.struck[self.me.foes].take(self.ix, axis=1)
+            self._struck = _sub(self.b.struck[self.me.foes], self.ix)
         return self._struck
 
     @property
     def strikable(self) -> np.ndarray:
         if self._strikable is None:
             b, me, ix, st = self.b, self.me, self.ix, self.b.st
-            pressers = b.pressers[me.foes].take(ix, axis=1)
-            n_press = b.n_press[me.foes].take(ix, axis=1)
+            pressers = _sub(b.pressers[me.foes], ix)
+            n_press = _sub(b.n_press[me.foes], ix)
             room = (n_press < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
             ok = self.alive & self.same_loc & room
             if st.has_choke:
@@ -771,7 +806,8 @@ class _View:
                 capped = cap > 0
                 if capped.any():
                     g = me.side if b.choke_groups == 2 else 0
-                    cflat = (self.my_loc.astype(np.intp) * b.choke_groups + g) * b.size + ix
+                    cflat = ((self.my_loc.astype(np.intp) * b.choke_groups + g) * b.size
+                             + self.fights)
                     bits = b.choke_bits.reshape(-1)[cflat]
                     count = b.choke_count.reshape(-1)[cflat]
                     fight_ok = ~capped | ((bits & me.bit) != 0) | (count < cap)
@@ -788,7 +824,7 @@ class _View:
     def approachable(self) -> np.ndarray:
         if not self.me.foe_faster.any():
             return np.ones_like(self.alive)
-        fled = self.b.fled[self.me.foes].take(self.ix, axis=1)
+        fled = _sub(self.b.fled[self.me.foes], self.ix)
         return ~(fled & self.me.foe_faster)
 
     def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
