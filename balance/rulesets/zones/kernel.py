@@ -53,6 +53,8 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
+_COMPACT = 0.2
+"""Finished fights are compacted away once they are this share of the batch."""
 _FULL_MODE = 0.6
 """Above this share of fights acting, decisions run on whole rows rather than gathers."""
 _INVALID = np.int32(1 << 24)
@@ -211,7 +213,7 @@ class _Batch:
 
     FIELDS = ("hp", "loc", "progress", "prog_to", "moved", "hold", "defending", "struck",
               "free_strikes", "fled", "loaded", "debt", "entangled", "start_loc", "pressers",
-              "n_press")
+              "n_press", "occupancy")
 
     def __init__(self, st: _Static, n: int, rng: np.random.Generator) -> None:
         self.st = st
@@ -238,6 +240,12 @@ class _Batch:
         self.start_loc = self.loc.copy()
         self.pressers = np.zeros((big, n), np.int16)
         self.n_press = np.zeros((big, n), np.int8)
+        # standing combatants of each side at each location: row side * L + loc
+        n_loc = st.n_locations
+        occ = np.zeros(2 * n_loc, np.int8)
+        for i in range(big):
+            occ[st.sides[i] * n_loc + st.loc0[i]] += 1
+        self.occupancy = rows(occ, np.int8)
         groups = 2 if self.rules.chokepoint_scope == "per_side" else 1
         self.choke_groups = groups
         if st.has_choke:
@@ -249,6 +257,7 @@ class _Batch:
         self.active = np.zeros(n, bool)
         self.idle = np.zeros(n, np.int8)
         self.orig = np.arange(n)
+        self.recorded = np.zeros(n, bool)
         self.arange = np.arange(n)
 
     @property
@@ -273,9 +282,14 @@ class _Batch:
             self.winner[done] = Winner.B if side == 0 else Winner.A
             self.cause[done] = _CAUSE_DOWN
 
-    def count_at(self, rows: slice, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
-        """Standing combatants of ``rows`` at location ``where`` (per fight of ``ix``)."""
-        return ((self.loc[rows].take(ix, axis=1) == where) & (self.hp[rows].take(ix, axis=1) > 0)).sum(axis=0)
+    def count_at(self, side: int, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
+        """Standing combatants of ``side`` at location ``where`` (per fight of ``ix``)."""
+        row = where.astype(np.intp) + side * self.st.n_locations
+        return self.flat("occupancy").take(row * self.size + ix)
+
+    def occupy(self, side: int, ix: np.ndarray, where: np.ndarray, change: int) -> None:
+        flat = (where.astype(np.intp) + side * self.st.n_locations) * self.size + ix
+        self.flat("occupancy")[flat] += np.int8(change)
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
@@ -287,7 +301,15 @@ class _Batch:
         dmg = dmg_table[dmg_row, cat]
         flat = target.astype(np.intp) * self.size + ix
         hp = self.flat("hp")
-        hp[flat] = np.maximum(hp[flat] - dmg, 0)
+        before = hp[flat]
+        after = np.maximum(before - dmg, 0)
+        hp[flat] = after
+        fell = (after == 0) & (before > 0)
+        if fell.any():
+            down = flat[fell]
+            side = self.st.sides[target[fell]].astype(np.intp)
+            row = self.flat("loc")[down] + side * self.st.n_locations
+            self.flat("occupancy")[row * self.size + ix[fell]] -= 1
 
     def melee_mods(self, attacker: np.ndarray | int, target: np.ndarray | int, ix: np.ndarray,
                    where: np.ndarray, attacker_side: int) -> np.ndarray:
@@ -295,9 +317,8 @@ class _Batch:
         r, st = self.rules, self.st
         mods = np.zeros(len(ix), np.int16)
         if r.outnumber_scope == "zone":
-            a_rows = slice(0, st.n_a) if attacker_side == 0 else slice(st.n_a, st.n)
-            t_rows = slice(st.n_a, st.n) if attacker_side == 0 else slice(0, st.n_a)
-            ahead = self.count_at(a_rows, ix, where) > self.count_at(t_rows, ix, where)
+            ahead = (self.count_at(attacker_side, ix, where)
+                     > self.count_at(1 - attacker_side, ix, where))
             mods += ahead * np.int16(r.outnumber_bonus)
         if st.commanding.any():
             high = st.commanding[where]
@@ -339,8 +360,9 @@ class _Batch:
                 self.ongoing[stale] = False
                 self.cause[stale] = _CAUSE_STALEMATE
             last = rnd == r.max_rounds
-            done = ~self.ongoing | last
+            done = (~self.ongoing & ~self.recorded) | last
             if done.any():
+                self.recorded |= done
                 o = self.orig[done]
                 winner[o] = self.winner[done]
                 rounds[o] = rnd
@@ -351,10 +373,11 @@ class _Batch:
                 down_mask[:, o] = ~up
             if last:
                 break
-            if done.any():
-                self.compact(~done)
-            if self.size == 0:
+            n_recorded = int(np.count_nonzero(self.recorded))
+            if n_recorded == self.size:
                 break
+            if n_recorded > _COMPACT * self.size:
+                self.compact(~self.recorded)
         return winner, rounds, cause, standing, down_mask
 
     def compact(self, keep: np.ndarray) -> None:
@@ -364,7 +387,7 @@ class _Batch:
             self.choke_bits = np.ascontiguousarray(self.choke_bits[:, keep])
             self.choke_count = np.ascontiguousarray(self.choke_count[:, keep])
         self.arange = self.arange[: self.size]
-        for name in ("ongoing", "winner", "cause", "active", "idle", "orig"):
+        for name in ("ongoing", "winner", "cause", "active", "idle", "orig", "recorded"):
             setattr(self, name, getattr(self, name)[keep])
 
     def activate(self, me: _Me) -> None:
@@ -539,51 +562,44 @@ class _Batch:
                 actions: np.ndarray, a: _ActState) -> None:
         r = self.rules
         c = me.index
-        code = np.where(code == SPARE, 100 if me.spare_defend else 101, code)
-        free = np.zeros(len(ix), bool)
-        if me.free_shift:
+        present = np.bincount(code, minlength=BLOCKED + 1)
+        actions[ix] -= 1
+        if me.free_shift and present[MOVE]:
             is_move = code == MOVE
-            if is_move.any():
-                band = self.st.band_step[self.loc[c, ix], arg]
-                free = is_move & ~band & a.free_shift[ix]
-                a.free_shift[ix[free]] = False
-        actions[ix[~free]] -= 1
-        busy = (code != 100) & (code != 101)
-        self.active[ix[busy]] = True
-        spare = (code == 100) | (code == 101)
-        if spare.any():
+            band = self.st.band_flat.take(self.loc[c, ix].astype(np.intp) * self.st.n_locations
+                                          + arg)
+            free = is_move & ~band & a.free_shift[ix]
+            a.free_shift[ix[free]] = False
+            actions[ix[free]] += 1
+        if present[SPARE] < len(ix):
+            self.active[ix[code != SPARE]] = True
+        if present[SPARE]:
             # a spare action is absorbing: nothing it does changes the choice, so every
             # action left this activation is spare too (the reference takes them one by one)
-            dx = ix[spare]
+            dx = ix[code == SPARE]
             if me.spare_defend:
                 self.hold[c, dx] += 1 + actions[dx]
                 self.defending[c, dx] = True
             actions[dx] = 0
-        sel = code == STEADY
-        if sel.any():
+        if present[STEADY]:
+            sel = code == STEADY
             dx = ix[sel]
             a.steadies[dx] += 1
             a.steady[dx] = np.minimum(a.steady[dx] + r.steady_bonus, r.steady_max)
-        sel = code == RELOAD
-        if sel.any():
-            self.loaded[c, ix[sel]] = True
-        sel = code == DISENGAGE
-        if sel.any():
-            a.disengaged[ix[sel]] = True
-        sel = code == ESCAPE
-        if sel.any():
-            dx = ix[sel]
+        if present[RELOAD]:
+            self.loaded[c, ix[code == RELOAD]] = True
+        if present[DISENGAGE]:
+            a.disengaged[ix[code == DISENGAGE]] = True
+        if present[ESCAPE]:
+            dx = ix[code == ESCAPE]
             ok = self.roll(len(dx)) + me.might >= r.entangle_save
             self.entangled[c, dx[ok]] = False
-        sel = code == STRIKE
-        if sel.any():
-            self.strike(me, ix[sel], arg[sel], a)
-        sel = code == SHOOT
-        if sel.any():
-            self.shoot(me, ix[sel], arg[sel], a)
-        sel = code == MOVE
-        if sel.any():
-            self.move(me, ix[sel], arg[sel], a)
+        for kind, act in ((STRIKE, self.strike), (SHOOT, self.shoot), (MOVE, self.move)):
+            if present[kind] == len(ix):
+                act(me, ix, arg, a)
+            elif present[kind]:
+                sel = code == kind
+                act(me, ix[sel], arg[sel], a)
 
     def strike(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
         r, st = self.rules, self.st
@@ -666,24 +682,24 @@ class _Batch:
         if not done.any():
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
-        foes = me.foes
         if not (a.disengaged[ix]).all():
             self.free_strikes_on_leaving(me, ix[~a.disengaged[ix]], here[~a.disengaged[ix]])
             ok = (self.hp[c, ix] > 0) & self.ongoing[ix]
             ix, here, nxt, band = ix[ok], here[ok], nxt[ok], band[ok]
             if len(ix) == 0:
                 return
-        foe_loc = self.loc[foes].take(ix, axis=1)
-        foe_up = self.hp[foes].take(ix, axis=1) > 0
-        left_foes = (foe_up & (foe_loc == here)).any(axis=0)
+        foe_side = 1 - me.side
+        left_foes = self.count_at(foe_side, ix, here) > 0
         self.fled[c, ix[left_foes]] = True
+        self.occupy(me.side, ix, here, -1)
+        self.occupy(me.side, ix, nxt, +1)
         self.loc[c, ix] = nxt
         self.progress[c, ix] = 0
         self.prog_to[c, ix] = -1
         if r.hazard_cost and st.hazard.any():
             hz = st.hazard[nxt]
             self.debt[c, ix[hz]] = r.hazard_cost
-        met = (foe_up & (foe_loc == nxt)).any(axis=0)
+        met = self.count_at(foe_side, ix, nxt) > 0
         charge = met if r.charge_on_shift else met & band
         a.charge[ix[charge]] = True
 
