@@ -296,10 +296,12 @@ class _Batch:
                 mods: np.ndarray, defense: np.ndarray, dmg_table: np.ndarray,
                 dmg_row: np.ndarray) -> None:
         """Roll for fights ``ix`` (attack on global ``target``) and apply the damage."""
-        total = self.roll(len(ix)) + attribute + mods - defense
-        cat = self.st.ladder_lut[np.clip(total + _LUT_OFFSET, 0, 2 * _LUT_OFFSET - 1)]
-        dmg = dmg_table[dmg_row, cat]
-        flat = target.astype(np.intp) * self.size + ix
+        # |total| < 60 for any allowed parameters (3d6, attributes 0-4, modifiers within
+        # +-4 each, MAP >= -20, Defense <= 12), well inside the table's +-96
+        total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defense
+        cat = self.st.ladder_lut.take(total)
+        dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
+        flat = target * self.size + ix
         hp = self.flat("hp")
         before = hp[flat]
         after = np.maximum(before - dmg, 0)
@@ -596,10 +598,34 @@ class _Batch:
             self.entangled[c, dx[ok]] = False
         for kind, act in ((STRIKE, self.strike), (SHOOT, self.shoot), (MOVE, self.move)):
             if present[kind] == len(ix):
-                act(me, ix, arg, a)
+                dx, dj = ix, arg
             elif present[kind]:
                 sel = code == kind
-                act(me, ix[sel], arg[sel], a)
+                dx, dj = ix[sel], arg[sel]
+            else:
+                continue
+            act(me, dx, dj, a)
+            if kind != MOVE and not (kind == SHOOT and me.reloads):
+                self.repeat_attacks(me, dx, dj, actions, a, act)
+
+    def repeat_attacks(self, me: _Me, ix: np.ndarray, j: np.ndarray, actions: np.ndarray,
+                       a: _ActState, attack: Any) -> None:
+        """Attack the same foe again while it stands and attacks and actions remain.
+
+        This is what ``decide`` would choose (the next decision after an attack on a foe
+        still standing is the same attack: nothing it reads has changed but that foe's HP,
+        which only makes it weaker, and the attack count, which only blocks Steady), so it
+        is taken without deciding again.
+        """
+        target = me.foes.start + j.astype(np.intp)
+        while len(ix):
+            again = ((actions[ix] > 0) & (a.attacks[ix] < me.max_attacks) & self.ongoing[ix]
+                     & (self.flat("hp")[target * self.size + ix] > 0))
+            if not again.any():
+                return
+            ix, j, target = ix[again], j[again], target[again]
+            actions[ix] -= 1
+            attack(me, ix, j, a)
 
     def strike(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
         r, st = self.rules, self.st
@@ -670,11 +696,10 @@ class _Batch:
         r, st = self.rules, self.st
         c = me.index
         here = self.loc[c, ix]
+        band = st.band_flat.take(here.astype(np.intp) * st.n_locations + nxt)
         nxt = nxt.astype(np.int8)
-        band = st.band_step[here, nxt]
-        cost = np.where(band, me.band_cost, me.shift_cost)
-        same = self.prog_to[c, ix] == nxt
-        prog = np.where(same, self.progress[c, ix], 0) + 1
+        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        prog = self.progress[c, ix] * (self.prog_to[c, ix] == nxt) + 1
         self.progress[c, ix] = prog
         self.prog_to[c, ix] = nxt
         self.moved[c, ix] = True
@@ -682,8 +707,9 @@ class _Batch:
         if not done.any():
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
-        if not (a.disengaged[ix]).all():
-            self.free_strikes_on_leaving(me, ix[~a.disengaged[ix]], here[~a.disengaged[ix]])
+        exposed = ~a.disengaged[ix]
+        if exposed.any() and self.hold[me.foes].any():
+            self.free_strikes_on_leaving(me, ix[exposed], here[exposed])
             ok = (self.hp[c, ix] > 0) & self.ongoing[ix]
             ix, here, nxt, band = ix[ok], here[ok], nxt[ok], band[ok]
             if len(ix) == 0:
@@ -708,6 +734,9 @@ class _Batch:
         r, st = self.rules, self.st
         c = me.index
         n = self.size
+        holders = ((self.hold[me.foes].take(ix, axis=1) > 0)
+                   & (self.loc[me.foes].take(ix, axis=1) == here)).any(axis=0)
+        ix, here = ix[holders], here[holders]
         struck_once = np.zeros(len(ix), bool)
         for h in range(me.foes.start, me.foes.stop):
             eligible = ((self.hp[h, ix] > 0) & (self.loc[h, ix] == here) & (self.hold[h, ix] > 0)
@@ -737,7 +766,7 @@ class _Batch:
                 self.n_press[c, dx] += new.astype(np.int8)
             target = np.full(len(dx), c, np.intp)
             self.resolve(dx, target, hm.might, mods, self.melee_defense(target, dx),
-                         st.melee_dmg_all[h], np.full(len(dx), c, np.intp))
+                         st.melee_dmg_all[h], target)
             self.end_check(dx, me.side)
         del n
 

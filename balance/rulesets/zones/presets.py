@@ -49,8 +49,23 @@ GATE = Scenario(
     {"battlefield": "gate", "initial_gap": "medium", "first_side": "b"},
 )
 
+def _line(tag: str) -> tuple[Combatant, ...]:
+    return (Combatant(name=f"soldier {tag}", weapon="one_handed", shield=True, armor=2),
+            Combatant(name=f"swordsman {tag}", might=2, weapon="one_handed"),
+            Combatant(name=f"heavy {tag}", might=2, weapon="two_handed", armor=2, speed=1),
+            Combatant(name=f"archer {tag}", agility=3, weapon="light", ranged="long_bow",
+                      policy="skirmish"))
+
+
 SKIRMISH = Scenario(
-    "4 against 4 on a line of three zones: soldiers and an archer vs raiders and a heavy",
+    "4 against 4 on a line of three zones: soldier, swordsman, heavy and archer a side; "
+    "A holds the west, B comes from a short band out",
+    _line("a"), _line("b"), {"battlefield": "line", "initial_gap": "short"},
+)
+
+RAID = Scenario(
+    "4 against 4, mixed: soldiers and an archer hold; fast raiders, a heavy and a "
+    "crossbowman come from a medium band out",
     (Combatant(name="soldier 1", weapon="one_handed", shield=True, armor=2),
      Combatant(name="soldier 2", weapon="one_handed", shield=True, armor=2),
      Combatant(name="swordsman", might=2, weapon="one_handed"),
@@ -82,4 +97,5 @@ OGRE = Scenario(
     {"initial_gap": "short"},
 )
 
-SCENARIOS = MappingProxyType({"gate": GATE, "skirmish": SKIRMISH, "door": DOOR, "ogre": OGRE})
+SCENARIOS = MappingProxyType({"gate": GATE, "skirmish": SKIRMISH, "raid": RAID, "door": DOOR,
+                               "ogre": OGRE})
