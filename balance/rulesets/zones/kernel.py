@@ -258,6 +258,7 @@ class _Batch:
         self.idle = np.zeros(n, np.int8)
         self.orig = np.arange(n)
         self.recorded = np.zeros(n, bool)
+        self.actions = np.zeros(n, np.int8)
         self.arange = np.arange(n)
 
     @property
@@ -276,9 +277,10 @@ class _Batch:
         st = self.st
         rows = slice(0, st.n_a) if side == 0 else slice(st.n_a, st.n)
         down = ~(self.hp[rows].take(ix, axis=1) > 0).any(axis=0)
-        if down.any():
+        if _any(down):
             done = ix[down]
             self.ongoing[done] = False
+            self.actions[done] = 0
             self.winner[done] = Winner.B if side == 0 else Winner.A
             self.cause[done] = _CAUSE_DOWN
 
@@ -307,7 +309,7 @@ class _Batch:
         after = np.maximum(before - dmg, 0)
         hp[flat] = after
         fell = (after == 0) & (before > 0)
-        if fell.any():
+        if _any(fell):
             down = flat[fell]
             side = self.st.sides[target[fell]].astype(np.intp)
             row = self.flat("loc")[down] + side * self.st.n_locations
@@ -319,10 +321,13 @@ class _Batch:
         r, st = self.rules, self.st
         mods = np.zeros(len(ix), np.int16)
         if r.outnumber_scope == "zone":
-            ahead = (self.count_at(attacker_side, ix, where)
-                     > self.count_at(1 - attacker_side, ix, where))
+            occ = self.flat("occupancy")
+            base = where.astype(np.intp) * self.size + ix
+            shift = self.st.n_locations * self.size
+            ahead = (occ.take(base + attacker_side * shift)
+                     > occ.take(base + (1 - attacker_side) * shift))
             mods += ahead * np.int16(r.outnumber_bonus)
-        if st.commanding.any():
+        if _any(st.commanding):
             high = st.commanding[where]
             if r.higher_ground == "split":
                 n = self.size
@@ -358,12 +363,12 @@ class _Batch:
                 self.activate(self.st.me[c])
             self.idle = np.where(self.active, 0, self.idle + 1).astype(np.int8)
             stale = self.ongoing & (self.idle >= 2)
-            if stale.any():
+            if _any(stale):
                 self.ongoing[stale] = False
                 self.cause[stale] = _CAUSE_STALEMATE
             last = rnd == r.max_rounds
             done = (~self.ongoing & ~self.recorded) | last
-            if done.any():
+            if _any(done):
                 self.recorded |= done
                 o = self.orig[done]
                 winner[o] = self.winner[done]
@@ -396,7 +401,7 @@ class _Batch:
         r = self.rules
         c = me.index
         act = self.ongoing & (self.hp[c] > 0)
-        if not act.any():
+        if not _any(act):
             return
         # whole rows: the values of a Down combatant or a finished fight are never read
         self.moved[c] = False
@@ -408,7 +413,7 @@ class _Batch:
         n = self.size
         actions = act * np.int8(r.actions_per_activation)
         owed = act & (self.debt[c] > 0)
-        if owed.any():
+        if _any(owed):
             dx = np.flatnonzero(owed)
             actions[dx] -= np.minimum(self.debt[c, dx], r.actions_per_activation).astype(np.int8)
             if r.hazard_is_move:
@@ -416,8 +421,9 @@ class _Batch:
             self.active[dx] = True
         self.debt[c] = 0
         a = _ActState(n)
+        self.actions = actions   # zeroed by end_check / a fall, so actions > 0 is who acts
         for _ in range(r.actions_per_activation + 1):
-            going_mask = (actions > 0) & self.ongoing & (self.hp[c] > 0)
+            going_mask = actions > 0
             going = np.flatnonzero(going_mask)
             if len(going) == 0:
                 break
@@ -460,10 +466,10 @@ class _Batch:
             ward_loc = _sub(self.loc[me.ward], ix)
             threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
                 view.my_loc != ward_loc)
-            if (threat & todo).any():
+            if _any(threat & todo):
                 mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
                 take(threat & (mc != BLOCKED), mc, ma)
-            if todo.any():
+            if _any(todo):
                 take(todo, *self.hold_choice(me, view, ix, actions, a))
             return code, arg
         if policy == _HOLD:
@@ -473,50 +479,64 @@ class _Batch:
             rear_ok = (rear >= 0) & ~(view.alive & (view.foe_loc == rear[None, :])).any(axis=0)
             near = np.where(view.alive, view.dist, 127).min(axis=0)
             close = near <= max(me.keep_distance, 0)
-            if (close & rear_ok).any():
+            if _any(close & rear_ok):
                 mc, ma = self.toward(me, view, ix, np.where(rear_ok, rear, view.my_loc),
                                      actions, a)
                 take(close & rear_ok & (mc != BLOCKED), mc, ma)
             engaged = near == 0
-            if (engaged & todo).any():
+            if _any(engaged & todo):
                 take(engaged, *self.hold_choice(me, view, ix, actions, a))
             s, has_s = view.best(view.shootable, long_last=True)
-            if (has_s & todo).any():
+            if _any(has_s & todo):
                 take(has_s, *self.ranged_plan(me, ix, s, actions, a))
-            if not todo.any():
+            if not _any(todo):
                 return code, arg
         # advance (also a skirmisher with nothing in reach)
         cand = view.strikable | (~view.same_loc & view.alive & view.approachable)
         t, has_t = view.best(cand)
-        take(~has_t, np.full(view.n, SPARE, np.int8), arg)
-        t_loc = view.foe_loc[t, view.arange]
+        t_loc = view.foe_loc.reshape(-1).take(t * view.n + view.arange)
         here = has_t & (t_loc == view.my_loc)
-        take(here, *self.melee_plan(me, ix, t, actions, a))
-        if todo.any():
-            mc, ma = self.toward(me, view, ix, t_loc, actions, a)
-            take(mc != BLOCKED, mc, ma)
-            if todo.any():
+        mc, _ = self.melee_plan(me, ix, t, actions, a)
+        adv_code = np.where(here, mc, np.int8(SPARE))
+        adv_arg = t
+        away = has_t & ~here
+        if _any(away):
+            tc, ta = self.toward(me, view, ix, t_loc, actions, a)
+            ok = away & (tc != BLOCKED)
+            adv_code = np.where(ok, tc, adv_code)
+            adv_arg = np.where(ok, ta, adv_arg)
+            blocked = away & ~ok
+            if _any(blocked):
                 s, has_s = view.best(view.strikable)
-                take(has_s, *self.melee_plan(me, ix, s, actions, a))
-                take(todo, np.full(view.n, SPARE, np.int8), arg)
+                sc, _ = self.melee_plan(me, ix, s, actions, a)
+                sel = blocked & has_s
+                adv_code = np.where(sel, sc, adv_code)
+                adv_arg = np.where(sel, s, adv_arg)
+        if policy == _ADVANCE:
+            return adv_code, adv_arg.astype(np.int16)
+        take(todo, adv_code, adv_arg)
         del c
         return code, arg
 
     def melee_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         att = _sub(a.attacks, ix)
-        steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
-        code = np.where(steady, STEADY, np.where(att < me.max_attacks, STRIKE, SPARE))
-        return code.astype(np.int8), t.astype(np.int16)
+        code = np.where(att < me.max_attacks, np.int8(STRIKE), np.int8(SPARE))
+        if me.steady:
+            steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
+            code = np.where(steady, np.int8(STEADY), code)
+        return code, t
 
     def ranged_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         att = _sub(a.attacks, ix)
-        steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
-        code = np.where(steady, STEADY, np.where(att < me.max_attacks, SHOOT, SPARE))
+        code = np.where(att < me.max_attacks, np.int8(SHOOT), np.int8(SPARE))
+        if me.steady:
+            steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
+            code = np.where(steady, np.int8(STEADY), code)
         if me.reloads:
-            code = np.where(_sub(self.loaded[me.index], ix), code, RELOAD)
-        return code.astype(np.int8), t.astype(np.int16)
+            code = np.where(_sub(self.loaded[me.index], ix), code, np.int8(RELOAD))
+        return code, t
 
     def hold_choice(self, me: _Me, view: _View, ix: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
@@ -547,7 +567,7 @@ class _Batch:
             cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
             prog = _sub(self.progress[c], ix) * (_sub(self.prog_to[c], ix) == nxt)
             need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
-            if need_dis.any():
+            if _any(need_dis):
                 if me.free_shift:
                     need = np.where(~band & _sub(a.free_shift, ix), 1, 2)
                 else:
@@ -621,7 +641,7 @@ class _Batch:
         while len(ix):
             again = ((actions[ix] > 0) & (a.attacks[ix] < me.max_attacks) & self.ongoing[ix]
                      & (self.flat("hp")[target * self.size + ix] > 0))
-            if not again.any():
+            if not _any(again):
                 return
             ix, j, target = ix[again], j[again], target[again]
             actions[ix] -= 1
@@ -647,7 +667,7 @@ class _Batch:
         self.flat("n_press")[flat] += new.astype(np.int8)
         if st.has_choke:
             cap = st.chokepoint[where] > 0
-            if cap.any():
+            if _any(cap):
                 g = me.side if self.choke_groups == 2 else 0
                 cflat = (where[cap].astype(np.intp) * self.choke_groups + g) * n + ix[cap]
                 bits = self.choke_bits.reshape(-1)
@@ -680,7 +700,7 @@ class _Batch:
         else:
             for hit, value in zip(applies, values, strict=True):
                 mods += hit * np.int16(value)
-        if st.commanding.any():
+        if _any(st.commanding):
             high = st.commanding[here]
             if r.higher_ground == "split":
                 high = high & (there != here)
@@ -704,13 +724,14 @@ class _Batch:
         self.prog_to[c, ix] = nxt
         self.moved[c, ix] = True
         done = prog >= cost
-        if not done.any():
+        if not _any(done):
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
         exposed = ~a.disengaged[ix]
-        if exposed.any() and self.hold[me.foes].any():
+        if _any(exposed) and _any(self.hold[me.foes]):
             self.free_strikes_on_leaving(me, ix[exposed], here[exposed])
             ok = (self.hp[c, ix] > 0) & self.ongoing[ix]
+            self.actions[ix[~ok]] = 0
             ix, here, nxt, band = ix[ok], here[ok], nxt[ok], band[ok]
             if len(ix) == 0:
                 return
@@ -722,7 +743,7 @@ class _Batch:
         self.loc[c, ix] = nxt
         self.progress[c, ix] = 0
         self.prog_to[c, ix] = -1
-        if r.hazard_cost and st.hazard.any():
+        if r.hazard_cost and _any(st.hazard):
             hz = st.hazard[nxt]
             self.debt[c, ix[hz]] = r.hazard_cost
         met = self.count_at(foe_side, ix, nxt) > 0
@@ -747,7 +768,7 @@ class _Batch:
             if r.free_strike_frontage:
                 eligible &= ((self.pressers[c, ix] & (1 << h)) != 0) | (
                     self.n_press[c, ix] < st.frontage[c])
-            if not eligible.any():
+            if not _any(eligible):
                 continue
             dx, where = ix[eligible], here[eligible]
             struck_once |= eligible
@@ -769,6 +790,11 @@ class _Batch:
                          st.melee_dmg_all[h], target)
             self.end_check(dx, me.side)
         del n
+
+
+def _any(mask: np.ndarray) -> bool:
+    """``mask.any()`` without the Python-level wrapper (hot in the action loop)."""
+    return np.count_nonzero(mask) > 0
 
 
 def _sub(values: np.ndarray, ix: np.ndarray | None) -> np.ndarray:
@@ -810,6 +836,7 @@ class _View:
                                           + self.foe_loc)
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
+        self._key: np.ndarray | None = None
         self._any_holder: bool | None = None
         self._struck: np.ndarray | None = None
 
@@ -849,7 +876,7 @@ class _View:
             if st.has_choke:
                 cap = st.chokepoint[self.my_loc]
                 capped = cap > 0
-                if capped.any():
+                if _any(capped):
                     g = me.side if b.choke_groups == 2 else 0
                     cflat = ((self.my_loc.astype(np.intp) * b.choke_groups + g) * b.size
                              + self.fights)
@@ -867,7 +894,7 @@ class _View:
 
     @property
     def approachable(self) -> np.ndarray:
-        if not self.me.foe_faster.any():
+        if not _any(self.me.foe_faster):
             return np.ones_like(self.alive)
         fled = _sub(self.b.fled[self.me.foes], self.ix)
         return ~(fled & self.me.foe_faster)
@@ -876,7 +903,9 @@ class _View:
         """Local index of the best foe under the target rule among ``mask``, and whether
         there is one (002: target choice)."""
         me = self.me
-        key = self.dist.astype(np.int32) * 64 + me.j_index
+        if self._key is None:
+            self._key = self.dist.astype(np.int32) * 64 + me.j_index
+        key = self._key
         if me.target == 1:      # weakest
             key = key + self.foe_hp.astype(np.int32) * 4096
         elif me.target == 2:    # priority
