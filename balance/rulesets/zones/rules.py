@@ -265,6 +265,9 @@ class Rules:
         if not self.ladder[1] <= 13 < self.ladder[2]:
             raise SpecError("zones rules field 'ladder' must make 13 a Success (002.5: '13 "
                             f"lands a clean Success'), got {list(self.ladder)!r}")
+        if self.stress:
+            raise SpecError("zones rules field 'stress' must be false: stress is not modelled "
+                            "(002.8)")
         if not 1 <= len(self.map) <= 6:
             raise SpecError("zones rules field 'map' lists the penalty of the 1st, 2nd, ... "
                             f"attack (1 to 6 values), got {list(self.map)!r}")
