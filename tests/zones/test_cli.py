@@ -106,8 +106,8 @@ def test_duel_and_log_by_scenario_file(capsys, tmp_path):
 def test_battlefield_from_a_toml_file_by_rule(capsys, tmp_path):
     path = tmp_path / "map.toml"
     path.write_text(CUSTOM)
-    code, out, err = run(capsys, "duel", "zones", "--a", "soldier", "--b", "raider",
-                         "--rule", f"battlefield={path}", "-n", "1000", "--seed", "1")
+    code, _, err = run(capsys, "duel", "zones", "--a", "soldier", "--b", "raider",
+                       "--rule", f"battlefield={path}", "-n", "1000", "--seed", "1")
     assert code == 0, err
 
 
@@ -163,11 +163,11 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, message):
 def test_bad_scenario_files_exit_2(capsys, tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    code, out, err = run(capsys, "duel", "zones", "--scenario", str(path), "-n", "100")
+    code, _, err = run(capsys, "duel", "zones", "--scenario", str(path), "-n", "100")
     assert code == 2
     assert message in err and str(path) in err
 
 
 def test_missing_scenario_file_exits_2(capsys, tmp_path):
-    code, out, err = run(capsys, "log", "zones", "--scenario", str(tmp_path / "no.toml"))
+    code, _, err = run(capsys, "log", "zones", "--scenario", str(tmp_path / "no.toml"))
     assert code == 2 and "does not exist" in err

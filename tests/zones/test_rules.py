@@ -158,7 +158,7 @@ def test_vector_5_holder_with_two_defends_strikes_two_different_leavers():
 
 
 def test_vector_5_disengage_avoids_the_strikes():
-    f, lines = leave_scene(disengage=True)
+    _, lines = leave_scene(disengage=True)
     assert not [x for x in lines if "free Strike" in x]
 
 

@@ -437,7 +437,7 @@ class _Batch:
         np.minimum(self.progress[c], r.bank_limit, out=self.progress[c])
 
     # --- decisions ------------------------------------------------------------------------
-    def decide(self, me: _Me, ix: np.ndarray, actions: np.ndarray, a: _ActState
+    def decide(self, me: _Me, ix: np.ndarray | None, actions: np.ndarray, a: _ActState
                ) -> tuple[np.ndarray, np.ndarray]:
         """Action code and argument (foe index or next location) for fights ``ix``."""
         st = self.st
@@ -518,7 +518,7 @@ class _Batch:
         del c
         return code, arg
 
-    def melee_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
+    def melee_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         att = _sub(a.attacks, ix)
         code = np.where(att < me.max_attacks, np.int8(STRIKE), np.int8(SPARE))
@@ -527,7 +527,7 @@ class _Batch:
             code = np.where(steady, np.int8(STEADY), code)
         return code, t
 
-    def ranged_plan(self, me: _Me, ix: np.ndarray, t: np.ndarray, actions: np.ndarray,
+    def ranged_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         att = _sub(a.attacks, ix)
         code = np.where(att < me.max_attacks, np.int8(SHOOT), np.int8(SPARE))
@@ -538,7 +538,7 @@ class _Batch:
             code = np.where(_sub(self.loaded[me.index], ix), code, np.int8(RELOAD))
         return code, t
 
-    def hold_choice(self, me: _Me, view: _View, ix: np.ndarray, actions: np.ndarray,
+    def hold_choice(self, me: _Me, view: _View, ix: np.ndarray | None, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         t, has_t = view.best(view.strikable)
         mc, ma = self.melee_plan(me, ix, t, actions, a)
@@ -547,14 +547,11 @@ class _Batch:
             return np.where(has_t, mc, spare), ma
         s, has_s = view.best(view.shootable, long_last=True)
         rc, ra = self.ranged_plan(me, ix, s, actions, a)
-        if me.melee_first:
-            use_melee = has_t
-        else:
-            use_melee = has_t & ~has_s
+        use_melee = has_t if me.melee_first else has_t & ~has_s
         code = np.where(use_melee, mc, np.where(has_s, rc, spare))
         return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
 
-    def toward(self, me: _Me, view: _View, ix: np.ndarray, dest: np.ndarray,
+    def toward(self, me: _Me, view: _View, ix: np.ndarray | None, dest: np.ndarray,
                actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         """A Move toward ``dest`` (or the Disengage it needs first, or BLOCKED)."""
         st = self.st
@@ -568,10 +565,8 @@ class _Batch:
             prog = _sub(self.progress[c], ix) * (_sub(self.prog_to[c], ix) == nxt)
             need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
             if _any(need_dis):
-                if me.free_shift:
-                    need = np.where(~band & _sub(a.free_shift, ix), 1, 2)
-                else:
-                    need = 2
+                need: np.ndarray | int = (np.where(~band & _sub(a.free_shift, ix), 1, 2)
+                                          if me.free_shift else 2)
                 code[need_dis] = np.where((_sub(actions, ix) >= need)[need_dis], DISENGAGE,
                                           BLOCKED)
         if me.can_be_entangled:
@@ -792,9 +787,9 @@ class _Batch:
         del n
 
 
-def _any(mask: np.ndarray) -> bool:
+def _any(mask: Any) -> bool:
     """``mask.any()`` without the Python-level wrapper (hot in the action loop)."""
-    return np.count_nonzero(mask) > 0
+    return bool(np.count_nonzero(mask))
 
 
 def _sub(values: np.ndarray, ix: np.ndarray | None) -> np.ndarray:

@@ -306,7 +306,7 @@ def compile_map(table: Table) -> CompiledMap:
     retreat = np.array([[-1 if u == rear[s] else step[u, rear[s]] for u in range(n_loc)]
                         for s in range(2)], np.int8)
     names = list(names_z)
-    for side, key in ((0, "approach_a"), (1, "approach_b")):
+    for key in ("approach_a", "approach_b"):
         for k in range(1, BANDS + 1):
             names.append(f"{table[key]}, {BAND_NAMES[k]} band out")
 

@@ -312,13 +312,12 @@ class _Fight:
     def melee_mods(self, f: _Fighter, t: _Fighter) -> list[tuple[str, int]]:
         r = self.rules
         mods = []
-        if r.outnumber_scope == "zone":
-            if len(self.at(f.loc, f.side)) > len(self.at(f.loc, t.side)):
-                mods.append(("outnumbering", r.outnumber_bonus))
-        if self.map.commanding[f.loc]:
-            if r.higher_ground == "any_from_commanding" or (
-                    f.start_loc == f.loc and t.start_loc != f.loc):
-                mods.append(("higher ground", r.higher_ground_bonus))
+        if r.outnumber_scope == "zone" and (len(self.at(f.loc, f.side))
+                                            > len(self.at(f.loc, t.side))):
+            mods.append(("outnumbering", r.outnumber_bonus))
+        if self.map.commanding[f.loc] and (r.higher_ground == "any_from_commanding" or (
+                f.start_loc == f.loc and t.start_loc != f.loc)):
+            mods.append(("higher ground", r.higher_ground_bonus))
         return mods
 
     def defense_vs_melee(self, t: _Fighter) -> int:
@@ -441,7 +440,7 @@ class _Fight:
         act = _Activation(actions=r.actions_per_activation)
         where = self.where(f)
         self.say(f" {f.name} ({'AB'[f.side]}, {f.hp}/{f.max_hp} HP) activates in {where}"
-                 + (f" with a banked Move" if f.progress else ""))
+                 + (" with a banked Move" if f.progress else ""))
         if f.debt:
             lost = min(f.debt, act.actions)
             act.actions -= lost
