@@ -520,22 +520,23 @@ class _Batch:
 
     def melee_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
-        att = _sub(a.attacks, ix)
-        code = np.where(att < me.max_attacks, np.int8(STRIKE), np.int8(SPARE))
-        if me.steady:
-            steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
-            code = np.where(steady, np.int8(STEADY), code)
-        return code, t
+        return self.attack_plan(me, ix, t, actions, a, STRIKE)
 
     def ranged_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        code, t = self.attack_plan(me, ix, t, actions, a, SHOOT)
+        if me.reloads:
+            code = np.where(_sub(self.loaded[me.index], ix), code, np.int8(RELOAD))
+        return code, t
+
+    def attack_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
+                    a: _ActState, attack: int) -> tuple[np.ndarray, np.ndarray]:
+        """Steady while allowed, then up to ``max_attacks`` attacks, then the spare action."""
         att = _sub(a.attacks, ix)
-        code = np.where(att < me.max_attacks, np.int8(SHOOT), np.int8(SPARE))
+        code = np.where(att < me.max_attacks, np.int8(attack), np.int8(SPARE))
         if me.steady:
             steady = (att == 0) & (_sub(a.steadies, ix) < me.steady) & (_sub(actions, ix) >= 2)
             code = np.where(steady, np.int8(STEADY), code)
-        if me.reloads:
-            code = np.where(_sub(self.loaded[me.index], ix), code, np.int8(RELOAD))
         return code, t
 
     def hold_choice(self, me: _Me, view: _View, ix: np.ndarray | None, actions: np.ndarray,
