@@ -53,6 +53,7 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
+_FLAT = ("defending", "hp", "loc", "moved", "n_press", "occupancy", "pressers", "start_loc")
 _COMPACT = 0.2
 """Finished fights are compacted away once they are this share of the batch."""
 _FULL_MODE = 0.6
@@ -259,6 +260,7 @@ class _Batch:
         self.orig = np.arange(n)
         self.recorded = np.zeros(n, bool)
         self.actions = np.zeros(n, np.int8)
+        self.make_flat_views()
         self.arange = np.arange(n)
 
     @property
@@ -269,8 +271,10 @@ class _Batch:
     def roll(self, size: int) -> np.ndarray:
         return _THREE_D6.take(self.rng.integers(0, 216, size=size, dtype=np.int16))
 
-    def flat(self, name: str) -> np.ndarray:
-        return getattr(self, name).reshape(-1)
+    def make_flat_views(self) -> None:
+        """Flat views of the arrays indexed as ``row * F + fight`` (renewed on compaction)."""
+        for name in _FLAT:
+            setattr(self, "f_" + name, getattr(self, name).reshape(-1))
 
     def end_check(self, ix: np.ndarray, side: int) -> None:
         """Fights ``ix`` where side ``side`` just took damage: is it all Down?"""
@@ -287,11 +291,11 @@ class _Batch:
     def count_at(self, side: int, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
         """Standing combatants of ``side`` at location ``where`` (per fight of ``ix``)."""
         row = where.astype(np.intp) + side * self.st.n_locations
-        return self.flat("occupancy").take(row * self.size + ix)
+        return self.f_occupancy.take(row * self.size + ix)
 
     def occupy(self, side: int, ix: np.ndarray, where: np.ndarray, change: int) -> None:
         flat = (where.astype(np.intp) + side * self.st.n_locations) * self.size + ix
-        self.flat("occupancy")[flat] += np.int8(change)
+        self.f_occupancy[flat] += np.int8(change)
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
@@ -304,7 +308,7 @@ class _Batch:
         cat = self.st.ladder_lut.take(total)
         dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
         flat = target * self.size + ix
-        hp = self.flat("hp")
+        hp = self.f_hp
         before = hp[flat]
         after = np.maximum(before - dmg, 0)
         hp[flat] = after
@@ -312,8 +316,8 @@ class _Batch:
         if _any(fell):
             down = flat[fell]
             side = self.st.sides[target[fell]].astype(np.intp)
-            row = self.flat("loc")[down] + side * self.st.n_locations
-            self.flat("occupancy")[row * self.size + ix[fell]] -= 1
+            row = self.f_loc[down] + side * self.st.n_locations
+            self.f_occupancy[row * self.size + ix[fell]] -= 1
 
     def melee_mods(self, attacker: np.ndarray | int, target: np.ndarray | int, ix: np.ndarray,
                    where: np.ndarray, attacker_side: int) -> np.ndarray:
@@ -321,7 +325,7 @@ class _Batch:
         r, st = self.rules, self.st
         mods = np.zeros(len(ix), np.int16)
         if r.outnumber_scope == "zone":
-            occ = self.flat("occupancy")
+            occ = self.f_occupancy
             base = where.astype(np.intp) * self.size + ix
             shift = self.st.n_locations * self.size
             ahead = (occ.take(base + attacker_side * shift)
@@ -331,7 +335,7 @@ class _Batch:
             high = st.commanding[where]
             if r.higher_ground == "split":
                 n = self.size
-                sl = self.flat("start_loc")
+                sl = self.f_start_loc
                 high &= (sl[np.asarray(attacker, np.intp) * n + ix] == where) & (
                     sl[np.asarray(target, np.intp) * n + ix] != where)
             mods += high * np.int16(r.higher_ground_bonus)
@@ -340,7 +344,7 @@ class _Batch:
     def melee_defense(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
         flat = target.astype(np.intp) * self.size + ix
         return (self.st.defense[target]
-                + self.flat("defending")[flat] * np.int16(self.rules.defend_defense_bonus))
+                + self.f_defending[flat] * np.int16(self.rules.defend_defense_bonus))
 
     # --- the round ----------------------------------------------------------------------
     def run(self, order: tuple[int, ...]) -> tuple[np.ndarray, ...]:
@@ -396,6 +400,7 @@ class _Batch:
         self.arange = self.arange[: self.size]
         for name in ("ongoing", "winner", "cause", "active", "idle", "orig", "recorded"):
             setattr(self, name, getattr(self, name)[keep])
+        self.make_flat_views()
 
     def activate(self, me: _Me) -> None:
         r = self.rules
@@ -636,7 +641,7 @@ class _Batch:
         target = me.foes.start + j.astype(np.intp)
         while len(ix):
             again = ((actions[ix] > 0) & (a.attacks[ix] < me.max_attacks) & self.ongoing[ix]
-                     & (self.flat("hp")[target * self.size + ix] > 0))
+                     & (self.f_hp[target * self.size + ix] > 0))
             if not _any(again):
                 return
             ix, j, target = ix[again], j[again], target[again]
@@ -657,10 +662,10 @@ class _Batch:
         mods += self.melee_mods(c, t, ix, where, me.side)
         n = self.size
         flat = t * n + ix
-        pressers = self.flat("pressers")
+        pressers = self.f_pressers
         new = (pressers[flat] & me.bit) == 0
         pressers[flat] |= np.int16(me.bit)
-        self.flat("n_press")[flat] += new.astype(np.int8)
+        self.f_n_press[flat] += new.astype(np.int8)
         if st.has_choke:
             cap = st.chokepoint[where] > 0
             if _any(cap):
@@ -682,11 +687,11 @@ class _Batch:
         n = self.size
         flat = t * n + ix
         here = self.loc[c, ix]
-        there = self.flat("loc")[flat]
+        there = self.f_loc[flat]
         d = st.distance[here, there]
         mods = st.map_values[np.minimum(a.attacks[ix], len(st.map_values) - 1)] + a.steady[ix]
         applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
-                   self.flat("moved")[flat])
+                   self.f_moved[flat])
         values = (r.long_shot_penalty, r.cover_penalty, r.moved_target_penalty)
         if r.penalty_stacking == "worst":
             worst = np.full(len(ix), 127, np.int16)
@@ -789,8 +794,11 @@ class _Batch:
 
 
 def _any(mask: Any) -> bool:
-    """``mask.any()`` without the Python-level wrapper (hot in the action loop)."""
-    return bool(np.count_nonzero(mask))
+    """``mask.any()`` without NumPy's Python-level wrapper (hot in the action loop)."""
+    return bool(_OR(mask, axis=None))
+
+
+_OR = np.logical_or.reduce
 
 
 def _sub(values: np.ndarray, ix: np.ndarray | None) -> np.ndarray:
