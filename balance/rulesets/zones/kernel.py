@@ -53,6 +53,7 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
+_STRIKE_INDEX = np.arange(8, dtype=np.int16)[:, None]
 _FLAT = ("defending", "hp", "loc", "moved", "n_press", "occupancy", "pressers", "start_loc")
 _COMPACT = 0.2
 """Finished fights are compacted away once they are this share of the batch."""
@@ -626,40 +627,18 @@ class _Batch:
             else:
                 continue
             act(me, dx, dj, a)
-            if kind != MOVE and not (kind == SHOOT and me.reloads):
-                self.repeat_attacks(me, dx, dj, actions, a, act)
-
-    def repeat_attacks(self, me: _Me, ix: np.ndarray, j: np.ndarray, actions: np.ndarray,
-                       a: _ActState, attack: Any) -> None:
-        """Attack the same foe again while it stands and attacks and actions remain.
-
-        This is what ``decide`` would choose (the next decision after an attack on a foe
-        still standing is the same attack: nothing it reads has changed but that foe's HP,
-        which only makes it weaker, and the attack count, which only blocks Steady), so it
-        is taken without deciding again.
-        """
-        target = me.foes.start + j.astype(np.intp)
-        while len(ix):
-            again = ((actions[ix] > 0) & (a.attacks[ix] < me.max_attacks) & self.ongoing[ix]
-                     & (self.f_hp[target * self.size + ix] > 0))
-            if not _any(again):
-                return
-            ix, j, target = ix[again], j[again], target[again]
-            actions[ix] -= 1
-            attack(me, ix, j, a)
 
     def strike(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
         r, st = self.rules, self.st
         c = me.index
         t = (me.foes.start + j).astype(np.intp)
-        mods = st.map_values[np.minimum(a.attacks[ix], len(st.map_values) - 1)]
-        mods = mods + a.steady[ix]
-        charge = a.charge[ix]
-        mods += charge * np.int16(r.charge_bonus)
+        charge = a.charge[ix] * np.int16(r.charge_bonus)
+        first = a.steady[ix] + charge
+        again = charge if r.charge_scope == "all_strikes" else 0
         if r.charge_scope == "first_strike":
             a.charge[ix] = False
         where = self.loc[c, ix]
-        mods += self.melee_mods(c, t, ix, where, me.side)
+        mods = self.melee_mods(c, t, ix, where, me.side)
         n = self.size
         flat = t * n + ix
         pressers = self.f_pressers
@@ -675,10 +654,9 @@ class _Batch:
                 fresh = (bits[cflat] & me.bit) == 0
                 bits[cflat] |= np.int16(me.bit)
                 self.choke_count.reshape(-1)[cflat] += fresh.astype(np.int8)
-        a.attacks[ix] += 1
         a.steady[ix] = 0
-        self.resolve(ix, t, me.might, mods, self.melee_defense(t, ix), me.melee_dmg, j)
-        self.end_check(ix, 1 - me.side)
+        self.attack_series(me, ix, t, j, me.might + mods - self.melee_defense(t, ix), first,
+                           again, me.melee_dmg, True, a)
 
     def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
         r, st = self.rules, self.st
@@ -689,7 +667,7 @@ class _Batch:
         here = self.loc[c, ix]
         there = self.f_loc[flat]
         d = st.distance[here, there]
-        mods = st.map_values[np.minimum(a.attacks[ix], len(st.map_values) - 1)] + a.steady[ix]
+        mods = np.zeros(len(ix), np.int16)
         applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
                    self.f_moved[flat])
         values = (r.long_shot_penalty, r.cover_penalty, r.moved_target_penalty)
@@ -708,10 +686,58 @@ class _Batch:
             mods += high * np.int16(r.higher_ground_bonus)
         if me.reloads:
             self.loaded[c, ix] = False
-        a.attacks[ix] += 1
+        first = a.steady[ix]
         a.steady[ix] = 0
-        self.resolve(ix, t, me.agility, mods, st.defense[t], me.ranged_dmg, j)
-        self.end_check(ix, 1 - me.side)
+        self.attack_series(me, ix, t, j, me.agility + mods - st.defense[t], first, 0,
+                           me.ranged_dmg, not me.reloads, a)
+
+    def attack_series(self, me: _Me, ix: np.ndarray, t: np.ndarray, j: np.ndarray,
+                      base: np.ndarray, first: np.ndarray, again: np.ndarray | int,
+                      table: np.ndarray, can_repeat: bool, a: _ActState) -> None:
+        """Resolve an attack on foe ``t`` and, while it stands, the same attack again.
+
+        Repeating is what ``decide`` would choose (after an attack on a foe still standing
+        nothing it reads has changed but that foe's HP, which only makes it weaker, and the
+        attack count, which only blocks Steady), so up to ``max_attacks`` attacks, as far as
+        the actions go, are rolled at once; those after the foe falls are discarded.
+        ``base`` is attribute + modifiers - Defense; ``first`` / ``again`` are the extra
+        modifiers of the first / later attacks (Steady, charge); the MAP is added here.
+        """
+        st = self.st
+        actions = self.actions
+        done0 = a.attacks[ix]
+        flat = t * self.size + ix
+        hp0 = self.f_hp[flat]
+        base = base + _LUT_OFFSET
+        if can_repeat and me.max_attacks > 1:
+            allowed = np.minimum(me.max_attacks - done0, actions[ix] + 1)
+            k = int(allowed.max())
+        else:
+            allowed, k = None, 1
+        if k == 1:
+            total = self.roll(len(ix)) + base + first + st.map_values.take(done0)
+            dmg = table.reshape(-1).take(j * 4 + st.ladder_lut.take(total))
+            hp1 = np.maximum(hp0 - dmg, 0)
+            made: np.ndarray | int = 1
+        else:
+            s = _STRIKE_INDEX[:k]
+            total = (self.roll(k * len(ix)).reshape(k, -1) + base
+                     + np.where(s == 0, first, again) + st.map_values.take(done0 + s))
+            dmg = table.reshape(-1).take(j * 4 + st.ladder_lut.take(total)) * (s < allowed)
+            cum = np.cumsum(dmg, axis=0, dtype=np.int16)
+            standing_after = (cum < hp0).sum(axis=0)
+            made = np.minimum(allowed, standing_after + 1)
+            hp1 = np.maximum(hp0 - cum[-1], 0)
+            actions[ix] -= (made - 1).astype(np.int8)
+        a.attacks[ix] += np.int8(made) if isinstance(made, int) else made.astype(np.int8)
+        self.f_hp[flat] = hp1
+        fell = hp1 == 0
+        if _any(fell):
+            down = flat[fell]
+            side = st.sides[t[fell]].astype(np.intp)
+            row = self.f_loc[down] + side * st.n_locations
+            self.f_occupancy[row * self.size + ix[fell]] -= 1
+            self.end_check(ix[fell], 1 - me.side)
 
     def move(self, me: _Me, ix: np.ndarray, nxt: np.ndarray, a: _ActState) -> None:
         r, st = self.rules, self.st
