@@ -747,10 +747,12 @@ class _Batch:
         nxt = nxt.astype(np.int8)
         cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
         prog = self.progress[c, ix] * (self.prog_to[c, ix] == nxt) + 1
-        self.progress[c, ix] = prog
-        self.prog_to[c, ix] = nxt
         self.moved[c, ix] = True
         done = prog >= cost
+        if not done.all():
+            self.keep_moving(me, ix, here, prog, cost, done, a)
+        self.progress[c, ix] = prog
+        self.prog_to[c, ix] = nxt
         if not _any(done):
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
@@ -776,6 +778,30 @@ class _Batch:
         met = self.count_at(foe_side, ix, nxt) > 0
         charge = met if r.charge_on_shift else met & band
         a.charge[ix[charge]] = True
+
+    def keep_moving(self, me: _Me, ix: np.ndarray, here: np.ndarray, prog: np.ndarray,
+                    cost: np.ndarray, done: np.ndarray, a: _ActState) -> None:
+        """Spend further Moves on a step begun this action, in place (``prog``, ``done``).
+
+        After a Move that does not finish its step nothing ``decide`` reads has changed but
+        the progress, so it would choose the same Move again -- unless the Move that
+        finishes the step leaves a zone a foe holds, when it may Disengage first.  Those
+        fights go back to ``decide``; the rest move on without deciding again.
+        """
+        actions = self.actions
+        going = ~done & (actions[ix] > 0)
+        if me.disengage and _any(going) and _any(self.hold[me.foes]):
+            foes = me.foes
+            held = ((self.hold[foes].take(ix, axis=1) > 0)
+                    & (self.loc[foes].take(ix, axis=1) == here)
+                    & (self.hp[foes].take(ix, axis=1) > 0)
+                    & ((self.struck[foes].take(ix, axis=1) & me.bit) == 0)).any(axis=0)
+            going &= ~held | a.disengaged[ix]
+        while _any(going):
+            actions[ix[going]] -= 1
+            prog += going
+            done |= going & (prog >= cost)
+            going &= ~done & (actions[ix] > 0)
 
     def free_strikes_on_leaving(self, me: _Me, ix: np.ndarray, here: np.ndarray) -> None:
         """Holders at ``here`` strike the leaver ``me`` (002.3, 002.7.4, 002.7.9)."""
