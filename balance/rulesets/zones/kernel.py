@@ -731,6 +731,16 @@ class _Batch:
             actions[ix] -= (made - 1).astype(np.int8)
         a.attacks[ix] += np.int8(made) if isinstance(made, int) else made.astype(np.int8)
         self.f_hp[flat] = hp1
+        if can_repeat:
+            # all attacks made on a foe still standing: the next choice is the same plan,
+            # now spare, and spare is absorbing -- take the rest of the activation as spare
+            spent = (a.attacks[ix] >= me.max_attacks) & (hp1 > 0) & (actions[ix] > 0)
+            if _any(spent):
+                dx = ix[spent]
+                if me.spare_defend:
+                    self.hold[me.index, dx] += actions[dx]
+                    self.defending[me.index, dx] = True
+                actions[dx] = 0
         fell = hp1 == 0
         if _any(fell):
             down = flat[fell]
