@@ -32,4 +32,6 @@ def reference_sample(rules, side_a, side_b, n: int, seed: int):
     a = np.array([o.extras["a_standing"] for o in outs], np.int64)
     b = np.array([o.extras["b_standing"] for o in outs], np.int64)
     causes = np.array([ZONES.causes.index(o.cause) for o in outs])
-    return winner, rounds, a, b, causes
+    dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
+                    np.int64)
+    return winner, rounds, a, b, causes, dead

@@ -52,15 +52,19 @@ def test_reference_matches_the_exact_duel():
 
 def compare(rules, side_a, side_b, n_reference, seed):
     k = kernel_sample(rules, side_a, side_b, 100_000, seed=seed)
-    winner, rounds, a, b, causes = reference_sample(rules, side_a, side_b, n_reference,
-                                                    seed=seed + 1)
+    winner, rounds, a, b, causes, dead = reference_sample(rules, side_a, side_b, n_reference,
+                                                          seed=seed + 1)
     cap = min(rules.max_rounds, 40)
     p_outcome = chi2_homogeneity(joint_counts(k.winner, k.rounds, cap),
                                  joint_counts(winner, rounds, cap))
     p_standing = chi2_homogeneity(standing_counts(k.extras["a_standing"], k.extras["b_standing"]),
                                   standing_counts(a, b))
     p_cause = chi2_homogeneity(np.bincount(k.cause, minlength=3), np.bincount(causes, minlength=3))
-    return p_outcome, p_standing, p_cause
+    if not rules.death_saves:
+        return p_outcome, p_standing, p_cause
+    k_dead = np.asarray(k.extras["a_dead"], np.int64) + 8 * np.asarray(k.extras["b_dead"])
+    p_dead = chi2_homogeneity(np.bincount(k_dead, minlength=64), np.bincount(dead, minlength=64))
+    return p_outcome, p_standing, p_cause, p_dead
 
 
 def scenario(name):

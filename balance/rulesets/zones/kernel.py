@@ -821,6 +821,8 @@ class _Batch:
         holders = ((self.hold[me.foes].take(ix, axis=1) > 0)
                    & (self.loc[me.foes].take(ix, axis=1) == here)).any(axis=0)
         ix, here = ix[holders], here[holders]
+        if len(ix) == 0:
+            return
         struck_once = np.zeros(len(ix), bool)
         for h in range(me.foes.start, me.foes.stop):
             eligible = ((self.hp[h, ix] > 0) & (self.loc[h, ix] == here) & (self.hold[h, ix] > 0)
