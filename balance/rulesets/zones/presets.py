@@ -17,8 +17,8 @@ _PRESETS = {
                         armor=1, policy="skirmish"),
     "crossbowman": Combatant(name="crossbowman", agility=2, weapon="light", ranged="crossbow",
                              armor=2, speed=1, policy="hold"),
-    "ogre": Combatant(name="ogre", might=3, defense=0, weapon="two_handed", armor=1, speed=1,
-                      large=True),
+    "ogre": Combatant(name="ogre", might=4, defense=1, weapon="two_handed", armor=3, speed=1,
+                      large=True, hp=18),
     "raider": Combatant(name="raider", might=1, defense=1, weapon="light", armor=1, speed=2,
                         hp=8),
 }
@@ -79,19 +79,21 @@ RAID = Scenario(
 )
 
 DOOR = Scenario(
-    "a held door: two soldiers hold a chokepoint (1 a side) against four raiders",
+    "a held door: two soldiers hold a chokepoint (1 a side may fight there) against four "
+    "raiders",
     (Combatant(name="soldier 1", zone="door", weapon="one_handed", shield=True, armor=2,
                policy="hold"),
      Combatant(name="soldier 2", zone="hall", weapon="one_handed", shield=True, armor=2,
                policy="guard", guard="soldier 1")),
-    tuple(Combatant(name=f"raider {k}", weapon="light", speed=2, hp=8) for k in (1, 2, 3, 4)),
+    tuple(Combatant(name=f"raider {k}", weapon="one_handed", speed=2, hp=8)
+          for k in (1, 2, 3, 4)),
     {"battlefield": "chokepoint", "initial_gap": "short"},
 )
 
 OGRE = Scenario(
     "one Large ogre against four soldiers (frontage 4 against Large)",
-    (Combatant(name="ogre", might=3, defense=0, weapon="two_handed", armor=1, speed=1,
-               large=True),),
+    (Combatant(name="ogre", might=4, defense=1, weapon="two_handed", armor=3, speed=1,
+               large=True, hp=18),),
     tuple(Combatant(name=f"soldier {k}", weapon="one_handed", shield=True, armor=2)
           for k in (1, 2, 3, 4)),
     {"initial_gap": "short"},
