@@ -76,3 +76,34 @@ def scenario(name):
 def test_kernel_matches_reference_on_scenarios(name, n_ref):
     p = compare(*scenario(name), n_ref, seed=21)
     assert min(p) > 1e-3, p  # false alarm 0.1% per p-value for a correct kernel
+
+
+def merged_sample(rules, side_a, side_b, n_calls, size, seed):
+    """Kernel outcomes from calls small enough to share one batch between the two
+    first-side parts (the merged schedule)."""
+    from balance.rulesets.zones.kernel import _MERGE_BELOW
+    assert size < _MERGE_BELOW
+    outs = [kernel_sample(rules, side_a, side_b, size, seed=seed + k) for k in range(n_calls)]
+    return (np.concatenate([o.winner for o in outs]), np.concatenate([o.rounds for o in outs]),
+            np.concatenate([o.extras["a_standing"] for o in outs]),
+            np.concatenate([o.extras["b_standing"] for o in outs]))
+
+
+def test_merged_schedule_matches_the_exact_duel():
+    rules, a, b = DUELS["third attack vs steady shield"]
+    exact = rounds_distribution(rules, (a,), (b,))
+    winner, rounds, *_ = merged_sample(rules, (a,), (b,), 5, 20_000, seed=51)
+    assert gof_pvalue(joint_counts(winner, rounds, rules.max_rounds),
+                      exact.reshape(-1)) > 1e-3  # false alarm 0.1%
+
+
+@pytest.mark.parametrize("name", ["skirmish", "gate"])
+def test_merged_schedule_matches_separate_batches(name):
+    rules, a, b = scenario(name)
+    winner, rounds, sa, sb = merged_sample(rules, a, b, 4, 25_000, seed=61)
+    k = kernel_sample(rules, a, b, 100_000, seed=62)
+    cap = min(rules.max_rounds, 40)
+    assert chi2_homogeneity(joint_counts(k.winner, k.rounds, cap),
+                            joint_counts(winner, rounds, cap)) > 1e-3  # false alarm 0.1%
+    assert chi2_homogeneity(standing_counts(k.extras["a_standing"], k.extras["b_standing"]),
+                            standing_counts(sa, sb)) > 1e-3  # false alarm 0.1%

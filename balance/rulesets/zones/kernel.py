@@ -55,6 +55,10 @@ _CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
 _STRIKE_INDEX = np.arange(8, dtype=np.int16)[:, None]
 _FLAT = ("defending", "hp", "loc", "moved", "n_press", "occupancy", "pressers", "start_loc")
+_MERGE_BELOW = 1 << 16
+"""Below this many fights the two first-side parts share one batch and one merged
+schedule (fewer NumPy calls, which dominate small batches); above it they run as two
+batches (no work masked off for the other part)."""
 _COMPACT = 0.2
 """Finished fights are compacted away once they are this share of the batch."""
 _FULL_MODE = 0.6
@@ -213,11 +217,22 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
 class _Batch:
     """The state of ``F`` fights with one fixed activation order."""
 
+    # flat views (row * F + fight) of the arrays in _FLAT, set by make_flat_views
+    f_defending: np.ndarray
+    f_hp: np.ndarray
+    f_loc: np.ndarray
+    f_moved: np.ndarray
+    f_n_press: np.ndarray
+    f_occupancy: np.ndarray
+    f_pressers: np.ndarray
+    f_start_loc: np.ndarray
+
     FIELDS = ("hp", "loc", "progress", "prog_to", "moved", "hold", "defending", "struck",
               "free_strikes", "fled", "loaded", "debt", "entangled", "start_loc", "pressers",
               "n_press", "occupancy")
 
-    def __init__(self, st: _Static, n: int, rng: np.random.Generator) -> None:
+    def __init__(self, st: _Static, n: int, rng: np.random.Generator, boundary: int = 0
+                 ) -> None:
         self.st = st
         self.rules = st.rules
         self.rng = rng
@@ -259,6 +274,7 @@ class _Batch:
         self.active = np.zeros(n, bool)
         self.idle = np.zeros(n, np.int8)
         self.orig = np.arange(n)
+        self.boundary = boundary
         self.recorded = np.zeros(n, bool)
         self.actions = np.zeros(n, np.int8)
         self.make_flat_views()
@@ -348,7 +364,9 @@ class _Batch:
                 + self.f_defending[flat] * np.int16(self.rules.defend_defense_bonus))
 
     # --- the round ----------------------------------------------------------------------
-    def run(self, order: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    def run(self, schedule: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, ...]:
+        """Fight every round to the end; ``schedule`` is (combatant, part) per activation
+        slot, part 0 = every fight, 1 = the first ``boundary`` fights, 2 = the rest."""
         r = self.rules
         n_total = self.size
         winner = np.zeros(n_total, np.int8)
@@ -364,8 +382,8 @@ class _Batch:
                 self.choke_count[:] = 0
             np.copyto(self.start_loc, self.loc)
             self.active[:] = False
-            for c in order:
-                self.activate(self.st.me[c])
+            for c, part in schedule:
+                self.activate(self.st.me[c], part)
             self.idle = np.where(self.active, 0, self.idle + 1).astype(np.int8)
             stale = self.ongoing & (self.idle >= 2)
             if _any(stale):
@@ -393,6 +411,7 @@ class _Batch:
         return winner, rounds, cause, standing, down_mask
 
     def compact(self, keep: np.ndarray) -> None:
+        self.boundary = int(np.count_nonzero(keep[: self.boundary]))
         for name in self.FIELDS:
             setattr(self, name, np.ascontiguousarray(getattr(self, name)[:, keep]))
         if self.st.has_choke:
@@ -403,19 +422,28 @@ class _Batch:
             setattr(self, name, getattr(self, name)[keep])
         self.make_flat_views()
 
-    def activate(self, me: _Me) -> None:
+    def activate(self, me: _Me, part: int = 0) -> None:
         r = self.rules
         c = me.index
         act = self.ongoing & (self.hp[c] > 0)
+        if part == 1:
+            act[self.boundary:] = False
+        elif part == 2:
+            act[: self.boundary] = False
         if not _any(act):
             return
-        # whole rows: the values of a Down combatant or a finished fight are never read
-        self.moved[c] = False
-        self.hold[c] = 0
-        self.defending[c] = False
-        self.struck[c] = 0
-        self.free_strikes[c] = 0
-        self.fled[c] = False
+        # whole rows when every fight activates c (the values of a Down combatant or a
+        # finished fight are never read); only the acting part's fights otherwise
+        fresh = slice(None) if part == 0 else (slice(0, self.boundary) if part == 1
+                                               else slice(self.boundary, None))
+        self.moved[c, fresh] = False
+        self.hold[c, fresh] = 0
+        self.defending[c, fresh] = False
+        self.struck[c, fresh] = 0
+        self.free_strikes[c, fresh] = 0
+        self.fled[c, fresh] = False
+        window = None if part == 0 else fresh
+        width = len(range(*fresh.indices(self.size)))
         n = self.size
         actions = act * np.int8(r.actions_per_activation)
         owed = act & (self.debt[c] > 0)
@@ -425,7 +453,7 @@ class _Batch:
             if r.hazard_is_move:
                 self.moved[c, dx] = True
             self.active[dx] = True
-        self.debt[c] = 0
+        self.debt[c, fresh] = 0
         a = _ActState(n)
         self.actions = actions   # zeroed by end_check / a fall, so actions > 0 is who acts
         for _ in range(r.actions_per_activation + 1):
@@ -433,17 +461,18 @@ class _Batch:
             going = np.flatnonzero(going_mask)
             if len(going) == 0:
                 break
-            if len(going) > _FULL_MODE * n:
-                # most fights act: decide on whole rows (views, no gathers), keep the goers
-                code, arg = self.decide(me, None, actions, a)
-                code, arg = code[going_mask], arg[going_mask]
+            if len(going) > _FULL_MODE * width:
+                # most fights of the part act: decide on its whole rows (views, no
+                # gathers), keep the goers
+                code, arg = self.decide(me, window, actions, a)
+                code, arg = code[going_mask[fresh]], arg[going_mask[fresh]]
             else:
                 code, arg = self.decide(me, going, actions, a)
             self.execute(me, going, code, arg, actions, a)
         np.minimum(self.progress[c], r.bank_limit, out=self.progress[c])
 
     # --- decisions ------------------------------------------------------------------------
-    def decide(self, me: _Me, ix: np.ndarray | None, actions: np.ndarray, a: _ActState
+    def decide(self, me: _Me, ix: np.ndarray | slice | None, actions: np.ndarray, a: _ActState
                ) -> tuple[np.ndarray, np.ndarray]:
         """Action code and argument (foe index or next location) for fights ``ix``."""
         st = self.st
@@ -524,18 +553,18 @@ class _Batch:
         del c
         return code, arg
 
-    def melee_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
+    def melee_plan(self, me: _Me, ix: np.ndarray | slice | None, t: np.ndarray, actions: np.ndarray,
                    a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         return self.attack_plan(me, ix, t, actions, a, STRIKE)
 
-    def ranged_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
+    def ranged_plan(self, me: _Me, ix: np.ndarray | slice | None, t: np.ndarray, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         code, t = self.attack_plan(me, ix, t, actions, a, SHOOT)
         if me.reloads:
             code = np.where(_sub(self.loaded[me.index], ix), code, np.int8(RELOAD))
         return code, t
 
-    def attack_plan(self, me: _Me, ix: np.ndarray | None, t: np.ndarray, actions: np.ndarray,
+    def attack_plan(self, me: _Me, ix: np.ndarray | slice | None, t: np.ndarray, actions: np.ndarray,
                     a: _ActState, attack: int) -> tuple[np.ndarray, np.ndarray]:
         """Steady while allowed, then up to ``max_attacks`` attacks, then the spare action."""
         att = _sub(a.attacks, ix)
@@ -545,7 +574,7 @@ class _Batch:
             code = np.where(steady, np.int8(STEADY), code)
         return code, t
 
-    def hold_choice(self, me: _Me, view: _View, ix: np.ndarray | None, actions: np.ndarray,
+    def hold_choice(self, me: _Me, view: _View, ix: np.ndarray | slice | None, actions: np.ndarray,
                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         t, has_t = view.best(view.strikable)
         mc, ma = self.melee_plan(me, ix, t, actions, a)
@@ -558,7 +587,7 @@ class _Batch:
         code = np.where(use_melee, mc, np.where(has_s, rc, spare))
         return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
 
-    def toward(self, me: _Me, view: _View, ix: np.ndarray | None, dest: np.ndarray,
+    def toward(self, me: _Me, view: _View, ix: np.ndarray | slice | None, dest: np.ndarray,
                actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         """A Move toward ``dest`` (or the Disengage it needs first, or BLOCKED)."""
         st = self.st
@@ -726,9 +755,10 @@ class _Batch:
             dmg = table.reshape(-1).take(j * 4 + st.ladder_lut.take(total)) * (s < allowed)
             cum = np.cumsum(dmg, axis=0, dtype=np.int16)
             standing_after = (cum < hp0).sum(axis=0)
-            made = np.minimum(allowed, standing_after + 1)
+            made_k = np.minimum(allowed, standing_after + 1)
             hp1 = np.maximum(hp0 - cum[-1], 0)
-            actions[ix] -= (made - 1).astype(np.int8)
+            actions[ix] -= (made_k - 1).astype(np.int8)
+            made = made_k
         a.attacks[ix] += np.int8(made) if isinstance(made, int) else made.astype(np.int8)
         self.f_hp[flat] = hp1
         if can_repeat:
@@ -857,6 +887,37 @@ class _Batch:
         del n
 
 
+def _schedule(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Merge two activation orders into one schedule of (combatant, part) slots.
+
+    Part 1 runs the combatant in the fights of the first order only, part 2 in those of the
+    second, part 0 in both; each order is exactly the subsequence of its part, so every
+    fight sees its own order.  The merge is a shortest common supersequence (built from a
+    longest common subsequence), so a combatant acting at the same point of both orders
+    runs once for all fights: alternate orders a1 b1 a2 b2 and b1 a1 b2 a2 take 6 slots,
+    not 8.
+    """
+    n, m = len(first), len(second)
+    lcs = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            lcs[i][j] = (lcs[i + 1][j + 1] + 1 if first[i] == second[j]
+                         else max(lcs[i + 1][j], lcs[i][j + 1]))
+    out: list[tuple[int, int]] = []
+    i = j = 0
+    while i < n or j < m:
+        if i < n and j < m and first[i] == second[j]:
+            out.append((first[i], 0))
+            i, j = i + 1, j + 1
+        elif j == m or (i < n and lcs[i + 1][j] >= lcs[i][j + 1]):
+            out.append((first[i], 1))
+            i += 1
+        else:
+            out.append((second[j], 2))
+            j += 1
+    return tuple(out)
+
+
 def _any(mask: Any) -> bool:
     """``mask.any()`` without NumPy's Python-level wrapper (hot in the action loop)."""
     return bool(_OR(mask, axis=None))
@@ -865,9 +926,14 @@ def _any(mask: Any) -> bool:
 _OR = np.logical_or.reduce
 
 
-def _sub(values: np.ndarray, ix: np.ndarray | None) -> np.ndarray:
-    """``values`` for the fights ``ix`` along the last axis (all of them when None)."""
-    return values if ix is None else values.take(ix, axis=-1)
+def _sub(values: np.ndarray, ix: np.ndarray | slice | None) -> np.ndarray:
+    """``values`` for the fights ``ix`` along the last axis: all of them (None), a range
+    of them (a slice: a view), or the listed ones (a gather)."""
+    if ix is None:
+        return values
+    if isinstance(ix, slice):
+        return values[..., ix]
+    return values.take(ix, axis=-1)
 
 
 class _ActState:
@@ -885,15 +951,20 @@ class _ActState:
 class _View:
     """The acting combatant's view of its foes in fights ``ix`` (arrays ``(n_foes, n)``)."""
 
-    def __init__(self, b: _Batch, me: _Me, ix: np.ndarray | None) -> None:
+    def __init__(self, b: _Batch, me: _Me, ix: np.ndarray | slice | None) -> None:
         st = b.st
         c = me.index
         foes = me.foes
         self.me = me
         self.b = b
         self.ix = ix
-        self.n = b.size if ix is None else len(ix)
-        self.fights = b.arange if ix is None else ix
+        if ix is None:
+            self.n, self.fights = b.size, b.arange
+        elif isinstance(ix, slice):
+            self.fights = b.arange[ix]
+            self.n = len(self.fights)
+        else:
+            self.n, self.fights = len(ix), ix
         self.arange = b.arange[: self.n]
         self.my_loc = _sub(b.loc[c], ix)
         self.foe_loc = _sub(b.loc[foes], ix)
@@ -1001,12 +1072,19 @@ def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         n_a_first = int(rng.binomial(n, 0.5))
     else:
         n_a_first = n if rules.first_side == "a" else 0
-    parts = []
-    for first, size in ((0, n_a_first), (1, n - n_a_first)):
-        if size:
-            parts.append(_Batch(st, size, rng).run(st.orders[first]))
-    winner, rounds, cause, standing, down = (np.concatenate(x, axis=-1) for x in zip(*parts,
-                                                                                    strict=True))
+    if n_a_first in (0, n):
+        schedule = tuple((c, 0) for c in st.orders[0 if n_a_first else 1])
+        parts = [_Batch(st, n, rng).run(schedule)]
+    elif n < _MERGE_BELOW:
+        # one batch: the fights where A acts first, then those where B does; each slot of
+        # the merged schedule runs one combatant over one part or both (see _schedule)
+        schedule = _schedule(st.orders[0], st.orders[1])
+        parts = [_Batch(st, n, rng, n_a_first).run(schedule)]
+    else:
+        parts = [_Batch(st, size, rng).run(tuple((c, 0) for c in st.orders[first]))
+                 for first, size in ((0, n_a_first), (1, n - n_a_first))]
+    winner, rounds, cause, standing, down = (np.concatenate(x, axis=-1)
+                                             for x in zip(*parts, strict=True))
     extras = {"a_standing": standing[0], "b_standing": standing[1]}
     if rules.death_saves:
         p = float(death_probability(rules))
