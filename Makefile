@@ -4,31 +4,66 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+DSTAMP := $(VENV)/.installed-demo
 
-.PHONY: install install-test demo test bench lint typecheck reports clean
+.PHONY: install install-test browser demo test bench lint typecheck reports clean
+
+# The flagship experiments: `make reports` runs each (reusing its cache) and writes its
+# playtest report to reports/<name>/.
+FLAGSHIPS ?= $(basename $(notdir $(wildcard experiments/*.toml)))
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --quiet --upgrade pip > /dev/null 2>&1 || true
 
+# pip's output goes to a log, shown only if the install fails
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "installing balance into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e . > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	@touch $@
 
 $(TSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(STAMP)
+	@echo "installing balance with its test extras into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e '.[dev]' > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	@touch $@ $(STAMP)
+
+$(DSTAMP): pyproject.toml | $(BIN)/python
+	@echo "installing balance with its parquet and progress extras into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e '.[parquet,progress]' > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	@touch $@ $(STAMP)
 
 install: $(STAMP)
 
 install-test: $(TSTAMP)
 
-demo: $(STAMP)
+# A duel, an exact answer, a round robin, then the crt flagship experiment through the
+# runner (which reuses its cache when run again).
+demo: $(DSTAMP)
 	$(BIN)/balance duel crt --a bruggish --b watchman --b watchman --b watchman -n 1000000 --seed 1
-	$(BIN)/balance exact crt --a strength=8,agility=8,toughness=10 --b strength=8,agility=8,toughness=10
+	$(BIN)/balance exact crt --a veteran --b expert --rule extraordinary=false
+	$(BIN)/balance matchups crt --presets novice,skilled,expert,veteran,superior,master -n 20000
+	$(BIN)/balance sweep experiments/crt-skill-vs-experience.toml --resume
+	$(BIN)/balance report runs/crt-skill-vs-experience
+	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
+	@echo "playtest report: runs/crt-skill-vs-experience/report/report.html"
 
-test: $(TSTAMP)
-	$(BIN)/python -m pytest -n 2 tests
+# The report test renders a page in headless Chromium: install Debian's package if missing.
+browser:
+	@command -v chromium > /dev/null 2>&1 || { echo "installing Debian's chromium for the report test"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+		> $(VENV)/apt.log 2>&1 || echo "could not install chromium (see $(VENV)/apt.log)"; }
+
+test: $(TSTAMP) browser
+	BALANCE_BROWSER_TESTS=required $(BIN)/python -m pytest -n 2 tests
+
+reports: $(DSTAMP)
+	@for name in $(FLAGSHIPS); do \
+		$(BIN)/balance sweep experiments/$$name.toml --out runs/$$name --resume -q || exit 1; \
+		$(BIN)/balance report runs/$$name --out reports/$$name || exit 1; \
+	done
 
 bench: $(STAMP)
 	$(BIN)/balance bench

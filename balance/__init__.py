@@ -18,6 +18,11 @@ Conventions, stated once:
 >>> import balance
 >>> s = balance.duel("crt", "bruggish", ["watchman"] * 3, n=200_000, seed=1)
 >>> s.to_frame()                          # doctest: +SKIP
+>>> table, path = balance.sweep("experiments/crt-skill-vs-experience.toml")  # doctest: +SKIP
+
+``balance.sweep`` is the function that runs an experiment; its modules are
+``balance.sweep.spec``, ``.grid``, ``.runner`` and ``.store`` (import them with
+``from balance.sweep import spec``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from .errors import IntractableError, SpecError
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
 from .rulesets.base import Outcome, Outcomes, Probabilities
+from .sweep import Run, load_run, load_spec, sweep  # binds balance.sweep to the function
 
 __all__ = [
     "RULESETS",
@@ -36,6 +42,7 @@ __all__ = [
     "Outcome",
     "Outcomes",
     "Probabilities",
+    "Run",
     "SpecError",
     "Summary",
     "Tally",
@@ -45,5 +52,8 @@ __all__ = [
     "exact",
     "fight",
     "get",
+    "load_run",
+    "load_spec",
+    "sweep",
     "versions",
 ]

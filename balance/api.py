@@ -49,7 +49,8 @@ def matchup(ruleset: str | RulesetBase, a: Any, b: Any, rules: Any = None,
     if isinstance(rules, rs.Rules):
         rules_obj = rs.rules(rules, **rule_overrides)
     elif rules is None or isinstance(rules, Mapping):
-        rules_obj = rs.rules({**(rules or {}), **rule_overrides})
+        overrides: dict[str, Any] = dict(rules or {})
+        rules_obj = rs.rules({**overrides, **rule_overrides})
     else:
         raise SpecError(f"rules must be a {rs.name} Rules object or a mapping of overrides")
     side_a, side_b = rs.side(a), rs.side(b)

@@ -1,8 +1,10 @@
 """Throughput of each ruleset's vectorised kernel against its scalar reference.
 
 For every bench case a ruleset declares, the same rules and sides are timed through
-``simulate`` (fights per second, best of three calls of a chunk of fights) and through
+``simulate`` (fights per second, the best of several calls of one engine chunk) and through
 ``fight`` (fights per second over a fixed time budget), in one run, and the ratio printed.
+A ruleset may also define ``bench_extra(cases)`` returning JSON-ready rows of its own (an
+exact solver's timings, say); a row with a ``summary`` string is printed as that line.
 Everything runs in this process on one core (NumPy's element-wise kernels are
 single-threaded).  ``memory=True`` also runs one long duel per ruleset in a subprocess and
 reports its peak resident memory.
@@ -27,21 +29,18 @@ __all__ = ["format_table", "measure", "run"]
 
 
 def _time_kernel(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+    """Best throughput over repeated calls of one engine chunk (the size the engine uses)."""
     rng = stream(0, "bench", rs.name, case.name, "kernel")
     rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
-    n = 10_000
-    while True:
+    n = DEFAULT_CHUNK_SIZE
+    best = float("inf")
+    spent = 0.0
+    calls = 0
+    while calls < 2 or (spent < seconds and calls < 10):
         start = time.perf_counter()
         rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
         elapsed = time.perf_counter() - start
-        if elapsed > seconds / 4 or n >= DEFAULT_CHUNK_SIZE * 4:
-            break
-        n *= 2
-    best = elapsed
-    for _ in range(2):
-        start = time.perf_counter()
-        rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
-        best = min(best, time.perf_counter() - start)
+        best, spent, calls = min(best, elapsed), spent + elapsed, calls + 1
     return n / best, n
 
 
@@ -107,6 +106,11 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
             if progress:
                 print(f"bench {rs.name} / {case.name} ...", file=progress, flush=True)
             rows.append(measure(rs, case, seconds))
+        extra = getattr(rs, "bench_extra", None)
+        if callable(extra):  # optional: ruleset-specific rows, e.g. exact-solver timings
+            if progress:
+                print(f"bench {rs.name} / extra ...", file=progress, flush=True)
+            rows.extend(extra(cases))
         if memory and chosen:
             if progress:
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
@@ -122,7 +126,9 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
     lines = [f"{'ruleset':<12} {'case':<28} {'kernel fights/s':>16} {'reference fights/s':>19} "
              f"{'ratio':>8}"]
     for r in rows:
-        if "peak_rss_mb" in r:
+        if "summary" in r:
+            lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['summary']}")
+        elif "peak_rss_mb" in r:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['fights']:>16,} fights in "
                          f"{r['elapsed_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB")
         else:

@@ -105,6 +105,17 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None)
     p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
 
+    p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
+    p.add_argument("ruleset")
+    p.add_argument("--presets", metavar="NAME,NAME,...",
+                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("-n", type=_positive_int, default=20_000, help="fights per ordered pair")
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--resamples", type=_positive_int, default=200,
+                   help="bootstrap replicates for the metagame's uncertainty")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("bench", help="kernel against reference throughput")
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
     p.add_argument("--case", action="append", default=None, metavar="NAME")
@@ -113,6 +124,45 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="also measure peak memory of one long duel per ruleset")
     p.add_argument("--memory-n", type=_positive_int, default=100_000_000)
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("sweep", help="run an experiment (a TOML grid of matchups) into a run "
+                                     "directory of tables")
+    p.add_argument("experiment", metavar="EXPERIMENT.toml")
+    p.add_argument("--out", metavar="DIR", help="run directory (default runs/<experiment name>)")
+    p.add_argument("--executor", choices=("serial", "processes", "dask"), default=None,
+                   help="where chunks run (default processes, one worker per core; dask when "
+                        "--scheduler is given)")
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help="worker processes, or workers of the local dask cluster")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="address of a running dask.distributed scheduler, e.g. tcp://host:8786")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in DIR: compute only the chunks not cached")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true",
+                   help="validate the experiment and describe its grid; run and write nothing")
+    p.add_argument("--json", action="store_true", help="print the run record (meta.json)")
+
+    p = sub.add_parser("plot", help="draw a run's results as PNG and SVG: heatmap, win-rate "
+                                    "curves, matchup matrix")
+    p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
+    p.add_argument("--kind", choices=("heatmap", "curves", "matchup"), default=None,
+                   help="default: heatmap for two or more axes, curves for one")
+    p.add_argument("--x", default=None, help="column across (default: the second axis)")
+    p.add_argument("--y", default=None,
+                   help="column up (heatmap, matchup; default the first axis) or the rate "
+                        "drawn (curves; default --value)")
+    p.add_argument("--value", default="a_win",
+                   help="what the colour shows: a_win, b_win, draw, mean_rounds, ...")
+    p.add_argument("--by", default=None, help="curves: one curve per value of this column")
+    p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
+                   help="keep the rows with this value of another axis; repeatable")
+    p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
+
+    p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
+                                      "and a Markdown twin")
+    p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
+    p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
     return parser
 
 
@@ -226,6 +276,54 @@ def _cmd_log(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
+    rules: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SpecError(f"--rule takes NAME=VALUE, got {item!r}")
+        rules[name.strip()] = value
+    return rules
+
+
+def _cmd_matchups(args: argparse.Namespace) -> int:
+    from . import analysis
+
+    rs = api.get(args.ruleset)
+    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
+    for name in names:
+        rs.preset(name)
+    rules = rs.rules(_rule_overrides(args.rule))
+    table = analysis.round_robin(rs.name, names, rules=rules, n=args.n, seed=args.seed)
+    rating = analysis.ratings(table)
+    meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
+    dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
+    if args.json:
+        _print_json({"ruleset": rs.name, "n_per_pair": args.n, "seed": args.seed,
+                     "matchups": table.to_dict(orient="records"),
+                     "ratings": rating.reset_index().to_dict(orient="records"),
+                     "metagame": meta.reset_index().to_dict(orient="records"),
+                     "dominated": dom.reset_index().to_dict(orient="records"),
+                     "assumptions": list(rs.assumptions(rules, (), ()))})
+        return 0
+    score, _ = analysis.score_matrix(table)
+    print(f"{rs.name}: round robin of {len(names)} presets, {args.n:,} fights per ordered pair, "
+          f"seed {args.seed}")
+    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
+    print(score.round(3).to_string())
+    print("\nA-seat win rate [95% Wilson interval], row in seat A:")
+    cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
+                               for r in table.itertuples()])
+    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
+    print("\nBradley-Terry ratings (Elo scale, 95% interval):")
+    print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
+    print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
+    print(meta.round(3).to_string())
+    print("\nDominated by a mix of the others (margin > 0):")
+    print(dom.round(4).to_string())
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -241,8 +339,78 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import expand, load_spec, sweep
+    from .sweep.runner import SweepInterrupted
+
+    executor = args.executor or ("dask" if args.scheduler else "processes")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        # As with `python -m`: a spec's "package.module:OBJECT" ruleset may live here.
+        sys.path.insert(0, str(Path.cwd()))
+    if args.dry_run:
+        spec = load_spec(args.experiment)
+        cells = expand(spec)
+        size = (f"{spec.fights:,} fights per cell" if spec.precision is None else
+                f"until every interval half-width is <= {spec.precision:g} (at most "
+                f"{spec.cap:,} fights)")
+        print(f"{args.experiment}: {spec.ruleset}, {_count(len(cells), 'cell')} "
+              f"({len({c.key for c in cells}):,} distinct) over "
+              f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "
+              "valid, nothing run")
+        return 0
+    try:
+        table, path = sweep(args.experiment, out=args.out, executor=executor,
+                            workers=args.workers, scheduler=args.scheduler,
+                            resume=args.resume, progress=False if args.quiet else None)
+    except SweepInterrupted as stop:
+        print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
+              "with --resume to finish", file=sys.stderr)
+        return 130
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    if args.json:
+        _print_json(meta)
+        return 0
+    t = meta["timings"]
+    print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')}, "
+          f"{meta['fights']:,} fights in {t['elapsed_s']:.1f} s on {executor}"
+          + (f" x{meta['workers']}" if meta["workers"] else "")
+          + f" ({_count(t['chunks_computed'], 'chunk')} computed, {t['chunks_cached']:,} from cache"
+          + (f", {t['fights_per_s']:,.0f} fights/s" if t["fights_computed"] else "") + ")")
+    shown = [*meta["axes"], "a_win", "a_win_low", "a_win_high", "draw", "mean_rounds", "n"]
+    if len(table) <= 40:
+        print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")
+    print(f"provenance: {path / 'meta.json'}; plots: balance plot {path}")
+    return 0
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    from .plots import plot_run
+
+    written = plot_run(args.run, kind=args.kind, x=args.x, y=args.y, value=args.value,
+                       by=args.by, where=args.where, out=args.out)
+    for path in written:
+        print(path)
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .report import render
+
+    paths = render(args.run, args.out)
+    print(f"report: {paths['html']}")
+    print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
+    return 0
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
-            "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench}
+            "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
+            "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
+            "report": _cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,14 +23,17 @@ __all__ = [
     "INDEX_RESOLUTION",
     "Pmf",
     "categorical",
+    "codes",
     "d",
     "die",
+    "expand",
     "index_resolution",
     "index_resolution_pmf",
     "nd",
     "outcome_table",
     "pmf",
     "sum_table",
+    "words16",
 ]
 
 
@@ -186,6 +189,46 @@ def nd(n: int, sides: int, size: int | tuple[int, ...], *, rng: np.random.Genera
     for _ in range(n):
         total += d(sides, size, rng=rng, dtype=total.dtype)
     return total
+
+
+def words16(size: int, *, rng: np.random.Generator) -> np.ndarray:
+    """``size`` uniform 16-bit words (uint16) straight from the bit generator.
+
+    Four words per 64-bit draw: the cheapest randomness NumPy offers.  The words are read
+    in the machine's byte order (little-endian on every platform NumPy supports in
+    practice), so streams are reproducible across such machines.
+    """
+    raw = rng.bit_generator.random_raw((size + 3) // 4)
+    return np.asarray(raw, dtype=np.uint64).view(np.uint16)[:size]
+
+
+def codes(k: int, size: int, *, rng: np.random.Generator) -> np.ndarray:
+    """``size`` exactly uniform integers in ``[0, limit)`` for ``limit = (65536 // k) * k``.
+
+    Each value ``u`` stands for the outcome ``u % k``, uniformly: read outcomes through
+    :func:`expand` (a table tiled to ``limit`` entries) to avoid the modulo.  Words at or
+    above ``limit`` are rejected and redrawn, so no outcome is favoured.
+    """
+    if not 1 <= k <= 1 << 16:
+        raise ValueError(f"k must be in 1..65536, got {k}")
+    limit = (65536 // k) * k
+    u = words16(size, rng=rng)
+    if limit < 65536:
+        bad = np.flatnonzero(u >= limit)
+        while bad.size:
+            u = u.copy() if not u.flags.writeable else u
+            fresh = words16(bad.size, rng=rng)
+            u[bad] = fresh
+            bad = bad[fresh >= limit]
+    return u
+
+
+def expand(table: np.ndarray, k: int | None = None) -> np.ndarray:
+    """Tile a lookup table over outcome codes ``0..k-1`` to the ``limit`` of :func:`codes`."""
+    k = len(table) if k is None else k
+    out = np.tile(np.asarray(table), 65536 // k)
+    out.setflags(write=False)
+    return out
 
 
 def categorical(probabilities: np.ndarray, size: int, *, rng: np.random.Generator) -> np.ndarray:

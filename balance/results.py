@@ -86,7 +86,8 @@ class Tally:
         rounds = np.zeros(size, np.int64)
         rounds[: len(self.rounds)] += self.rounds
         rounds[: len(other.rounds)] += other.rounds
-        extras = {k: self.extras.get(k, 0) + other.extras.get(k, 0)
+        zero = np.zeros(2)
+        extras = {k: self.extras.get(k, zero) + other.extras.get(k, zero)
                   for k in {*self.extras, *other.extras}}
         return Tally(self.causes, self.counts + other.counts, rounds, extras)
 

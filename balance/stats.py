@@ -6,13 +6,18 @@ All functions are pure: counts in, numbers out.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as _st
 
 __all__ = [
+    "bradley_terry",
     "chi2_homogeneity",
     "clopper_pearson",
+    "domination_margin",
     "gof_pvalue",
     "half_width",
+    "newcombe",
+    "symmetric_nash",
     "wilson",
     "z_value",
 ]
@@ -25,7 +30,7 @@ def z_value(confidence: float) -> float:
     return float(_st.norm.ppf(0.5 + confidence / 2))
 
 
-def wilson(k: np.ndarray | int, n: np.ndarray | int, confidence: float = 0.95
+def wilson(k: ArrayLike, n: ArrayLike, confidence: float = 0.95
            ) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion ``k / n``.
 
@@ -47,13 +52,13 @@ def wilson(k: np.ndarray | int, n: np.ndarray | int, confidence: float = 0.95
     return low, high
 
 
-def half_width(k: np.ndarray | int, n: np.ndarray | int, confidence: float = 0.95) -> np.ndarray:
+def half_width(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> np.ndarray:
     """Half the width of the Wilson interval (the "± precision" of a rate)."""
     low, high = wilson(k, n, confidence)
     return (high - low) / 2
 
 
-def clopper_pearson(k: np.ndarray | int, n: np.ndarray | int, confidence: float = 0.95
+def clopper_pearson(k: ArrayLike, n: ArrayLike, confidence: float = 0.95
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Exact (conservative) Clopper-Pearson interval."""
     k = np.asarray(k, dtype=float)
@@ -137,3 +142,116 @@ def chi2_homogeneity(counts_a: np.ndarray, counts_b: np.ndarray, *, min_expected
         return 1.0
     table = np.array([rows_a, rows_b])
     return float(_st.chi2_contingency(table, correction=False).pvalue)
+
+
+# --- differences, ratings and equilibria -------------------------------------------------
+
+
+def newcombe(k1: ArrayLike, n1: ArrayLike, k2: ArrayLike,
+             n2: ArrayLike, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for ``k1/n1 - k2/n2`` (independent samples).
+
+    Built from the two Wilson intervals; good coverage even near 0 and 1.
+    """
+    p1 = np.asarray(k1, float) / np.asarray(n1, float)
+    p2 = np.asarray(k2, float) / np.asarray(n2, float)
+    l1, u1 = wilson(k1, n1, confidence)
+    l2, u2 = wilson(k2, n2, confidence)
+    d = p1 - p2
+    low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return low, high
+
+
+def bradley_terry(wins: np.ndarray, *, prior: float = 0.0, iterations: int = 10_000,
+                  tol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley-Terry strengths from a matrix of (fractional) wins.
+
+    Parameters
+    ----------
+    wins
+        ``wins[i, j]``: games ``i`` won against ``j`` (draws count half to each).
+    prior
+        Pseudo-wins added to every pair in both directions (0: plain maximum likelihood;
+        a small value keeps strengths finite when a player never loses).
+
+    Returns
+    -------
+    theta, cov
+        Log-strengths centred to sum 0 (``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``)
+        and their covariance from the observed information, on the sum-zero subspace.
+    """
+    w = np.asarray(wins, float) + prior * (1 - np.eye(len(wins)))
+    games = w + w.T
+    k = len(w)
+    p = np.ones(k)
+    total_wins = w.sum(axis=1)
+    for _ in range(iterations):  # Zermelo / Hunter's MM iteration
+        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(denom > 0, total_wins / np.where(denom > 0, denom, 1), p)
+        new = np.maximum(new, 1e-300)
+        new /= np.exp(np.log(new).mean())
+        if np.max(np.abs(np.log(new) - np.log(p))) < tol:
+            p = new
+            break
+        p = new
+    theta = np.log(p)
+    theta -= theta.mean()
+    q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    info = games * q * (1 - q)
+    hessian = np.diag(info.sum(axis=1)) - info  # observed information (a Laplacian)
+    centre = np.eye(k) - 1 / k
+    cov = centre @ np.linalg.pinv(hessian) @ centre
+    return theta, cov
+
+
+def symmetric_nash(payoff: np.ndarray) -> tuple[np.ndarray, float]:
+    """A maximin mixed strategy of the row player in the zero-sum game ``payoff``.
+
+    ``payoff[i, j]`` is the row player's gain when row ``i`` meets column ``j``.  Solved
+    by linear programming: maximise ``v`` subject to ``x @ payoff >= v``, ``sum(x) = 1``.
+
+    Returns
+    -------
+    strategy, value
+    """
+    from scipy.optimize import linprog
+
+    a = np.asarray(payoff, float)
+    k, m = a.shape
+    # variables: x_1..x_k, v ; minimise -v
+    c = np.zeros(k + 1)
+    c[-1] = -1
+    a_ub = np.hstack([-a.T, np.ones((m, 1))])  # v - x @ a[:, j] <= 0
+    b_ub = np.zeros(m)
+    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * k + [(None, None)], method="highs")
+    if not res.success:
+        raise RuntimeError(f"linear program failed: {res.message}")
+    x = np.clip(res.x[:k], 0, None)
+    return x / x.sum(), float(res.x[-1])
+
+
+def domination_margin(payoff: np.ndarray, row: int) -> float:
+    """How far row ``row`` is strictly dominated by a mixture of the other rows.
+
+    The largest ``eps`` such that some mixture ``y`` of the other rows gains at least
+    ``eps`` more than ``row`` against every column; ``eps > 0`` means dominated.
+    """
+    from scipy.optimize import linprog
+
+    a = np.asarray(payoff, float)
+    others = [i for i in range(len(a)) if i != row]
+    if not others:
+        return float("-inf")
+    b = a[others]
+    k, m = b.shape
+    c = np.zeros(k + 1)
+    c[-1] = -1
+    a_ub = np.hstack([-b.T, np.ones((m, 1))])
+    b_ub = -a[row]
+    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
+                  bounds=[(0, None)] * k + [(None, None)], method="highs")
+    return float(res.x[-1]) if res.success else float("nan")

@@ -9,10 +9,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import Ruleset, RulesetBase
+from .crt import CRT
+from .pool import Pool
 from .zones import Zones
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
 RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
-    "zones": Zones(),
+    CRT.name: CRT(),
+    Pool.name: Pool(),
+    Zones.name: Zones(),
 })

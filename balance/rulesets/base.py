@@ -15,6 +15,7 @@ Nothing here knows which ruleset it serves.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import math
 import types
@@ -219,9 +220,8 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
         value = float(value)
         if not math.isfinite(value):
             raise _fail(owner, name, "a finite number", value)
-    elif tp is str:
-        if not isinstance(value, str):
-            raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
+    elif tp is str and not isinstance(value, str):
+        raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
         raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
     low, high = md.get("low"), md.get("high")
@@ -325,7 +325,7 @@ def coerce(cls: type, name: str, value: Any) -> Any:
         parts = [p for p in value.replace("/", ",").split(",") if p.strip()]
         return tuple(_parse_scalar(owner, name, item, p, f.metadata) for p in parts)
     if tp is Table:
-        table = dict(f.default)
+        table = dict(f.default)  # type: ignore[arg-type]
         for part in filter(None, (p.strip() for p in value.split(","))):
             key, sep, text = part.partition(":")
             if not sep or key.strip() not in table:
@@ -501,11 +501,25 @@ class Ruleset(Protocol):
     def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities: ...
 
 
-class RulesetBase:
+class RulesetBase(abc.ABC):
     """Shared behaviour of the four rulesets: building combatants and rules, checks, show.
 
     Subclasses set the class attributes and implement ``simulate``, ``fight`` and ``exact``.
     """
+
+    @abc.abstractmethod
+    def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
+                 rng: np.random.Generator) -> Outcomes:
+        """The vectorised kernel: ``n`` fights (see :class:`Ruleset`)."""
+
+    @abc.abstractmethod
+    def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+              log: Log | None = None) -> Outcome:
+        """The scalar reference: one fight, narrated to ``log``."""
+
+    @abc.abstractmethod
+    def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities:
+        """The exact answer, or raise :class:`~balance.errors.IntractableError`."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -552,14 +566,14 @@ class RulesetBase:
 
     def side(self, members: Any) -> Side:
         """A side from one combatant spec or a sequence of them."""
-        if isinstance(members, str | Mapping) or isinstance(members, self.Combatant):
+        if isinstance(members, (str, Mapping, self.Combatant)):
             members = [members]
         side = tuple(self.combatant(m) for m in members)
         if not side:
             raise SpecError("a side needs at least one combatant")
         return side
 
-    def rules(self, overrides: Mapping[str, Any] | None = None, /, **fields: Any) -> Any:
+    def rules(self, overrides: Any = None, /, **fields: Any) -> Any:
         """The rules with the given parameters replaced (strings are parsed)."""
         if isinstance(overrides, self.Rules):
             return build(self.Rules, fields, base=overrides)

@@ -1,0 +1,25 @@
+"""Fairness analyses on top of simulated matchups: round robins, ratings, equilibria,
+marginal values of stat points, seat (first-mover) advantage, fight lengths.
+
+Every function takes and returns tidy pandas tables; intervals are 95% unless said.
+"""
+
+from __future__ import annotations
+
+from .equilibria import dominated, metagame
+from .marginal import marginal_value
+from .matchups import round_robin, score_matrix
+from .ratings import ratings
+from .shape import fight_lengths, seat_advantage, upsets
+
+__all__ = [
+    "dominated",
+    "fight_lengths",
+    "marginal_value",
+    "metagame",
+    "ratings",
+    "round_robin",
+    "score_matrix",
+    "seat_advantage",
+    "upsets",
+]

@@ -1,0 +1,62 @@
+"""The marginal value of a stat point: change in win rate per +1, with intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+
+__all__ = ["marginal_value"]
+
+
+def marginal_value(table: pd.DataFrame, x: str, *, rate: str = "a_win",
+                   by: str | list[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """Change in a rate per unit of ``x`` between consecutive values of ``x``.
+
+    Parameters
+    ----------
+    table
+        A sweep's results: one row per cell with column ``x``, ``n`` and the rate.
+    x
+        The swept stat (e.g. ``"a.0.agility"``).
+    rate
+        ``"a_win"``, ``"b_win"`` or ``"draw"``.
+    by
+        Other columns to group by (one curve per group).
+
+    Returns
+    -------
+    DataFrame
+        One row per step ``x_from -> x_to``: ``per_point`` (rate difference divided by the
+        step) with ``per_point_low``/``per_point_high`` from Newcombe's interval for a
+        difference of proportions, plus the overall least-squares ``slope`` of the group and
+        its standard error in ``attrs``-free columns ``slope``/``slope_se``.
+    """
+    groups = [((), table)] if by is None else table.groupby(by)
+    rows = []
+    for key, g in groups:
+        g = g.sort_values(x)
+        xs = g[x].to_numpy(float)
+        n = g["n"].to_numpy(float)
+        k = np.round(g[rate].to_numpy(float) * n)
+        p = k / n
+        w = n / np.clip(p * (1 - p), 1e-9, None)  # inverse-variance weights
+        if len(xs) >= 2:
+            xm = np.average(xs, weights=w)
+            slope = np.sum(w * (xs - xm) * (p - np.average(p, weights=w))) / np.sum(w * (xs - xm) ** 2)
+            slope_se = np.sqrt(1 / np.sum(w * (xs - xm) ** 2))
+        else:
+            slope = slope_se = np.nan
+        for i in range(len(xs) - 1):
+            step = xs[i + 1] - xs[i]
+            low, high = stats.newcombe(k[i + 1], n[i + 1], k[i], n[i], confidence)
+            row = {"x_from": xs[i], "x_to": xs[i + 1], "per_point": (p[i + 1] - p[i]) / step,
+                   "per_point_low": float(low) / step, "per_point_high": float(high) / step,
+                   "slope": slope, "slope_se": slope_se}
+            if by is not None:
+                names = [by] if isinstance(by, str) else by
+                keys = key if isinstance(key, tuple) else (key,)
+                row.update(dict(zip(names, keys, strict=True)))
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,14 @@
+"""Playtest reports: a run directory -> a self-contained HTML page and its Markdown twin.
+
+>>> from balance import report
+>>> paths = report.render("runs/crt-skill-vs-experience")      # doctest: +SKIP
+>>> paths["html"], paths["markdown"]                              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .build import Block, Figure, Paragraph, Report, Section, Table, build, question_from_spec
+from .render import render, to_html, to_markdown
+
+__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
+           "question_from_spec", "render", "to_html", "to_markdown"]

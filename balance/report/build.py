@@ -1,0 +1,361 @@
+"""What a playtest report says, assembled from a run: the question, the rules and the
+readings they rest on, figures, tables with intervals, ratings, and how to reproduce it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import analysis
+from ..rulesets.base import describe_fields
+
+__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
+           "question_from_spec", "spec_figures"]
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    kind: str = "text"  # "text", "note" (a flagged caveat), "code"
+
+
+@dataclass(frozen=True)
+class Table:
+    frame: pd.DataFrame
+    caption: str = ""
+    collapsed: bool = False  # long tables fold away in HTML
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str  # file stem
+    png: bytes
+    svg: bytes
+    caption: str
+
+
+Block = Paragraph | Table | Figure
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    subtitle: str
+    sections: tuple[Section, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+RATE_LABELS = {"a_win": "A wins", "b_win": "B wins", "draw": "draw"}
+
+
+def _interval_text(frame: pd.DataFrame, rate: str) -> list[str]:
+    return [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in
+            zip(frame[rate], frame[f"{rate}_low"], frame[f"{rate}_high"], strict=True)]
+
+
+def results_table(results: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
+    """The cells with each rate as ``rate [low, high]`` and the fight-length summary."""
+    out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
+    for rate, label in RATE_LABELS.items():
+        if rate in results:
+            out[label] = _interval_text(results, rate)
+    for col, label in (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"),
+                       ("n", "fights")):
+        if col in results:
+            out[label] = results[col].round(2) if col == "mean_rounds" else results[col]
+    return out.reset_index(drop=True)
+
+
+def _figure(draw: Any, name: str, caption: str) -> Figure:
+    """Draw with matplotlib (Agg) into PNG and SVG bytes, deterministically."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    plt.rcParams["svg.hashsalt"] = "balance"
+    ax = draw()
+    fig = ax.figure
+    png, svg = io.BytesIO(), io.BytesIO()
+    fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
+    fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return Figure(name, png.getvalue(), svg.getvalue(), caption)
+
+
+def _numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series) and series.nunique() > 1
+
+
+def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str]
+                     ) -> pd.DataFrame:
+    docs = {f.name: f for f in describe_fields(ruleset.Rules)}
+    rows = []
+    for item in flagged:
+        name, _, rest = item.partition("=")
+        value, _, tag = rest.rpartition(" [")
+        info = docs.get(name)
+        rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
+                     "overridden": name in rules,
+                     "meaning": info.doc if info else ""})
+    return pd.DataFrame(rows)
+
+
+def _sides_table(spec: Mapping[str, Any]) -> pd.DataFrame:
+    rows = []
+    for label in ("a", "b"):
+        members = spec.get(label, []) or []
+        for i, member in enumerate([members] if isinstance(members, str | Mapping) else members):
+            fields = (member if isinstance(member, str)
+                      else ", ".join(f"{k}={v}" for k, v in member.items()))
+            rows.append({"side": label.upper(), "slot": i, "combatant": fields or "(defaults)"})
+    return pd.DataFrame(rows)
+
+
+def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str] | None:
+    """Two axes, one per side, over the same entrants: the run is a round robin."""
+    a_axes = [x for x in axes if x.startswith("a.")]
+    b_axes = [x for x in axes if x.startswith("b.")]
+    if len(axes) == 2 and len(a_axes) == 1 and len(b_axes) == 1:
+        a, b = a_axes[0], b_axes[0]
+        if set(results[a].astype(str)) == set(results[b].astype(str)) and results[a].nunique() > 1:
+            return a, b
+    return None
+
+
+def question_from_spec(text: str) -> str:
+    """The question an experiment file asks: the comment block at its top.
+
+    Command examples (indented lines, or lines starting ``balance ``) are left out; blank
+    comment lines separate paragraphs.
+    """
+    paragraphs: list[list[str]] = [[]]
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("#"):
+            if stripped:
+                break
+            continue
+        body = stripped[1:]
+        if body.startswith("   ") or body.strip().startswith("balance "):
+            continue
+        body = body.strip()
+        if not body:
+            paragraphs.append([])
+        else:
+            paragraphs[-1].append(body)
+    return "\n\n".join(" ".join(p) for p in paragraphs if p)
+
+
+def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
+    """The figures a run's spec asked for (``[[outputs.plots]]``), as drawn by the runner."""
+    from pathlib import Path
+
+    wanted = meta.get("spec", {}).get("outputs", {}).get("plots", [])
+    pngs = [o for o in meta.get("outputs", []) if o.endswith(".png")]
+    figures = []
+    for plot, png in zip(wanted, pngs, strict=False):
+        png_path = Path(run_dir) / png
+        svg_path = png_path.with_suffix(".svg")
+        if not png_path.is_file():
+            continue
+        over = plot.get("x", "")
+        if plot.get("y") and plot.get("kind") != "curves":
+            over += f" and {plot['y']}"
+        caption = f"{plot.get('kind', 'plot')} of {plot.get('value', 'a_win')} over {over}"
+        if plot.get("by"):
+            caption += f", one curve per {plot['by']}"
+        if plot.get("where"):
+            caption += " (" + ", ".join(f"{k} = {v}" for k, v in plot["where"].items()) + ")"
+        figures.append(Figure(png_path.stem, png_path.read_bytes(),
+                              svg_path.read_bytes() if svg_path.is_file() else b"", caption))
+    return figures
+
+
+def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
+          figures: Sequence[Figure] = ()) -> Report:
+    """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
+    experiment's question (its comment block) and the figures its spec asked for (drawn
+    here when it asked for none)."""
+    from .. import plots
+    from ..sweep.spec import resolve_ruleset
+
+    ruleset = resolve_ruleset(meta.get("source_ruleset") or meta["spec"].get("ruleset")
+                              or meta["ruleset"])
+    spec = meta.get("spec", {})
+    axes = [a for a in meta.get("axes", []) if a in results.columns]
+    rules_overrides = spec.get("rules", {}) or {}
+    flagged = meta.get("assumptions", [])
+    sections: list[Section] = []
+
+    # --- the question ---
+    question = str(spec.get("question") or "") or question
+    blocks: list[Block] = [Paragraph(p) for p in question.split("\n\n") if p]
+    if spec.get("notes"):
+        blocks.append(Paragraph(str(spec["notes"])))
+    n_cells, fights = len(results), int(results["n"].sum())
+    lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+
+    def where(i: Any) -> str:
+        return ", ".join(f"{a} = {results.loc[i, a]}" for a in axes) or "the only cell"
+
+    blocks.append(Paragraph(
+        f"{n_cells:,} cells, {fights:,} fights. Side A's win rate ranges from "
+        f"{results.loc[lo_i, 'a_win']:.1%} [{results.loc[lo_i, 'a_win_low']:.1%}, "
+        f"{results.loc[lo_i, 'a_win_high']:.1%}] ({where(lo_i)}) to "
+        f"{results.loc[hi_i, 'a_win']:.1%} [{results.loc[hi_i, 'a_win_low']:.1%}, "
+        f"{results.loc[hi_i, 'a_win_high']:.1%}] ({where(hi_i)}); every interval is 95% "
+        "Wilson."))
+    if flagged:
+        blocks.append(Paragraph(
+            f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
+            "unclear passages of the seed filled by a chosen reading); they are listed under "
+            "'Rules used'. Change any of them with the spec's [rules] table.", kind="note"))
+    sections.append(Section("The question", tuple(blocks)))
+
+    # --- figures and analyses ---
+    blocks = list(figures)
+    rr = _round_robin_axes(results, axes)
+    if rr is not None:
+        a_ax, b_ax = rr
+        if not figures:
+            blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
+                                                        value="a_win"), "matchups",
+                                  f"Side A's win rate, row ({a_ax}) against column ({b_ax})"))
+        table = results.rename(columns={a_ax: "a", b_ax: "b"})
+        table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
+        rating = analysis.ratings(table)
+        blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1)
+                            .reset_index(), "Bradley-Terry ratings (Elo scale, 95% interval)"))
+        meta_game = analysis.metagame(table, resamples=200, seed=0)
+        blocks.append(Table(meta_game.round(3).reset_index(),
+                            "Metagame equilibrium: the mix a table of clever players settles on "
+                            "(90% bootstrap interval, 200 replicates)"))
+        dom = analysis.dominated(table, resamples=200, seed=1)
+        blocks.append(Table(dom.round(4).reset_index(),
+                            "Dominated entrants (margin > 0: some mix of the others does better "
+                            "against everyone)"))
+        if (table["a"] == table["b"]).any():
+            blocks.append(Table(analysis.seat_advantage(table).round(4).reset_index(),
+                                "Seat advantage in mirror matches (A's win rate minus B's)"))
+    else:
+        numeric = sorted((a for a in axes if _numeric(results[a])),
+                         key=lambda a: -results[a].nunique())
+        others = [a for a in axes if a not in numeric]
+        if len(axes) == 2 and not figures:
+            x, y = (numeric + others)[:2]
+            blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
+                                  "heatmap", f"Side A's win rate over {x} and {y}"))
+            levels = sorted(results[y].unique(), key=str)
+            if len(levels) > 8:  # a readable handful of curves, evenly spread
+                keep = {levels[i] for i in np.linspace(0, len(levels) - 1, 6).round().astype(int)}
+                shown = results[results[y].isin(keep)]
+            else:
+                shown = results
+            blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
+                                  "curves", f"Side A's win rate against {x}, one curve per "
+                                  f"{y}, with 95% interval bands"))
+        elif len(axes) == 1 and not figures:
+            x = axes[0]
+            blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
+                                  f"Side A's win rate against {x}, with its 95% interval band"))
+        value_rows = []
+        for stat in numeric:
+            by = [a for a in axes if a != stat] or None
+            mv = analysis.marginal_value(results, stat, by=by)
+            if not len(mv):
+                continue
+            per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
+                else mv[["slope", "slope_se"]].head(1)
+            w = 1 / np.square(per_group["slope_se"].to_numpy())
+            slope = float(np.sum(w * per_group["slope"]) / np.sum(w))
+            steps = mv["per_point"]
+            value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
+                               "standard error": round(float(np.sqrt(1 / np.sum(w))), 5),
+                               "smallest step": round(float(steps.min()), 4),
+                               "largest step": round(float(steps.max()), 4),
+                               "steps that hurt A": int((mv["per_point_high"] < 0).sum()),
+                               "steps": len(mv)})
+        if value_rows:
+            values = pd.DataFrame(value_rows)
+            blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
+                                "inverse-variance mean of the least-squares slopes (one per "
+                                "level of the other axes), and the smallest and largest "
+                                "single steps"))
+            if len(values) == 2:
+                ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
+                                            ascending=False)
+                big, small = ranked["mean change in A's win rate per +1"]
+                if small:
+                    blocks.append(Paragraph(
+                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} is worth about "
+                        f"{big / small:.1f} points of {ranked['stat'].iloc[1]}."))
+            hurt = values[values["steps that hurt A"] > 0]
+            for row in hurt.itertuples(index=False):
+                blocks.append(Paragraph(
+                    f"In {row[5]} of {row[6]} single steps of {row[0]}, one more point lowers "
+                    "A's win rate beyond its 95% interval: the rules are not monotone there.",
+                    kind="note"))
+        if "draw" in results and results["draw"].max() > 0:
+            blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
+                                    f"{results['draw'].max():.1%} of fights."))
+    if blocks:
+        sections.append(Section("What the numbers say", tuple(blocks)))
+
+    # --- the table ---
+    sections.append(Section("Results", (Table(results_table(results, axes),
+                                              "Every cell; rates with 95% Wilson intervals",
+                                              collapsed=len(results) > 40),)))
+
+    # --- the rules ---
+    blocks = [Paragraph(f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document};"
+                        f" digest {ruleset.digest}).")]
+    if rules_overrides:
+        blocks.append(Paragraph("Rule overrides: " + ", ".join(
+            f"{k} = {v}" for k, v in rules_overrides.items())))
+    sides = _sides_table(spec)
+    if len(sides):
+        blocks.append(Table(sides, "Sides (fields given in the spec; the rest are defaults)"))
+    if axes:
+        grid = spec.get("grid", {})
+        blocks.append(Paragraph("Swept: " + ", ".join(axes)
+                                + (f" ({grid.get('combine', 'product')})" if grid else "")))
+    if flagged:
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged),
+                            "DEFAULT / AMBIG readings in force: the results depend on these"))
+    sections.append(Section("Rules used", tuple(blocks)))
+
+    # --- reproduce ---
+    versions = meta.get("versions", {})
+    timings = meta.get("timings", {})
+    source = meta.get("source") or "EXPERIMENT.toml"
+    lines = [f"balance sweep {source}"]
+    facts = pd.DataFrame([
+        {"item": "seed", "value": str(meta.get("seed"))},
+        {"item": "seed entropy", "value": str(meta.get("entropy"))},
+        {"item": "chunk size", "value": str(meta.get("chunk_size"))},
+        {"item": "executor", "value": f"{meta.get('executor')} ({meta.get('workers')} workers)"},
+        {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
+        {"item": "elapsed", "value": f"{timings.get('elapsed_s', float('nan')):.1f} s"},
+        {"item": "finished", "value": str(timings.get("finished", ""))},
+    ])
+    sections.append(Section("Reproduce", (
+        Paragraph("The same seed and chunk size give the same table on any machine, with any "
+                  "executor and worker count:"),
+        Paragraph("\n".join(lines), kind="code"),
+        Table(facts, "Provenance"))))
+    return Report(str(meta.get("description", "balance report")),
+                  f"{ruleset.name} · {n_cells:,} cells · {fights:,} fights", tuple(sections),
+                  dict(meta))
+

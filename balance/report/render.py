@@ -1,0 +1,146 @@
+"""Render a :class:`~.build.Report` as self-contained HTML and as Markdown."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .build import Figure, Paragraph, Report, Table, build, question_from_spec, spec_figures
+
+__all__ = ["render", "to_html", "to_markdown"]
+
+CSS = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 980px;
+       margin: 2em auto; padding: 0 1em; color: #1d1d1f; }
+h1 { font-size: 1.7em; margin-bottom: 0.1em; } .subtitle { color: #666; margin-top: 0; }
+h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.8em; }
+table { border-collapse: collapse; margin: 0.6em 0 1.2em; font-size: 0.9em; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left;
+         font-variant-numeric: tabular-nums; }
+th { background: #f4f4f6; }
+caption { caption-side: top; text-align: left; color: #444; padding-bottom: 0.3em; }
+figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
+figcaption { color: #444; font-size: 0.9em; }
+.note { background: #fff6e0; border-left: 4px solid #e0a000; padding: 0.5em 0.8em; }
+pre { background: #f6f8fa; padding: 0.6em 0.8em; overflow-x: auto; }
+"""
+
+
+def _html_table(block: Table) -> str:
+    body = block.frame.to_html(index=False, border=0, escape=True, na_rep="")
+    body = body.replace('<table class="dataframe">', "<table>", 1)
+    if block.caption:
+        body = body.replace("<table>", f"<table><caption>{html.escape(block.caption)}</caption>", 1)
+    if block.collapsed:
+        return (f"<details><summary>{html.escape(block.caption or 'table')} "
+                f"({len(block.frame)} rows)</summary>{body}</details>")
+    return body
+
+
+def to_html(report: Report) -> str:
+    """One HTML page with every figure embedded as a data URI: no other file needed."""
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{html.escape(report.title)}</title>", f"<style>{CSS}</style>",
+             "</head><body>", f"<h1>{html.escape(report.title)}</h1>",
+             f'<p class="subtitle">{html.escape(report.subtitle)}</p>']
+    for section in report.sections:
+        parts.append(f"<h2>{html.escape(section.title)}</h2>")
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                if block.kind == "code":
+                    parts.append(f"<pre>{html.escape(block.text)}</pre>")
+                else:
+                    cls = ' class="note"' if block.kind == "note" else ""
+                    parts.append(f"<p{cls}>{html.escape(block.text)}</p>")
+            elif isinstance(block, Table):
+                parts.append(_html_table(block))
+            elif isinstance(block, Figure):
+                data = base64.b64encode(block.png).decode("ascii")
+                parts.append(f'<figure><img alt="{html.escape(block.caption)}" '
+                             f'src="data:image/png;base64,{data}"><figcaption>'
+                             f"{html.escape(block.caption)}</figcaption></figure>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _md_cell(value: Any) -> str:
+    text = "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(frame: pd.DataFrame) -> str:
+    cols = [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(_md_cell(c) for c in cols) + " |",
+             "|" + "|".join("---" for _ in cols) + "|"]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def to_markdown(report: Report, figure_dir: str = "figures") -> str:
+    """The Markdown twin; figures are referenced as ``figure_dir/<name>.png``."""
+    parts = [f"# {report.title}", "", f"*{report.subtitle}*", ""]
+    for section in report.sections:
+        parts += [f"## {section.title}", ""]
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                if block.kind == "code":
+                    parts += ["```sh", block.text, "```", ""]
+                elif block.kind == "note":
+                    parts += [f"> **Note.** {block.text}", ""]
+                else:
+                    parts += [block.text, ""]
+            elif isinstance(block, Table):
+                if block.caption:
+                    parts += [f"**{block.caption}**", ""]
+                parts += [_md_table(block.frame), ""]
+            elif isinstance(block, Figure):
+                parts += [f"![{block.caption}]({figure_dir}/{block.name}.png)", "",
+                          f"*{block.caption}*", ""]
+    return "\n".join(parts)
+
+
+def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
+    """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
+
+    Parameters
+    ----------
+    run
+        A run directory written by ``balance sweep``.
+    out
+        Where to write (default: ``<run>/report``).
+
+    Returns
+    -------
+    dict
+        ``{"html": path, "markdown": path, "figures": [paths]}``.
+    """
+    from ..sweep import load_run
+    from ..sweep.store import atomic_write
+
+    loaded = load_run(run)
+    run_dir = Path(loaded.path)
+    results, meta = loaded.table, json.loads((run_dir / "meta.json").read_text())
+    spec_copy = run_dir / "experiment.toml"
+    question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
+    report = build(results, meta, question, spec_figures(run_dir, meta))
+    out_dir = Path(out) if out is not None else run_dir / "report"
+    figures = []
+    for section in report.sections:
+        for block in section.blocks:
+            if isinstance(block, Figure):
+                for ext, data in (("png", block.png), ("svg", block.svg)):
+                    if not data:
+                        continue
+                    path = out_dir / "figures" / f"{block.name}.{ext}"
+                    atomic_write(path, data)
+                    figures.append(path)
+    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+    atomic_write(md_path, to_markdown(report))
+    atomic_write(html_path, to_html(report))
+    return {"html": html_path, "markdown": md_path, "figures": figures}

@@ -1,0 +1,578 @@
+"""The scalar reference: one fight of seed 001, in plain Python, optionally narrated.
+
+This is the executable reading of the rules (``../shared/rules/001-crt.md``).  The
+vectorised kernel must agree with it in distribution; tests check that they do.
+
+A round (001.4): every exchange's participants roll 2d6 under their cups; each declares
+whether he diverts his attack to defence (001.5); the rolls are read on the Combat Results
+Table for each fighter's own advantage, with the Extraordinary tables on 2 and 12 (001.6);
+then every stroke's damage, armour and shield apply simultaneously, and anyone at health
+<= 0 is out.  A fighter facing 2 or 3 foes fights one exchange against each, at the
+aggregate difference against the highest-scoring foe and at zero against the others (001.7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...results import Winner
+from ..base import Log, Outcome
+from .rules import (
+    EF_TABLE,
+    ES_TABLE,
+    Combatant,
+    Rules,
+    ambush_result,
+    combat_score,
+    needed,
+    scores,
+    starting_health,
+)
+
+__all__ = ["CAUSES", "fight"]
+
+CAUSES: tuple[str, ...] = ("down", "surrender", "broke", "mishap", "max_rounds")
+"""End causes.  When several fighters fall in the deciding round, the fight's cause is the
+latest in this order among the losing side's fallen (mishap over broke over surrender over
+down), so "decided by mishap" is counted whenever a mishap took part."""
+
+_PRIORITY = {cause: i for i, cause in enumerate(CAUSES)}
+
+
+class _Fighter:
+    """One combatant's state during a fight."""
+
+    def __init__(self, c: Combatant, side: int, index: int, rules: Rules) -> None:
+        self.c = c
+        self.side = side
+        self.index = index
+        self.health = starting_health(c, rules)
+        self.weapon = c.weapon_type
+        self.shield = c.shield
+        self.forced = False  # this round he may only defend (EF 5, EF 9)
+        self.out: str | None = None
+        self.fell = -1  # the round he went out in
+        self.label = f"{c.name} [{'AB'[side]}{index + 1}]"
+
+    @property
+    def standing(self) -> bool:
+        return self.out is None
+
+
+@dataclass
+class _Exchange:
+    x: _Fighter
+    y: _Fighter
+    adv_x: int
+    adv_y: int
+
+
+@dataclass
+class _Entry:
+    """One fighter's roll in one exchange."""
+
+    fighter: _Fighter
+    foe: _Fighter
+    adv: int
+    roll: int
+    divert: bool
+    hit: bool = False
+    success: bool = False
+
+
+@dataclass
+class _Stroke:
+    attacker: _Fighter
+    target: _Fighter
+    extraordinary: bool = False  # from the ES table: a shield cannot deflect it (001.9)
+    maximum: bool = False  # ES 6
+    through: _Fighter | None = None  # ES 9: half the damage to this companion
+    self_inflicted: bool = False  # EF 11
+
+
+@dataclass
+class _Effects:
+    strokes: list[_Stroke] = field(default_factory=list)
+    nullify_all: set[int] = field(default_factory=set)  # ids of fighters saved by ES 7
+    unarm: list[_Fighter] = field(default_factory=list)
+    lose_shield: list[_Fighter] = field(default_factory=list)
+    forced_next: list[_Fighter] = field(default_factory=list)
+    out: dict[int, tuple[_Fighter, str]] = field(default_factory=dict)
+
+    def take_out(self, f: _Fighter, cause: str) -> None:
+        """Mark ``f`` out at the end of the round; the higher-priority cause wins."""
+        old = self.out.get(id(f))
+        if old is None or _PRIORITY[cause] > _PRIORITY[old[1]]:
+            self.out[id(f)] = (f, cause)
+    rerolls: list[tuple[_Fighter, _Fighter]] = field(default_factory=list)
+
+
+class _Fight:
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 rng: np.random.Generator, log: Log | None) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.log = log
+        self.sides = [[_Fighter(c, 0, i, rules) for i, c in enumerate(side_a)],
+                      [_Fighter(c, 1, i, rules) for i, c in enumerate(side_b)]]
+        self.opponents: dict[int, list[_Fighter]] = {}
+        self.round_number = 0
+        self.exchanges: list[_Exchange] = []
+
+    # --- small helpers ---------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log(text)
+
+    def d6(self) -> int:
+        return int(self.rng.integers(1, 7))
+
+    def two_d6(self) -> int:
+        return self.d6() + self.d6()
+
+    def score(self, f: _Fighter) -> int:
+        return combat_score(f.c, self.rules, f.weapon)
+
+    def standing(self, side: int) -> list[_Fighter]:
+        return [f for f in self.sides[side] if f.standing]
+
+    # --- engagement (001.7) ----------------------------------------------------------------
+    def engage(self, bonus: tuple[int, int] = (0, 0)) -> list[_Exchange]:
+        """Form this round's exchanges from the standing fighters.
+
+        Equal numbers pair off by score.  Otherwise each fighter of the smaller side faces
+        up to ``max_foes`` of the larger, dealt out in score order; he fights the first at
+        his score minus their aggregate and the rest at zero (``multi_zero_mode``).  Foes
+        beyond the cap wait and step in when one falls (engagements re-form each round).
+        """
+        def ranked(side: int) -> list[_Fighter]:
+            return sorted(self.standing(side), key=lambda f: (-(self.score(f) + bonus[side]),
+                                                              f.index))
+
+        a, b = ranked(0), ranked(1)
+        self.opponents = {id(f): [] for f in a + b}
+        exchanges = []
+        if len(a) == len(b):
+            for x, y in zip(a, b, strict=True):
+                d = self.score(x) + bonus[0] - self.score(y) - bonus[1]
+                exchanges.append(_Exchange(x, y, d, -d))
+                self.opponents[id(x)].append(y)
+                self.opponents[id(y)].append(x)
+        else:
+            lone, pack = (a, b) if len(a) < len(b) else (b, a)
+            groups: dict[int, list[_Fighter]] = {id(f): [] for f in lone}
+            for j, foe in enumerate(pack[: self.rules.max_foes * len(lone)]):
+                groups[id(lone[j % len(lone)])].append(foe)
+            for x in lone:
+                foes = groups[id(x)]
+                aggregate = sum(self.score(f) + bonus[f.side] for f in foes)
+                d = self.score(x) + bonus[x.side] - aggregate
+                for k, foe in enumerate(foes):
+                    if k == 0:
+                        adv_x, adv_y = d, -d
+                    else:
+                        adv_x = 0
+                        adv_y = 0 if self.rules.multi_zero_mode == "symmetric" else -d
+                    exchanges.append(_Exchange(x, foe, adv_x, adv_y))
+                    self.opponents[id(x)].append(foe)
+                    self.opponents[id(foe)].append(x)
+        self.exchanges = exchanges
+        return exchanges
+
+    def other_foes(self, p: _Fighter, q: _Fighter) -> list[_Fighter]:
+        return [f for f in self.opponents.get(id(p), []) if f is not q and f.standing]
+
+    def band_against(self, p: _Fighter, q: _Fighter) -> int:
+        for ex in self.exchanges:
+            if ex.x is p and ex.y is q:
+                return ex.adv_x
+            if ex.y is p and ex.x is q:
+                return ex.adv_y
+        return 0
+
+    # --- diversion policy (001.5) ---------------------------------------------------------
+    def diverts(self, f: _Fighter, adv: int) -> bool:
+        policy = f.c.divert
+        if f.forced:
+            return True
+        if policy == "always":
+            return True
+        if policy == "if_deficit":
+            return adv < 0
+        if policy == "below_health":
+            return f.health <= f.c.divert_health
+        if policy == "random":
+            return bool(self.rng.random() < f.c.divert_p)
+        return False
+
+    # --- the extraordinary tables (001.6) ----------------------------------------------------
+    def attack(self, p: _Fighter, q: _Fighter, adv: int, roll: int, chain: int,
+               fx: _Effects) -> bool:
+        """Resolve ``p``'s attacking roll on ``q``; True if a stroke lands (before shields)."""
+        tables = self.rules.extraordinary
+        if roll == 2:
+            if tables and chain < self.rules.max_table_chain:
+                return self.failure(p, q, adv, chain + 1, fx)
+            return False
+        if roll == 12 and tables and chain < self.rules.max_table_chain:
+            return self.success(p, q, adv, chain + 1, fx)
+        if scores(adv, roll):
+            fx.strokes.append(_Stroke(p, q))
+            return True
+        return False
+
+    def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+                suppress_own: bool = False) -> bool:
+        """Roll on the Extraordinary Failure table for ``p``; True if a stroke lands on ``q``.
+
+        ``suppress_own``: ``p`` diverted, so his strokes on ``q`` (EF 12) do not land.
+        """
+        roll = self.two_d6()
+        effect = EF_TABLE[roll]
+        self.say(f"    {p.label}: Extraordinary Failure, table roll {roll}: {effect}")
+        if effect in ("slain", "unconscious", "maimed"):
+            fx.take_out(p, "mishap")
+        elif effect == "tripped":
+            fx.forced_next.append(p)
+        elif effect == "shattered":
+            which = self.d6()
+            if which <= 3 and p.shield != "none":
+                self.say(f"    (d6 {which}) {p.label}'s shield shatters")
+                fx.lose_shield.append(p)
+            elif which <= 3 and self.rules.ef6_no_shield == "nothing":
+                self.say(f"    (d6 {which}) no shield to shatter")
+            else:
+                self.say(f"    (d6 {which}) {p.label}'s weapon shatters")
+                fx.unarm.append(p)
+        elif effect == "foe_reroll":
+            fx.rerolls.append((p, q))
+        elif effect == "stripped":
+            fx.unarm.append(p)
+        elif effect == "dropped":
+            if self.rules.ef9 == "lose_next_attack":
+                fx.forced_next.append(p)
+        elif effect == "struck_self":
+            fx.strokes.append(_Stroke(p, p, self_inflicted=True))
+        elif effect == "won_through":
+            if chain < self.rules.max_table_chain:
+                return self.success(p, q, adv, chain + 1, fx, suppress_own)
+            if suppress_own:
+                return False
+            fx.strokes.append(_Stroke(p, q))
+            return True
+        return False
+
+    def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+                suppress_own: bool = False) -> bool:
+        roll = self.two_d6()
+        effect = ES_TABLE[roll]
+        self.say(f"    {p.label}: Extraordinary Success, table roll {roll}: {effect}")
+        rules = self.rules
+        strokes: list[_Stroke] = []
+        others = self.other_foes(p, q)
+        if effect == "devil":
+            if rules.es2_mode == "roller_fails":
+                if chain < rules.max_table_chain:
+                    return self.failure(p, q, adv, chain + 1, fx, suppress_own)
+                return False
+            if rules.es2_mode == "foe_slain":
+                fx.take_out(q, "mishap")
+                return False
+            strokes.append(_Stroke(p, q, extraordinary=True))
+            if chain < rules.max_table_chain:
+                self.failure(q, p, -adv, chain + 1, fx)
+        elif effect == "extra_exchange":
+            strokes.append(_Stroke(p, q, extraordinary=True))
+            if others:
+                other = others[0]
+                self.say(f"    {p.label} also fights {other.label}, who strikes back")
+                r_p, r_o = self.two_d6(), self.two_d6()
+                self.say(f"    extra exchange: {p.label} rolls {r_p}, {other.label} rolls {r_o}")
+                self.attack(p, other, self.band_against(p, other), r_p, chain, fx)
+                self.attack(other, p, self.band_against(other, p), r_o, chain, fx)
+        elif effect == "extra_stroke":
+            strokes.append(_Stroke(p, q, extraordinary=True))
+            if others:
+                fx.strokes.append(_Stroke(p, others[0]))
+        elif effect == "two_extra_attacks":
+            strokes.append(_Stroke(p, q, extraordinary=True))
+            for other in others[:2]:
+                r = self.two_d6()
+                band = self.band_against(p, other)
+                hit = r != 2 and scores(band, r)
+                self.say(f"    {p.label} attacks {other.label} too: rolls {r} "
+                         f"(needs {_need_text(band)}): {'stroke' if hit else 'miss'}")
+                if hit:
+                    fx.strokes.append(_Stroke(p, other))
+        elif effect == "max_damage_stuck":
+            strokes.append(_Stroke(p, q, extraordinary=True, maximum=True))
+            fx.unarm.append(p)
+        elif effect == "slip_saves":
+            fx.nullify_all.add(id(p))
+            if rules.es7_own_stroke:
+                strokes.append(_Stroke(p, q, extraordinary=True))
+        elif effect == "two_strokes":
+            strokes += [_Stroke(p, q, extraordinary=True), _Stroke(p, q, extraordinary=True)]
+        elif effect == "strike_through":
+            strokes.append(_Stroke(p, q, extraordinary=True,
+                                   through=others[0] if others else None))
+        elif effect == "disarm":
+            strokes.append(_Stroke(p, q, extraordinary=True))
+            fx.unarm.append(q)
+        elif effect == "break_weapon":
+            if rules.es11 == "surrender":
+                fx.take_out(q, "surrender")
+            else:
+                strokes.append(_Stroke(p, q, extraordinary=True))
+                fx.unarm.append(q)
+        elif effect == "enemy_breaks":
+            fx.take_out(q, "broke")
+            if (q.c.leader and len(self.standing(q.side)) > 1
+                    and self.rng.random() < rules.leader_break_p):
+                self.say(f"    {q.label} was their leader: the whole side breaks")
+                for f in self.standing(q.side):
+                    fx.take_out(f, "broke")
+        if suppress_own:
+            strokes = [s for s in strokes if s.target is not q]
+        fx.strokes += strokes
+        return any(s.target is q for s in strokes)
+
+    # --- one round --------------------------------------------------------------------------
+    def exchange_round(self, exchanges: list[_Exchange], actors: set[int] | None,
+                       divert_allowed: bool = True) -> _Effects:
+        """Roll, declare and resolve every exchange; return the effects to apply.
+
+        ``actors`` limits who rolls (one-sided ambush exchanges); ``None`` means everyone.
+        """
+        rules = self.rules
+        fx = _Effects()
+        entries: list[_Entry] = []
+        for ex in exchanges:
+            for p, q, adv in ((ex.x, ex.y, ex.adv_x), (ex.y, ex.x, ex.adv_y)):
+                if actors is not None and id(p) not in actors:
+                    continue
+                roll = self.two_d6()
+                divert = divert_allowed and self.diverts(p, adv)
+                entries.append(_Entry(p, q, adv, roll, divert))
+        # Declarations: the deficit side declares first, then the advantaged; at zero they
+        # write them down.  The policies here depend only on each fighter's own state, so
+        # the order cannot change a decision; it is narrated for the reader.
+        for ex in exchanges:
+            mine = [e for e in entries if e.fighter in (ex.x, ex.y) and e.foe in (ex.x, ex.y)]
+            parts = []
+            for e in sorted(mine, key=lambda e: e.adv):
+                act = " diverts to defence" if e.divert else ""
+                forced = " (may only defend)" if e.fighter.forced else ""
+                parts.append(f"{e.fighter.label} {e.adv:+d} needs {_need_text(e.adv)}, "
+                             f"rolls {e.roll}{act}{forced}")
+            if parts:
+                self.say("  " + "; ".join(parts))
+        for e in entries:
+            if e.divert:
+                e.success = e.roll == 12 or (e.roll != 2 and scores(e.adv, e.roll))
+
+        def protected(p: _Fighter, q: _Fighter) -> bool:
+            return any(e.divert and e.success and e.fighter is p
+                       and (e.foe is q or rules.divert_scope == "all") for e in entries)
+
+        for e in entries:
+            p, q = e.fighter, e.foe
+            if e.divert:
+                if e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
+                    self.failure(p, q, e.adv, 1, fx, suppress_own=True)
+                elif e.roll == 12 and rules.divert_12_es and rules.extraordinary \
+                        and rules.max_table_chain > 0:
+                    self.success(p, q, e.adv, 1, fx, suppress_own=True)
+                if e.success:
+                    self.say(f"    {p.label}'s diversion holds")
+                continue
+            if protected(q, p):
+                if e.roll == 12:
+                    self.say(f"    {p.label}'s 12 lands as an ordinary stroke through the diversion")
+                    fx.strokes.append(_Stroke(p, q))
+                    e.hit = True
+                elif e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
+                    self.failure(p, q, e.adv, 1, fx)
+                continue
+            e.hit = self.attack(p, q, e.adv, e.roll, 0, fx)
+        # EF 7: "if your foe missed, they get a reroll"; the new roll stands.
+        for roller, foe in fx.rerolls:
+            for e in entries:
+                if e.fighter is foe and e.foe is roller and not e.divert and not e.hit:
+                    e.roll = self.two_d6()
+                    self.say(f"    {foe.label} rerolls: {e.roll}")
+                    if protected(roller, foe):
+                        if e.roll == 12:
+                            fx.strokes.append(_Stroke(foe, roller))
+                            e.hit = True
+                        continue
+                    e.hit = self.attack(foe, roller, e.adv, e.roll, 0, fx)
+        return fx
+
+    def damage(self, stroke: _Stroke) -> int:
+        """Damage of one stroke after shield and armour (001.9)."""
+        rules, att, tgt = self.rules, stroke.attacker, stroke.target
+        die = rules.damage_die if stroke.maximum else int(self.rng.integers(1, rules.damage_die + 1))
+        raw = max(rules.min_damage, die + rules.weapon_damage_mod[att.weapon])
+        block = rules.shield_block[tgt.shield]
+        if block and not stroke.extraordinary and not stroke.self_inflicted:
+            deflect = self.d6()
+            if deflect <= block:
+                self.say(f"    {tgt.label}'s {tgt.shield} deflects the stroke (d6 {deflect} <= {block})")
+                return 0
+        return max(0, raw - rules.armour_points[tgt.c.armour])
+
+    def apply(self, fx: _Effects) -> None:
+        """Apply a round's effects simultaneously."""
+        for stroke in fx.strokes:
+            if id(stroke.target) in fx.nullify_all and not stroke.self_inflicted:
+                self.say(f"    {stroke.target.label} slips and falls: "
+                         f"{stroke.attacker.label}'s stroke is nullified")
+                continue
+            dealt = self.damage(stroke)
+            before = stroke.target.health
+            stroke.target.health -= dealt
+            who = "strikes himself" if stroke.self_inflicted else f"strikes {stroke.target.label}"
+            self.say(f"    {stroke.attacker.label} {who} for {dealt} "
+                     f"(health {before} -> {stroke.target.health})")
+            if stroke.through is not None and stroke.through.standing and dealt // 2:
+                other = stroke.through
+                other.health -= dealt // 2
+                self.say(f"    ... and strikes through into {other.label} for {dealt // 2} "
+                         f"(health {other.health + dealt // 2} -> {other.health})")
+        for f in fx.unarm:
+            if f.weapon != "unarmed":
+                self.say(f"    {f.label} is now unarmed")
+            f.weapon = "unarmed"
+        for f in fx.lose_shield:
+            f.shield = "none"
+        for side in self.sides:
+            for f in side:
+                f.forced = False
+        for f in fx.forced_next:
+            f.forced = True
+        for f, cause in fx.out.values():
+            if f.standing:
+                f.out = cause
+                f.fell = self.round_number
+                self.say(f"    {f.label} is out ({cause})")
+        for side in self.sides:
+            for f in side:
+                if f.standing and f.health <= 0:
+                    f.out = "down"
+                    f.fell = self.round_number
+                    self.say(f"    {f.label} is down")
+
+    # --- the opening (001.3) ---------------------------------------------------------------
+    def ambush(self) -> None:
+        rules = self.rules
+        init = 0 if rules.ambush == "a" else 1
+        skills = [f.c.ambush for f in self.sides[init]]
+        skill = max(skills) if rules.ambush_skill == "best" else skills[0]
+        die = self.d6()
+        result = ambush_result(die + skill)
+        self.say(f"Ambush by side {'AB'[init]}: d6 {die} + skill {skill} = {die + skill}: {result}")
+        target_side = 1 - init
+        if result == "none":
+            return
+        if result in ("warned", "brief", "surprise"):
+            if result == "warned":
+                self.say("  the enemy is warned and gains a free attack")
+                exchanges, actors = self.engage(), {id(f) for f in self.sides[target_side]}
+            else:
+                bonus = 6 if result == "brief" else 12
+                self.say(f"  hand-to-hand attacks at combat score +{bonus}, one-sided")
+                exchanges = self.engage(bonus=(bonus, 0) if init == 0 else (0, bonus))
+                actors = {id(f) for f in self.sides[init]}
+            if not rules.ambush_tables:
+                self.rules = _without_tables(rules)
+            fx = self.exchange_round(exchanges, actors, divert_allowed=False)
+            self.rules = rules
+        else:  # total surprise: every attacker rolls 2d6; all but a 2 damage the target
+            self.engage()
+            fx = _Effects()
+            for f in self.standing(init):
+                foes = self.opponents.get(id(f), [])
+                if not foes:
+                    continue
+                roll = self.two_d6()
+                self.say(f"  {f.label} rolls {roll}")
+                if roll != 2:
+                    # the target is unaware: no shield deflects it (DEFAULT)
+                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+                if roll == 12 and len(foes) > 1:
+                    fx.strokes.append(_Stroke(f, foes[1], extraordinary=True))
+        self.apply(fx)
+
+    # --- the whole fight --------------------------------------------------------------------
+    def result(self) -> tuple[Winner, str] | None:
+        """``(winner, cause)`` once a side has nobody standing, else ``None``."""
+        a, b = self.standing(0), self.standing(1)
+        if a and b:
+            return None
+        if not a and not b:
+            winner, losers = Winner.DRAW, self.sides[0] + self.sides[1]
+        elif not a:
+            winner, losers = Winner.B, self.sides[0]
+        else:
+            winner, losers = Winner.A, self.sides[1]
+        causes = [f.out for f in losers if f.out and f.fell == self.round_number]
+        return winner, max(causes, key=_PRIORITY.__getitem__) if causes else "down"
+
+    def run(self) -> Outcome:
+        for side in self.sides:
+            for f in side:
+                self.say(f"{f.label}: score {self.score(f)}, health {f.health}, "
+                         f"{f.weapon.replace('_', '-')} weapon, armour {f.c.armour}, "
+                         f"shield {f.shield}, diversion policy {f.c.divert}")
+        if self.rules.ambush != "none":
+            self.ambush()
+            done = self.result()
+            if done:
+                return Outcome(done[0], 0, done[1])
+        for rnd in range(1, self.rules.max_rounds + 1):
+            self.round_number = rnd
+            self.say(f"Round {rnd}")
+            fx = self.exchange_round(self.engage(), None)
+            self.apply(fx)
+            done = self.result()
+            if done:
+                return Outcome(done[0], rnd, done[1])
+        self.say(f"No decision after {self.rules.max_rounds} rounds: a draw")
+        return Outcome(Winner.DRAW, self.rules.max_rounds, "max_rounds")
+
+
+def _need_text(adv: int) -> str:
+    return "7 or 12" if adv == 0 else f"{needed(adv)}+"
+
+
+def _without_tables(rules: Rules) -> Rules:
+    import dataclasses
+
+    return dataclasses.replace(rules, extraordinary=False)
+
+
+def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /, *,
+          rng: np.random.Generator, log: Log | None = None) -> Outcome:
+    """Fight one battle of seed 001 by the reference rules.
+
+    Parameters
+    ----------
+    rules
+        The rule parameters.
+    side_a, side_b
+        The combatants of each side (1 to 3).
+    rng
+        Source of every die roll.
+    log
+        Called with one line of narration per event, if given.
+
+    Returns
+    -------
+    Outcome
+        Winner, rounds fought (0 if the ambush decided it) and the end cause.
+    """
+    return _Fight(rules, side_a, side_b, rng, log).run()

@@ -1,0 +1,130 @@
+"""``pool``: the diceless Turn Value and Combat Pool system of seed 003 ("Courts",
+*Worlds Within Worlds*), solved exactly as a game."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...errors import SpecError
+from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Side
+from . import exact as _exact
+from . import kernel as _kernel
+from . import reference as _reference
+from . import rules as _rules
+from .presets import PRESETS, SCENARIOS
+from .rules import Combatant, Rules, check_stats
+
+__all__ = ["Combatant", "Pool", "Rules"]
+
+
+class Pool(RulesetBase):
+    """Seed 003: Turn Value order, one Combat Pool per fight bid on every check, attack must
+    beat defence, fixed damage through an armour WP buffer."""
+
+    name = "pool"
+    title = "Diceless Turn Value and Combat Pool (Courts, Worlds Within Worlds)"
+    seed_document = "003_79467b7acab1cb03.txt"
+    digest = "003-pool.md"
+    Combatant = Combatant
+    Rules = Rules
+    causes = _reference.CAUSES
+    presets = PRESETS
+    scenarios = SCENARIOS
+    max_side = 2
+    has_strategy = True
+
+    def simulate(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, n: int,
+                 rng: np.random.Generator) -> Outcomes:
+        return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
+
+    def fight(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+              log: Log | None = None) -> Outcome:
+        return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
+
+    def exact(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> Probabilities:
+        self.check_sides(rules, side_a, side_b)
+        return _exact.solve(rules, side_a, side_b,
+                            assumptions=self.assumptions(rules, side_a, side_b))
+
+    def check_sides(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> None:
+        super().check_sides(rules, side_a, side_b)
+        for label, side in (("a", side_a), ("b", side_b)):
+            for n, c in enumerate(side):
+                where = f"side {label} combatant {n + 1} ({c.name})"
+                check_stats(c, rules, where)
+                wp = (c.wound_points if c.wound_points is not None
+                      else rules.wp_per_fortitude * c.fortitude)
+                if wp <= rules.down_at:
+                    raise SpecError(f"{where}: starts out of the fight with {wp} WP; "
+                                    f"Wound Points must exceed down_at={rules.down_at}")
+
+    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+        skip: set[str] = set()
+        everyone: Sequence[Any] = (*side_a, *side_b)
+        if len(side_a) == len(side_b) == 1:
+            skip.add("target_policy")
+        if all(c.wound_points is not None for c in everyone):
+            skip.add("wp_per_fortitude")
+        if all(c.armour == "none" for c in everyone):
+            skip.add("armour_wp")
+        if all(c.status == 0 for c in everyone):
+            skip.add("status_in_checks")
+        return tuple(a for a in super().assumptions(rules, side_a, side_b)
+                     if a.split("=", 1)[0] not in skip)
+
+    # benchmarks ----------------------------------------------------------------------------
+    def bench_cases(self) -> Sequence[BenchCase]:
+        duellist = PRESETS["duellist"]
+        guards = SCENARIOS["guards-vs-duellist"]
+        return (
+            BenchCase("duel policies", "duellist (minimal sure hit) against a guard (save for "
+                      "defence), diceless", Rules(), (duellist,),
+                      (Combatant(name="guard", coordination=5, intellect=3, fortitude=6,
+                                 combat=3, weapon="spear", armour="light",
+                                 pool_policy="save_for_defence"),)),
+            BenchCase("duel random 1d6", "two average fighters, random mixed bids, 1d6 "
+                      "randomiser and margin damage", Rules(randomiser="1d6", margin_damage=True),
+                      (Combatant(name="A", pool_policy="random_mixed"),),
+                      (Combatant(name="B", pool_policy="random_mixed"),)),
+            BenchCase("duel equilibrium 1d6", "duellist against guard, both sampling the "
+                      "solver's equilibrium, 1d6 randomiser", Rules(randomiser="1d6"),
+                      (Combatant(name="duellist", coordination=7, intellect=5, fortitude=4,
+                                 combat=4, pool_policy="equilibrium"),),
+                      (Combatant(name="guard", coordination=5, intellect=3, fortitude=6,
+                                 combat=3, weapon="spear", armour="light",
+                                 pool_policy="equilibrium"),)),
+            BenchCase("guards 2v1", "two guards against a duellist (minimal sure hit)",
+                      Rules(), guards.side_a, guards.side_b),
+        )
+
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Exact-solver timings for ``balance bench`` (rows with a ``summary`` line)."""
+        rows = []
+        # pools 6 and 6, 20 WP, 1 damage a hit (every WP value reachable) and attack equal
+        # to defence both ways, so every hit must be bought: the hardest duel of this size
+        a = Combatant(name="A", coordination=5, intellect=7, fortitude=5, combat=2,
+                      wound_points=20, weapon="unarmed")
+        b = Combatant(name="B", coordination=5, intellect=7, fortitude=5, combat=2,
+                      wound_points=20, weapon="unarmed", status=1)
+        specs = [
+            ("exact duel p6 wp20", "exact sealed-bid solve, pools 6, 20 WP, 1 damage a hit, "
+             "attack = defence", Rules(), (a,), (b,)),
+            ("exact duel p6 wp20 1d6", "the same duel with the 1d6 randomiser",
+             Rules(randomiser="1d6"), (a,), (b,)),
+        ]
+        for name, description, rules, side_a, side_b in specs:
+            if cases is not None and name not in cases:
+                continue
+            _exact.clear_cache()
+            start = time.perf_counter()
+            result = _exact.solve(rules, side_a, side_b)
+            elapsed = time.perf_counter() - start
+            rows.append({"ruleset": self.name, "case": name, "description": description,
+                         "exact_s": elapsed, "states": result.details["states"],
+                         "exchanges": result.details["exchanges"],
+                         "summary": f"exact solve {elapsed:.2f} s; {result.details['states']}"})
+        return rows

@@ -1,0 +1,994 @@
+"""The whole fight of seed 003 as a zero-sum stochastic game, solved exactly.
+
+State
+-----
+A *core* is every fighter's health (Wound Points + armour WP, see :mod:`.rules`) and
+remaining Combat Pool.  Health is stored as an index into the values it can actually take
+(full health minus sums of the damages the foes can deal), index 0 meaning "out".  A
+*state* is a core plus whose turn it is; the game's state is a state plus the number of
+rounds left before ``max_rounds``.
+
+Exchange
+--------
+In a state the actor attacks its target (``target_policy``); the actor's side bids ``a``
+(0..its pool), the target's side ``d``.  ``M[a, d]`` is side A's expected value of the
+successor states, over the randomiser's dice if any.  Under ``bid_protocol="sealed"`` the
+exchange is the matrix game ``M`` (saddle points by array operations, the rest by a
+certified simplex, ``scipy.optimize.linprog`` as the fallback; :mod:`.matrix_game`); under
+the informed protocols it is max-min (the attacker bids first) or min-max.  The attacking
+side picks the row: side A maximises, side B minimises.
+
+Backward induction
+------------------
+The fight is solved exactly *with* the round cap.  ``V[r]`` holds every state's value with
+``r`` rounds left (``V[0]``: the cap is reached, a draw).  Within a layer, every transition
+either spends pool or lowers a health index, and so goes to a core of smaller potential
+``sum(health index) + sum(pool)`` -- except the null transition (both bid 0, nothing
+lands), which keeps the core and passes the turn to the next fighter of the round, or, at
+the end of the round, to layer ``r - 1``.  So each layer is solved in increasing
+potential, and within one potential from the last fighter of the round to the first; every
+successor is solved first, and all states with the same potential and actor form one batch
+solved by array operations.  A state whose successors' values did not change from the
+previous layer keeps its previous value and strategy (this is what makes a cap of 50 rounds
+cheap: most fights are decided, or their values settled, long before).
+
+Solving the uncapped game instead (a stationary recursive game, endless waiting = draw) is
+not enough here: in diceless wars of attrition its value is only approached, by
+strategies that attack with ever smaller probability, and its stationary strategies wait
+for ever.  With the cap every state has an exact value and an optimal strategy that
+depends on the rounds left.
+
+Draws and the objective
+-----------------------
+Side A maximises ``P(A wins) + draw_worth * P(draw)`` (``draw_worth = 0.5`` is the same as
+maximising ``P(A wins) - P(B wins)``); side B minimises it.  A core where nobody can
+possibly hit any more is a draw (the stalemate rule); reaching the cap is a draw.  The
+win / draw / loss probabilities, the distribution of fight length and the opening states
+come from propagating the state distribution round by round under the equilibrium
+strategies (:func:`outcome_chain`); ``A wins + draw_worth * draw`` equals the game value.
+
+Turn-order ties left after every tie-break (a seeded coin) are averaged over, each order
+solved as its own game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...errors import IntractableError
+from ..base import Probabilities
+from .matrix_game import solve_batch
+from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, order_groups, profile
+
+__all__ = [
+    "MAX_STATES",
+    "Distribution",
+    "Solution",
+    "Solved",
+    "Space",
+    "outcome_chain",
+    "outcome_distribution",
+    "solve",
+    "solved",
+]
+
+MAX_STATES = 1_000_000
+"""Largest number of (whose turn, core) states the solver accepts.  Memory grows as
+``(max_rounds + 1) x states x 12`` bytes (values and strategy indices of every layer) plus
+the strategies themselves: about 1 GB at the limit with the default cap."""
+
+A_WINS, B_WINS, DRAW, LIVE = 1, 0, 2, 3  # core status codes
+
+
+# --- the state space ---------------------------------------------------------------------
+
+
+@dataclass
+class PairTable:
+    """How an attack by fighter ``i`` on fighter ``j`` can end, by ``s = a - d``.
+
+    ``p_miss[s + offset]`` and ``p_hit[s + offset, k]`` (damage ``damage[k]``) are
+    probabilities over the randomiser's dice; ``after[h, k]`` is the target's health index
+    after taking ``damage[k]`` at health index ``h``.
+    """
+
+    offset: int
+    p_miss: np.ndarray
+    p_hit: np.ndarray
+    damage: np.ndarray
+    after: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+
+
+def dice_difference(rules: Rules) -> dict[int, float]:
+    """Distribution of (attacker's die - defender's die); ``{0: 1}`` without a randomiser."""
+    n = rules.die_sides
+    if not n:
+        return {0: 1.0}
+    return {t: (n - abs(t)) / n**2 for t in range(-(n - 1), n)}
+
+
+class Space:
+    """The cores of one matchup: health indices and pools of every fighter.
+
+    Order-independent; :func:`solve_space` solves it for one cyclic turn order.
+    """
+
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
+                 ) -> None:
+        self.rules = rules
+        self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
+                                        + [profile(c, rules, 1) for c in side_b])
+        self.k = k = len(self.profiles)
+        self.side = np.array([p.side for p in self.profiles])
+        self.pool = np.array([p.pool for p in self.profiles])
+        self.max_pool = int(self.pool.max())
+        self.draw_worth = rules.draw_worth
+        diff = dice_difference(rules)
+        self.pairs: dict[tuple[int, int], PairTable] = {}
+        for i, j in itertools.product(range(k), range(k)):
+            if self.side[i] != self.side[j]:
+                self.pairs[i, j] = self._pair_table(i, j, diff)
+        # health values each fighter can take: full health minus sums of possible damages
+        self.health_values: list[np.ndarray] = []
+        for j in range(k):
+            hits = {int(x) for (i, jj), t in self.pairs.items() if jj == j
+                    for x in t.damage if x > 0}
+            self.health_values.append(self._reachable_health(self.profiles[j].health, hits))
+        for (_i, j), t in self.pairs.items():
+            values = self.health_values[j]
+            lookup = {int(v): n for n, v in enumerate(values)}
+            after = np.zeros((len(values), len(t.damage)), np.int64)
+            for n, v in enumerate(values):
+                if n == 0:
+                    continue
+                for m, dmg in enumerate(t.damage):
+                    after[n, m] = lookup.get(int(v - dmg), 0)
+            t.after = after
+        self.wp_full = np.array([p.wound_points for p in self.profiles])
+        self.wp_at = [np.minimum(v, w) for v, w in zip(self.health_values, self.wp_full,
+                                                       strict=True)]
+        dims = [len(v) for v in self.health_values] + [int(p) + 1 for p in self.pool]
+        self.dims = tuple(dims)
+        self.n_cores = int(np.prod(dims))
+        if k * self.n_cores > MAX_STATES:
+            raise IntractableError(
+                f"pool has no exact solution here: {k * self.n_cores:,} states "
+                f"(health values {[len(v) for v in self.health_values]}, pools "
+                f"{self.pool.tolist()}) exceed the solver's limit of {MAX_STATES:,}")
+        strides = np.ones(len(dims), np.int64)
+        for n in range(len(dims) - 2, -1, -1):
+            strides[n] = strides[n + 1] * dims[n + 1]
+        self.h_stride = strides[:k]
+        self.p_stride = strides[k:]
+        index = np.indices(dims, dtype=np.int16).reshape(len(dims), -1).T
+        self.h_idx = index[:, :k]
+        self.pools = index[:, k:]
+        self.full_core = int(sum((len(v) - 1) * s for v, s in zip(self.health_values,
+                                                                 self.h_stride, strict=True))
+                             + int((self.pool * self.p_stride).sum()))
+        self.status = self._statuses()
+
+    # ------------------------------------------------------------------------------------
+    def _pair_table(self, i: int, j: int, diff: dict[int, float]) -> PairTable:
+        att, dfn = self.profiles[i], self.profiles[j]
+        lead = att.attack - dfn.defence
+        s_values = range(-dfn.pool, att.pool + 1)
+        damages: dict[int, int] = {}
+        rows = []
+        for s in s_values:
+            miss = 0.0
+            hit: dict[int, float] = {}
+            for t, pt in diff.items():
+                margin = lead + s + t
+                if margin > 0:  # the attack must beat the defence (003.2)
+                    dmg = att.damage + margin_bonus(self.rules, margin)
+                    hit[dmg] = hit.get(dmg, 0.0) + pt
+                    damages.setdefault(dmg, len(damages))
+                else:
+                    miss += pt
+            rows.append((miss, hit))
+        order = sorted(damages)
+        p_miss = np.array([r[0] for r in rows])
+        p_hit = np.zeros((len(rows), len(order)))
+        for n, (_, hit) in enumerate(rows):
+            for dmg, pr in hit.items():
+                p_hit[n, order.index(dmg)] = pr
+        return PairTable(dfn.pool, p_miss, p_hit, np.array(order, np.int64))
+
+    def _reachable_health(self, full: int, damages: set[int]) -> np.ndarray:
+        down = self.rules.down_at
+        seen = {full}
+        frontier = [full]
+        while frontier:
+            value = frontier.pop()
+            for dmg in damages:
+                nxt = value - dmg
+                if nxt > down and nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return np.array([down, *sorted(seen)], np.int64)  # index 0: out of the fight
+
+    def _statuses(self) -> np.ndarray:
+        alive = self.h_idx > 0
+        a_alive = alive[:, self.side == 0].any(axis=1)
+        b_alive = alive[:, self.side == 1].any(axis=1)
+        status = np.full(self.n_cores, LIVE, np.int8)
+        can_hit = np.zeros(self.n_cores, bool)
+        for (i, j), _ in self.pairs.items():
+            threshold = np.array([can_possibly_hit(self.profiles[i], p, self.profiles[j],
+                                                   self.rules)
+                                  for p in range(self.pool[i] + 1)])
+            can_hit |= alive[:, i] & alive[:, j] & threshold[self.pools[:, i]]
+        status[~can_hit] = DRAW
+        status[~b_alive] = A_WINS
+        status[~a_alive] = B_WINS
+        return status
+
+    # ------------------------------------------------------------------------------------
+    def core_index(self, h: Sequence[int], p: Sequence[int]) -> int:
+        return int(np.dot(h, self.h_stride) + np.dot(p, self.p_stride))
+
+    def describe_core(self, core: int) -> str:
+        """``"A: 12 WP + 4 armour, pool 3 | B: ..."`` for tables and logs."""
+        parts = []
+        for f, p in enumerate(self.profiles):
+            health = int(self.health_values[f][self.h_idx[core, f]])
+            if self.h_idx[core, f] == 0:
+                parts.append(f"{p.name}: out")
+                continue
+            armour = max(0, health - p.wound_points)
+            wp = health - armour
+            text = f"{p.name}: {wp} WP" + (f" + {armour} armour" if p.armour_wp else "")
+            parts.append(f"{text}, pool {int(self.pools[core, f])}")
+        return " | ".join(parts)
+
+    def health_lookup(self, f: int) -> tuple[int, np.ndarray]:
+        """``(low, table)``: health index of fighter ``f`` is ``table[clip(H, low) - low]``."""
+        values = self.health_values[f]
+        low = int(values[0])
+        table = np.full(int(values[-1]) - low + 1, -1, np.int64)
+        table[0] = 0
+        table[values[1:] - low] = np.arange(1, len(values))
+        return low, table
+
+
+    def alive_masks(self, cores: np.ndarray) -> np.ndarray:
+        """Bit ``f`` set where fighter ``f`` is standing, per core."""
+        bits = (self.h_idx[cores] > 0).astype(np.int64) << np.arange(self.k)
+        return bits.sum(axis=1)
+
+    def targets(self, i: int, cores: np.ndarray) -> np.ndarray:
+        """Whom fighter ``i`` attacks in each core (``target_policy``; ties to the first)."""
+        foes = np.flatnonzero(self.side != self.side[i])
+        if len(foes) == 1:
+            return np.full(len(cores), foes[0])
+        standing = self.h_idx[cores][:, foes] > 0
+        if self.rules.target_policy == "first":
+            return foes[np.argmax(standing, axis=1)]
+        wp = np.stack([self.wp_at[j][self.h_idx[cores, j]] for j in foes], axis=1)
+        return foes[np.argmin(np.where(standing, wp, np.iinfo(np.int64).max), axis=1)]
+
+
+# --- turn order --------------------------------------------------------------------------
+
+
+def linear_orders(rules: Rules, fighters: Sequence[Combatant]) -> list[tuple[tuple[int, ...], float]]:
+    """Every turn order the fight can have, with its probability (ties by a fair coin)."""
+    groups = order_groups(tuple(fighters))
+    if rules.tv_final_tiebreak == "listed":
+        return [(tuple(i for g in groups for i in g), 1.0)]
+    weight = 1.0 / math.prod(math.factorial(len(g)) for g in groups)
+    return [(tuple(i for p in perms for i in p), weight)
+            for perms in itertools.product(*(itertools.permutations(g) for g in groups))]
+
+
+@dataclass
+class TurnOrder:
+    """Who acts after fighter ``i`` when the fighters in ``mask`` stand, and whether that
+    starts a new round: ``following[i, mask]``, ``wraps[i, mask]``."""
+
+    order: tuple[int, ...]
+    following: np.ndarray
+    wraps: np.ndarray
+
+    @classmethod
+    def of(cls, k: int, order: Sequence[int]) -> TurnOrder:
+        following = np.zeros((k, 1 << k), np.int64)
+        wraps = np.zeros((k, 1 << k), bool)
+        pos = {f: p for p, f in enumerate(order)}
+        for i in range(k):
+            for mask in range(1, 1 << k):
+                later = [f for f in order[pos[i] + 1:] if mask >> f & 1]
+                if later:
+                    following[i, mask] = later[0]
+                else:
+                    following[i, mask] = next(f for f in order if mask >> f & 1)
+                    wraps[i, mask] = True
+        return cls(tuple(order), following, wraps)
+
+
+# --- one batch of exchanges ---------------------------------------------------------------
+
+
+@dataclass
+class Moves:
+    """Every outcome of fighter ``actor`` attacking ``target`` in each of ``cores``.
+
+    ``succ[b, a, d, o]`` is the flat successor state (``next actor * n_cores + core``) of
+    outcome ``o`` (0: a miss, then one per damage amount) after bids ``a, d``, plus
+    ``n_states`` when the turn passes into the next round; its probability is
+    ``table[s[b, a, d], o]``.  Bids beyond a state's pool repeat bid 0 (``valid_a``,
+    ``valid_d`` say which are real), so every batch has one shape.
+    """
+
+    actor: int
+    target: int
+    cores: np.ndarray
+    succ: np.ndarray
+    s: np.ndarray
+    table: np.ndarray
+    valid_a: np.ndarray
+    valid_d: np.ndarray
+
+    prob: np.ndarray | None = None
+
+    def probabilities(self) -> np.ndarray:
+        """``(b, A, D, O)``: the probability of each outcome (kept once computed)."""
+        if self.prob is None:
+            self.prob = self.table[self.s]
+        return self.prob
+
+    def rows(self, keep: np.ndarray) -> Moves:
+        """The moves of the states ``keep`` (a mask or indices) only."""
+        return Moves(self.actor, self.target, self.cores[keep], self.succ[keep], self.s[keep],
+                     self.table, self.valid_a[keep], self.valid_d[keep],
+                     None if self.prob is None else self.prob[keep])
+
+
+def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.ndarray) -> Moves:
+    """The :class:`Moves` of ``actor`` against ``target`` in ``cores`` (vectorised)."""
+    i, j, n = actor, target, space.n_cores
+    pair = space.pairs[i, j]
+    a = np.arange(space.pool[i] + 1)
+    d = np.arange(space.pool[j] + 1)
+    valid_a = a[None, :] <= space.pools[cores, i][:, None]
+    valid_d = d[None, :] <= space.pools[cores, j][:, None]
+    a_eff = np.where(valid_a, a[None, :], 0)
+    d_eff = np.where(valid_d, d[None, :], 0)
+    s = (a_eff[:, :, None] - d_eff[:, None, :] + pair.offset).astype(np.int16)
+    h_j = space.h_idx[cores, j].astype(np.int64)
+    after = pair.after[h_j]                                         # (b, K)
+    dh = np.concatenate([np.zeros((len(cores), 1), np.int64),
+                         (after - h_j[:, None]) * space.h_stride[j]], axis=1)
+    killed = np.concatenate([np.zeros((len(cores), 1), bool), after == 0], axis=1)
+    mask = space.alive_masks(cores)
+    mask_o = np.where(killed, mask[:, None] & ~(1 << j), mask[:, None])
+    nxt = turns.following[i, mask_o]
+    wrap = turns.wraps[i, mask_o]
+    head = nxt * n + dh + wrap * (space.k * n)                      # (b, O)
+    base = (cores[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
+            - d_eff[:, None, :] * space.p_stride[j])               # (b, A, D)
+    succ = base[..., None] + head[:, None, None, :]
+    if 2 * space.k * n < 2**31:
+        succ = succ.astype(np.int32)
+    table = np.concatenate([pair.p_miss[:, None], pair.p_hit], axis=1)
+    return Moves(i, j, cores, succ, s, table, valid_a, valid_d)
+
+
+# --- solving -------------------------------------------------------------------------------
+
+
+@dataclass
+class Strategies:
+    """Solved strategies, shared between layers: ``row[r, state]`` indexes the arrays.
+
+    ``attack[row, a]`` / ``defence[row, d]``: probability of each bid (one-hot for the side
+    bidding first under an informed protocol); ``attack_reply[row, d]`` /
+    ``defence_reply[row, a]``: the informed side's bid in reply to the other's.  Row 0 is
+    "bid nothing" (states where nothing can be won).
+    """
+
+    protocol: str
+    row: np.ndarray
+    attack: np.ndarray
+    defence: np.ndarray
+    attack_reply: np.ndarray
+    defence_reply: np.ndarray
+
+    n_cores: int
+
+    def joint(self, r: int, mv: Moves) -> np.ndarray:
+        """Probability of each bid pair in the states of ``mv`` with ``r`` rounds left,
+        ``(b, A, D)``."""
+        rows = self.row[r, mv.actor * self.n_cores + mv.cores]
+        return _joint(self.protocol, self.attack[rows], self.defence[rows],
+                      self.attack_reply[rows], self.defence_reply[rows], mv)
+
+
+def _joint(protocol: str, attack: np.ndarray, defence: np.ndarray, attack_reply: np.ndarray,
+           defence_reply: np.ndarray, mv: Moves) -> np.ndarray:
+    n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]
+    attack, defence = attack[:, :n_a], defence[:, :n_d]
+    b = len(mv.cores)
+    if protocol == "sealed":
+        return attack[:, :, None] * defence[:, None, :]
+    out = np.zeros((b, n_a, n_d))
+    rows = np.arange(b)[:, None]
+    if protocol == "attacker_first":
+        reply = np.clip(defence_reply[:, :n_a], 0, None)
+        out[rows, np.arange(n_a)[None, :], reply] = attack
+    else:
+        reply = np.clip(attack_reply[:, :n_d], 0, None)
+        out[rows, reply, np.arange(n_d)[None, :]] = defence
+    return out
+
+
+@dataclass
+class Solution:
+    """The solved game for one turn order: values and strategies by rounds left."""
+
+    space: Space
+    turns: TurnOrder
+    value: np.ndarray
+    """``value[r, actor * n_cores + core]``: A's equilibrium payoff with ``r`` rounds left."""
+    strategies: Strategies
+    counts: dict[str, int]
+    seconds: float
+
+    @property
+    def start(self) -> int:
+        return self.turns.order[0] * self.space.n_cores + self.space.full_core
+
+
+def _batches(space: Space, turns: TurnOrder) -> list[tuple[int, int, np.ndarray]]:
+    """``(actor, target, cores)`` in an order where every successor is solved first."""
+    live = np.flatnonzero(space.status == LIVE)
+    potential = (space.h_idx[live].sum(axis=1, dtype=np.int64)
+                 + space.pools[live].sum(axis=1, dtype=np.int64))
+    out = []
+    for phi in np.unique(potential):
+        cores = live[potential == phi]
+        for actor in reversed(turns.order):
+            mine = cores[space.h_idx[cores, actor] > 0]
+            if not len(mine):
+                continue
+            targets = space.targets(actor, mine)
+            for j in np.unique(targets):
+                out.append((actor, int(j), mine[targets == j]))
+    return out
+
+
+CACHE_BYTES = 400_000_000
+"""Memory for the successor arrays (and, in the first half, their probabilities) kept
+between layers; what does not fit is recomputed in every layer."""
+
+
+def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
+    """Backward induction, layer by layer of rounds left, for one turn order."""
+    start = time.perf_counter()
+    rules = space.rules
+    k, n = space.k, space.n_cores
+    kn = k * n
+    cap = rules.max_rounds
+    w = space.draw_worth
+    turns = TurnOrder.of(k, order)
+    template = np.select([space.status == A_WINS, space.status == B_WINS,
+                          space.status == DRAW], [1.0, 0.0, w], np.nan)
+    template = np.tile(template, k)
+    value = np.empty((cap + 1, kn))
+    value[:] = template
+    value[0, np.isnan(template)] = w
+    row = np.zeros((cap + 1, kn), np.int32)
+    width = space.max_pool + 1
+    store_a: list[np.ndarray] = [np.eye(width)[:1]]
+    store_d: list[np.ndarray] = [np.eye(width)[:1]]
+    reply_a: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+    reply_d: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+    n_rows = 1
+    counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0, "unchanged": 0}
+    batches = _batches(space, turns)
+    cache: dict[int, Moves] = {}
+    budget = CACHE_BYTES
+    changed_prev = np.ones(kn, bool)
+    protocol = rules.bid_protocol
+    for r in range(1, cap + 1):
+        pair_values = np.concatenate([value[r], value[r - 1]])
+        changed = np.zeros(kn, bool)
+        pair_changed = np.concatenate([changed, changed_prev])
+        for number, (actor, target, cores) in enumerate(batches):
+            mv = cache.get(number)
+            if mv is None:
+                mv = moves(space, turns, actor, target, cores)
+                size = mv.succ.nbytes + mv.s.nbytes
+                if size <= budget:  # keep the successors; their probabilities too if room
+                    budget -= size
+                    cache[number] = mv
+                    if r == 1 and 2 * mv.succ.size * 8 <= budget - CACHE_BYTES // 2:
+                        budget -= mv.succ.size * 8
+                        mv.probabilities()
+            states = actor * n + cores
+            if r > 1:
+                todo = pair_changed[mv.succ].reshape(len(cores), -1).any(axis=1)
+                if not todo.all():
+                    same = ~todo
+                    value[r, states[same]] = value[r - 1, states[same]]
+                    pair_values[states[same]] = value[r - 1, states[same]]
+                    row[r, states[same]] = row[r - 1, states[same]]
+                    counts["unchanged"] += int(same.sum())
+                    if not todo.any():
+                        continue
+                    mv = mv.rows(todo)
+                    states = states[todo]
+            probs = mv.prob if mv.prob is not None else mv.table[mv.s]
+            M = (probs * pair_values[mv.succ]).sum(axis=-1)
+            sign = 1.0 if space.side[actor] == 0 else -1.0
+            sol = solve_batch(sign * M, protocol, method=method)
+            for key, c in sol.methods.items():
+                counts[key] += c
+            v = sign * sol.value
+            value[r, states] = v
+            pair_values[states] = v
+            moved = v != value[r - 1, states]
+            changed[states] = moved
+            pair_changed[states] = moved
+            b = len(states)
+            att = np.zeros((b, width))
+            dfn = np.zeros((b, width))
+            att[:, :M.shape[1]] = _fold(sol.attack, mv.valid_a)
+            dfn[:, :M.shape[2]] = _fold(sol.defence, mv.valid_d)
+            ra = np.full((b, width), -1, np.int16)
+            rd = np.full((b, width), -1, np.int16)
+            if sol.attack_response is not None:
+                ra[:, :M.shape[2]] = sol.attack_response
+            if sol.defence_response is not None:
+                rd[:, :M.shape[1]] = sol.defence_response
+            store_a.append(att)
+            store_d.append(dfn)
+            reply_a.append(ra)
+            reply_d.append(rd)
+            row[r, states] = np.arange(n_rows, n_rows + b)
+            n_rows += b
+        changed_prev = changed
+    strategies = Strategies(protocol, row, np.concatenate(store_a), np.concatenate(store_d),
+                            np.concatenate(reply_a), np.concatenate(reply_d), n)
+    return Solution(space, turns, value, strategies, counts, time.perf_counter() - start)
+
+
+def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Move the weight of padding bids (copies of bid 0) back onto bid 0."""
+    out = np.where(valid, strategy, 0.0)
+    out[:, 0] += np.where(valid, 0.0, strategy).sum(axis=1)
+    return out
+
+
+# --- the outcome distribution under given strategies ----------------------------------------
+
+JointFn = Callable[[int, Moves], np.ndarray]
+"""``joint(rounds_left, moves)`` -> probabilities of the bid pairs, ``(b, A, D)``."""
+
+
+@dataclass
+class Chain:
+    """Exact outcome distribution of one turn order under given (mixed) strategies.
+
+    ``a_win[t]``, ``b_win[t]``, ``stalemate[t]``: probability that the fight ends that way
+    in round ``t``; ``capped``: probability that it reaches ``max_rounds`` undecided.
+    ``opening``: ``(round, actor, core, probability)`` of the states met in the first
+    rounds.
+    """
+
+    a_win: np.ndarray
+    b_win: np.ndarray
+    stalemate: np.ndarray
+    capped: float
+    states_visited: int
+    opening: list[tuple[int, int, int, float]] = field(default_factory=list)
+
+
+def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
+                  opening_rounds: int = 1) -> Chain:
+    """Propagate the state distribution of one fight round by round to ``max_rounds``.
+
+    Stalemate is tested at the start of each round, as the rules say: a stalemated core
+    ends as a draw ``stalemate_rounds - 1`` rounds later (or at the cap); in the middle of
+    a round such a core just passes the turn.
+    """
+    rules = space.rules
+    n, kn = space.n_cores, space.k * space.n_cores
+    cap, hold = rules.max_rounds, rules.stalemate_rounds
+    status = space.status
+    stale = np.tile(status == DRAW, space.k)
+    a_win = np.zeros(cap + 1)
+    b_win = np.zeros(cap + 1)
+    stalemate = np.zeros(cap + 1)
+    capped = 0.0
+    u = np.zeros(kn)
+    u[turns.order[0] * n + space.full_core] = 1.0
+    visited = np.zeros(kn, bool)
+    opening: list[tuple[int, int, int, float]] = []
+    table = _MoveTable(space, turns)
+    for t in range(1, cap + 1):
+        r = cap - t + 1
+        mass = u[stale].sum()
+        if mass:
+            if t + hold - 1 <= cap:
+                stalemate[t + hold - 1] += mass
+            else:
+                capped += mass
+            u[stale] = 0.0
+        later = np.zeros(kn)
+        for actor in turns.order:
+            cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
+            if not len(cores):
+                continue
+            weight = u[actor * n + cores]
+            u[actor * n + cores] = 0.0
+            visited[actor * n + cores] = True
+            if t <= opening_rounds:
+                opening.extend((t, actor, int(c), float(m)) for c, m in zip(cores, weight,
+                                                                             strict=True))
+            live = status[cores] == LIVE
+            passing = cores[~live]  # stalemated mid-round: nobody can hit, the turn passes
+            if len(passing):
+                mask = space.alive_masks(passing)
+                dest = turns.following[actor, mask] * n + passing
+                wrap = turns.wraps[actor, mask]
+                np.add.at(later, dest[wrap], weight[~live][wrap])
+                np.add.at(u, dest[~wrap], weight[~live][~wrap])
+            cores, weight = cores[live], weight[live]
+            if not len(cores):
+                continue
+            targets = space.targets(actor, cores)
+            for j in np.unique(targets):
+                pick = targets == j
+                mv = table.moves(actor, int(j), cores[pick])
+                flow = (weight[pick][:, None, None, None] * joint(r, mv)[..., None]
+                        * mv.probabilities()).ravel()
+                succ = mv.succ.ravel()
+                keep = flow > 0
+                flow, succ = flow[keep], succ[keep]
+                wrap = succ >= kn
+                state = succ % kn
+                core_status = status[state % n]
+                a_win[t] += flow[core_status == A_WINS].sum()
+                b_win[t] += flow[core_status == B_WINS].sum()
+                going = (core_status != A_WINS) & (core_status != B_WINS)
+                u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
+                later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
+        u = later
+        if not u.any():
+            break
+    capped += float(u.sum())
+    return Chain(a_win, b_win, stalemate, capped, int(visited.sum()), opening)
+
+
+class _MoveTable:
+    """:func:`moves` of every undecided core, per (actor, target), computed once and sliced
+    (within a memory budget; beyond it, computed on demand)."""
+
+    def __init__(self, space: Space, turns: TurnOrder) -> None:
+        self.space, self.turns = space, turns
+        self.full: dict[tuple[int, int], tuple[np.ndarray, Moves] | None] = {}
+        self.budget = CACHE_BYTES // 4
+
+    def moves(self, actor: int, target: int, cores: np.ndarray) -> Moves:
+        key = (actor, target)
+        if key not in self.full:
+            space = self.space
+            live = np.flatnonzero((space.status == LIVE) & (space.h_idx[:, actor] > 0)
+                                  & (space.h_idx[:, target] > 0))
+            live = live[space.targets(actor, live) == target]
+            size = 3 * len(live) * (space.pool[actor] + 1) * (space.pool[target] + 1) * (
+                1 + len(space.pairs[actor, target].damage))
+            if size <= self.budget:
+                self.budget -= size
+                index = np.full(space.n_cores, -1, np.int64)
+                index[live] = np.arange(len(live))
+                mv = moves(space, self.turns, actor, target, live)
+                mv.probabilities()
+                self.full[key] = (index, mv)
+            else:
+                self.full[key] = None
+        entry = self.full[key]
+        if entry is None:
+            return moves(self.space, self.turns, actor, target, cores)
+        index, mv = entry
+        return mv.rows(index[cores])
+
+
+# --- fixed policies as bid distributions -----------------------------------------------------
+
+
+def policy_probabilities(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray,
+                         lead: int, told: int | None, width: int) -> np.ndarray:
+    """``(b, width)`` probabilities of each bid of a fixed ``pool_policy`` (see
+    :mod:`.rules`); ``lead`` = base attack - base defence, ``told`` the other side's bid
+    when this side bids second."""
+    bids = np.arange(width)[None, :]
+    if policy == "random_mixed":
+        return (bids <= own[:, None]) / (own[:, None] + 1.0)
+    if policy == "all_in_first":
+        bid = own
+    else:
+        best = other if told is None else np.full_like(other, told)
+        if attacking:
+            need = np.zeros_like(own) if policy == "save_for_defence" else best - lead + 1
+        else:
+            need = best + lead
+        if policy == "save_for_defence" and not attacking and told is None:
+            bid = np.clip(need, 0, own)
+        else:
+            bid = np.where((need > 0) & (need <= own), need, 0)
+    return (bids == bid[:, None]).astype(float)
+
+
+def policy_joint(space: Space, solution: Solution | None) -> JointFn:
+    """The bid-pair distribution when every fighter plays its own ``pool_policy``
+    (fighters set to ``"equilibrium"`` read the solved strategies)."""
+    protocol = space.rules.bid_protocol
+
+    def joint(r: int, mv: Moves) -> np.ndarray:
+        att, dfn = space.profiles[mv.actor], space.profiles[mv.target]
+        lead = att.attack - dfn.defence
+        pa = space.pools[mv.cores, mv.actor].astype(np.int64)
+        pd = space.pools[mv.cores, mv.target].astype(np.int64)
+        n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]
+        eq = solution.strategies if solution is not None else None
+        rows = (eq.row[r, mv.actor * space.n_cores + mv.cores] if eq is not None else None)
+
+        def bids(attacking: bool, told: int | None) -> np.ndarray:
+            """The attacker's (or defender's) bid distribution, told the other's bid."""
+            fighter, own, other, width = ((att, pa, pd, n_a) if attacking else
+                                          (dfn, pd, pa, n_d))
+            if fighter.policy != "equilibrium":
+                return policy_probabilities(fighter.policy, attacking, own, other, lead, told,
+                                            width)
+            assert eq is not None and rows is not None
+            if told is None:
+                return (eq.attack if attacking else eq.defence)[rows, :width]
+            reply = eq.attack_reply if attacking else eq.defence_reply
+            return np.eye(width)[np.clip(reply[rows, told], 0, None)]
+
+        def attack(told: int | None) -> np.ndarray:
+            return bids(True, told)
+
+        def defence(told: int | None) -> np.ndarray:
+            return bids(False, told)
+
+        if protocol == "sealed":
+            return attack(None)[:, :, None] * defence(None)[:, None, :]
+        out = np.zeros((len(mv.cores), n_a, n_d))
+        if protocol == "attacker_first":
+            lead_probs = attack(None)
+            for a in range(n_a):
+                out[:, a, :] = lead_probs[:, a, None] * defence(a)
+        else:
+            lead_probs = defence(None)
+            for d in range(n_d):
+                out[:, :, d] = lead_probs[:, d, None] * attack(d)
+        return out
+
+    return joint
+
+
+# --- the public entry ----------------------------------------------------------------------
+
+
+@dataclass
+class Solved:
+    """Every turn order of a matchup, solved (cached: the kernel's and the reference's
+    ``equilibrium`` policy read these tables)."""
+
+    space: Space
+    solutions: dict[tuple[int, ...], Solution]
+    orders: list[tuple[tuple[int, ...], float]]
+
+    def solution_for(self, order: Sequence[int]) -> Solution:
+        return self.solutions[tuple(order)]
+
+
+_CACHE: dict[Any, Solved] = {}
+
+
+def clear_cache() -> None:
+    """Forget every solved game (benchmarks time a cold solve)."""
+    _CACHE.clear()
+
+
+def solved(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+           method: str = "auto") -> Solved:
+    """Solve the game of a matchup for every turn order it can have (cached)."""
+    key = (rules, tuple(side_a), tuple(side_b), method)
+    if key in _CACHE:
+        return _CACHE[key]
+    space = Space(rules, side_a, side_b)
+    orders = linear_orders(rules, (*side_a, *side_b))
+    solutions = {tuple(order): solve_order(space, order, method=method) for order, _ in orders}
+    result = Solved(space, solutions, orders)
+    if len(_CACHE) >= 12:
+        _CACHE.clear()
+    _CACHE[key] = result
+    return result
+
+
+def _mix(probs: np.ndarray) -> str:
+    """``"0:0.25 2:0.75"``: the bids played with positive probability (``"2"`` if pure)."""
+    return " ".join(f"{b}" if p > 1 - 1e-12 else f"{b}:{p:.3g}"
+                    for b, p in enumerate(probs) if p > 1e-9)
+
+
+def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Chain]],
+                   limit: int = 8) -> Any:
+    """The equilibrium bids in the opening states (round 1), most likely first per turn."""
+    import pandas
+
+    space = result.space
+    n = space.n_cores
+    cap = space.rules.max_rounds
+    protocol = space.rules.bid_protocol
+    records = []
+    for order, weight, chain in chains:
+        solution = result.solution_for(order)
+        eq = solution.strategies
+        by_actor: dict[int, list[tuple[int, int, int, float]]] = {}
+        for entry in chain.opening:
+            by_actor.setdefault(entry[1], []).append(entry)
+        for turn, actor in enumerate(order, start=1):
+            entries = sorted(by_actor.get(actor, []), key=lambda e: -e[3])[:limit]
+            for rnd, _, core, reach in entries:
+                if space.status[core] != LIVE:
+                    continue
+                r = cap - rnd + 1
+                target = int(space.targets(actor, np.array([core]))[0])
+                mv = moves(space, solution.turns, actor, target, np.array([core]))
+                joint = eq.joint(r, mv)[0]
+                p_hit = float((joint * (1.0 - mv.probabilities()[0, ..., 0])).sum())
+                state = actor * n + core
+                rows = eq.row[r, state]
+                pa, pd = int(space.pools[core, actor]), int(space.pools[core, target])
+                attack, defence = _mix(eq.attack[rows, :pa + 1]), _mix(eq.defence[rows, :pd + 1])
+                if protocol == "attacker_first":
+                    defence = "reply " + " ".join(
+                        f"{a}->{eq.defence_reply[rows, a]}" for a in range(pa + 1))
+                if protocol == "defender_first":
+                    attack = "reply " + " ".join(
+                        f"{d}->{eq.attack_reply[rows, d]}" for d in range(pd + 1))
+                records.append({
+                    "order": " > ".join(space.profiles[f].name for f in order),
+                    "turn": turn, "reach": round(weight * reach, 6),
+                    "attacker": space.profiles[actor].name,
+                    "defender": space.profiles[target].name,
+                    "state": space.describe_core(core),
+                    "attack bids": attack, "defence bids": defence,
+                    "P(hit)": round(p_hit, 6), "value": round(float(solution.value[r, state]), 6)})
+    frame = pandas.DataFrame.from_records(records)
+    if len(chains) == 1 and len(frame):
+        frame = frame.drop(columns="order")
+    return frame
+
+
+@dataclass
+class Distribution:
+    """The exact outcome distribution of a matchup, averaged over turn orders.
+
+    ``a_win[t]``, ``b_win[t]``, ``stalemate[t]``: probability of each ending in round
+    ``t``; ``capped``: probability of reaching ``max_rounds`` undecided (a draw).
+    """
+
+    a_win: np.ndarray
+    b_win: np.ndarray
+    stalemate: np.ndarray
+    capped: float
+    game_value: float | None
+    result: Solved | None
+    chains: list[tuple[tuple[int, ...], float, Chain]]
+    solve_s: float
+
+    def categories(self) -> tuple[np.ndarray, list[str]]:
+        """Probabilities of (winner, end cause): A down, B down, stalemate, max_rounds."""
+        return (np.array([self.a_win.sum(), self.b_win.sum(), self.stalemate.sum(),
+                          self.capped]),
+                ["a_win down", "b_win down", "draw stalemate", "draw max_rounds"])
+
+    def rounds(self) -> np.ndarray:
+        """``p[t]``: probability that the fight lasts ``t`` rounds."""
+        out = self.a_win + self.b_win + self.stalemate
+        out[-1] += self.capped
+        return out
+
+
+def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
+                         side_b: Sequence[Combatant], *, method: str = "auto") -> Distribution:
+    """Solve (where needed) and propagate the fight: see :func:`solve`."""
+    t0 = time.perf_counter()
+    fighters = (*side_a, *side_b)
+    use_policies = rules.exact_play == "policies"
+    result: Solved | None = None
+    if not use_policies or any(c.pool_policy == "equilibrium" for c in fighters):
+        result = solved(rules, side_a, side_b, method=method)
+        space, orders = result.space, result.orders
+    else:
+        space, orders = Space(rules, side_a, side_b), linear_orders(rules, fighters)
+    solve_s = time.perf_counter() - t0
+    chains: list[tuple[tuple[int, ...], float, Chain]] = []
+    game_value = 0.0
+    cap = rules.max_rounds
+    for order, weight in orders:
+        solution = result.solution_for(order) if result is not None else None
+        if solution is not None:
+            turns = solution.turns
+            game_value += weight * float(solution.value[cap, solution.start])
+        else:
+            turns = TurnOrder.of(space.k, order)
+        if use_policies:
+            joint = policy_joint(space, solution)
+        else:
+            assert solution is not None
+            joint = solution.strategies.joint
+        chains.append((tuple(order), weight, outcome_chain(space, turns, joint)))
+    def mix(part: Callable[[Chain], np.ndarray]) -> np.ndarray:
+        return np.sum([w * part(c) for _, w, c in chains], axis=0)
+
+    return Distribution(mix(lambda c: c.a_win), mix(lambda c: c.b_win),
+                        mix(lambda c: c.stalemate),
+                        float(sum(w * c.capped for _, w, c in chains)),
+                        game_value if result is not None else None, result, chains, solve_s)
+
+
+def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+          assumptions: tuple[str, ...] = (), method: str = "auto", ruleset: str = "pool"
+          ) -> Probabilities:
+    """Exact win / loss / draw probabilities of a matchup (see the module docstring).
+
+    With ``rules.exact_play="equilibrium"`` both sides play the solved equilibrium; with
+    ``"policies"`` every fighter plays its own ``pool_policy`` (those set to
+    ``"equilibrium"`` read the solved strategies) and the answer is the exact outcome of
+    that play.  ``method="linprog"`` solves every mixed exchange with ``linprog`` (slow; a
+    cross-check of the simplex).
+    """
+    t0 = time.perf_counter()
+    dist = outcome_distribution(rules, side_a, side_b, method=method)
+    result, cap = dist.result, rules.max_rounds
+    fighters = (*side_a, *side_b)
+    use_policies = rules.exact_play == "policies"
+    mean_rounds = float((np.arange(cap + 1) * dist.rounds()).sum())
+    details: dict[str, Any] = {
+        "play": ("equilibrium" if not use_policies else
+                 "pool_policy " + ", ".join(f"{c.name}={c.pool_policy}" for c in fighters)),
+        "bid_protocol": rules.bid_protocol,
+        "objective": f"A maximises P(A wins) + {rules.draw_worth:g} x P(draw)",
+        "draws": f"stalemate {float(dist.stalemate.sum()):.6f}, max_rounds {dist.capped:.6f}",
+    }
+    if result is not None:
+        space, orders = result.space, result.orders
+        counts: dict[str, int] = {}
+        for sol in result.solutions.values():
+            for key, c in sol.counts.items():
+                counts[key] = counts.get(key, 0) + c
+        assert dist.game_value is not None
+        details["game_value"] = round(dist.game_value, 12)
+        by_cap = [r for r in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if r < cap] + [cap]
+        details["value_by_max_rounds"] = ", ".join(
+            f"{r}: " + format(sum(w * float(result.solution_for(o).value[
+                r, result.solution_for(o).start]) for o, w in orders), ".6f")
+            for r in by_cap)
+        live = int((space.status == LIVE).sum())
+        details["states"] = (f"{space.k * space.n_cores:,} ({space.n_cores:,} cores x "
+                             f"{space.k} turns, {live:,} cores undecided) x {cap} rounds left"
+                             + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
+        details["exchanges"] = ", ".join(f"{key} {c:,}" for key, c in counts.items())
+    details["turn_orders"] = len(dist.chains)
+    details["solve_s"] = round(dist.solve_s, 3)
+    details["total_s"] = round(time.perf_counter() - t0, 3)
+    strategy = (strategy_frame(result, dist.chains)
+                if result is not None and not use_policies else None)
+    return Probabilities(ruleset, float(dist.a_win.sum()), float(dist.b_win.sum()),
+                         float(dist.stalemate.sum() + dist.capped), mean_rounds, details,
+                         strategy, assumptions)

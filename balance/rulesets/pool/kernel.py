@@ -1,0 +1,240 @@
+"""Vectorised kernel of seed 003: many fights at once, one Python loop over turns.
+
+Structure of arrays over fights (axis 0) and fighters (axis 1): Wound Points, armour WP
+and pool as int16.  Fights are split by turn order (a tie after every tie-break is a
+coin, so an order is drawn per fight) and each group runs with its order fixed, so the
+actor of every turn is one fighter for the whole group.  Finished fights are compacted
+out at the end of every round.  The rules are those of :mod:`.reference`, which this
+kernel must match in distribution (``tests/pool/test_agreement.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...results import Winner
+from ..base import Outcomes
+from .reference import CAUSES
+from .rules import Combatant, Profile, Rules, margin_bonus, profile
+
+__all__ = ["simulate"]
+
+DOWN, STALEMATE, MAX_ROUNDS = (CAUSES.index(c) for c in ("down", "stalemate", "max_rounds"))
+
+
+def policy_bids(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray, lead: int,
+                told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+    """Bids of a fixed policy for a batch of exchanges (int16, same shape as ``own``)."""
+    if policy == "all_in_first":
+        return own.copy()
+    if policy == "random_mixed":
+        return np.floor(rng.random(own.shape) * (own + 1)).astype(np.int16)
+    best = other if told is None else told
+    if attacking:
+        if policy == "save_for_defence":
+            return np.zeros_like(own)
+        need = best - lead + 1
+    else:
+        need = best + lead
+        if policy == "save_for_defence" and told is None:
+            return np.clip(need, 0, own).astype(np.int16)
+    return np.where((need > 0) & (need <= own), need, 0).astype(np.int16)
+
+
+class _EquilibriumTables:
+    """The solver's strategies, indexed like the solver's states and rounds left."""
+
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 order: Sequence[int]) -> None:
+        from . import exact
+
+        solved = exact.solved(rules, side_a, side_b)
+        space = solved.space
+        eq = solved.solution_for(order).strategies
+        self.cap = rules.max_rounds
+        self.n_cores = space.n_cores
+        self.h_stride = space.h_stride
+        self.p_stride = space.p_stride
+        self.lookups = [space.health_lookup(f) for f in range(space.k)]
+        self.row = eq.row
+        self.attack_cdf = np.cumsum(eq.attack, axis=1)
+        self.defence_cdf = np.cumsum(eq.defence, axis=1)
+        self.attack_reply = eq.attack_reply
+        self.defence_reply = eq.defence_reply
+
+    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray
+             ) -> np.ndarray:
+        """Strategy rows of the states of a batch of fights in round ``rnd``."""
+        core = np.zeros(len(wp), np.int64)
+        for f, (low, table) in enumerate(self.lookups):
+            health = np.maximum(wp[:, f].astype(np.int64) + armour[:, f], low)
+            core += table[health - low] * self.h_stride[f]
+            core += pool[:, f].astype(np.int64) * self.p_stride[f]
+        return self.row[self.cap - rnd + 1, actor * self.n_cores + core]
+
+    def bids(self, rows: np.ndarray, attacking: bool, own: np.ndarray,
+             told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+        if told is not None:
+            reply = self.attack_reply if attacking else self.defence_reply
+            return reply[rows, told].astype(np.int16)
+        cdf = (self.attack_cdf if attacking else self.defence_cdf)[rows]
+        u = rng.random(len(rows))
+        return np.minimum((u[:, None] >= cdf).sum(axis=1), own).astype(np.int16)
+
+
+def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+             n: int, rng: np.random.Generator) -> Outcomes:
+    """Simulate ``n`` fights; :class:`Outcomes` with extras ``a_pool_spent``, ``b_pool_spent``."""
+    from .exact import linear_orders
+
+    everyone = (*side_a, *side_b)
+    profiles = ([profile(c, rules, 0) for c in side_a] + [profile(c, rules, 1) for c in side_b])
+    orders = linear_orders(rules, everyone)
+    # one order per fight: the coin of 003.3 #3 over every order the ties allow
+    counts = np.array([n]) if len(orders) == 1 else rng.multinomial(n, [w for _, w in orders])
+    parts = [_simulate_order(rules, side_a, side_b, profiles, order, int(m), rng)
+             for (order, _), m in zip(orders, counts, strict=True) if m]
+    winner, rounds, cause, spent_a, spent_b = (np.concatenate(x) for x in zip(*parts,
+                                                                               strict=True))
+    return Outcomes(winner, rounds, cause, CAUSES,
+                    {"a_pool_spent": spent_a, "b_pool_spent": spent_b})
+
+
+def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                    profiles: list[Profile], order: Sequence[int], n: int,
+                    rng: np.random.Generator) -> tuple[np.ndarray, ...]:
+    """``n`` fights with the turn order fixed to ``order``."""
+    k = len(profiles)
+    side = np.array([p.side for p in profiles])
+    attack = np.array([p.attack for p in profiles])
+    defence = np.array([p.defence for p in profiles])
+    sides = rules.die_sides
+    low, high = (1, sides) if sides else (0, 0)
+    eq = (_EquilibriumTables(rules, side_a, side_b, order)
+          if any(p.policy == "equilibrium" for p in profiles) else None)
+
+    wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
+    armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
+    pool = np.tile(np.array([p.pool for p in profiles], np.int16), (n, 1))
+    ids = np.arange(n)
+    winner = np.zeros(n, np.int8)
+    rounds = np.zeros(n, np.int16)
+    cause = np.full(n, MAX_ROUNDS, np.int8)
+    spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
+    foes = [np.flatnonzero(side != side[f]) for f in range(k)]
+    pairs = [(i, j) for i in range(k) for j in foes[i]]
+
+    def finish(done: np.ndarray, who: np.ndarray | int, rnd: np.ndarray | int, why: int) -> None:
+        winner[ids[done]] = who
+        rounds[ids[done]] = rnd
+        cause[ids[done]] = why
+
+    for rnd in range(1, rules.max_rounds + 1):
+        if not len(ids):
+            break
+        standing = wp > rules.down_at
+        # stalemate: nobody can possibly hit (003.4), tested at the start of the round
+        threat = np.zeros(len(ids), bool)
+        for i, j in pairs:
+            threat |= (standing[:, i] & standing[:, j]
+                       & (attack[i] + pool[:, i] + high > defence[j] + low))
+        if not threat.all():
+            end = rnd + rules.stalemate_rounds - 1
+            stale = ~threat
+            if end <= rules.max_rounds:
+                finish(stale, Winner.DRAW, end, STALEMATE)
+            else:
+                finish(stale, Winner.DRAW, rules.max_rounds, MAX_ROUNDS)
+            running = threat
+        else:
+            running = np.ones(len(ids), bool)
+        for f in order:
+            act = running & (wp[:, f] > rules.down_at)
+            if not act.any():
+                continue
+            targets = _targets(rules, f, foes[f], wp, act)
+            for j in foes[f]:
+                rows = np.flatnonzero(act & (targets == j))
+                if not len(rows):
+                    continue
+                lead = int(attack[f] - defence[j])
+                a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead, rows, wp, armour, pool,
+                             rng)
+                pool[rows, f] -= a
+                pool[rows, j] -= d
+                spent[ids[rows], f] += a
+                spent[ids[rows], j] += d
+                margin = lead + a.astype(np.int32) - d
+                if high:
+                    margin += (rng.integers(low, high + 1, len(rows))
+                               - rng.integers(low, high + 1, len(rows)))
+                hit = margin > 0  # the attack must beat the defence (003.2)
+                rows, margin = rows[hit], margin[hit]
+                if not len(rows):
+                    continue
+                damage = profiles[f].damage + margin_bonus(rules, margin)
+                absorbed = np.minimum(armour[rows, j], damage)
+                armour[rows, j] -= absorbed.astype(np.int16)
+                wp[rows, j] -= (damage - absorbed).astype(np.int16)
+                fell = wp[rows, j] <= rules.down_at
+                if fell.any():
+                    others = [g for g in np.flatnonzero(side == side[j]) if g != j]
+                    out = rows[fell]
+                    if others:
+                        out = out[~(wp[out][:, others] > rules.down_at).any(axis=1)]
+                    if len(out):
+                        won = np.zeros(len(ids), bool)
+                        won[out] = True
+                        finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, DOWN)
+                        running[out] = False
+                        act[out] = False
+        # compact: keep the fights still running
+        keep = running
+        if rnd == rules.max_rounds:
+            finish(keep, Winner.DRAW, rules.max_rounds, MAX_ROUNDS)
+            break
+        if not keep.all():
+            ids, wp, armour, pool = ids[keep], wp[keep], armour[keep], pool[keep]
+    spent_a = spent[:, side == 0].sum(axis=1).astype(np.int16)
+    spent_b = spent[:, side == 1].sum(axis=1).astype(np.int16)
+    return winner, rounds, cause, spent_a, spent_b
+
+
+def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, act: np.ndarray
+             ) -> np.ndarray:
+    """Each acting fight's target for fighter ``f`` (``target_policy``; -1 if none)."""
+    if len(foes) == 1:
+        return np.full(len(wp), foes[0])
+    standing = wp[:, foes] > rules.down_at
+    if rules.target_policy == "first":
+        pick = np.argmax(standing, axis=1)
+    else:  # lowest WP among the standing foes, ties to the first listed
+        key = np.where(standing, wp[:, foes].astype(np.int32), np.iinfo(np.int32).max)
+        pick = np.argmin(key, axis=1)
+    return np.where(standing.any(axis=1), foes[pick], -1)
+
+
+def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, rnd: int,
+          f: int, j: int, lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray,
+          pool: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``)."""
+    own_a, own_d = pool[rows, f], pool[rows, j]
+    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows])
+              if eq is not None else np.empty(0, np.int64))
+
+    def bid(who: int, attacking: bool, told: np.ndarray | None) -> np.ndarray:
+        own, other = (own_a, own_d) if attacking else (own_d, own_a)
+        if profiles[who].policy == "equilibrium":
+            assert eq is not None
+            return eq.bids(states, attacking, own, told, rng)
+        return policy_bids(profiles[who].policy, attacking, own, other, lead, told, rng)
+
+    if rules.bid_protocol == "attacker_first":
+        a = bid(f, True, None)
+        return a, bid(j, False, a)
+    if rules.bid_protocol == "defender_first":
+        d = bid(j, False, None)
+        return bid(f, True, d), d
+    return bid(f, True, None), bid(j, False, None)

@@ -1,0 +1,339 @@
+"""Seed 003 (the diceless "Courts" system of *Worlds Within Worlds*) as data: tables, fields,
+and the small pure formulas every implementation shares.
+
+Every table cites the seed text or the digest entry (``../shared/rules/003-pool.md``) it
+comes from.  Tags: TEXT (the seed says it), SRC (the identified source), AMBIG (a chosen
+reading), DEFAULT (a gap filled).
+
+Vocabulary used throughout the package
+--------------------------------------
+* **base attack** of a fighter: Co-ordination + Combat + Misc (+ ``status_in_checks`` x
+  Status); **base defence**: Fortitude + Combat + Misc (+ the same Status term) (003.2).
+* **lead** of an exchange: base attack of the attacker - base defence of the defender.  An
+  attack hits iff ``lead + a - d (+ dice difference) > 0``: the attack must *beat* the
+  defence, equal is a miss (003.2, SRC basics page).
+* **health** of a fighter: its Wound Points plus its armour's Wound Points.  Damage comes off
+  the armour first (003.2), so the pair (armour WP, WP) is always determined by health:
+  armour WP = max(0, health - full WP), WP = min(health, full WP).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ...errors import SpecError
+from ..base import Table, check_fields, param
+
+__all__ = [
+    "ARMOUR_WP",
+    "BID_PROTOCOLS",
+    "POOL_POLICIES",
+    "RANDOMISERS",
+    "STAT_RANGES",
+    "WEAPON_DAMAGE",
+    "Combatant",
+    "Profile",
+    "Rules",
+    "apply_damage",
+    "can_possibly_hit",
+    "check_stats",
+    "combat_pool",
+    "die_range",
+    "hits",
+    "margin_bonus",
+    "order_groups",
+    "profile",
+    "strength_modifier",
+    "turn_value",
+]
+
+# 003.4 "Weapon damage" [DEFAULT]: the seed says damage is fixed by weapon type (003.2) but
+# gives no values.  Unarmed may be 0 (003.3 #6), leaving only the strength modifier.
+WEAPON_DAMAGE = {"unarmed": 0, "knife": 2, "sword": 3, "axe": 3, "mace": 3, "spear": 3,
+                 "two_handed": 5, "bow": 3}
+
+# 003.4 "Armour WP" [DEFAULT]: armour is an extra Wound Point buffer, no per-hit reduction.
+ARMOUR_WP = {"none": 0, "light": 4, "medium": 8, "heavy": 12}
+
+# 003.4 "Stat scales" [DEFAULT]: Co, Fort, Int 1-10 (human average 4); Combat 0-6; Status 0-5.
+STAT_RANGES = {"coordination": "1..10", "intellect": "1..10", "fortitude": "1..10",
+               "combat": "0..6", "status": "0..5"}
+
+# 003.3 #2: when pool spending is declared.
+BID_PROTOCOLS = ("sealed", "attacker_first", "defender_first")
+
+# 003.4 "Pool-spending policy" [DEFAULT], plus the solver's equilibrium.  Every policy reads
+# the base values and the pools only; it does not anticipate the randomiser's dice.
+#   minimal_sure_hit  attacking: spend exactly enough to beat the defence even if the
+#                     defender spends all it has left (or, told the defender's bid, enough
+#                     to beat that); 0 if that is unaffordable or unnecessary.  Defending:
+#                     the mirror, exactly enough to block the attacker's best (or told)
+#                     attack, else 0.
+#   all_in_first      spend the whole remaining pool on every check (so: all on the first).
+#   save_for_defence  never spend on attack; defending, spend what it takes to block the
+#                     attacker's best attack, as much of it as the pool allows (told the
+#                     attack: exactly enough if affordable, else nothing).
+#   random_mixed      spend a uniformly random amount from 0 to the remaining pool.
+#   equilibrium       sample the bid from the exact solver's equilibrium strategy in the
+#                     current state (informed bidders use the solver's best response).
+POOL_POLICIES = ("minimal_sure_hit", "all_in_first", "save_for_defence", "random_mixed",
+                 "equilibrium")
+
+# 003.4 "Randomness for Monte Carlo": optional house-rule randomiser, one die on every check.
+RANDOMISERS = ("1d6", "1d10")
+
+STATS = ("coordination", "intellect", "fortitude", "combat", "status")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Combatant:
+    """One fighter of seed 003."""
+
+    _owner: ClassVar[str] = "pool combatant"
+
+    name: str = param("fighter", tag="TEXT", doc="display name in logs and tables")
+    coordination: int = param(4, tag="DEFAULT", low=0, high=99,
+                              doc="Co-ordination: Turn Value, pool, attack, strength "
+                                  "modifier (003.1; scale 1-10, average 4 by stat_ranges)")
+    intellect: int = param(4, tag="DEFAULT", low=0, high=99,
+                           doc="Intellect: only feeds the Combat Pool (003.1; scale 1-10)")
+    fortitude: int = param(4, tag="DEFAULT", low=0, high=99,
+                           doc="Fortitude: defence, and Wound Points by wp_per_fortitude "
+                               "(003.1; scale 1-10)")
+    combat: int = param(2, tag="DEFAULT", low=0, high=99,
+                        doc="the catch-all Combat ability: attack, defence, tie-break "
+                            "(003.1; scale 0-6)")
+    status: int = param(0, tag="DEFAULT", low=0, high=99,
+                        doc="Status: subtracted from Turn Value, lower wins ties (003.1; "
+                            "scale 0-5); in checks only by status_in_checks")
+    misc_turn: int = param(0, tag="TEXT", low=-99, high=99,
+                           doc="Misc modifier to Turn Value (Talents, Abilities, Resources, "
+                               "ST fiat; 003.2)")
+    misc_attack: int = param(0, tag="TEXT", low=-99, high=99,
+                             doc="Misc modifier to the attack check (003.2)")
+    misc_defence: int = param(0, tag="TEXT", low=-99, high=99,
+                              doc="Misc modifier to the defence check (003.2)")
+    weapon: str = param("sword", tag="DEFAULT", choices=tuple(WEAPON_DAMAGE),
+                        doc="weapon type; its damage is the rules' weapon_damage table "
+                            "(003.4)")
+    armour: str = param("none", tag="DEFAULT", choices=tuple(ARMOUR_WP),
+                        doc="armour; its Wound Points are the rules' armour_wp table (003.4)")
+    wound_points: int | None = param(None, tag="DEFAULT", low=1, high=999,
+                                     doc="starting Wound Points; none = wp_per_fortitude x "
+                                         "Fortitude (003.4 wp_formula)")
+    pool_policy: str = param("minimal_sure_hit", tag="DEFAULT", choices=POOL_POLICIES,
+                             doc="how this fighter spends its Combat Pool in Monte Carlo and "
+                                 "the reference (003.4); exact plays the equilibrium unless "
+                                 "exact_play=policies")
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+
+
+def _check_range_text(text: str) -> tuple[int, int] | None:
+    low, sep, high = str(text).partition("..")
+    try:
+        lo, hi = int(low), int(high)
+    except ValueError:
+        return None
+    return (lo, hi) if sep and lo <= hi else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """The rule parameters of seed 003, each with its provenance tag."""
+
+    _owner: ClassVar[str] = "pool rules"
+
+    bid_protocol: str = param("sealed", tag="AMBIG", choices=BID_PROTOCOLS,
+                              doc="when pool spending is declared: both in secret (sealed), "
+                                  "the attacker first, or the defender first (003.3 #2)")
+    str_mod_stat: str = param("coordination", tag="AMBIG",
+                              choices=("coordination", "fortitude", "intellect", "combat"),
+                              doc="stat behind the damage 'strength' modifier; the seed says "
+                                  "Co-ordination (003.3 #1)")
+    str_mod_divisor: int = param(3, tag="TEXT", low=1, high=20,
+                                 doc="strength modifier = floor(stat / this) (003.2)")
+    tv_final_tiebreak: str = param("random", tag="DEFAULT", choices=("random", "listed"),
+                                   doc="Turn Value ties left after Co, Combat and Status: a "
+                                       "seeded coin, or the listed order (side A first) (003.3 #3)")
+    status_in_checks: int = param(0, tag="DEFAULT", low=-5, high=5,
+                                  doc="Status points added (per point) to attack and defence "
+                                      "checks; 0 = Status only in Turn Value (003.3 #5)")
+    margin_damage: bool = param(False, tag="DEFAULT",
+                                doc="a hit deals + floor(margin / 2) extra damage (003.4, "
+                                    "the seed's optional margin rule)")
+    randomiser: str | None = param(None, tag="DEFAULT", choices=RANDOMISERS,
+                                   doc="house-rule randomiser: one die added to every check "
+                                       "(none = canon, diceless) (003.4)")
+    wp_per_fortitude: int = param(3, tag="DEFAULT", low=1, high=50,
+                                  doc="Wound Points = this x Fortitude unless the fighter "
+                                      "sets wound_points (003.4 wp_formula)")
+    down_at: int = param(0, tag="DEFAULT", low=0, high=50,
+                         doc="a fighter whose WP fall to this or below is out of the fight "
+                             "(003.4)")
+    weapon_damage: Table = param(
+        WEAPON_DAMAGE, tag="DEFAULT", low=0, high=50, doc="fixed damage by weapon type (003.4)")
+    armour_wp: Table = param(
+        ARMOUR_WP, tag="DEFAULT", low=0, high=100,
+        doc="the armour's own Wound Points, a buffer taken first (003.4)")
+    stat_ranges: Table = param(
+        STAT_RANGES, tag="DEFAULT",
+        doc="allowed stat values, 'low..high' per stat (003.4 stat scales)")
+    stalemate_rounds: int = param(2, tag="DEFAULT", low=1, high=100,
+                                  doc="draw once nobody can possibly hit (base + pool + best "
+                                      "die <= opposing base + worst die) for this many full "
+                                      "rounds (003.4)")
+    max_rounds: int = param(50, tag="DEFAULT", low=1, high=10_000,
+                            doc="rounds after which the fight is a draw (003.4)")
+    target_policy: str = param("lowest_wp", tag="DEFAULT", choices=("lowest_wp", "first"),
+                               doc="whom an attacker in a group fight strikes: the living foe "
+                                   "with the fewest WP, or the first listed (003.4)")
+    draw_worth: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
+                              doc="exact solver's objective: side A maximises P(A wins) + "
+                                  "this x P(draw); 0.5 is maximising P(A) - P(B)")
+    exact_play: str = param("equilibrium", tag="DEFAULT", choices=("equilibrium", "policies"),
+                            doc="what `exact` computes: the game's equilibrium (pool_policy "
+                                "ignored) or the exact outcome of every pool_policy")
+
+    def __post_init__(self) -> None:
+        check_fields(self)
+        if set(self.stat_ranges) != set(STATS):
+            raise SpecError(f"pool rules field 'stat_ranges' needs the keys {', '.join(STATS)}")
+        for stat, text in self.stat_ranges.items():
+            if _check_range_text(text) is None:
+                raise SpecError(f"pool rules field 'stat_ranges.{stat}' must be 'low..high' "
+                                f"with integers low <= high, got {text!r}")
+
+    def stat_range(self, stat: str) -> tuple[int, int]:
+        """The inclusive range allowed for ``stat``."""
+        bounds = _check_range_text(self.stat_ranges[stat])
+        assert bounds is not None
+        return bounds
+
+    @property
+    def die_sides(self) -> int:
+        """Sides of the randomiser die (0: no randomiser)."""
+        return 0 if self.randomiser is None else int(self.randomiser.removeprefix("1d"))
+
+
+def check_stats(c: Combatant, rules: Rules, where: str) -> None:
+    """Raise :class:`SpecError` if a stat of ``c`` is outside ``rules.stat_ranges``."""
+    for stat in STATS:
+        lo, hi = rules.stat_range(stat)
+        value = getattr(c, stat)
+        if not lo <= value <= hi:
+            raise SpecError(f"{where}: pool combatant field '{stat}' must be in {lo}..{hi} "
+                            f"(rules stat_ranges), got {value}")
+
+
+# --- the seed's formulas ---------------------------------------------------------------------
+
+
+def turn_value(c: Combatant) -> int:
+    """Turn Value = Co-ordination - Status + Misc (003.2)."""
+    return c.coordination - c.status + c.misc_turn
+
+
+def combat_pool(c: Combatant) -> int:
+    """Combat Pool = floor((Co-ordination + Intellect) / 2), for the whole fight (003.2)."""
+    return (c.coordination + c.intellect) // 2
+
+
+def strength_modifier(c: Combatant, rules: Rules) -> int:
+    """The damage 'strength' modifier: floor(Co-ordination / 3) as written (003.2, 003.3 #1)."""
+    return getattr(c, rules.str_mod_stat) // rules.str_mod_divisor
+
+
+def hits(attack: int, defence: int) -> bool:
+    """The attacker must *beat* the defence; equal is a miss (003.2, SRC basics)."""
+    return attack > defence
+
+
+def apply_damage(armour_wp: int, wound_points: int, damage: int) -> tuple[int, int]:
+    """Take ``damage`` from the armour's Wound Points first, the overflow from the wearer's.
+
+    Returns the new ``(armour_wp, wound_points)`` (003.2, 003.3 #7).
+    """
+    absorbed = min(armour_wp, damage)
+    return armour_wp - absorbed, wound_points - (damage - absorbed)
+
+
+def order_key(c: Combatant) -> tuple[int, int, int, int]:
+    """Sort key of the turn order: higher TV, then higher Co, higher Combat, lower Status."""
+    return (-turn_value(c), -c.coordination, -c.combat, c.status)
+
+
+def order_groups(fighters: tuple[Combatant, ...]) -> list[list[int]]:
+    """Indices of ``fighters`` in turn order, grouped where every tie-break is equal (003.2).
+
+    A group of more than one is ordered by ``tv_final_tiebreak`` (the ST's call).
+    """
+    keys = sorted(range(len(fighters)), key=lambda i: (order_key(fighters[i]), i))
+    groups: list[list[int]] = []
+    for i in keys:
+        if groups and order_key(fighters[groups[-1][0]]) == order_key(fighters[i]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The numbers one fighter brings to a fight under given rules (all implementations
+    read these, so the formulas live in one place)."""
+
+    name: str
+    side: int
+    """0 for side A, 1 for side B."""
+    attack: int
+    """base attack: Co + Combat + Misc (+ Status term)."""
+    defence: int
+    """base defence: Fort + Combat + Misc (+ Status term)."""
+    pool: int
+    wound_points: int
+    armour_wp: int
+    damage: int
+    """damage of a hit before the margin option: weapon + strength modifier."""
+    policy: str
+
+    @property
+    def health(self) -> int:
+        """Wound Points plus the armour's: the track damage comes off (003.2)."""
+        return self.wound_points + self.armour_wp
+
+
+def profile(c: Combatant, rules: Rules, side: int) -> Profile:
+    """The :class:`Profile` of ``c`` fighting for ``side`` (0 = A, 1 = B)."""
+    status = rules.status_in_checks * c.status
+    wp = c.wound_points if c.wound_points is not None else rules.wp_per_fortitude * c.fortitude
+    return Profile(
+        name=c.name, side=side,
+        attack=c.coordination + c.combat + c.misc_attack + status,
+        defence=c.fortitude + c.combat + c.misc_defence + status,
+        pool=combat_pool(c), wound_points=wp, armour_wp=int(rules.armour_wp[c.armour]),
+        damage=int(rules.weapon_damage[c.weapon]) + strength_modifier(c, rules),
+        policy=c.pool_policy)
+
+
+def margin_bonus(rules: Rules, margin: int) -> int:
+    """Extra damage of a hit by ``margin`` under the margin option: floor(margin / 2)."""
+    return margin // 2 if rules.margin_damage else 0
+
+
+def die_range(rules: Rules) -> tuple[int, int]:
+    """Lowest and highest roll of the randomiser die, (0, 0) without one."""
+    sides = rules.die_sides
+    return (1, sides) if sides else (0, 0)
+
+
+def can_possibly_hit(attacker: Profile, pool: int, defender: Profile, rules: Rules) -> bool:
+    """Whether ``attacker`` with ``pool`` left could beat ``defender``'s base defence at all.
+
+    The stalemate test of 003.4: base + remaining pool (+ the best die) must exceed the
+    opposing base (+ the worst die); the defender's own pool is not counted.
+    """
+    low, high = die_range(rules)
+    return attacker.attack + pool + high > defender.defence + low

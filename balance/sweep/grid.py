@@ -1,0 +1,154 @@
+"""Expand a :class:`~balance.sweep.spec.Spec` into cells, each with a stable key.
+
+A cell is one matchup of the sweep: the rules and both sides with the cell's axis values
+applied, built and checked through the ruleset (``RulesetBase.rules``, ``.side``,
+``.check_sides``).  Its **key** is a hash of its canonical parameter JSON -- the ruleset
+name and every field of the rules and of each combatant, with sorted keys -- never its
+position in the grid.  The random streams of a cell's chunk ``i`` are
+``SeedSequence(entropy, spawn_key=(cell key, i))``, so a cell's numbers do not change when
+the grid grows, shrinks or is reordered, and two experiments that simulate the same matchup
+under the same seed get the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import SpecError
+from ..rulesets.base import RulesetBase, Side, Table, plain
+from .spec import SIDES, Axis, Spec, _member_dict, resolve_ruleset
+
+__all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One matchup of a sweep.
+
+    Attributes
+    ----------
+    index
+        Position in this grid (for display only; nothing depends on it).
+    params
+        Axis field -> value, in axis order (plain, frozen values).
+    key
+        Stable identity: a hash of :func:`canonical` (32 hex digits).
+    rules, side_a, side_b
+        The validated ruleset objects the cell simulates.
+    """
+
+    index: int
+    params: Table
+    key: str
+    rules: Any
+    side_a: Side
+    side_b: Side
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def canonical(ruleset: str, rules: Any, side_a: Side, side_b: Side) -> str:
+    """The canonical JSON of a matchup: every field, sorted keys, no whitespace."""
+    data = {"ruleset": ruleset, "rules": _fields(rules),
+            "a": [_fields(c) for c in side_a], "b": [_fields(c) for c in side_b]}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def cell_key(ruleset: str, rules: Any, side_a: Side, side_b: Side) -> str:
+    """The stable key of a matchup: BLAKE2b-128 of :func:`canonical`, as hex."""
+    text = canonical(ruleset, rules, side_a, side_b)
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def combinations(spec: Spec) -> Iterator[tuple[Any, ...]]:
+    """The axis-value tuples of the grid, in order (first axis slowest under product)."""
+    if not spec.axes:
+        yield ()
+        return
+    values = [axis.values for axis in spec.axes]
+    if spec.combine == "zip":
+        yield from zip(*values, strict=True)
+    else:
+        yield from itertools.product(*values)
+
+
+def display(value: Any, field: str = "") -> Any:
+    """An axis value as a table entry: scalars as they are, a whole side of preset specs as
+    ``"novice + novice"``, other lists and tables as compact JSON."""
+    if field in SIDES and isinstance(value, tuple | list) \
+            and all(isinstance(v, str) for v in value):
+        return " + ".join(value)
+    if isinstance(value, tuple | list | Mapping):
+        return json.dumps(plain(value), separators=(",", ":"), sort_keys=True)
+    return value
+
+
+def _describe(axes: tuple[Axis, ...], combo: tuple[Any, ...]) -> str:
+    return ", ".join(f"{axis.field}={display(v, axis.field)}"
+                     for axis, v in zip(axes, combo, strict=True))
+
+
+def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
+                  ) -> list[dict[str, Any]]:
+    base = getattr(spec, label)
+    for axis, value in overrides:
+        if axis.target == label and axis.member is None:
+            base = (value,) if isinstance(value, str | Mapping) else value
+    members = [_member_dict(m) for m in base]
+    # Presets first, so a swept field applies on top of a swept preset.
+    ordered = sorted((ov for ov in overrides if ov[0].target == label and ov[0].member is not None),
+                     key=lambda ov: ov[0].name != "preset")
+    for axis, value in ordered:
+        if axis.member == "*":
+            targets = range(len(members))
+        else:
+            index = int(axis.member)  # type: ignore[arg-type]
+            if index >= len(members):
+                raise SpecError(f"{axis.field}: side {label.upper()} has {len(members)} "
+                                "combatant(s) in this cell")
+            targets = range(index, index + 1)
+        name = str(axis.name)  # "preset": a new preset under the member's own fields
+        for k in targets:
+            members[k] = {**members[k], name: value}
+    return members
+
+
+def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
+    """Build and check every cell of ``spec``.
+
+    Raises
+    ------
+    SpecError
+        Naming the cell (its axis values) that the ruleset rejects, e.g. a side too large.
+    """
+    rs = ruleset if ruleset is not None else resolve_ruleset(spec.ruleset)
+    origin = f"{spec.source}: grid" if spec.source else "grid"
+    cells = []
+    rules_cache: dict[Any, Any] = {}
+    for index, combo in enumerate(combinations(spec)):
+        pairs = list(zip(spec.axes, combo, strict=True))
+        try:
+            overrides: dict[str, Any] = dict(spec.rules)
+            overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
+            frozen = Table(overrides)
+            if frozen not in rules_cache:
+                rules_cache[frozen] = rs.rules(dict(overrides))
+            rules = rules_cache[frozen]
+            sides = [rs.side(_side_members(spec, label, pairs)) for label in SIDES]
+            rs.check_sides(rules, sides[0], sides[1])
+        except SpecError as exc:
+            where = f"{origin}: cell {_describe(spec.axes, combo)}" if combo else origin
+            raise SpecError(exc.reason, where=where) from None
+        key = cell_key(rs.name, rules, sides[0], sides[1])
+        params = Table([(ax.field, v) for ax, v in pairs])
+        cells.append(Cell(index, params, key, rules, sides[0], sides[1]))
+    return tuple(cells)

@@ -1,0 +1,662 @@
+"""Run a sweep: cells -> chunks on an executor -> cached tallies -> one tidy row per cell.
+
+The unit of work is one **chunk** of one cell: ``balance.engine.run_chunk(..., entropy,
+key=(cell key,), index=i)``, a pure function of (ruleset, cell, entropy, i, size).  The
+client (this process) hands chunks to an executor, writes every completed chunk's
+:class:`~balance.results.Tally` atomically to the run's cache, and adds a cell's chunks in
+index order, so the table is the same whichever executor ran the chunks, on how many
+workers, in whatever order they finished -- and the same as
+``balance.engine.run(..., key=(cell key,))`` cell by cell.
+
+* A cell with a fixed number of fights is ``ceil(fights / chunk_size)`` independent chunks.
+* A cell with a target precision runs chunks 0, 1, 2, ... and stops at the first prefix
+  whose every interval is narrow enough (``balance.engine.reached``): deterministic, because
+  chunk ``i`` is always the same numbers.  To keep workers busy when there are few such
+  cells, chunks past the current one may be computed ahead; they are cached and used only
+  if the cell gets that far.
+
+Executors: ``serial`` (in this process), ``processes`` (a ``ProcessPoolExecutor``, one worker
+per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
+``LocalCluster`` started for the run, or an existing scheduler by address).  On Dask every
+task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun elsewhere,
+which changes nothing since the tasks are pure.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import datetime as dt
+import math
+import os
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+from ..api import versions
+from ..engine import reached, run_chunk
+from ..errors import SpecError
+from ..random import root_entropy
+from ..results import Summary, Tally, Winner
+from ..rulesets.base import RulesetBase
+from . import store
+from .grid import Cell, display, expand
+from .spec import Spec, load_spec, resolve_ruleset
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
+           "sweep"]
+
+EXECUTORS: tuple[str, ...] = ("serial", "processes", "dask")
+RUN_FORMAT = "balance-run/1"
+STOP_GRACE_S = 10.0
+"""On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
+SCHEDULER_TIMEOUT_S = 10.0
+"""How long to try to reach a dask scheduler given by address."""
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# --- the task -----------------------------------------------------------------------------------
+
+
+def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: int, key: str,
+                   index: int, size: int) -> tuple[Tally, float, float]:
+    """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
+    seconds the engine took.
+
+    A pure function of its arguments: safe to run anywhere, twice, or again after a lost
+    worker.  The ruleset travels by name (or import path) and is looked up where it runs.
+    """
+    rs = resolve_ruleset(ruleset)
+    start, cpu = time.perf_counter(), time.process_time()
+    tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
+                      index=index)
+    return tally, time.perf_counter() - start, time.process_time() - cpu
+
+
+def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
+    """Size of chunk ``index`` of a ``cap``-fight run (as ``balance.engine.chunk_sizes``)."""
+    return max(0, min(chunk_size, cap - index * chunk_size))
+
+
+# --- one cell's progress ----------------------------------------------------------------------
+
+
+class _CellRun:
+    """The chunks of one distinct cell: which are done, which to run next, the total."""
+
+    def __init__(self, cell: Cell, spec: Spec, causes: tuple[str, ...],
+                 cached: Mapping[tuple[int, int], Tally]) -> None:
+        self.cell = cell
+        self.key = cell.key
+        self.copies = 0  # cells of the grid with this key
+        self.cap, self.chunk_size = spec.cap, spec.chunk_size
+        self.precision, self.confidence = spec.precision, spec.confidence
+        self.n_chunks = math.ceil(self.cap / self.chunk_size)
+        self.causes = causes
+        self.done: dict[int, Tally] = {}
+        for (index, size), tally in cached.items():
+            if index < self.n_chunks and size == _chunk_size(index, self.cap, self.chunk_size):
+                self.done[index] = tally
+        self.in_flight: set[int] = set()
+        self.finished = False
+        self.prefix = Tally.empty(causes)
+        self.next = 0
+        if self.precision is None:
+            self.finished = len(self.done) == self.n_chunks
+        else:
+            self._advance()
+        self.cached_used = len(self.done) if self.precision is None else self.next
+
+    def size(self, index: int) -> int:
+        return _chunk_size(index, self.cap, self.chunk_size)
+
+    def _advance(self) -> None:
+        # Fold the consecutive completed chunks into the prefix, exactly as engine.run does.
+        assert self.precision is not None
+        while not self.finished and self.next in self.done:
+            self.prefix = self.prefix + self.done[self.next]
+            self.next += 1
+            if reached(self.prefix, self.precision, self.confidence) \
+                    or self.next >= self.n_chunks:
+                self.finished = True
+
+    def wanted(self, ahead: int) -> list[int]:
+        """Chunk indices to start now: every missing one, or for a precision cell the
+        missing ones among the next ``ahead``."""
+        if self.finished:
+            return []
+        if self.precision is None:
+            window = range(self.n_chunks)
+        else:
+            window = range(self.next, min(self.n_chunks, self.next + ahead))
+        return [i for i in window if i not in self.done and i not in self.in_flight]
+
+    def add(self, index: int, tally: Tally) -> None:
+        self.in_flight.discard(index)
+        if self.finished:
+            return  # computed ahead past the stopping point: cached, not counted
+        self.done[index] = tally
+        if self.precision is None:
+            self.finished = len(self.done) == self.n_chunks
+        else:
+            self._advance()
+
+    def total(self) -> Tally:
+        if self.precision is not None:
+            return self.prefix
+        total = Tally.empty(self.causes)
+        for index in range(self.n_chunks):  # index order: float extras add the same way
+            total = total + self.done[index]
+        return total
+
+
+# --- executors -------------------------------------------------------------------------------------
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group; let the client alone handle it, so workers
+    # finish (and the client keeps) the chunk they are on.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Serial:
+    name = "serial"
+
+    def __init__(self) -> None:
+        self.workers = 1
+        self.window = 1
+        self.address: str | None = None
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
+        future: cf.Future[Any] = cf.Future()
+        try:
+            future.set_result(fn(*args))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        return set(futures)
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        pass
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _Processes:
+    name = "processes"
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing as mp
+
+        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        ctx = mp.get_context(method)
+        if method == "forkserver":
+            # Workers fork from a server that has already imported the task's module.
+            ctx.set_forkserver_preload(["balance.sweep.runner"])
+        self.workers = workers
+        self.window = 2 * workers + 2
+        self.address = None
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                           initializer=_ignore_sigint)
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
+        return self.pool.submit(fn, *args)
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        cf.wait(list(futures), timeout=timeout)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Dask:
+    name = "dask"
+
+    def __init__(self, workers: int | None, scheduler: str | None) -> None:
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        self.cluster = None
+        try:
+            if scheduler is None:
+                self.cluster = LocalCluster(n_workers=workers or default_workers(),
+                                            threads_per_worker=1, processes=True,
+                                            dashboard_address=":0",  # any free port
+                                            silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
+            if self.cluster is not None:
+                self.cluster.close()
+            raise SpecError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+        self.address: str | None = getattr(self.client.scheduler, "address", scheduler)
+        self.workers = max(1, sum(self.client.nthreads().values()))
+        self.window = max(64, 4 * self.workers)
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> Any:
+        return self.client.submit(fn, *args, key=key, pure=False)
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        from distributed import wait
+
+        return set(wait(list(futures), return_when="FIRST_COMPLETED").done)
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        self.client.cancel([f for f in futures if not f.done()])
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        pass  # cancelled on the scheduler; what is done is already here
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def _make_pool(executor: str, workers: int | None, scheduler: str | None) -> Any:
+    if executor == "serial":
+        return _Serial()
+    if executor == "processes":
+        return _Processes(workers or default_workers())
+    return _Dask(workers, scheduler)
+
+
+# --- progress ----------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A tqdm bar on stderr: cells done, fights per second, time left (or nothing)."""
+
+    def __init__(self, enabled: bool, *, desc: str, n_cells: int, cells_done: int,
+                 total_fights: int | None, fights_done: int, stream: IO[str]) -> None:
+        self.bar: Any = None
+        self.n_cells, self.cells_done = n_cells, cells_done
+        self.fights, self.start = 0, time.perf_counter()
+        if not enabled:
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self.by_fights = total_fights is not None
+        if self.by_fights:
+            self.bar = tqdm(total=total_fights, initial=fights_done, unit="fight",
+                            unit_scale=True, desc=desc, file=stream, dynamic_ncols=True,
+                            smoothing=0.05)
+        else:
+            self.bar = tqdm(total=n_cells, initial=cells_done, unit="cell", desc=desc,
+                            file=stream, dynamic_ncols=True, smoothing=0.05)
+        self._postfix()
+
+    def _postfix(self) -> None:
+        text = f"cells {self.cells_done}/{self.n_cells}"
+        if not self.by_fights:
+            elapsed = time.perf_counter() - self.start
+            text += f", {self.fights / elapsed:,.0f} fights/s" if elapsed > 0 else ""
+        self.bar.set_postfix_str(text, refresh=False)
+
+    def update(self, fights: int, cells: int) -> None:
+        self.fights += fights
+        self.cells_done += cells
+        if self.bar is None:
+            return
+        self._postfix()
+        self.bar.update(fights if self.by_fights else cells)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# --- the scheduling loop ----------------------------------------------------------------------
+
+
+@dataclass
+class _Counts:
+    computed: int = 0
+    computed_fights: int = 0
+    worker_s: float = 0.0
+    worker_cpu_s: float = 0.0
+
+
+def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
+             cache: store.ChunkCache, progress: _Progress) -> _Counts:
+    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes."""
+    counts = _Counts()
+    n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
+    ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
+    fixed = deque((r, i) for r in runs if r.precision is None for i in r.wanted(0))
+    followups: deque[tuple[_CellRun, int]] = deque(
+        (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
+    pending: dict[Any, tuple[_CellRun, int, int]] = {}
+
+    def submit(run: _CellRun, index: int) -> None:
+        size = run.size(index)
+        run.in_flight.add(index)
+        future = pool.submit(run_chunk_task, spec.ruleset, run.cell.rules, run.cell.side_a,
+                             run.cell.side_b, entropy, run.key, index, size,
+                             key=f"balance-{tag}-{run.key}-{index}-{size}")
+        pending[future] = (run, index, size)
+
+    def top_up() -> None:
+        while len(pending) < pool.window and (followups or fixed):
+            run, index = followups.popleft() if followups else fixed.popleft()
+            if not run.finished and index not in run.done and index not in run.in_flight:
+                submit(run, index)
+
+    def complete(future: Any) -> None:
+        run, index, size = pending.pop(future)
+        tally, seconds, cpu_seconds = future.result()
+        cache.save(run.key, index, size, tally)
+        counts.computed += 1
+        counts.computed_fights += size
+        counts.worker_s += seconds
+        counts.worker_cpu_s += cpu_seconds
+        was_finished = run.finished
+        run.add(index, tally)
+        progress.update(size, run.copies if run.finished and not was_finished else 0)
+        if run.precision is not None and not run.finished:
+            followups.extend((run, i) for i in run.wanted(ahead))
+
+    try:
+        top_up()
+        while pending:
+            for future in pool.wait_any(list(pending)):
+                complete(future)
+            top_up()
+    except BaseException:
+        # Keep whatever finishes around the stop (Ctrl-C, a failed chunk): cancel what has
+        # not started, give running chunks a moment, cache every one that completed.
+        with contextlib.suppress(BaseException):
+            pool.cancel(list(pending))
+            pool.wait_all([f for f in pending if not f.cancelled()], timeout=STOP_GRACE_S)
+        for future in list(pending):
+            with contextlib.suppress(BaseException):
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    complete(future)
+        raise
+    return counts
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
+          confidence: float) -> list[dict[str, Any]]:
+    rows = []
+    for cell in cells:
+        tally = totals[cell.key]
+        row: dict[str, Any] = {name: display(value, name) for name, value in cell.params.items()}
+        row.update(Summary(ruleset, tally, confidence).to_row())
+        wins = tally.wins
+        row["a_wins"], row["b_wins"], row["draws"] = (
+            int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
+        row["cell"] = cell.key
+        rows.append(row)
+    return rows
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep; every chunk completed so far is in the run's cache."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"sweep interrupted; completed chunks are kept in {path}")
+        self.path = path
+
+
+class Run(NamedTuple):
+    """A finished sweep: its results table and its run directory.
+
+    Unpacks as ``table, path = balance.sweep(...)``; ``.meta`` reads ``meta.json``.
+    """
+
+    table: pd.DataFrame
+    path: Path
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = store.read_json(self.path / store.META)
+        return meta
+
+
+def load_run(path: str | Path) -> Run:
+    """The results table and directory of a run written by :func:`sweep`."""
+    path = Path(path)
+    if not (path / store.META).is_file():
+        raise SpecError(f"{str(path)!r} is not a run directory (no {store.META})")
+    meta = store.read_json(path / store.META)
+    table = store.read_table(path)
+    table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
+                        "axes": list(meta.get("axes", []))})
+    return Run(table, path)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _default_out(spec: Spec) -> Path:
+    if spec.source:
+        return Path("runs") / Path(spec.source).stem
+    return Path("runs") / f"sweep-{spec.ruleset.replace(':', '-').replace('.', '-')}"
+
+
+def _check_run_dir(out: Path, resume: bool) -> dict[str, Any] | None:
+    """The previous meta.json when resuming; refuse to mix a new run into an old one."""
+    if (out / store.META).is_file():
+        if not resume:
+            raise SpecError(f"{out} already holds a run; pass --resume (resume=True) to reuse "
+                            "its cached chunks, or choose another --out")
+        meta: dict[str, Any] = store.read_json(out / store.META)
+        if meta.get("format") != RUN_FORMAT:
+            raise SpecError(f"{out}/{store.META} is not a {RUN_FORMAT} run record")
+        return meta
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise SpecError(f"{out} exists and is not a run directory; choose an empty or new --out")
+    return None
+
+
+def _check_executor(executor: str, workers: int | None, scheduler: str | None) -> None:
+    if executor not in EXECUTORS:
+        raise SpecError(f"unknown executor {executor!r}; executors: " + ", ".join(EXECUTORS))
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise SpecError(f"workers must be a whole number >= 1, got {workers!r}")
+    if scheduler is not None and executor != "dask":
+        raise SpecError(f"a scheduler address needs executor 'dask', not {executor!r}")
+    if scheduler is not None and workers is not None:
+        raise SpecError("workers applies to a cluster started for the run; an existing "
+                        "scheduler brings its own workers")
+    if executor == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise SpecError("executor 'dask' needs dask.distributed: pip install "
+                            "'balance[dask]'")
+
+
+def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
+          executor: str = "processes", workers: int | None = None,
+          scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
+          stream: IO[str] | None = None) -> Run:
+    """Run an experiment and write its run directory.
+
+    Parameters
+    ----------
+    spec
+        A :class:`~balance.sweep.spec.Spec`, the path of a TOML experiment, or its mapping.
+    out
+        Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
+        or hold a run to resume.
+    executor
+        ``"serial"``, ``"processes"`` (default: one worker per core) or ``"dask"``.
+    workers
+        Worker processes (``processes``) or local-cluster workers (``dask``).
+    scheduler
+        Address of a running ``dask.distributed`` scheduler (implies nothing is started).
+    resume
+        Continue the run in ``out``: reuse every cached chunk, compute only what is missing.
+    progress
+        Show a progress bar on ``stream`` (default: when stderr is a terminal).
+
+    Returns
+    -------
+    Run
+        ``(table, path)``: one row per cell, and the run directory.
+
+    Raises
+    ------
+    SpecError
+        Bad spec, executor options or run directory -- before anything is written.
+    """
+    started, clock = _now(), time.perf_counter()
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec)
+    _check_executor(executor, workers, scheduler)
+    rs: RulesetBase = resolve_ruleset(spec.ruleset)
+    cells = expand(spec, rs)
+    store.check_formats(spec.tables)
+    run_dir = Path(out) if out is not None else _default_out(spec)
+    previous = _check_run_dir(run_dir, resume)
+
+    if previous is not None and spec.seed is None:
+        entropy = int(previous["entropy"])
+    else:
+        entropy = root_entropy(spec.seed)
+        if previous is not None and int(previous["entropy"]) != entropy:
+            raise SpecError(f"the run in {run_dir} used seed entropy {previous['entropy']}; the "
+                            f"spec asks for seed {spec.seed}. Resume with the same seed, or "
+                            "choose another --out")
+    vers = versions()
+    tag = store.cache_tag(entropy, vers)
+    cache = store.ChunkCache(run_dir, tag)
+    causes = tuple(getattr(rs, "causes", ()))
+
+    runs: dict[str, _CellRun] = {}
+    for cell in cells:
+        if cell.key not in runs:
+            runs[cell.key] = _CellRun(cell, spec, causes, cache.load(cell.key) if previous else {})
+        runs[cell.key].copies += 1
+    run_list = list(runs.values())
+    cached_chunks = sum(r.cached_used for r in run_list)
+    todo = [r for r in run_list if not r.finished]
+
+    pool = _make_pool(executor, workers, scheduler) if todo else None
+    meta: dict[str, Any] = {
+        "format": RUN_FORMAT, "status": "running", "description": spec.description,
+        "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
+        "axes": list(spec.axis_fields), "seed": spec.seed, "entropy": entropy,
+        "chunk_size": spec.chunk_size, "cache": f"cache/{tag}", "executor": executor,
+        "workers": pool.workers if pool else None,
+        "scheduler": pool.address if pool else None, "versions": vers,
+        "cells": len(cells), "distinct_cells": len(run_list), "resumed": previous is not None,
+        "assumptions": list(rs.assumptions(cells[0].rules, cells[0].side_a, cells[0].side_b)),
+        "timings": {"started": started},
+    }
+    counts = _Counts()
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if spec.source:
+            store.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
+        store.write_json(run_dir / store.META, meta)
+        stream = stream or sys.stderr
+        show = progress if progress is not None else stream.isatty()
+        bar = _Progress(bool(show) and pool is not None, desc=Path(spec.source or "sweep").stem,
+                        n_cells=len(cells),
+                        cells_done=sum(r.copies for r in run_list if r.finished),
+                        total_fights=(sum(r.cap for r in run_list)  # distinct work
+                                      if spec.precision is None else None),
+                        fights_done=sum(r.size(i) for r in run_list for i in r.done),
+                        stream=stream)
+        try:
+            if pool is not None:
+                counts = _execute(todo, pool, spec, entropy, tag, cache, bar)
+        except BaseException as exc:
+            stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
+            meta["status"] = "interrupted" if stopped else "failed"
+            if not stopped:
+                meta["error"] = f"{type(exc).__name__}: {exc}"
+            meta["timings"].update({"stopped": _now(),
+                                    "elapsed_s": time.perf_counter() - clock})
+            with contextlib.suppress(Exception):
+                store.write_json(run_dir / store.META, meta)
+            if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
+                raise SweepInterrupted(run_dir) from None
+            raise
+        finally:
+            bar.close()
+    finally:
+        if pool is not None:
+            pool.close()
+
+    import pandas as pd
+
+    totals = {key: run.total() for key, run in runs.items()}
+    table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
+    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
+                        "axes": list(spec.axis_fields)})
+    written = store.write_table(table, run_dir, spec.tables)
+    plots = _draw_plots(spec, table, run_dir)
+    elapsed = time.perf_counter() - clock
+    fights = int(table["n"].sum())
+    meta["status"] = "complete"
+    meta["fights"] = fights
+    meta["outputs"] = [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots]
+    meta["timings"].update({
+        "finished": _now(), "elapsed_s": elapsed,
+        "chunks_computed": counts.computed, "chunks_cached": cached_chunks,
+        "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
+        "worker_cpu_s": counts.worker_cpu_s,
+        "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
+    })
+    store.write_json(run_dir / store.META, meta)
+    return Run(table, run_dir)
+
+
+def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
+    if not spec.plots:
+        return []
+    from .. import plots
+
+    written: list[Path] = []
+    for plot in spec.plots:
+        part = table
+        for name, value in plot.where.items():
+            part = part[part[name] == display(value, name)]
+        held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
+                                     y=plot.y, value=plot.value, by=plot.by,
+                                     suffix="".join(f"-{h}" for h in held),
+                                     note=", ".join(held)))
+    return written

@@ -1,0 +1,736 @@
+"""Experiment specs: a TOML file (or the same structure as a mapping) -> a frozen :class:`Spec`.
+
+An experiment is a question written as data::
+
+    description = "skill level x combats survived against a veteran"
+    question = "How much is a skill level worth against combats survived?"
+    notes = "Look for the band edges and the zero band on the diagonal."   # optional
+    ruleset = "crt"                       # a registry name, or "package.module:OBJECT"
+
+    [rules]                               # rule overrides (see `balance show RULESET`)
+    extraordinary = true
+
+    [[a]]                                 # side A: one table (or preset string) per combatant
+    preset = "bruggish"
+    [[b]]
+    preset = "watchman"
+
+    [grid]
+    combine = "product"                   # or "zip": the i-th values of every axis together
+
+    [[grid.axes]]
+    field = "a.0.skill"                   # a.<i>.<field>, a.*.<field>, a.<i>.preset,
+    values = [0, 1, 2, 3, 4, 5]           # rules.<parameter>, or a / b (a whole side)
+
+    [[grid.axes]]
+    field = "a.0.combats"
+    values = { start = 0, stop = 50, step = 5 }   # inclusive of stop
+
+    [run]
+    fights = 100_000                      # per cell; with precision, the cap
+    # precision = 0.01                    # or: stop at this 95% interval half-width
+    seed = 2024                           # omitted: fresh entropy, recorded in meta.json
+    chunk_size = 262144
+    confidence = 0.95
+
+    [outputs]
+    tables = ["parquet", "csv"]
+    [[outputs.plots]]
+    kind = "heatmap"                      # heatmap | curves | matchup
+    x = "a.0.combats"
+    y = "a.0.skill"
+    value = "a_win"
+
+Everything is validated before any work starts: unknown keys, wrong types, values out of
+range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
+naming its place in the file (``experiments/x.toml: grid.axes[1].values[3]: ...``) and what
+is allowed.  Combatant and rule values are checked by the ruleset itself
+(``RulesetBase.combatant`` / ``.rules``), so a sweep accepts exactly what ``balance duel``
+accepts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import math
+import tomllib
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
+from ..errors import SpecError
+from ..rulesets import RULESETS
+from ..rulesets.base import RulesetBase, Table, plain, split_spec
+
+__all__ = [
+    "COMBINE",
+    "PLOT_KINDS",
+    "PLOT_VALUES",
+    "TABLE_FORMATS",
+    "Axis",
+    "PlotSpec",
+    "Spec",
+    "load_spec",
+    "resolve_ruleset",
+]
+
+COMBINE: tuple[str, ...] = ("product", "zip")
+TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
+PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds_q10",
+                                "rounds_q50", "rounds_q90")
+DEFAULT_FIGHTS = 100_000
+MAX_CELLS = 1_000_000
+
+_TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
+             "outputs")
+_GRID_KEYS = ("combine", "axes")
+_AXIS_KEYS = ("field", "values")
+_RANGE_KEYS = ("start", "stop", "step")
+_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence")
+_OUTPUT_KEYS = ("tables", "plots")
+_PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
+SIDES: tuple[str, ...] = ("a", "b")
+
+
+# --- the frozen spec --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept dimension: a field path and its values (plain, frozen)."""
+
+    field: str
+    values: tuple[Any, ...]
+
+    @property
+    def target(self) -> str:
+        """``"rules"``, ``"a"`` or ``"b"``."""
+        return self.field.split(".", 1)[0]
+
+    @property
+    def member(self) -> int | str | None:
+        """Index of the combatant (``"*"``: all of them); ``None`` for rules and sides."""
+        parts = self.field.split(".")
+        if parts[0] == "rules" or len(parts) == 1:
+            return None
+        return "*" if parts[1] == "*" else int(parts[1])
+
+    @property
+    def name(self) -> str | None:
+        """The field or rule parameter swept (``"preset"`` for presets); ``None`` for sides."""
+        parts = self.field.split(".")
+        return parts[-1] if len(parts) > 1 else None
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    """A figure to draw at the end of the run (see :mod:`balance.plots`)."""
+
+    kind: str
+    x: str
+    y: str | None = None
+    value: str = "a_win"
+    by: str | None = None
+    where: Table = field(default_factory=Table)
+    """Axis field -> the one value of it to draw (for axes the figure does not show)."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated experiment: what to simulate, over which grid, how many fights.
+
+    Build one with :func:`load_spec`.  Values are frozen (tuples, :class:`Table`); the spec
+    is the same whether it came from a TOML file or from its :meth:`to_dict` form.
+    """
+
+    ruleset: str
+    a: tuple[Any, ...] | None
+    b: tuple[Any, ...] | None
+    rules: Table = field(default_factory=Table)
+    axes: tuple[Axis, ...] = ()
+    combine: str = "product"
+    fights: int | None = DEFAULT_FIGHTS
+    precision: float | None = None
+    seed: int | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    confidence: float = 0.95
+    tables: tuple[str, ...] = TABLE_FORMATS
+    plots: tuple[PlotSpec, ...] = ()
+    description: str = ""
+    question: str = ""
+    """The designer's question, in a sentence (reports open with it)."""
+    notes: str = ""
+    """What to look for in the answer (reports print it under the question)."""
+    source: str | None = field(default=None, compare=False)
+    """Where the spec came from (a path), for messages; not part of the experiment."""
+
+    @property
+    def cap(self) -> int:
+        """Most fights any cell runs."""
+        return self.fights if self.fights is not None else MAX_FIGHTS
+
+    @property
+    def axis_fields(self) -> tuple[str, ...]:
+        return tuple(axis.field for axis in self.axes)
+
+    @property
+    def n_cells(self) -> int:
+        if not self.axes:
+            return 1
+        if self.combine == "zip":
+            return len(self.axes[0].values)
+        return math.prod(len(axis.values) for axis in self.axes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as plain data in the TOML file's shape (``load_spec`` reads it back)."""
+        out: dict[str, Any] = {"ruleset": self.ruleset}
+        for key in ("description", "question", "notes"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.rules:
+            out["rules"] = plain(self.rules)
+        for label in SIDES:
+            side = getattr(self, label)
+            if side is not None:
+                out[label] = plain(side)
+        out["grid"] = {"combine": self.combine,
+                       "axes": [{"field": ax.field, "values": plain(ax.values)}
+                                for ax in self.axes]}
+        run: dict[str, Any] = {"chunk_size": self.chunk_size, "confidence": self.confidence}
+        for key in ("fights", "precision", "seed"):
+            if getattr(self, key) is not None:
+                run[key] = getattr(self, key)
+        out["run"] = run
+        out["outputs"] = {"tables": list(self.tables),
+                          "plots": [_plot_dict(p) for p in self.plots]}
+        return out
+
+
+# --- rulesets by name or import path -----------------------------------------------------------
+
+
+_IMPORTED: dict[str, RulesetBase] = {}
+
+
+def resolve_ruleset(ref: str) -> RulesetBase:
+    """The ruleset named ``ref``: a registry name, or ``"package.module:OBJECT"``.
+
+    The import form lets a spec use a ruleset that lives outside the registry (a plugin, or
+    the test ruleset of the runner's own tests).
+    """
+    if not isinstance(ref, str):
+        raise SpecError(f"ruleset must be a string, got {ref!r}")
+    if ref in RULESETS:
+        return RULESETS[ref]
+    if ref in _IMPORTED:
+        return _IMPORTED[ref]
+    module_name, sep, attr = ref.partition(":")
+    if not sep:
+        raise SpecError(f"unknown ruleset {ref!r}; rulesets: {', '.join(RULESETS) or 'none'} "
+                        "(or 'package.module:OBJECT' for one outside the registry)")
+    try:
+        obj = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SpecError(f"cannot import ruleset {ref!r}: {exc}") from None
+    if not isinstance(obj, RulesetBase):
+        raise SpecError(f"{ref!r} is a {type(obj).__name__}, not a ruleset object")
+    _IMPORTED[ref] = obj
+    return obj
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Validation with file places: every error says where it is and what is allowed."""
+
+    def __init__(self, source: str | None) -> None:
+        self.source = source
+
+    def fail(self, place: str, message: str) -> SpecError:
+        where = f"{self.source}: {place}" if self.source else place
+        return SpecError(message, where=where)
+
+    def table(self, value: Any, place: str, allowed: Sequence[str]) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(place, f"must be a table with keys {', '.join(allowed)}, "
+                                   f"got {_show(value)}")
+        for key in value:
+            if key not in allowed:
+                raise self.fail(_join(place, key), f"unknown key {key!r}; allowed: "
+                                                   + ", ".join(allowed))
+        return value
+
+    def integer(self, value: Any, place: str, low: int, high: int | None = None) -> int:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= low \
+            and (high is None or value <= high)
+        if not ok:
+            upper = f"..{high:_}" if high is not None else " or more"
+            raise self.fail(place, f"must be a whole number {low}{upper}, got {_show(value)}")
+        return int(value)
+
+    def number(self, value: Any, place: str, low: float, high: float) -> float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) \
+            and math.isfinite(value) and low < value < high
+        if not ok:
+            raise self.fail(place, f"must be a number strictly between {low:g} and {high:g}, "
+                                   f"got {_show(value)}")
+        return float(value)
+
+    def text(self, value: Any, place: str, choices: Sequence[str] | None = None) -> str:
+        if not isinstance(value, str):
+            raise self.fail(place, "must be a string"
+                            + (f" (one of {', '.join(choices)})" if choices else "")
+                            + f", got {_show(value)}")
+        if choices is not None and value not in choices:
+            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
+        """Run a ruleset check ``check(*args)``, reporting its SpecError at ``place``."""
+        try:
+            return check(*args)
+        except SpecError as exc:
+            raise self.fail(place, _reason(exc)) from None
+
+
+def _join(place: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{place}[{key}]"
+    return f"{place}.{key}" if place else key
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return repr(value)
+
+
+def _reason(exc: SpecError) -> str:
+    return exc.reason if isinstance(exc, SpecError) else str(exc)
+
+
+def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None) -> Spec:
+    """Read and validate an experiment from a TOML file or its mapping form.
+
+    Parameters
+    ----------
+    source
+        Path of a ``.toml`` file, or the same structure as a mapping (e.g.
+        :meth:`Spec.to_dict` of another spec).
+    name
+        How errors refer to a mapping source (a file is named by its path).
+
+    Raises
+    ------
+    SpecError
+        At the first problem, naming its place and what is allowed.
+    """
+    if isinstance(source, Mapping):
+        data, origin = source, name
+    else:
+        path = Path(source)
+        origin = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SpecError(f"experiment file {origin!r} does not exist") from None
+        except (IsADirectoryError, UnicodeDecodeError) as exc:
+            raise SpecError(f"cannot read experiment file {origin!r}: {exc}") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError(f"{origin}: not valid TOML: {exc}") from None
+    return _parse(data, _Reader(origin))
+
+
+def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
+    r.table(data, "", _TOP_KEYS)
+    if "ruleset" not in data:
+        raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
+    ref = r.text(data["ruleset"], "ruleset")
+    rs = r.ruled("ruleset", resolve_ruleset, ref)
+    description = r.text(data.get("description", ""), "description")
+    question = r.text(data.get("question", ""), "question")
+    notes = r.text(data.get("notes", ""), "notes")
+
+    rules = _parse_rules(rs, data.get("rules", {}), r)
+    grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
+    combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
+    raw_axes = grid.get("axes", [])
+    if not isinstance(raw_axes, list):
+        raise r.fail("grid.axes", f"must be a list of tables ([[grid.axes]]), got {_show(raw_axes)}")
+    swept_sides = {ax.get("field") for ax in raw_axes if isinstance(ax, Mapping)} & set(SIDES)
+
+    sides: dict[str, tuple[Any, ...] | None] = {}
+    for label in SIDES:
+        if label not in data:
+            if label not in swept_sides:
+                raise r.fail(label, f"missing: give side {label.upper()} ([[{label}]] tables or "
+                                    f"preset names), or sweep it with an axis field = \"{label}\"")
+            sides[label] = None
+            continue
+        sides[label] = _parse_side(rs, data[label], label, r)
+
+    axes = tuple(_parse_axis(rs, raw, i, rules, sides, r) for i, raw in enumerate(raw_axes))
+    seen: dict[str, int] = {}
+    for i, axis in enumerate(axes):
+        if axis.field in seen:
+            raise r.fail(f"grid.axes[{i}].field", f"{axis.field!r} is already swept by "
+                                                  f"grid.axes[{seen[axis.field]}]")
+        seen[axis.field] = i
+    if combine == "zip" and axes:
+        for i, axis in enumerate(axes[1:], 1):
+            if len(axis.values) != len(axes[0].values):
+                raise r.fail(f"grid.axes[{i}].values", f"combine = \"zip\" needs axes of equal "
+                                                       f"length: grid.axes[0] has "
+                                                       f"{len(axes[0].values)} values, this one "
+                                                       f"{len(axis.values)}")
+
+    run = r.table(data.get("run", {}), "run", _RUN_KEYS)
+    precision = None
+    if "precision" in run:
+        precision = r.number(run["precision"], "run.precision", 0.0, 0.5)
+    fights: int | None = DEFAULT_FIGHTS if precision is None else None
+    if "fights" in run:
+        fights = r.integer(run["fights"], "run.fights", 1, MAX_FIGHTS)
+    seed = r.integer(run["seed"], "run.seed", 0) if "seed" in run else None
+    chunk_size = r.integer(run.get("chunk_size", DEFAULT_CHUNK_SIZE), "run.chunk_size", 1,
+                           1 << 24)
+    confidence = r.number(run.get("confidence", 0.95), "run.confidence", 0.0, 1.0)
+
+    outputs = r.table(data.get("outputs", {}), "outputs", _OUTPUT_KEYS)
+    tables = outputs.get("tables", list(TABLE_FORMATS))
+    if not isinstance(tables, list) or not tables:
+        raise r.fail("outputs.tables", "must be a non-empty list from: "
+                                       + ", ".join(TABLE_FORMATS))
+    for i, fmt in enumerate(tables):
+        r.text(fmt, f"outputs.tables[{i}]", TABLE_FORMATS)
+    raw_plots = outputs.get("plots", [])
+    if not isinstance(raw_plots, list):
+        raise r.fail("outputs.plots", "must be a list of tables ([[outputs.plots]])")
+    plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", axes, r)
+                  for i, raw in enumerate(raw_plots))
+
+    spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
+                combine=combine, fights=fights, precision=precision, seed=seed,
+                chunk_size=chunk_size, confidence=confidence,
+                tables=tuple(dict.fromkeys(tables)), plots=plots, description=description,
+                question=question, notes=notes, source=r.source)
+    if spec.n_cells > MAX_CELLS:
+        raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
+    return spec
+
+
+# --- rules and sides -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """The :func:`~balance.rulesets.base.param` fields of ``cls`` and their types."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if "tag" in f.metadata}
+
+
+def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -> None:
+    """Reject a TOML string where the field wants a number, flag, list or table.
+
+    ``build`` parses strings (so the command line can pass text); a TOML file has real types,
+    and ``skill = "3"`` is a mistake worth reporting.
+    """
+    types_ = _field_types(cls)
+    if name not in types_ or not isinstance(value, str):
+        return
+    tp = types_[name]
+    optional = False
+    if typing.get_origin(tp) in (types.UnionType, typing.Union):
+        args = typing.get_args(tp)
+        optional = type(None) in args
+        tp = next(a for a in args if a is not type(None))
+    if tp is str:
+        return
+    if optional and value.strip().lower() == "none":
+        return
+    kind = {int: "a whole number", float: "a number", bool: "true or false"}.get(
+        tp, "a list" if typing.get_origin(tp) is tuple else "a table")
+    owner = getattr(cls, "_owner", cls.__name__)
+    raise r.fail(place, f"{owner} field {name!r} must be {kind}"
+                        + (" (or \"none\")" if optional else "")
+                        + f", got the string {value!r}; write it without quotes")
+
+
+def _parse_rules(rs: RulesetBase, raw: Any, r: _Reader) -> Table:
+    if not isinstance(raw, Mapping):
+        raise r.fail("rules", f"must be a table of rule overrides, got {_show(raw)}")
+    for name, value in raw.items():
+        _check_toml_type(rs.Rules, name, value, f"rules.{name}", r)
+    try:
+        rs.rules(dict(raw))
+    except SpecError as exc:
+        for name, value in raw.items():  # locate the parameter at fault
+            r.ruled(f"rules.{name}", rs.rules, {name: value})
+        raise r.fail("rules", _reason(exc)) from None
+    return Table(raw)
+
+
+def _member_dict(member: Any) -> dict[str, Any]:
+    """A combatant spec (preset string or table) as a mapping of fields (+ ``preset``)."""
+    if isinstance(member, str):
+        preset, values = split_spec(member)
+        return ({"preset": preset} if preset is not None else {}) | values
+    return dict(member)
+
+
+def _check_member(rs: RulesetBase, member: Any, place: str, r: _Reader) -> None:
+    if isinstance(member, str):
+        r.ruled(place, rs.combatant, member)
+        return
+    if not isinstance(member, Mapping):
+        raise r.fail(place, "a combatant is a preset name or a table of fields (with an "
+                            f"optional preset), got {_show(member)}")
+    if "preset" in member:
+        preset = r.text(member["preset"], _join(place, "preset"))
+        r.ruled(_join(place, "preset"), rs.preset, preset)
+    for name, value in member.items():
+        if name != "preset":
+            _check_toml_type(rs.Combatant, name, value, _join(place, name), r)
+    try:
+        rs.combatant(dict(member))
+    except SpecError as exc:
+        base = {"preset": member["preset"]} if "preset" in member else {}
+        for name, value in member.items():
+            if name != "preset":
+                r.ruled(_join(place, name), rs.combatant, {**base, name: value})
+        raise r.fail(place, _reason(exc)) from None
+
+
+def _parse_side(rs: RulesetBase, raw: Any, place: str, r: _Reader) -> tuple[Any, ...]:
+    members = [raw] if isinstance(raw, str | Mapping) else raw
+    if not isinstance(members, list) or not members:
+        raise r.fail(place, "a side is a preset name, a table of fields, or a non-empty list "
+                            f"of them, got {_show(raw)}")
+    for i, member in enumerate(members):
+        _check_member(rs, member, f"{place}[{i}]", r)
+    if len(members) > rs.max_side:
+        raise r.fail(place, f"{len(members)} combatants; {rs.name} allows 1..{rs.max_side} "
+                            "per side")
+    return tuple(Table(m) if isinstance(m, Mapping) else m for m in members)
+
+
+# --- axes --------------------------------------------------------------------------------------
+
+
+def _expand_range(raw: Mapping[str, Any], place: str, r: _Reader) -> list[Any]:
+    r.table(raw, place, _RANGE_KEYS)
+    for key in ("start", "stop"):
+        if key not in raw:
+            raise r.fail(place, f"a range needs start and stop (inclusive), and may give step; "
+                                f"{key} is missing")
+    start, stop, step = raw["start"], raw["stop"], raw.get("step", 1)
+    for key, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
+            raise r.fail(_join(place, key), f"must be a number, got {_show(value)}")
+    if step == 0 or (stop - start) / step < 0:
+        raise r.fail(_join(place, "step"), f"must be non-zero and lead from start {start} to "
+                                           f"stop {stop}, got {step}")
+    count = math.floor((stop - start) / step + 1e-9) + 1
+    if count > MAX_CELLS:
+        raise r.fail(place, f"{count:,} values; at most {MAX_CELLS:,} are allowed")
+    if all(isinstance(v, int) for v in (start, stop, step)):
+        return [start + i * step for i in range(count)]
+    # Float ranges: start + i * step, rounded to the step's decimals so 0.1 + 0.2 is 0.3.
+    decimals = max(_decimals(start), _decimals(step), 0)
+    return [round(start + i * step, decimals + 1) if decimals < 15 else start + i * step
+            for i in range(count)]
+
+
+def _decimals(x: float) -> int:
+    text = repr(float(x))
+    if "e" in text:
+        return 15
+    return len(text.split(".")[1].rstrip("0")) if "." in text else 0
+
+
+def _parse_field(raw: Any, place: str, rs: RulesetBase, sides: Mapping[str, Any],
+                 r: _Reader) -> str:
+    text = r.text(raw, place)
+    parts = text.split(".")
+    forms = ("a.<i>.<field>, b.<i>.<field>, a.*.<field>, a.<i>.preset, rules.<parameter>, "
+             "a or b (a whole side)")
+    if parts[0] == "rules" and len(parts) == 2:
+        allowed = _field_types(rs.Rules)
+        if parts[1] not in allowed:
+            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}; allowed: "
+                                + ", ".join(allowed))
+        return text
+    if parts[0] in SIDES and len(parts) == 1:
+        return text
+    if parts[0] in SIDES and len(parts) == 3:
+        label, member, name = parts
+        if member != "*":
+            if not member.isdigit():
+                raise r.fail(place, f"{text!r}: the combatant index must be a number or *, "
+                                    f"e.g. {label}.0.{name}")
+            side = sides.get(label)
+            if side is not None and int(member) >= len(side):
+                raise r.fail(place, f"{text!r}: side {label.upper()} has {len(side)} "
+                                    f"combatant(s) (index 0..{len(side) - 1})")
+            if int(member) >= rs.max_side:
+                raise r.fail(place, f"{text!r}: {rs.name} allows at most {rs.max_side} "
+                                    "combatants per side")
+        allowed = _field_types(rs.Combatant)
+        if name != "preset" and name not in allowed:
+            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}; allowed: preset, "
+                                + ", ".join(allowed))
+        return text
+    raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")
+
+
+def _parse_axis(rs: RulesetBase, raw: Any, i: int, rules: Table,
+                sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> Axis:
+    place = f"grid.axes[{i}]"
+    r.table(raw, place, _AXIS_KEYS)
+    for key in _AXIS_KEYS:
+        if key not in raw:
+            raise r.fail(place, f"missing {key!r}: an axis is {{field = \"...\", values = "
+                                "[...] or {start, stop, step}}")
+    path = _parse_field(raw["field"], f"{place}.field", rs, sides, r)
+    values_place = f"{place}.values"
+    raw_values = raw["values"]
+    if isinstance(raw_values, Mapping):
+        values = _expand_range(raw_values, values_place, r)
+    elif isinstance(raw_values, list):
+        values = list(raw_values)
+    else:
+        raise r.fail(values_place, "must be a list of values or a range {start, stop, step}, "
+                                   f"got {_show(raw_values)}")
+    if not values:
+        raise r.fail(values_place, "must hold at least one value")
+    axis = Axis(path, ())
+    frozen: list[Any] = []
+    for j, value in enumerate(values):
+        vplace = f"{values_place}[{j}]"
+        _check_value(rs, axis, value, vplace, rules, sides, r)
+        item = Table(value) if isinstance(value, Mapping) else _freeze_list(value)
+        if item in frozen:
+            raise r.fail(vplace, f"{_show_value(value)} is already value "
+                                 f"[{frozen.index(item)}] of this axis")
+        frozen.append(item)
+    return Axis(path, tuple(frozen))
+
+
+def _freeze_list(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze_list(v) for v in value)
+    if isinstance(value, Mapping):
+        return Table(value)
+    return value
+
+
+def _show_value(value: Any) -> str:
+    return repr(plain(value))
+
+
+def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Table,
+                 sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> None:
+    """Check one axis value by building what it changes, on the spec's base."""
+    if axis.target == "rules":
+        name = axis.name
+        assert name is not None
+        _check_toml_type(rs.Rules, name, value, place, r)
+        r.ruled(place, rs.rules, {**rules, name: value})
+        return
+    if axis.member is None:  # a whole side
+        _parse_side(rs, value, place, r)
+        return
+    name = axis.name
+    assert name is not None
+    if name == "preset":
+        preset = r.text(value, place)
+        r.ruled(place, rs.preset, preset)
+        return
+    _check_toml_type(rs.Combatant, name, value, place, r)
+    side = sides.get(axis.target)
+    if side is None:  # the side itself is swept: check the value on a default combatant
+        r.ruled(place, rs.combatant, {name: value})
+        return
+    member = axis.member
+    indices = range(len(side)) if member == "*" else [int(member or 0)]
+    for k in indices:
+        r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
+
+
+# --- outputs -------------------------------------------------------------------------------------
+
+
+def _plot_dict(plot: PlotSpec) -> dict[str, Any]:
+    out = {"kind": plot.kind, "x": plot.x, "y": plot.y, "value": plot.value, "by": plot.by,
+           "where": plain(plot.where) if plot.where else None}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") -> dict[str, Any]:
+    """``{rules = {map = 1}}`` (what TOML makes of ``rules.map = 1``) -> ``{"rules.map": 1}``;
+    a table stays whole where its path is one of ``fields`` (a table-valued axis)."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping) and path not in fields:
+            out.update(_flatten(value, fields, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> PlotSpec:
+    r.table(raw, place, _PLOT_KEYS)
+    fields = tuple(axis.field for axis in axes)
+    kind = r.text(raw.get("kind"), f"{place}.kind", PLOT_KINDS)
+    if "x" not in raw:
+        raise r.fail(place, "missing 'x': the swept axis across the figure")
+    names: dict[str, str | None] = {}
+    for key in ("x", "y", "by"):
+        if key not in raw:
+            names[key] = None
+            continue
+        if key == "y" and kind == "curves":
+            names[key] = r.text(raw[key], f"{place}.y", PLOT_VALUES)
+            continue
+        names[key] = r.text(raw[key], f"{place}.{key}")
+        if names[key] not in fields:
+            raise r.fail(f"{place}.{key}", f"must be a swept axis ({', '.join(fields) or 'none'}), "
+                                           f"got {names[key]!r}")
+    if kind != "curves" and names["y"] is None:
+        raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
+    value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
+    raw_where = raw.get("where", {})
+    if not isinstance(raw_where, Mapping):
+        raise r.fail(f"{place}.where", "must be a table: axis field = the value to draw")
+    where = _flatten(raw_where, fields)
+    by_field = {axis.field: axis for axis in axes}
+    for key, chosen in where.items():
+        if key not in by_field:
+            raise r.fail(f"{place}.where.{key}", f"must be a swept axis ({', '.join(fields)})")
+        if _freeze_list(chosen) not in by_field[key].values:
+            raise r.fail(f"{place}.where.{key}", f"{_show_value(chosen)} is not one of the "
+                                                 "axis's values: " + ", ".join(
+                                                     _show_value(v) for v in by_field[key].values))
+    shown = {names["x"], names["by"] if kind == "curves" else names["y"]}
+    for axis in axes:
+        if len(axis.values) > 1 and axis.field not in shown and axis.field not in where:
+            raise r.fail(place, f"{axis.field} also varies: draw it (x, y or by) or pick one "
+                                f"value with where = {{ \"{axis.field}\" = ... }}")
+    return PlotSpec(kind, names["x"] or "", names["y"], value, names["by"],
+                    Table({k: _freeze_list(v) for k, v in where.items()}))

@@ -1,0 +1,120 @@
+"""The kernel against the exact solver and against the scalar reference, in distribution.
+
+Thresholds are fixed in advance.  Each chi-square test rejects a correct kernel with
+probability 1e-3 (its p-value threshold); the seeds are fixed, so a pass is repeatable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import balance
+from balance.rulesets.crt import Combatant, Rules
+from balance.stats import chi2_homogeneity, gof_pvalue
+from balance.testing import kernel_counts, reference_counts
+
+crt = balance.get("crt")
+ALPHA = 1e-3  # per-test false-alarm rate for a correct kernel
+
+
+PLAIN_CASES = [  # (A bonus, A health, B health, A armour, B shield, damage die)
+    (0, 10, 10, "none", "none", 6),
+    (5, 7, 12, "leather", "none", 6),
+    (-13, 10, 6, "none", "round", 6),
+    (25, 3, 15, "mail", "buckler", 8),
+    (-30, 14, 4, "plate", "large", 4),
+    (1, 1, 1, "none", "none", 6),
+]
+
+
+def _plain(case):
+    bonus, ha, hb, armour, shield, die = case
+    rules = Rules(extraordinary=False, damage_die=die)
+    a = Combatant(name="a", bonus=bonus, health=ha, armour=armour)
+    b = Combatant(name="b", health=hb, shield=shield)
+    return rules, a, b
+
+
+@pytest.mark.parametrize("case", PLAIN_CASES)
+def test_plain_kernel_matches_exact(case):
+    rules, a, b = _plain(case)
+    exact = balance.exact("crt", a, b, rules=rules)
+    out = crt.simulate(rules, (a,), (b,), n=200_000, rng=np.random.default_rng(11))
+    counts = np.bincount(out.winner, minlength=3)
+    p = gof_pvalue(counts, [exact.draw, exact.a_win, exact.b_win])
+    assert p > ALPHA
+    se = out.rounds.std() / np.sqrt(out.rounds.size)
+    assert abs(out.rounds.mean() - exact.mean_rounds) < 4.5 * se  # two-sided p ~ 7e-6
+
+
+@pytest.mark.parametrize("policy", ["always", "if_deficit", "below_health", "random"])
+@pytest.mark.parametrize("case", PLAIN_CASES[:4])
+def test_general_kernel_with_diversion_matches_exact(case, policy):
+    # Diversion sends the kernel down its general path; max_table_chain=0 keeps the
+    # tables from ever being consulted, which is exactly the plain duel the solver knows.
+    rules, a, b = _plain(case)
+    a = dataclasses.replace(a, divert=policy, divert_health=4, divert_p=0.3)
+    exact = balance.exact("crt", a, b, rules=rules)
+    general = dataclasses.replace(rules, extraordinary=True, max_table_chain=0)
+    out = crt.simulate(general, (a,), (b,), n=100_000, rng=np.random.default_rng(12))
+    counts = np.bincount(out.winner, minlength=3)
+    assert gof_pvalue(counts, [exact.draw, exact.a_win, exact.b_win]) > ALPHA
+
+
+SCEN = crt.scenario("bruggish-vs-watchmen")
+D = crt.presets["duelist"]
+REFERENCE_CASES = {
+    "tables duel": (Rules(), (D,), (D,)),
+    "tables, unequal, shields and armour": (
+        Rules(), (Combatant(name="a", bonus=14, shield="large", armour="leather"),),
+        (Combatant(name="b", toughness=12, armour="mail", shield="buckler"),)),
+    "diversion mix and es variants": (
+        Rules(es2_mode="foe_rolls_ef", es7_own_stroke=True, es11="surrender", divert_12_es=True,
+              ef6_no_shield="weapon"),
+        (Combatant(name="a", bonus=-3, divert="random", divert_p=0.4, shield="round"),),
+        (Combatant(name="b", divert="below_health", divert_health=4),)),
+    "long chains": (Rules(max_table_chain=8, es2_mode="foe_slain"), (D,), (D,)),
+    "ambush by a master": (Rules(ambush="a"), (Combatant(name="a", ambush=5),), (D,)),
+    "ambush, weak, no tables": (Rules(ambush="b", ambush_tables=False), (D,),
+                                (Combatant(name="b", ambush=0, bonus=-10),)),
+    "bruggish 1v3": (Rules(), SCEN.side_a, SCEN.side_b),
+    "1v3 foes keep aggregate, scope all": (
+        Rules(multi_zero_mode="foes_keep_aggregate", divert_scope="all"),
+        (dataclasses.replace(crt.presets["bruggish"], divert="below_health"),), SCEN.side_b),
+    "2v3 with refill and a leader": (
+        Rules(ambush="a", leader_break_p=0.5),
+        (crt.presets["veteran"], Combatant(name="ally", ambush=3, shield="round")),
+        (dataclasses.replace(crt.presets["expert"], leader=True), crt.presets["skilled"],
+         crt.presets["novice"])),
+    "3v3 pairs": (Rules(), (crt.presets["expert"],) * 3,
+                  (crt.presets["skilled"], crt.presets["veteran"], crt.presets["novice"])),
+    "2v1 lone b": (Rules(), (crt.presets["novice"], crt.presets["novice"]),
+                   (crt.presets["superior"],)),
+}
+
+
+@pytest.mark.parametrize("name", list(REFERENCE_CASES))
+def test_kernel_matches_reference(name):
+    rules, side_a, side_b = REFERENCE_CASES[name]
+    kernel = kernel_counts(crt, rules, side_a, side_b, n=100_000, seed=21)
+    reference = reference_counts(crt, rules, side_a, side_b, n=3000, seed=22)
+    assert chi2_homogeneity(kernel, reference) > ALPHA
+
+
+def test_plain_fast_path_matches_general_path():
+    rules, a, b = _plain(PLAIN_CASES[1])
+    fast = kernel_counts(crt, rules, (a,), (b,), n=100_000, seed=31)
+    general = dataclasses.replace(rules, extraordinary=True, max_table_chain=0)
+    slow = kernel_counts(crt, general, (a,), (b,), n=100_000, seed=32)
+    assert chi2_homogeneity(fast, slow) > ALPHA
+
+
+def test_extraordinary_tables_decide_some_fights():
+    out = crt.simulate(Rules(), (D,), (D,), n=50_000, rng=np.random.default_rng(5))
+    share = np.bincount(out.cause, minlength=len(crt.causes)) / out.cause.size
+    # mishaps (EF 2-4, ES 2 under foe_slain) and breaks (ES 12) happen, rarely
+    assert 0.01 < share[crt.causes.index("mishap")] < 0.3
+    assert 0.001 < share[crt.causes.index("broke")] < 0.1

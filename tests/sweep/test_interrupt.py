@@ -1,0 +1,92 @@
+"""A sweep killed outright (SIGKILL) or stopped (Ctrl-C) keeps every completed chunk, and
+``--resume`` ends with the same table as an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import balance
+
+from .helpers import ROOT, make_spec
+
+SPEC = make_spec(run={"fights": 4_000, "chunk_size": 500})  # 9 cells x 8 chunks
+N_CHUNKS = 72
+
+
+def chunk_files(run_dir: Path) -> list[Path]:
+    return sorted(run_dir.glob("cache/*/*/[0-9]*.json"))
+
+
+def start(spec_path: Path, out: Path, *extra: str, delay: float = 0.0) -> subprocess.Popen:
+    env = {**os.environ, "BALANCE_COIN_DELAY": str(delay)}
+    return subprocess.Popen([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
+                             str(out), "-q", *extra], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def wait_for_chunks(out: Path, proc: subprocess.Popen, count: int) -> None:
+    deadline = time.monotonic() + 120
+    while len(chunk_files(out)) < count:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the sweep made no progress"
+        time.sleep(0.02)
+
+
+def resume(spec_path: Path, out: Path) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
+                           str(out), "--resume", "-q", "--executor", "serial"], cwd=ROOT,
+                          text=True, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"results: {out / 'results.parquet'}" in done.stdout
+    return json.loads((out / "meta.json").read_text())
+
+
+def test_resume_after_sigkill(tmp_path: Path, write_spec: Any) -> None:
+    spec_path = write_spec(SPEC)
+    expected = balance.sweep(SPEC, out=tmp_path / "whole", executor="serial").table
+    out = tmp_path / "killed"
+    proc = start(spec_path, out, "--executor", "serial", delay=0.05)
+    wait_for_chunks(out, proc, 10)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    kept = {p: p.stat().st_mtime_ns for p in chunk_files(out)}
+    assert 10 <= len(kept) < N_CHUNKS
+    assert json.loads((out / "meta.json").read_text())["status"] == "running"  # never finished
+    assert not (out / "results.parquet").exists()
+
+    meta = resume(spec_path, out)
+    assert meta["status"] == "complete"
+    assert meta["timings"]["chunks_cached"] == len(kept)
+    assert meta["timings"]["chunks_computed"] == N_CHUNKS - len(kept)
+    assert all(p.stat().st_mtime_ns == t for p, t in kept.items())
+    pd.testing.assert_frame_equal(balance.load_run(out).table, expected, check_exact=True)
+
+
+def test_resume_after_ctrl_c(tmp_path: Path, write_spec: Any) -> None:
+    spec_path = write_spec(SPEC)
+    expected = balance.sweep(SPEC, out=tmp_path / "whole", executor="serial").table
+    out = tmp_path / "stopped"
+    proc = start(spec_path, out, "--executor", "processes", "--workers", "2", delay=0.1)
+    wait_for_chunks(out, proc, 6)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert f"every completed chunk is kept in {out}: rerun with --resume" in stderr
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["status"] == "interrupted"
+    kept = len(chunk_files(out))
+    assert 6 <= kept < N_CHUNKS
+
+    meta = resume(spec_path, out)
+    assert meta["timings"]["chunks_cached"] == kept
+    pd.testing.assert_frame_equal(balance.load_run(out).table, expected, check_exact=True)

@@ -1,0 +1,152 @@
+"""Plot functions draw on an Axes and return it; saved figures have deterministic bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+import balance
+from balance import plots
+from balance.errors import SpecError
+
+from .helpers import ROOT, make_spec
+
+SPEC = make_spec(axes=[{"field": "a.0.preset", "values": ["fair", "lucky", "pro"]},
+                       {"field": "b.0.preset", "values": ["fair", "lucky", "hopeless"]},
+                       {"field": "rules.target", "values": [1, 2]}],
+                 run={"fights": 2_000})
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> balance.Run:
+    return balance.sweep(SPEC, out=tmp_path_factory.mktemp("plots") / "r", executor="serial")
+
+
+@pytest.fixture
+def one_target(run: balance.Run) -> pd.DataFrame:
+    table = run.table
+    return table[table["rules.target"] == 1]
+
+
+@pytest.fixture(autouse=True)
+def no_show_no_save(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: object, **kwargs: object) -> None:
+        raise AssertionError("plot functions must not show or save")
+
+    monkeypatch.setattr(plt, "show", forbidden)
+    monkeypatch.setattr(Figure, "savefig", forbidden)
+
+
+def test_heatmap_on_given_axes(one_target: pd.DataFrame) -> None:
+    figure = Figure()
+    ax = figure.subplots()
+    out = plots.heatmap(one_target, x="b.0.preset", y="a.0.preset", ax=ax)
+    assert out is ax
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["fair", "lucky", "hopeless"]
+    assert len(ax.texts) == 9  # small grid: annotated
+
+
+def test_plots_make_their_own_axes(one_target: pd.DataFrame, run: balance.Run) -> None:
+    for ax in (plots.heatmap(one_target, x="b.0.preset", y="a.0.preset", value="mean_rounds"),
+               plots.matchup(one_target, x="b.0.preset", y="a.0.preset"),
+               plots.curves(run.table[run.table["b.0.preset"] == "fair"], x="rules.target",
+                            by="a.0.preset")):
+        assert isinstance(ax, Axes)
+    plt.close("all")
+
+
+def test_curves_draw_interval_bands(run: balance.Run) -> None:
+    part = run.table[run.table["b.0.preset"] == "fair"]
+    ax = plots.curves(part, x="rules.target", y="a_win", by="a.0.preset", ax=Figure().subplots())
+    assert len(ax.lines) == 3 + 1  # a curve per preset, and the 50% line
+    assert len(ax.collections) == 3  # a band per curve
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "a.0.preset = fair", "a.0.preset = lucky", "a.0.preset = pro"]
+
+
+def test_other_varying_axes_are_an_error(run: balance.Run) -> None:
+    with pytest.raises(SpecError, match=r"several rows share each b.0.preset x a.0.preset "
+                                        r"\(rules.target also vary\)"):
+        plots.heatmap(run.table, x="b.0.preset", y="a.0.preset", ax=Figure().subplots())
+    with pytest.raises(SpecError, match=r"no column 'a\.0\.level'"):
+        plots.curves(run.table, x="a.0.level", ax=Figure().subplots())
+
+
+def _digest(paths: list[Path]) -> list[str]:
+    return [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+
+
+def test_saved_bytes_are_deterministic(one_target: pd.DataFrame, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()  # saving is the point here
+    first = plots.draw_to(one_target, tmp_path / "a", kind="matchup", x="b.0.preset",
+                          y="a.0.preset")
+    second = plots.draw_to(one_target, tmp_path / "b", kind="matchup", x="b.0.preset",
+                           y="a.0.preset")
+    assert [p.suffix for p in first] == [".png", ".svg"]
+    assert _digest(first) == _digest(second)
+    png, svg = (p.read_bytes() for p in first)
+    assert b"Software" not in png and b"matplotlib" not in png.lower()
+    assert b"<dc:date>" not in svg and b"Matplotlib" not in svg
+
+
+def test_saved_bytes_are_the_same_in_another_process(run: balance.Run, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    code = ("import sys, balance.plots as p; "
+            "p.plot_run(sys.argv[1], kind='curves', x='rules.target', by='a.0.preset', "
+            "where=['b.0.preset=lucky'], out=sys.argv[2])")
+    digests = []
+    for seed in ("1", "2"):  # different string hashing must not matter
+        out = tmp_path / seed
+        subprocess.run([sys.executable, "-c", code, str(run.path), str(out)], check=True,
+                       cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed, "MPLBACKEND": "Agg"})
+        digests.append(_digest(sorted(out.iterdir())))
+    assert digests[0] == digests[1]
+
+
+def test_plot_run_defaults(run: balance.Run, tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    paths = plots.plot_run(run.path, where=["rules.target=2"], out=tmp_path)
+    assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.png",
+                                       "heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.svg"]
+    with pytest.raises(SpecError, match=r"matches no row; rules\.target takes 1, 2"):
+        plots.plot_run(run.path, where=["rules.target=3"], out=tmp_path)
+
+
+def test_spec_plots_are_drawn_at_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    spec = make_spec(outputs={"plots": [{"kind": "heatmap", "x": "b.0.bias", "y": "a.0.level"},
+                                        {"kind": "curves", "x": "b.0.bias", "by": "a.0.level",
+                                         "y": "draw"},
+                                        {"kind": "curves", "x": "a.0.level",
+                                         "where": {"b": {"0": {"bias": 0.5}}}}]},
+                     run={"fights": 1_000})
+    _, path = balance.sweep(spec, out=tmp_path / "r", executor="serial")
+    assert sorted(p.name for p in (path / "plots").iterdir()) == [
+        "curves-a_win-a.0.level-b.0.bias=0.5.png", "curves-a_win-a.0.level-b.0.bias=0.5.svg",
+        "curves-draw-b.0.bias-by-a.0.level.png", "curves-draw-b.0.bias-by-a.0.level.svg",
+        "heatmap-a_win-b.0.bias-a.0.level.png", "heatmap-a_win-b.0.bias-a.0.level.svg"]
+
+
+def test_import_balance_is_light() -> None:
+    code = ("import sys, balance; heavy = [m for m in ('matplotlib', 'dask', 'distributed', "
+            "'pyarrow', 'tqdm', 'pandas') if m in sys.modules]; print(','.join(heavy))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, cwd=ROOT)
+    assert out.stdout.strip() == ""
+    assert callable(balance.sweep) and callable(balance.load_run)

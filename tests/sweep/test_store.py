@@ -1,0 +1,113 @@
+"""The run directory: Parquet, CSV and meta.json round-trip; every write is atomic."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import balance
+from balance.results import Tally
+from balance.sweep import load_spec, store
+
+from .helpers import make_spec
+
+SPEC = make_spec(rules={"target": 2}, run={"fights": 3_000, "chunk_size": 1_000},
+                 axes=[{"field": "a.0.preset", "values": ["fair", "pro"]},
+                       {"field": "rules.handicap", "values": [[0.0, 0.0], [0.1, -0.1]]},
+                       {"field": "b.0.call", "values": ["heads", "tails"]}])
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> balance.Run:
+    return balance.sweep(SPEC, out=tmp_path_factory.mktemp("run") / "r", executor="serial")
+
+
+def test_parquet_round_trip(run: balance.Run) -> None:
+    loaded = balance.load_run(run.path)
+    pd.testing.assert_frame_equal(loaded.table, run.table, check_exact=True)
+    assert loaded.path == run.path
+    assert loaded.table.attrs["axes"] == ["a.0.preset", "rules.handicap", "b.0.call"]
+
+
+def test_csv_round_trip(run: balance.Run) -> None:
+    csv = pd.read_csv(run.path / "results.csv")
+    pd.testing.assert_frame_equal(csv, run.table, check_exact=True, check_dtype=False)
+
+
+def test_table_is_tidy(run: balance.Run) -> None:
+    table = run.table
+    assert len(table) == 8
+    assert list(table.columns[:4]) == ["a.0.preset", "rules.handicap", "b.0.call", "n"]
+    assert set(table["rules.handicap"]) == {"[0.0,0.0]", "[0.1,-0.1]"}  # lists as JSON text
+    for rate in ("a_win", "b_win", "draw"):
+        assert ((table[f"{rate}_low"] <= table[rate]) & (table[rate] <= table[f"{rate}_high"])).all()
+    assert (table["a_wins"] + table["b_wins"] + table["draws"] == table["n"]).all()
+    assert np.allclose(table["a_win"] + table["b_win"] + table["draw"], 1.0)
+    assert {"mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90", "end_decided",
+            "end_timeout", "mean_margin", "cell"} <= set(table.columns)
+
+
+def test_meta_round_trip(run: balance.Run) -> None:
+    meta = run.meta
+    assert meta["format"] == "balance-run/1" and meta["status"] == "complete"
+    assert load_spec(meta["spec"]) == load_spec(SPEC)
+    assert (meta["seed"], meta["entropy"], meta["chunk_size"]) == (11, 11, 1_000)
+    assert set(meta["versions"]) == {"balance", "numpy", "python"}
+    assert (meta["executor"], meta["workers"], meta["cells"], meta["fights"]) == (
+        "serial", 1, 8, 24_000)
+    assert meta["axes"] == ["a.0.preset", "rules.handicap", "b.0.call"]
+    assert {"started", "finished", "elapsed_s", "chunks_computed", "chunks_cached",
+            "worker_s", "fights_per_s"} <= set(meta["timings"])
+    assert any(a.startswith("max_rounds=") for a in meta["assumptions"])
+    assert meta["outputs"] == ["results.parquet", "results.csv"]
+
+
+def test_no_temporary_files_left(run: balance.Run) -> None:
+    assert not [p for p in run.path.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_csv_only_run_loads(tmp_path: Path) -> None:
+    spec = make_spec(outputs={"tables": ["csv"]})
+    table, path = balance.sweep(spec, out=tmp_path / "r", executor="serial")
+    assert not (path / "results.parquet").exists()
+    loaded = balance.load_run(path).table
+    pd.testing.assert_frame_equal(loaded, table, check_exact=True, check_dtype=False)
+
+
+def test_atomic_write_keeps_the_old_file_on_failure(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "meta.json"
+    store.atomic_write(target, "old")
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken)
+    with pytest.raises(OSError, match="disk full"):
+        store.atomic_write(target, "new")
+    assert target.read_text() == "old"
+    assert list(tmp_path.iterdir()) == [target]
+
+
+def test_cache_ignores_damaged_and_mismatched_chunks(tmp_path: Path) -> None:
+    cache = store.ChunkCache(tmp_path, "tag")
+    tally = Tally(("decided", "timeout"), np.array([[0, 1], [3, 0], [4, 0]]), np.array([0, 8]))
+    cache.save("k", 0, 8, tally)
+    cache.save("k", 1, 8, tally)
+    assert set(cache.load("k")) == {(0, 8), (1, 8)}
+    (tmp_path / "cache/tag/k/000001-8.json").write_text("{not json")
+    (tmp_path / "cache/tag/k/000002-9.json").write_text(
+        json.dumps({"cell": "k", "index": 2, "size": 9, "tally": tally.to_dict()}))  # 8 != 9
+    loaded = cache.load("k")
+    assert list(loaded) == [(0, 8)]
+    assert loaded[0, 8] == tally
+
+
+def test_load_run_of_a_non_run(tmp_path: Path) -> None:
+    with pytest.raises(balance.SpecError, match="is not a run directory"):
+        balance.load_run(tmp_path)
