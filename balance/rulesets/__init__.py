@@ -12,6 +12,7 @@ from .base import Ruleset, RulesetBase
 from .crt import CRT
 from .pool import Pool
 from .strike_rank import StrikeRank
+from .zones import Zones
 
 __all__ = ["RULESETS", "Ruleset", "RulesetBase"]
 
@@ -19,4 +20,5 @@ RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
     CRT.name: CRT(),
     Pool.name: Pool(),
     StrikeRank.name: StrikeRank(),
+    Zones.name: Zones(),
 })

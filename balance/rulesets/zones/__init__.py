@@ -1,0 +1,162 @@
+"""The ``zones`` ruleset: seed 002, abstract zones on a [DEFAULT] 3d6-ladder core.
+
+Thin: the registry object delegating to ``kernel`` (vectorised), ``reference`` (scalar,
+narrated) and ``exact`` (the one-zone melee duel as a Markov chain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...errors import SpecError
+from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Scenario, Side
+from . import exact as _exact
+from . import kernel as _kernel
+from . import reference as _reference
+from .maps import compile_map, map_table
+from .presets import PRESETS, SCENARIOS
+from .reference import CAUSES
+from .rules import Combatant, Rules
+
+__all__ = ["Zones"]
+
+
+def _battlefield(value: Any) -> Any:
+    """A battlefield given as text: a preset name, or a TOML file holding a map."""
+    if not isinstance(value, str):
+        return value
+    if value.strip().endswith(".toml"):
+        return map_table(_read_toml(Path(value.strip())).get("battlefield", {}))
+    return map_table(value)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(f"scenario file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+
+
+class Zones(RulesetBase):
+    name: ClassVar[str] = "zones"
+    title: ClassVar[str] = ("Abstract zones: 3d6 ladder, three actions, MAP, band gap, "
+                            "frontage, held ground")
+    seed_document: ClassVar[str] = "002_bbd15667f905a486.txt"
+    digest: ClassVar[str] = "002-zones.md"
+    Combatant: ClassVar[type] = Combatant
+    Rules: ClassVar[type] = Rules
+    causes: ClassVar[tuple[str, ...]] = CAUSES
+    presets: ClassVar[Mapping[str, Any]] = PRESETS
+    scenarios: ClassVar[Mapping[str, Scenario]] = SCENARIOS
+    max_side: ClassVar[int] = 6
+
+    # building -----------------------------------------------------------------------------
+    def rules(self, overrides: Mapping[str, Any] | None = None, /, **fields: Any) -> Any:
+        """The rules with parameters replaced; ``battlefield`` may be a preset name or a
+        ``.toml`` file with a ``[battlefield]`` table."""
+        if isinstance(overrides, self.Rules):
+            fixed = {k: _battlefield(v) if k == "battlefield" else v for k, v in fields.items()}
+            return super().rules(overrides, **fixed)
+        merged = {**(overrides or {}), **fields}
+        if "battlefield" in merged:
+            merged["battlefield"] = _battlefield(merged["battlefield"])
+        return super().rules(merged)
+
+    def load_scenario(self, path: Any) -> Scenario:
+        """Read a scenario from TOML: the generic ``description``, ``[rules]``, ``[[a]]``,
+        ``[[b]]``, plus an optional ``[battlefield]`` table (a custom zone map)::
+
+            [battlefield]
+            name = "ford"
+            zones = [{name = "bank"}, {name = "ford", hazard = true, chokepoint = 2},
+                     {name = "far bank", cover = true}]
+            adjacent = [["bank", "ford"], ["ford", "far bank"]]
+            front_a = "bank"
+            front_b = "far bank"
+        """
+        path = Path(path)
+        data = _read_toml(path)
+        battlefield = data.pop("battlefield", None)
+        unknown = set(data) - {"description", "rules", "a", "b"}
+        if unknown:
+            raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
+                            "description, rules, a, b, battlefield")
+        sides = []
+        for label in ("a", "b"):
+            members = data.get(label)
+            if not isinstance(members, list) or not members:
+                raise SpecError(f"{path}: [[{label}]] must list at least one combatant")
+            try:
+                sides.append(self.side(members))
+            except SpecError as exc:
+                raise SpecError(exc.reason, where=f"{path}: {label}") from None
+        rules = dict(data.get("rules", {}))
+        if not isinstance(data.get("rules", {}), dict):
+            raise SpecError(f"{path}: [rules] must be a table of rule overrides")
+        try:
+            if battlefield is not None:
+                if "battlefield" in rules:
+                    raise SpecError("give the map either as [battlefield] or as "
+                                    "rules.battlefield, not both")
+                rules["battlefield"] = map_table(battlefield)
+            rules_obj = self.rules(rules)
+            self.check_sides(rules_obj, sides[0], sides[1])
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=str(path)) from None
+        if "battlefield" in rules:
+            rules["battlefield"] = rules_obj.battlefield
+        return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
+
+    # checks -------------------------------------------------------------------------------
+    def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
+        super().check_sides(rules, side_a, side_b)
+        cmap = compile_map(rules.battlefield)
+        zones = cmap.zone_names
+        for label, side in (("a", side_a), ("b", side_b)):
+            names = [c.name for c in side]
+            for k, c in enumerate(side):
+                where = f"side {label} combatant {k} ({c.name})"
+                if c.zone and c.zone not in zones:
+                    raise SpecError(f"{where}: zone {c.zone!r} is not on the battlefield "
+                                    f"{rules.battlefield['name']!r}; zones: " + ", ".join(zones))
+                if c.zone and c.gap:
+                    raise SpecError(f"{where}: give a zone (in the fray) or gap > 0 (on the "
+                                    "open ground), not both")
+                if c.policy == "guard" and c.guard and (c.guard not in names
+                                                        or c.guard == c.name):
+                    raise SpecError(f"{where}: guard names {c.guard!r}, not an ally; allies: "
+                                    + ", ".join(n for n in names if n != c.name))
+
+    # the contract -------------------------------------------------------------------------
+    def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
+                 rng: np.random.Generator) -> Outcomes:
+        return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
+
+    def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
+              log: Log | None = None) -> Outcome:
+        return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
+
+    def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities:
+        why = _exact.unsupported(rules, side_a, side_b)
+        if why:
+            raise self.exact_unavailable(why)
+        return _exact.solve(rules, side_a, side_b)
+
+    def bench_cases(self) -> Sequence[BenchCase]:
+        duel = Rules(initial_gap="contact")
+        fighter = Combatant(name="fighter")
+        sk = SCENARIOS["skirmish"]
+        return (
+            BenchCase("melee duel", "1v1 in one zone from contact, default fighters",
+                      duel, (fighter,), (fighter,)),
+            BenchCase("4v4 skirmish", sk.description, self.rules(sk.rules), sk.side_a,
+                      sk.side_b),
+        )

@@ -1,0 +1,572 @@
+"""The scalar reference of seed 002: one fight in plain Python, optionally narrated.
+
+This is the executable reading of the rules (see ``rules.py`` for every parameter and the
+digest ``002-zones.md``).  A round is every standing combatant activating once, in the
+order fixed at the start (002.7.11); an activation is ``actions_per_activation`` actions,
+each chosen afresh by the combatant's policy:
+
+* **advance**: pick the best foe (target rule) among those it may strike here or may
+  close on; strike it if it is here, otherwise step toward it.
+* **hold**: strike a foe here, else shoot, else the spare action (Defend: hold ground).
+* **skirmish** (needs a ranged weapon): break away when engaged (or when a foe is within
+  ``keep_distance``), shoot what is in reach, else close in.
+* **guard**: strike a foe here; else go to the ward's zone if a foe is there; else hold.
+
+A melee plan is ``steady`` Steady actions (while one action is left to attack), then up
+to ``max_attacks`` Strikes, then the spare action; a ranged plan adds Reload.  Before a Move
+that would leave a zone where a foe is holding ground, a combatant with ``disengage``
+spends a Maneuver to Disengage (it needs the action for the Move too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...results import Winner
+from ..base import Log, Outcome
+from .maps import CompiledMap, compile_map
+from .rules import (
+    CATEGORIES,
+    Combatant,
+    Rules,
+    activation_order,
+    category,
+    damage,
+    melee_damage,
+    start_location,
+    starting_hp,
+    total_defense,
+)
+
+__all__ = ["fight"]
+
+CAUSES = ("down", "stalemate", "rounds")
+
+
+@dataclass
+class _Fighter:
+    """One combatant's state during a fight."""
+
+    c: Combatant
+    index: int
+    side: int
+    hp: int
+    max_hp: int
+    loc: int
+    entangled: bool
+    progress: int = 0          # Moves spent toward the step to ``prog_to``
+    prog_to: int = -1
+    moved: bool = False        # spent a Move since its last activation began
+    hold: int = 0              # Defend actions left to answer leavers with free Strikes
+    defending: bool = False    # +Defense vs melee until its next activation
+    struck: set[int] = field(default_factory=set)  # leavers struck this holding period
+    free_strikes: int = 0      # free Strikes made this holding period (free_strike_map)
+    fled: bool = False         # broke away from an engagement (pursuit, 002.3)
+    loaded: bool = True
+    debt: int = 0              # Moves owed to picking clear of a hazard (002.2)
+    start_loc: int = 0         # location at the start of the round (higher ground)
+    pressers: set[int] = field(default_factory=set)  # melee attackers this round (002.4)
+    saves: tuple[int, int] = (0, 0)
+
+    @property
+    def up(self) -> bool:
+        return self.hp > 0
+
+    @property
+    def name(self) -> str:
+        return self.c.name
+
+
+@dataclass
+class _Activation:
+    """What one activation has done so far."""
+
+    actions: int
+    attacks: int = 0
+    steadies: int = 0
+    steady: int = 0
+    charge: bool = False
+    disengaged: bool = False
+    free_shift: bool = True
+
+
+class _Fight:
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 rng: np.random.Generator, log: Log | None) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.log = log
+        self.map: CompiledMap = compile_map(rules.battlefield)
+        self.fighters: list[_Fighter] = []
+        for side, members in enumerate((side_a, side_b)):
+            for c in members:
+                loc = start_location(c, side, rules, self.map)
+                hp = starting_hp(c, rules)
+                self.fighters.append(_Fighter(c, len(self.fighters), side, hp, hp, loc,
+                                              c.entangled, start_loc=loc))
+        self.side_a, self.side_b = tuple(side_a), tuple(side_b)
+        self.round = 0
+        self.choke: dict[tuple[int, int], set[int]] = {}
+        self.active_round = False
+        self.ended: str | None = None
+
+    # --- narration and dice ------------------------------------------------------------
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log(text)
+
+    def roll3d6(self) -> int:
+        return int(self.rng.integers(1, 7, size=3).sum())
+
+    def where(self, f: _Fighter) -> str:
+        return self.map.names[f.loc]
+
+    # --- geometry ---------------------------------------------------------------------
+    def dist(self, u: int, v: int) -> int:
+        return int(self.map.distance[u, v])
+
+    def foes(self, f: _Fighter) -> list[_Fighter]:
+        return [g for g in self.fighters if g.side != f.side and g.up]
+
+    def at(self, loc: int, side: int) -> list[_Fighter]:
+        return [g for g in self.fighters if g.side == side and g.up and g.loc == loc]
+
+    def step_cost(self, f: _Fighter, u: int, v: int) -> int:
+        r = self.rules
+        if self.map.band_step[u, v]:
+            cost = r.band_cost
+        else:
+            cost = r.shift_cost
+            if r.shift_speed_rule == "speed1_shift_costs_2" and f.c.speed == 1:
+                cost *= 2
+        return cost * (r.slowed_factor if f.c.slowed else 1)
+
+    # --- choices -------------------------------------------------------------------------
+    def key(self, f: _Fighter, t: _Fighter) -> tuple[int, ...]:
+        d = self.dist(f.loc, t.loc)
+        if f.c.target == "weakest":
+            return (t.hp, d, t.index)
+        if f.c.target == "priority":
+            return (-t.c.priority, d, t.index)
+        return (d, t.index)
+
+    def frontage(self, t: _Fighter) -> int:
+        return self.rules.frontage_large if t.c.large else self.rules.frontage
+
+    def choke_set(self, loc: int, side: int) -> set[int]:
+        key = (loc, side if self.rules.chokepoint_scope == "per_side" else -1)
+        return self.choke.setdefault(key, set())
+
+    def strikable(self, f: _Fighter, t: _Fighter) -> bool:
+        if not (t.up and t.loc == f.loc):
+            return False
+        if f.index not in t.pressers and len(t.pressers) >= self.frontage(t):
+            return False
+        cap = int(self.map.chokepoint[f.loc])
+        if cap:
+            fighters = self.choke_set(f.loc, f.side)
+            if f.index not in fighters and len(fighters) >= cap:
+                return False
+        return True
+
+    def approachable(self, f: _Fighter, t: _Fighter) -> bool:
+        """Pursuit (002.3): a foe that broke away is out of reach of slower pursuers."""
+        return not (self.rules.pursuit == "speed" and t.fled and t.c.speed > f.c.speed)
+
+    def shootable(self, f: _Fighter, t: _Fighter) -> bool:
+        reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
+        return t.up and self.dist(f.loc, t.loc) <= reach
+
+    def best(self, f: _Fighter, candidates: list[_Fighter],
+             long_last: bool = False) -> _Fighter | None:
+        if not candidates:
+            return None
+        if long_last:
+            reach = self.rules.reach(f.c.ranged)
+            return min(candidates, key=lambda t: (self.dist(f.loc, t.loc) > reach,
+                                                  *self.key(f, t)))
+        return min(candidates, key=lambda t: self.key(f, t))
+
+    def threatened_leaving(self, f: _Fighter) -> bool:
+        return any(h.hold > 0 and f.index not in h.struck
+                   for h in self.at(f.loc, 1 - f.side))
+
+    def free_move(self, f: _Fighter, act: _Activation, nxt: int) -> bool:
+        return (self.rules.shift_speed_rule == "speed2_first_shift_free" and f.c.speed >= 2
+                and act.free_shift and not self.map.band_step[f.loc, nxt])
+
+    def toward(self, f: _Fighter, act: _Activation, dest: int) -> tuple | None:
+        """A Move (or the Disengage before it) toward ``dest``; None if it cannot go now."""
+        if f.entangled:
+            return ("escape",)
+        nxt = int(self.map.next_step[f.loc, dest])
+        cost = self.step_cost(f, f.loc, nxt)
+        progress = f.progress if f.prog_to == nxt else 0
+        if (progress + 1 >= cost and f.c.disengage and not act.disengaged
+                and self.threatened_leaving(f)):
+            need = 1 + (0 if self.free_move(f, act, nxt) else 1)
+            return ("disengage",) if act.actions >= need else None
+        return ("move", nxt)
+
+    def melee_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
+        if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
+            return ("steady",)
+        if act.attacks < f.c.max_attacks:
+            return ("strike", t)
+        return ("spare",)
+
+    def ranged_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
+        if f.c.ranged in self.rules.reloading and not f.loaded:
+            return ("reload",)
+        if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
+            return ("steady",)
+        if act.attacks < f.c.max_attacks:
+            return ("shoot", t)
+        return ("spare",)
+
+    def hold_choice(self, f: _Fighter, act: _Activation) -> tuple:
+        """Strike a foe here, else shoot (the other way round without ``melee_first``)."""
+        foes = self.foes(f)
+        strike = self.best(f, [g for g in foes if self.strikable(f, g)])
+        shot = None
+        if f.c.ranged != "none":
+            shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
+        if strike is not None and (f.c.melee_first or shot is None):
+            return self.melee_plan(f, act, strike)
+        if shot is not None:
+            return self.ranged_plan(f, act, shot)
+        return ("spare",)
+
+    def decide(self, f: _Fighter, act: _Activation) -> tuple:
+        policy = f.c.policy
+        if policy == "skirmish" and f.c.ranged == "none":
+            policy = "advance"
+        foes = self.foes(f)
+        if policy == "guard":
+            ward = self.ward(f)
+            if ward is None:
+                policy = "hold"
+            else:
+                t = self.best(f, [g for g in foes if self.strikable(f, g)])
+                if t is not None:
+                    return self.melee_plan(f, act, t)
+                if f.loc != ward.loc and self.at(ward.loc, 1 - f.side):
+                    move = self.toward(f, act, ward.loc)
+                    if move is not None:
+                        return move
+                return self.hold_choice(f, act)
+        if policy == "hold":
+            return self.hold_choice(f, act)
+        if policy == "skirmish":
+            rear = int(self.map.retreat[f.side, f.loc])
+            can_retreat = rear >= 0 and not self.at(rear, 1 - f.side)
+            near = min(self.dist(f.loc, g.loc) for g in foes)
+            if near <= f.c.keep_distance or near == 0:
+                if can_retreat:
+                    move = self.toward(f, act, rear)
+                    if move is not None:
+                        return move
+                if near == 0:
+                    return self.hold_choice(f, act)
+            t = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
+            if t is not None:
+                return self.ranged_plan(f, act, t)
+            # nothing in reach: close in on the best foe
+        candidates = [g for g in foes if (g.loc == f.loc and self.strikable(f, g))
+                      or (g.loc != f.loc and self.approachable(f, g))]
+        t = self.best(f, candidates)
+        if t is None:
+            return ("spare",)
+        if t.loc == f.loc:
+            return self.melee_plan(f, act, t)
+        move = self.toward(f, act, t.loc)
+        if move is not None:
+            return move
+        t = self.best(f, [g for g in foes if self.strikable(f, g)])
+        return self.melee_plan(f, act, t) if t is not None else ("spare",)
+
+    def ward(self, f: _Fighter) -> _Fighter | None:
+        for g in self.fighters:
+            if g.side == f.side and g is not f and g.c.name == f.c.guard:
+                return g if g.up else None
+        return None
+
+    # --- attacks ----------------------------------------------------------------------
+    def resolve(self, f: _Fighter, t: _Fighter, attribute: tuple[str, int],
+                mods: list[tuple[str, int]], defense: int, weapon_damage: int) -> None:
+        roll = self.roll3d6()
+        total = roll + attribute[1] + sum(m for _, m in mods) - defense
+        cat = category(total, self.rules.ladder)
+        dmg = damage(cat, weapon_damage, t.c.armor, self.rules)
+        t.hp = max(0, t.hp - dmg)
+        parts = "".join(f" {'+' if m >= 0 else '-'} {name} {abs(m)}" for name, m in mods if m)
+        self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defense {defense}"
+                 f" = {total}: {CATEGORIES[cat]}, {dmg} damage; {t.name} {t.hp}/{t.max_hp} HP")
+        if not t.up:
+            self.say(f"    {t.name} is Down")
+            self.check_end()
+
+    def melee_mods(self, f: _Fighter, t: _Fighter) -> list[tuple[str, int]]:
+        r = self.rules
+        mods = []
+        if r.outnumber_scope == "zone" and (len(self.at(f.loc, f.side))
+                                            > len(self.at(f.loc, t.side))):
+            mods.append(("outnumbering", r.outnumber_bonus))
+        if self.map.commanding[f.loc] and (r.higher_ground == "any_from_commanding" or (
+                f.start_loc == f.loc and t.start_loc != f.loc)):
+            mods.append(("higher ground", r.higher_ground_bonus))
+        return mods
+
+    def defense_vs_melee(self, t: _Fighter) -> int:
+        return total_defense(t.c, self.rules) + (self.rules.defend_defense_bonus
+                                                 if t.defending else 0)
+
+    def strike(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
+        r = self.rules
+        mods = [("MAP", r.attack_penalty(act.attacks))]
+        if act.steady:
+            mods.append(("Steady", act.steady))
+        if act.charge:
+            mods.append(("charge", r.charge_bonus))
+            if r.charge_scope == "first_strike":
+                act.charge = False
+        mods += self.melee_mods(f, t)
+        t.pressers.add(f.index)
+        if self.map.chokepoint[f.loc]:
+            self.choke_set(f.loc, f.side).add(f.index)
+        act.attacks += 1
+        act.steady = 0
+        self.say(f"  {f.name} strikes {t.name} in {self.where(f)}")
+        self.resolve(f, t, ("Might", f.c.might), mods, self.defense_vs_melee(t),
+                     melee_damage(f.c, r))
+
+    def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
+        r = self.rules
+        d = self.dist(f.loc, t.loc)
+        mods = [("MAP", r.attack_penalty(act.attacks))]
+        if act.steady:
+            mods.append(("Steady", act.steady))
+        penalties = []
+        if d == r.reach(f.c.ranged) + 1:
+            penalties.append(("long shot", r.long_shot_penalty))
+        if self.map.cover[t.loc] and (t.loc != f.loc or r.cover_same_zone):
+            penalties.append(("cover", r.cover_penalty))
+        if t.moved:
+            penalties.append(("target moved", r.moved_target_penalty))
+        if r.penalty_stacking == "worst" and penalties:
+            penalties = [min(penalties, key=lambda p: p[1])]
+        mods += penalties
+        if self.map.commanding[f.loc] and (r.higher_ground == "any_from_commanding"
+                                           or t.loc != f.loc):
+            mods.append(("higher ground", r.higher_ground_bonus))
+        if f.c.ranged in r.reloading:
+            f.loaded = False
+        act.attacks += 1
+        act.steady = 0
+        self.say(f"  {f.name} shoots ({f.c.ranged}) at {t.name} in {self.where(t)}, "
+                 f"{d} step{'s' if d != 1 else ''} away")
+        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defense(t.c, r),
+                     int(r.weapon_damage[f.c.ranged]))
+
+    def free_strike(self, h: _Fighter, f: _Fighter) -> None:
+        """Holder ``h`` strikes the leaver ``f`` (002.3)."""
+        r = self.rules
+        mods = []
+        if r.free_strike_map:
+            mods.append(("MAP", r.attack_penalty(h.free_strikes)))
+        mods += self.melee_mods(h, f)
+        h.hold -= 1
+        h.struck.add(f.index)
+        h.free_strikes += 1
+        if r.free_strike_frontage:
+            f.pressers.add(h.index)
+        self.say(f"  {h.name} holds its ground: a free Strike at {f.name} breaking away")
+        self.resolve(h, f, ("Might", h.c.might), mods, self.defense_vs_melee(f),
+                     melee_damage(h.c, r))
+
+    # --- movement ------------------------------------------------------------------------
+    def move(self, f: _Fighter, act: _Activation, nxt: int) -> None:
+        free = self.free_move(f, act, nxt)
+        if free:
+            act.free_shift = False
+        else:
+            act.actions -= 1
+        f.progress = (f.progress if f.prog_to == nxt else 0) + 1
+        f.prog_to = nxt
+        f.moved = True
+        cost = self.step_cost(f, f.loc, nxt)
+        kind = "band" if self.map.band_step[f.loc, nxt] else "shift"
+        if f.progress < cost:
+            self.say(f"  {f.name} Moves toward {self.map.names[nxt]} ({kind}, "
+                     f"{f.progress}/{cost} Moves{' (free)' if free else ''})")
+            return
+        self.say(f"  {f.name} Moves: {self.where(f)} -> {self.map.names[nxt]} ({kind}, "
+                 f"{cost} Move{'s' if cost != 1 else ''}{', one free' if free else ''})")
+        old = f.loc
+        if not act.disengaged:
+            for h in self.at(old, 1 - f.side):
+                if h.hold > 0 and f.index not in h.struck:
+                    if r_frontage_blocks(self, h, f):
+                        continue
+                    self.free_strike(h, f)
+                    if not f.up or self.ended:
+                        return
+                    if self.rules.hold_strikes == "per_leave":
+                        break
+        if self.at(old, 1 - f.side):
+            f.fled = True
+        f.loc = nxt
+        f.progress, f.prog_to = 0, -1
+        if self.map.hazard[nxt] and self.rules.hazard_cost:
+            f.debt = self.rules.hazard_cost
+            self.say(f"    {f.name} runs into the hazard in {self.where(f)}")
+        foes_here = self.at(nxt, 1 - f.side)
+        if foes_here and (self.map.band_step[old, nxt] or self.rules.charge_on_shift):
+            act.charge = True
+            self.say(f"    contact: {f.name} closes into {', '.join(g.name for g in foes_here)}")
+
+    # --- the round ------------------------------------------------------------------------
+    def activate(self, f: _Fighter) -> None:
+        r = self.rules
+        f.moved = False
+        f.hold = 0
+        f.defending = False
+        f.struck = set()
+        f.free_strikes = 0
+        f.fled = False
+        act = _Activation(actions=r.actions_per_activation)
+        where = self.where(f)
+        self.say(f" {f.name} ({'AB'[f.side]}, {f.hp}/{f.max_hp} HP) activates in {where}"
+                 + (" with a banked Move" if f.progress else ""))
+        if f.debt:
+            lost = min(f.debt, act.actions)
+            act.actions -= lost
+            f.debt = 0
+            f.moved = f.moved or r.hazard_is_move
+            self.active_round = True
+            self.say(f"  {f.name} spends {lost} Move picking clear of the hazard")
+        while act.actions > 0 and f.up and not self.ended:
+            choice = self.decide(f, act)
+            kind = choice[0]
+            if kind == "move":
+                self.active_round = True
+                self.move(f, act, choice[1])
+                continue
+            act.actions -= 1
+            if kind == "spare":
+                kind = f.c.spare
+            if kind == "defend":
+                f.hold += 1
+                f.defending = True
+                self.say(f"  {f.name} Defends, holding its ground ({f.hold})")
+                continue
+            if kind == "pass":
+                self.say(f"  {f.name} waits")
+                continue
+            self.active_round = True
+            if kind == "strike":
+                self.strike(f, act, choice[1])
+            elif kind == "shoot":
+                self.shoot(f, act, choice[1])
+            elif kind == "steady":
+                act.steadies += 1
+                act.steady = min(act.steady + r.steady_bonus, r.steady_max)
+                self.say(f"  {f.name} Steadies (+{act.steady} to the next attack)")
+            elif kind == "reload":
+                f.loaded = True
+                self.say(f"  {f.name} Reloads")
+            elif kind == "disengage":
+                act.disengaged = True
+                self.say(f"  {f.name} Disengages (Maneuver)")
+            elif kind == "escape":
+                roll = self.roll3d6()
+                ok = roll + f.c.might >= r.entangle_save
+                self.say(f"  {f.name} fights the snare: 3d6 {roll} + Might {f.c.might} "
+                         f"{'>=' if ok else '<'} {r.entangle_save}: "
+                         f"{'tears free' if ok else 'still Entangled'}")
+                f.entangled = not ok
+            else:  # pragma: no cover - a policy bug
+                raise AssertionError(kind)
+        f.progress = min(f.progress, r.bank_limit)
+
+    def check_end(self) -> None:
+        for side in (0, 1):
+            if not any(g.up for g in self.fighters if g.side == side):
+                self.ended = "down"
+
+    def death_saves(self, f: _Fighter) -> None:
+        r = self.rules
+        ok, bad = f.saves
+        if max(ok, bad) >= r.death_save_count:
+            return
+        roll = self.roll3d6()
+        ok, bad = (ok + 1, bad) if roll >= r.death_save_target else (ok, bad + 1)
+        f.saves = (ok, bad)
+        state = ("stable" if ok >= r.death_save_count else "dead"
+                 if bad >= r.death_save_count else f"{ok} up, {bad} down")
+        self.say(f" {f.name} (Down) death save: 3d6 {roll}: {state}")
+
+    def run(self) -> Outcome:
+        r = self.rules
+        first = (int(self.rng.integers(0, 2)) if r.first_side == "random"
+                 else "ab".index(r.first_side))
+        order = activation_order(r, self.side_a, self.side_b, first)
+        self.say(f"zones on {r.battlefield['name']}: side {'AB'[first]} acts first; order "
+                 + ", ".join(self.fighters[i].name for i in order))
+        for f in self.fighters:
+            self.say(f"  {f.name} ({'AB'[f.side]}) starts in {self.where(f)}")
+        idle_rounds = 0
+        while self.round < r.max_rounds:
+            self.round += 1
+            self.say(f"Round {self.round}")
+            self.choke = {}
+            for f in self.fighters:
+                f.pressers = set()
+                f.start_loc = f.loc
+            self.active_round = False
+            for i in order:
+                f = self.fighters[i]
+                if f.up:
+                    self.activate(f)
+                elif r.death_saves:
+                    self.death_saves(f)
+                if self.ended:
+                    break
+            if self.ended:
+                break
+            idle_rounds = 0 if self.active_round else idle_rounds + 1
+            if idle_rounds >= 2:
+                self.ended = "stalemate"
+                self.say("Two rounds pass with nobody able to act: a stalemate")
+                break
+        cause = self.ended or "rounds"
+        up = [sum(g.up for g in self.fighters if g.side == s) for s in (0, 1)]
+        winner = Winner.DRAW
+        if cause == "down":
+            winner = Winner.A if up[0] else Winner.B
+        extras: dict[str, float] = {"a_standing": up[0], "b_standing": up[1]}
+        if r.death_saves:
+            dead = [0, 0]
+            for f in self.fighters:
+                if not f.up:
+                    while max(f.saves) < r.death_save_count:
+                        self.death_saves(f)
+                    dead[f.side] += f.saves[1] >= r.death_save_count
+            extras.update(a_dead=dead[0], b_dead=dead[1])
+        return Outcome(winner, self.round, cause, extras)
+
+
+def r_frontage_blocks(fight: _Fight, h: _Fighter, f: _Fighter) -> bool:
+    """Under ``free_strike_frontage`` a holder may not strike a leaver already pressed by a
+    full frontage of others (002.7.9)."""
+    return (fight.rules.free_strike_frontage and h.index not in f.pressers
+            and len(f.pressers) >= fight.frontage(f))
+
+
+def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
+          rng: np.random.Generator, log: Log | None = None) -> Outcome:
+    """One fight of side A against side B by the reference reading, narrated to ``log``."""
+    return _Fight(rules, side_a, side_b, rng, log).run()

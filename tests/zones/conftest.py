@@ -1,0 +1,37 @@
+"""Shared helpers of the zones tests: outcome histograms of kernel and reference runs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import balance
+
+ZONES = balance.get("zones")
+
+
+def joint_counts(winner: np.ndarray, rounds: np.ndarray, max_rounds: int) -> np.ndarray:
+    """Counts over (winner, rounds) cells, flattened: the distribution tests compare."""
+    cells = np.asarray(winner, np.int64) * (max_rounds + 1) + np.minimum(rounds, max_rounds)
+    return np.bincount(cells, minlength=3 * (max_rounds + 1))
+
+
+def standing_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.bincount(np.asarray(a, np.int64) * 8 + np.asarray(b, np.int64), minlength=64)
+
+
+def kernel_sample(rules, side_a, side_b, n: int, seed: int):
+    out = ZONES.simulate(rules, side_a, side_b, n=n, rng=np.random.default_rng(seed))
+    return out
+
+
+def reference_sample(rules, side_a, side_b, n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    outs = [ZONES.fight(rules, side_a, side_b, rng=rng) for _ in range(n)]
+    winner = np.array([int(o.winner) for o in outs])
+    rounds = np.array([o.rounds for o in outs])
+    a = np.array([o.extras["a_standing"] for o in outs], np.int64)
+    b = np.array([o.extras["b_standing"] for o in outs], np.int64)
+    causes = np.array([ZONES.causes.index(o.cause) for o in outs])
+    dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
+                    np.int64)
+    return winner, rounds, a, b, causes, dead
