@@ -683,11 +683,14 @@ def _plot_dict(plot: PlotSpec) -> dict[str, Any]:
 
 def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") -> dict[str, Any]:
     """``{rules = {map = 1}}`` (what TOML makes of ``rules.map = 1``) -> ``{"rules.map": 1}``;
-    a table stays whole where its path is one of ``fields`` (a table-valued axis)."""
+    a table stays whole where its path is one of ``fields`` (a table-valued axis), unless
+    its keys lead on to another field (``a.0.skill = 30`` beside a whole-side axis ``a``)."""
     out: dict[str, Any] = {}
     for key, value in table.items():
         path = f"{prefix}{key}"
-        if isinstance(value, Mapping) and path not in fields:
+        deeper = isinstance(value, Mapping) and any(
+            f.startswith(f"{path}.{k}") for k in value for f in fields)
+        if isinstance(value, Mapping) and (path not in fields or deeper):
             out.update(_flatten(value, fields, path + "."))
         else:
             out[path] = value

@@ -180,6 +180,20 @@ def test_sweepable_fields() -> None:
     assert [ax.member for ax in spec.axes] == ["*", 1, None, None]
 
 
+def test_plot_where_on_a_member_beside_a_whole_side_axis(write_spec: Any) -> None:
+    # TOML makes {a = {0 = {level = 2}}} of `where = { a.0.level = 2, b = "fair" }`; with a
+    # whole-side axis "a" beside "a.0.level" the table must still be read as a path.
+    axes = [{"field": "a", "values": ["fair", "lucky"]},
+            {"field": "a.0.level", "values": [0, 2]}, {"field": "b.0.bias", "values": [0.3]}]
+    plot = {"kind": "curves", "x": "b.0.bias", "where": {"a": {"0": {"level": 2}}}}
+    spec = load_spec(write_spec(make_spec(axes=axes, outputs={"plots": [
+        {**plot, "by": "a"}]})))
+    assert dict(spec.plots[0].where) == {"a.0.level": 2}
+    whole = {"kind": "curves", "x": "b.0.bias", "by": "a.0.level", "where": {"a": "lucky"}}
+    spec = load_spec(write_spec(make_spec(axes=axes, outputs={"plots": [whole]})))
+    assert dict(spec.plots[0].where) == {"a": "lucky"}
+
+
 def test_spec_defaults() -> None:
     spec = load_spec({"ruleset": COIN, "a": "fair", "b": "lucky"})
     assert (spec.fights, spec.precision, spec.seed, spec.n_cells) == (100_000, None, None, 1)
