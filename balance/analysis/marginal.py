@@ -31,7 +31,9 @@ def marginal_value(table: pd.DataFrame, x: str, *, rate: str = "a_win",
         One row per step ``x_from -> x_to``: ``per_point`` (rate difference divided by the
         step) with ``per_point_low``/``per_point_high`` from Newcombe's interval for a
         difference of proportions, plus the overall least-squares ``slope`` of the group and
-        its standard error in ``attrs``-free columns ``slope``/``slope_se``.
+        its standard error in ``attrs``-free columns ``slope``/``slope_se``.  The slope is
+        ordinary least squares (every value of ``x`` counts alike, so cells stuck at 0% or
+        100% do not flatten it); its standard error comes from each cell's binomial variance.
     """
     groups = [((), table)] if by is None else table.groupby(by)
     rows = []
@@ -41,11 +43,12 @@ def marginal_value(table: pd.DataFrame, x: str, *, rate: str = "a_win",
         n = g["n"].to_numpy(float)
         k = np.round(g[rate].to_numpy(float) * n)
         p = k / n
-        w = n / np.clip(p * (1 - p), 1e-9, None)  # inverse-variance weights
-        if len(xs) >= 2:
-            xm = np.average(xs, weights=w)
-            slope = np.sum(w * (xs - xm) * (p - np.average(p, weights=w))) / np.sum(w * (xs - xm) ** 2)
-            slope_se = np.sqrt(1 / np.sum(w * (xs - xm) ** 2))
+        shrunk = (k + 0.5) / (n + 1)  # a variance that is not 0 at 0% or 100%
+        var = shrunk * (1 - shrunk) / n
+        if len(xs) >= 2 and np.ptp(xs) > 0:
+            c = (xs - xs.mean()) / np.sum((xs - xs.mean()) ** 2)  # slope = sum(c * p)
+            slope = float(np.sum(c * p))
+            slope_se = float(np.sqrt(np.sum(c ** 2 * var)))
         else:
             slope = slope_se = np.nan
         for i in range(len(xs) - 1):

@@ -278,21 +278,28 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 continue
             per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
                 else mv[["slope", "slope_se"]].head(1)
-            w = 1 / np.square(per_group["slope_se"].to_numpy())
-            slope = float(np.sum(w * per_group["slope"]) / np.sum(w))
+            # Every level of the other axes counts alike: the slopes differ from level to
+            # level, and a level stuck at 0% or 100% is not more informative than another.
+            slope = float(per_group["slope"].mean())
+            slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"]))) / len(per_group))
             steps = mv["per_point"]
+            # Many steps are tested at once: a step "hurts" only beyond its Bonferroni-
+            # corrected interval, so chance alone flags one in twenty families, not 2.5%.
+            strict = analysis.marginal_value(results, stat, by=by,
+                                             confidence=1 - 0.05 / len(mv))
             value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
-                               "standard error": round(float(np.sqrt(1 / np.sum(w))), 5),
+                               "standard error": round(slope_se, 5),
                                "smallest step": round(float(steps.min()), 4),
                                "largest step": round(float(steps.max()), 4),
-                               "steps that hurt A": int((mv["per_point_high"] < 0).sum()),
+                               "steps that hurt A": int((strict["per_point_high"] < 0).sum()),
                                "steps": len(mv)})
         if value_rows:
             values = pd.DataFrame(value_rows)
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
-                                "inverse-variance mean of the least-squares slopes (one per "
-                                "level of the other axes), and the smallest and largest "
-                                "single steps"))
+                                "mean of the least-squares slopes (one per level of the other "
+                                "axes, each counted alike), the smallest and largest single "
+                                "steps, and the steps that lower A's win rate beyond their "
+                                "95% interval corrected for the number of steps (Bonferroni)"))
             if len(values) == 2:
                 ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
                                             ascending=False)
@@ -305,7 +312,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             for row in hurt.itertuples(index=False):
                 blocks.append(Paragraph(
                     f"In {row[5]} of {row[6]} single steps of {row[0]}, one more point lowers "
-                    "A's win rate beyond its 95% interval: the rules are not monotone there.",
+                    "A's win rate beyond its 95% interval (Bonferroni-corrected for the "
+                    f"{row[6]} steps): the rules are not monotone there.",
                     kind="note"))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "

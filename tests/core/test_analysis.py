@@ -72,6 +72,16 @@ def test_marginal_value_of_a_linear_stat():
     assert ((mv["per_point_low"] < 0.05) & (mv["per_point_high"] > 0.05)).mean() >= 0.8
 
 
+def test_marginal_value_of_a_saturated_curve():
+    # A rate that climbs from 0% to 100%: cells stuck at 0 or 1 must not flatten the slope
+    # (inverse-variance weights would make them infinitely heavy).  OLS: 4.25 / 17.5.
+    xs = np.arange(6)
+    table = pd.DataFrame({"x": xs, "n": 1000, "a_win": [0, 0, 0, 0.5, 1, 1]})
+    mv = analysis.marginal_value(table, "x")
+    assert mv["slope"].iloc[0] == pytest.approx(4.25 / 17.5)
+    assert 0 < mv["slope_se"].iloc[0] < 0.01
+
+
 def test_newcombe_covers_difference():
     low, high = stats.newcombe(60, 100, 40, 100)
     assert float(low) < 0.2 < float(high)

@@ -91,6 +91,39 @@ def test_build_flags_every_default_reading(grid_run):
     assert len(assumptions.frame) == len(run.meta["assumptions"]) > 5
 
 
+def test_marginal_values_survive_saturation_and_many_steps(grid_run):
+    # One level of the other axis climbs 20% -> 80% over 200 steps of a.0.combats, the other
+    # is stuck at 100%.  The pooled slope is the mean of the two (not the stuck level's 0),
+    # and no step is called non-monotone by chance (each step tested at 95% alone would
+    # flag about 2.5% of the 398 steps; the Bonferroni-corrected test about none).
+    import numpy as np
+    import pandas as pd
+
+    from balance import stats
+    from balance.report.build import Figure, Table
+
+    rng = np.random.default_rng(7)
+    x = np.arange(200)
+    n = 20_000
+    rows = []
+    for skill, p in ((0, 0.2 + 0.6 * x / 199), (5, np.ones(200))):
+        k = rng.binomial(n, p)
+        low, high = stats.wilson(k, n)
+        rows += [{"a.0.skill": skill, "a.0.combats": int(c), "n": n, "a_win": kk / n,
+                  "a_win_low": lo, "a_win_high": hi}
+                 for c, kk, lo, hi in zip(x, k, low, high, strict=True)]
+    results = pd.DataFrame(rows)
+    meta = {**balance.load_run(grid_run).meta, "axes": ["a.0.skill", "a.0.combats"]}
+    report = build(results, meta, figures=[Figure("f", b"", b"", "a figure")])
+    said = next(s for s in report.sections if s.title == "What the numbers say")
+    values = next(b.frame for b in said.blocks if isinstance(b, Table))
+    row = values.set_index("stat").loc["a.0.combats"]
+    slope = row["mean change in A's win rate per +1"]
+    assert slope == pytest.approx(0.3 / 199, abs=4 * row["standard error"] + 1e-4)
+    assert row["steps that hurt A"] == 0
+    assert not any("not monotone" in getattr(b, "text", "") for b in said.blocks)
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
