@@ -111,10 +111,24 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _wrap(text: str, width: int = 28, breaks: str = r"(?<=,)|(?= \+ )") -> str:
+    """A long label on several lines, broken after commas and before " + " (a whole side
+    written as ``"knight,knight_double=false"`` or ``"novice + novice"``)."""
+    if len(text) <= width:
+        return text
+    lines = [""]
+    for piece in re.split(breaks, text):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append(piece.lstrip())
+        else:
+            lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _ticks(ax: Axes, axis: str, labels: list[Any]) -> None:
     step = max(1, int(np.ceil(len(labels) / 20)))
     positions = list(range(0, len(labels), step))
-    text = [_fmt(labels[i]) for i in positions]
+    text = [_wrap(_fmt(labels[i])) for i in positions]
     if axis == "x":
         ax.set_xticks(positions, text, rotation=45 if any(len(t) > 4 for t in text) else 0,
                       ha="right" if any(len(t) > 4 for t in text) else "center")
@@ -284,7 +298,7 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
         curves(df, x=x, y=y or value, by=by, ax=ax)
         stem = f"curves-{y or value}-{x}" + (f"-by-{by}" if by else "")
     if note:
-        ax.set_title(f"{ax.get_title()}\n{note}", fontsize="medium")
+        ax.set_title(f"{ax.get_title()}\n{_wrap(note, 60, r'(?<=, )')}", fontsize="medium")
     stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem + suffix)
     return save(figure, Path(folder) / stem, formats=formats)
 

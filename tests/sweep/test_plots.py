@@ -77,6 +77,18 @@ def test_curves_draw_interval_bands(run: balance.Run) -> None:
         "a.0.preset = fair", "a.0.preset = lucky", "a.0.preset = pro"]
 
 
+def test_long_labels_are_wrapped(one_target: pd.DataFrame) -> None:
+    # a whole side written as a spec string would squash the grid to a sliver
+    long = {"fair": "skirmisher,shield=medium,strength=14,armour=head:2,arms:2,torso:3,legs:2",
+            "lucky": "fair + fair + fair + fair + fair + fair", "pro": "pro"}
+    table = one_target.assign(**{"a.0.preset": one_target["a.0.preset"].map(long)})
+    ax = plots.heatmap(table, x="b.0.preset", y="a.0.preset", ax=Figure().subplots())
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0].replace("\n", "") == long["fair"] and labels[2] == "pro"
+    assert all(len(line) <= 28 for text in labels for line in text.split("\n"))
+    assert labels[1].split("\n")[1].startswith("+ fair")
+
+
 def test_other_varying_axes_are_an_error(run: balance.Run) -> None:
     with pytest.raises(SpecError, match=r"several rows share each b.0.preset x a.0.preset "
                                         r"\(rules.target also vary\)"):
