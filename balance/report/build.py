@@ -98,16 +98,21 @@ def _numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and series.nunique() > 1
 
 
-def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str]
-                     ) -> pd.DataFrame:
+def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str],
+                     swept: Mapping[str, Sequence[Any]] | None = None) -> pd.DataFrame:
+    """One row per flagged reading; a swept rule parameter shows its swept values (the
+    flagged value is only the first cell's)."""
     docs = {f.name: f for f in describe_fields(ruleset.Rules)}
+    swept = swept or {}
     rows = []
     for item in flagged:
         name, _, rest = item.partition("=")
         value, _, tag = rest.rpartition(" [")
+        if name in swept:
+            value = "swept: " + ", ".join(str(v) for v in swept[name])
         info = docs.get(name)
         rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
-                     "overridden": name in rules,
+                     "overridden": name in rules or name in swept,
                      "meaning": info.doc if info else ""})
     return pd.DataFrame(rows)
 
@@ -332,7 +337,9 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(Paragraph("Swept: " + ", ".join(axes)
                                 + (f" ({grid.get('combine', 'product')})" if grid else "")))
     if flagged:
-        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged),
+        swept = {a.split(".", 1)[1]: list(dict.fromkeys(results[a])) for a in axes
+                 if a.startswith("rules.")}
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
     sections.append(Section("Rules used", tuple(blocks)))
 

@@ -91,6 +91,22 @@ def test_build_flags_every_default_reading(grid_run):
     assert len(assumptions.frame) == len(run.meta["assumptions"]) > 5
 
 
+def test_a_swept_rule_reading_is_shown_as_swept(tmp_path):
+    spec = {"ruleset": "crt", "description": "crt: a swept AMBIG reading (test)",
+            "a": ["novice"], "b": ["novice", "novice"],
+            "grid": {"axes": [{"field": "rules.multi_zero_mode",
+                               "values": ["symmetric", "foes_keep_aggregate"]}]},
+            "run": {"fights": 500, "seed": 7}, "outputs": {"plots": []}}
+    run = balance.load_run(balance.sweep(spec, out=tmp_path / "run", executor="serial").path)
+    assert "multi_zero_mode='symmetric' [AMBIG]" in run.meta["assumptions"]  # the first cell's
+    report = build(run.table, run.meta)
+    rules = next(s for s in report.sections if s.title == "Rules used")
+    frame = next(b for b in rules.blocks
+                 if getattr(b, "caption", "").startswith("DEFAULT")).frame.set_index("parameter")
+    assert frame.loc["multi_zero_mode", "value"] == "swept: symmetric, foes_keep_aggregate"
+    assert frame.loc["multi_zero_mode", "overridden"]
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
