@@ -687,10 +687,13 @@ def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") 
     out: dict[str, Any] = {}
     for key, value in table.items():
         path = f"{prefix}{key}"
-        if isinstance(value, Mapping) and path not in fields:
-            out.update(_flatten(value, fields, path + "."))
-        else:
-            out[path] = value
+        if isinstance(value, Mapping):
+            inner = _flatten(value, fields, path + ".")
+            # A swept whole side ("a") still lets `a.0.might = 1` name its own axis.
+            if path not in fields or (inner and all(k in fields for k in inner)):
+                out.update(inner)
+                continue
+        out[path] = value
     return out
 
 
