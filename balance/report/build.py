@@ -276,6 +276,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
                                   f"Side A's win rate against {x}, with its 95% interval band"))
         value_rows = []
+        wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
             by = [a for a in axes if a != stat] or None
             mv = analysis.marginal_value(results, stat, by=by)
@@ -292,6 +293,18 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                "largest step": round(float(steps.max()), 4),
                                "steps that hurt A": int((mv["per_point_high"] < 0).sum()),
                                "steps": len(mv)})
+            up, down = int((mv["per_point_low"] > 0).sum()), int((mv["per_point_high"] < 0).sum())
+            if stat.startswith("a.") and down:
+                wrong_way.append(f"In {down} of {len(mv)} single steps of {stat}, one more point "
+                                 "lowers A's win rate beyond its 95% interval: the rules are not "
+                                 "monotone there.")
+            elif stat.startswith("b.") and up:
+                wrong_way.append(f"In {up} of {len(mv)} single steps of {stat}, one more point of "
+                                 "B's raises A's win rate beyond its 95% interval: the rules are "
+                                 "not monotone there.")
+            elif not stat.startswith(("a.", "b.")) and up and down:
+                wrong_way.append(f"Single steps of {stat} move A's win rate both ways beyond "
+                                 f"their 95% intervals ({up} up, {down} down, of {len(mv)}).")
         if value_rows:
             values = pd.DataFrame(value_rows)
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
@@ -303,15 +316,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                             ascending=False)
                 big, small = ranked["mean change in A's win rate per +1"]
                 if small:
+                    verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
                     blocks.append(Paragraph(
-                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} is worth about "
-                        f"{big / small:.1f} points of {ranked['stat'].iloc[1]}."))
-            hurt = values[values["steps that hurt A"] > 0]
-            for row in hurt.itertuples(index=False):
-                blocks.append(Paragraph(
-                    f"In {row[5]} of {row[6]} single steps of {row[0]}, one more point lowers "
-                    "A's win rate beyond its 95% interval: the rules are not monotone there.",
-                    kind="note"))
+                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
+                        f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
+            blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))

@@ -107,6 +107,20 @@ def test_a_swept_rule_reading_is_shown_as_swept(tmp_path):
     assert frame.loc["multi_zero_mode", "overridden"]
 
 
+def test_a_side_b_stat_that_lowers_a_is_not_flagged(tmp_path):
+    spec = {"ruleset": "zones", "description": "zones: Might on both sides (test)",
+            "rules": {"initial_gap": "contact"}, "a": [{}], "b": [{}],
+            "grid": {"axes": [{"field": "a.0.might", "values": [1, 3]},
+                              {"field": "b.0.might", "values": [0, 2, 4]}]},
+            "run": {"fights": 3000, "seed": 8}, "outputs": {"plots": []}}
+    run = balance.load_run(balance.sweep(spec, out=tmp_path / "run", executor="serial").path)
+    said = next(s for s in build(run.table, run.meta).sections
+                if s.title == "What the numbers say")
+    texts = [b.text for b in said.blocks if hasattr(b, "text")]
+    assert not any("not monotone" in t for t in texts), texts  # B's Might is meant to hurt A
+    assert any(t.startswith("Exchange rate") and "offsets about" in t for t in texts), texts
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
