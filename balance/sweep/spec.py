@@ -458,7 +458,7 @@ def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -
         args = typing.get_args(tp)
         optional = type(None) in args
         tp = next(a for a in args if a is not type(None))
-    if tp is str:
+    if tp is str or tp is Table:  # a table's text is the ruleset's to read (a zones map name)
         return
     if optional and value.strip().lower() == "none":
         return
