@@ -93,12 +93,14 @@ def test_build_flags_every_default_reading(grid_run):
 
 def test_a_swept_rule_reading_is_shown_as_swept(tmp_path):
     spec = {"ruleset": "crt", "description": "crt: a swept AMBIG reading (test)",
-            "a": ["novice"], "b": ["novice", "novice"],
-            "grid": {"axes": [{"field": "rules.multi_zero_mode",
+            "a": ["novice"], "b": ["novice"],
+            "grid": {"axes": [{"field": "b", "values": ["novice", ["novice", "novice"]]},
+                              {"field": "rules.multi_zero_mode",
                                "values": ["symmetric", "foes_keep_aggregate"]}]},
             "run": {"fights": 500, "seed": 7}, "outputs": {"plots": []}}
     run = balance.load_run(balance.sweep(spec, out=tmp_path / "run", executor="serial").path)
-    assert "multi_zero_mode='symmetric' [AMBIG]" in run.meta["assumptions"]  # the first cell's
+    # crt lists multi_zero_mode only where it touches the matchup: not in the first (1v1) cell
+    assert "multi_zero_mode='symmetric' [AMBIG]" in run.meta["assumptions"]
     report = build(run.table, run.meta)
     rules = next(s for s in report.sections if s.title == "Rules used")
     frame = next(b for b in rules.blocks
