@@ -137,7 +137,6 @@ s.cause_shares(), s.assumptions[:5]
 )
 
 
-
 notebook(
     "zones-skirmish",
     md("""
@@ -345,6 +344,94 @@ print(f"swordsman against soldier (Armor 2, shield): armor subtracted {plain.a_w
 len(s.assumptions), s.assumptions[:4]
 """),
 )
+
+
+notebook(
+    "quickstart",
+    md("""
+# balance quickstart
+
+`balance` simulates and solves tabletop combat rules to answer "is this fair?" with numbers.
+Four rule systems ship with it; this notebook fights once in each, runs a duel with
+intervals, asks an exact solver, and draws one plot.
+"""),
+    code("""
+import balance
+from balance import plots
+
+for name, rs in balance.RULESETS.items():
+    print(f"{name:12s} {rs.title}")
+"""),
+    md("""
+## One narrated fight per ruleset
+
+`balance.fight` runs the scalar reference implementation, the executable reading of the
+rules, and narrates every roll.  Only the first lines are shown here.
+"""),
+    code("""
+MATCHES = {
+    "crt": ("veteran", "expert"),
+    "strike-rank": ("skirmisher", "gladiator"),
+    "zones": ("swordsman", "soldier"),
+    "pool": ("duellist", "guard"),
+}
+for name, (a, b) in MATCHES.items():
+    lines = []
+    outcome = balance.fight(name, a, b, seed=1, log=lines.append)
+    print(f"=== {name}: {a} against {b}: {outcome.winner.name} after {outcome.rounds} rounds ({outcome.cause})")
+    print("\\n".join(lines[:8]))
+    print("...\\n")
+"""),
+    md("""
+## Many fights, with honest intervals
+
+`balance.duel` runs the vectorised kernel.  Every rate carries its 95% Wilson interval, and
+the summary lists the DEFAULT / AMBIG rule readings the numbers rest on.
+"""),
+    code("""
+import pandas as pd
+
+rows = []
+for name, (a, b) in MATCHES.items():
+    s = balance.duel(name, a, b, n=20_000, seed=1)
+    rows.append({"ruleset": name, "A": a, "B": b, **s.to_row(), "assumptions": len(s.assumptions)})
+summary = pd.DataFrame(rows)
+summary[["ruleset", "A", "B", "a_win", "a_win_low", "a_win_high", "draw", "mean_rounds", "assumptions"]]
+"""),
+    md("""
+## Exact answers where they exist
+
+The plain crt duel is a Markov chain; pool is diceless, so its honest answer is the value
+of a game, solved by linear programming and backward induction.
+"""),
+    code("""
+print(balance.exact("crt", "veteran", "expert", extraordinary=False))
+print(balance.exact("pool", "duellist", "guard"))
+"""),
+    md("""
+## A plot
+
+Win rate of A in each ruleset's matchup, with its interval (plots take a DataFrame and an
+optional Axes, and return the Axes).
+"""),
+    code("""
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots(figsize=(6, 3))
+ax.errorbar(summary["ruleset"], summary["a_win"],
+            yerr=[summary["a_win"] - summary["a_win_low"], summary["a_win_high"] - summary["a_win"]],
+            fmt="o", capsize=4)
+ax.set_ylabel("A's win rate (95% interval)")
+ax.set_ylim(0, 1)
+ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+"""),
+    md("""
+Next: `balance show RULESET` lists every field and rule parameter with its provenance tag;
+`experiments/` holds designer questions as TOML files (`balance sweep`, `balance report`);
+the other notebooks go deeper into one ruleset each.
+"""),
+)
+
 
 def main(names: list[str]) -> None:
     for name, cells in NOTEBOOKS.items():
