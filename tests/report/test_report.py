@@ -171,3 +171,12 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50
     assert picture.size[1] > 900  # a long page: tables and figures below the fold
+
+
+def test_rerendering_drops_stale_figures(grid_run, tmp_path):
+    out = tmp_path / "again"
+    (out / "figures").mkdir(parents=True)
+    (out / "figures" / "old-plot.png").write_bytes(b"x")
+    render(grid_run, out)
+    assert not (out / "figures" / "old-plot.png").exists()
+    assert (out / "figures" / "heatmap.png").exists()
