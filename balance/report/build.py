@@ -98,16 +98,21 @@ def _numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and series.nunique() > 1
 
 
-def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str]
-                     ) -> pd.DataFrame:
+def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str],
+                     swept: Mapping[str, Sequence[Any]] | None = None) -> pd.DataFrame:
+    """One row per flagged reading; a swept rule parameter shows its swept values (the
+    flagged value is only the first cell's)."""
     docs = {f.name: f for f in describe_fields(ruleset.Rules)}
+    swept = swept or {}
     rows = []
     for item in flagged:
         name, _, rest = item.partition("=")
         value, _, tag = rest.rpartition(" [")
+        if name in swept:
+            value = "swept: " + ", ".join(str(v) for v in swept[name])
         info = docs.get(name)
         rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
-                     "overridden": name in rules,
+                     "overridden": name in rules or name in swept,
                      "meaning": info.doc if info else ""})
     return pd.DataFrame(rows)
 
@@ -271,6 +276,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
                                   f"Side A's win rate against {x}, with its 95% interval band"))
         value_rows = []
+        wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
             by = [a for a in axes if a != stat] or None
             mv = analysis.marginal_value(results, stat, by=by)
@@ -283,16 +289,32 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             slope = float(per_group["slope"].mean())
             slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"]))) / len(per_group))
             steps = mv["per_point"]
-            # Many steps are tested at once: a step "hurts" only beyond its Bonferroni-
-            # corrected interval, so chance alone flags one in twenty families, not 2.5%.
+            # Many steps are tested at once: a step counts as going the wrong way only beyond
+            # its Bonferroni-corrected interval, so chance alone flags one family in twenty,
+            # not 2.5% of the steps.
             strict = analysis.marginal_value(results, stat, by=by,
                                              confidence=1 - 0.05 / len(mv))
+            up = int((strict["per_point_low"] > 0).sum())
+            down = int((strict["per_point_high"] < 0).sum())
             value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
                                "standard error": round(slope_se, 5),
                                "smallest step": round(float(steps.min()), 4),
                                "largest step": round(float(steps.max()), 4),
-                               "steps that hurt A": int((strict["per_point_high"] < 0).sum()),
+                               "steps that hurt A": down,
                                "steps": len(mv)})
+            beyond = f"beyond its 95% interval (Bonferroni-corrected for the {len(mv)} steps)"
+            if stat.startswith("a.") and down:
+                wrong_way.append(f"In {down} of {len(mv)} single steps of {stat}, one more point "
+                                 f"lowers A's win rate {beyond}: the rules are not monotone "
+                                 "there.")
+            elif stat.startswith("b.") and up:
+                wrong_way.append(f"In {up} of {len(mv)} single steps of {stat}, one more point of "
+                                 f"B's raises A's win rate {beyond}: the rules are not monotone "
+                                 "there.")
+            elif not stat.startswith(("a.", "b.")) and up and down:
+                wrong_way.append(f"Single steps of {stat} move A's win rate both ways beyond "
+                                 "their Bonferroni-corrected 95% intervals "
+                                 f"({up} up, {down} down, of {len(mv)}).")
         if value_rows:
             values = pd.DataFrame(value_rows)
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
@@ -305,16 +327,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                             ascending=False)
                 big, small = ranked["mean change in A's win rate per +1"]
                 if small:
+                    verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
                     blocks.append(Paragraph(
-                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} is worth about "
-                        f"{big / small:.1f} points of {ranked['stat'].iloc[1]}."))
-            hurt = values[values["steps that hurt A"] > 0]
-            for row in hurt.itertuples(index=False):
-                blocks.append(Paragraph(
-                    f"In {row[5]} of {row[6]} single steps of {row[0]}, one more point lowers "
-                    "A's win rate beyond its 95% interval (Bonferroni-corrected for the "
-                    f"{row[6]} steps): the rules are not monotone there.",
-                    kind="note"))
+                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
+                        f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
+            blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
@@ -340,7 +357,9 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(Paragraph("Swept: " + ", ".join(axes)
                                 + (f" ({grid.get('combine', 'product')})" if grid else "")))
     if flagged:
-        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged),
+        swept = {a.split(".", 1)[1]: list(dict.fromkeys(results[a])) for a in axes
+                 if a.startswith("rules.")}
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
     sections.append(Section("Rules used", tuple(blocks)))
 

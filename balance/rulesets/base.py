@@ -586,6 +586,9 @@ class RulesetBase(abc.ABC):
             raise SpecError(f"unknown {self.name} scenario {name!r}; scenarios: "
                             + (", ".join(self.scenarios) or "none")) from None
 
+    scenario_keys: ClassVar[tuple[str, ...]] = ()
+    """Top-level keys a ruleset's scenario files may hold beyond the generic ones."""
+
     def load_scenario(self, path: Any) -> Scenario:
         """Read a scenario from a TOML file::
 
@@ -597,21 +600,19 @@ class RulesetBase(abc.ABC):
             strength = 9
             [[b]]
             ...
+
+        Rulesets may allow more top-level keys (``scenario_keys``) and fold them into the
+        rules (``scenario_rules``).
         """
-        import tomllib
         from pathlib import Path
 
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise SpecError(f"scenario file {str(path)!r} does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{path}: not valid TOML: {exc}") from None
-        unknown = set(data) - {"description", "rules", "a", "b"}
+        data = read_toml(path)
+        allowed = ("description", "rules", "a", "b", *self.scenario_keys)
+        unknown = set(data) - set(allowed)
         if unknown:
             raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                            "description, rules, a, b")
+                            + ", ".join(allowed))
         sides = []
         for label in ("a", "b"):
             members = data.get(label)
@@ -624,8 +625,16 @@ class RulesetBase(abc.ABC):
         rules = data.get("rules", {})
         if not isinstance(rules, dict):
             raise SpecError(f"{path}: [rules] must be a table of rule overrides")
-        self.rules(rules)  # validate now, report the file
+        try:
+            rules = self.scenario_rules(data, dict(rules))
+            self.check_sides(self.rules(rules), sides[0], sides[1])  # validate now
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=str(path)) from None
         return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
+
+    def scenario_rules(self, data: Mapping[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+        """The rule overrides of a scenario file (hook: fold ruleset-specific keys in)."""
+        return rules
 
     # checks ------------------------------------------------------------------------------
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
@@ -671,6 +680,20 @@ class RulesetBase(abc.ABC):
 
     def bench_cases(self) -> Sequence[BenchCase]:
         return ()
+
+
+def read_toml(path: Any) -> dict[str, Any]:
+    """Parse a TOML file; a missing or malformed file is a :class:`SpecError`."""
+    import tomllib
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(f"file {str(path)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from None
 
 
 def _nondefault(obj: Any) -> dict[str, Any]:

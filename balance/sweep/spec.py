@@ -458,7 +458,7 @@ def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -
         args = typing.get_args(tp)
         optional = type(None) in args
         tp = next(a for a in args if a is not type(None))
-    if tp is str:
+    if tp is str or tp is Table:  # a table's text is the ruleset's to read (a zones map name)
         return
     if optional and value.strip().lower() == "none":
         return
@@ -683,17 +683,17 @@ def _plot_dict(plot: PlotSpec) -> dict[str, Any]:
 
 def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") -> dict[str, Any]:
     """``{rules = {map = 1}}`` (what TOML makes of ``rules.map = 1``) -> ``{"rules.map": 1}``;
-    a table stays whole where its path is one of ``fields`` (a table-valued axis), unless
-    its keys lead on to another field (``a.0.skill = 30`` beside a whole-side axis ``a``)."""
+    a table stays whole where its path is one of ``fields`` (a table-valued axis)."""
     out: dict[str, Any] = {}
     for key, value in table.items():
         path = f"{prefix}{key}"
-        deeper = isinstance(value, Mapping) and any(
-            f.startswith(f"{path}.{k}") for k in value for f in fields)
-        if isinstance(value, Mapping) and (path not in fields or deeper):
-            out.update(_flatten(value, fields, path + "."))
-        else:
-            out[path] = value
+        if isinstance(value, Mapping):
+            inner = _flatten(value, fields, path + ".")
+            # A swept whole side ("a") still lets `a.0.might = 1` name its own axis.
+            if path not in fields or (inner and all(k in fields for k in inner)):
+                out.update(inner)
+                continue
+        out[path] = value
     return out
 
 

@@ -80,13 +80,13 @@ def test_curves_draw_interval_bands(run: balance.Run) -> None:
 def test_long_labels_are_wrapped(one_target: pd.DataFrame) -> None:
     # a whole side written as a spec string would squash the grid to a sliver
     long = {"fair": "skirmisher,shield=medium,strength=14,armour=head:2,arms:2,torso:3,legs:2",
-            "lucky": "fair + fair + fair + fair + fair + fair", "pro": "pro"}
+            "lucky": "fair + lucky + fair + lucky + fair + lucky", "pro": "pro"}
     table = one_target.assign(**{"a.0.preset": one_target["a.0.preset"].map(long)})
     ax = plots.heatmap(table, x="b.0.preset", y="a.0.preset", ax=Figure().subplots())
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels[0].replace("\n", "") == long["fair"] and labels[2] == "pro"
     assert all(len(line) <= 28 for text in labels for line in text.split("\n"))
-    assert labels[1].split("\n")[1].startswith("+ fair")
+    assert labels[1].split("\n")[1].startswith("+ ")
 
 
 def test_other_varying_axes_are_an_error(run: balance.Run) -> None:
@@ -162,3 +162,12 @@ def test_import_balance_is_light() -> None:
                          text=True, cwd=ROOT)
     assert out.stdout.strip() == ""
     assert callable(balance.sweep) and callable(balance.load_run)
+
+
+def test_a_side_of_repeated_members_is_labelled_by_count() -> None:
+    df = pd.DataFrame({"b": ["pro", "pro + pro", "pro + pro + pro", "fair + pro"],
+                       "a_win": [0.9, 0.6, 0.3, 0.5]})
+    ax = plots.curves(df, x="b")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pro", "2 × pro", "3 × pro",
+                                                           "fair + pro"]
+    plt.close(ax.figure)

@@ -13,7 +13,17 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...errors import SpecError
-from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Scenario, Side
+from ..base import (
+    BenchCase,
+    Log,
+    Outcome,
+    Outcomes,
+    Probabilities,
+    RulesetBase,
+    Scenario,
+    Side,
+    read_toml,
+)
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -30,19 +40,8 @@ def _battlefield(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     if value.strip().endswith(".toml"):
-        return map_table(_read_toml(Path(value.strip())).get("battlefield", {}))
+        return map_table(read_toml(Path(value.strip())).get("battlefield", {}))
     return map_table(value)
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    import tomllib
-
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"scenario file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML: {exc}") from None
 
 
 class Zones(RulesetBase):
@@ -70,9 +69,10 @@ class Zones(RulesetBase):
             merged["battlefield"] = _battlefield(merged["battlefield"])
         return super().rules(merged)
 
-    def load_scenario(self, path: Any) -> Scenario:
-        """Read a scenario from TOML: the generic ``description``, ``[rules]``, ``[[a]]``,
-        ``[[b]]``, plus an optional ``[battlefield]`` table (a custom zone map)::
+    scenario_keys: ClassVar[tuple[str, ...]] = ("battlefield",)
+
+    def scenario_rules(self, data: Mapping[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
+        """Scenario files may give a custom zone map as a ``[battlefield]`` table::
 
             [battlefield]
             name = "ford"
@@ -82,38 +82,15 @@ class Zones(RulesetBase):
             front_a = "bank"
             front_b = "far bank"
         """
-        path = Path(path)
-        data = _read_toml(path)
-        battlefield = data.pop("battlefield", None)
-        unknown = set(data) - {"description", "rules", "a", "b"}
-        if unknown:
-            raise SpecError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                            "description, rules, a, b, battlefield")
-        sides = []
-        for label in ("a", "b"):
-            members = data.get(label)
-            if not isinstance(members, list) or not members:
-                raise SpecError(f"{path}: [[{label}]] must list at least one combatant")
-            try:
-                sides.append(self.side(members))
-            except SpecError as exc:
-                raise SpecError(exc.reason, where=f"{path}: {label}") from None
-        rules = dict(data.get("rules", {}))
-        if not isinstance(data.get("rules", {}), dict):
-            raise SpecError(f"{path}: [rules] must be a table of rule overrides")
-        try:
-            if battlefield is not None:
-                if "battlefield" in rules:
-                    raise SpecError("give the map either as [battlefield] or as "
-                                    "rules.battlefield, not both")
-                rules["battlefield"] = map_table(battlefield)
-            rules_obj = self.rules(rules)
-            self.check_sides(rules_obj, sides[0], sides[1])
-        except SpecError as exc:
-            raise SpecError(exc.reason, where=str(path)) from None
-        if "battlefield" in rules:
-            rules["battlefield"] = rules_obj.battlefield
-        return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
+        battlefield = data.get("battlefield")
+        if battlefield is not None:
+            if "battlefield" in rules:
+                raise SpecError("give the map either as [battlefield] or as "
+                                "rules.battlefield, not both")
+            rules["battlefield"] = map_table(battlefield)
+        elif "battlefield" in rules:
+            rules["battlefield"] = _battlefield(rules["battlefield"])
+        return rules
 
     # checks -------------------------------------------------------------------------------
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:

@@ -116,7 +116,7 @@ class Rules:
 
     _owner: ClassVar[str] = "zones rules"
 
-    battlefield: Table = param(map_table("field"), tag="TEXT",  # noqa: RUF009
+    battlefield: Table = param(map_table("field"), tag="TEXT",
                                doc="the zone map: a preset (" + ", ".join(MAPS) + ") or a "
                                    "[battlefield] table in a scenario file (002.1)")
     initial_gap: str = param("long", tag="DEFAULT", choices=tuple(GAPS),
@@ -139,12 +139,12 @@ class Rules:
     map: tuple[int, ...] = param((0, -2, -4), tag="DEFAULT", low=-20, high=0,
                                  doc="Multiple Attack Penalty of the 1st, 2nd, 3rd attack in an "
                                      "activation; only -2 is TEXT (002.5, 002.8)")
-    weapon_damage: Table = param(WEAPON_DAMAGE, tag="DEFAULT", low=0, high=20,  # noqa: RUF009
+    weapon_damage: Table = param(WEAPON_DAMAGE, tag="DEFAULT", low=0, high=20,
                                  doc="damage by weapon (002.8)")
-    weapon_range: Table = param(WEAPON_RANGE, tag="DEFAULT",  # noqa: RUF009
+    weapon_range: Table = param(WEAPON_RANGE, tag="DEFAULT",
                                 choices=tuple(RANGE_STEPS),
                                 doc="range band of each ranged weapon (002.8)")
-    range_steps: Table = param(RANGE_STEPS, tag="DEFAULT", low=0, high=6,  # noqa: RUF009
+    range_steps: Table = param(RANGE_STEPS, tag="DEFAULT", low=0, high=6,
                                doc="steps a band reaches; one past = long shot, two past = out "
                                    "of reach (002.1, 002.8)")
     reloading: tuple[str, ...] = param(("crossbow",), tag="DEFAULT",
