@@ -40,6 +40,8 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
      3000),
     ("archer-specialist-variants", ["archer,aim_shift=-2,skill=40"], ["specialist"],
      {"armour_mode": "roll_reduction", "rank_shift_mode": "roll_plus_3"}, 3000),
+    ("knight-weak-armour", ["knight"], ["gladiator"],
+     {"armour_mode": "roll_reduction", "armour_roll_per_ai": 1}, 2000),
     ("spear-vs-poleaxe-after-attack", ["spearman,attack_policy=blow"], ["poleaxeman"],
      {"attack_penalty_scope": "after_attack", "swing_penalty_armour_block": True,
       "carry_mode": "keep", "hold_policy": "react"}, 3000),

@@ -133,6 +133,6 @@ def hit_value(attacker: Profile, target: Profile, damage_mod: int) -> float:
 def _armoured_rank(roll: int, ai: int, rules: Rules) -> int | None:
     """Rank after armour (``None``: no wound), without rank shifts."""
     if rules.armour_mode == "roll_reduction":
-        return R.wound_rank(roll - 3 * ai, rules.block_rounding)
+        return R.wound_rank(roll - rules.armour_roll_per_ai * ai, rules.block_rounding)
     rank = R.wound_rank(roll, rules.block_rounding) - ai
     return None if rank < 0 else rank

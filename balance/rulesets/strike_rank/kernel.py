@@ -1404,7 +1404,7 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
         ai = np.asarray(s.armour, np.int16).ravel().take(d.astype(np.intp) * len(T.LOCATIONS)
                                                           + loc) * np.int16(armour_mult)
         if rules.armour_mode == "roll_reduction":
-            roll = roll - ai * np.int16(3)
+            roll = roll - ai * np.int16(rules.armour_roll_per_ai)
             ai = None
     rank = rank_of(roll, rules.block_rounding)
     if shift is not None:

@@ -481,7 +481,7 @@ class _Fight:
             roll += 3 * shift
             shift = 0
         if rules.armour_mode == "roll_reduction":
-            rank = R.wound_rank(roll - 3 * ai, rules.block_rounding) + shift
+            rank = R.wound_rank(roll - rules.armour_roll_per_ai * ai, rules.block_rounding) + shift
         else:
             rank = R.wound_rank(roll, rules.block_rounding) + shift - ai
         text = (f"    wound: {where}; 2d6 ({a}+{b}) {damage:+d} = {roll}"

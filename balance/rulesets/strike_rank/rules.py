@@ -286,7 +286,10 @@ class Rules:
     armour_mode: str = param("rank_reduction", tag="DEFAULT",
                              choices=("rank_reduction", "roll_reduction"),
                              doc="armour lowers the wound rank by its AI, or the wound roll "
-                                 "by 3 per AI (000.10)")
+                                 "by armour_roll_per_ai per AI (000.10)")
+    armour_roll_per_ai: int = param(3, tag="DEFAULT", low=0, high=12,
+                                    doc="armour_mode=roll_reduction: wound-roll points each AI "
+                                        "removes (3 is about one rank); lower it to weaken armour")
     rank_shift_mode: str = param("post_lookup", tag="DEFAULT",
                                  choices=("post_lookup", "roll_plus_3"),
                                  doc="'one damage rank higher': a step up after the table, or "
