@@ -31,7 +31,10 @@ def marginal_value(table: pd.DataFrame, x: str, *, rate: str = "a_win",
         One row per step ``x_from -> x_to``: ``per_point`` (rate difference divided by the
         step) with ``per_point_low``/``per_point_high`` from Newcombe's interval for a
         difference of proportions, plus the overall least-squares ``slope`` of the group and
-        its standard error in ``attrs``-free columns ``slope``/``slope_se``.
+        its standard error in ``attrs``-free columns ``slope``/``slope_se``.  For an exact
+        run's table (``n = 0``: rates without sampling error) the steps are exact
+        (``per_point_low = per_point_high = per_point``), the slope is the ordinary
+        least-squares slope and ``slope_se`` is 0.
     """
     groups = [((), table)] if by is None else table.groupby(by)
     rows = []
@@ -39,18 +42,27 @@ def marginal_value(table: pd.DataFrame, x: str, *, rate: str = "a_win",
         g = g.sort_values(x)
         xs = g[x].to_numpy(float)
         n = g["n"].to_numpy(float)
-        k = np.round(g[rate].to_numpy(float) * n)
-        p = k / n
-        w = n / np.clip(p * (1 - p), 1e-9, None)  # inverse-variance weights
+        exact = bool((n == 0).all())
+        if exact:
+            p = g[rate].to_numpy(float)
+            k = n
+            w = np.ones(len(p))
+        else:
+            k = np.round(g[rate].to_numpy(float) * n)
+            p = k / n
+            w = n / np.clip(p * (1 - p), 1e-9, None)  # inverse-variance weights
         if len(xs) >= 2:
             xm = np.average(xs, weights=w)
             slope = np.sum(w * (xs - xm) * (p - np.average(p, weights=w))) / np.sum(w * (xs - xm) ** 2)
-            slope_se = np.sqrt(1 / np.sum(w * (xs - xm) ** 2))
+            slope_se = 0.0 if exact else np.sqrt(1 / np.sum(w * (xs - xm) ** 2))
         else:
             slope = slope_se = np.nan
         for i in range(len(xs) - 1):
             step = xs[i + 1] - xs[i]
-            low, high = stats.newcombe(k[i + 1], n[i + 1], k[i], n[i], confidence)
+            if exact:
+                low = high = p[i + 1] - p[i]
+            else:
+                low, high = stats.newcombe(k[i + 1], n[i + 1], k[i], n[i], confidence)
             row = {"x_from": xs[i], "x_to": xs[i + 1], "per_point": (p[i + 1] - p[i]) / step,
                    "per_point_low": float(low) / step, "per_point_high": float(high) / step,
                    "slope": slope, "slope_se": slope_se}

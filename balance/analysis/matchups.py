@@ -77,7 +77,8 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Seat-averaged expected score of the row entrant against the column entrant.
 
     A win scores 1, a draw 0.5.  Both seats are averaged (weighted by fights), so
-    ``score[i, j] + score[j, i] = 1``.
+    ``score[i, j] + score[j, i] = 1``.  A row of an exact run (``n = 0``: rates, no
+    counts) counts as one fight with its exact rates.
 
     Returns
     -------
@@ -89,10 +90,15 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     games = pd.DataFrame(0.0, index=names, columns=names)
     for row in table.itertuples(index=False):
         a, b = row.a, row.b
-        wins.loc[a, b] += row.a_wins + 0.5 * row.draws
-        wins.loc[b, a] += row.b_wins + 0.5 * row.draws
-        games.loc[a, b] += row.n
-        games.loc[b, a] += row.n
+        if row.n == 0:  # an exact answer: its rates, weighted as one fight
+            a_score, b_score, n = row.a_win + 0.5 * row.draw, row.b_win + 0.5 * row.draw, 1
+        else:
+            a_score, b_score = row.a_wins + 0.5 * row.draws, row.b_wins + 0.5 * row.draws
+            n = row.n
+        wins.loc[a, b] += a_score
+        wins.loc[b, a] += b_score
+        games.loc[a, b] += n
+        games.loc[b, a] += n
     with np.errstate(invalid="ignore", divide="ignore"):
         score = wins / games
     return score, games

@@ -64,16 +64,29 @@ def _interval_text(frame: pd.DataFrame, rate: str) -> list[str]:
             zip(frame[rate], frame[f"{rate}_low"], frame[f"{rate}_high"], strict=True)]
 
 
-def results_table(results: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
-    """The cells with each rate as ``rate [low, high]`` and the fight-length summary."""
+def is_exact(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bool:
+    """Whether a run's numbers are exact answers (``[run] method = "exact"``), not samples."""
+    if meta is not None and meta.get("method") is not None:
+        return meta.get("method") == "exact"
+    return "method" in results.columns and bool((results["method"] == "exact").all())
+
+
+def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False
+                  ) -> pd.DataFrame:
+    """The cells with each rate as ``rate [low, high]`` (exact runs: the value alone) and
+    the fight-length summary (exact runs: the solver's state count and time)."""
     out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
     for rate, label in RATE_LABELS.items():
         if rate in results:
-            out[label] = _interval_text(results, rate)
-    for col, label in (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"),
-                       ("n", "fights")):
+            out[label] = (results[rate].map(lambda v: f"{v:.4f}") if exact
+                          else _interval_text(results, rate))
+    columns = ((("mean_rounds", "mean rounds"), ("states", "states"), ("solve_ms", "solve ms"))
+               if exact else
+               (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"), ("n", "fights")))
+    for col, label in columns:
         if col in results:
-            out[label] = results[col].round(2) if col == "mean_rounds" else results[col]
+            out[label] = results[col].round(2) if col in ("mean_rounds", "solve_ms") \
+                else results[col]
     return out.reset_index(drop=True)
 
 
@@ -129,6 +142,8 @@ def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, 
     b_axes = [x for x in axes if x.startswith("b.")]
     if len(axes) == 2 and len(a_axes) == 1 and len(b_axes) == 1:
         a, b = a_axes[0], b_axes[0]
+        if a.split(".")[-1] != b.split(".")[-1]:
+            return None  # e.g. A's Co-ordination against B's Fortitude: not entrants
         if set(results[a].astype(str)) == set(results[b].astype(str)) and results[a].nunique() > 1:
             return a, b
     return None
@@ -197,6 +212,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
     flagged = meta.get("assumptions", [])
+    exact = is_exact(results, meta)
     sections: list[Section] = []
 
     # --- the question ---
@@ -206,17 +222,28 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(Paragraph(str(spec["notes"])))
     n_cells, fights = len(results), int(results["n"].sum())
     lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+    band = "" if exact else " with 95% interval bands"
 
     def where(i: Any) -> str:
         return ", ".join(f"{a} = {results.loc[i, a]}" for a in axes) or "the only cell"
 
+    def rate(i: Any) -> str:
+        if exact:
+            return f"{results.loc[i, 'a_win']:.1%}"
+        return (f"{results.loc[i, 'a_win']:.1%} [{results.loc[i, 'a_win_low']:.1%}, "
+                f"{results.loc[i, 'a_win_high']:.1%}]")
+
+    if exact:
+        solved = (f"{n_cells:,} cells, each solved exactly by the {ruleset.name} solver "
+                  "(no sampling)")
+        closing = ("every number is exact: the probability itself, not an estimate, so "
+                   "no interval is shown.")
+    else:
+        solved = f"{n_cells:,} cells, {fights:,} fights"
+        closing = "every interval is 95% Wilson."
     blocks.append(Paragraph(
-        f"{n_cells:,} cells, {fights:,} fights. Side A's win rate ranges from "
-        f"{results.loc[lo_i, 'a_win']:.1%} [{results.loc[lo_i, 'a_win_low']:.1%}, "
-        f"{results.loc[lo_i, 'a_win_high']:.1%}] ({where(lo_i)}) to "
-        f"{results.loc[hi_i, 'a_win']:.1%} [{results.loc[hi_i, 'a_win_low']:.1%}, "
-        f"{results.loc[hi_i, 'a_win_high']:.1%}] ({where(hi_i)}); every interval is 95% "
-        "Wilson."))
+        f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
+        f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
     if flagged:
         blocks.append(Paragraph(
             f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
@@ -235,14 +262,25 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                   f"Side A's win rate, row ({a_ax}) against column ({b_ax})"))
         table = results.rename(columns={a_ax: "a", b_ax: "b"})
         table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
-        rating = analysis.ratings(table)
-        blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1)
-                            .reset_index(), "Bradley-Terry ratings (Elo scale, 95% interval)"))
+        if exact:
+            blocks.append(Paragraph("Bradley-Terry ratings are fitted to fight counts; an "
+                                    "exact run has none, so it is summarised by its exact "
+                                    "metagame equilibrium and dominance margins."))
+        else:
+            rating = analysis.ratings(table)
+            blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]]
+                                .round(1).reset_index(),
+                                "Bradley-Terry ratings (Elo scale, 95% interval)"))
         meta_game = analysis.metagame(table, resamples=200, seed=0)
+        if exact:
+            meta_game = meta_game[["weight"]]
         blocks.append(Table(meta_game.round(3).reset_index(),
                             "Metagame equilibrium: the mix a table of clever players settles on "
-                            "(90% bootstrap interval, 200 replicates)"))
+                            + ("(exact)" if exact else
+                               "(90% bootstrap interval, 200 replicates)")))
         dom = analysis.dominated(table, resamples=200, seed=1)
+        if exact:
+            dom = dom[["margin", "dominated"]]
         blocks.append(Table(dom.round(4).reset_index(),
                             "Dominated entrants (margin > 0: some mix of the others does better "
                             "against everyone)"))
@@ -265,11 +303,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 shown = results
             blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
                                   "curves", f"Side A's win rate against {x}, one curve per "
-                                  f"{y}, with 95% interval bands"))
+                                  f"{y}{band}"))
         elif len(axes) == 1 and not figures:
             x = axes[0]
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
-                                  f"Side A's win rate against {x}, with its 95% interval band"))
+                                  f"Side A's win rate against {x}"
+                                  + ("" if exact else ", with its 95% interval band")))
         value_rows = []
         for stat in numeric:
             by = [a for a in axes if a != stat] or None
@@ -278,21 +317,34 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 continue
             per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
                 else mv[["slope", "slope_se"]].head(1)
-            w = 1 / np.square(per_group["slope_se"].to_numpy())
-            slope = float(np.sum(w * per_group["slope"]) / np.sum(w))
             steps = mv["per_point"]
+            # A point of a side's own stat should not work against that side: A's win rate
+            # should not fall with A's stats nor rise with B's (rule parameters: no side).
+            owner = stat.split(".", 1)[0]
+            if exact:  # no sampling error: the plain mean of the groups' slopes
+                slope, se = float(per_group["slope"].mean()), 0.0
+                lower, higher = steps < -1e-9, steps > 1e-9
+            else:
+                w = 1 / np.square(per_group["slope_se"].to_numpy())
+                slope = float(np.sum(w * per_group["slope"]) / np.sum(w))
+                se = float(np.sqrt(1 / np.sum(w)))
+                lower, higher = mv["per_point_high"] < 0, mv["per_point_low"] > 0
+            hurt = int(lower.sum()) if owner == "a" else int(higher.sum()) if owner == "b" \
+                else 0
             value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
-                               "standard error": round(float(np.sqrt(1 / np.sum(w))), 5),
+                               "standard error": round(se, 5),
                                "smallest step": round(float(steps.min()), 4),
                                "largest step": round(float(steps.max()), 4),
-                               "steps that hurt A": int((mv["per_point_high"] < 0).sum()),
-                               "steps": len(mv)})
+                               "steps against its side": hurt, "steps": len(mv)})
         if value_rows:
             values = pd.DataFrame(value_rows)
+            if exact:
+                values = values.drop(columns="standard error")
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
-                                "inverse-variance mean of the least-squares slopes (one per "
-                                "level of the other axes), and the smallest and largest "
-                                "single steps"))
+                                + ("mean of the exact least-squares slopes" if exact else
+                                   "inverse-variance mean of the least-squares slopes")
+                                + " (one per level of the other axes), and the smallest and "
+                                "largest single steps"))
             if len(values) == 2:
                 ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
                                             ascending=False)
@@ -300,13 +352,16 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 if small:
                     blocks.append(Paragraph(
                         f"Exchange rate: one point of {ranked['stat'].iloc[0]} is worth about "
-                        f"{big / small:.1f} points of {ranked['stat'].iloc[1]}."))
-            hurt = values[values["steps that hurt A"] > 0]
+                        f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
+            hurt = values[values["steps against its side"] > 0]
             for row in hurt.itertuples(index=False):
+                stat, n_hurt, n_steps = row[0], row[-2], row[-1]
+                side = stat.split(".", 1)[0].upper()
                 blocks.append(Paragraph(
-                    f"In {row[5]} of {row[6]} single steps of {row[0]}, one more point lowers "
-                    "A's win rate beyond its 95% interval: the rules are not monotone there.",
-                    kind="note"))
+                    f"In {n_hurt} of {n_steps} single steps of {stat}, one more point works "
+                    f"against side {side} (A's win rate moves the wrong way"
+                    + ("" if exact else ", beyond its 95% interval")
+                    + "): the rules are not monotone there.", kind="note"))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
@@ -314,9 +369,10 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         sections.append(Section("What the numbers say", tuple(blocks)))
 
     # --- the table ---
-    sections.append(Section("Results", (Table(results_table(results, axes),
-                                              "Every cell; rates with 95% Wilson intervals",
-                                              collapsed=len(results) > 40),)))
+    caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
+               "time" if exact else "Every cell; rates with 95% Wilson intervals")
+    sections.append(Section("Results", (Table(results_table(results, axes, exact=exact),
+                                              caption, collapsed=len(results) > 40),)))
 
     # --- the rules ---
     blocks = [Paragraph(f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document};"
@@ -344,7 +400,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     facts = pd.DataFrame([
         {"item": "seed", "value": str(meta.get("seed"))},
         {"item": "seed entropy", "value": str(meta.get("entropy"))},
-        {"item": "chunk size", "value": str(meta.get("chunk_size"))},
+        {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
+         if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
         {"item": "executor", "value": f"{meta.get('executor')} ({meta.get('workers')} workers)"},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
         {"item": "elapsed", "value": f"{timings.get('elapsed_s', float('nan')):.1f} s"},
@@ -352,10 +409,13 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     ])
     sections.append(Section("Reproduce", (
         Paragraph("The same seed and chunk size give the same table on any machine, with any "
-                  "executor and worker count:"),
+                  "executor and worker count:" if not exact else
+                  "An exact run needs no seed: the same balance version gives the same "
+                  "table (but for the solve_ms timings) on any machine, executor and worker "
+                  "count:"),
         Paragraph("\n".join(lines), kind="code"),
         Table(facts, "Provenance"))))
     return Report(str(meta.get("description", "balance report")),
-                  f"{ruleset.name} · {n_cells:,} cells · {fights:,} fights", tuple(sections),
-                  dict(meta))
+                  f"{ruleset.name} · {n_cells:,} cells · "
+                  + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 
