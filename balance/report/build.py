@@ -84,9 +84,14 @@ def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = F
                if exact else
                (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"), ("n", "fights")))
     for col, label in columns:
-        if col in results:
-            out[label] = results[col].round(2) if col in ("mean_rounds", "solve_ms") \
-                else results[col]
+        if col not in results:
+            continue
+        if col in ("mean_rounds", "solve_ms"):
+            out[label] = results[col].round(2)
+        elif col == "states" and pd.api.types.is_float_dtype(results[col]):
+            out[label] = results[col].astype("Int64")  # a count, missing where not solved
+        else:
+            out[label] = results[col]
     return out.reset_index(drop=True)
 
 
@@ -147,6 +152,34 @@ def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, 
         if set(results[a].astype(str)) == set(results[b].astype(str)) and results[a].nunique() > 1:
             return a, b
     return None
+
+
+def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
+                     threshold: float = 0.1) -> pd.DataFrame | None:
+    """How much a swept rule parameter moves A's win rate, the other axes held.
+
+    Each cell is compared with its twin at the axis's first value.  ``None`` unless
+    ``axis`` is a ``rules.`` axis with two or more values and there are other axes.
+    """
+    others = [a for a in axes if a != axis]
+    if not axis.startswith("rules.") or not others or results[axis].nunique() < 2:
+        return None
+    values = list(dict.fromkeys(results[axis]))
+    base = results[results[axis] == values[0]].set_index(others)["a_win"]
+    rows = []
+    for value in values[1:]:
+        part = results[results[axis] == value].set_index(others)["a_win"]
+        change = (part - base.reindex(part.index)).dropna()
+        if not len(change):
+            continue
+        at = change.abs().idxmax()
+        at = at if isinstance(at, tuple) else (at,)
+        rows.append({axis: value, "mean |change|": round(float(change.abs().mean()), 4),
+                     "largest change": round(float(change.loc[change.abs().idxmax()]), 4),
+                     "at": ", ".join(f"{a} = {v}" for a, v in zip(others, at, strict=True)),
+                     f"cells moved > {threshold:g}": int((change.abs() > threshold).sum()),
+                     "cells": len(change)})
+    return pd.DataFrame(rows) if rows else None
 
 
 def question_from_spec(text: str) -> str:
@@ -362,6 +395,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                     f"against side {side} (A's win rate moves the wrong way"
                     + ("" if exact else ", beyond its 95% interval")
                     + "): the rules are not monotone there.", kind="note"))
+        for axis in axes:
+            sensitivity = rule_sensitivity(results, axes, axis)
+            if sensitivity is not None:
+                blocks.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win "
+                                    f"rate moves from {axis} = {results[axis].iloc[0]} with "
+                                    "everything else held (each cell against its twin)"))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
