@@ -86,19 +86,27 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         Square DataFrames indexed by entrant: the expected score and the fights behind it.
     """
     names = list(dict.fromkeys([*table["a"], *table["b"]]))
-    wins = pd.DataFrame(0.0, index=names, columns=names)
-    games = pd.DataFrame(0.0, index=names, columns=names)
-    for row in table.itertuples(index=False):
-        a, b = row.a, row.b
-        if row.n == 0:  # an exact answer: its rates, weighted as one fight
-            a_score, b_score, n = row.a_win + 0.5 * row.draw, row.b_win + 0.5 * row.draw, 1
-        else:
-            a_score, b_score = row.a_wins + 0.5 * row.draws, row.b_wins + 0.5 * row.draws
-            n = row.n
-        wins.loc[a, b] += a_score
-        wins.loc[b, a] += b_score
-        games.loc[a, b] += n
-        games.loc[b, a] += n
+    index = {name: i for i, name in enumerate(names)}
+    a = np.array([index[x] for x in table["a"]], dtype=np.intp)
+    b = np.array([index[x] for x in table["b"]], dtype=np.intp)
+    n = table["n"].to_numpy(float)
+    exact = n == 0  # an exact answer: its rates, weighted as one fight
+    zeros = np.zeros(len(table))
+
+    def column(name: str) -> np.ndarray:
+        return table[name].to_numpy(float) if name in table else zeros
+
+    a_score = np.where(exact, column("a_win") + 0.5 * column("draw"),
+                       column("a_wins") + 0.5 * column("draws"))
+    b_score = np.where(exact, column("b_win") + 0.5 * column("draw"),
+                       column("b_wins") + 0.5 * column("draws"))
+    fights = np.where(exact, 1.0, n)
+    wins = np.zeros((len(names), len(names)))
+    games = np.zeros((len(names), len(names)))
+    np.add.at(wins, (a, b), a_score)  # unbuffered: repeated pairs add up
+    np.add.at(wins, (b, a), b_score)
+    np.add.at(games, (a, b), fights)
+    np.add.at(games, (b, a), fights)
     with np.errstate(invalid="ignore", divide="ignore"):
-        score = wins / games
-    return score, games
+        score = pd.DataFrame(wins / games, index=names, columns=names)
+    return score, pd.DataFrame(games, index=names, columns=names)
