@@ -436,12 +436,15 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
     lines = [f"balance sweep {source}"]
+    workers = meta.get("workers")
+    seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
+                              {"item": "seed entropy", "value": str(meta.get("entropy"))}]
     facts = pd.DataFrame([
-        {"item": "seed", "value": str(meta.get("seed"))},
-        {"item": "seed entropy", "value": str(meta.get("entropy"))},
+        *seeds,
         {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
          if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
-        {"item": "executor", "value": f"{meta.get('executor')} ({meta.get('workers')} workers)"},
+        {"item": "executor", "value": f"{meta.get('executor')} ({workers} workers)" if workers
+         else f"{meta.get('executor')} (nothing left to compute: every result from the cache)"},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
         {"item": "elapsed", "value": f"{timings.get('elapsed_s', float('nan')):.1f} s"},
         {"item": "finished", "value": str(timings.get("finished", ""))},
