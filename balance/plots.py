@@ -111,8 +111,13 @@ def _label(column: str) -> str:
 
 
 def _fmt(v: Any) -> str:
+    """A value as a label; a whole side of one repeated member, "raider + raider + raider",
+    as "3 × raider" (whole-side axes over numbers would otherwise crowd the figure)."""
     if isinstance(v, float | np.floating):
         return f"{v:g}"
+    members = str(v).split(" + ")
+    if len(members) > 1 and len(set(members)) == 1:
+        return f"{len(members)} × {members[0]}"
     return str(v)
 
 

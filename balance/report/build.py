@@ -116,16 +116,21 @@ def _numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and series.nunique() > 1
 
 
-def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str]
-                     ) -> pd.DataFrame:
+def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[str],
+                     swept: Mapping[str, Sequence[Any]] | None = None) -> pd.DataFrame:
+    """One row per flagged reading; a swept rule parameter shows its swept values (the
+    flagged value is only the first cell's)."""
     docs = {f.name: f for f in describe_fields(ruleset.Rules)}
+    swept = swept or {}
     rows = []
     for item in flagged:
         name, _, rest = item.partition("=")
         value, _, tag = rest.rpartition(" [")
+        if name in swept:
+            value = "swept: " + ", ".join(str(v) for v in swept[name])
         info = docs.get(name)
         rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
-                     "overridden": name in rules,
+                     "overridden": name in rules or name in swept,
                      "meaning": info.doc if info else ""})
     return pd.DataFrame(rows)
 
@@ -343,6 +348,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                   f"Side A's win rate against {x}"
                                   + ("" if exact else ", with its 95% interval band")))
         value_rows = []
+        wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
             by = [a for a in axes if a != stat] or None
             mv = analysis.marginal_value(results, stat, by=by)
@@ -351,24 +357,32 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
                 else mv[["slope", "slope_se"]].head(1)
             steps = mv["per_point"]
-            # A point of a side's own stat should not work against that side: A's win rate
-            # should not fall with A's stats nor rise with B's (rule parameters: no side).
-            owner = stat.split(".", 1)[0]
             if exact:  # no sampling error: the plain mean of the groups' slopes
                 slope, se = float(per_group["slope"].mean()), 0.0
-                lower, higher = steps < -1e-9, steps > 1e-9
+                up, down = int((steps > 1e-9).sum()), int((steps < -1e-9).sum())
+                beyond, beyond_their = "", ""
             else:
                 w = 1 / np.square(per_group["slope_se"].to_numpy())
                 slope = float(np.sum(w * per_group["slope"]) / np.sum(w))
                 se = float(np.sqrt(1 / np.sum(w)))
-                lower, higher = mv["per_point_high"] < 0, mv["per_point_low"] > 0
-            hurt = int(lower.sum()) if owner == "a" else int(higher.sum()) if owner == "b" \
-                else 0
+                up = int((mv["per_point_low"] > 0).sum())
+                down = int((mv["per_point_high"] < 0).sum())
+                beyond, beyond_their = " beyond its 95% interval", " beyond their 95% intervals"
             value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
                                "standard error": round(se, 5),
                                "smallest step": round(float(steps.min()), 4),
                                "largest step": round(float(steps.max()), 4),
-                               "steps against its side": hurt, "steps": len(mv)})
+                               "steps that hurt A": down, "steps": len(mv)})
+            if stat.startswith("a.") and down:
+                wrong_way.append(f"In {down} of {len(mv)} single steps of {stat}, one more point "
+                                 f"lowers A's win rate{beyond}: the rules are not monotone there.")
+            elif stat.startswith("b.") and up:
+                wrong_way.append(f"In {up} of {len(mv)} single steps of {stat}, one more point of "
+                                 f"B's raises A's win rate{beyond}: the rules are not monotone "
+                                 "there.")
+            elif not stat.startswith(("a.", "b.")) and up and down:
+                wrong_way.append(f"Single steps of {stat} move A's win rate both ways"
+                                 f"{beyond_their} ({up} up, {down} down, of {len(mv)}).")
         if value_rows:
             values = pd.DataFrame(value_rows)
             if exact:
@@ -383,18 +397,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                             ascending=False)
                 big, small = ranked["mean change in A's win rate per +1"]
                 if small:
+                    verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
                     blocks.append(Paragraph(
-                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} is worth about "
+                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
                         f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
-            hurt = values[values["steps against its side"] > 0]
-            for row in hurt.itertuples(index=False):
-                stat, n_hurt, n_steps = row[0], row[-2], row[-1]
-                side = stat.split(".", 1)[0].upper()
-                blocks.append(Paragraph(
-                    f"In {n_hurt} of {n_steps} single steps of {stat}, one more point works "
-                    f"against side {side} (A's win rate moves the wrong way"
-                    + ("" if exact else ", beyond its 95% interval")
-                    + "): the rules are not monotone there.", kind="note"))
+            blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
         for axis in axes:
             sensitivity = rule_sensitivity(results, axes, axis)
             if sensitivity is not None:
@@ -427,7 +434,9 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(Paragraph("Swept: " + ", ".join(axes)
                                 + (f" ({grid.get('combine', 'product')})" if grid else "")))
     if flagged:
-        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged),
+        swept = {a.split(".", 1)[1]: list(dict.fromkeys(results[a])) for a in axes
+                 if a.startswith("rules.")}
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
     sections.append(Section("Rules used", tuple(blocks)))
 

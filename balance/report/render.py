@@ -133,6 +133,10 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     report = build(results, meta, question, spec_figures(run_dir, meta))
     out_dir = Path(out) if out is not None else run_dir / "report"
     figures = []
+    # figures of an earlier report in this folder would otherwise linger beside the new ones
+    for stale in (out_dir / "figures").glob("*"):
+        if stale.suffix in (".png", ".svg"):
+            stale.unlink()
     for section in report.sections:
         for block in section.blocks:
             if isinstance(block, Figure):

@@ -524,6 +524,16 @@ def load_run(path: str | Path) -> Run:
     return Run(table, path)
 
 
+def _assumptions(rs: RulesetBase, cells: Iterable[Cell]) -> list[str]:
+    """The DEFAULT / AMBIG readings in force in any cell (a ruleset may list only those that
+    touch a matchup), each named once with its value in the first cell that has it."""
+    seen: dict[str, str] = {}
+    for cell in cells:
+        for item in rs.assumptions(cell.rules, cell.side_a, cell.side_b):
+            seen.setdefault(item.partition("=")[0], item)
+    return list(seen.values())
+
+
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
@@ -672,7 +682,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         "workers": pool.workers if pool else None,
         "scheduler": pool.address if pool else None, "versions": vers,
         "cells": len(cells), "distinct_cells": len(distinct), "resumed": previous is not None,
-        "assumptions": list(rs.assumptions(cells[0].rules, cells[0].side_a, cells[0].side_b)),
+        "assumptions": _assumptions(rs, cells),
         "timings": {"started": started},
     }
     counts = _Counts()

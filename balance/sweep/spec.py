@@ -497,7 +497,7 @@ def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -
         args = typing.get_args(tp)
         optional = type(None) in args
         tp = next(a for a in args if a is not type(None))
-    if tp is str:
+    if tp is str or tp is Table:  # a table's text is the ruleset's to read (a zones map name)
         return
     if optional and value.strip().lower() == "none":
         return
@@ -726,10 +726,13 @@ def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") 
     out: dict[str, Any] = {}
     for key, value in table.items():
         path = f"{prefix}{key}"
-        if isinstance(value, Mapping) and path not in fields:
-            out.update(_flatten(value, fields, path + "."))
-        else:
-            out[path] = value
+        if isinstance(value, Mapping):
+            inner = _flatten(value, fields, path + ".")
+            # A swept whole side ("a") still lets `a.0.might = 1` name its own axis.
+            if path not in fields or (inner and all(k in fields for k in inner)):
+                out.update(inner)
+                continue
+        out[path] = value
     return out
 
 

@@ -91,6 +91,38 @@ def test_build_flags_every_default_reading(grid_run):
     assert len(assumptions.frame) == len(run.meta["assumptions"]) > 5
 
 
+def test_a_swept_rule_reading_is_shown_as_swept(tmp_path):
+    spec = {"ruleset": "crt", "description": "crt: a swept AMBIG reading (test)",
+            "a": ["novice"], "b": ["novice"],
+            "grid": {"axes": [{"field": "b", "values": ["novice", ["novice", "novice"]]},
+                              {"field": "rules.multi_zero_mode",
+                               "values": ["symmetric", "foes_keep_aggregate"]}]},
+            "run": {"fights": 500, "seed": 7}, "outputs": {"plots": []}}
+    run = balance.load_run(balance.sweep(spec, out=tmp_path / "run", executor="serial").path)
+    # crt lists multi_zero_mode only where it touches the matchup: not in the first (1v1) cell
+    assert "multi_zero_mode='symmetric' [AMBIG]" in run.meta["assumptions"]
+    report = build(run.table, run.meta)
+    rules = next(s for s in report.sections if s.title == "Rules used")
+    frame = next(b for b in rules.blocks
+                 if getattr(b, "caption", "").startswith("DEFAULT")).frame.set_index("parameter")
+    assert frame.loc["multi_zero_mode", "value"] == "swept: symmetric, foes_keep_aggregate"
+    assert frame.loc["multi_zero_mode", "overridden"]
+
+
+def test_a_side_b_stat_that_lowers_a_is_not_flagged(tmp_path):
+    spec = {"ruleset": "zones", "description": "zones: Might on both sides (test)",
+            "rules": {"initial_gap": "contact"}, "a": [{}], "b": [{}],
+            "grid": {"axes": [{"field": "a.0.might", "values": [1, 3]},
+                              {"field": "b.0.might", "values": [0, 2, 4]}]},
+            "run": {"fights": 3000, "seed": 8}, "outputs": {"plots": []}}
+    run = balance.load_run(balance.sweep(spec, out=tmp_path / "run", executor="serial").path)
+    said = next(s for s in build(run.table, run.meta).sections
+                if s.title == "What the numbers say")
+    texts = [b.text for b in said.blocks if hasattr(b, "text")]
+    assert not any("not monotone" in t for t in texts), texts  # B's Might is meant to hurt A
+    assert any(t.startswith("Exchange rate") and "offsets about" in t for t in texts), texts
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
@@ -139,3 +171,12 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50
     assert picture.size[1] > 900  # a long page: tables and figures below the fold
+
+
+def test_rerendering_drops_stale_figures(grid_run, tmp_path):
+    out = tmp_path / "again"
+    (out / "figures").mkdir(parents=True)
+    (out / "figures" / "old-plot.png").write_bytes(b"x")
+    render(grid_run, out)
+    assert not (out / "figures" / "old-plot.png").exists()
+    assert (out / "figures" / "heatmap.png").exists()

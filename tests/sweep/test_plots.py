@@ -150,3 +150,12 @@ def test_import_balance_is_light() -> None:
                          text=True, cwd=ROOT)
     assert out.stdout.strip() == ""
     assert callable(balance.sweep) and callable(balance.load_run)
+
+
+def test_a_side_of_repeated_members_is_labelled_by_count() -> None:
+    df = pd.DataFrame({"b": ["pro", "pro + pro", "pro + pro + pro", "fair + pro"],
+                       "a_win": [0.9, 0.6, 0.3, 0.5]})
+    ax = plots.curves(df, x="b")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pro", "2 × pro", "3 × pro",
+                                                           "fair + pro"]
+    plt.close(ax.figure)

@@ -205,3 +205,39 @@ def test_spec_is_frozen() -> None:
         spec.fights = 3  # type: ignore[misc]
     with pytest.raises(TypeError):
         spec.rules["target"] = 2  # type: ignore[index]
+
+
+def test_plot_where_names_a_member_field_of_a_swept_side(write_spec: Any) -> None:
+    # TOML reads `where = { a.0.level = 2 }` as {"a": {"0": {"level": 2}}}; with the whole
+    # side "a" swept too, that is still the axis a.0.level, not a value of "a".
+    plot = {"kind": "curves", "x": "b.0.bias", "by": "a", "where": {"a": {"0": {"level": 2}}}}
+    spec = load_spec(write_spec(make_spec(
+        axes=[{"field": "a", "values": ["fair", "lucky"]},
+              {"field": "a.0.level", "values": [0, 2]},
+              {"field": "b.0.bias", "values": [0.3, 0.5]}],
+        outputs={"plots": [plot]})))
+    assert dict(spec.plots[0].where) == {"a.0.level": 2}
+    table_value = {"kind": "curves", "x": "b.0.bias", "by": "a.0.level",
+                   "where": {"a": {"preset": "fair"}}}  # a whole-side value given as a table
+    with pytest.raises(SpecError, match="is not one of the axis's values"):
+        load_spec(make_spec(axes=[{"field": "a", "values": ["fair", "lucky"]},
+                                  {"field": "a.0.level", "values": [0, 2]},
+                                  {"field": "b.0.bias", "values": [0.3, 0.5]}],
+                            outputs={"plots": [table_value]}))
+
+
+def test_a_table_rule_may_be_given_as_the_rulesets_text(write_spec: Any) -> None:
+    # zones reads a battlefield given as a preset map's name; a table written as text is
+    # left to the ruleset, which still names the place of a bad one.
+    spec = {"ruleset": "zones", "description": "zones maps", "rules": {"initial_gap": "short"},
+            "a": [{}], "b": [{}],
+            "grid": {"axes": [{"field": "rules.battlefield", "values": ["line", "loop"]}]},
+            "run": {"fights": 100, "seed": 1}}
+    cells = expand(load_spec(write_spec(spec)))
+    assert [c.rules.battlefield["name"] for c in cells] == ["line", "loop"]
+    spec["rules"]["battlefield"] = "line"
+    spec["grid"]["axes"] = [{"field": "a.0.might", "values": [1, 2]}]
+    assert expand(load_spec(write_spec(spec)))[0].rules.battlefield["name"] == "line"
+    spec["rules"]["weapon_damage"] = "x"
+    with pytest.raises(SpecError, match=r"rules\.weapon_damage: .*table written key:value"):
+        load_spec(write_spec(spec))
