@@ -354,9 +354,18 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if args.dry_run:
         spec = load_spec(args.experiment)
         cells = expand(spec)
-        size = (f"{spec.fights:,} fights per cell" if spec.precision is None else
-                f"until every interval half-width is <= {spec.precision:g} (at most "
-                f"{spec.cap:,} fights)")
+        if spec.method == "exact":
+            from .sweep.exact import check_cells
+            from .sweep.spec import resolve_ruleset
+
+            checked = check_cells(spec, cells, resolve_ruleset(spec.ruleset))
+            size = ("each cell solved exactly" + ("" if checked else " (the solver is "
+                                                  "first tried on a cell when the run starts)"))
+        elif spec.precision is None:
+            size = f"{spec.fights:,} fights per cell"
+        else:
+            size = (f"until every interval half-width is <= {spec.precision:g} (at most "
+                    f"{spec.cap:,} fights)")
         print(f"{args.experiment}: {spec.ruleset}, {_count(len(cells), 'cell')} "
               f"({len({c.key for c in cells}):,} distinct) over "
               f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "
@@ -375,12 +384,19 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')}, "
-          f"{meta['fights']:,} fights in {t['elapsed_s']:.1f} s on {executor}"
-          + (f" x{meta['workers']}" if meta["workers"] else "")
-          + f" ({_count(t['chunks_computed'], 'chunk')} computed, {t['chunks_cached']:,} from cache"
-          + (f", {t['fights_per_s']:,.0f} fights/s" if t["fights_computed"] else "") + ")")
-    shown = [*meta["axes"], "a_win", "a_win_low", "a_win_high", "draw", "mean_rounds", "n"]
+    on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
+    if meta.get("method") == "exact":
+        print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} solved exactly in "
+              f"{t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} solved, "
+              f"{t['cells_cached']:,} from cache)")
+        shown = [*meta["axes"], "a_win", "b_win", "draw", "mean_rounds", "solve_ms"]
+    else:
+        print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')}, "
+              f"{meta['fights']:,} fights in {t['elapsed_s']:.1f} s {on}"
+              f" ({_count(t['chunks_computed'], 'chunk')} computed, {t['chunks_cached']:,} "
+              "from cache"
+              + (f", {t['fights_per_s']:,.0f} fights/s" if t["fights_computed"] else "") + ")")
+        shown = [*meta["axes"], "a_win", "a_win_low", "a_win_high", "draw", "mean_rounds", "n"]
     if len(table) <= 40:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")

@@ -84,6 +84,11 @@ def _matrix(df: pd.DataFrame, x: str, y: str, value: str
     return grid, xs, ys
 
 
+def _exact(df: pd.DataFrame) -> bool:
+    """The table of an exact run (``method = "exact"`` on every row)."""
+    return "method" in df.columns and bool((df["method"] == "exact").all())
+
+
 def _new_axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     if ax is not None:
         return ax
@@ -177,7 +182,7 @@ def heatmap(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win", ax: Axes 
     _ticks(ax, "y", ys)
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    ax.set_title(f"{_label(value)} by {x} and {y}")
+    ax.set_title(f"{_label(value)} by {x} and {y}" + (" (exact)" if _exact(df) else ""))
     return ax
 
 
@@ -186,7 +191,8 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     """``y`` against one swept axis ``x``, one curve per value of ``by``.
 
     Rates are drawn with their interval band (the ``_low`` / ``_high`` columns of the
-    table) and a dashed line at 50%.
+    table) and a dashed line at 50%.  An exact run's rates have no interval (``_low`` =
+    ``_high``): no band is drawn and the axis says "exact".
     """
     _need(df, x, y, by)
     _unique_rows(df, [x] if by is None else [x, by])
@@ -195,7 +201,9 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     numeric = all(isinstance(v, int | float | np.integer | np.floating) for v in xs)
     position = {v: (float(v) if numeric else float(i)) for i, v in enumerate(xs)}
     groups = [(None, df)] if by is None else [(g, df[df[by] == g]) for g in _levels(df[by])]
-    band = f"{y}_low" in df.columns and f"{y}_high" in df.columns
+    band = f"{y}_low" in df.columns and f"{y}_high" in df.columns \
+        and bool((df[f"{y}_high"] > df[f"{y}_low"]).any())
+    exact = _exact(df)
     for group, part in groups:
         part = part.assign(_pos=[position[v] for v in part[x].tolist()]).sort_values("_pos")
         label = None if by is None else f"{by} = {_fmt(group)}"
@@ -211,8 +219,9 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     if not numeric:
         _ticks(ax, "x", xs)
     ax.set_xlabel(x)
-    ax.set_ylabel(_label(y) + (" (95% interval band)" if band else ""))
-    ax.set_title(f"{_label(y)} by {x}")
+    ax.set_ylabel(_label(y) + (" (95% interval band)" if band else " (exact)" if exact
+                               else ""))
+    ax.set_title(f"{_label(y)} by {x}" + (" (exact)" if exact else ""))
     if by is not None:
         ax.legend(fontsize=8, title=None, loc="best")
     ax.grid(True, linewidth=0.3)
@@ -230,7 +239,8 @@ def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win",
     _ticks(ax, "y", ys)
     ax.set_xlabel(f"side B: {x}")
     ax.set_ylabel(f"side A: {y}")
-    ax.set_title(f"{_label(value)}: row (A) against column (B)")
+    ax.set_title(f"{_label(value)}: row (A) against column (B)"
+                 + (" (exact)" if _exact(df) else ""))
     return ax
 
 

@@ -11,6 +11,11 @@ from .matchups import score_matrix
 __all__ = ["dominated", "metagame"]
 
 
+def _exact(table: pd.DataFrame) -> bool:
+    """An exact run's table: rates without counts, nothing to resample."""
+    return bool((table["n"] == 0).any())
+
+
 def _resampled_scores(table: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     """One parametric bootstrap replicate: each pair's counts redrawn from its rates."""
     out = table.copy()
@@ -35,7 +40,8 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
 
     The game: both players pick an entrant; the payoff is the seat-averaged expected score
     minus 0.5.  The equilibrium mix is solved by linear programming; its uncertainty comes
-    from a parametric bootstrap of every pair's counts (``resamples`` replicates).
+    from a parametric bootstrap of every pair's counts (``resamples`` replicates).  An
+    exact run's table (``n = 0``) has no sampling uncertainty: its interval is the weight.
 
     Returns
     -------
@@ -46,12 +52,16 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
     """
     names, payoff = _payoff(table)
     weight, _ = stats.symmetric_nash(payoff)
+    if _exact(table):
+        resamples = 0
     rng = np.random.default_rng(seed)
     boot = np.empty((resamples, len(names)))
     for i in range(resamples):
         _, p = _payoff(_resampled_scores(table, rng))
         boot[i], _ = stats.symmetric_nash(p)
     tail = (1 - confidence) / 2
+    if resamples == 0:
+        boot = weight[None, :]
     out = pd.DataFrame({"weight": weight,
                         "weight_low": np.quantile(boot, tail, axis=0),
                         "weight_high": np.quantile(boot, 1 - tail, axis=0),
@@ -66,16 +76,21 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
 
     ``margin`` > 0 means some mix of the other entrants scores at least that much more
     than this one against every opponent; ``dominated_share`` is the share of bootstrap
-    replicates in which the margin is positive (how sure we are).
+    replicates in which the margin is positive (how sure we are; 0 or 1 for an exact
+    run's table).
     """
     names, payoff = _payoff(table)
     margin = np.array([stats.domination_margin(payoff, i) for i in range(len(names))])
-    rng = np.random.default_rng(seed)
-    hits = np.zeros(len(names))
-    for _ in range(resamples):
-        _, p = _payoff(_resampled_scores(table, rng))
-        hits += np.array([stats.domination_margin(p, i) > 0 for i in range(len(names))])
+    if _exact(table):
+        share = (margin > 0).astype(float)
+    else:
+        rng = np.random.default_rng(seed)
+        hits = np.zeros(len(names))
+        for _ in range(resamples):
+            _, p = _payoff(_resampled_scores(table, rng))
+            hits += np.array([stats.domination_margin(p, i) > 0 for i in range(len(names))])
+        share = hits / resamples
     out = pd.DataFrame({"margin": margin, "dominated": margin > 0,
-                        "dominated_share": hits / resamples}, index=names)
+                        "dominated_share": share}, index=names)
     out.index.name = "entrant"
     return out.sort_values("margin", ascending=False)

@@ -77,7 +77,8 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Seat-averaged expected score of the row entrant against the column entrant.
 
     A win scores 1, a draw 0.5.  Both seats are averaged (weighted by fights), so
-    ``score[i, j] + score[j, i] = 1``.
+    ``score[i, j] + score[j, i] = 1``.  A row of an exact run (``n = 0``: rates, no
+    counts) counts as one fight with its exact rates.
 
     Returns
     -------
@@ -85,14 +86,27 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         Square DataFrames indexed by entrant: the expected score and the fights behind it.
     """
     names = list(dict.fromkeys([*table["a"], *table["b"]]))
-    wins = pd.DataFrame(0.0, index=names, columns=names)
-    games = pd.DataFrame(0.0, index=names, columns=names)
-    for row in table.itertuples(index=False):
-        a, b = row.a, row.b
-        wins.loc[a, b] += row.a_wins + 0.5 * row.draws
-        wins.loc[b, a] += row.b_wins + 0.5 * row.draws
-        games.loc[a, b] += row.n
-        games.loc[b, a] += row.n
+    index = {name: i for i, name in enumerate(names)}
+    a = np.array([index[x] for x in table["a"]], dtype=np.intp)
+    b = np.array([index[x] for x in table["b"]], dtype=np.intp)
+    n = table["n"].to_numpy(float)
+    exact = n == 0  # an exact answer: its rates, weighted as one fight
+    zeros = np.zeros(len(table))
+
+    def column(name: str) -> np.ndarray:
+        return table[name].to_numpy(float) if name in table else zeros
+
+    a_score = np.where(exact, column("a_win") + 0.5 * column("draw"),
+                       column("a_wins") + 0.5 * column("draws"))
+    b_score = np.where(exact, column("b_win") + 0.5 * column("draw"),
+                       column("b_wins") + 0.5 * column("draws"))
+    fights = np.where(exact, 1.0, n)
+    wins = np.zeros((len(names), len(names)))
+    games = np.zeros((len(names), len(names)))
+    np.add.at(wins, (a, b), a_score)  # unbuffered: repeated pairs add up
+    np.add.at(wins, (b, a), b_score)
+    np.add.at(games, (a, b), fights)
+    np.add.at(games, (b, a), fights)
     with np.errstate(invalid="ignore", divide="ignore"):
-        score = wins / games
-    return score, games
+        score = pd.DataFrame(wins / games, index=names, columns=names)
+    return score, pd.DataFrame(games, index=names, columns=names)

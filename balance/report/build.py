@@ -64,16 +64,34 @@ def _interval_text(frame: pd.DataFrame, rate: str) -> list[str]:
             zip(frame[rate], frame[f"{rate}_low"], frame[f"{rate}_high"], strict=True)]
 
 
-def results_table(results: pd.DataFrame, axes: Sequence[str]) -> pd.DataFrame:
-    """The cells with each rate as ``rate [low, high]`` and the fight-length summary."""
+def is_exact(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bool:
+    """Whether a run's numbers are exact answers (``[run] method = "exact"``), not samples."""
+    if meta is not None and meta.get("method") is not None:
+        return meta.get("method") == "exact"
+    return "method" in results.columns and bool((results["method"] == "exact").all())
+
+
+def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False
+                  ) -> pd.DataFrame:
+    """The cells with each rate as ``rate [low, high]`` (exact runs: the value alone) and
+    the fight-length summary (exact runs: the solver's state count and time)."""
     out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
     for rate, label in RATE_LABELS.items():
         if rate in results:
-            out[label] = _interval_text(results, rate)
-    for col, label in (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"),
-                       ("n", "fights")):
-        if col in results:
-            out[label] = results[col].round(2) if col == "mean_rounds" else results[col]
+            out[label] = (results[rate].map(lambda v: f"{v:.4f}") if exact
+                          else _interval_text(results, rate))
+    columns = ((("mean_rounds", "mean rounds"), ("states", "states"), ("solve_ms", "solve ms"))
+               if exact else
+               (("mean_rounds", "mean rounds"), ("rounds_q50", "median rounds"), ("n", "fights")))
+    for col, label in columns:
+        if col not in results:
+            continue
+        if col in ("mean_rounds", "solve_ms"):
+            out[label] = results[col].round(2)
+        elif col == "states" and pd.api.types.is_float_dtype(results[col]):
+            out[label] = results[col].astype("Int64")  # a count, missing where not solved
+        else:
+            out[label] = results[col]
     return out.reset_index(drop=True)
 
 
@@ -134,9 +152,39 @@ def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, 
     b_axes = [x for x in axes if x.startswith("b.")]
     if len(axes) == 2 and len(a_axes) == 1 and len(b_axes) == 1:
         a, b = a_axes[0], b_axes[0]
+        if a.split(".")[-1] != b.split(".")[-1]:
+            return None  # e.g. A's Co-ordination against B's Fortitude: not entrants
         if set(results[a].astype(str)) == set(results[b].astype(str)) and results[a].nunique() > 1:
             return a, b
     return None
+
+
+def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
+                     threshold: float = 0.1) -> pd.DataFrame | None:
+    """How much a swept rule parameter moves A's win rate, the other axes held.
+
+    Each cell is compared with its twin at the axis's first value.  ``None`` unless
+    ``axis`` is a ``rules.`` axis with two or more values and there are other axes.
+    """
+    others = [a for a in axes if a != axis]
+    if not axis.startswith("rules.") or not others or results[axis].nunique() < 2:
+        return None
+    values = list(dict.fromkeys(results[axis]))
+    base = results[results[axis] == values[0]].set_index(others)["a_win"]
+    rows = []
+    for value in values[1:]:
+        part = results[results[axis] == value].set_index(others)["a_win"]
+        change = (part - base.reindex(part.index)).dropna()
+        if not len(change):
+            continue
+        at = change.abs().idxmax()
+        at = at if isinstance(at, tuple) else (at,)
+        rows.append({axis: value, "mean |change|": round(float(change.abs().mean()), 4),
+                     "largest change": round(float(change.loc[change.abs().idxmax()]), 4),
+                     "at": ", ".join(f"{a} = {v}" for a, v in zip(others, at, strict=True)),
+                     f"cells moved > {threshold:g}": int((change.abs() > threshold).sum()),
+                     "cells": len(change)})
+    return pd.DataFrame(rows) if rows else None
 
 
 def question_from_spec(text: str) -> str:
@@ -202,6 +250,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
     flagged = meta.get("assumptions", [])
+    exact = is_exact(results, meta)
     sections: list[Section] = []
 
     # --- the question ---
@@ -211,17 +260,28 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(Paragraph(str(spec["notes"])))
     n_cells, fights = len(results), int(results["n"].sum())
     lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+    band = "" if exact else " with 95% interval bands"
 
     def where(i: Any) -> str:
         return ", ".join(f"{a} = {results.loc[i, a]}" for a in axes) or "the only cell"
 
+    def rate(i: Any) -> str:
+        if exact:
+            return f"{results.loc[i, 'a_win']:.1%}"
+        return (f"{results.loc[i, 'a_win']:.1%} [{results.loc[i, 'a_win_low']:.1%}, "
+                f"{results.loc[i, 'a_win_high']:.1%}]")
+
+    if exact:
+        solved = (f"{n_cells:,} cells, each solved exactly by the {ruleset.name} solver "
+                  "(no sampling)")
+        closing = ("every number is exact: the probability itself, not an estimate, so "
+                   "no interval is shown.")
+    else:
+        solved = f"{n_cells:,} cells, {fights:,} fights"
+        closing = "every interval is 95% Wilson."
     blocks.append(Paragraph(
-        f"{n_cells:,} cells, {fights:,} fights. Side A's win rate ranges from "
-        f"{results.loc[lo_i, 'a_win']:.1%} [{results.loc[lo_i, 'a_win_low']:.1%}, "
-        f"{results.loc[lo_i, 'a_win_high']:.1%}] ({where(lo_i)}) to "
-        f"{results.loc[hi_i, 'a_win']:.1%} [{results.loc[hi_i, 'a_win_low']:.1%}, "
-        f"{results.loc[hi_i, 'a_win_high']:.1%}] ({where(hi_i)}); every interval is 95% "
-        "Wilson."))
+        f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
+        f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
     if flagged:
         blocks.append(Paragraph(
             f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
@@ -240,14 +300,25 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                   f"Side A's win rate, row ({a_ax}) against column ({b_ax})"))
         table = results.rename(columns={a_ax: "a", b_ax: "b"})
         table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
-        rating = analysis.ratings(table)
-        blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1)
-                            .reset_index(), "Bradley-Terry ratings (Elo scale, 95% interval)"))
+        if exact:
+            blocks.append(Paragraph("Bradley-Terry ratings are fitted to fight counts; an "
+                                    "exact run has none, so it is summarised by its exact "
+                                    "metagame equilibrium and dominance margins."))
+        else:
+            rating = analysis.ratings(table)
+            blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]]
+                                .round(1).reset_index(),
+                                "Bradley-Terry ratings (Elo scale, 95% interval)"))
         meta_game = analysis.metagame(table, resamples=200, seed=0)
+        if exact:
+            meta_game = meta_game[["weight"]]
         blocks.append(Table(meta_game.round(3).reset_index(),
                             "Metagame equilibrium: the mix a table of clever players settles on "
-                            "(90% bootstrap interval, 200 replicates)"))
+                            + ("(exact)" if exact else
+                               "(90% bootstrap interval, 200 replicates)")))
         dom = analysis.dominated(table, resamples=200, seed=1)
+        if exact:
+            dom = dom[["margin", "dominated"]]
         blocks.append(Table(dom.round(4).reset_index(),
                             "Dominated entrants (margin > 0: some mix of the others does better "
                             "against everyone)"))
@@ -270,11 +341,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 shown = results
             blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
                                   "curves", f"Side A's win rate against {x}, one curve per "
-                                  f"{y}, with 95% interval bands"))
+                                  f"{y}{band}"))
         elif len(axes) == 1 and not figures:
             x = axes[0]
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
-                                  f"Side A's win rate against {x}, with its 95% interval band"))
+                                  f"Side A's win rate against {x}"
+                                  + ("" if exact else ", with its 95% interval band")))
         value_rows = []
         wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
@@ -284,54 +356,71 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 continue
             per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
                 else mv[["slope", "slope_se"]].head(1)
+            steps = mv["per_point"]
             # Every level of the other axes counts alike: the slopes differ from level to
             # level, and a level stuck at 0% or 100% is not more informative than another.
             slope = float(per_group["slope"].mean())
-            slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"]))) / len(per_group))
-            steps = mv["per_point"]
-            # Many steps are tested at once: a step counts as going the wrong way only beyond
-            # its Bonferroni-corrected interval, so chance alone flags one family in twenty,
-            # not 2.5% of the steps.
-            strict = analysis.marginal_value(results, stat, by=by,
-                                             confidence=1 - 0.05 / len(mv))
-            up = int((strict["per_point_low"] > 0).sum())
-            down = int((strict["per_point_high"] < 0).sum())
+            if exact:  # no sampling error
+                slope_se = 0.0
+                up, down = int((steps > 1e-9).sum()), int((steps < -1e-9).sum())
+                beyond, beyond_their = "", ""
+            else:
+                slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"])))
+                                 / len(per_group))
+                # Many steps are tested at once: a step counts as going the wrong way only
+                # beyond its Bonferroni-corrected interval, so chance alone flags one family
+                # in twenty, not 2.5% of the steps.
+                strict = analysis.marginal_value(results, stat, by=by,
+                                                 confidence=1 - 0.05 / len(mv))
+                up = int((strict["per_point_low"] > 0).sum())
+                down = int((strict["per_point_high"] < 0).sum())
+                beyond = (f" beyond its 95% interval (Bonferroni-corrected for the {len(mv)} "
+                          "steps)")
+                beyond_their = " beyond their Bonferroni-corrected 95% intervals"
             value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
                                "standard error": round(slope_se, 5),
                                "smallest step": round(float(steps.min()), 4),
                                "largest step": round(float(steps.max()), 4),
-                               "steps that hurt A": down,
-                               "steps": len(mv)})
-            beyond = f"beyond its 95% interval (Bonferroni-corrected for the {len(mv)} steps)"
+                               "steps that hurt A": down, "steps": len(mv)})
             if stat.startswith("a.") and down:
                 wrong_way.append(f"In {down} of {len(mv)} single steps of {stat}, one more point "
-                                 f"lowers A's win rate {beyond}: the rules are not monotone "
-                                 "there.")
+                                 f"lowers A's win rate{beyond}: the rules are not monotone there.")
             elif stat.startswith("b.") and up:
                 wrong_way.append(f"In {up} of {len(mv)} single steps of {stat}, one more point of "
-                                 f"B's raises A's win rate {beyond}: the rules are not monotone "
+                                 f"B's raises A's win rate{beyond}: the rules are not monotone "
                                  "there.")
             elif not stat.startswith(("a.", "b.")) and up and down:
-                wrong_way.append(f"Single steps of {stat} move A's win rate both ways beyond "
-                                 "their Bonferroni-corrected 95% intervals "
-                                 f"({up} up, {down} down, of {len(mv)}).")
+                wrong_way.append(f"Single steps of {stat} move A's win rate both ways"
+                                 f"{beyond_their} ({up} up, {down} down, of {len(mv)}).")
         if value_rows:
             values = pd.DataFrame(value_rows)
+            if exact:
+                values = values.drop(columns="standard error")
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
-                                "mean of the least-squares slopes (one per level of the other "
-                                "axes, each counted alike), the smallest and largest single "
-                                "steps, and the steps that lower A's win rate beyond their "
-                                "95% interval corrected for the number of steps (Bonferroni)"))
+                                "mean of the "
+                                + ("exact " if exact else "")
+                                + "least-squares slopes (one per level of the other axes, each "
+                                "counted alike), the smallest and largest single steps, and "
+                                + ("the steps that lower A's win rate" if exact else
+                                   "the steps that lower A's win rate beyond their 95% "
+                                   "interval corrected for the number of steps (Bonferroni)")))
             if len(values) == 2:
                 ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
                                             ascending=False)
                 big, small = ranked["mean change in A's win rate per +1"]
-                if small:
+                # a near-flat stat makes any ratio meaningless (step-shaped curves)
+                if abs(small) >= 0.005:
                     verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
                     blocks.append(Paragraph(
                         f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
                         f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
             blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
+        for axis in axes:
+            sensitivity = rule_sensitivity(results, axes, axis)
+            if sensitivity is not None:
+                blocks.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win "
+                                    f"rate moves from {axis} = {results[axis].iloc[0]} with "
+                                    "everything else held (each cell against its twin)"))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
@@ -339,9 +428,10 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         sections.append(Section("What the numbers say", tuple(blocks)))
 
     # --- the table ---
-    sections.append(Section("Results", (Table(results_table(results, axes),
-                                              "Every cell; rates with 95% Wilson intervals",
-                                              collapsed=len(results) > 40),)))
+    caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
+               "time" if exact else "Every cell; rates with 95% Wilson intervals")
+    sections.append(Section("Results", (Table(results_table(results, axes, exact=exact),
+                                              caption, collapsed=len(results) > 40),)))
 
     # --- the rules ---
     blocks = [Paragraph(f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document};"
@@ -368,21 +458,28 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
     lines = [f"balance sweep {source}"]
+    workers = meta.get("workers")
+    seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
+                              {"item": "seed entropy", "value": str(meta.get("entropy"))}]
     facts = pd.DataFrame([
-        {"item": "seed", "value": str(meta.get("seed"))},
-        {"item": "seed entropy", "value": str(meta.get("entropy"))},
-        {"item": "chunk size", "value": str(meta.get("chunk_size"))},
-        {"item": "executor", "value": f"{meta.get('executor')} ({meta.get('workers')} workers)"},
+        *seeds,
+        {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
+         if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
+        {"item": "executor", "value": f"{meta.get('executor')} ({workers} workers)" if workers
+         else f"{meta.get('executor')} (nothing left to compute: every result from the cache)"},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
         {"item": "elapsed", "value": f"{timings.get('elapsed_s', float('nan')):.1f} s"},
         {"item": "finished", "value": str(timings.get("finished", ""))},
     ])
     sections.append(Section("Reproduce", (
         Paragraph("The same seed and chunk size give the same table on any machine, with any "
-                  "executor and worker count:"),
+                  "executor and worker count:" if not exact else
+                  "An exact run needs no seed: the same balance version gives the same "
+                  "table (but for the solve_ms timings) on any machine, executor and worker "
+                  "count:"),
         Paragraph("\n".join(lines), kind="code"),
         Table(facts, "Provenance"))))
     return Report(str(meta.get("description", "balance report")),
-                  f"{ruleset.name} · {n_cells:,} cells · {fights:,} fights", tuple(sections),
-                  dict(meta))
+                  f"{ruleset.name} · {n_cells:,} cells · "
+                  + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 

@@ -69,7 +69,9 @@ def to_html(report: Report) -> str:
 
 
 def _md_cell(value: Any) -> str:
-    text = "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+    missing = value is None or (not isinstance(value, str | list | tuple | dict)
+                                and bool(pd.isna(value)))
+    text = "" if missing else str(value)
     return text.replace("|", "\\|").replace("\n", " ")
 
 

@@ -24,7 +24,7 @@ from ..errors import SpecError
 from ..rulesets.base import RulesetBase, Side, Table, plain
 from .spec import SIDES, Axis, Spec, _member_dict, resolve_ruleset
 
-__all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand"]
+__all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand", "place"]
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,13 @@ def display(value: Any, field: str = "") -> Any:
     return value
 
 
-def _describe(axes: tuple[Axis, ...], combo: tuple[Any, ...]) -> str:
-    return ", ".join(f"{axis.field}={display(v, axis.field)}"
-                     for axis, v in zip(axes, combo, strict=True))
+def place(spec: Spec, params: Mapping[str, Any]) -> str:
+    """Where a cell is, for messages: ``"x.toml: grid: cell a.0.skill=3, rules.map=[0,-2]"``."""
+    origin = f"{spec.source}: grid" if spec.source else "grid"
+    if not params:
+        return origin
+    return f"{origin}: cell " + ", ".join(f"{name}={display(v, name)}"
+                                          for name, v in params.items())
 
 
 def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
@@ -131,7 +135,6 @@ def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
         Naming the cell (its axis values) that the ruleset rejects, e.g. a side too large.
     """
     rs = ruleset if ruleset is not None else resolve_ruleset(spec.ruleset)
-    origin = f"{spec.source}: grid" if spec.source else "grid"
     cells = []
     rules_cache: dict[Any, Any] = {}
     for index, combo in enumerate(combinations(spec)):
@@ -146,7 +149,7 @@ def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
             sides = [rs.side(_side_members(spec, label, pairs)) for label in SIDES]
             rs.check_sides(rules, sides[0], sides[1])
         except SpecError as exc:
-            where = f"{origin}: cell {_describe(spec.axes, combo)}" if combo else origin
+            where = place(spec, {ax.field: v for ax, v in pairs})
             raise SpecError(exc.reason, where=where) from None
         key = cell_key(rs.name, rules, sides[0], sides[1])
         params = Table([(ax.field, v) for ax, v in pairs])

@@ -20,6 +20,10 @@ per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
 ``LocalCluster`` started for the run, or an existing scheduler by address).  On Dask every
 task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun elsewhere,
 which changes nothing since the tasks are pure.
+
+An exact run (``[run] method = "exact"``) has one task per distinct cell instead,
+:func:`balance.sweep.exact.solve_task` (the ruleset's exact solver), on the same executors,
+cached per cell (``exact.json``) and resumed the same way; see :mod:`balance.sweep.exact`.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import os
 import signal
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +48,7 @@ from ..errors import SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets.base import RulesetBase
+from . import exact as _exact
 from . import store
 from .grid import Cell, display, expand
 from .spec import Spec, load_spec, resolve_ruleset
@@ -323,7 +328,8 @@ class _Progress:
         text = f"cells {self.cells_done}/{self.n_cells}"
         if not self.by_fights:
             elapsed = time.perf_counter() - self.start
-            text += f", {self.fights / elapsed:,.0f} fights/s" if elapsed > 0 else ""
+            text += f", {self.fights / elapsed:,.0f} fights/s" if elapsed > 0 and self.fights \
+                else ""
         self.bar.set_postfix_str(text, refresh=False)
 
     def update(self, fights: int, cells: int) -> None:
@@ -350,6 +356,53 @@ class _Counts:
     worker_cpu_s: float = 0.0
 
 
+_Task = tuple[Callable[..., Any], tuple[Any, ...], str, Any]
+"""A task to submit: function, arguments, task key (names it on Dask), and a token that
+comes back with its result."""
+
+
+def _pump(pool: Any, take: Callable[[], _Task | None],
+          done: Callable[[Any, Any], None]) -> None:
+    """Keep ``pool`` fed from ``take()`` (``None``: nothing to start now) and hand every
+    result to ``done(token, result)`` as it completes, until nothing is pending.
+
+    On any exception (Ctrl-C, a failed task, ``done`` raising) the tasks not yet started
+    are cancelled, running ones get a moment, and every one that completed is still handed
+    to ``done`` (so it is cached) before the exception goes on.
+    """
+    pending: dict[Any, Any] = {}
+
+    def top_up() -> None:
+        while len(pending) < pool.window:
+            task = take()
+            if task is None:
+                return
+            fn, args, key, token = task
+            pending[pool.submit(fn, *args, key=key)] = token
+
+    def complete(future: Any) -> None:
+        token = pending.pop(future)
+        done(token, future.result())
+
+    try:
+        top_up()
+        while pending:
+            for future in pool.wait_any(list(pending)):
+                complete(future)
+            top_up()
+    except BaseException:
+        # Keep whatever finishes around the stop (Ctrl-C, a failed task): cancel what has
+        # not started, give running tasks a moment, keep every one that completed.
+        with contextlib.suppress(BaseException):
+            pool.cancel(list(pending))
+            pool.wait_all([f for f in pending if not f.cancelled()], timeout=STOP_GRACE_S)
+        for future in list(pending):
+            with contextlib.suppress(BaseException):
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    complete(future)
+        raise
+
+
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
              cache: store.ChunkCache, progress: _Progress) -> _Counts:
     """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes."""
@@ -359,25 +412,21 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
     fixed = deque((r, i) for r in runs if r.precision is None for i in r.wanted(0))
     followups: deque[tuple[_CellRun, int]] = deque(
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
-    pending: dict[Any, tuple[_CellRun, int, int]] = {}
 
-    def submit(run: _CellRun, index: int) -> None:
-        size = run.size(index)
-        run.in_flight.add(index)
-        future = pool.submit(run_chunk_task, spec.ruleset, run.cell.rules, run.cell.side_a,
-                             run.cell.side_b, entropy, run.key, index, size,
-                             key=f"balance-{tag}-{run.key}-{index}-{size}")
-        pending[future] = (run, index, size)
-
-    def top_up() -> None:
-        while len(pending) < pool.window and (followups or fixed):
+    def take() -> _Task | None:
+        while followups or fixed:
             run, index = followups.popleft() if followups else fixed.popleft()
             if not run.finished and index not in run.done and index not in run.in_flight:
-                submit(run, index)
+                size = run.size(index)
+                run.in_flight.add(index)
+                return (run_chunk_task, (spec.ruleset, run.cell.rules, run.cell.side_a,
+                                         run.cell.side_b, entropy, run.key, index, size),
+                        f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
+        return None
 
-    def complete(future: Any) -> None:
-        run, index, size = pending.pop(future)
-        tally, seconds, cpu_seconds = future.result()
+    def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
+        run, index, size = token
+        tally, seconds, cpu_seconds = result
         cache.save(run.key, index, size, tally)
         counts.computed += 1
         counts.computed_fights += size
@@ -389,23 +438,36 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         if run.precision is not None and not run.finished:
             followups.extend((run, i) for i in run.wanted(ahead))
 
-    try:
-        top_up()
-        while pending:
-            for future in pool.wait_any(list(pending)):
-                complete(future)
-            top_up()
-    except BaseException:
-        # Keep whatever finishes around the stop (Ctrl-C, a failed chunk): cancel what has
-        # not started, give running chunks a moment, cache every one that completed.
-        with contextlib.suppress(BaseException):
-            pool.cancel(list(pending))
-            pool.wait_all([f for f in pending if not f.cancelled()], timeout=STOP_GRACE_S)
-        for future in list(pending):
-            with contextlib.suppress(BaseException):
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    complete(future)
-        raise
+    _pump(pool, take, complete)
+    return counts
+
+
+def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: Any, spec: Spec,
+                   tag: str, cache: store.ExactCache, progress: _Progress,
+                   copies: Mapping[str, int]) -> _Counts:
+    """Solve every cell of ``todo`` on ``pool``, caching each answer as it completes."""
+    counts = _Counts()
+    queue = deque(todo)
+
+    def take() -> _Task | None:
+        if not queue:
+            return None
+        cell = queue.popleft()
+        return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
+                f"balance-exact-{tag}-{cell.key}", cell)
+
+    def complete(cell: Cell, record: dict[str, Any]) -> None:
+        error = _exact.rejected(spec, cell, record)
+        if error is not None:
+            raise error
+        cache.save(cell.key, record)
+        records[cell.key] = record
+        counts.computed += 1
+        counts.worker_s += float(record["wall_s"])
+        counts.worker_cpu_s += float(record["cpu_s"])
+        progress.update(0, copies[cell.key])
+
+    _pump(pool, take, complete)
     return counts
 
 
@@ -569,28 +631,57 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                             f"spec asks for seed {spec.seed}. Resume with the same seed, or "
                             "choose another --out")
     vers = versions()
-    tag = store.cache_tag(entropy, vers)
-    cache = store.ChunkCache(run_dir, tag)
-    causes = tuple(getattr(rs, "causes", ()))
-
+    if previous is not None:
+        before = previous.get("spec", {}).get("run", {}).get("method", "simulate")
+        if before != spec.method:
+            raise SpecError(f"the run in {run_dir} used method {before!r}; the spec asks for "
+                            f"{spec.method!r}. Choose another --out")
+    exact = spec.method == "exact"
+    copies = Counter(cell.key for cell in cells)
+    distinct = list({cell.key: cell for cell in cells}.values())
     runs: dict[str, _CellRun] = {}
-    for cell in cells:
-        if cell.key not in runs:
+    records: dict[str, dict[str, Any]] = {}
+    probed: dict[str, Any] | None = None
+    probed_key = ""
+    if exact:
+        tag = store.exact_tag(vers)
+        exact_cache = store.ExactCache(run_dir, tag)
+        for cell in distinct if previous else ():
+            record = exact_cache.load(cell.key)
+            if record is not None:
+                records[cell.key] = record
+        cached = len(records)
+        todo_cells = [cell for cell in distinct if cell.key not in records]
+        # Validation before any work: the ruleset's own check of every cell, or (without
+        # one) the first missing cell solved here; either raises a SpecError naming the cell.
+        if todo_cells and not _exact.check_cells(spec, todo_cells, rs):
+            probed_key = todo_cells[0].key
+            probed = _exact.probe(spec, todo_cells[0])
+            records[probed_key] = probed
+            todo_cells = todo_cells[1:]
+        n_todo = len(todo_cells)
+    else:
+        tag = store.cache_tag(entropy, vers)
+        cache = store.ChunkCache(run_dir, tag)
+        causes = tuple(getattr(rs, "causes", ()))
+        for cell in distinct:
             runs[cell.key] = _CellRun(cell, spec, causes, cache.load(cell.key) if previous else {})
-        runs[cell.key].copies += 1
-    run_list = list(runs.values())
-    cached_chunks = sum(r.cached_used for r in run_list)
-    todo = [r for r in run_list if not r.finished]
+            runs[cell.key].copies = copies[cell.key]
+        run_list = list(runs.values())
+        cached = sum(r.cached_used for r in run_list)
+        todo = [r for r in run_list if not r.finished]
+        n_todo = len(todo)
 
-    pool = _make_pool(executor, workers, scheduler) if todo else None
+    pool = _make_pool(executor, workers, scheduler) if n_todo else None
     meta: dict[str, Any] = {
         "format": RUN_FORMAT, "status": "running", "description": spec.description,
         "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
-        "axes": list(spec.axis_fields), "seed": spec.seed, "entropy": entropy,
-        "chunk_size": spec.chunk_size, "cache": f"cache/{tag}", "executor": executor,
+        "axes": list(spec.axis_fields), "method": spec.method, "seed": spec.seed,
+        "entropy": entropy, "chunk_size": None if exact else spec.chunk_size,
+        "cache": f"cache/{tag}", "executor": executor,
         "workers": pool.workers if pool else None,
         "scheduler": pool.address if pool else None, "versions": vers,
-        "cells": len(cells), "distinct_cells": len(run_list), "resumed": previous is not None,
+        "cells": len(cells), "distinct_cells": len(distinct), "resumed": previous is not None,
         "assumptions": _assumptions(rs, cells),
         "timings": {"started": started},
     }
@@ -600,17 +691,27 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         if spec.source:
             store.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
         store.write_json(run_dir / store.META, meta)
+        if probed is not None:
+            exact_cache.save(probed_key, probed)
         stream = stream or sys.stderr
-        show = progress if progress is not None else stream.isatty()
-        bar = _Progress(bool(show) and pool is not None, desc=Path(spec.source or "sweep").stem,
-                        n_cells=len(cells),
-                        cells_done=sum(r.copies for r in run_list if r.finished),
-                        total_fights=(sum(r.cap for r in run_list)  # distinct work
-                                      if spec.precision is None else None),
-                        fights_done=sum(r.size(i) for r in run_list for i in r.done),
-                        stream=stream)
+        show = bool(progress if progress is not None else stream.isatty()) and pool is not None
+        desc = Path(spec.source or "sweep").stem
+        if exact:
+            bar = _Progress(show, desc=desc, n_cells=len(cells),
+                            cells_done=sum(copies[k] for k in records), total_fights=None,
+                            fights_done=0, stream=stream)
+        else:
+            bar = _Progress(show, desc=desc, n_cells=len(cells),
+                            cells_done=sum(r.copies for r in run_list if r.finished),
+                            total_fights=(sum(r.cap for r in run_list)  # distinct work
+                                          if spec.precision is None else None),
+                            fights_done=sum(r.size(i) for r in run_list for i in r.done),
+                            stream=stream)
         try:
-            if pool is not None:
+            if pool is not None and exact:
+                counts = _execute_exact(todo_cells, records, pool, spec, tag, exact_cache, bar,
+                                        copies)
+            elif pool is not None:
                 counts = _execute(todo, pool, spec, entropy, tag, cache, bar)
         except BaseException as exc:
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
@@ -632,24 +733,36 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
 
     import pandas as pd
 
-    totals = {key: run.total() for key, run in runs.items()}
-    table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
+    if exact:
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records)))
+    else:
+        totals = {key: run.total() for key, run in runs.items()}
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields)})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock
-    fights = int(table["n"].sum())
     meta["status"] = "complete"
-    meta["fights"] = fights
+    meta["fights"] = int(table["n"].sum())
     meta["outputs"] = [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots]
-    meta["timings"].update({
-        "finished": _now(), "elapsed_s": elapsed,
-        "chunks_computed": counts.computed, "chunks_cached": cached_chunks,
-        "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
-        "worker_cpu_s": counts.worker_cpu_s,
-        "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
-    })
+    meta["timings"].update({"finished": _now(), "elapsed_s": elapsed})
+    if exact:
+        solved_here = counts.computed + (probed is not None)
+        probe_s = float(probed["wall_s"]) if probed is not None else 0.0
+        probe_cpu_s = float(probed["cpu_s"]) if probed is not None else 0.0
+        meta["timings"].update({
+            "cells_solved": solved_here, "cells_cached": cached,
+            "worker_s": counts.worker_s + probe_s,
+            "worker_cpu_s": counts.worker_cpu_s + probe_cpu_s,
+        })
+    else:
+        meta["timings"].update({
+            "chunks_computed": counts.computed, "chunks_cached": cached,
+            "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
+            "worker_cpu_s": counts.worker_cpu_s,
+            "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
+        })
     store.write_json(run_dir / store.META, meta)
     return Run(table, run_dir)
 

@@ -27,6 +27,7 @@ An experiment is a question written as data::
     values = { start = 0, stop = 50, step = 5 }   # inclusive of stop
 
     [run]
+    # method = "exact"                    # solve each cell exactly (ruleset.exact) instead
     fights = 100_000                      # per cell; with precision, the cap
     # precision = 0.01                    # or: stop at this 95% interval half-width
     seed = 2024                           # omitted: fresh entropy, recorded in meta.json
@@ -40,6 +41,10 @@ An experiment is a question written as data::
     x = "a.0.combats"
     y = "a.0.skill"
     value = "a_win"
+
+With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
+simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
+are rejected.
 
 Everything is validated before any work starts: unknown keys, wrong types, values out of
 range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
@@ -70,6 +75,8 @@ from ..rulesets.base import RulesetBase, Table, plain, split_spec
 
 __all__ = [
     "COMBINE",
+    "EXACT_PLOT_VALUES",
+    "METHODS",
     "PLOT_KINDS",
     "PLOT_VALUES",
     "TABLE_FORMATS",
@@ -85,6 +92,11 @@ TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
 PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
+METHODS: tuple[str, ...] = ("simulate", "exact")
+EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
+"""What an exact run's table has to draw: rates and the mean length, no quantiles."""
+SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
+"""[run] keys of a simulated run only."""
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
@@ -93,7 +105,7 @@ _TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
-_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence")
+_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method")
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
 SIDES: tuple[str, ...] = ("a", "b")
@@ -163,6 +175,8 @@ class Spec:
     confidence: float = 0.95
     tables: tuple[str, ...] = TABLE_FORMATS
     plots: tuple[PlotSpec, ...] = ()
+    method: str = "simulate"
+    """``"simulate"`` (Monte Carlo) or ``"exact"`` (each cell by ``ruleset.exact``)."""
     description: str = ""
     question: str = ""
     """The designer's question, in a sentence (reports open with it)."""
@@ -173,7 +187,9 @@ class Spec:
 
     @property
     def cap(self) -> int:
-        """Most fights any cell runs."""
+        """Most fights any cell runs (0 for an exact run)."""
+        if self.method == "exact":
+            return 0
         return self.fights if self.fights is not None else MAX_FIGHTS
 
     @property
@@ -203,10 +219,16 @@ class Spec:
         out["grid"] = {"combine": self.combine,
                        "axes": [{"field": ax.field, "values": plain(ax.values)}
                                 for ax in self.axes]}
-        run: dict[str, Any] = {"chunk_size": self.chunk_size, "confidence": self.confidence}
-        for key in ("fights", "precision", "seed"):
-            if getattr(self, key) is not None:
-                run[key] = getattr(self, key)
+        run: dict[str, Any]
+        if self.method == "exact":
+            run = {"method": "exact"}
+        else:
+            run = {"chunk_size": self.chunk_size, "confidence": self.confidence}
+            for key in ("fights", "precision"):
+                if getattr(self, key) is not None:
+                    run[key] = getattr(self, key)
+        if self.seed is not None:
+            run["seed"] = self.seed
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
                           "plots": [_plot_dict(p) for p in self.plots]}
@@ -399,10 +421,18 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
                                                        f"{len(axis.values)}")
 
     run = r.table(data.get("run", {}), "run", _RUN_KEYS)
+    method = r.text(run.get("method", "simulate"), "run.method", METHODS)
+    if method == "exact":
+        for key in SAMPLING_KEYS:
+            if key in run:
+                raise r.fail(f"run.{key}", "an exact run solves every cell instead of "
+                                           f"sampling it, so {key!r} does not apply: remove "
+                                           "it, or set method = \"simulate\"")
     precision = None
     if "precision" in run:
         precision = r.number(run["precision"], "run.precision", 0.0, 0.5)
-    fights: int | None = DEFAULT_FIGHTS if precision is None else None
+    fights: int | None = DEFAULT_FIGHTS if precision is None and method == "simulate" \
+        else None
     if "fights" in run:
         fights = r.integer(run["fights"], "run.fights", 1, MAX_FIGHTS)
     seed = r.integer(run["seed"], "run.seed", 0) if "seed" in run else None
@@ -422,11 +452,20 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
         raise r.fail("outputs.plots", "must be a list of tables ([[outputs.plots]])")
     plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", axes, r)
                   for i, raw in enumerate(raw_plots))
+    if method == "exact":
+        for i, plot in enumerate(plots):
+            key, drawn = (("y", plot.y) if plot.kind == "curves" and plot.y
+                          else ("value", plot.value))
+            if drawn not in EXACT_PLOT_VALUES:
+                raise r.fail(f"outputs.plots[{i}].{key}", f"an exact run has no {drawn}: it "
+                                                          "draws one of "
+                                                          + ", ".join(EXACT_PLOT_VALUES))
 
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
-                tables=tuple(dict.fromkeys(tables)), plots=plots, description=description,
+                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
+                description=description,
                 question=question, notes=notes, source=r.source)
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")

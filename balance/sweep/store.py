@@ -9,12 +9,14 @@
       results.csv        the same table as text
       plots/             figures drawn by `balance plot` or the spec's [[outputs.plots]]
       cache/<tag>/<cell key>/<index>-<size>.json    one completed chunk's Tally
+      cache/<tag>/<cell key>/exact.json             an exact run's answer for one cell
 
 Every file is written to a temporary name in its directory and moved into place with
 ``os.replace``, so a reader (or a run killed at any instant) sees either the old file or
 the new one, never a torn one.  The cache ``tag`` hashes what else decides a chunk's numbers
 -- the seed entropy and the versions of balance and NumPy -- so a cache can never answer
-for a different seed or a different kernel.
+for a different seed or a different kernel.  An exact run's tag hashes only the versions
+(no seed decides an exact answer).
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ if TYPE_CHECKING:
 __all__ = [
     "META",
     "ChunkCache",
+    "ExactCache",
     "atomic_write",
     "cache_tag",
+    "exact_tag",
     "read_json",
     "read_table",
     "write_json",
@@ -78,6 +82,48 @@ def cache_tag(entropy: int, versions: Mapping[str, str]) -> str:
     text = json.dumps({"entropy": str(entropy), "balance": versions["balance"],
                        "numpy": versions["numpy"]}, sort_keys=True)
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
+
+
+def exact_tag(versions: Mapping[str, str]) -> str:
+    """Name of the cache directory for exact answers made by these versions."""
+    text = json.dumps({"method": "exact", "balance": versions["balance"],
+                       "numpy": versions["numpy"]}, sort_keys=True)
+    return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
+
+
+class ExactCache:
+    """Exact answers of one run, one small JSON file per cell (``exact.json``).
+
+    A record is plain JSON: the cell key, ``a_win`` / ``b_win`` / ``draw`` /
+    ``mean_rounds``, the solver's ``details`` and the solve's wall and CPU seconds.  Floats
+    are written with ``repr`` precision, so a record reads back to the same numbers.
+    """
+
+    NAME = "exact.json"
+
+    def __init__(self, run_dir: Path, tag: str) -> None:
+        self.root = Path(run_dir) / "cache" / tag
+
+    def _path(self, key: str) -> Path:
+        return self.root / key / self.NAME
+
+    def save(self, key: str, record: Mapping[str, Any]) -> None:
+        atomic_write(self._path(key), json.dumps({**record, "cell": key}, separators=(",", ":"),
+                                                 allow_nan=True))
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        """The cached answer of cell ``key``, or ``None`` (missing or unreadable)."""
+        try:
+            record = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(record, dict) or record.get("cell") != key \
+                or not all(k in record for k in ("a_win", "b_win", "draw")):
+            return None
+        return record
+
+    def count(self) -> int:
+        return sum(1 for _ in self.root.glob(f"*/{self.NAME}")) if self.root.is_dir() else 0
 
 
 class ChunkCache:

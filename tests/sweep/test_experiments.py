@@ -25,7 +25,7 @@ def test_there_are_experiments() -> None:
 def test_experiment_is_valid(path: Path) -> None:
     spec = load_spec(path)
     assert spec.description and spec.question  # a real question, for the report
-    assert spec.seed is not None  # flagship numbers are reproducible
+    assert spec.seed is not None or spec.method == "exact"  # flagship numbers are reproducible
     cells = expand(spec)
     assert len({c.key for c in cells}) == len(cells)
     assert spec.plots, "a flagship experiment says which figure answers its question"

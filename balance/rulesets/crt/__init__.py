@@ -47,6 +47,12 @@ class CRT(RulesetBase):
         return _exact.solve(rules, side_a[0], side_b[0],
                             assumptions=self.assumptions(rules, side_a, side_b))
 
+    def exact_check(self, rules: _Rules, side_a: Side, side_b: Side) -> str | None:
+        """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
+        runner asks it of every cell of an exact sweep)."""
+        why = _exact.unsupported(rules, side_a, side_b)
+        return self.exact_unavailable(why).reason if why else None
+
     def assumptions(self, rules: _Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         # Only the readings that can touch this matchup.
         skip: set[str] = set()

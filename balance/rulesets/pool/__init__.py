@@ -50,6 +50,11 @@ class Pool(RulesetBase):
         return _exact.solve(rules, side_a, side_b,
                             assumptions=self.assumptions(rules, side_a, side_b))
 
+    def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> str | None:
+        """Why ``exact`` cannot answer this matchup, or ``None`` (sizes only, no solving;
+        the sweep runner asks it of every cell of an exact sweep)."""
+        return _exact.unsupported(rules, side_a, side_b)
+
     def check_sides(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> None:
         super().check_sides(rules, side_a, side_b)
         for label, side in (("a", side_a), ("b", side_b)):
@@ -126,5 +131,6 @@ class Pool(RulesetBase):
             rows.append({"ruleset": self.name, "case": name, "description": description,
                          "exact_s": elapsed, "states": result.details["states"],
                          "exchanges": result.details["exchanges"],
-                         "summary": f"exact solve {elapsed:.2f} s; {result.details['states']}"})
+                         "summary": f"exact solve {elapsed:.2f} s; "
+                                    f"{result.details['state_space']}"})
         return rows

@@ -77,6 +77,7 @@ __all__ = [
     "outcome_distribution",
     "solve",
     "solved",
+    "unsupported",
 ]
 
 MAX_STATES = 1_000_000
@@ -120,8 +121,9 @@ class Space:
     Order-independent; :func:`solve_space` solves it for one cyclic turn order.
     """
 
-    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
-                 ) -> None:
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 *, layout_only: bool = False) -> None:
+        # layout_only: stop once the sizes are known and checked (see `unsupported`)
         self.rules = rules
         self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
                                         + [profile(c, rules, 1) for c in side_b])
@@ -162,6 +164,8 @@ class Space:
                 f"pool has no exact solution here: {k * self.n_cores:,} states "
                 f"(health values {[len(v) for v in self.health_values]}, pools "
                 f"{self.pool.tolist()}) exceed the solver's limit of {MAX_STATES:,}")
+        if layout_only:
+            return
         strides = np.ones(len(dims), np.int64)
         for n in range(len(dims) - 2, -1, -1):
             strides[n] = strides[n + 1] * dims[n + 1]
@@ -794,6 +798,17 @@ class Solved:
         return self.solutions[tuple(order)]
 
 
+def unsupported(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
+                ) -> str | None:
+    """Why the solver cannot answer this matchup (too many states), or ``None``; cheap: it
+    sizes the state space without building it."""
+    try:
+        Space(rules, side_a, side_b, layout_only=True)
+    except IntractableError as exc:
+        return exc.reason
+    return None
+
+
 _CACHE: dict[Any, Solved] = {}
 
 
@@ -980,9 +995,11 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                 r, result.solution_for(o).start]) for o, w in orders), ".6f")
             for r in by_cap)
         live = int((space.status == LIVE).sum())
-        details["states"] = (f"{space.k * space.n_cores:,} ({space.n_cores:,} cores x "
-                             f"{space.k} turns, {live:,} cores undecided) x {cap} rounds left"
-                             + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
+        details["states"] = space.k * space.n_cores
+        details["state_space"] = (f"{space.k * space.n_cores:,} states ({space.n_cores:,} "
+                                  f"cores x {space.k} turns, {live:,} cores undecided) x {cap} "
+                                  "rounds left"
+                                  + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
         details["exchanges"] = ", ".join(f"{key} {c:,}" for key, c in counts.items())
     details["turn_orders"] = len(dist.chains)
     details["solve_s"] = round(dist.solve_s, 3)

@@ -127,6 +127,12 @@ class Zones(RulesetBase):
             raise self.exact_unavailable(why)
         return _exact.solve(rules, side_a, side_b)
 
+    def exact_check(self, rules: Any, side_a: Side, side_b: Side) -> str | None:
+        """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
+        runner asks it of every cell of an exact sweep)."""
+        why = _exact.unsupported(rules, side_a, side_b)
+        return self.exact_unavailable(why).reason if why else None
+
     def bench_cases(self) -> Sequence[BenchCase]:
         duel = Rules(initial_gap="contact")
         fighter = Combatant(name="fighter")
