@@ -69,7 +69,7 @@ bench: $(STAMP)
 	$(BIN)/balance bench
 
 lint: $(TSTAMP)
-	$(BIN)/ruff check balance tests
+	$(BIN)/ruff check balance tests notebooks
 
 typecheck: $(TSTAMP)
 	$(BIN)/mypy balance

@@ -9,7 +9,9 @@ salt), so the same data gives the same files.
 * :func:`heatmap` -- a rate (or fight length) over two swept axes;
 * :func:`curves` -- win-rate curves with their interval bands over one axis, one curve per
   value of another;
-* :func:`matchup` -- a matchup matrix: side A's combatant by rows, side B's by columns.
+* :func:`matchup` -- a matchup matrix: side A's combatant by rows, side B's by columns;
+* :func:`intervals` -- one rate per row of any table (a sweep's, or rows of
+  ``Summary.to_row()``), each with its interval whisker.
 
 Matplotlib is imported inside the functions, never by ``import balance``.
 """
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["KINDS", "curves", "draw_to", "heatmap", "matchup", "plot_run", "save"]
+__all__ = ["KINDS", "curves", "draw_to", "heatmap", "intervals", "matchup", "plot_run", "save"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
 RATES: tuple[str, ...] = ("a_win", "b_win", "draw")
@@ -241,6 +243,41 @@ def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win",
     ax.set_ylabel(f"side A: {y}")
     ax.set_title(f"{_label(value)}: row (A) against column (B)"
                  + (" (exact)" if _exact(df) else ""))
+    return ax
+
+
+def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_win",
+              ax: Axes | None = None) -> Axes:
+    """``value`` of every row of ``df`` as a dot with its interval whisker, one line per row.
+
+    ``label`` names the column (or columns, joined with " / ") that names each row.  Rows
+    keep their order, top to bottom.  Rates get a dashed line at 50%; rows whose interval
+    columns (``_low`` / ``_high``) are missing or empty are drawn without a whisker.
+    """
+    names = [label] if isinstance(label, str) else list(label)
+    _need(df, value, *names)
+    if df.empty:
+        raise SpecError("intervals: the table has no rows to draw")
+    ax = _new_axes(ax, (7.0, 1.2 + 0.35 * len(df)))
+    ys = np.arange(len(df))[::-1]
+    mid = df[value].to_numpy(dtype=float)
+    low_col, high_col = f"{value}_low", f"{value}_high"
+    if low_col in df.columns and high_col in df.columns:
+        err = np.vstack([mid - df[low_col].to_numpy(dtype=float),
+                         df[high_col].to_numpy(dtype=float) - mid])
+        ax.errorbar(mid, ys, xerr=np.clip(err, 0.0, None), fmt="o", capsize=3, markersize=4)
+    else:
+        ax.plot(mid, ys, "o", markersize=4)
+    texts = [" / ".join(_fmt(v) for v in row) for row in df[names].itertuples(index=False)]
+    ax.set_yticks(ys, [_wrap(t, width=40) for t in texts], fontsize=8)
+    if value in RATES:
+        from matplotlib.ticker import PercentFormatter
+
+        ax.axvline(0.5, color="0.5", linestyle="--", linewidth=0.8)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlim(0.0, 1.0)
+    ax.set_xlabel(_label(value) + (" (95% interval)" if low_col in df.columns else ""))
+    ax.grid(True, axis="x", linewidth=0.3)
     return ax
 
 

@@ -85,6 +85,7 @@ the same runner as `balance sweep`:
 """),
     code("""
 import tempfile
+
 spec = {
     "ruleset": "crt",
     "description": "novice's combats survived against the veteran",
@@ -155,6 +156,7 @@ Sizes are small so the notebook runs in seconds; raise `N` for tighter intervals
 """),
     code("""
 import pandas as pd
+
 import balance
 from balance import analysis, plots
 
@@ -452,7 +454,7 @@ spec = {
 table, path = balance.sweep(spec, out=tempfile.mkdtemp() + "/run", executor="serial")
 table["exact"] = [balance.exact("zones", {"might": int(m)}, {}, initial_gap="contact",
                                 map=json.loads(schedule)).a_win
-                  for schedule, m in zip(table["rules.map"], table["a.0.might"])]
+                  for schedule, m in zip(table["rules.map"], table["a.0.might"], strict=True)]
 ax = plots.curves(table, x="a.0.might", y="a_win", by="rules.map")
 ax.plot(table["a.0.might"], table["exact"], "k.", label="exact")
 ax.legend(fontsize=8)
@@ -563,19 +565,13 @@ print(balance.exact("pool", "duellist", "guard"))
     md("""
 ## A plot
 
-Win rate of A in each ruleset's matchup, with its interval (plots take a DataFrame and an
-optional Axes, and return the Axes).
+Win rate of A in each ruleset's matchup, with its interval.  Every plot in `balance.plots`
+takes a DataFrame and an optional Axes, and returns the Axes; `heatmap`, `curves` and
+`matchup` draw sweep tables.
 """),
     code("""
-import matplotlib.pyplot as plt
-
-fig, ax = plt.subplots(figsize=(6, 3))
-ax.errorbar(summary["ruleset"], summary["a_win"],
-            yerr=[summary["a_win"] - summary["a_win_low"], summary["a_win_high"] - summary["a_win"]],
-            fmt="o", capsize=4)
-ax.set_ylabel("A's win rate (95% interval)")
-ax.set_ylim(0, 1)
-ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+ax = plots.intervals(summary, label=["ruleset", "A", "B"])
+ax.set_title("A's win rate in one matchup per ruleset")
 """),
     md("""
 Next: `balance show RULESET` lists every field and rule parameter with its provenance tag;

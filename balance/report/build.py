@@ -458,17 +458,15 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
     lines = [f"balance sweep {source}"]
-    workers = meta.get("workers")
     seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
                               {"item": "seed entropy", "value": str(meta.get("entropy"))}]
     facts = pd.DataFrame([
         *seeds,
         {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
          if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
-        {"item": "executor", "value": f"{meta.get('executor')} ({workers} workers)" if workers
-         else f"{meta.get('executor')} (nothing left to compute: every result from the cache)"},
+        {"item": "executor", "value": _executor_text(meta)},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
-        {"item": "elapsed", "value": f"{timings.get('elapsed_s', float('nan')):.1f} s"},
+        {"item": "elapsed", "value": _elapsed_text(meta)},
         {"item": "finished", "value": str(timings.get("finished", ""))},
     ])
     sections.append(Section("Reproduce", (
@@ -483,3 +481,34 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                   f"{ruleset.name} · {n_cells:,} cells · "
                   + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 
+
+
+def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sessions of a run that computed something (a resumed run may have several)."""
+    return [s for s in meta.get("sessions", []) if s.get("workers")]
+
+
+def _executor_text(meta: Mapping[str, Any]) -> str:
+    working = _working_sessions(meta)
+    if meta.get("workers"):
+        return f"{meta.get('executor')} ({_workers(meta['workers'])})"
+    if working:
+        last = working[-1]
+        return f"{last['executor']} ({_workers(last['workers'])}; the last session read it " \
+               "all from the cache)"
+    return f"{meta.get('executor')} (nothing left to compute: every result from the cache)"
+
+
+def _workers(n: int) -> str:
+    return f"{n} worker" if n == 1 else f"{n} workers"
+
+
+def _elapsed_text(meta: Mapping[str, Any]) -> str:
+    timings = meta.get("timings", {})
+    text = f"{timings.get('elapsed_s', float('nan')):.1f} s"
+    sessions = meta.get("sessions", [])
+    if len(sessions) > 1:
+        total = sum(float(s.get("elapsed_s", 0.0)) for s in sessions)
+        text += f" in the last of {len(sessions)} sessions ({total:.1f} s in all; resumed runs " \
+                "compute only what is missing)"
+    return text

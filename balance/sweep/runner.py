@@ -685,6 +685,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         "assumptions": _assumptions(rs, cells),
         "timings": {"started": started},
     }
+    # Every session that worked on this run directory, oldest first: a resumed run's
+    # record keeps what earlier (perhaps interrupted) sessions computed.
+    sessions: list[dict[str, Any]] = list(previous.get("sessions", [])) if previous else []
+    meta["sessions"] = sessions
     counts = _Counts()
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -720,6 +724,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 meta["error"] = f"{type(exc).__name__}: {exc}"
             meta["timings"].update({"stopped": _now(),
                                     "elapsed_s": time.perf_counter() - clock})
+            sessions.append({"started": started, "stopped": meta["timings"]["stopped"],
+                             "status": meta["status"], "executor": executor,
+                             "workers": meta["workers"],
+                             "elapsed_s": meta["timings"]["elapsed_s"]})
             with contextlib.suppress(Exception):
                 store.write_json(run_dir / store.META, meta)
             if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
@@ -763,6 +771,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             "worker_cpu_s": counts.worker_cpu_s,
             "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
         })
+    sessions.append({"started": started, "finished": meta["timings"]["finished"],
+                     "status": "complete", "executor": executor, "workers": meta["workers"],
+                     "elapsed_s": elapsed, "worker_s": meta["timings"]["worker_s"],
+                     "computed": counts.computed})
     store.write_json(run_dir / store.META, meta)
     return Run(table, run_dir)
 

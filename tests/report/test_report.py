@@ -156,6 +156,24 @@ def test_a_side_b_stat_that_lowers_a_is_not_flagged(tmp_path):
     assert any(t.startswith("Exchange rate") and "offsets about" in t for t in texts), texts
 
 
+def test_a_resumed_run_reports_every_session(tmp_path):
+    out = tmp_path / "run"
+    balance.sweep(GRID, out=out, executor="serial")
+    balance.sweep(GRID, out=out, executor="serial", resume=True)  # nothing left to compute
+    facts = {row["item"]: row["value"] for _, row in _reproduce_facts(out).iterrows()}
+    assert facts["executor"] == ("serial (1 worker; the last session read it all from the "
+                                 "cache)")
+    assert "in the last of 2 sessions" in facts["elapsed"]
+
+
+def _reproduce_facts(run):
+    loaded = balance.load_run(run)
+    section = next(s for s in build(loaded.table, loaded.meta).sections
+                   if s.title == "Reproduce")
+    return next(block.frame for block in section.blocks if hasattr(block, "frame")
+                and "item" in block.frame)
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out

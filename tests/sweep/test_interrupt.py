@@ -69,6 +69,9 @@ def test_resume_after_sigkill(tmp_path: Path, write_spec: Any) -> None:
     assert meta["timings"]["chunks_cached"] == len(kept)
     assert meta["timings"]["chunks_computed"] == N_CHUNKS - len(kept)
     assert all(p.stat().st_mtime_ns == t for p, t in kept.items())
+    # A killed session leaves no record of its own; the resuming one is the only session.
+    assert [s["status"] for s in meta["sessions"]] == ["complete"]
+    assert meta["sessions"][0]["computed"] == N_CHUNKS - len(kept)
     pd.testing.assert_frame_equal(balance.load_run(out).table, expected, check_exact=True)
 
 
@@ -89,4 +92,6 @@ def test_resume_after_ctrl_c(tmp_path: Path, write_spec: Any) -> None:
 
     meta = resume(spec_path, out)
     assert meta["timings"]["chunks_cached"] == kept
+    assert [s["status"] for s in meta["sessions"]] == ["interrupted", "complete"]
+    assert meta["sessions"][0]["workers"] == 2
     pd.testing.assert_frame_equal(balance.load_run(out).table, expected, check_exact=True)

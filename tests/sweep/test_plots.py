@@ -171,3 +171,24 @@ def test_a_side_of_repeated_members_is_labelled_by_count() -> None:
     assert [t.get_text() for t in ax.get_xticklabels()] == ["pro", "2 × pro", "3 × pro",
                                                            "fair + pro"]
     plt.close(ax.figure)
+
+
+def test_intervals_draw_one_whisker_per_row(one_target: pd.DataFrame) -> None:
+    ax = plots.intervals(one_target, label=["a.0.preset", "b.0.preset"])
+    (bars,) = [c for c in ax.containers]
+    segments = bars.lines[2][0].get_segments()
+    assert len(segments) == len(one_target)
+    # Each whisker spans its row's interval; the first row is drawn at the top.
+    assert sorted(p[0] for p in segments[0]) == pytest.approx(
+        [one_target["a_win_low"].iloc[0], one_target["a_win_high"].iloc[0]])
+    assert segments[0][0][1] == max(seg[0][1] for seg in segments)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0] == f"{one_target['a.0.preset'].iloc[0]} / {one_target['b.0.preset'].iloc[0]}"
+    plt.close(ax.figure)
+
+
+def test_intervals_need_rows_and_columns(one_target: pd.DataFrame) -> None:
+    with pytest.raises(SpecError, match="nope"):
+        plots.intervals(one_target, label="nope")
+    with pytest.raises(SpecError, match="no rows"):
+        plots.intervals(one_target.iloc[:0], label="a.0.preset")
