@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -184,14 +185,16 @@ def _allowed(f: dataclasses.Field, tp: Any) -> str:
 
 def describe_fields(cls: type) -> list[FieldInfo]:
     """The documented fields of a ``Combatant`` or ``Rules`` dataclass."""
+    return list(_described(cls))
+
+
+@functools.cache
+def _described(cls: type) -> tuple[FieldInfo, ...]:
+    # A class's fields never change, and resolving its type hints costs ~1 ms: once.
     hints = _hints(cls)
-    out = []
-    for f in dataclasses.fields(cls):
-        if "tag" not in f.metadata:
-            continue
-        out.append(FieldInfo(f.name, _type_name(hints[f.name]), plain(f.default),
-                             _allowed(f, hints[f.name]), f.metadata["tag"], f.metadata["doc"]))
-    return out
+    return tuple(FieldInfo(f.name, _type_name(hints[f.name]), plain(f.default),
+                           _allowed(f, hints[f.name]), f.metadata["tag"], f.metadata["doc"])
+                 for f in dataclasses.fields(cls) if "tag" in f.metadata)
 
 
 def _fail(owner: str, name: str, allowed: str, value: Any) -> SpecError:

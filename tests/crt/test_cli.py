@@ -109,6 +109,15 @@ def test_bench_json(capsys):
     assert row["kernel_fights_per_s"] > 0 and row["ratio"] > 0
 
 
+def test_bench_times_the_exact_solver(capsys):
+    status, out, _ = run(capsys, "bench", "--ruleset", "crt", "--case", "exact plain duel",
+                         "--json")
+    assert status == 0
+    (row,) = json.loads(out)
+    assert row["case"] == "exact plain duel" and row["exact_s"] > 0
+    assert "A 0.4833, B 0.4833" in row["summary"]  # the symmetric duel's exact value
+
+
 BAD = [
     (("duel", "nope", "--a", "x", "--b", "y"), "unknown ruleset 'nope'"),
     (("duel", "crt", "--a", "agility=7,wisdom=3", "--b", "novice"), "unknown crt combatant field 'wisdom'"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,6 +71,38 @@ class CRT(RulesetBase):
             skip.add("fixed_health")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
+
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Exact-solver timings for ``balance bench``: the median of repeated solves (each
+        from scratch; the solver keeps no cache) of plain duels."""
+        duelist = PRESETS["duelist"]
+        specs = [
+            ("exact plain duel", "Markov-chain solve of the plain duel (equal scores, "
+             "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist),
+            ("exact duel, diversion", "the same duel, B diverting at health 3 or less",
+             Rules(extraordinary=False), duelist,
+             Combatant(name="duelist", agility=10, toughness=10, divert="below_health")),
+            ("exact duel health 30", "a long duel: toughness 30 on both sides, B 2 points "
+             "better", Rules(extraordinary=False),
+             Combatant(name="a", agility=10, toughness=30),
+             Combatant(name="b", agility=12, toughness=30)),
+        ]
+        rows = []
+        for name, description, rules, a, b in specs:
+            if cases is not None and name not in cases:
+                continue
+            times = []
+            for _ in range(21):
+                start = time.perf_counter()
+                result = self.exact(rules, (a,), (b,))
+                times.append(time.perf_counter() - start)
+            ms = 1000 * float(np.median(times))
+            rows.append({"ruleset": self.name, "case": name, "description": description,
+                         "exact_s": ms / 1000,
+                         "summary": f"exact solve {ms:.2f} ms (median of {len(times)}); "
+                                    f"A {result.a_win:.4f}, B {result.b_win:.4f}, "
+                                    f"draw {result.draw:.4f}"})
+        return rows
 
     def bench_cases(self) -> Sequence[BenchCase]:
         duelist = PRESETS["duelist"]
