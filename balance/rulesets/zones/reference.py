@@ -91,6 +91,7 @@ class _Activation:
     charge: bool = False
     disengaged: bool = False
     free_shift: bool = True
+    defends: int = 0
 
 
 class _Fight:
@@ -275,8 +276,9 @@ class _Fight:
             if t is not None:
                 return self.ranged_plan(f, act, t)
             # nothing in reach: close in on the best foe
-        candidates = [g for g in foes if (g.loc == f.loc and self.strikable(f, g))
-                      or (g.loc != f.loc and self.approachable(f, g))]
+        candidates = [g for g in foes if g.loc == f.loc and self.strikable(f, g)]
+        if f.c.leave_engaged or not candidates:
+            candidates += [g for g in foes if g.loc != f.loc and self.approachable(f, g)]
         t = self.best(f, candidates)
         if t is None:
             return ("spare",)
@@ -458,7 +460,10 @@ class _Fight:
             act.actions -= 1
             if kind == "spare":
                 kind = f.c.spare
+                if kind == "defend" and act.defends >= f.c.defends:
+                    kind = "pass"
             if kind == "defend":
+                act.defends += 1
                 f.hold += 1
                 f.defending = True
                 self.say(f"  {f.name} Defends, holding its ground ({f.hold})")
