@@ -197,7 +197,7 @@ def test_leave_engaged_false_fights_where_it_is_engaged(leave, first):
     f = make_fight((holder, prize), (seeker,), lines, battlefield="line")
     f.fighters[0].hold = 1
     f.activate(f.fighters[2])
-    assert [x.split()[1] for x in lines if x.startswith("  seeker")][0] == first
+    assert next(x.split()[1] for x in lines if x.startswith("  seeker")) == first
     assert (f.fighters[2].loc == f.map.zone_index("centre")) is not leave
 
 

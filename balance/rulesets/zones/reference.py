@@ -6,14 +6,16 @@ order fixed at the start (002.7.11); an activation is ``actions_per_activation``
 each chosen afresh by the combatant's policy:
 
 * **advance**: pick the best foe (target rule) among those it may strike here or may
-  close on; strike it if it is here, otherwise step toward it.
+  close on (only those here, if any, without ``leave_engaged``); strike it if it is here,
+  otherwise step toward it.
 * **hold**: strike a foe here, else shoot, else the spare action (Defend: hold ground).
 * **skirmish** (needs a ranged weapon): break away when engaged (or when a foe is within
   ``keep_distance``), shoot what is in reach, else close in.
 * **guard**: strike a foe here; else go to the ward's zone if a foe is there; else hold.
 
 A melee plan is ``steady`` Steady actions (while one action is left to attack), then up
-to ``max_attacks`` Strikes, then the spare action; a ranged plan adds Reload.  Before a Move
+to ``max_attacks`` Strikes, then the spare action (Defend at most ``defends`` times an
+activation, then pass); a ranged plan adds Reload.  Before a Move
 that would leave a zone where a foe is holding ground, a combatant with ``disengage``
 spends a Maneuver to Disengage (it needs the action for the Move too).
 """
