@@ -13,6 +13,7 @@ reports its peak resident memory.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from typing import IO, Any
 
 from .api import get, versions
 from .engine import DEFAULT_CHUNK_SIZE
+from .errors import SpecError
 from .random import stream
 from .rulesets.base import BenchCase, RulesetBase, plain
 
@@ -97,7 +99,23 @@ def _fields(obj: Any) -> dict[str, Any]:
 def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds: float = 1.0,
         memory: bool = False, memory_n: int = 100_000_000, progress: IO[str] | None = None
         ) -> list[dict[str, Any]]:
-    """Measure every bench case of the named rulesets (or only the named ``cases``)."""
+    """Measure every bench case of the named rulesets (or only the named ``cases``).
+
+    Every row has ``ruleset``, ``case``, ``kernel_fights_per_s``, ``reference_fights_per_s``
+    and ``ratio``; rows that time something else (an exact solve, peak memory) have those
+    three as ``None`` and say what they measured in their own keys.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
+            or not math.isfinite(seconds) or seconds <= 0:
+        raise SpecError(f"bench seconds must be a finite number > 0, got {seconds!r}")
+    if cases is not None:
+        known = {c.name for name in rulesets for c in get(name).bench_cases()}
+        known |= {str(r["case"]) for name in rulesets
+                  for r in _extra_cases(get(name))}
+        unknown = [c for c in cases if c not in known]
+        if unknown:
+            raise SpecError(f"unknown bench case {unknown[0]!r}; cases: "
+                            + ", ".join(sorted(known)))
     rows = []
     for name in rulesets:
         rs = get(name)
@@ -117,8 +135,16 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
                       flush=True)
             rows.append(_peak_memory(rs, chosen[0], memory_n))
     for row in rows:
+        for key in ("kernel_fights_per_s", "reference_fights_per_s", "ratio"):
+            row.setdefault(key, None)
         row.update(versions())
     return rows
+
+
+def _extra_cases(rs: RulesetBase) -> list[dict[str, Any]]:
+    """The names of a ruleset's extra rows, without timing anything."""
+    names = getattr(rs, "bench_extra_cases", None)
+    return [{"case": n} for n in names()] if callable(names) else []
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:

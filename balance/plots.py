@@ -335,6 +335,18 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
     if kind != "curves" and y is None:
         raise SpecError(f"a {kind} needs both x and y")
     _need(df, x, y)
+    shown = (y or value) if kind == "curves" else value
+    _need(df, shown)
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    def number(column: str) -> bool:
+        return is_numeric_dtype(df[column]) and not is_bool_dtype(df[column])
+
+    if not number(shown):
+        numeric = [c for c in df.columns if number(c)
+                   and c not in (x, y) and not c.endswith(("_low", "_high"))]
+        raise SpecError(f"cannot plot {shown!r}: it is not a number; plottable columns: "
+                        + ", ".join(numeric))
     size = _grid_size(kind, df[x].nunique(), df[y].nunique() if y is not None else 1)
     figure = Figure(figsize=size, layout="constrained")
     ax = figure.subplots()
@@ -399,6 +411,8 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
             raise SpecError(f"a {kind} needs two axes; give --y")
         y = others[0]
     folder = Path(out) if out is not None else path / "plots"
+    if folder.exists() and not folder.is_dir():
+        raise SpecError(f"--out {folder} is a file; give a folder for the plots")
     suffix = "".join(f"-{item}" for item in where)
     return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
                    note=", ".join(where), formats=formats)

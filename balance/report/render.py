@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import SpecError
 from .build import Figure, Paragraph, Report, Table, build, question_from_spec, spec_figures
 
 __all__ = ["render", "to_html", "to_markdown"]
@@ -125,6 +126,8 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     from ..sweep import load_run
     from ..sweep.store import atomic_write
 
+    if out is not None and Path(out).exists() and not Path(out).is_dir():
+        raise SpecError(f"--out {out} is a file; give a folder for the report")
     loaded = load_run(run)
     run_dir = Path(loaded.path)
     results, meta = loaded.table, json.loads((run_dir / "meta.json").read_text())

@@ -116,9 +116,13 @@ def test_bench_times_the_exact_solver(capsys):
     (row,) = json.loads(out)
     assert row["case"] == "exact plain duel" and row["exact_s"] > 0
     assert "A 0.4833, B 0.4833" in row["summary"]  # the symmetric duel's exact value
+    assert row["kernel_fights_per_s"] is None and row["ratio"] is None  # keys always there
 
 
 BAD = [
+    (("bench", "--ruleset", "crt", "--case", "nope"), "unknown bench case 'nope'; cases: "),
+    (("bench", "--ruleset", "crt", "--seconds", "nan"), "finite number > 0, got nan"),
+    (("bench", "--ruleset", "crt", "--seconds", "0"), "finite number > 0, got 0.0"),
     (("duel", "nope", "--a", "x", "--b", "y"), "unknown ruleset 'nope'"),
     (("duel", "crt", "--a", "agility=7,wisdom=3", "--b", "novice"), "unknown crt combatant field 'wisdom'"),
     (("duel", "crt", "--a", "gandalf", "--b", "novice"), "unknown crt preset 'gandalf'"),

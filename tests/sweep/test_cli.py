@@ -106,6 +106,15 @@ def test_missing_file_and_existing_run(capsys: pytest.CaptureFixture[str], write
     assert status == 2 and "no column 'a.0.bias'" in err
     status, _, err = run_cli(capsys, "plot", str(tmp_path))
     assert status == 2 and "is not a run directory" in err
+    status, _, err = run_cli(capsys, "plot", str(out_dir), "--value", "cell")
+    assert status == 2 and "cannot plot 'cell': it is not a number; plottable columns: " in err
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    status, _, err = run_cli(capsys, "plot", str(out_dir), "--out", str(a_file))
+    assert status == 2 and "is a file; give a folder for the plots" in err
+    status, _, err = run_cli(capsys, "report", str(out_dir), "--out", str(a_file))
+    assert status == 2 and "is a file; give a folder for the report" in err
+    assert a_file.read_text() == ""
 
 
 def test_real_exit_status(write_spec: Any, tmp_path: Path) -> None:

@@ -72,6 +72,10 @@ class CRT(RulesetBase):
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 
+    def bench_extra_cases(self) -> tuple[str, ...]:
+        """The names of the rows :meth:`bench_extra` can time."""
+        return ('exact plain duel', 'exact duel, diversion', 'exact duel health 30')
+
     def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Exact-solver timings for ``balance bench``: the median of repeated solves (each
         from scratch; the solver keeps no cache) of plain duels."""

@@ -106,6 +106,10 @@ class Pool(RulesetBase):
                       Rules(), guards.side_a, guards.side_b),
         )
 
+    def bench_extra_cases(self) -> tuple[str, ...]:
+        """The names of the rows :meth:`bench_extra` can time."""
+        return ('exact duel p6 wp20', 'exact duel p6 wp20 1d6')
+
     def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Exact-solver timings for ``balance bench`` (rows with a ``summary`` line)."""
         rows = []
