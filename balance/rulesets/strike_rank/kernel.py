@@ -230,7 +230,8 @@ def _prune_defences(ps: Sequence[Profile], opt: Any, pref: Any, best: Any, rules
     static parts and by the own swing / blow penalty (on parries and dodges, not blocks),
     which is tried at every value it can take.  A fighter that can go berserk keeps all
     its kinds; if anyone may still dodge, its foe keeps dodge and block (it may be got
-    behind, which rules out parries)."""
+    behind, which rules out parries); so does everyone facing a Shieldman's shield
+    riposte, which rules out parries too."""
     rounds = [list(list(row) for row in table) for table in opt]
     whole = rules.attack_penalty_scope == "whole_round"
 
@@ -261,7 +262,9 @@ def _prune_defences(ps: Sequence[Profile], opt: Any, pref: Any, best: Any, rules
                 return True
         return False
 
-    for behind_safe in (False, True):
+    # a Shieldman's shield riposte also rules out parries: its foe must keep dodge and block
+    shield_riposte = rules.shield_riposte and any(p.shieldman_shield for p in ps)
+    for behind_safe in ((True,) if shield_riposte else (False, True)):
         trial = [list(list(row) for row in table) for table in rounds]
         for d in range(len(ps)):
             a = 1 - d

@@ -187,7 +187,7 @@ MISSILES = MappingProxyType({m.name: m for m in (
     Missile("short bow", 0, 1, 6, 1.2, "2", "bow", False, 0),
     Missile("long bow", 2, 1, 12, 1.8, "2", "bow", False, 0),
     Missile("crossbow", 3, 2, 8, 0.8, "2", "crossbow", False, 1),
-    Missile("sling", -1, 0, 2, 0.8, "1", "sling", False, 0),
+    Missile("sling", -1, 0, 2, 1.0, "1", "sling", False, 0),  # cord length
     Missile("throwing knife", -1, -2, 0, 0.2, "1", "thrown", True, 0),
     Missile("throwing axe", 1, 0, 6, 0.8, "1", "thrown", True, 0),
     Missile("javelin", 1, 0, 6, 1.5, "1", "spear", True, 0),
