@@ -626,9 +626,9 @@ def style_missile_mod(c: Combatant, rules: Rules) -> int:
     for test, mod in T.STYLE_MISSILE_RULES.get(style, ()):
         if weapon_passes(test, w, c, rules):
             return int(mod)
-    for test, mod in T.STYLE_WEAPON_RULES[style]:  # styles without missile clauses
+    for test, melee_mod in T.STYLE_WEAPON_RULES[style]:  # styles without missile clauses
         if weapon_passes(test, w, c, rules):
-            return int(mod)
+            return int(melee_mod)
     raise AssertionError("style weapon rules end with 'any'")
 
 
