@@ -77,7 +77,7 @@ def test_aim_doubled_and_capped() -> None:
 
 
 def test_shot_totals_and_presets() -> None:
-    archer = presets.PRESETS["archer"]
+    archer = dataclasses.replace(presets.PRESETS["archer"], aim_actions=1)
     skirmisher = presets.PRESETS["skirmisher"]
     pa, ps = profiles(RULES, (archer,), (skirmisher,))
     # 30 skill + 0 (long bow) + 10 (one aim, doubled)

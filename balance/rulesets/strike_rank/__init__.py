@@ -106,7 +106,7 @@ class StrikeRank(RulesetBase):
             BenchCase("styles duel", "a berserker (battle axe) against an armoured knight "
                       "(long sword, medium shield): berserk, knight double defence, "
                       "armour", Rules(), (PRESETS["berserker"],), (PRESETS["knight"],)),
-            BenchCase("archer at range", "an archer (long bow, one aim) against a "
+            BenchCase("archer at range", "an archer (long bow) against a "
                       "skirmisher: two range rounds, then melee with the hand axe", Rules(),
                       (PRESETS["archer"],), (skirmisher,)),
             BenchCase("2v3 group", "two ranked legionnaires with a leader against three "

@@ -3,8 +3,9 @@
 One fighter per fighting style, each with a weapon (and shield) its style uses without
 penalty where the melee tables have one, on the same baseline: Skill 30, Dodge 20, AGI 12,
 DEX 12, END 14 (the source's M S S example), STR 12.  Archer and Bladesman are missile and
-throwing styles: the Archer shoots a long bow (aiming once, doubled: +10) and fights in
-melee with its best close weapon (hand axe at -10), the Bladesman throws knives (0) and
+throwing styles: the Archer shoots a long bow (no aiming: over the default two range
+rounds two shots beat one aimed shot) and fights in melee with its best close weapon
+(hand axe at -10), the Bladesman throws knives (0) and
 then fights with a knife (-5); the Spearman carries two throwing spears besides its own.
 Missiles only matter in the range phase (rule ``range_rounds``); with ``range_rounds=0``
 every preset fights exactly as before the missile layer.  Then the fighters of the
@@ -30,7 +31,7 @@ def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> dict
 
 STYLE_PRESETS = {
     "archer": _style("archer", "hand axe", shield="buckler", missile="long bow",
-                     missiles=12, aim_actions=1),
+                     missiles=12),
     "assassin": _style("assassin", "short sword", shield="buckler"),
     "berserker": _style("berserker", "battle axe", berserk_trigger="on_first_wound"),
     "bladesman": _style("bladesman", "knife", missile="throwing knife", missiles=4),
@@ -104,7 +105,7 @@ SCENARIOS = MappingProxyType({
         "5.6 Assassin: an ambush on a surprised Skirmisher (+1 damage rank)",
         (_S["assassin"],), (Combatant(name="victim", surprised=True),)),
     "archer-vs-skirmisher": Scenario(
-        "the missile layer: an Archer (long bow, one aim, sidearm hand axe) against a "
+        "the missile layer: an Archer (long bow, sidearm hand axe) against a "
         "Skirmisher closing over range_rounds rounds",
         (_S["archer"],), (_S["skirmisher"],)),
     "legion-2v3": Scenario(
