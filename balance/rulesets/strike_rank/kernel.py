@@ -720,19 +720,25 @@ class _Kernel:
                 self.act(L, first)
                 self.act(L, second)
         else:
-            ranks = self.ranks(L, L.sr)
-            order = []
-            for k in range(S):
-                actor = np.zeros(L.m, np.int16)
-                for i in range(1, S):
-                    actor += np.int16(i) * (ranks[i] == k)
-                order.append(_Who(actor, S))
+            order = self.sr_order(L)
             if rules.hold_policy == "react":
                 self.hold(L, order)
             for _ in range(rules.attacks_per_round):
                 for who in order:
                     self.act(L, who)
         self.end_round(L)
+
+    def sr_order(self, L: _Lanes) -> list[_Who]:
+        """Who acts k-th in each fight, k = 0 .. S-1, by Strike Rank and tie-breaks."""
+        S = self.S
+        ranks = self.ranks(L, L.sr)
+        order = []
+        for k in range(S):
+            actor = np.zeros(L.m, np.int16)
+            for i in range(1, S):
+                actor += np.int16(i) * (ranks[i] == k)
+            order.append(_Who(actor, S))
+        return order
 
     def initiative(self, L: _Lanes) -> None:
         """Index Resolution of every fighter's dice: 5 -> +1, 6 -> +2; 5s and 6s carry."""
@@ -1023,13 +1029,7 @@ class _Kernel:
             first = _Who(self.duel_first(L), S)
             order = [first, _Who(1 - first.idx, S)]
         else:
-            ranks = self.ranks(L, L.sr)
-            order = []
-            for k in range(S):
-                actor = np.zeros(L.m, np.int16)
-                for i in range(1, S):
-                    actor += np.int16(i) * (ranks[i] == k)
-                order.append(_Who(actor, S))
+            order = self.sr_order(L)
         for who in order:
             self.shoot(L, who)
         self.end_round(L)
@@ -1102,14 +1102,18 @@ class _Kernel:
         hit = go & (~defended | (margin > 0))
         if not hit.any():
             return
-        blocks = None
-        strong = hit & defended & (margin >= T.OVERPOWER_BLOCK + int(rules.overpower_strict))
-        if strong.any():
-            mm = np.maximum(margin, 1)
-            blocks = ((mm - 1) // 20 if rules.overpower_strict else mm // 20)
-            blocks = np.minimum(blocks * strong, 7).astype(np.int16)
         dmg = np.broadcast_to(self.cst(s.missile_dmg, who), (m,)).astype(np.int16)
-        self.wound(L, hit, who, d, dmg, blocks, None)
+        self.wound(L, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
+
+    def blocks(self, hit: np.ndarray, margin: np.ndarray) -> np.ndarray | None:
+        """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
+        strict = self.rules.overpower_strict
+        strong = hit & (margin >= T.OVERPOWER_BLOCK + int(strict))
+        if not strong.any():
+            return None
+        mm = np.maximum(margin, 1)
+        blocks = (mm - 1) // 20 if strict else mm // 20
+        return np.minimum(blocks * strong, 7).astype(np.int16)
 
     def ambush(self, L: _Lanes) -> None:
         """5.21 default: each fighter not surprised attacks a surprised foe, undefended."""
@@ -1254,13 +1258,7 @@ class _Kernel:
                 margin, kind, hit = self.knight_block(L, kd, a, d, a_total, margin, kind, hit)
         # hits
         if hit.any():
-            blocks = None
-            strong = hit & defended & (margin >= T.OVERPOWER_BLOCK + int(rules.overpower_strict))
-            if strong.any():
-                mm = np.maximum(margin, 1)
-                blocks = ((mm - 1) // 20 if rules.overpower_strict else mm // 20)
-                blocks = np.minimum(blocks * strong, 7).astype(np.int16)
-            self.wound(L, hit, a, d, dmg, blocks, None)
+            self.wound(L, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
         # defences that succeeded
         miss = go & defended & ~hit
         if not miss.any():

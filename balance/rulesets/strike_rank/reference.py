@@ -133,6 +133,15 @@ class _Fight:
         sign = 1 if policy == "weakest" else -1
         return min(cands, key=lambda g: (sign * g.remaining_capacity, sign * g.p.c.skill, g.slot))
 
+    def current_target(self, f: _Fighter) -> _Fighter | None:
+        """``f``'s target, re-picked if it has fallen (``None``: no foe left)."""
+        t = self.fs[f.target] if f.target is not None else None
+        if t is None or t.out is not None:
+            t = self.pick_target(f)
+            if t is not None:
+                f.target = t.slot
+        return t
+
     # --- the fight ------------------------------------------------------------------------
     def run(self) -> Outcome:
         rules = self.rules
@@ -249,12 +258,9 @@ class _Fight:
         if "weapon_arm" in f.crippled:
             self.say(f"  {f} cannot shoot with a destroyed weapon arm")
             return
-        t = self.fs[f.target] if f.target is not None else None
-        if t is None or t.out is not None:
-            t = self.pick_target(f)
-            if t is None:
-                return
-            f.target = t.slot
+        t = self.current_target(f)
+        if t is None:
+            return
         m = p.missile
         if f.ready < p.shot_cost:
             f.ready += 1
@@ -406,12 +412,9 @@ class _Fight:
             f.disarmed = False
             self.say(f"  {f} spends the action recovering its weapon")
             return
-        t = self.fs[f.target] if f.target is not None else None
-        if t is None or t.out is not None:
-            t = self.pick_target(f)
-            if t is None:
-                return
-            f.target = t.slot
+        t = self.current_target(f)
+        if t is None:
+            return
         f.acted = True
         behind = f.behind == t.slot
         if behind:
