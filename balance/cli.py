@@ -262,6 +262,8 @@ def _cmd_exact(args: argparse.Namespace) -> int:
         if args.strategy and result.strategy is not None:
             print()
             print(result.strategy.to_string(index=False))
+            for note in result.strategy.attrs.get("notes", ()):
+                print(note)
     return 0
 
 

@@ -364,12 +364,16 @@ pd.DataFrame([{"side": side, **{k: getattr(c, k) for k in
 `balance.fight` plays one fight with the scalar reference implementation and narrates every
 Move, Defend and roll (3d6 + attribute + modifiers − MAP − Defense on the ladder).  Compare
 it with the seed's timeline: the raiders run medium → short with a Move banked, Toma shoots
-at −1 because they moved, Doran and Wick Defend to hold the gate, the raiders cross the
-last band with two actions left, and the one who wants Sela must Disengage (a Maneuver)
-before shifting to the keep-yard.
+at −1 because they moved (one arrow hits, one misses), Doran and Wick each spend an action
+on Defend to hold the gate, the raiders cross the last band with two actions left, the one
+who goes for Sela must Disengage (a Maneuver) before shifting to the keep-yard, the other
+trades with Wick at the gate (13: Success, then 11 at MAP −2: Partial) and falls the next
+round.  Seed 762 is the first seed whose dice follow every step (`tests/zones/
+test_gate_timeline.py`).
 """),
     code("""
-outcome = balance.fight("zones", gate.side_a, gate.side_b, rules=gate.rules, seed=1, log=print)
+outcome = balance.fight("zones", gate.side_a, gate.side_b, rules=gate.rules, seed=762,
+                        log=print)
 outcome
 """),
     md("""

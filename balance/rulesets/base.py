@@ -245,6 +245,23 @@ def _allowed_md(md: Mapping[str, Any]) -> str:
     return f"{lo}..{hi}"
 
 
+def _check_entry(owner: str, name: str, default: Any, value: Any, md: Mapping[str, Any]
+                 ) -> None:
+    """One entry of a table field: the type of the default's entry, and the field's range.
+
+    Row-valued entries (tuples, nested tables) must stay rows; their contents are the
+    ruleset's to check (their columns differ in type)."""
+    if isinstance(default, Mapping | tuple):
+        if not isinstance(value, type(default)):
+            raise _fail(owner, name, "a table" if isinstance(default, Mapping) else "a list",
+                        value)
+        return
+    if isinstance(value, Mapping | tuple):
+        raise _fail(owner, name, f"a single value ({_allowed_md(md)})", value)
+    tp = int if default is None else type(default)
+    _check_scalar(owner, name, tp if tp in (bool, int, float, str) else type(value), value, md)
+
+
 def check_fields(obj: Any) -> None:
     """Validate every :func:`param` field of a frozen dataclass instance, in place.
 
@@ -276,10 +293,9 @@ def check_fields(obj: Any) -> None:
             if set(value) != expected:
                 raise _fail(owner, f.name, "a table with keys " + ", ".join(sorted(expected)),
                             dict(value))
+            defaults = f.default if isinstance(f.default, Table) else {}
             for k, v in value.items():
-                if not isinstance(v, Mapping | tuple):
-                    _check_scalar(owner, f"{f.name}.{k}", type(v) if v is not None else int,
-                                  v, md)
+                _check_entry(owner, f"{f.name}.{k}", defaults.get(k, v), v, md)
         else:
             value = _check_scalar(owner, f.name, tp, value, md)
         object.__setattr__(obj, f.name, value)

@@ -386,6 +386,24 @@ def test_too_many_states_is_intractable():
         POOL.exact(Rules(margin_damage=True, randomiser="1d10"), (big, big), (big,))
 
 
+def test_strategy_table_names_the_sides_and_explains_waiting():
+    avg = POOL.presets["average"]
+    frame = POOL.exact(Rules(), (avg.replace(intellect=10) if hasattr(avg, "replace") else
+                                 type(avg)(**{**avg.__dict__, "intellect": 10}),), (avg,)).strategy
+    assert set(frame["attacker"]) == {"A average", "B average"}
+    notes = frame.attrs["notes"]
+    assert notes[0].startswith("reach:") and "value: A's worth" in notes[0]
+    assert any("waits" in n for n in notes)  # every opening bid is 0 here
+
+
+def test_many_turn_orders_are_refused_before_any_work():
+    # Four equal Turn Values: 24 orders, each its own game of 640,000 states.
+    avg = POOL.presets["average"]
+    with pytest.raises(IntractableError, match="24 turn orders"):
+        POOL.exact(Rules(), (avg, avg), (avg, avg))
+    assert POOL.exact_check(Rules(), (avg, avg), (avg, avg)) is not None
+
+
 def test_strategy_table_shows_the_opening():
     rules, side_a, side_b = CASES["1d6 coin for the order, draws worth 0"]
     frame = exact.solve(rules, side_a, side_b).strategy

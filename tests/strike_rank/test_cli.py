@@ -6,7 +6,9 @@ import json
 
 import pytest
 
+import balance
 from balance.cli import main
+from balance.errors import SpecError
 from balance.rulesets.strike_rank import presets
 from balance.rulesets.strike_rank.rules import Rules
 
@@ -115,3 +117,15 @@ def test_log_narrates_the_range_phase(capsys: pytest.CaptureFixture[str]) -> Non
     code, _, err = run(capsys, "duel", "strike-rank", "--a", "archer,weapon=long bow",
                        "--b", "skirmisher", "-n", "100")
     assert code == 2 and "weapon" in err
+
+
+def test_a_bad_entry_in_a_table_field_is_one_line(tmp_path, capsys) -> None:
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text('[[a]]\npreset = "skirmisher"\narmour = {head = "x", arms = 0, '
+                        'torso = 0, legs = 0}\n[[b]]\npreset = "skirmisher"\n')
+    code, _, err = run(capsys, "duel", "strike-rank", "--scenario", str(scenario), "-n", "100")
+    assert code == 2
+    assert "field 'armour.head' must be an integer (0..6), got 'x'" in err
+    with pytest.raises(SpecError, match=r"'hit_table.head' must be an integer"):
+        balance.get("strike-rank").Rules(hit_table={**balance.get("strike-rank").Rules()
+                                                    .hit_table, "head": 2.5})

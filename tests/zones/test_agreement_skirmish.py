@@ -45,6 +45,17 @@ VARIANTS = {
                             ranged="short_bow", hp=16)),
                  tuple(Combatant(name=f"r{k}", target="priority", disengage=k % 2 == 0,
                                  weapon="light") for k in range(4))),
+    # Defend capped at one or two actions (the rest wait), leavers who take the free
+    # Strikes, and attackers who fight where they are engaged
+    "capped defends": (Rules(battlefield="line", initial_gap="short"),
+                       (Combatant(name="h1", zone="centre", policy="hold", max_attacks=1,
+                                  might=3, weapon="two_handed", defends=1),
+                        Combatant(name="h2", zone="centre", policy="hold", max_attacks=1,
+                                  might=3, weapon="two_handed", shield=True, defends=2),
+                        Combatant(name="prize", zone="west", priority=2, policy="hold",
+                                  ranged="short_bow", hp=16, defends=1)),
+                       tuple(Combatant(name=f"r{k}", target="priority", disengage=False,
+                                       leave_engaged=k % 2 == 0, hp=12) for k in range(4))),
 }
 
 

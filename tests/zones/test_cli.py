@@ -9,6 +9,8 @@ import pytest
 
 from balance.cli import main
 
+from .test_gate_timeline import SEED as GATE_SEED
+
 CUSTOM = textwrap.dedent("""
     description = "a ford: a hazard chokepoint between two banks"
 
@@ -49,35 +51,42 @@ def run(capsys, *argv):
 
 
 def test_log_of_the_gate_follows_the_seed_timeline(capsys):
-    code, out, err = run(capsys, "log", "zones", "--scenario", "gate", "--seed", "1")
+    # the documented example seed; tests/zones/test_gate_timeline.py checks each step
+    code, out, err = run(capsys, "log", "zones", "--scenario", "gate", "--seed", str(GATE_SEED))
     assert code == 0, err
     events = [
         "Round 1",
         "raider 1 Moves: the approach, medium band out -> the approach, short band out",
         "raider 1 Moves toward gate (band, 1/2 Moves)",          # the third Move banks
-        "Doran Defends", "Wick Defends",
+        "raider 2 Moves toward gate (band, 1/2 Moves)",
+        "Doran Defends, holding its ground (1)", "Doran waits",  # one action on Defend
+        "Wick Defends, holding its ground (1)", "Wick waits",
         "Toma shoots (short_bow) at raider 1",
         "target moved 1",                                         # -1 to shoot a mover
         "Round 2",
-        "raider 1 (B, 6/8 HP) activates in the approach, short band out with a banked Move",
+        "raider 1 (B, 7/8 HP) activates in the approach, short band out with a banked Move",
         "raider 1 Moves: the approach, short band out -> gate (band, 2 Moves)",
         "contact: raider 1 closes into Doran, Wick, Toma",
         "raider 1 Disengages (Maneuver)",                         # not Doran's free Strike
         "raider 1 Moves: gate -> keep-yard (shift, 1 Move)",
         "Sela shoots (spell) at raider 1 in keep-yard, 0 steps away",
-        "raider 2 strikes Doran in gate",
+        "contact: raider 2 closes into Doran, Wick, Toma",
+        "raider 2 strikes Wick in gate",                          # trading with Wick
         "Wick strikes raider 2 in gate",
-        "raider 2 is Down",
+        "= 13: Success",
+        "Wick strikes raider 2 in gate",
+        "- MAP 2 + outnumbering 1 - Defense 1 = 11: Partial",
         "Round 3",
+        "raider 2 is Down",                                       # the round after it came
         "Wick Moves: gate -> keep-yard",                          # Wick following
         "raider 1 is Down",
-        "== side A wins after 3 rounds (down)",
+        "== side A wins after 4 rounds (down)",
     ]
     at = 0
     for event in events:
         found = out.find(event, at)
         assert found >= 0, f"{event!r} missing after position {at}"
-        at = found
+        at = found + 1
     assert "free Strike" not in out
 
 

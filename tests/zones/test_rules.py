@@ -175,6 +175,32 @@ def test_a_leaver_decides_to_disengage_first():
     assert f.fighters[2].loc == f.map.zone_index("west")
 
 
+@pytest.mark.parametrize(("defends", "held"), [(1, 1), (6, 3)])
+def test_defends_caps_the_defend_actions_and_the_rest_wait(defends, held):
+    # 002.6 step 2: "each spent an action" on Defend; the default Defends with every spare
+    holder = Combatant(name="holder", zone="west", policy="hold", defends=defends)
+    lines: list[str] = []
+    f = make_fight((holder,), (STANDER,), lines, battlefield="line", initial_gap="long")
+    f.activate(f.fighters[0])
+    assert f.fighters[0].hold == held and f.fighters[0].defending
+    assert sum("Defends" in x for x in lines) == held
+    assert sum("waits" in x for x in lines) == 3 - held
+
+
+@pytest.mark.parametrize(("leave", "first"), [(True, "Disengages"), (False, "strikes")])
+def test_leave_engaged_false_fights_where_it_is_engaged(leave, first):
+    # 002.6 step 4: both raiders want Sela; the second is left trading at the gate
+    holder = Combatant(name="holder", zone="centre", policy="hold")
+    seeker = Combatant(name="seeker", zone="centre", target="priority", leave_engaged=leave)
+    prize = Combatant(name="prize", zone="west", priority=5, policy="hold")
+    lines: list[str] = []
+    f = make_fight((holder, prize), (seeker,), lines, battlefield="line")
+    f.fighters[0].hold = 1
+    f.activate(f.fighters[2])
+    assert next(x.split()[1] for x in lines if x.startswith("  seeker")) == first
+    assert (f.fighters[2].loc == f.map.zone_index("centre")) is not leave
+
+
 # --- 002.10 #6: frontage -----------------------------------------------------------------
 
 

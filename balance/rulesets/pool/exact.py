@@ -53,6 +53,7 @@ solved as its own game.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -84,6 +85,8 @@ MAX_STATES = 1_000_000
 """Largest number of (whose turn, core) states the solver accepts.  Memory grows as
 ``(max_rounds + 1) x states x 12`` bytes (values and strategy indices of every layer) plus
 the strategies themselves: about 1 GB at the limit with the default cap."""
+MAX_WORK = 2_000_000
+"""States x turn orders: each order is a game of its own (a few minutes at the limit)."""
 
 A_WINS, B_WINS, DRAW, LIVE = 1, 0, 2, 3  # core status codes
 
@@ -127,6 +130,10 @@ class Space:
         self.rules = rules
         self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
                                         + [profile(c, rules, 1) for c in side_b])
+        names = [p.name for p in self.profiles]
+        if len(set(names)) < len(names):  # e.g. the same preset on both sides: say whose
+            self.profiles = [dataclasses.replace(p, name=f"{'AB'[p.side]} {p.name}")
+                             for p in self.profiles]
         self.k = k = len(self.profiles)
         self.side = np.array([p.side for p in self.profiles])
         self.pool = np.array([p.pool for p in self.profiles])
@@ -164,6 +171,13 @@ class Space:
                 f"pool has no exact solution here: {k * self.n_cores:,} states "
                 f"(health values {[len(v) for v in self.health_values]}, pools "
                 f"{self.pool.tolist()}) exceed the solver's limit of {MAX_STATES:,}")
+        n_orders = len(linear_orders(rules, (*side_a, *side_b)))
+        if k * self.n_cores * n_orders > MAX_WORK:
+            raise IntractableError(
+                f"pool has no exact solution here: {k * self.n_cores:,} states x {n_orders} "
+                f"turn orders (Turn Value ties, each solved as its own game) exceed the "
+                f"solver's limit of {MAX_WORK:,} (minutes of work); set "
+                "tv_final_tiebreak=listed for one order, or simulate")
         if layout_only:
             return
         strides = np.ones(len(dims), np.int64)
@@ -886,6 +900,20 @@ def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Ch
     frame = pandas.DataFrame.from_records(records)
     if len(chains) == 1 and len(frame):
         frame = frame.drop(columns="order")
+    worth = space.rules.draw_worth
+    notes = [
+        "reach: the chance the fight passes through the state (under these strategies); "
+        "bids: the equilibrium's mix, bid (probability); P(hit): the chance the exchange "
+        f"lands; value: A's worth from the state, P(A wins) + {worth:g} x P(draw).",
+    ]
+    if len(frame) and bool((frame["P(hit)"] == 0).all()):
+        notes.append(
+            "No opening exchange can land under the equilibrium: the solver's optimal "
+            "strategy waits (here waiting loses nothing: the value is already secured). Other optimal "
+            "strategies act sooner; the value is the same, but the fight lengths and the "
+            "win / draw split are those of this one (see value_by_max_rounds for how soon "
+            "the value is reached).")
+    frame.attrs["notes"] = notes
     return frame
 
 

@@ -87,6 +87,8 @@ class _Me:
     max_attacks: int
     steady: int
     spare_defend: bool
+    defends: int
+    leave_engaged: bool
     disengage: bool
     keep_distance: int
     long_shots: bool
@@ -169,7 +171,8 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             might=c.might, agility=c.agility, has_ranged=c.ranged != "none",
             reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
             reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
-            spare_defend=c.spare == "defend", disengage=c.disengage,
+            spare_defend=c.spare == "defend", defends=c.defends,
+            leave_engaged=c.leave_engaged, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
@@ -528,6 +531,9 @@ class _Batch:
                 return code, arg
         # advance (also a skirmisher with nothing in reach)
         cand = view.strikable | (~view.same_loc & view.alive & view.approachable)
+        if not me.leave_engaged:
+            # fight where engaged: foes elsewhere only when none may be struck here
+            cand = np.where(view.strikable.any(axis=0), view.strikable, cand)
         t, has_t = view.best(cand)
         t_loc = view.foe_loc.reshape(-1).take(t * view.n + view.arange)
         here = has_t & (t_loc == view.my_loc)
@@ -631,7 +637,9 @@ class _Batch:
             # action left this activation is spare too (the reference takes them one by one)
             dx = ix[code == SPARE]
             if me.spare_defend:
-                self.hold[c, dx] += 1 + actions[dx]
+                # Defend up to ``defends`` times this activation, then pass (hold counts
+                # this activation's Defends: nobody leaves during one's own activation)
+                self.hold[c, dx] = np.minimum(self.hold[c, dx] + 1 + actions[dx], me.defends)
                 self.defending[c, dx] = True
             actions[dx] = 0
         if present[STEADY]:
@@ -768,7 +776,8 @@ class _Batch:
             if _any(spent):
                 dx = ix[spent]
                 if me.spare_defend:
-                    self.hold[me.index, dx] += actions[dx]
+                    self.hold[me.index, dx] = np.minimum(self.hold[me.index, dx] + actions[dx],
+                                                         me.defends)
                     self.defending[me.index, dx] = True
                 actions[dx] = 0
         fell = hp1 == 0

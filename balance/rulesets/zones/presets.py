@@ -25,26 +25,30 @@ _PRESETS = {
 PRESETS = MappingProxyType(_PRESETS)
 
 # 002.6 worked example: Doran, Wick and the archer Toma hold the gate, the caster Sela
-# shelters in the keep-yard; two raider skirmishers start a medium band out.  Doran holds;
-# Wick guards Sela (he fights the raider at the gate, then follows the one that went for
-# her); the first raider goes for Sela (priority), the second trades blows at the gate.
+# shelters in the keep-yard; two raider skirmishers start a medium band out.  Doran holds
+# and Wick guards Sela (he fights the raider at the gate, then follows the one that went for
+# her); each spends one action on Defend, as in the seed, and waits with the rest.  Both
+# raiders want Sela (target priority); the first goes for her, the second fights where it
+# is engaged (leave_engaged false), against Wick, the softer of the gate's blades (he has
+# no shield) and so its next choice.
 GATE = Scenario(
     "002.6 worked example: approach - gate - keep-yard; Doran, Wick, Toma, Sela vs two raiders",
     (
         Combatant(name="Doran", zone="gate", might=2, weapon="one_handed", shield=True,
-                  armor=2, speed=1, policy="hold"),
+                  armor=2, speed=1, policy="hold", defends=1),
         Combatant(name="Wick", zone="gate", might=2, weapon="one_handed", armor=1, speed=1,
-                  policy="guard", guard="Sela"),
+                  policy="guard", guard="Sela", defends=1, priority=1),
         Combatant(name="Toma", zone="gate", agility=2, weapon="light", ranged="short_bow",
                   armor=1, speed=1, policy="hold"),
         Combatant(name="Sela", zone="keep-yard", agility=2, defense=0, weapon="unarmed",
-                  ranged="spell", armor=0, speed=2, policy="hold", priority=1, hp=10,
+                  ranged="spell", armor=0, speed=2, policy="hold", priority=2, hp=10,
                   long_shots=False, melee_first=False),
     ),
     (
         Combatant(name="raider 1", might=1, weapon="light", armor=1, speed=2, hp=8,
                   target="priority"),
-        Combatant(name="raider 2", might=1, weapon="light", armor=1, speed=2, hp=8),
+        Combatant(name="raider 2", might=1, weapon="light", armor=1, speed=2, hp=8,
+                  target="priority", leave_engaged=False),
     ),
     {"battlefield": "gate", "initial_gap": "medium", "first_side": "b"},
 )

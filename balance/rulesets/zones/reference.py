@@ -6,14 +6,16 @@ order fixed at the start (002.7.11); an activation is ``actions_per_activation``
 each chosen afresh by the combatant's policy:
 
 * **advance**: pick the best foe (target rule) among those it may strike here or may
-  close on; strike it if it is here, otherwise step toward it.
+  close on (only those here, if any, without ``leave_engaged``); strike it if it is here,
+  otherwise step toward it.
 * **hold**: strike a foe here, else shoot, else the spare action (Defend: hold ground).
 * **skirmish** (needs a ranged weapon): break away when engaged (or when a foe is within
   ``keep_distance``), shoot what is in reach, else close in.
 * **guard**: strike a foe here; else go to the ward's zone if a foe is there; else hold.
 
 A melee plan is ``steady`` Steady actions (while one action is left to attack), then up
-to ``max_attacks`` Strikes, then the spare action; a ranged plan adds Reload.  Before a Move
+to ``max_attacks`` Strikes, then the spare action (Defend at most ``defends`` times an
+activation, then pass); a ranged plan adds Reload.  Before a Move
 that would leave a zone where a foe is holding ground, a combatant with ``disengage``
 spends a Maneuver to Disengage (it needs the action for the Move too).
 """
@@ -91,6 +93,7 @@ class _Activation:
     charge: bool = False
     disengaged: bool = False
     free_shift: bool = True
+    defends: int = 0
 
 
 class _Fight:
@@ -275,8 +278,9 @@ class _Fight:
             if t is not None:
                 return self.ranged_plan(f, act, t)
             # nothing in reach: close in on the best foe
-        candidates = [g for g in foes if (g.loc == f.loc and self.strikable(f, g))
-                      or (g.loc != f.loc and self.approachable(f, g))]
+        candidates = [g for g in foes if g.loc == f.loc and self.strikable(f, g)]
+        if f.c.leave_engaged or not candidates:
+            candidates += [g for g in foes if g.loc != f.loc and self.approachable(f, g)]
         t = self.best(f, candidates)
         if t is None:
             return ("spare",)
@@ -458,7 +462,10 @@ class _Fight:
             act.actions -= 1
             if kind == "spare":
                 kind = f.c.spare
+                if kind == "defend" and act.defends >= f.c.defends:
+                    kind = "pass"
             if kind == "defend":
+                act.defends += 1
                 f.hold += 1
                 f.defending = True
                 self.say(f"  {f.name} Defends, holding its ground ({f.hold})")

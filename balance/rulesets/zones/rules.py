@@ -94,6 +94,13 @@ class Combatant:
     spare: str = param("defend", tag="DEFAULT", choices=SPARES,
                        doc="what an action with nothing better does: Defend (hold ground) "
                            "or pass")
+    defends: int = param(6, tag="DEFAULT", low=1, high=6,
+                         doc="most Defend actions an activation when spare is Defend; later "
+                             "spare actions pass (002.6: 'each spent an action' on Defend)")
+    leave_engaged: bool = param(True, tag="DEFAULT",
+                                doc="advance: leave a zone where it may strike a foe for a "
+                                    "better target elsewhere; false: fight where engaged "
+                                    "(002.6: the second raider is left trading at the gate)")
     disengage: bool = param(True, tag="DEFAULT",
                             doc="spend a Maneuver to Disengage before leaving a zone a foe "
                                 "holds (002.3); false: leave and take the free Strikes")
