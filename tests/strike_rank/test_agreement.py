@@ -32,6 +32,9 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
     ("berserker-vs-knight", ["berserker"], ["knight"], {}, 800),
     ("berserk-start-vs-shieldman", ["berserk_gladiator"], ["shieldman"], {}, 2500),
     ("hunter-vs-wolf", ["hunter"], ["wolf"], {}, 3000),
+    # regression: the duel pruning dropped dodge, the only defence left against a shield
+    # riposte (p was ~1e-17 before the fix)
+    ("buckler-vs-shieldman-riposte", ["skirmisher,shield=buckler"], ["shieldman"], {}, 3000),
     ("swashbuckler-dodger-disarms", [
         "swashbuckler,skill=40,defence_policy=dodge,dodge=35,riposte_policy=disarm"],
         ["skirmisher,attack_policy=swing,overpower_policy=rank,skill=35"], {}, 2500),

@@ -103,6 +103,22 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
     assert err.startswith("balance: error: ") and err.count("\n") == 1, err
 
 
+def test_log_narrates_the_range_phase(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "log", "strike-rank", "--a", "archer", "--b", "skirmisher",
+                       "--seed", "6")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Round 1 (range: the sides close in 1 more round)"
+    assert any("shoots its long bow at skirmisher" in x for x in lines)
+    assert any("the sides close: melee from the next round" in x for x in lines)
+    code, out, _ = run(capsys, "log", "strike-rank", "--a", "archer", "--b", "skirmisher",
+                       "--seed", "6", "--rule", "range_rounds=0")
+    assert code == 0 and out.splitlines()[0] == "Round 1" and "shoots" not in out
+    code, _, err = run(capsys, "duel", "strike-rank", "--a", "archer,weapon=long bow",
+                       "--b", "skirmisher", "-n", "100")
+    assert code == 2 and "weapon" in err
+
+
 def test_a_bad_entry_in_a_table_field_is_one_line(tmp_path, capsys) -> None:
     scenario = tmp_path / "bad.toml"
     scenario.write_text('[[a]]\npreset = "skirmisher"\narmour = {head = "x", arms = 0, '

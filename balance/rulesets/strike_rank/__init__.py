@@ -18,7 +18,7 @@ from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
 from .presets import PRESETS, SCENARIOS
-from .profile import profiles
+from .profile import profiles, range_phase
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
 
@@ -87,6 +87,9 @@ class StrikeRank(RulesetBase):
             skip.add("feral_as")
         if not any(c.mounted for c in everyone):
             skip.add("mounted_penalty")
+        if not range_phase(profiles(rules, side_a, side_b)):
+            skip |= {"range_rounds", "aim_step", "aim_max", "missile_weapon_parry",
+                     "missile_weapons"}
         if not rules.ko_rules:
             skip.add("ko_rules")
         if rules.action_economy != "budget" and "action_cost" not in rules.sr_tiebreak:
@@ -103,6 +106,9 @@ class StrikeRank(RulesetBase):
             BenchCase("styles duel", "a berserker (battle axe) against an armoured knight "
                       "(long sword, medium shield): berserk, knight double defence, "
                       "armour", Rules(), (PRESETS["berserker"],), (PRESETS["knight"],)),
+            BenchCase("archer at range", "an archer (long bow) against a "
+                      "skirmisher: two range rounds, then melee with the hand axe", Rules(),
+                      (PRESETS["archer"],), (skirmisher,)),
             BenchCase("2v3 group", "two ranked legionnaires with a leader against three "
                       "skirmishers, random targets", Rules(), SCENARIOS["legion-2v3"].side_a,
                       SCENARIOS["legion-2v3"].side_b),

@@ -42,6 +42,7 @@ from .profile import (
     SHIELD_PARRY,
     WEAPON_PARRY,
     Profile,
+    range_phase,
     situation_parts,
     total,
 )
@@ -206,6 +207,15 @@ class _Static:
     any_aim: bool
     any_assassin_surprise: bool
     groups: bool
+    # the range phase (000.10 DEFAULT)
+    ranged: int  # range rounds played (0: none)
+    matt: tuple[tuple[int, ...], ...]  # [a][d] static total of a shot
+    mdef: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] against a shot
+    mkinds: tuple[int, ...]  # defence kinds anybody may use against shots
+    missile_dmg: tuple[int, ...]
+    shot_cost: tuple[int, ...]  # range actions between shots (reloads + aims)
+    reload: tuple[int, ...]
+    ammo: tuple[int, ...]
 
 
 MAX_RANK = 15
@@ -220,7 +230,8 @@ def _prune_defences(ps: Sequence[Profile], opt: Any, pref: Any, best: Any, rules
     static parts and by the own swing / blow penalty (on parries and dodges, not blocks),
     which is tried at every value it can take.  A fighter that can go berserk keeps all
     its kinds; if anyone may still dodge, its foe keeps dodge and block (it may be got
-    behind, which rules out parries)."""
+    behind, which rules out parries); so does everyone facing a Shieldman's shield
+    riposte, which rules out parries too."""
     rounds = [list(list(row) for row in table) for table in opt]
     whole = rules.attack_penalty_scope == "whole_round"
 
@@ -251,7 +262,9 @@ def _prune_defences(ps: Sequence[Profile], opt: Any, pref: Any, best: Any, rules
                 return True
         return False
 
-    for behind_safe in (False, True):
+    # a Shieldman's shield riposte also rules out parries: its foe must keep dodge and block
+    shield_riposte = rules.shield_riposte and any(p.shieldman_shield for p in ps)
+    for behind_safe in ((True,) if shield_riposte else (False, True)):
         trial = [list(list(row) for row in table) for table in rounds]
         for d in range(len(ps)):
             a = 1 - d
@@ -293,6 +306,21 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         return total(d.block_parts(a, half)) if d.can_block else UNAVAILABLE
 
     opt = tuple(tuple(tuple(opp(k, d, a, False) for a in ps) for d in ps) for k in KINDS)
+
+    def missile_opp(kind: int, d: Profile, a: Profile) -> int:
+        if d.side == a.side or a.missile is None:
+            return UNAVAILABLE
+        if kind == WEAPON_PARRY and rules.missile_weapon_parry and d.can_weapon_parry:
+            return total(d.parry_parts(a, kind))
+        if kind == SHIELD_PARRY and d.has_shield:
+            return total(d.parry_parts(a, kind))
+        return total(d.dodge_parts(a)) if kind == DODGE else UNAVAILABLE
+
+    ranged = range_phase(ps)
+    mdef = tuple(tuple(tuple(missile_opp(k, d, a) if ranged else UNAVAILABLE for a in ps)
+                       for d in ps) for k in KINDS)
+    mkinds = tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
+                                           for d in rng_slots for a in rng_slots))
     opt_half = tuple(tuple(tuple(opp(k, d, a, True) if k in (DODGE, BLOCK) else UNAVAILABLE
                                  for a in ps) for d in ps) for k in KINDS)
     preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
@@ -392,13 +420,21 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_assassin_surprise=any(p.c.style == "assassin" for p in ps)
         and any(p.c.surprised for p in ps),
         groups=groups,
+        ranged=ranged,
+        matt=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side else 0
+                         for d in ps) for a in ps),
+        mdef=mdef, mkinds=mkinds,
+        missile_dmg=tuple(p.missile.damage if p.missile else 0 for p in ps),
+        shot_cost=tuple(p.shot_cost for p in ps),
+        reload=tuple(p.missile.reload if p.missile else 0 for p in ps),
+        ammo=tuple(p.c.missiles if p.missile else 0 for p in ps),
     )
 
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
 
 _SLOT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "typ", "dmg", "dis", "bers", "beh",
-              "behr", "sfoe", "tgt", "crip", "dice", "keep", "sr", "rem")
+              "behr", "sfoe", "tgt", "crip", "dice", "keep", "sr", "rem", "ammo", "rdy")
 _COMBAT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "dis", "bers", "beh", "behr",
                 "sfoe", "crip")
 """What an attack reads or writes: the variables a riposte's sub-batch carries."""
@@ -429,6 +465,8 @@ class _Lanes:
     keep: Any  # int16: kept initiative bonus (carry_mode="keep")
     sr: Any  # int16: Strike Rank this round
     rem: Any  # int16: Strike Rank left to spend (action_economy="budget")
+    ammo: Any  # int16: shots left (range phase)
+    rdy: Any  # int16: range actions done towards the next shot
 
     def __init__(self) -> None:
         self.m = 0
@@ -618,6 +656,9 @@ class _Kernel:
             L.sup = np.ones(L.m, bool)
             self.ambush(L)
             L.sup = None
+        for _ in range(self.s.ranged):
+            self.range_round(L)
+            L.rnd += 1
         return L
 
     def new_lanes(self, fid: np.ndarray) -> _Lanes:
@@ -631,7 +672,7 @@ class _Kernel:
         L.pts = [np.zeros(m, np.int32) for _ in range(S)]
         L.alive = [np.ones(m, np.int8) for _ in range(S)]
         L.sk = [np.full(m, s.sit_skill[full][i], np.int16) for i in range(S)]
-        if DODGE in s.kinds:
+        if DODGE in s.kinds or DODGE in s.mkinds:
             L.dg = [np.full(m, s.sit_dodge[full][i], np.int16) for i in range(S)]
         L.ndef = [np.zeros(m, np.int16) for _ in range(S)]
         if self.own_const is None:
@@ -658,6 +699,9 @@ class _Kernel:
             L.crip = [np.zeros(m, np.int8) for _ in range(S)]
         if self.rules.action_economy == "budget":
             L.rem = [np.zeros(m, np.int16) for _ in range(S)]
+        if s.ranged:
+            L.ammo = [np.full(m, s.ammo[i], np.int16) for i in range(S)]
+            L.rdy = [np.full(m, s.reload[i], np.int16) for i in range(S)]
         return L
 
     # --- one round -----------------------------------------------------------------------
@@ -676,19 +720,25 @@ class _Kernel:
                 self.act(L, first)
                 self.act(L, second)
         else:
-            ranks = self.ranks(L, L.sr)
-            order = []
-            for k in range(S):
-                actor = np.zeros(L.m, np.int16)
-                for i in range(1, S):
-                    actor += np.int16(i) * (ranks[i] == k)
-                order.append(_Who(actor, S))
+            order = self.sr_order(L)
             if rules.hold_policy == "react":
                 self.hold(L, order)
             for _ in range(rules.attacks_per_round):
                 for who in order:
                     self.act(L, who)
         self.end_round(L)
+
+    def sr_order(self, L: _Lanes) -> list[_Who]:
+        """Who acts k-th in each fight, k = 0 .. S-1, by Strike Rank and tie-breaks."""
+        S = self.S
+        ranks = self.ranks(L, L.sr)
+        order = []
+        for k in range(S):
+            actor = np.zeros(L.m, np.int16)
+            for i in range(1, S):
+                actor += np.int16(i) * (ranks[i] == k)
+            order.append(_Who(actor, S))
+        return order
 
     def initiative(self, L: _Lanes) -> None:
         """Index Resolution of every fighter's dice: 5 -> +1, 6 -> +2; 5s and 6s carry."""
@@ -914,6 +964,24 @@ class _Kernel:
                 b[(b >= 0) & (r + 1 <= L.rnd)] = -1
 
     # --- actions -------------------------------------------------------------------------
+    def target_of(self, L: _Lanes, who: _Who, go: np.ndarray) -> tuple[np.ndarray, _Who]:
+        """The target of ``who`` in lanes ``go``, re-picked where it has fallen (groups)."""
+        S = self.S
+        if not self.s.groups:
+            return go, _Who(1 - who.idx, S)
+        tgt = self.sel(L.tgt, who)
+        tw = _Who(np.maximum(tgt, 0), S)
+        bad = go & ((tgt < 0) | (self.sel(L.alive, tw) == 0))
+        if bad.any():
+            for i in range(S):
+                sub = np.flatnonzero(bad & who.hot[i])
+                if len(sub):
+                    L.tgt[i][sub] = self.pick(L, i, sub)
+            tgt = self.sel(L.tgt, who)
+            go = go & (tgt >= 0)
+            tw = _Who(np.maximum(tgt, 0), S)
+        return go, tw
+
     def act(self, L: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
         s, S = self.s, self.S
         go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
@@ -930,20 +998,7 @@ class _Kernel:
                 go &= ~recovering
         if not go.any():
             return
-        if s.groups:
-            tgt = self.sel(L.tgt, who)
-            tw = _Who(np.maximum(tgt, 0), S)
-            bad = go & ((tgt < 0) | (self.sel(L.alive, tw) == 0))
-            if bad.any():
-                for i in range(S):
-                    sub = np.flatnonzero(bad & who.hot[i])
-                    if len(sub):
-                        L.tgt[i][sub] = self.pick(L, i, sub)
-                tgt = self.sel(L.tgt, who)
-                go &= tgt >= 0
-                tw = _Who(np.maximum(tgt, 0), S)
-        else:
-            tw = _Who(1 - who.idx, S)
+        go, tw = self.target_of(L, who, go)
         if self.after_attack and s.any_own_penalty:
             # the swing / blow penalty starts with the attack (attack_penalty_scope)
             for i in range(S):
@@ -960,6 +1015,105 @@ class _Kernel:
                 behind = None
         dmg = self.cst(self.dmg_const, who) if self.static_types else self.sel(L.dmg, who)
         self.attack(L, go, who, tw, dmg, 0, behind=behind)
+
+    # --- the range phase (000.10 DEFAULT) -----------------------------------------------
+    def range_round(self, L: _Lanes) -> None:
+        """A round before the sides close: in Strike Rank order, one range action each
+        (reload, aim or shoot) for fighters with shots; the others close in."""
+        S = self.S
+        self.initiative(L)
+        if self.s.groups:
+            self.round_targets(L)
+        self.commit_types(L)  # the melee type's action cost breaks Strike Rank ties
+        if S == 2 and self.static_types:
+            first = _Who(self.duel_first(L), S)
+            order = [first, _Who(1 - first.idx, S)]
+        else:
+            order = self.sr_order(L)
+        for who in order:
+            self.shoot(L, who)
+        self.end_round(L)
+
+    def shoot(self, L: _Lanes, who: _Who) -> None:
+        """One range action of ``who``: reload, aim, or a shot against Dodge or a shield
+        parry (no riposte, no getting behind), hits wounding as in melee."""
+        s, rules = self.s, self.rules
+        go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
+        go &= self.sel(L.ammo, who) > 0
+        if L.crip is not None:
+            go &= (self.sel(L.crip, who) & 1) == 0
+        if not go.any():
+            return
+        go, d = self.target_of(L, who, go)
+        prep = go & (self.sel(L.rdy, who) < self.cst(s.shot_cost, who))
+        if prep.any():
+            self.addv(L.rdy, who, 1, prep)
+            go &= ~prep
+        if not go.any():
+            return
+        self.setv(L.rdy, who, 0, go)
+        self.addv(L.ammo, who, np.int16(-1), go)
+        m = L.m
+        x, y = opposed_dice(self.bits, m)
+        a_total = self.pair(s.matt, who, d) + self.sel(L.sk, who) + x
+        sk_d = self.sel(L.sk, d)
+        dg_d = self.sel(L.dg, d) if L.dg is not None else None
+        ndef = self.sel(L.ndef, d)
+        bers = self.sel(L.bers, d) if L.bers is not None else None
+        crip = self.sel(L.crip, d) if L.crip is not None else None
+        best_score = None
+        d_fixed = np.zeros(m, np.int16)
+        for k in s.mkinds:
+            tot = self.pair(s.mdef[k], d, who) + (dg_d if k == DODGE else sk_d)
+            if any(s.step[k]):
+                tot = tot + ndef * self.cst(s.step[k], d)
+            no = None
+            if bers is not None:
+                b0 = self.cst([s.bers[k][i][0] for i in range(self.S)], d)
+                b1 = self.cst([s.bers[k][i][1] for i in range(self.S)], d)
+                tot = tot + b0 + (b1 - b0) * bers
+                if k == DODGE:
+                    no = bers != 0
+            if k == WEAPON_PARRY and L.dis is not None:
+                c = self.sel(L.dis, d) != 0
+                no = c if no is None else (no | c)
+            if crip is not None:
+                c = (crip & {WEAPON_PARRY: 1, SHIELD_PARRY: 2, DODGE: 4}[k]) != 0
+                no = c if no is None else (no | c)
+            if no is not None:
+                tot = tot + (np.int16(UNAVAILABLE - 1000) - tot) * no
+            score = tot + self.cst(s.pref[k], d) if any(s.pref[k]) else tot
+            if best_score is None:
+                best_score, d_fixed = score, tot
+            else:
+                better = score > best_score
+                best_score = np.maximum(best_score, score)
+                d_fixed = d_fixed + (tot - d_fixed) * better
+        if best_score is None:
+            defended = np.zeros(m, bool)
+        else:
+            defended = best_score > DEFENDED
+            if any(s.undefending):
+                defended &= self.cst(s.undefending, d) == 0
+        margin = a_total - d_fixed - y
+        if rules.tie_rule == "add_d20":
+            self.break_ties(margin, go & defended)
+        self.addv(L.ndef, d, 1, go & defended)
+        hit = go & (~defended | (margin > 0))
+        if not hit.any():
+            return
+        dmg = np.broadcast_to(self.cst(s.missile_dmg, who), (m,)).astype(np.int16)
+        self.wound(L, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
+
+    def blocks(self, hit: np.ndarray, margin: np.ndarray) -> np.ndarray | None:
+        """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
+        strict = self.rules.overpower_strict
+        strong = hit & (margin >= T.OVERPOWER_BLOCK + int(strict))
+        if not strong.any():
+            return None
+        mm = np.maximum(margin, 1)
+        blocks = (mm - 1) // 20 if strict else mm // 20
+        return np.minimum(blocks * strong, 7).astype(np.int16)
 
     def ambush(self, L: _Lanes) -> None:
         """5.21 default: each fighter not surprised attacks a surprised foe, undefended."""
@@ -1104,13 +1258,7 @@ class _Kernel:
                 margin, kind, hit = self.knight_block(L, kd, a, d, a_total, margin, kind, hit)
         # hits
         if hit.any():
-            blocks = None
-            strong = hit & defended & (margin >= T.OVERPOWER_BLOCK + int(rules.overpower_strict))
-            if strong.any():
-                mm = np.maximum(margin, 1)
-                blocks = ((mm - 1) // 20 if rules.overpower_strict else mm // 20)
-                blocks = np.minimum(blocks * strong, 7).astype(np.int16)
-            self.wound(L, hit, a, d, dmg, blocks, None)
+            self.wound(L, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
         # defences that succeeded
         miss = go & defended & ~hit
         if not miss.any():
@@ -1426,7 +1574,7 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
 def _wound_table(s: _Static, rules: Rules) -> tuple[np.ndarray, int, int]:
     """Every plain hit's value by (attacker, defender, damage modifier, dice word)."""
     S = s.S
-    mods = [v for row in s.dmg for v in row] + list(s.riposte_dmg)
+    mods = [v for row in s.dmg for v in row] + list(s.riposte_dmg) + list(s.missile_dmg)
     low, high = min(mods), max(mods)
     n_dmg = high - low + 1
     a, d, k, code = np.meshgrid(np.arange(S), np.arange(S), np.arange(n_dmg), np.arange(720),

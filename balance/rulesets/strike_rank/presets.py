@@ -3,8 +3,13 @@
 One fighter per fighting style, each with a weapon (and shield) its style uses without
 penalty where the melee tables have one, on the same baseline: Skill 30, Dodge 20, AGI 12,
 DEX 12, END 14 (the source's M S S example), STR 12.  Archer and Bladesman are missile and
-throwing styles; in melee they carry their best close weapon (hand axe at -10, knife at
--5).  Then the fighters of the digest's worked examples (000.12).
+throwing styles: the Archer shoots a long bow (no aiming: over the default two range
+rounds two shots beat one aimed shot) and fights in melee with its best close weapon
+(hand axe at -10), the Bladesman throws knives (0) and
+then fights with a knife (-5); the Spearman carries two throwing spears besides its own.
+Missiles only matter in the range phase (rule ``range_rounds``); with ``range_rounds=0``
+every preset fights exactly as before the missile layer.  Then the fighters of the
+digest's worked examples (000.12).
 """
 
 from __future__ import annotations
@@ -25,10 +30,11 @@ def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> dict
 
 
 STYLE_PRESETS = {
-    "archer": _style("archer", "hand axe", shield="buckler"),
+    "archer": _style("archer", "hand axe", shield="buckler", missile="long bow",
+                     missiles=12),
     "assassin": _style("assassin", "short sword", shield="buckler"),
     "berserker": _style("berserker", "battle axe", berserk_trigger="on_first_wound"),
-    "bladesman": _style("bladesman", "knife"),
+    "bladesman": _style("bladesman", "knife", missile="throwing knife", missiles=4),
     "brawler": _style("brawling", "punch", name="brawler"),
     "feral": _style("feral", "claws"),
     "footpad": _style("footpad", "long knife"),
@@ -42,7 +48,8 @@ STYLE_PRESETS = {
     "martial_artist": _style("martial_artist", "punch", name="martial artist"),
     "shieldman": _style("shieldman", "broadsword", shield="medium", strength=14),
     "skirmisher": _style("skirmisher", "long sword"),
-    "spearman": _style("spearman", "spear", shield="medium"),
+    "spearman": _style("spearman", "spear", shield="medium", missile="thrown spear",
+                       missiles=2),
     "poleaxeman": _style("poleaxeman", "halberd", strength=14),
     "specialist": _style("specialist", "whip", specialist_weapon="whip"),
     "swashbuckler": _style("swashbuckler", "rapier"),
@@ -97,6 +104,10 @@ SCENARIOS = MappingProxyType({
     "ambush": Scenario(
         "5.6 Assassin: an ambush on a surprised Skirmisher (+1 damage rank)",
         (_S["assassin"],), (Combatant(name="victim", surprised=True),)),
+    "archer-vs-skirmisher": Scenario(
+        "the missile layer: an Archer (long bow, sidearm hand axe) against a "
+        "Skirmisher closing over range_rounds rounds",
+        (_S["archer"],), (_S["skirmisher"],)),
     "legion-2v3": Scenario(
         "two ranked Legionnaires against three loose Skirmishers",
         (Combatant(name="legionnaire", style="legionnaire", weapon="short sword",

@@ -54,6 +54,14 @@ class Profile:
     shield_mod: int
     types: tuple[int, ...]
     riposte_damage: int | None
+    missile: T.Missile | None = None  # with shots to fire (range phase)
+    missile_mod: int = 0
+    aim_bonus: int = 0
+
+    @property
+    def shot_cost(self) -> int:
+        """Range actions per shot after the first: reloads, then aims (000.10)."""
+        return (self.missile.reload if self.missile else 0) + self.c.aim_actions
 
     @property
     def has_shield(self) -> bool:
@@ -113,11 +121,26 @@ class Profile:
         return out
 
     def attack_parts(self, target: Profile) -> Parts:
-        c, rules = self.c, self.rules
+        c = self.c
         out: Parts = [("skill", c.skill)]
         if self.weapon_mod:
             out.append((f"{c.style} with {self.weapon.name}", self.weapon_mod))
-        out += self._skill_mods(target)
+        return out + self._attack_mods(target)
+
+    def missile_parts(self, target: Profile) -> Parts:
+        """A shot: skill, the style's missile modifier, the aim bonus (000.7, 000.10)."""
+        c = self.c
+        assert self.missile is not None
+        out: Parts = [("skill", c.skill)]
+        if self.missile_mod:
+            out.append((f"{c.style} with {self.missile.name}", self.missile_mod))
+        if self.aim_bonus:
+            out.append((f"aimed x{c.aim_actions}", self.aim_bonus))
+        return out + self._attack_mods(target)
+
+    def _attack_mods(self, target: Profile) -> Parts:
+        c, rules = self.c, self.rules
+        out = self._skill_mods(target)
         if c.style == "horseman" and not c.mounted:
             out.append(("horseman dismounted", -10))
         if c.mounted and c.style != "horseman" and rules.mounted_penalty:
@@ -210,7 +233,7 @@ def describe(parts: Parts) -> str:
 def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int = 0
             ) -> Profile:
     """The static profile of ``c``, or :class:`SpecError` if it cannot fight so equipped."""
-    problem = R.wield_problem(c, rules)
+    problem = R.wield_problem(c, rules) or R.missile_problem(c, rules)
     if problem:
         raise SpecError(problem)
     weapon = rules.weapon(c.weapon)
@@ -230,7 +253,18 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         group=c.style in T.GROUP_STYLES, can_berserk=c.style == "berserker" or c.berserker,
         knight_armoured=c.style == "knight" and R.heavy_armour(c),
         weapon_mod=R.style_weapon_mod(c, rules), shield_mod=R.style_shield_mod(c, rules),
-        types=types, riposte_damage=R.riposte_damage(c, rules))
+        types=types, riposte_damage=R.riposte_damage(c, rules),
+        missile=rules.missile(c.missile) if c.missile != "none" and c.missiles else None,
+        missile_mod=R.style_missile_mod(c, rules) if c.missile != "none" else 0,
+        aim_bonus=R.aim_bonus(c, rules))
+
+
+def range_phase(ps: Sequence[Profile]) -> int:
+    """Range rounds this matchup plays: ``range_rounds`` if anyone has shots and nobody is
+    surprised (an ambush starts in contact), else 0 (000.10 DEFAULT)."""
+    if not ps or any(p.c.surprised for p in ps) or not any(p.missile for p in ps):
+        return 0
+    return ps[0].rules.range_rounds
 
 
 def profiles(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]

@@ -37,6 +37,7 @@ from .profile import (
     Parts,
     Profile,
     describe,
+    range_phase,
     situation_parts,
     total,
     uses_shield,
@@ -77,6 +78,8 @@ class _Fighter:
         self.target: int | None = None
         self.crippled: set[str] = set()
         self.surprised = p.c.surprised
+        self.ammo = p.c.missiles if p.missile else 0
+        self.ready = p.missile.reload if p.missile else 0  # loaded at the start
 
     def __str__(self) -> str:
         return self.p.label
@@ -98,6 +101,7 @@ class _Fight:
         self.log = log
         self.ps, _, self.best = matchup_setup(rules, tuple(side_a), tuple(side_b))
         self.fs = [_Fighter(p) for p in self.ps]
+        self.range = range_phase(self.ps)
         self.round = 0
         self.winner: Winner | None = None
         self.cause = "max_rounds"
@@ -128,6 +132,15 @@ class _Fight:
             return cands[int(self.rng.integers(len(cands)))]
         sign = 1 if policy == "weakest" else -1
         return min(cands, key=lambda g: (sign * g.remaining_capacity, sign * g.p.c.skill, g.slot))
+
+    def current_target(self, f: _Fighter) -> _Fighter | None:
+        """``f``'s target, re-picked if it has fallen (``None``: no foe left)."""
+        t = self.fs[f.target] if f.target is not None else None
+        if t is None or t.out is not None:
+            t = self.pick_target(f)
+            if t is not None:
+                f.target = t.slot
+        return t
 
     # --- the fight ------------------------------------------------------------------------
     def run(self) -> Outcome:
@@ -169,21 +182,15 @@ class _Fight:
 
     def play_round(self) -> None:
         rules = self.rules
+        if self.round <= self.range:
+            self.range_round()
+            return
         if self.log is not None:
             self.say(f"Round {self.round}")
         living = [f for f in self.fs if f.out is None]
         for f in living:
             self.roll_initiative(f)
-        # targets and attack types are committed at the start of the round (000.4)
-        for f in living:
-            t = self.fs[f.target] if f.target is not None else None
-            if t is None or t.out is not None or f.p.c.target_policy != "random":
-                t = self.pick_target(f)
-                f.target = None if t is None else t.slot
-        for f in living:
-            f.attack_type = None if f.disarmed else self.best[f.slot][f.target][0]  # type: ignore[index]
-            if "random" in rules.sr_tiebreak:
-                f.tie_key = float(self.rng.random())
+        self.commit(living)
         if rules.action_economy == "budget":
             self.budget_round(living)
         else:
@@ -198,6 +205,121 @@ class _Fight:
                     self.act(f)
         if self.winner is None:
             self.end_round()
+
+    def commit(self, living: list[_Fighter]) -> None:
+        rules = self.rules
+        # targets and attack types are committed at the start of the round (000.4)
+        for f in living:
+            t = self.fs[f.target] if f.target is not None else None
+            if t is None or t.out is not None or f.p.c.target_policy != "random":
+                t = self.pick_target(f)
+                f.target = None if t is None else t.slot
+        for f in living:
+            f.attack_type = None if f.disarmed else self.best[f.slot][f.target][0]  # type: ignore[index]
+            if "random" in rules.sr_tiebreak:
+                f.tie_key = float(self.rng.random())
+
+    # --- the range phase (000.10 DEFAULT) ---------------------------------------------------
+    def range_round(self) -> None:
+        """A round before the sides close: in Strike Rank order each fighter with shots
+        reloads, aims or shoots (one range action each); the others close in."""
+        left = self.range - self.round
+        if self.log is not None:
+            self.say(f"Round {self.round} (range: the sides close "
+                     + (f"in {left} more round{'s' if left > 1 else ''})" if left
+                        else "after this round)"))
+        living = [f for f in self.fs if f.out is None]
+        if self.round == 1:
+            for f in living:
+                if f.ammo == 0:
+                    self.say(f"  {f} has nothing to shoot and closes in")
+        for f in living:
+            self.roll_initiative(f)
+        self.commit(living)
+        order = sorted(living, key=self.order_key, reverse=True)
+        if self.log is not None:
+            self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+        for f in order:
+            if self.winner is not None:
+                return
+            self.shoot(f)
+        if self.winner is None:
+            self.end_round()
+            if not left:
+                self.say("  the sides close: melee from the next round, shooters fight with "
+                         "their weapon in hand")
+
+    def shoot(self, f: _Fighter) -> None:
+        """One range action: reload, aim, or a shot (skill + d20 against Dodge or shield
+        parry + d20; no riposte or getting behind at range)."""
+        p = f.p
+        if f.out is not None or p.missile is None or f.ammo <= 0:
+            return
+        if "weapon_arm" in f.crippled:
+            self.say(f"  {f} cannot shoot with a destroyed weapon arm")
+            return
+        t = self.current_target(f)
+        if t is None:
+            return
+        m = p.missile
+        if f.ready < p.shot_cost:
+            f.ready += 1
+            if f.ready <= m.reload:
+                self.say(f"  {f} reloads its {m.name} ({f.ready}/{m.reload})")
+            else:
+                self.say(f"  {f} aims at {t} ({f.ready - m.reload}/{p.c.aim_actions})")
+            return
+        f.ready = 0
+        f.ammo -= 1
+        skill_sit, _ = self.dynamic_skill_parts(f)
+        a_parts = p.missile_parts(t.p) + skill_sit
+        a_roll = self.d(20)
+        a_total = total(a_parts) + a_roll
+        verb = "throws" if m.thrown else "shoots"
+        if self.log is not None:
+            self.say(f"  {f} {verb} its {m.name} at {t} ({f.ammo} left): {describe(a_parts)} "
+                     f"+ d20 {a_roll} = {a_total}")
+        options = self.missile_defences(t, f)
+        kind, _ = choose_defence(t.p.defence_preference, {k: total(v) for k, v in options.items()})
+        if kind is None:
+            self.say(f"    {t} makes no defence: hit")
+            self.wound(f, t, m.damage, blocks=0)
+            return
+        d_parts = options[kind]
+        d_roll = self.d(20)
+        d_total = total(d_parts) + d_roll
+        t.n_def += 1
+        margin = self.opposed(a_total, d_total)
+        if self.log is not None:
+            self.say(f"    {t} {DEFENCE_NAMES[kind]}: {describe(d_parts)} + d20 {d_roll} = "
+                     f"{d_total}: " + (f"hit by {margin}" if margin > 0 else
+                                       f"{'parried' if kind in PARRIES else 'avoided'} by {-margin}"))
+        if margin > 0:
+            self.wound(f, t, m.damage, blocks=R.overpower_blocks(margin, self.rules.overpower_strict))
+
+    def missile_defences(self, dfn: _Fighter, att: _Fighter) -> dict[int, Parts]:
+        """Defences against a shot: Dodge or a shield parry (the weapon too with
+        ``missile_weapon_parry``), with the cumulative penalty and berserk modifiers."""
+        p = dfn.p
+        skill_sit, dodge_sit = self.dynamic_skill_parts(dfn)
+        cumulative: dict[int, Parts] = {}
+        for kind in (WEAPON_PARRY, SHIELD_PARRY, DODGE):
+            cumulative[kind] = [(f"after {dfn.n_def} defence{'s' if dfn.n_def > 1 else ''}",
+                                 R.defence_penalty(dfn.n_def, p.step(kind)))] if dfn.n_def else []
+        options: dict[int, Parts] = {}
+        kinds = []
+        if (self.rules.missile_weapon_parry and p.can_weapon_parry and not dfn.disarmed
+                and "weapon_arm" not in dfn.crippled):
+            kinds.append(WEAPON_PARRY)
+        if p.has_shield and "off_arm" not in dfn.crippled:
+            kinds.append(SHIELD_PARRY)
+        for kind in kinds:
+            options[kind] = (p.parry_parts(att.p, kind) + skill_sit + cumulative[kind]
+                             + p.berserker_parts(dfn.berserk, kind))
+        if not dfn.berserk and "leg" not in dfn.crippled:
+            options[DODGE] = (p.dodge_parts(att.p) + dodge_sit + cumulative[DODGE]
+                              + p.berserker_parts(dfn.berserk, DODGE))
+        return options
 
     def roll_initiative(self, f: _Fighter) -> None:
         """Index Resolution of the fighter's initiative dice; 5s and 6s carry over (5.3)."""
@@ -290,12 +412,9 @@ class _Fight:
             f.disarmed = False
             self.say(f"  {f} spends the action recovering its weapon")
             return
-        t = self.fs[f.target] if f.target is not None else None
-        if t is None or t.out is not None:
-            t = self.pick_target(f)
-            if t is None:
-                return
-            f.target = t.slot
+        t = self.current_target(f)
+        if t is None:
+            return
         f.acted = True
         behind = f.behind == t.slot
         if behind:

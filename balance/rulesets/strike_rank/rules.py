@@ -56,6 +56,14 @@ class Combatant:
                           doc="Strength: weapon and shield requirements (000.8.1-2)")
     weapon: str = param("long sword", tag="SRC", choices=T.WEAPON_NAMES,
                         doc="weapon in hand: a row of Tables 18-20 or the digest's extra rows")
+    missile: str = param("none", tag="DEFAULT", choices=("none", *T.MISSILE_NAMES),
+                         doc="missile or thrown weapon used in the range phase (invented "
+                             "rows, 000.10 Table 32); 'weapon' is then its melee sidearm")
+    missiles: int = param(6, tag="DEFAULT", low=0, high=99,
+                          doc="shots carried: arrows, bolts, stones or throwables (000.10)")
+    aim_actions: int = param(0, tag="DEFAULT", low=0, high=4,
+                             doc="range actions spent aiming before each shot, each "
+                                 "+aim_step up to aim_max (5.16 Aim, 000.10)")
     shield: str = param("none", tag="SRC", choices=T.SHIELD_CLASSES,
                         doc="shield class (5.13, 000.8.2)")
     buckler_strapped: bool = param(False, tag="SRC",
@@ -272,6 +280,23 @@ class Rules:
                               doc="a surprised fighter suffers one free, undefended attack from "
                                   "each foe before round 1, or cannot act or defend in round 1 "
                                   "(5.21 missing)")
+    # the missile layer (000.7 missile clauses, 000.10 Aim and Table 32)
+    range_rounds: int = param(2, tag="DEFAULT", low=0, high=20,
+                              doc="abstract range phase: rounds before the sides close in "
+                                  "which only missile and thrown attacks are made, when "
+                                  "anyone has shots and nobody is surprised (0: start in "
+                                  "melee; 000.10)")
+    aim_step: int = param(5, tag="DEFAULT", low=0, high=20,
+                          doc="bonus per aim action on the next shot (5.16 Aim, 000.10)")
+    aim_max: int = param(10, tag="DEFAULT", low=0, high=40,
+                         doc="cap on the aim bonus; step and cap doubled for Archer and "
+                             "Bladesman (5.16, 000.7, 000.10)")
+    missile_weapon_parry: bool = param(False, tag="DEFAULT",
+                                       doc="shots may be parried with the melee weapon too; "
+                                           "off: only Dodge or a shield parry (000.10)")
+    missile_weapons: Table = param(T.missile_rows(), tag="DEFAULT",
+                                   doc="invented missile / thrown rows (damage, speed, "
+                                       "strength, size, hands, reload) (000.10 Table 32)")
     # equipment and wounds (000.8, 000.10)
     weapon_str_mode: str = param("min_first", tag="DEFAULT", choices=("min_first", "off"),
                                  doc="Strength to wield: at least the first number of 'a / b' "
@@ -332,7 +357,20 @@ class Rules:
                 raise SpecError("strike-rank rules field 'extra_weapons' rows are (thrust, "
                                 "swing, blow, parry, speed, strength, size, hands); got "
                                 f"{name}: {row!r}")
+        for name, row in self.missile_weapons.items():
+            if not isinstance(row, tuple) or len(row) != 6 or not isinstance(row[5], int) \
+                    or row[5] < 0 or str(row[4]) not in ("1", "2", "1+"):
+                raise SpecError("strike-rank rules field 'missile_weapons' rows are (damage, "
+                                "speed, strength, size, hands 1/2/1+, reload >= 0); got "
+                                f"{name}: {row!r}")
+        if self.range_rounds >= self.max_rounds:
+            raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
+                            f"({self.max_rounds}), got {self.range_rounds}")
         _code_bands(self.wound_code_table)
+
+    def missile(self, name: str) -> T.Missile:
+        """The missile row ``name`` under these rules (``missile_weapons`` numbers)."""
+        return _missile_table(self.missile_weapons)[name]
 
     def weapon(self, name: str) -> T.Weapon:
         """The weapon row ``name`` under these rules (extra rows may be overridden)."""
@@ -351,6 +389,16 @@ def _weapon_table(extra: Table) -> dict[str, T.Weapon]:
         thrust, swing, blow, parry, speed, strength, size, hands = row
         out[name] = T.Weapon(name, thrust, swing, blow, parry, int(speed), int(strength), size,
                              str(hands), base.kind, base.throwable, base.specialist)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _missile_table(rows: Table) -> dict[str, T.Missile]:
+    out = {}
+    for name, (damage, speed, strength, size, hands, reload) in rows.items():
+        base = T.MISSILES[name]
+        out[name] = T.Missile(name, int(damage), int(speed), int(strength), float(size),
+                              str(hands), base.kind, base.thrown, int(reload))
     return out
 
 
@@ -525,6 +573,10 @@ def weapon_passes(test: str, w: T.Weapon, c: Combatant, rules: Rules) -> bool:
             return w.kind == "blade" and w.speed <= 0
         case "throwable":
             return w.throwable
+        case "bow":
+            return w.kind in ("bow", "crossbow")
+        case "missile":
+            return w.name in T.MISSILES
         case "unarmed":
             return w.kind == "unarmed"
         case "improvised":
@@ -564,6 +616,38 @@ def style_weapon_mod(c: Combatant, rules: Rules) -> int:
                 return -5 if rules.bladesman_mode == "throwables_minus_5" else 0
             return int(mod)
     raise AssertionError("style weapon rules end with 'any'")
+
+
+def style_missile_mod(c: Combatant, rules: Rules) -> int:
+    """The style's modifier for shots with its missile / thrown weapon (000.7): the
+    style's missile clauses, else its melee rules applied to the row."""
+    w = rules.missile(c.missile).as_weapon()
+    style = effective_style(c, rules)
+    for test, mod in T.STYLE_MISSILE_RULES.get(style, ()):
+        if weapon_passes(test, w, c, rules):
+            return int(mod)
+    for test, melee_mod in T.STYLE_WEAPON_RULES[style]:  # styles without missile clauses
+        if weapon_passes(test, w, c, rules):
+            return int(melee_mod)
+    raise AssertionError("style weapon rules end with 'any'")
+
+
+def aim_bonus(c: Combatant, rules: Rules) -> int:
+    """Bonus of ``aim_actions`` aims on a shot: +aim_step each up to aim_max, both doubled
+    for Archer / Crossbowman and Bladesman (5.16, 000.7, 000.10)."""
+    double = 2 if effective_style(c, rules) in T.AIM_DOUBLED else 1
+    return min(c.aim_actions * rules.aim_step, rules.aim_max) * double
+
+
+def missile_problem(c: Combatant, rules: Rules) -> str | None:
+    """Why ``c`` cannot shoot its missile weapon, or ``None`` (Strength, 000.8.1 pattern)."""
+    if c.missile == "none":
+        return None
+    m = rules.missile(c.missile)
+    if rules.weapon_str_mode != "off" and c.strength < m.strength:
+        return (f"{c.name}: Strength {c.strength} is below the {m.name}'s {m.strength} "
+                f"(field 'missile', 000.8.1)")
+    return None
 
 
 def style_shield_mod(c: Combatant, rules: Rules) -> int:
