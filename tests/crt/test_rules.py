@@ -36,6 +36,28 @@ def test_bruggish_against_watchmen_bands():  # 001.11 #3, #4
     assert [r for r in range(2, 13) if scores(0, r)] == [7, 12]
 
 
+def test_the_engine_fights_bruggish_as_the_example_says():  # 001.11 #2-#5, through a fight
+    scen = crt.scenario("bruggish-vs-watchmen")
+    lines: list[str] = []
+    fight(Rules(**scen.rules), scen.side_a, scen.side_b, rng=np.random.default_rng(4),
+          log=lines.append)
+    first = lines[lines.index("Round 1") + 1:lines.index("Round 1") + 4]
+    # against the first watchman at the aggregate (+31 / -31), against the others at zero
+    assert "watchman 1 [B1] -31 needs 10+" in first[0] and "Bruggish [A1] +31 needs 4+" in first[0]
+    assert all("Bruggish [A1] +0 needs 7 or 12" in line for line in first[1:])
+    # this seed's round 1 has Bruggish rolling 12 in a zero band: the ES table is consulted
+    assert "Bruggish [A1] +0 needs 7 or 12, rolls 12" in first[1]
+    assert lines[lines.index("Round 1") + 4].strip().startswith(
+        "Bruggish [A1]: Extraordinary Success, table roll")
+
+
+def test_expected_strokes_per_round_in_the_example():  # 001.11 #3-#4: 1.31 and 0.56
+    bruggish = stroke_probability(31) + 2 * stroke_probability(0)
+    watchmen = stroke_probability(-31) + 2 * stroke_probability(0)
+    assert float(bruggish) == pytest.approx(1.31, abs=0.005)
+    assert float(watchmen) == pytest.approx(0.56, abs=0.005)
+
+
 def test_zero_band():  # 001.11 #5
     assert not scores(0, 11)
     assert scores(0, 7)
