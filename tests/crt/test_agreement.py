@@ -78,6 +78,9 @@ REFERENCE_CASES = {
         (Combatant(name="b", divert="below_health", divert_health=4),)),
     "long chains": (Rules(max_table_chain=8, es2_mode="foe_slain"), (D,), (D,)),
     "ambush by a master": (Rules(ambush="a"), (Combatant(name="a", ambush=5),), (D,)),
+    "ambush by a master, a 12 strikes twice": (
+        Rules(ambush="a", total_surprise_12="twice_if_alone"), (Combatant(name="a", ambush=5),),
+        (D,)),
     "ambush, weak, no tables": (Rules(ambush="b", ambush_tables=False), (D,),
                                 (Combatant(name="b", ambush=0, bonus=-10),)),
     "bruggish 1v3": (Rules(), SCEN.side_a, SCEN.side_b),

@@ -63,7 +63,7 @@ class CRT(RulesetBase):
         if len(side_a) == len(side_b) == 1:
             skip |= {"multi_zero_mode", "divert_scope", "leader_break_p"}
         if rules.ambush == "none":
-            skip |= {"ambush_skill", "ambush_tables"}
+            skip |= {"ambush_skill", "ambush_tables", "total_surprise_12"}
         everyone: Sequence[Any] = side_a + side_b
         if all(c.divert == "never" for c in everyone):
             skip |= {"divert_12_es", "divert_scope"}

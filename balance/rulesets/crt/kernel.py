@@ -855,6 +855,8 @@ class _General:
             hit = roll != 2
             # the target is unaware: no shield deflects these strokes (DEFAULT)
             self.strokes.add(c[hit], att[hit], first[hit], extraordinary=True)
+            if self.rules.total_surprise_12 == "twice_if_alone":
+                second = np.where(second >= 0, second, first)
             two = (roll == 12) & (second >= 0)
             self.strokes.add(c[two], att[two], second[two], extraordinary=True)
         if self.strokes.row:

@@ -505,6 +505,9 @@ class _Fight:
                     fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
                 if roll == 12 and len(foes) > 1:
                     fx.strokes.append(_Stroke(f, foes[1], extraordinary=True))
+                elif roll == 12 and rules.total_surprise_12 == "twice_if_alone":
+                    self.say(f"  a 12 with no second foe: {f.label} strikes twice")
+                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
         self.apply(fx)
 
     # --- the whole fight --------------------------------------------------------------------

@@ -196,6 +196,10 @@ class Rules:
     ambush_tables: bool = param(True, tag="DEFAULT",
                                 doc="one-sided ambush exchanges (results 1, 5-8) use the "
                                     "extraordinary tables like any CRT roll")
+    total_surprise_12: str = param(
+        "second_target_only", tag="DEFAULT", choices=("second_target_only", "twice_if_alone"),
+        doc="total surprise (ambush 9+): a 12 damages a second engaged foe only (nothing more "
+            "in a duel), or strikes its one foe twice when there is no second (001.3)")
     max_rounds: int = param(200, tag="DEFAULT", low=1, high=100_000,
                             doc="rounds after which the fight is a draw (001.9)")
 
