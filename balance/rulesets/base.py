@@ -380,15 +380,19 @@ def split_spec(text: str) -> tuple[str | None, dict[str, str]]:
     preset: str | None = None
     values: dict[str, str] = {}
     last: str | None = None
+    if not text.strip():
+        raise SpecError("malformed spec '': give a preset name or name=value fields")
     for i, raw in enumerate(text.split(",")):
         part = raw.strip()
         if not part:
-            continue
+            raise SpecError(f"malformed spec {text!r}: an empty item between commas")
         if "=" in part:
             name, _, value = part.partition("=")
             name = name.strip()
             if not name:
                 raise SpecError(f"malformed spec {text!r}: empty field name before '='")
+            if name in values:
+                raise SpecError(f"malformed spec {text!r}: field '{name}' is given twice")
             values[name] = value.strip()
             last = name
         elif i == 0:
