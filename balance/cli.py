@@ -268,13 +268,17 @@ def _cmd_exact(args: argparse.Namespace) -> int:
 
 
 def _cmd_log(args: argparse.Namespace) -> int:
+    from .random import root_entropy
+
     rs, rules, side_a, side_b = _matchup(args)
-    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=args.seed, log=print)
+    seed = root_entropy(args.seed)  # fresh entropy when no --seed: printed, so replayable
+    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=seed, log=print)
     winner = {0: "draw", 1: "side A wins", 2: "side B wins"}[int(outcome.winner)]
-    print(f"== {winner} after {outcome.rounds} rounds ({outcome.cause})")
+    print(f"== {winner} after {_count(outcome.rounds, 'round')} ({outcome.cause})"
+          + ("" if args.seed is not None else f"; replay with --seed {seed}"))
     if args.json:
         _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
-                     "cause": outcome.cause, "seed": args.seed})
+                     "cause": outcome.cause, "seed": seed})
     return 0
 
 
