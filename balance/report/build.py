@@ -269,6 +269,19 @@ def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
     return pd.DataFrame(rows) if rows else None
 
 
+def _sensitivity_tables(results: pd.DataFrame, axes: Sequence[str],
+                        over: Sequence[str]) -> list[Table]:
+    """A :func:`rule_sensitivity` table for each rule axis of ``over``."""
+    tables = []
+    for axis in over:
+        sensitivity = rule_sensitivity(results, axes, axis)
+        if sensitivity is not None:
+            tables.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win rate "
+                                f"moves from {axis} = {results[axis].iloc[0]} with "
+                                "everything else held (each cell against its twin)"))
+    return tables
+
+
 def question_from_spec(text: str) -> str:
     """The question an experiment file asks: the comment block at its top.
 
@@ -392,13 +405,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 keys = key if isinstance(key, tuple) else (key,)
                 level = ", ".join(f"{o} = {v}" for o, v in zip(others, keys, strict=True))
                 blocks.extend(_round_robin_blocks(part, exact, level))
-            for axis in others:
-                sensitivity = rule_sensitivity(results, axes, axis)
-                if sensitivity is not None:
-                    blocks.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win "
-                                        f"rate moves from {axis} = {results[axis].iloc[0]} "
-                                        "with everything else held (each cell against its "
-                                        "twin)"))
+            blocks.extend(_sensitivity_tables(results, axes, others))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
             blocks.append(lengths)
@@ -492,12 +499,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                         f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
                         f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
             blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
-        for axis in axes:
-            sensitivity = rule_sensitivity(results, axes, axis)
-            if sensitivity is not None:
-                blocks.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win "
-                                    f"rate moves from {axis} = {results[axis].iloc[0]} with "
-                                    "everything else held (each cell against its twin)"))
+        blocks.extend(_sensitivity_tables(results, axes, axes))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
