@@ -39,7 +39,19 @@ def get(ruleset: str | RulesetBase) -> RulesetBase:
 
 
 def versions() -> dict[str, str]:
-    return {"balance": __version__, "numpy": np.__version__, "python": platform.python_version()}
+    """Versions of what the numbers depend on: balance, Python and the numerical libraries
+    (numpy for the kernels, scipy for the solvers, pandas for the tables and analyses).
+    Read from the installed package metadata, so nothing is imported for it."""
+    from importlib import metadata
+
+    out = {"balance": __version__, "numpy": np.__version__}
+    for name in ("scipy", "pandas"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    out["python"] = platform.python_version()
+    return out
 
 
 def matchup(ruleset: str | RulesetBase, a: Any, b: Any, rules: Any = None,

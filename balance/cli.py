@@ -110,7 +110,16 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--presets", metavar="NAME,NAME,...",
                    help="entrants (default: every preset of the ruleset)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("-n", type=_positive_int, default=20_000, help="fights per ordered pair")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("-n", type=_positive_int, default=None,
+                      help="fights per ordered pair (default 20000; implies --method simulate)")
+    size.add_argument("--precision", type=_precision, metavar="H",
+                      help="simulate each pair until every 95%% interval half-width is at most "
+                           "H (implies --method simulate)")
+    p.add_argument("--method", choices=("simulate", "exact"), default=None,
+                   help="simulate (Monte Carlo) or exact (each pair solved by the ruleset's "
+                        "exact solver); default exact where the solver accepts every pair, "
+                        "else simulate")
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
@@ -292,41 +301,120 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
     return rules
 
 
+MATCHUPS_N = 20_000
+
+
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
+    from .engine import MAX_FIGHTS
+    from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = api.get(args.ruleset)
     names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
     for name in names:
         rs.preset(name)
     rules = rs.rules(_rule_overrides(args.rule))
-    table = analysis.round_robin(rs.name, names, rules=rules, n=args.n, seed=args.seed)
+    sized = args.n is not None or args.precision is not None
+    if args.method == "exact" and sized:
+        raise SpecError(f"{'-n' if args.n is not None else '--precision'}: an exact round robin "
+                        "solves every pair instead of sampling it; drop it or use --method "
+                        "simulate")
+    method = args.method or ("simulate" if sized else None)
+    n = args.n or MATCHUPS_N
+    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
+                                 seed=args.seed, method=method)
+    exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
     dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
+    seat = analysis.seat_advantage(table)
+    ups = analysis.upsets(table, rating)
+    length_cols = ["mean_rounds"] if exact else ["mean_rounds", "rounds_q10", "rounds_q50",
+                                                 "rounds_q90"]
+    lengths = table[["a", "b", "draw", *length_cols]]
+    caveat = (EQUILIBRIUM_CAVEAT.format(name=rs.name)
+              if exact and getattr(rs, "has_strategy", False) else None)
+    if exact:
+        how = "each ordered pair solved exactly (no sampling, no intervals)"
+    elif args.precision is not None:
+        how = (f"simulated until every 95% half-width <= {args.precision:g} (at most "
+               f"{MAX_FIGHTS:,} fights a pair; {int(table['n'].sum()):,} fights in all), "
+               f"seed {args.seed}")
+    else:
+        how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
     if args.json:
-        _print_json({"ruleset": rs.name, "n_per_pair": args.n, "seed": args.seed,
+        _print_json({"ruleset": rs.name, "method": table.attrs["method"],
+                     "n_per_pair": None if exact or args.precision is not None else n,
+                     "precision": args.precision, "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
                      "ratings": rating.reset_index().to_dict(orient="records"),
+                     "ratings_exact": bool(rating.attrs["exact"]),
                      "metagame": meta.reset_index().to_dict(orient="records"),
                      "dominated": dom.reset_index().to_dict(orient="records"),
+                     "seat_advantage": seat.reset_index().to_dict(orient="records"),
+                     "upsets": ups.to_dict(orient="records"),
+                     "fight_lengths": lengths.to_dict(orient="records"),
+                     "caveat": caveat,
                      "assumptions": list(rs.assumptions(rules, (), ()))})
         return 0
     score, _ = analysis.score_matrix(table)
-    print(f"{rs.name}: round robin of {len(names)} presets, {args.n:,} fights per ordered pair, "
-          f"seed {args.seed}")
+    print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
+          f"{how}")
     print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
     print(score.round(3).to_string())
-    print("\nA-seat win rate [95% Wilson interval], row in seat A:")
-    cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
-                               for r in table.itertuples()])
+    if exact:
+        print("\nA-seat win probability, row in seat A (exact):")
+        cells = table.assign(cell=[f"{r.a_win:.4f}" for r in table.itertuples()])
+    else:
+        print("\nA-seat win rate [95% Wilson interval], row in seat A:")
+        cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
+                                   for r in table.itertuples()])
     print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    print("\nBradley-Terry ratings (Elo scale, 95% interval):")
-    print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
-    print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
-    print(meta.round(3).to_string())
-    print("\nDominated by a mix of the others (margin > 0):")
-    print(dom.round(4).to_string())
+    print("\nDraw rate, row in seat A" + (" (exact):" if exact else ":"))
+    print(table.pivot(index="a", columns="b", values="draw").loc[names, names]
+          .round(4).to_string())
+    if exact:
+        print("\nMean fight length in rounds, row in seat A (exact):")
+        print(table.pivot(index="a", columns="b", values="mean_rounds").loc[names, names]
+              .round(2).to_string())
+    else:
+        print("\nFight length in rounds, row in seat A: mean (10% / 50% / 90% quantiles):")
+        cells = table.assign(cell=[f"{r.mean_rounds:.2f} ({r.rounds_q10:g}/{r.rounds_q50:g}/"
+                                   f"{r.rounds_q90:g})" for r in table.itertuples()])
+        print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
+    if caveat:
+        print(f"note: {caveat}")
+    if len(seat):
+        print("\nSeat advantage in mirror matches (A's win rate minus B's"
+              + (", exact):" if exact else ", 95% interval):"))
+        print((seat[["advantage", "draw"]] if exact else
+               seat[["advantage", "advantage_low", "advantage_high", "draw", "n"]])
+              .round(4).to_string())
+    if exact:
+        print("\nBradley-Terry ratings fitted to the exact score matrix (no interval"
+              + ("" if rating.attrs["tiers"] == 1 else
+                 "; tiers: an entrant of a better tier beats every one of a worse tier, "
+                 "elo is relative within a tier")
+              + f"; largest misfit {rating.attrs['max_misfit']:.3f}):")
+        print(rating[["theta", "elo", "expected_score", "tier"]].round(3).to_string())
+    else:
+        print("\nBradley-Terry ratings (Elo scale, 95% interval):")
+        print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
+    print("\nUpsets: the chance the lower-rated entrant wins, both seats "
+          + ("counted alike (exact):" if exact else "pooled [95% Wilson interval]:"))
+    print((ups[["weaker", "stronger", "upset"]] if exact else
+           ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
+          .round(4).to_string(index=False))
+    if exact:
+        print("\nMetagame equilibrium (exact, no resampling):")
+        print(meta[["weight"]].round(3).to_string())
+        print("\nDominated by a mix of the others (margin > 0; exact):")
+        print(dom[["margin", "dominated"]].round(4).to_string())
+    else:
+        print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
+        print(meta.round(3).to_string())
+        print("\nDominated by a mix of the others (margin > 0):")
+        print(dom.round(4).to_string())
     return 0
 
 

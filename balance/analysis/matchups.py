@@ -14,6 +14,7 @@ from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
 from ..random import root_entropy
 from ..results import Summary
+from ..rulesets.base import plain
 
 __all__ = ["round_robin", "score_matrix"]
 
@@ -21,6 +22,7 @@ __all__ = ["round_robin", "score_matrix"]
 def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
                 rules: Any = None, n: int = 20_000, precision: float | None = None,
                 seed: int | None = 0, mirror: bool = True, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                method: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Fight every entrant against every other, in both seats.
 
@@ -39,24 +41,38 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
         two names, so adding an entrant never changes the numbers of the others.
     mirror
         Also fight each entrant against itself (the seat advantage).
+    method
+        ``"simulate"`` (Monte Carlo, ``n`` / ``precision`` fights a pair) or ``"exact"``
+        (each pair solved by the ruleset's exact solver: rates without sampling error,
+        ``n = 0``, ``_low = _high`` = the rate, no counts).  ``None`` (the default): exact
+        when the ruleset has an exact solver that accepts every pair (its ``exact_check``
+        says so without solving), else simulate.  The method used is in ``attrs``.
 
     Returns
     -------
     DataFrame
         One row per ordered pair: ``a``, ``b``, ``n``, ``a_win``/``b_win``/``draw`` with
         ``_low``/``_high`` 95% Wilson bounds, fight-length statistics, and the counts
-        ``a_wins``, ``b_wins``, ``draws``.
+        ``a_wins``, ``b_wins``, ``draws``.  Exact rows: ``n = 0``, ``method = "exact"``,
+        ``mean_rounds`` where the solver gives it, and the solver's details as
+        ``detail_<name>`` columns.
     """
     if not isinstance(entrants, Mapping):
         entrants = {name: name for name in entrants}
     names = list(entrants)
     if len(names) < 2:
         raise SpecError("a round robin needs at least two entrants")
-    entropy = root_entropy(seed)
+    if method not in (None, *METHODS):
+        raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
+    resolved = [(a, b, *matchup(ruleset, entrants[a], entrants[b], rules)) for a, b in pairs]
+    if method is None:
+        method = "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
+    if method == "exact":
+        return _exact_round_robin(ruleset, names, resolved, progress)
+    entropy = root_entropy(seed)
     rows = []
-    for i, (a, b) in enumerate(pairs):
-        rs, rules_obj, side_a, side_b = matchup(ruleset, entrants[a], entrants[b], rules)
+    for i, (a, b, rs, rules_obj, side_a, side_b) in enumerate(resolved):
         start = time.perf_counter()
         tally = run(rs, rules_obj, side_a, side_b, entropy=entropy, n=n if precision is None
                     else None, precision=precision, key=("round-robin", a, b),
@@ -69,7 +85,46 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
             progress(i + 1, len(pairs))
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": ruleset, "seed": seed, "entropy": entropy,
-                        "entrants": names, "chunk_size": chunk_size})
+                        "entrants": names, "chunk_size": chunk_size, "method": "simulate"})
+    return frame
+
+
+METHODS: tuple[str, ...] = ("simulate", "exact")
+
+
+def _solvable(rs: Any, rules: Any, side_a: Any, side_b: Any) -> bool:
+    """Whether the ruleset says (without solving) that its exact solver answers this pair."""
+    check = getattr(rs, "exact_check", None)
+    return callable(check) and not check(rules, side_a, side_b)
+
+
+def _exact_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[Any, ...]],
+                       progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+    rows = []
+    for i, (a, b, rs, rules_obj, side_a, side_b) in enumerate(resolved):
+        start = time.perf_counter()
+        try:
+            answer = rs.exact(rules_obj, side_a, side_b)
+        except SpecError as exc:
+            raise SpecError(f"{a} against {b}: {exc.reason} (method 'simulate' runs it by "
+                            "Monte Carlo)") from None
+        row: dict[str, Any] = {"a": a, "b": b, "n": 0}
+        for rate in ("a_win", "b_win", "draw"):
+            value = float(getattr(answer, rate))
+            row[rate] = row[f"{rate}_low"] = row[f"{rate}_high"] = value
+        row["mean_rounds"] = (np.nan if answer.mean_rounds is None
+                              else float(answer.mean_rounds))
+        row["method"] = "exact"
+        for key, value in dict(answer.details).items():
+            plain_value = plain(value)
+            row[f"detail_{key}"] = (plain_value if plain_value is None or isinstance(
+                plain_value, bool | int | float | str) else str(plain_value))
+        row["elapsed_s"] = time.perf_counter() - start
+        rows.append(row)
+        if progress is not None:
+            progress(i + 1, len(resolved))
+    frame = pd.DataFrame(rows)
+    frame.attrs.update({"ruleset": ruleset, "entrants": names, "method": "exact"})
     return frame
 
 
@@ -91,15 +146,20 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     b = np.array([index[x] for x in table["b"]], dtype=np.intp)
     n = table["n"].to_numpy(float)
     exact = n == 0  # an exact answer: its rates, weighted as one fight
-    zeros = np.zeros(len(table))
 
-    def column(name: str) -> np.ndarray:
-        return table[name].to_numpy(float) if name in table else zeros
+    def column(name: str, rows: np.ndarray) -> np.ndarray:
+        # Only the rows that use a column are read: an exact solver may keep a text
+        # column named like a count (pool's ``draws``: the draws by cause).
+        if name not in table or not rows.any():
+            return np.zeros(int(rows.sum()))
+        return table[name].to_numpy()[rows].astype(float)
 
-    a_score = np.where(exact, column("a_win") + 0.5 * column("draw"),
-                       column("a_wins") + 0.5 * column("draws"))
-    b_score = np.where(exact, column("b_win") + 0.5 * column("draw"),
-                       column("b_wins") + 0.5 * column("draws"))
+    a_score, b_score = np.empty(len(table)), np.empty(len(table))
+    a_score[exact] = column("a_win", exact) + 0.5 * column("draw", exact)
+    b_score[exact] = column("b_win", exact) + 0.5 * column("draw", exact)
+    counted = ~exact
+    a_score[counted] = column("a_wins", counted) + 0.5 * column("draws", counted)
+    b_score[counted] = column("b_wins", counted) + 0.5 * column("draws", counted)
     fights = np.where(exact, 1.0, n)
     wins = np.zeros((len(names), len(names)))
     games = np.zeros((len(names), len(names)))

@@ -15,22 +15,39 @@ def seat_advantage(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataF
     """First-mover (seat A) advantage in mirror matches: ``a_win - b_win`` with an interval.
 
     Uses the rows of a round robin where ``a == b``; the interval is the normal one for a
-    difference of two multinomial shares, ``var = (p_a + p_b - (p_a - p_b)^2) / n``.
+    difference of two multinomial shares, ``var = (p_a + p_b - (p_a - p_b)^2) / n``.  A row
+    of an exact run (``n = 0``) is the exact difference: ``advantage_low = advantage_high =
+    advantage`` and ``exact`` True.
     """
     mirror = table[table["a"] == table["b"]]
     z = stats.z_value(confidence)
-    pa, pb, n = mirror["a_win"], mirror["b_win"], mirror["n"]
+    pa, pb = mirror["a_win"].to_numpy(float), mirror["b_win"].to_numpy(float)
+    n = mirror["n"].to_numpy(float)
+    exact = n == 0
     diff = pa - pb
-    se = np.sqrt((pa + pb - diff**2) / n)
-    return pd.DataFrame({"entrant": mirror["a"], "advantage": diff, "advantage_low": diff - z * se,
-                         "advantage_high": diff + z * se, "draw": mirror["draw"],
-                         "n": n}).set_index("entrant")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.where(exact, 0.0, np.sqrt(np.clip(pa + pb - diff**2, 0, None)
+                                          / np.where(exact, 1.0, n)))
+    return pd.DataFrame({"entrant": mirror["a"].to_numpy(), "advantage": diff,
+                         "advantage_low": diff - z * se, "advantage_high": diff + z * se,
+                         "draw": mirror["draw"].to_numpy(float), "n": n.astype(int),
+                         "exact": exact}).set_index("entrant")
 
 
-def upsets(table: pd.DataFrame, rating: pd.DataFrame) -> pd.DataFrame:
-    """For each pairing, the chance the lower-rated entrant wins (both seats pooled)."""
+def upsets(table: pd.DataFrame, rating: pd.DataFrame, *, confidence: float = 0.95
+           ) -> pd.DataFrame:
+    """For each pairing, the chance the lower-rated entrant wins (both seats pooled).
+
+    Simulated pairs pool the fights of both seats, with a Wilson interval.  A pair of an
+    exact run (``n = 0``: rates, no counts) is the exact mean of the two seats' win
+    probabilities (each seat counted alike): ``upset_low = upset_high = upset``, ``n = 0``,
+    ``exact`` True.
+    """
     rows = []
-    theta = rating["theta"]
+    # Stronger: the better tier (exact ratings, see ratings()), then the higher theta.
+    tier = rating["tier"] if "tier" in rating else pd.Series(1, index=rating.index)
+    strength = {name: (-int(tier[name]), float(rating.loc[name, "theta"]))
+                for name in rating.index}
     seen: set[frozenset[str]] = set()
     for row in table.itertuples(index=False):
         a, b = row.a, row.b
@@ -38,12 +55,18 @@ def upsets(table: pd.DataFrame, rating: pd.DataFrame) -> pd.DataFrame:
             continue
         seen.add(frozenset((a, b)))
         both = table[((table["a"] == a) & (table["b"] == b)) | ((table["a"] == b) & (table["b"] == a))]
-        weak, strong = (a, b) if theta[a] < theta[b] else (b, a)
+        weak, strong = (a, b) if strength[a] < strength[b] else (b, a)
+        if (both["n"] == 0).all():
+            upset = float(both["a_win"].where(both["a"] == weak, both["b_win"]).mean())
+            rows.append({"weaker": weak, "stronger": strong, "upset": upset,
+                         "upset_low": upset, "upset_high": upset, "n": 0, "exact": True})
+            continue
         weak_wins = (both["a_wins"].where(both["a"] == weak, both["b_wins"])).sum()
         n = both["n"].sum()
-        low, high = stats.wilson(weak_wins, n)
+        low, high = stats.wilson(weak_wins, n, confidence)
         rows.append({"weaker": weak, "stronger": strong, "upset": weak_wins / n,
-                     "upset_low": float(low), "upset_high": float(high), "n": int(n)})
+                     "upset_low": float(low), "upset_high": float(high), "n": int(n),
+                     "exact": False})
     return pd.DataFrame(rows).sort_values("upset")
 
 

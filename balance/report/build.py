@@ -146,17 +146,99 @@ def _sides_table(spec: Mapping[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str] | None:
-    """Two axes, one per side, over the same entrants: the run is a round robin."""
-    a_axes = [x for x in axes if x.startswith("a.")]
-    b_axes = [x for x in axes if x.startswith("b.")]
-    if len(axes) == 2 and len(a_axes) == 1 and len(b_axes) == 1:
-        a, b = a_axes[0], b_axes[0]
-        if a.split(".")[-1] != b.split(".")[-1]:
-            return None  # e.g. A's Co-ordination against B's Fortitude: not entrants
-        if set(results[a].astype(str)) == set(results[b].astype(str)) and results[a].nunique() > 1:
-            return a, b
+def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]
+                      ) -> tuple[str, str, list[str]] | None:
+    """A side-A axis and a side-B axis of the same field over the same entrants: the run is
+    a round robin (per level of the ``others`` axes, if any)."""
+    for a in (x for x in axes if x.startswith("a.")):
+        for b in (x for x in axes if x.startswith("b.")):
+            if a.split(".")[-1] != b.split(".")[-1]:
+                continue  # e.g. A's Co-ordination against B's Fortitude: not entrants
+            if (set(results[a].astype(str)) == set(results[b].astype(str))
+                    and results[a].nunique() > 1):
+                return a, b, [x for x in axes if x not in (a, b)]
     return None
+
+
+EQUILIBRIUM_CAVEAT = (
+    "Fight lengths and draw rates of an exact {name} run are those of the optimal strategy "
+    "the solver happened to pick: the game's value is unique, but other optimal strategies "
+    "can give other fight lengths and another split between wins and draws.")
+
+
+def _equilibrium_caveat(ruleset: Any, exact: bool) -> Paragraph | None:
+    """The caveat on fight lengths and draws of an exact run solved as a game (a ruleset
+    whose exact answer is an equilibrium strategy, e.g. pool), else ``None``."""
+    if exact and getattr(ruleset, "has_strategy", False):
+        return Paragraph(EQUILIBRIUM_CAVEAT.format(name=ruleset.name), kind="note")
+    return None
+
+
+def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
+    """Ratings, metagame, dominance, seat advantage and upsets of one round robin
+    (``table`` with entrant columns ``a`` and ``b``); ``level`` captions a level of the
+    run's other axes."""
+    at = f" ({level})" if level else ""
+    blocks: list[Block] = []
+    rating = analysis.ratings(table)
+    if exact:
+        shown = rating[["theta", "elo", "expected_score", "tier"]].round(
+            {"theta": 3, "elo": 1, "expected_score": 3}).reset_index()
+        tiers = ("" if rating.attrs["tiers"] == 1 else
+                 f"; {rating.attrs['tiers']} tiers: some entrants never score against "
+                 "others, so the fit has no finite maximum and an entrant of a better tier "
+                 "beats every one of a worse tier; elo is relative within a tier")
+        blocks.append(Table(shown, f"Bradley-Terry ratings{at}, fitted to the exact score "
+                            f"matrix (no interval: no sampling{tiers}; largest gap between a "
+                            f"fitted and an exact score {rating.attrs['max_misfit']:.3f})"))
+    else:
+        blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]]
+                            .round(1).reset_index(),
+                            f"Bradley-Terry ratings{at} (Elo scale, 95% interval)"))
+    meta_game = analysis.metagame(table, resamples=200, seed=0)
+    if exact:
+        meta_game = meta_game[["weight"]]
+    blocks.append(Table(meta_game.round(3).reset_index(),
+                        f"Metagame equilibrium{at}: the mix a table of clever players settles "
+                        "on " + ("(exact, no resampling)" if exact else
+                                 "(90% bootstrap interval, 200 replicates)")))
+    dom = analysis.dominated(table, resamples=200, seed=1)
+    if exact:
+        dom = dom[["margin", "dominated"]]
+    blocks.append(Table(dom.round(4).reset_index(),
+                        f"Dominated entrants{at} (margin > 0: some mix of the others does "
+                        "better against everyone" + ("; exact" if exact else "") + ")"))
+    if (table["a"] == table["b"]).any():
+        seat = analysis.seat_advantage(table)
+        seat = (seat[["advantage", "draw"]] if exact else seat.drop(columns="exact"))
+        blocks.append(Table(seat.round(4).reset_index(),
+                            f"Seat advantage in mirror matches{at} (A's win rate minus B's"
+                            + ("; exact" if exact else ", 95% interval") + ")"))
+    ups = analysis.upsets(table, rating)
+    if len(ups):
+        ups = (ups[["weaker", "stronger", "upset"]] if exact
+               else ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
+        blocks.append(Table(ups.round(4).reset_index(drop=True),
+                            f"Upsets{at}: the chance the lower-rated entrant wins, both seats "
+                            + ("counted alike (exact)" if exact else
+                               "pooled (95% Wilson interval)"),
+                            collapsed=len(ups) > 40))
+    return blocks
+
+
+def _lengths_paragraph(results: pd.DataFrame) -> Paragraph | None:
+    """Draw rates and fight lengths over the cells, in one sentence."""
+    parts = []
+    if "draw" in results and results["draw"].max() > 0:
+        parts.append(f"Draws: from {results['draw'].min():.1%} to "
+                     f"{results['draw'].max():.1%} of fights")
+    if "mean_rounds" in results and results["mean_rounds"].notna().any():
+        parts.append(f"mean fight length from {results['mean_rounds'].min():.1f} to "
+                     f"{results['mean_rounds'].max():.1f} rounds")
+    if not parts:
+        return None
+    text = "; ".join(parts)
+    return Paragraph(text[0].upper() + text[1:] + ".")
 
 
 def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
@@ -185,6 +267,19 @@ def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
                      f"cells moved > {threshold:g}": int((change.abs() > threshold).sum()),
                      "cells": len(change)})
     return pd.DataFrame(rows) if rows else None
+
+
+def _sensitivity_tables(results: pd.DataFrame, axes: Sequence[str],
+                        over: Sequence[str]) -> list[Table]:
+    """A :func:`rule_sensitivity` table for each rule axis of ``over``."""
+    tables = []
+    for axis in over:
+        sensitivity = rule_sensitivity(results, axes, axis)
+        if sensitivity is not None:
+            tables.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win rate "
+                                f"moves from {axis} = {results[axis].iloc[0]} with "
+                                "everything else held (each cell against its twin)"))
+    return tables
 
 
 def question_from_spec(text: str) -> str:
@@ -293,38 +388,27 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     blocks = list(figures)
     rr = _round_robin_axes(results, axes)
     if rr is not None:
-        a_ax, b_ax = rr
-        if not figures:
-            blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
-                                                        value="a_win"), "matchups",
-                                  f"Side A's win rate, row ({a_ax}) against column ({b_ax})"))
+        a_ax, b_ax, others = rr
         table = results.rename(columns={a_ax: "a", b_ax: "b"})
         table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
-        if exact:
-            blocks.append(Paragraph("Bradley-Terry ratings are fitted to fight counts; an "
-                                    "exact run has none, so it is summarised by its exact "
-                                    "metagame equilibrium and dominance margins."))
+        if not others:
+            if not figures:
+                blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
+                                                            value="a_win"), "matchups",
+                                      f"Side A's win rate, row ({a_ax}) against column "
+                                      f"({b_ax})"))
+            blocks.extend(_round_robin_blocks(table, exact))
         else:
-            rating = analysis.ratings(table)
-            blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]]
-                                .round(1).reset_index(),
-                                "Bradley-Terry ratings (Elo scale, 95% interval)"))
-        meta_game = analysis.metagame(table, resamples=200, seed=0)
-        if exact:
-            meta_game = meta_game[["weight"]]
-        blocks.append(Table(meta_game.round(3).reset_index(),
-                            "Metagame equilibrium: the mix a table of clever players settles on "
-                            + ("(exact)" if exact else
-                               "(90% bootstrap interval, 200 replicates)")))
-        dom = analysis.dominated(table, resamples=200, seed=1)
-        if exact:
-            dom = dom[["margin", "dominated"]]
-        blocks.append(Table(dom.round(4).reset_index(),
-                            "Dominated entrants (margin > 0: some mix of the others does better "
-                            "against everyone)"))
-        if (table["a"] == table["b"]).any():
-            blocks.append(Table(analysis.seat_advantage(table).round(4).reset_index(),
-                                "Seat advantage in mirror matches (A's win rate minus B's)"))
+            blocks.append(Paragraph(f"A round robin of {a_ax} against {b_ax} at each level of "
+                                    f"{', '.join(others)}: each level's analyses in turn."))
+            for key, part in table.groupby(others, sort=False):
+                keys = key if isinstance(key, tuple) else (key,)
+                level = ", ".join(f"{o} = {v}" for o, v in zip(others, keys, strict=True))
+                blocks.extend(_round_robin_blocks(part, exact, level))
+            blocks.extend(_sensitivity_tables(results, axes, others))
+        lengths = _lengths_paragraph(results)
+        if lengths is not None:
+            blocks.append(lengths)
     else:
         numeric = sorted((a for a in axes if _numeric(results[a])),
                          key=lambda a: -results[a].nunique())
@@ -415,23 +499,25 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                         f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
                         f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
             blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
-        for axis in axes:
-            sensitivity = rule_sensitivity(results, axes, axis)
-            if sensitivity is not None:
-                blocks.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win "
-                                    f"rate moves from {axis} = {results[axis].iloc[0]} with "
-                                    "everything else held (each cell against its twin)"))
+        blocks.extend(_sensitivity_tables(results, axes, axes))
         if "draw" in results and results["draw"].max() > 0:
             blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
                                     f"{results['draw'].max():.1%} of fights."))
+    caveat = _equilibrium_caveat(ruleset, exact)
+    if caveat is not None and any(isinstance(b, Paragraph) and b.text.startswith(
+            ("Draws", "Mean fight length")) for b in blocks):
+        blocks.append(caveat)
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
 
     # --- the table ---
     caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
                "time" if exact else "Every cell; rates with 95% Wilson intervals")
-    sections.append(Section("Results", (Table(results_table(results, axes, exact=exact),
-                                              caption, collapsed=len(results) > 40),)))
+    result_blocks: list[Block] = [Table(results_table(results, axes, exact=exact), caption,
+                                        collapsed=len(results) > 40)]
+    if caveat is not None:
+        result_blocks.append(caveat)
+    sections.append(Section("Results", tuple(result_blocks)))
 
     # --- the rules ---
     blocks = [Paragraph(f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document};"

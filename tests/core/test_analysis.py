@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
+import balance
 from balance import analysis, stats
+from balance.cli import main
+from balance.errors import SpecError
 
 
 def synthetic_table(theta, n=20_000, seed=0, draw=0.0):
@@ -109,3 +114,139 @@ def test_fight_lengths():
     s = balance.duel("crt", "duelist", "duelist", n=5000, seed=1)
     fl = analysis.fight_lengths(s)
     assert fl["count"].sum() == 5000 and fl["cdf"].iloc[-1] == pytest.approx(1)
+
+
+# --- exact tables (n = 0: probabilities, no counts) -------------------------------------
+
+def exact_table(score, draw=0.0, seat=0.0):
+    """A fake exact round robin: ``score[i][j]`` the chance i beats j (no draws unless
+    ``draw``), seat A gaining ``seat`` in every pair; a text ``draws`` column as the pool
+    solver writes one."""
+    names = [f"s{i}" for i in range(len(score))]
+    rows = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            p = 0.5 if i == j else score[i][j]
+            a_win = (1 - draw) * p + seat if i == j else (1 - draw) * p
+            b_win = 1 - draw - a_win
+            rows.append({"a": a, "b": b, "n": 0, "a_win": a_win, "b_win": b_win, "draw": draw,
+                         "a_win_low": a_win, "a_win_high": a_win, "method": "exact",
+                         "draws": "stalemate 0.000000, max_rounds 0.000000"})
+    return pd.DataFrame(rows)
+
+
+THETA = np.array([0.9, 0.1, -0.2, -0.8])
+LOGISTIC = 1 / (1 + np.exp(THETA[None, :] - THETA[:, None]))
+
+
+def test_score_matrix_of_an_exact_table_ignores_a_text_draws_column():
+    score, games = analysis.score_matrix(exact_table(LOGISTIC, draw=0.2))
+    expected = 0.8 * LOGISTIC + 0.1
+    np.fill_diagonal(expected, 0.5)
+    assert np.allclose(score.to_numpy(), expected)
+    assert (games.to_numpy() == 2).all()  # two seats, each one exact answer
+
+
+def test_exact_ratings_recover_the_strengths_without_intervals():
+    r = analysis.ratings(exact_table(LOGISTIC))
+    assert r.attrs["exact"] and r.attrs["tiers"] == 1 and r.attrs["max_misfit"] < 1e-6
+    got = r.loc[[f"s{i}" for i in range(4)], "theta"].to_numpy()
+    assert np.allclose(got, THETA - THETA.mean(), atol=1e-6)  # exact: no sampling error
+    assert (r["theta_low"] == r["theta"]).all() and (r["elo_high"] == r["elo"]).all()
+
+
+def test_exact_ratings_in_tiers_when_an_entrant_never_scores():
+    score = [[0.5, 0.7, 1.0], [0.3, 0.5, 1.0], [0.0, 0.0, 0.5]]
+    r = analysis.ratings(exact_table(score))
+    assert r.attrs["tiers"] == 2 and list(r.index) == ["s0", "s1", "s2"]
+    assert list(r["tier"]) == [1, 1, 2] and np.isfinite(r["theta"]).all()
+    assert r.loc["s2", "expected_score"] == 0.0
+    ups = analysis.upsets(exact_table(score), r).set_index(["weaker", "stronger"])
+    assert ups.loc[("s1", "s0"), "upset"] == pytest.approx(0.3)
+    assert ups.loc[("s2", "s0"), "upset"] == 0.0 and ups["exact"].all()
+    assert (ups["upset_low"] == ups["upset"]).all() and (ups["n"] == 0).all()
+
+
+def test_exact_seat_advantage_is_exact():
+    seat = analysis.seat_advantage(exact_table(LOGISTIC, seat=0.1))
+    assert np.allclose(seat["advantage"], 0.2) and seat["exact"].all()
+    assert (seat["advantage_low"] == seat["advantage"]).all()
+    assert (seat["advantage_high"] == seat["advantage"]).all()
+    assert np.isfinite(seat[["advantage_low", "advantage_high"]].to_numpy()).all()
+
+
+def test_exact_metagame_and_dominance_need_no_resampling():
+    score = [[0.5, 0.9, 1.0], [0.1, 0.5, 0.6], [0.0, 0.4, 0.5]]
+    meta = analysis.metagame(exact_table(score), resamples=50)
+    assert meta.attrs["resamples"] == 0 and meta.loc["s0", "weight"] == pytest.approx(1.0)
+    assert (meta["weight_low"] == meta["weight"]).all()
+    dom = analysis.dominated(exact_table(score), resamples=50)
+    assert dom.loc["s2", "dominated"] and dom.loc["s2", "dominated_share"] == 1.0
+
+
+POOL_RULES = {"max_rounds": 8}
+
+
+def test_round_robin_on_pool_defaults_to_exact():
+    rr = analysis.round_robin("pool", ["duellist", "brute"], rules=POOL_RULES)
+    assert rr.attrs["method"] == "exact" and (rr["n"] == 0).all()
+    one = balance.exact("pool", "duellist", "brute", rules=POOL_RULES)
+    row = rr[(rr["a"] == "duellist") & (rr["b"] == "brute")].iloc[0]
+    assert (row["a_win"], row["draw"]) == (one.a_win, one.draw)
+    assert analysis.ratings(rr).attrs["exact"]
+    sim = analysis.round_robin("pool", ["duellist", "brute"], rules=POOL_RULES, n=200,
+                               method="simulate")
+    assert sim.attrs["method"] == "simulate" and (sim["n"] == 200).all()
+    assert analysis.round_robin("crt", ["novice", "expert"], n=100).attrs["method"] == "simulate"
+    with pytest.raises(SpecError, match="method must be one of simulate, exact"):
+        analysis.round_robin("pool", ["duellist", "brute"], method="guess")
+
+
+def test_matchups_cli_exact_pool(capsys):
+    args = ["matchups", "pool", "--presets", "duellist,guard,brute", "--rule", "max_rounds=8"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("pool: round robin of 3 presets; method exact")
+    for text in ("Draw rate", "Mean fight length", "optimal strategy the solver",
+                 "Seat advantage", "Bradley-Terry ratings fitted to the exact score matrix",
+                 "Upsets", "Metagame equilibrium (exact", "Dominated"):
+        assert text in out, text
+    assert "Wilson" not in out
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "exact" and data["ratings_exact"] and data["caveat"]
+    assert {"seat_advantage", "upsets", "fight_lengths", "metagame", "dominated"} <= set(data)
+
+
+def test_matchups_cli_simulated(capsys):
+    assert main(["matchups", "crt", "--presets", "novice,expert", "-n", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "method simulate: simulated, 300 fights per ordered pair" in out
+    for text in ("Draw rate", "Fight length in rounds", "Seat advantage", "Upsets",
+                 "95% Wilson"):
+        assert text in out, text
+    assert main(["matchups", "pool", "--presets", "duellist,brute", "--rule", "max_rounds=8",
+                 "--precision", "0.2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["method"] == "simulate" and data["precision"] == 0.2
+    assert all(m["n"] > 0 and m["a_win_high"] - m["a_win_low"] <= 0.4
+               for m in data["matchups"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-n", "100", "--method", "exact"], "-n: an exact round robin solves every pair"),
+    (["--precision", "0.1", "--method", "exact"], "--precision: an exact round robin"),
+    (["--precision", "0.7"], "expected a half-width in (0, 0.5)"),
+    (["-n", "10", "--precision", "0.1"], "not allowed with argument"),
+    (["--method", "guess"], "invalid choice: 'guess'"),
+    (["--presets", "duellist,nobody"], "nobody"),
+])
+def test_matchups_cli_bad_input(args, message, capsys):
+    try:
+        status = main(["matchups", "pool", *args])
+    except SystemExit as stop:  # argparse's own errors
+        status = stop.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("balance: error:")
+    assert message in err

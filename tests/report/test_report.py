@@ -231,3 +231,54 @@ def test_rerendering_drops_stale_figures(grid_run, tmp_path):
     render(grid_run, out)
     assert not (out / "figures" / "old-plot.png").exists()
     assert (out / "figures" / "heatmap.png").exists()
+
+
+POOL_RR = {
+    "ruleset": "pool",
+    "description": "pool: exact round robin under two bid protocols (test)",
+    "rules": {"max_rounds": 8},
+    "a": [{"preset": "duellist"}],
+    "b": [{"preset": "duellist"}],
+    "grid": {"combine": "product", "axes": [
+        {"field": "a.0.preset", "values": ["duellist", "guard", "brute"]},
+        {"field": "b.0.preset", "values": ["duellist", "guard", "brute"]},
+        {"field": "rules.bid_protocol", "values": ["sealed", "attacker_first"]}]},
+    "run": {"method": "exact"},
+}
+
+
+@pytest.fixture(scope="module")
+def pool_rr_run(tmp_path_factory):
+    return balance.sweep(POOL_RR, out=tmp_path_factory.mktemp("pool-rr") / "run",
+                         executor="serial").path
+
+
+def _captions(report):
+    return [b.caption for s in report.sections for b in s.blocks if hasattr(b, "caption")]
+
+
+def test_an_exact_round_robin_per_level_of_another_axis(pool_rr_run, tmp_path):
+    # The pool solver writes a text `draws` column: it must not be read as a count.
+    run = balance.load_run(pool_rr_run)
+    report = build(run.table, run.meta)
+    captions = _captions(report)
+    for level in ("rules.bid_protocol = sealed", "rules.bid_protocol = attacker_first"):
+        for what in ("Bradley-Terry ratings", "Metagame equilibrium", "Dominated entrants",
+                     "Seat advantage", "Upsets"):
+            assert any(c.startswith(what) and f"({level})" in c for c in captions), (what, level)
+    assert any(c.startswith("Sensitivity to rules.bid_protocol") for c in captions)
+    tables = [b for s in report.sections for b in s.blocks if hasattr(b, "frame")]
+    rating = next(t for t in tables if t.caption.startswith("Bradley-Terry"))
+    assert "fitted to the exact score matrix" in rating.caption
+    assert not any(c.endswith("_low") or c.endswith("_high") for t in tables
+                   for c in t.frame.columns)  # exact: no interval anywhere
+    md = render(pool_rr_run, tmp_path / "out")["markdown"].read_text()
+    # fight lengths and draws of a solved game depend on the optimal strategy picked
+    assert md.count("the optimal strategy the solver happened to pick") == 2
+    assert "Bradley-Terry ratings are fitted to fight counts" not in md
+
+
+def test_a_simulated_round_robin_has_no_equilibrium_caveat(rr_run, tmp_path):
+    md = render(rr_run, tmp_path / "out")["markdown"].read_text()
+    assert "optimal strategy the solver" not in md and "Upsets" in md
+    assert "95% interval" in md

@@ -266,7 +266,9 @@ def test_exact_round_robin_report(tmp_path: Path) -> None:
             "outputs": {"plots": []}}
     table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     md = render(path, tmp_path / "report")["markdown"].read_text()
-    assert "Metagame equilibrium" in md and "(exact)" in md and "Bradley-Terry ratings are" in md
+    assert "Metagame equilibrium" in md and "(exact, no resampling)" in md
+    assert "Bradley-Terry ratings, fitted to the exact score matrix" in md
+    assert "optimal strategy the solver" not in md  # crt's exact answers are no game's
     rr = table.rename(columns={"a.0.preset": "a", "b.0.preset": "b"})
     weights = analysis.metagame(rr)
     assert (weights["weight_low"] == weights["weight"]).all()

@@ -57,7 +57,7 @@ def test_meta_round_trip(run: balance.Run) -> None:
     assert meta["format"] == "balance-run/1" and meta["status"] == "complete"
     assert load_spec(meta["spec"]) == load_spec(SPEC)
     assert (meta["seed"], meta["entropy"], meta["chunk_size"]) == (11, 11, 1_000)
-    assert set(meta["versions"]) == {"balance", "numpy", "python"}
+    assert set(meta["versions"]) == {"balance", "numpy", "scipy", "pandas", "python"}
     assert (meta["executor"], meta["workers"], meta["cells"], meta["fights"]) == (
         "serial", 1, 8, 24_000)
     assert meta["axes"] == ["a.0.preset", "rules.handicap", "b.0.call"]
