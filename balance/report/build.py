@@ -492,8 +492,14 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
                                             ascending=False)
                 big, small = ranked["mean change in A's win rate per +1"]
-                # a near-flat stat makes any ratio meaningless (step-shaped curves)
-                if abs(small) >= 0.005:
+                # a near-flat stat makes any ratio meaningless (step-shaped curves), and a
+                # ratio of slopes averaged over rule readings or policies (other,
+                # non-numeric axes) mixes different games: compare those level by level
+                if others:
+                    blocks.append(Paragraph(
+                        "No exchange rate between the two stats: their slopes are averaged "
+                        "over " + ", ".join(others) + "; read the curves level by level."))
+                elif abs(small) >= 0.005:
                     verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
                     blocks.append(Paragraph(
                         f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
