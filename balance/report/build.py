@@ -154,9 +154,12 @@ def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]
         for b in (x for x in axes if x.startswith("b.")):
             if a.split(".")[-1] != b.split(".")[-1]:
                 continue  # e.g. A's Co-ordination against B's Fortitude: not entrants
+            others = [x for x in axes if x not in (a, b)]
+            if others and _numeric(results[a]):
+                continue  # a stat swept on both sides among other axes: marginal values
             if (set(results[a].astype(str)) == set(results[b].astype(str))
                     and results[a].nunique() > 1):
-                return a, b, [x for x in axes if x not in (a, b)]
+                return a, b, others
     return None
 
 
@@ -389,8 +392,15 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     rr = _round_robin_axes(results, axes)
     if rr is not None:
         a_ax, b_ax, others = rr
-        table = results.rename(columns={a_ax: "a", b_ax: "b"})
-        table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
+
+        def entrants(df: pd.DataFrame) -> pd.DataFrame:
+            # the analyses name the two entrant columns "a" and "b"; a whole-side axis of
+            # that name among the other axes is held fixed here, so it gives way
+            df = df.drop(columns=[c for c in ("a", "b") if c in df and c not in (a_ax, b_ax)])
+            df = df.rename(columns={a_ax: "a", b_ax: "b"})
+            return df.assign(a=df["a"].astype(str), b=df["b"].astype(str))
+
+        table = entrants(results)
         if not others:
             if not figures:
                 blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
@@ -401,10 +411,10 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         else:
             blocks.append(Paragraph(f"A round robin of {a_ax} against {b_ax} at each level of "
                                     f"{', '.join(others)}: each level's analyses in turn."))
-            for key, part in table.groupby(others, sort=False):
+            for key, part in results.groupby(others, sort=False):
                 keys = key if isinstance(key, tuple) else (key,)
                 level = ", ".join(f"{o} = {v}" for o, v in zip(others, keys, strict=True))
-                blocks.extend(_round_robin_blocks(part, exact, level))
+                blocks.extend(_round_robin_blocks(entrants(part), exact, level))
             blocks.extend(_sensitivity_tables(results, axes, others))
         lengths = _lengths_paragraph(results)
         if lengths is not None:

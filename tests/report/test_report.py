@@ -174,6 +174,23 @@ def _reproduce_facts(run):
                 and "item" in block.frame)
 
 
+def test_a_stat_on_both_sides_beside_a_whole_side_axis(tmp_path):
+    # zones-third-attack's shape: a whole-side axis named "a" and one stat swept on both
+    # sides; the stat is not a round robin of entrants (and "a" must not collide)
+    spec = {"ruleset": "crt", "description": "side axis and a stat on both sides (test)",
+            "a": [{"preset": "novice"}], "b": [{"preset": "novice"}],
+            "grid": {"combine": "product", "axes": [
+                {"field": "a", "values": ["skill=1", "skill=2"]},
+                {"field": "a.0.combats", "values": [0, 5]},
+                {"field": "b.0.combats", "values": [0, 5]}]},
+            "run": {"fights": 500, "seed": 3}}
+    run = balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    report = build(run.table, run.meta)
+    captions = [getattr(b, "caption", "") for s in report.sections for b in s.blocks]
+    assert not any("Bradley-Terry" in c for c in captions)
+    assert any(c.startswith("Marginal value") for c in captions)
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
