@@ -505,7 +505,9 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 # a near-flat stat makes any ratio meaningless (step-shaped curves), and a
                 # ratio of slopes averaged over rule readings or policies (other,
                 # non-numeric axes) mixes different games: compare those level by level
-                if others:
+                if not all(str(v).startswith(("a.", "b.")) for v in ranked["stat"]):
+                    pass  # a rule parameter's "point" is not a stat point: no exchange rate
+                elif others:
                     blocks.append(Paragraph(
                         "No exchange rate between the two stats: their slopes are averaged "
                         "over " + ", ".join(others) + "; read the curves level by level."))

@@ -191,6 +191,21 @@ def test_a_stat_on_both_sides_beside_a_whole_side_axis(tmp_path):
     assert any(c.startswith("Marginal value") for c in captions)
 
 
+def test_no_exchange_rate_against_a_rule_parameter(tmp_path):
+    spec = {**GRID, "grid": {"combine": "product", "axes": [
+        {"field": "a.0.skill", "values": [0, 2, 4]},
+        {"field": "rules.damage_die", "values": [4, 6, 8]}]}}
+    run = balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
+             for b in s.blocks]
+    assert not any(t.startswith(("Exchange rate", "No exchange rate")) for t in texts)
+    spec = {**GRID}  # two stats of combatants: an exchange rate
+    run = balance.sweep(spec, out=tmp_path / "run2", executor="serial")
+    texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
+             for b in s.blocks]
+    assert any(t.startswith("Exchange rate: one point of a.0.skill") for t in texts)
+
+
 def test_report_cli(grid_run, tmp_path, capsys):
     assert main(["report", str(grid_run), "--out", str(tmp_path / "cli")]) == 0
     out = capsys.readouterr().out
