@@ -65,7 +65,7 @@ def _divert_probability(c: Combatant, advantage: int, health: np.ndarray) -> np.
         return np.ones(health.shape)
     if policy == "if_deficit":
         return np.full(health.shape, float(advantage < 0))
-    if policy == "below_health":
+    if policy in ("below_health", "reactive"):  # reactive: before any answer (see solve)
         return (health <= c.divert_health).astype(float)
     if policy == "random":
         return np.full(health.shape, c.divert_p)
@@ -109,6 +109,14 @@ def solve(rules: Rules, a: Combatant, b: Combatant, *, assumptions: tuple[str, .
     for a_div in (0, 1):
         for b_div in (0, 1):
             weight = (div_a if a_div else 1 - div_a) * (div_b if b_div else 1 - div_b)
+            # A reactive fighter with the advantage declares second and answers the foe's
+            # public declaration: it diverts only against an attack (001.5)
+            if a.divert == "reactive" and adv > 0:
+                weight = (div_b if b_div else 1 - div_b) * (
+                    (0.0 if b_div else div_a) if a_div else (1.0 if b_div else 1 - div_a))
+            elif b.divert == "reactive" and adv < 0:
+                weight = (div_a if a_div else 1 - div_a) * (
+                    (0.0 if a_div else div_b) if b_div else (1.0 if a_div else 1 - div_b))
             if a_div:
                 hit_a = np.zeros(k)
             elif b_div:  # B's diversion holds with p_b; then only A's 12 lands

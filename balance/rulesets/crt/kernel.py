@@ -41,7 +41,7 @@ __all__ = ["simulate"]
 DOWN, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.index(c) + 1 for c in (
     "down", "surrender", "broke", "mishap", "max_rounds"))  # 0 = standing
 UNARMED = WEAPON_TYPES.index("unarmed")
-NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM = range(len(DIVERT_POLICIES))
+NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE = range(len(DIVERT_POLICIES))
 
 # STROKE[adv + 25, roll]: does ``roll`` score for a fighter with advantage ``adv`` (clipped
 # to -25..25, beyond which the bands do not change)?  Built from the reference's rule.
@@ -448,12 +448,24 @@ class _General:
             return forced
         policy = np.take(s.policy, att)
         divert = (policy == ALWAYS) | ((policy == IF_DEFICIT) & (adv < 0))
-        if (s.policy == BELOW_HEALTH).any():
-            health = self.at_att(self.health, f_att)
-            divert |= (policy == BELOW_HEALTH) & (health <= np.take(s.divert_health, att))
+        low = None
+        if ((s.policy == BELOW_HEALTH) | (s.policy == REACTIVE)).any():
+            low = self.at_att(self.health, f_att) <= np.take(s.divert_health, att)
+            divert |= (policy == BELOW_HEALTH) & low
         if (s.policy == RANDOM).any():
             divert |= (policy == RANDOM) & (self.rng.random(att.shape) < np.take(s.divert_p, att))
-        return divert | forced
+        divert |= forced
+        if low is not None and (s.policy == REACTIVE).any():
+            # 001.5: the deficit side declares first, in public; the advantaged one answers
+            # knowing it (at zero both write theirs down: no answer).  Entries come in
+            # pairs, k and k ^ 1 being the two sides of one pairing.
+            reactive = policy == REACTIVE
+            first = reactive & (adv <= 0)
+            divert |= first & low
+            partner = np.arange(att.shape[0]) ^ 1
+            second = reactive & (adv > 0)
+            divert |= second & low & ~divert[partner]
+        return divert
 
     def mark(self, effect: str, slot: np.ndarray, col: np.ndarray) -> None:
         """Record an end-of-round effect on (slot, column) pairs."""

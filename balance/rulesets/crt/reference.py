@@ -202,7 +202,7 @@ class _Fight:
             return True
         if policy == "if_deficit":
             return adv < 0
-        if policy == "below_health":
+        if policy in ("below_health", "reactive"):  # reactive answers: see exchange_round
             return f.health <= f.c.divert_health
         if policy == "random":
             return bool(self.rng.random() < f.c.divert_p)
@@ -357,6 +357,15 @@ class _Fight:
                 roll = self.two_d6()
                 divert = divert_allowed and self.diverts(p, adv)
                 entries.append(_Entry(p, q, adv, roll, divert))
+        # A reactive fighter with the advantage declares second (001.5) and answers the
+        # deficit side's public declaration: it diverts only against an attack.
+        for e in entries:
+            if e.divert and e.fighter.c.divert == "reactive" and e.adv > 0 \
+                    and not e.fighter.forced:
+                answered = next((x for x in entries
+                                 if x.fighter is e.foe and x.foe is e.fighter), None)
+                if answered is not None and answered.divert:
+                    e.divert = False
         # Declarations: the deficit side declares first, then the advantaged; at zero they
         # write them down.  The policies here depend only on each fighter's own state, so
         # the order cannot change a decision; it is narrated for the reader.

@@ -16,7 +16,8 @@ WEAPON_TYPES: tuple[str, ...] = ("one_handed", "two_handed", "unarmed")
 SKILL_LEVELS: tuple[str, ...] = ("unskilled", "skilled", "expert", "veteran", "superior", "master")
 ARMOURS: tuple[str, ...] = ("none", "leather", "mail", "plate")
 SHIELDS: tuple[str, ...] = ("none", "buckler", "round", "large")
-DIVERT_POLICIES: tuple[str, ...] = ("never", "always", "if_deficit", "below_health", "random")
+DIVERT_POLICIES: tuple[str, ...] = ("never", "always", "if_deficit", "below_health", "random",
+                                    "reactive")
 
 # 001.9 "Abilities for skill levels 4-5 and for other weapon types" [DEFAULT], except the
 # one-handed base and levels 1-3 (agility; strength, toughness, creativity), which are TEXT
@@ -115,7 +116,9 @@ class Combatant:
                         doc="shield, deflects a scored stroke on d6 <= its block (001.9)")
     divert: str = param("never", tag="DEFAULT", choices=DIVERT_POLICIES,
                         doc="diversion policy (001.5): never, always, if_deficit, below_health "
-                            "(health <= divert_health), random (with divert_p)")
+                            "(health <= divert_health), random (with divert_p), reactive "
+                            "(below_health, but declaring second, with the advantage, it "
+                            "diverts only if the foe declared an attack)")
     divert_health: int = param(3, tag="DEFAULT", low=0, high=999,
                                doc="below_health policy: divert when health is at most this")
     divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
