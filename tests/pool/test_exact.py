@@ -388,8 +388,7 @@ def test_too_many_states_is_intractable():
 
 def test_strategy_table_names_the_sides_and_explains_waiting():
     avg = POOL.presets["average"]
-    frame = POOL.exact(Rules(), (avg.replace(intellect=10) if hasattr(avg, "replace") else
-                                 type(avg)(**{**avg.__dict__, "intellect": 10}),), (avg,)).strategy
+    frame = POOL.exact(Rules(), (dataclasses.replace(avg, intellect=10),), (avg,)).strategy
     assert set(frame["attacker"]) == {"A average", "B average"}
     notes = frame.attrs["notes"]
     assert notes[0].startswith("reach:") and "value: A's worth" in notes[0]

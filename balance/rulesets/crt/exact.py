@@ -108,15 +108,16 @@ def solve(rules: Rules, a: Combatant, b: Combatant, *, assumptions: tuple[str, .
     prob = np.zeros((k, to_a.size, to_b.size))
     for a_div in (0, 1):
         for b_div in (0, 1):
-            weight = (div_a if a_div else 1 - div_a) * (div_b if b_div else 1 - div_b)
+            # P(this declaration) for each side, per state
+            w_a = div_a if a_div else 1 - div_a
+            w_b = div_b if b_div else 1 - div_b
             # A reactive fighter with the advantage declares second and answers the foe's
-            # public declaration: it diverts only against an attack (001.5)
-            if a.divert == "reactive" and adv > 0:
-                weight = (div_b if b_div else 1 - div_b) * (
-                    (0.0 if b_div else div_a) if a_div else (1.0 if b_div else 1 - div_a))
-            elif b.divert == "reactive" and adv < 0:
-                weight = (div_a if a_div else 1 - div_a) * (
-                    (0.0 if a_div else div_b) if b_div else (1.0 if a_div else 1 - div_b))
+            # public declaration: it never diverts against a diverter (001.5)
+            if a.divert == "reactive" and adv > 0 and b_div:
+                w_a = np.full(k, 0.0 if a_div else 1.0)
+            if b.divert == "reactive" and adv < 0 and a_div:
+                w_b = np.full(k, 0.0 if b_div else 1.0)
+            weight = w_a * w_b
             if a_div:
                 hit_a = np.zeros(k)
             elif b_div:  # B's diversion holds with p_b; then only A's 12 lands
