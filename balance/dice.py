@@ -24,6 +24,7 @@ __all__ = [
     "Pmf",
     "categorical",
     "codes",
+    "codes_from_bits",
     "d",
     "die",
     "expand",
@@ -198,8 +199,7 @@ def words16(size: int, *, rng: np.random.Generator) -> np.ndarray:
     in the machine's byte order (little-endian on every platform NumPy supports in
     practice), so streams are reproducible across such machines.
     """
-    raw = rng.bit_generator.random_raw((size + 3) // 4)
-    return np.asarray(raw, dtype=np.uint64).view(np.uint16)[:size]
+    return codes_from_bits(65536, size, rng.bit_generator)
 
 
 def codes(k: int, size: int, *, rng: np.random.Generator) -> np.ndarray:
@@ -209,15 +209,25 @@ def codes(k: int, size: int, *, rng: np.random.Generator) -> np.ndarray:
     :func:`expand` (a table tiled to ``limit`` entries) to avoid the modulo.  Words at or
     above ``limit`` are rejected and redrawn, so no outcome is favoured.
     """
+    return codes_from_bits(k, size, rng.bit_generator)
+
+
+def codes_from_bits(k: int, size: int, bits: np.random.BitGenerator) -> np.ndarray:
+    """:func:`codes` from a bit generator itself (kernels that keep it, to skip the
+    Generator's attribute lookup every call); the same words from the same stream."""
     if not 1 <= k <= 1 << 16:
         raise ValueError(f"k must be in 1..65536, got {k}")
     limit = (65536 // k) * k
-    u = words16(size, rng=rng)
+
+    def words(n: int) -> np.ndarray:
+        return np.asarray(bits.random_raw((n + 3) // 4), dtype=np.uint64).view(np.uint16)[:n]
+
+    u = words(size)
     if limit < 65536:
         bad = np.flatnonzero(u >= limit)
         while bad.size:
             u = u.copy() if not u.flags.writeable else u
-            fresh = words16(bad.size, rng=rng)
+            fresh = words(bad.size)
             u[bad] = fresh
             bad = bad[fresh >= limit]
     return u

@@ -15,6 +15,7 @@ from ..errors import SpecError
 from ..random import root_entropy
 from ..results import Summary
 from ..rulesets.base import plain
+from ..sweep.spec import METHODS
 
 __all__ = ["round_robin", "score_matrix"]
 
@@ -89,7 +90,6 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
     return frame
 
 
-METHODS: tuple[str, ...] = ("simulate", "exact")
 
 
 def _solvable(rs: Any, rules: Any, side_a: Any, side_b: Any) -> bool:

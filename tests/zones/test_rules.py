@@ -238,7 +238,9 @@ def test_vector_7_moved_target_in_cover_one_band_past_reach_is_minus_three():
                    initial_gap="contact")
     f.fighters[1].moved = True
     f.shoot(f.fighters[0], _Activation(actions=3), f.fighters[1])
-    assert worst[-1].count(" 1 ") >= 1 and "cover" not in worst[-1]
+    # worst-stacking keeps exactly one of the three -1s (the first listed: long shot)
+    assert "+ Agility 1 - long shot 1 - Defense" in worst[-1]
+    assert "cover" not in worst[-1] and "target moved" not in worst[-1]
 
 
 def test_vector_9_two_bands_past_reach_is_out_of_reach():

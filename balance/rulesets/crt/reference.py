@@ -366,9 +366,9 @@ class _Fight:
                                  if x.fighter is e.foe and x.foe is e.fighter), None)
                 if answered is not None and answered.divert:
                     e.divert = False
-        # Declarations: the deficit side declares first, then the advantaged; at zero they
-        # write them down.  The policies here depend only on each fighter's own state, so
-        # the order cannot change a decision; it is narrated for the reader.
+        # Declarations, narrated in their order: the deficit side first, then the
+        # advantaged (whose `reactive` answer was settled just above); at zero both write
+        # theirs down.
         for ex in exchanges:
             mine = [e for e in entries if e.fighter in (ex.x, ex.y) and e.foe in (ex.x, ex.y)]
             parts = []

@@ -110,7 +110,7 @@ def hit_value(attacker: Profile, target: Profile, damage_mod: int) -> float:
     as the whole capacity.  No rank shifts; armour as the rules say."""
     rules = target.rules
     cap = target.thresholds[1]
-    shift = attacker.c.aim_shift if attacker.c.style in ("archer", "bladesman") else 0
+    shift = attacker.c.aim_shift if attacker.c.style in T.AIM_DOUBLED else 0
     value = Fraction(0)
     for loc, p_loc in location_pmf(rules, shift).items():
         ai = target.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ...dice import codes_from_bits
 from ...results import Winner
 from ..base import Outcomes
 from . import rules as R
@@ -74,17 +75,10 @@ BATCH = 1 << 15
 
 def uniform(bits: Any, m: int, k: int) -> np.ndarray:
     """``m`` 16-bit words exactly uniform on ``[0, 65536 - 65536 % k)``, a multiple of
-    ``k``, from a bit generator's raw output by rejection: so ``u % k`` is exactly uniform
-    on ``[0, k)`` and ``u // k`` on a multiple of any divisor of ``(65536 - 65536 % k) / k``
+    ``k`` (:func:`balance.dice.codes_from_bits`): so ``u % k`` is exactly uniform on
+    ``[0, k)`` and ``u // k`` on a multiple of any divisor of ``(65536 - 65536 % k) / k``
     (the next digits of a mixed-radix roll)."""
-    limit = 65536 - 65536 % k
-    u = bits.random_raw((m + 3) // 4).view(np.uint16)[:m]
-    bad = np.flatnonzero(u >= limit)
-    while len(bad):
-        fresh = bits.random_raw((len(bad) + 3) // 4).view(np.uint16)[:len(bad)]
-        u[bad] = fresh
-        bad = bad[fresh >= limit]
-    return u
+    return codes_from_bits(k, m, bits)
 
 
 def split(u: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -128,10 +122,9 @@ def wound_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
 def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
     """Wound Matrix rank of each roll (Table 26) by comparisons: F 0, L 1, S 2, M 3, MM 4,
     one more per block of 4 above 17."""
-    rank = (roll >= 3).astype(np.int16)
-    rank += roll >= 6
-    rank += roll >= 9
-    rank += roll >= 14
+    rank = np.zeros(np.shape(roll), np.int16)
+    for high, _ in T.WOUND_MATRIX[:-1]:  # the rows' upper bounds, read from the table
+        rank += roll > high
     above = np.maximum(roll - np.int16(T.WOUND_MATRIX_TOP), 0).astype(np.int16)
     rank += (above + np.int16(3)) // 4 if rounding == "ceil" else above // 4
     return rank
@@ -174,15 +167,12 @@ class _Static:
     has_armour: bool
     aim: tuple[int, ...]
     knight_double: tuple[int, ...]
-    has_shield: tuple[int, ...]
     shield_opps: tuple[int, ...]
     shieldman_riposte: tuple[int, ...]
-    can_weapon_parry: tuple[int, ...]
     riposte_policy: tuple[int, ...]  # 0 riposte, 1 disarm, 2 never
     op_loc: tuple[tuple[int, ...], ...]  # [a][blocks]: forced location or -1
     op_shift: tuple[tuple[int, ...], ...]
     op_disarm: tuple[tuple[int, ...], ...]
-    can_berserk: tuple[int, ...]
     berserk_start: tuple[int, ...]
     berserk_on_wound: tuple[int, ...]
     assassin: tuple[int, ...]
@@ -386,16 +376,13 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
         has_armour=any(v for p in ps for v in p.c.armour.values()),
-        aim=tuple(p.c.aim_shift if p.c.style in ("archer", "bladesman") else 0 for p in ps),
+        aim=tuple(p.c.aim_shift if p.c.style in T.AIM_DOUBLED else 0 for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
-        has_shield=tuple(int(p.has_shield) for p in ps),
         shield_opps=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
-        can_weapon_parry=tuple(int(p.can_weapon_parry) for p in ps),
         riposte_policy=tuple(R.RIPOSTE_POLICIES.index(p.c.riposte_policy) for p in ps),
         op_loc=tuple(s[0] for s in spends), op_shift=tuple(s[1] for s in spends),
         op_disarm=tuple(s[2] for s in spends),
-        can_berserk=tuple(int(p.can_berserk) for p in ps),
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
                                for p in ps),
@@ -416,7 +403,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
         any_riposte=any(p.c.riposte_policy != "never" for p in ps),
-        any_aim=any(p.c.aim_shift and p.c.style in ("archer", "bladesman") for p in ps),
+        any_aim=any(p.c.aim_shift and p.c.style in T.AIM_DOUBLED for p in ps),
         any_assassin_surprise=any(p.c.style == "assassin" for p in ps)
         and any(p.c.surprised for p in ps),
         groups=groups,
@@ -546,7 +533,6 @@ class _Kernel:
         self.s = st
         self.rules = st.rules
         self.S = st.S
-        self.rng = rng
         self.bits = rng.bit_generator
         self.after_attack = st.rules.attack_penalty_scope == "after_attack"
         rules, S = st.rules, st.S
@@ -1465,9 +1451,6 @@ class _Kernel:
             cause[(cc >= 4) & killed] = KILLED
             self.put_out(L, idx, d, cause)
 
-    def rank_of(self, roll: np.ndarray) -> np.ndarray:
-        return rank_of(roll, self.rules.block_rounding)
-
     def put_out(self, L: _Lanes, idx: np.ndarray, d: _Who, cause: np.ndarray) -> None:
         """Fighters ``d`` of fights ``idx`` go out with ``cause``; finished fights are
         recorded."""
@@ -1482,30 +1465,29 @@ class _Kernel:
             return
         for i in range(S):
             L.alive[i][idx[d_out == i]] = 0
-        if True:
-            a_up = np.zeros(len(idx), bool)
-            b_up = np.zeros(len(idx), bool)
+        a_up = np.zeros(len(idx), bool)
+        b_up = np.zeros(len(idx), bool)
+        for i in range(S):
+            up = L.alive[i].take(idx) != 0
+            if s.side[i] == 0:
+                a_up |= up
+            else:
+                b_up |= up
+        ended = ~a_up | ~b_up
+        winner = np.where(a_up, np.int8(Winner.A), np.int8(Winner.B))
+        going = idx[~ended]
+        if len(going):
+            mask = np.zeros(len(going), np.int32)
             for i in range(S):
-                up = L.alive[i].take(idx) != 0
-                if s.side[i] == 0:
-                    a_up |= up
-                else:
-                    b_up |= up
-            ended = ~a_up | ~b_up
-            winner = np.where(a_up, np.int8(Winner.A), np.int8(Winner.B))
-            going = idx[~ended]
-            if len(going):
-                mask = np.zeros(len(going), np.int32)
-                for i in range(S):
-                    mask |= (L.alive[i].take(going).astype(np.int32)) << i
-                sk = np.asarray(s.sit_skill, np.int16)
-                dg = np.asarray(s.sit_dodge, np.int16)
-                wpen = self.rules.wounded_penalty
-                for i in range(S):
-                    wounded = L.pts[i].take(going) >= s.thr_w[i]
-                    L.sk[i][going] = sk[mask, i] + wpen * wounded
-                    if L.dg is not None:
-                        L.dg[i][going] = dg[mask, i] + wpen * wounded
+                mask |= (L.alive[i].take(going).astype(np.int32)) << i
+            sk = np.asarray(s.sit_skill, np.int16)
+            dg = np.asarray(s.sit_dodge, np.int16)
+            wpen = self.rules.wounded_penalty
+            for i in range(S):
+                wounded = L.pts[i].take(going) >= s.thr_w[i]
+                L.sk[i][going] = sk[mask, i] + wpen * wounded
+                if L.dg is not None:
+                    L.dg[i][going] = dg[mask, i] + wpen * wounded
         ended &= ~L.done.take(idx)
         if ended.any():
             fights = idx[ended]

@@ -587,7 +587,7 @@ class _Fight:
         if att.p.c.style == "assassin" and dfn.surprised:
             shift += 1
         if location is None:
-            aim = att.p.c.aim_shift if att.p.c.style in ("archer", "bladesman") else 0
+            aim = att.p.c.aim_shift if att.p.c.style in T.AIM_DOUBLED else 0
             face = self.d(20)
             location = R.hit_location(face, rules.hit_table, aim)
             where = f"d20 {face}{f' {aim:+d} aim' if aim else ''} -> {T.LOCATIONS[location]}"

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ... import dice as _dice
+
 # --- Table 16: Number of Actions from Agility [TEXT] (000.2.1) --------------------------------
 # (highest Agility of the band, Actions); above 24: +1 per (started) block of 4.
 ACTIONS_TABLE: tuple[tuple[int, int], ...] = (
@@ -25,7 +27,7 @@ TABLE_TOP = 24
 """Both tables grow by one per block of 4 above 24 ("each additional block of 4 above 24")."""
 
 # --- Index Resolution [TEXT] (5.3, 000.2.3): d6 face -> bonus Actions --------------------------
-INDEX_RESOLUTION: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 2)  # indexed by face 1..6
+INDEX_RESOLUTION = _dice.INDEX_RESOLUTION  # 5 -> +1, 6 -> +2 (the one table, in dice.py)
 
 # --- Attack types [TEXT] (5.4, 000.4) ---------------------------------------------------------
 ATTACK_TYPES: tuple[str, ...] = ("thrust", "swing", "blow")

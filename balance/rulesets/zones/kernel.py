@@ -479,7 +479,6 @@ class _Batch:
                ) -> tuple[np.ndarray, np.ndarray]:
         """Action code and argument (foe index or next location) for fights ``ix``."""
         st = self.st
-        c = me.index
         view = _View(self, me, ix)
         policy = me.policy
         if policy == _SKIRMISH and not me.has_ranged:
@@ -498,7 +497,8 @@ class _Batch:
 
         if policy == _GUARD:
             ward_up = _sub(self.hp[me.ward], ix) > 0
-            take(~ward_up, *self.hold_choice(me, view, ix, actions, a))
+            hold = self.hold_choice(me, view, ix, actions, a)  # pure: worked out once
+            take(~ward_up, *hold)
             t, has_t = view.best(view.strikable)
             take(has_t, *self.melee_plan(me, ix, t, actions, a))
             ward_loc = _sub(self.loc[me.ward], ix)
@@ -508,7 +508,7 @@ class _Batch:
                 mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
                 take(threat & (mc != BLOCKED), mc, ma)
             if _any(todo):
-                take(todo, *self.hold_choice(me, view, ix, actions, a))
+                take(todo, *hold)
             return code, arg
         if policy == _HOLD:
             return self.hold_choice(me, view, ix, actions, a)
@@ -549,14 +549,12 @@ class _Batch:
             blocked = away & ~ok
             if _any(blocked):
                 s, has_s = view.best(view.strikable)
-                sc, _ = self.melee_plan(me, ix, s, actions, a)
                 sel = blocked & has_s
-                adv_code = np.where(sel, sc, adv_code)
+                adv_code = np.where(sel, mc, adv_code)  # the plan's code is target-free
                 adv_arg = np.where(sel, s, adv_arg)
         if policy == _ADVANCE:
             return adv_code, adv_arg.astype(np.int16)
         take(todo, adv_code, adv_arg)
-        del c
         return code, arg
 
     def melee_plan(self, me: _Me, ix: np.ndarray | slice | None, t: np.ndarray, actions: np.ndarray,
@@ -856,7 +854,6 @@ class _Batch:
         """Holders at ``here`` strike the leaver ``me`` (002.3, 002.7.4, 002.7.9)."""
         r, st = self.rules, self.st
         c = me.index
-        n = self.size
         holders = ((self.hold[me.foes].take(ix, axis=1) > 0)
                    & (self.loc[me.foes].take(ix, axis=1) == here)).any(axis=0)
         ix, here = ix[holders], here[holders]
@@ -893,7 +890,6 @@ class _Batch:
             self.resolve(dx, target, hm.might, mods, self.melee_defense(target, dx),
                          st.melee_dmg_all[h], target)
             self.end_check(dx, me.side)
-        del n
 
 
 def _schedule(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
