@@ -148,8 +148,8 @@ def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     exact = n == 0  # an exact answer: its rates, weighted as one fight
 
     def column(name: str, rows: np.ndarray) -> np.ndarray:
-        # Only the rows that use a column are read: an exact solver may keep a text
-        # column named like a count (pool's ``draws``: the draws by cause).
+        # Only the rows that use a column are read: exact rows have no counts, simulated
+        # ones no meaningful rates-as-scores.
         if name not in table or not rows.any():
             return np.zeros(int(rows.sum()))
         return table[name].to_numpy()[rows].astype(float)

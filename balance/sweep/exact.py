@@ -109,6 +109,11 @@ def probe(spec: Spec, cell: Cell) -> dict[str, Any]:
     return record
 
 
+COUNT_COLUMNS = ("a_wins", "b_wins", "draws")
+"""A simulated run's count columns: a solver detail of the same name (pool's ``draws``, the
+draws by cause) must not shadow them, so it is kept as ``detail_<name>``."""
+
+
 def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One tidy row per cell, in the shape of a simulated run's rows."""
     out = []
@@ -126,7 +131,8 @@ def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> lis
         for key, value in dict(record.get("details", {})).items():
             if key.endswith(TIMING_SUFFIXES):
                 continue
-            row[key if key not in row and key != "cell" else f"detail_{key}"] = value
+            reserved = key in row or key in COUNT_COLUMNS or key == "cell"
+            row[f"detail_{key}" if reserved else key] = value
         row["cell"] = cell.key
         out.append(row)
     return out
