@@ -256,10 +256,10 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 def _cmd_exact(args: argparse.Namespace) -> int:
     rs, rules, side_a, side_b = _matchup(args)
-    if args.strategy and not getattr(rs, "has_strategy", False):
+    if args.strategy and not rs.has_strategy:
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
-                            r.name for r in RULESETS.values() if getattr(r, "has_strategy", False)))
+                            r.name for r in RULESETS.values() if r.has_strategy))
     result = rs.exact(rules, side_a, side_b)
     if args.json:
         out = result.to_dict()
@@ -333,7 +333,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                                                  "rounds_q90"]
     lengths = table[["a", "b", "draw", *length_cols]]
     caveat = (EQUILIBRIUM_CAVEAT.format(name=rs.name)
-              if exact and getattr(rs, "has_strategy", False) else None)
+              if exact and rs.has_strategy else None)
     if exact:
         how = "each ordered pair solved exactly (no sampling, no intervals)"
     elif args.precision is not None:

@@ -554,6 +554,9 @@ class RulesetBase(abc.ABC):
     presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
     scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
     max_side: ClassVar[int] = 1
+    has_strategy: ClassVar[bool] = False
+    """Whether ``exact`` solves a game and fills ``Probabilities.strategy`` (``balance exact
+    --strategy``; its fight lengths are those of the strategy picked, reports say so)."""
     """Largest side the kernel supports."""
 
     def __repr__(self) -> str:

@@ -74,13 +74,12 @@ class CRT(RulesetBase):
 
     def bench_extra_cases(self) -> tuple[str, ...]:
         """The names of the rows :meth:`bench_extra` can time."""
-        return ('exact plain duel', 'exact duel, diversion', 'exact duel health 30')
+        return tuple(spec[0] for spec in self._exact_bench_specs())
 
-    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        """Exact-solver timings for ``balance bench``: the median of repeated solves (each
-        from scratch; the solver keeps no cache) of plain duels."""
+    def _exact_bench_specs(self) -> list[tuple[Any, ...]]:
+        """(name, description, rules, A, B) of each exact-solver bench row."""
         duelist = PRESETS["duelist"]
-        specs = [
+        return [
             ("exact plain duel", "Markov-chain solve of the plain duel (equal scores, "
              "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist),
             ("exact duel, diversion", "the same duel, B diverting at health 3 or less",
@@ -91,6 +90,11 @@ class CRT(RulesetBase):
              Combatant(name="a", agility=10, toughness=30),
              Combatant(name="b", agility=12, toughness=30)),
         ]
+
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Exact-solver timings for ``balance bench``: the median of repeated solves (each
+        from scratch; the solver keeps no cache) of plain duels."""
+        specs = self._exact_bench_specs()
         rows = []
         for name, description, rules, a, b in specs:
             if cases is not None and name not in cases:

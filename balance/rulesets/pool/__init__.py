@@ -108,23 +108,27 @@ class Pool(RulesetBase):
 
     def bench_extra_cases(self) -> tuple[str, ...]:
         """The names of the rows :meth:`bench_extra` can time."""
-        return ('exact duel p6 wp20', 'exact duel p6 wp20 1d6')
+        return tuple(spec[0] for spec in self._exact_bench_specs())
 
-    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
-        """Exact-solver timings for ``balance bench`` (rows with a ``summary`` line)."""
-        rows = []
+    def _exact_bench_specs(self) -> list[tuple[Any, ...]]:
+        """(name, description, rules, A, B) of each exact-solver bench row."""
         # pools 6 and 6, 20 WP, 1 damage a hit (every WP value reachable) and attack equal
         # to defence both ways, so every hit must be bought: the hardest duel of this size
         a = Combatant(name="A", coordination=5, intellect=7, fortitude=5, combat=2,
                       wound_points=20, weapon="unarmed")
         b = Combatant(name="B", coordination=5, intellect=7, fortitude=5, combat=2,
                       wound_points=20, weapon="unarmed", status=1)
-        specs = [
+        return [
             ("exact duel p6 wp20", "exact sealed-bid solve, pools 6, 20 WP, 1 damage a hit, "
              "attack = defence", Rules(), (a,), (b,)),
             ("exact duel p6 wp20 1d6", "the same duel with the 1d6 randomiser",
              Rules(randomiser="1d6"), (a,), (b,)),
         ]
+
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Exact-solver timings for ``balance bench`` (rows with a ``summary`` line)."""
+        rows = []
+        specs = self._exact_bench_specs()
         for name, description, rules, side_a, side_b in specs:
             if cases is not None and name not in cases:
                 continue
