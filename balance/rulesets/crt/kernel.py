@@ -154,7 +154,9 @@ def _round_damage_table(setup: _Setup, att: int, tgt: int) -> np.ndarray:
     raw = np.maximum(rules.min_damage, face + setup.dmg_mod[setup.weapon[att]])
     dealt = np.maximum(0, raw - setup.armour[tgt])
     dealt = np.where(shield_die <= setup.block[tgt], 0, dealt)
-    return np.where(_stroke(np.full_like(roll, adv), roll), dealt, 0).astype(np.int16)
+    # the advantage as a plain int array: a score gap beyond int8 (combats up to 1000) must
+    # not wrap before _stroke clips it to the outermost bands
+    return np.where(_stroke(np.full(roll.shape, adv), roll), dealt, 0).astype(np.int16)
 
 
 _SETTLED = np.int16(30_000)
