@@ -74,7 +74,8 @@ from ..errors import IntractableError, SpecError
 from ..random import root_entropy, stream
 from ..rulesets.base import RulesetBase, Side
 
-__all__ = ["METRICS", "Handicaps", "Point", "Tuning", "handicaps", "parse_knob", "tune"]
+__all__ = ["METRICS", "Handicaps", "Point", "Tuning", "from_spec", "handicaps", "knob_for",
+           "parse_knob", "tune"]
 
 METRICS: tuple[str, ...] = ("score", "a_win", "b_win", "draw")
 METHODS: tuple[str, ...] = ("exact", "simulate")
@@ -220,6 +221,23 @@ def _num(value: float | None) -> str:
     if value is None:
         return "?"
     return f"{value:g}"
+
+
+def knob_for(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side, text: str,
+             bounds: Sequence[float] | None = None) -> Knob:
+    """The knob ``text`` of this matchup, with both ends of its range checked by the
+    ruleset (a value the field allows may still be refused by the rules, e.g. pool's stat
+    ranges)."""
+    k = parse_knob(rs, text, sides={"a": side_a, "b": side_b}, bounds=bounds)
+    for end in (k.low, k.high):
+        try:
+            rs.check_sides(*_apply(rs, k, rules, side_a, side_b, end))
+        except SpecError as exc:
+            raise SpecError(f"{k.path} = {k.fmt(end)}, an end of the range searched "
+                            f"({k.fmt(k.low)}..{k.fmt(k.high)}), is refused: {exc.reason}; "
+                            "give bounds inside what is allowed (bounds=, --bounds LOW,HIGH)"
+                            ) from None
+    return k
 
 
 def _apply(rs: RulesetBase, knob: Knob, rules: Any, side_a: Side, side_b: Side, value: Any
@@ -665,6 +683,18 @@ class Tuning:
         text = f"{knob.path} = {'exactly ' if exact else ''}{value}{span} {result}{now}."
         return text
 
+    def around(self) -> str:
+        """The values on either side of the crossing with their rates (for an integer knob,
+        the two whole values that bracket the target), or ``""``."""
+        if self.bracket is None:
+            return ""
+        knob, (lo, hi) = self.knob, self.bracket
+        if self.status == "hit":
+            return f"At {knob.path} = {knob.fmt(lo.value)}: {lo.text()}."
+        kind = "Whole values" if knob.integer else "Neighbouring values tried"
+        return (f"{kind} around it: {knob.fmt(lo.value)} gives {lo.text()}, "
+                f"{knob.fmt(hi.value)} gives {hi.text()}.")
+
     def lines(self) -> list[str]:
         """The sentence, the values around the crossing, and how it was found."""
         knob = self.knob
@@ -673,13 +703,7 @@ class Tuning:
                             else "")
         out.append(f"  target: {what} = {self.target:.1%}")
         if self.bracket is not None:
-            lo, hi = self.bracket
-            if self.status == "hit":
-                out.append(f"  at {knob.path} = {knob.fmt(lo.value)}: {lo.text()}")
-            else:
-                kind = "whole values" if knob.integer else "neighbouring values tried"
-                out.append(f"  {kind} around it: {knob.fmt(lo.value)} gives {lo.text()}, "
-                           f"{knob.fmt(hi.value)} gives {hi.text()}")
+            out.append("  " + self.around())
         if self.now is not None:
             out.append(f"  now ({knob.path} = {knob.fmt(self.now.value)}): {self.now.text()}")
         out.extend(f"  note: {note}" for note in self.notes)
@@ -711,6 +735,16 @@ class Tuning:
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
+
+    def to_frame(self) -> Any:
+        """Every value tried: the tuned quantity with its interval, draws and fights (a
+        ``pandas.DataFrame`` of text cells, for reports)."""
+        import pandas as pd
+
+        return pd.DataFrame([{self.knob.path: self.knob.fmt(p.value), self.what: p.text(),
+                              "draws": f"{p.draw:.1%}",
+                              "fights": "exact" if p.n == 0 else f"{p.n:,}"}
+                             for p in self.points])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record (the ``balance tune --json`` object)."""
@@ -802,15 +836,7 @@ class Handicaps:
             out.append(f"  note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
                        "fights (-n) to confirm")
         out.extend(f"  note: {note}" for note in self.notes)
-        how = (f"exact ({self.solves} solves)" if self.method == "exact" else
-               f"simulate ({self.n:,} fights a pair and value, {self.fights:,} fights; seed "
-               f"{self.seed if self.seed is not None else self.entropy}; "
-               f"{self.confidence:.0%} intervals)")
-        passes = f"{self.iterations} pass" + ("" if self.iterations == 1 else "es")
-        began = ("started with each entrant even against the anchor, then "
-                 if any(h["pass"] == "even with the anchor" for h in self.history) else "")
-        out.append(f"  method: {how}; {began}{passes} over the entrants; stopped: "
-                   f"{self.stop}")
+        out.append("  " + self.how())
         if self.assumptions:
             out.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings: "
                        + "; ".join(self.assumptions[:4])
@@ -819,6 +845,32 @@ class Handicaps:
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
+
+    def how(self) -> str:
+        """How the handicaps were found, in a line."""
+        how = (f"exact ({self.solves} solves)" if self.method == "exact" else
+               f"simulate ({self.n:,} fights a pair and value, {self.fights:,} fights; seed "
+               f"{self.seed if self.seed is not None else self.entropy}; "
+               f"{self.confidence:.0%} intervals)")
+        passes = (f"{self.iterations} pass" + ("" if self.iterations == 1 else "es")
+                  + " over the entrants")
+        if any(h["pass"] == "even with the anchor" for h in self.history):
+            passes = ("started with each entrant even against the anchor, then "
+                      + (passes if self.iterations else "no pass needed"))
+        return f"method: {how}; {passes}; stopped: {self.stop}"
+
+    def to_frame(self) -> Any:
+        """One row per entrant: value, change, expected score before and after (text cells,
+        for reports)."""
+        import pandas as pd
+
+        return pd.DataFrame([{"entrant": name + (" (anchor)" if name == self.anchor else ""),
+                              self.knob.name: self.knob.fmt(v),
+                              "change": _signed(self.knob, v - b), "before": p0.text(),
+                              "after": p1.text()}
+                             for name, b, v, p0, p1 in zip(self.entrants, self.base,
+                                                           self.values, self.initial,
+                                                           self.scores, strict=True)])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -951,7 +1003,7 @@ def tune(ruleset: str | RulesetBase, a: Any, b: Any, /, *, knob: str, target: fl
     start = time.perf_counter()
     _check_common(metric, target, method, confidence)
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
-    k = parse_knob(rs, knob, sides={"a": side_a, "b": side_b}, bounds=bounds)
+    k = knob_for(rs, rules_obj, side_a, side_b, knob, bounds)
     worth = _draw_worth(rules_obj, draw_worth)
     step = _precision(k, precision)
     for name, count in (("max_fights", max_fights), ("chunk_size", chunk_size)):
@@ -960,14 +1012,6 @@ def tune(ruleset: str | RulesetBase, a: Any, b: Any, /, *, knob: str, target: fl
     if max_fights < chunk_size:
         raise SpecError(f"max_fights ({max_fights:,}) must be at least chunk_size "
                         f"({chunk_size:,})")
-    for end in (k.low, k.high):  # a value the ruleset refuses is bad input, said now
-        try:
-            rs.check_sides(*_apply(rs, k, rules_obj, side_a, side_b, end))
-        except SpecError as exc:
-            raise SpecError(f"{k.path} = {k.fmt(end)}, an end of the range searched "
-                            f"({k.fmt(k.low)}..{k.fmt(k.high)}), is refused: {exc.reason}; "
-                            "give bounds inside what is allowed (bounds=, --bounds LOW,HIGH)"
-                            ) from None
     entropy = root_entropy(seed)
     table = _metric_table(metric, worth)
     current = _current(k, rules_obj, side_a, side_b)
@@ -1287,3 +1331,34 @@ def handicaps(ruleset: str | RulesetBase, entrants: Sequence[str] | Mapping[str,
                 f"the exact solver cannot answer every pairing tried ({exc}); simulated "
                 "instead")))
     return run(False)
+
+
+def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
+              progress: Progress | None = None) -> Tuning | Handicaps:
+    """Answer the ``index``-th ``[[tune]]`` table of an experiment spec.
+
+    A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
+    applied (a one-cell grid); a table with ``presets`` finds round-robin handicaps under
+    the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
+    recorded entropy), so a report says the same thing each time it is rendered.
+    """
+    from ..sweep.spec import Spec, _tuned_cell, load_spec, resolve_ruleset
+
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec)
+    entry = spec.tune[index]
+    seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
+    rs = resolve_ruleset(spec.ruleset)
+    bounds = entry.get("bounds")
+    common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
+                              entry.get("draw_worth"), "progress": progress,
+                              "bounds": None if bounds is None else tuple(bounds)}
+    if "presets" in entry:
+        return handicaps(rs, list(entry["presets"]), knob=entry["knob"],
+                         margin=entry.get("margin", 0.02), rules=dict(spec.rules),
+                         n=entry.get("fights"), seed=seed, precision=entry.get("precision"),
+                         **common)
+    cell = _tuned_cell(spec, entry)
+    return tune(rs, cell.side_a, cell.side_b, rules=cell.rules, knob=entry["knob"],
+                target=entry.get("target", 0.5), metric=entry.get("metric", "score"),
+                precision=entry.get("precision"), seed=seed, **common)

@@ -315,3 +315,55 @@ def test_public_names_and_a_light_import():
     code = ("import sys, balance; assert 'pandas' not in sys.modules; "
             "from balance import tune; assert tune.__module__ == 'balance.analysis.tune'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- [[tune]] in an experiment, and the report section -------------------------------------------
+
+FAIR = {
+    "ruleset": "crt",
+    "description": "crt: what would make it fair (test)",
+    "question": "How many combats make a challenger even with a veteran?",
+    "rules": {"extraordinary": False},
+    "a": [{"name": "challenger"}],
+    "b": [{"preset": "veteran"}],
+    "grid": {"axes": [{"field": "a.0.skill", "values": [0, 2]},
+                      {"field": "a.0.combats", "values": [0, 20]}]},
+    "run": {"fights": 2000, "seed": 8},
+    "tune": [{"knob": "a.0.combats", "where": {"a": {"0": {"skill": 2}}}},
+             {"knob": "a.0.skill", "method": "simulate", "precision": 0.1},
+             {"knob": "combats", "presets": ["novice", "expert", "veteran"]}],
+}
+
+
+def test_tune_tables_in_a_spec_are_answered():
+    from balance.analysis.tune import from_spec
+
+    spec = balance.load_spec(FAIR)
+    assert balance.load_spec(spec.to_dict()) == spec
+    assert spec.tune[0]["where"] == {"a.0.skill": 2} or "a" in spec.tune[0]["where"]
+    first = from_spec(spec, 0)
+    # skill 2 adds two abilities of 7 to the score: 7 + 14 + combats = 38 at 17 combats
+    assert first.status == "hit" and first.crossing == 17
+    second = from_spec(spec, 1)
+    assert second.method == "simulate" and second.seed == 8  # the run's seed
+    assert 4 < second.interval[0] <= second.crossing <= second.interval[1] < 5
+    third = from_spec(spec, 2)
+    assert third.converged and third.handicaps == (31, 12, 0)
+
+
+def test_report_states_what_would_make_it_fair(tmp_path):
+    from balance.report import render
+
+    run = balance.sweep(FAIR, out=tmp_path / "run", executor="serial").path
+    first = render(run, tmp_path / "one")
+    html, md = first["html"].read_text(), first["markdown"].read_text()
+    for text in ("What would make it fair",
+                 "A needs exactly 17 more combats to be even (a.0.combats from 0 to 17).",
+                 "Every value tried", "novice +31, expert +12, against veteran unchanged",
+                 "common random numbers"):
+        assert text in html and text in md, text
+    again = render(run, tmp_path / "two")
+    assert again["markdown"].read_text() == md  # seeded by the run: the same every time
+    plain = dict(FAIR, tune=[])
+    run = balance.sweep(plain, out=tmp_path / "plain", executor="serial").path
+    assert "What would make it fair" not in render(run, tmp_path / "three")["html"].read_text()
