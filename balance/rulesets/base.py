@@ -162,6 +162,16 @@ class Ruleset(abc.ABC):
             return self.exact_unavailable("it has no exact solver").reason
         return None
 
+    def exact_best_play(self, rules: Any, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """The exact answer under best play: each side's decisions chosen, state by state,
+        to maximise its expected score (win + ``draw_worth`` x draw) against the other's
+        -- a zero-sum stochastic game solved exactly.  ``details["value"]`` is A's game
+        value, ``strategy`` a table of each side's equilibrium decisions in the game's
+        words.  Raises :class:`~balance.errors.IntractableError` where no solver reaches
+        (default); best play then falls back to Monte Carlo over :meth:`policy_space`."""
+        raise self.exact_unavailable("it has no exact best-play solver")
+
     def __repr__(self) -> str:
         return f"<ruleset {self.name!r}: {self.title}>"
 
