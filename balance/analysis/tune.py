@@ -72,7 +72,7 @@ from .. import stats
 from ..api import get, matchup
 from ..errors import IntractableError, SpecError
 from ..random import root_entropy, stream
-from ..rulesets.base import RulesetBase, Side
+from ..rulesets.base import Ruleset, Side
 
 __all__ = ["METRICS", "Handicaps", "Point", "Tuning", "from_spec", "handicaps", "knob_for",
            "parse_knob", "tune"]
@@ -155,7 +155,7 @@ def _numeric_fields(cls: type) -> dict[str, type]:
     return out
 
 
-def parse_knob(ruleset: str | RulesetBase, text: str, *, sides: Mapping[str, Side] | None = None,
+def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] | None = None,
                bounds: Sequence[float] | None = None) -> Knob:
     """Read a knob path (see the module docstring) and its range.
 
@@ -223,7 +223,7 @@ def _num(value: float | None) -> str:
     return f"{value:g}"
 
 
-def knob_for(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side, text: str,
+def knob_for(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, text: str,
              bounds: Sequence[float] | None = None) -> Knob:
     """The knob ``text`` of this matchup, with both ends of its range checked by the
     ruleset (a value the field allows may still be refused by the rules, e.g. pool's stat
@@ -240,7 +240,7 @@ def knob_for(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side, text: str,
     return k
 
 
-def _apply(rs: RulesetBase, knob: Knob, rules: Any, side_a: Side, side_b: Side, value: Any
+def _apply(rs: Ruleset, knob: Knob, rules: Any, side_a: Side, side_b: Side, value: Any
            ) -> tuple[Any, Side, Side]:
     """The matchup with the knob set to ``value`` (validated by the ruleset)."""
     value = int(value) if knob.integer else float(value)
@@ -294,7 +294,7 @@ class _Curve:
     the metric (seat-B matchups read from B's side), simulated on common random numbers
     or solved exactly."""
 
-    def __init__(self, rs: RulesetBase, matchups: Callable[[Any], list[_Matchup]],
+    def __init__(self, rs: Ruleset, matchups: Callable[[Any], list[_Matchup]],
                  table: np.ndarray, *, exact: bool, entropy: int, chunk_size: int,
                  confidence: float, shared: dict[str, Any], tick: Callable[[], None]) -> None:
         self.rs, self.matchups, self.exact = rs, matchups, exact
@@ -933,9 +933,8 @@ def _precision(knob: Knob, precision: float | None) -> float:
     return float(precision)
 
 
-def _solvable(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side) -> bool:
-    check = getattr(rs, "exact_check", None)
-    return callable(check) and not check(rules, side_a, side_b)
+def _solvable(rs: Ruleset, rules: Any, side_a: Side, side_b: Side) -> bool:
+    return rs.exact_check(rules, side_a, side_b) is None
 
 
 def _ticker(progress: Progress | None, shared: dict[str, Any], what: str
@@ -953,7 +952,7 @@ def _ticker(progress: Progress | None, shared: dict[str, Any], what: str
     return tick
 
 
-def tune(ruleset: str | RulesetBase, a: Any, b: Any, /, *, knob: str, target: float = 0.5,
+def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float = 0.5,
          metric: str = "score", rules: Any = None, method: str | None = None,
          precision: float | None = None, seed: int | None = None,
          bounds: Sequence[float] | None = None, draw_worth: float | None = None,
@@ -1043,7 +1042,7 @@ def tune(ruleset: str | RulesetBase, a: Any, b: Any, /, *, knob: str, target: fl
                   step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
 
 
-def _tuned(rs: RulesetBase, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b: Side,
+def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b: Side,
            metric: str, target: float, worth: float, current: float | None, step: float,
            max_fights: int, seed: int | None, entropy: int | None, chunk_size: int | None,
            confidence: float, start: float, notes: list[str]) -> Tuning:
@@ -1143,7 +1142,7 @@ def _brent(curve: _Curve, k: Knob, target: float
     return "crossing", root, None, jump
 
 
-def handicaps(ruleset: str | RulesetBase, entrants: Sequence[str] | Mapping[str, Any], /, *,
+def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any], /, *,
               knob: str, margin: float = 0.02, rules: Any = None, method: str | None = None,
               n: int | None = None, seed: int | None = 0,
               bounds: Sequence[float] | None = None, draw_worth: float | None = None,
@@ -1334,8 +1333,10 @@ def handicaps(ruleset: str | RulesetBase, entrants: Sequence[str] | Mapping[str,
 
 
 def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
-              progress: Progress | None = None) -> Tuning | Handicaps:
-    """Answer the ``index``-th ``[[tune]]`` table of an experiment spec.
+              progress: Progress | None = None, allow_import: bool = False
+              ) -> Tuning | Handicaps:
+    """Answer the ``index``-th ``[[tune]]`` table of an experiment spec (``allow_import``:
+    its ruleset may be a ``package.module:OBJECT`` path, see :func:`balance.rulesets.resolve`).
 
     A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
     applied (a one-cell grid); a table with ``presets`` finds round-robin handicaps under
@@ -1345,10 +1346,10 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     from ..sweep.spec import Spec, _tuned_cell, load_spec, resolve_ruleset
 
     if not isinstance(spec, Spec):
-        spec = load_spec(spec)
+        spec = load_spec(spec, allow_import=allow_import)
     entry = spec.tune[index]
     seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
-    rs = resolve_ruleset(spec.ruleset)
+    rs = resolve_ruleset(spec.ruleset, allow_import=allow_import)
     bounds = entry.get("bounds")
     common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
                               entry.get("draw_worth"), "progress": progress,

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import analysis
-from ..rulesets.base import describe_fields
+from ..fields import describe_fields
 
 __all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
            "question_from_spec", "spec_figures"]
@@ -335,15 +335,16 @@ def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
 
 
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
-          figures: Sequence[Figure] = ()) -> Report:
+          figures: Sequence[Figure] = (), *, allow_import: bool = False) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
-    here when it asked for none)."""
+    here when it asked for none).  ``allow_import``: the run's ruleset may be a
+    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`)."""
     from .. import plots
-    from ..sweep.spec import resolve_ruleset
+    from ..rulesets import resolve
 
-    ruleset = resolve_ruleset(meta.get("source_ruleset") or meta["spec"].get("ruleset")
-                              or meta["ruleset"])
+    ruleset = resolve(meta.get("source_ruleset") or meta["spec"].get("ruleset")
+                      or meta["ruleset"], allow_import=allow_import)
     spec = meta.get("spec", {})
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
@@ -527,7 +528,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(caveat)
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
-    fair = _fair_section(spec, meta)
+    fair = _fair_section(spec, meta, allow_import)
     if fair is not None:
         sections.append(fair)
 
@@ -590,7 +591,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
 
 
 
-def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any]) -> Section | None:
+def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
+                  ) -> Section | None:
     """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
     out now by :func:`balance.analysis.tune.from_spec` (seeded by the run, so the same each
     time), with the values tried and how."""
@@ -599,10 +601,10 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any]) -> Section |
     from ..analysis.tune import from_spec
     from ..sweep.spec import load_spec
 
-    parsed = load_spec(spec, name="spec")
+    parsed = load_spec(spec, name="spec", allow_import=allow_import)
     blocks: list[Block] = []
     for i in range(len(parsed.tune)):
-        result = from_spec(parsed, i, entropy=meta.get("entropy"))
+        result = from_spec(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
         around = getattr(result, "around", lambda: "")()
         blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
         frame = result.to_frame()
