@@ -722,7 +722,7 @@ def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
 # --- what would make it fair ------------------------------------------------------------------------
 
 
-def _parse_tune(rs: RulesetBase, raw: Any, place: str, r: _Reader) -> Table:
+def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
     """One ``[tune]`` table, checked; its values plain (see :mod:`balance.analysis.tune`)."""
     from ..analysis import tune as tuning
 
@@ -787,7 +787,7 @@ def _parse_tune(rs: RulesetBase, raw: Any, place: str, r: _Reader) -> Table:
     return Table(raw)
 
 
-def _check_tuned(rs: RulesetBase, spec: Spec, entry: Mapping[str, Any]) -> None:
+def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
     from ..analysis.tune import knob_for
 
     cell = _tuned_cell(spec, entry)
