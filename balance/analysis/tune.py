@@ -58,6 +58,7 @@ always average exactly 50%.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import time
 import types
@@ -90,7 +91,6 @@ MAX_WINDOW = 24
 within noise of the target (a plateau), and the interval is reported as at least that."""
 RR_FIGHTS = 20_000
 """Default fights per ordered pair and knob value in a simulated round robin."""
-_GRID = 201  # points per lattice step when inverting the confidence band
 
 Progress = Callable[[str], None]
 
@@ -433,28 +433,52 @@ def _crossings(g: Sequence[float]) -> list[float]:
     return sorted(set(out))
 
 
+def _at_or_below_zero(a: float, b: float, c: float) -> list[tuple[float, float]]:
+    """The parts of ``[0, 1]`` where ``a u**2 + b u + c <= 0``."""
+    def f(u: float) -> float:
+        return (a * u + b) * u + c
+
+    roots: list[float] = []
+    scale = max(abs(a), abs(b), abs(c))
+    if scale == 0:
+        return [(0.0, 1.0)]
+    if abs(a) > 1e-12 * scale:
+        disc = b * b - 4 * a * c
+        if disc >= 0:
+            q = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # the stable pair of roots
+            roots = [q / a] + ([c / q] if q != 0 else [])
+    elif b != 0:
+        roots = [-c / b]
+    cuts = [0.0, *sorted(r for r in roots if 0 < r < 1), 1.0]
+    return [(lo, hi) for lo, hi in itertools.pairwise(cuts) if f((lo + hi) / 2) <= 0]
+
+
 def _band_set(curve: _Curve, lattice: _Lattice, wl: int, wr: int, n: int, target: float,
               crossings: Sequence[float]) -> tuple[float, float, bool, bool]:
     """The knob positions in ``[wl, wr]`` at which the confidence band of the interpolated
-    estimate contains the target: ``(low, high, touches_left, touches_right)``."""
-    u = np.linspace(0.0, 1.0, _GRID)
-    inside_at: list[np.ndarray] = []
+    estimate contains the target: ``(low, high, touches_left, touches_right)``.
+
+    On the segment from value ``k`` to ``k + 1`` the interpolated estimate is
+    ``(1 - u) g0 + u g1`` (``g``: estimate minus target) with variance
+    ``(1 - u)^2 V00 + u^2 V11 + 2 u (1 - u) V01`` from the paired fights; the band holds
+    the target where the square of the first is at most ``z^2`` times the second, a
+    quadratic inequality in ``u`` solved exactly."""
+    z2 = curve.z ** 2
+    positions = [wl + c for c in crossings]
+    touches_left = touches_right = False
     for k in range(wl, wr):
         x0, x1 = lattice.value(k), lattice.value(k + 1)
         g0, g1 = curve.estimate(x0, n) - target, curve.estimate(x1, n) - target
         v00, v11, v01 = curve.cov(x0, x0, n), curve.cov(x1, x1, n), curve.cov(x0, x1, n)
-        level = (1 - u) * g0 + u * g1
-        var = (1 - u) ** 2 * v00 + u ** 2 * v11 + 2 * u * (1 - u) * v01
-        inside = level ** 2 <= curve.z ** 2 * np.maximum(var, 0.0)
-        # one grid step outward on each side of a run, so the grid never narrows the set
-        grown = inside.copy()
-        grown[1:] |= inside[:-1]
-        grown[:-1] |= inside[1:]
-        inside_at.append(k + u[grown])
-    positions = np.concatenate([*inside_at, np.asarray(wl + np.asarray(crossings))])
-    touches_left = bool(len(inside_at) and inside_at[0].size and inside_at[0][0] == wl)
-    touches_right = bool(len(inside_at) and inside_at[-1].size and inside_at[-1][-1] == wr)
-    return float(positions.min()), float(positions.max()), touches_left, touches_right
+        step = g1 - g0
+        parts = _at_or_below_zero(step * step - z2 * (v00 + v11 - 2 * v01),
+                                  2 * g0 * step - 2 * z2 * (v01 - v00),
+                                  g0 * g0 - z2 * v00)
+        for lo, hi in parts:
+            positions.extend((k + lo, k + hi))
+            touches_left |= k == wl and lo == 0.0
+            touches_right |= k == wr - 1 and hi == 1.0
+    return float(min(positions)), float(max(positions)), touches_left, touches_right
 
 
 def _search(curve: _Curve, lattice: _Lattice, target: float, *, precision: float,
@@ -701,25 +725,26 @@ class Tuning:
         out = [f"{self.ruleset}: {self.sentence()}"]
         what = self.what + (f" (win + {self.draw_worth:g} x draw)" if self.metric == "score"
                             else "")
-        out.append(f"  target: {what} = {self.target:.1%}")
+        out.append(f"  Target: {what} = {self.target:.1%}.")
         if self.bracket is not None:
             out.append("  " + self.around())
         if self.now is not None:
-            out.append(f"  now ({knob.path} = {knob.fmt(self.now.value)}): {self.now.text()}")
-        out.extend(f"  note: {note}" for note in self.notes)
+            out.append(f"  Now ({knob.path} = {knob.fmt(self.now.value)}): "
+                       f"{self.now.text()}.")
+        out.extend(f"  Note: {note}." for note in self.notes)
         out.append("  " + self.how())
         if self.assumptions:
-            out.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
+            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
                        f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else ""))
+                       + ("; ..." if len(self.assumptions) > 4 else "."))
         return out
 
     def how(self) -> str:
         """How the answer was found, in a line."""
         tried = f"{len(self.points)} values tried"
         if self.method == "exact":
-            return f"method: exact ({self.ruleset}'s solver, {tried}, {self.solves} solves; " \
-                   "no sampling, so no interval)"
+            return f"Method: exact ({self.ruleset}'s solver, {tried}, {self.solves} solves; " \
+                   "no sampling, so no interval)."
         precision = ""
         if self.precision is not None and self.interval is not None:
             half = (self.interval[1] - self.interval[0]) / 2
@@ -728,10 +753,10 @@ class Tuning:
                          + f"precision {self.precision:g}")
         seed = (f"seed {self.seed}" if self.seed is not None else
                  f"fresh entropy {self.entropy}: replay with --seed {self.entropy}")
-        return (f"method: simulate (common random numbers; {tried}, {self.fights:,} fights; "
-                f"{seed}, chunk "
-                f"{self.chunk_size:,}; {self.confidence:.0%} interval by inverting the band of "
-                f"the interpolated rate{precision})")
+        band = ("" if self.interval is None else f"; {self.confidence:.0%} interval by "
+                "inverting the band of the interpolated rate")
+        return (f"Method: simulate (common random numbers; {tried}, {self.fights:,} fights; "
+                f"{seed}, chunk {self.chunk_size:,}{band}{precision}).")
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -833,14 +858,14 @@ class Handicaps:
                        f"{p0.text()} -> {p1.text()}" + ("   (anchor)" if name == self.anchor
                                                          else ""))
         if not self.confirmed and self.converged and self.method == "simulate":
-            out.append(f"  note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
-                       "fights (-n) to confirm")
-        out.extend(f"  note: {note}" for note in self.notes)
+            out.append(f"  Note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
+                       "fights (-n) to confirm.")
+        out.extend(f"  Note: {note}." for note in self.notes)
         out.append("  " + self.how())
         if self.assumptions:
-            out.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings: "
-                       + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else ""))
+            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
+                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
+                       + ("; ..." if len(self.assumptions) > 4 else "."))
         return out
 
     def __str__(self) -> str:
@@ -857,7 +882,7 @@ class Handicaps:
         if any(h["pass"] == "even with the anchor" for h in self.history):
             passes = ("started with each entrant even against the anchor, then "
                       + (passes if self.iterations else "no pass needed"))
-        return f"method: {how}; {passes}; stopped: {self.stop}"
+        return f"Method: {how}; {passes}; stopped: {self.stop}."
 
     def to_frame(self) -> Any:
         """One row per entrant: value, change, expected score before and after (text cells,
@@ -1301,9 +1326,16 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
         confirmed = converged and all(0.5 - margin <= p.low and p.high <= 0.5 + margin
                                       for p in current)
         notes: list[str] = []
-        if k.integer and not converged:
-            notes.append(f"{knob} moves in whole steps, and a step moves a score by more than "
-                         "the margin here: widen the margin or tune a finer knob")
+        if not converged:  # show why: the worst entrant's neighbouring values
+            i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
+            name, c = names[i], curve(names[i])
+            index = round((values[name] - k.low) / lattice.step)
+            near = [lattice.value(j) for j in (index - 1, index, index + 1)
+                    if 0 <= j <= lattice.K]
+            notes.append(f"{name}'s nearest values miss the margin: " + ", ".join(
+                f"{knob} = {k.fmt(x)} gives {c.estimate(x, n):.1%}" for x in near)
+                + (" (whole steps: no value in between; widen the margin)" if k.integer
+                   else ""))
         counters = shared["counters"]
         return Handicaps(rs.name, k, tuple(names), tuple(base[x] for x in names),
                          tuple(values[x] for x in names), initial, current, float(margin),

@@ -611,7 +611,9 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
         blocks.append(Table(frame, "Every value tried" if "fights" in frame else
                             "Handicaps, and each entrant's expected score against the field "
                             "(both seats) before and after", collapsed=len(frame) > 12))
-        blocks.append(Paragraph("; ".join([result.how(), *result.notes]), kind="note"))
+        blocks.append(Paragraph(" ".join([result.how(), *(f"{n[0].upper()}{n[1:]}."
+                                                           for n in result.notes)]),
+                                kind="note"))
     return Section("What would make it fair", tuple(blocks))
 
 

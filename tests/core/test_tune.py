@@ -111,9 +111,11 @@ def test_the_example_of_the_issue_by_exact_and_by_simulation():
     assert simulated.sentence().startswith("B needs 30.")
 
 
-# Monte Carlo against exact crossings.  Each case is run on 8 fixed seeds; its 95% interval
-# should miss the exact crossing in about 1 run of 20.  Decided in advance: at most 4 misses
-# in the 24 runs (P(5 or more misses | 5% each) = 0.006).
+# Monte Carlo against exact crossings.  Each case is run on 20 seeds of its own (the cases
+# share matchups: one seed list would make their misses move together); a 95% interval
+# misses the exact crossing in 1 run of 20.  Threshold: at most 9 misses in the 60 runs, so a
+# calibrated method fails with probability 0.0007 (P(10 or more | 60 runs at 5%)) whatever
+# the seeds, while a method that missed 1 time in 5 would fail with probability 0.99.
 MC_CASES = [
     ("veteran", "novice", "b.0.combats", "score", 0.5, {}),             # exactly 31
     ("veteran", "novice", "b.0.combats", "a_win", 0.4, {}),             # 31.26
@@ -124,9 +126,9 @@ MC_CASES = [
 
 def test_simulated_intervals_cover_the_exact_crossing():
     misses, runs = 0, 0
-    for a, b, knob, metric, target, extra in MC_CASES:
+    for case, (a, b, knob, metric, target, extra) in enumerate(MC_CASES):
         truth = tune("crt", a, b, knob=knob, metric=metric, target=target, rules=PLAIN)
-        for seed in range(8):
+        for seed in range(100 * case, 100 * case + 20):
             got = tune("crt", a, b, knob=knob, metric=metric, target=target, rules=PLAIN,
                        method="simulate", seed=seed, **extra)
             assert got.status == "crossing" and got.reached
@@ -135,7 +137,23 @@ def test_simulated_intervals_cover_the_exact_crossing():
             misses += not low <= truth.crossing <= high
             runs += 1
             assert abs(got.crossing - truth.crossing) < 3 * (high - low) + 1e-9
-    assert runs == 24 and misses <= 4
+    assert runs == 60 and misses <= 9
+
+
+@pytest.mark.parametrize("seed", range(1000, 1012))
+def test_interval_holds_a_value_exactly_when_its_band_holds_the_target(seed):
+    # The interval is a test inversion: it holds 31 (where the exact score is 50%) exactly
+    # when the 95% normal interval of the score simulated at 31 holds 50%, computed here from
+    # balance.duel on the same streams.  Coverage is then that of the pointwise interval.
+    got = tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN, method="simulate",
+               seed=seed)
+    at = {p.value: p for p in got.points}[31]
+    s = balance.duel("crt", "veteran", "novice,combats=31", rules=PLAIN, n=at.n, seed=seed,
+                     chunk_size=got.chunk_size)
+    score = s.a_win + 0.5 * s.draw
+    se = np.sqrt((s.a_win + 0.25 * s.draw - score ** 2) / s.n)
+    low, high = got.interval
+    assert (low <= 31 <= high) == (abs(score - 0.5) <= 1.959964 * se)
 
 
 def test_simulation_uses_common_random_numbers_of_duel():
