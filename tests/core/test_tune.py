@@ -4,6 +4,9 @@ scan, simulated intervals against exact crossings, round-robin handicaps, bad in
 from __future__ import annotations
 
 import json
+import re
+import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,7 +118,7 @@ def test_the_example_of_the_issue_by_exact_and_by_simulation():
 # share matchups: one seed list would make their misses move together); a 95% interval
 # misses the exact crossing in 1 run of 20.  Threshold: at most 9 misses in the 60 runs, so a
 # calibrated method fails with probability 0.0007 (P(10 or more | 60 runs at 5%)) whatever
-# the seeds, while a method that missed 1 time in 5 would fail with probability 0.99.
+# the seeds, while a method that missed 1 time in 5 would fail with probability 0.79.
 MC_CASES = [
     ("veteran", "novice", "b.0.combats", "score", 0.5, {}),             # exactly 31
     ("veteran", "novice", "b.0.combats", "a_win", 0.4, {}),             # 31.26
@@ -385,3 +388,54 @@ def test_report_states_what_would_make_it_fair(tmp_path):
     plain = dict(FAIR, tune=[])
     run = balance.sweep(plain, out=tmp_path / "plain", executor="serial").path
     assert "What would make it fair" not in render(run, tmp_path / "three")["html"].read_text()
+
+
+# --- docs/tune.md: every command shown is run, and its figures checked ---------------------------
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "tune.md"
+
+
+def doc_commands() -> list[tuple[str, str]]:
+    """``(command, output)`` for every ``$ balance ...`` line of a console block."""
+    pairs = []
+    for block in re.findall(r"```console\n(.*?)```", DOC.read_text(), flags=re.S):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, output = chunk.partition("\n")
+            pairs.append((command, output.rstrip("\n")))
+    return pairs
+
+
+@pytest.mark.parametrize(("command", "output"), doc_commands(),
+                         ids=[c for c, _ in doc_commands()])
+def test_documented_command_prints_what_the_doc_shows(capsys, command, output):
+    status, out, _ = cli(capsys, *shlex.split(command)[1:])
+    assert status == 0
+    assert out.rstrip("\n") == output
+
+
+def test_documented_figures_come_from_the_code():
+    from balance.analysis import tune as module
+    from balance.rulesets.crt import exact as crt_exact
+    from balance.rulesets.crt.rules import combat_score
+
+    prose = re.sub(r"```.*?```", "", DOC.read_text(), flags=re.S)
+    text = " ".join(DOC.read_text().split())  # prose lines wrap anywhere
+    shown = "\n".join(output for _, output in doc_commands())
+    for rate in set(re.findall(r"\d+\.\d%", prose)):
+        assert rate in shown, rate  # every rate quoted in prose is one a command printed
+    assert len(doc_commands()) >= 8
+    rs = balance.get("crt")
+    rules = rs.rules()
+    assert combat_score(rs.preset("veteran"), rules) == 38
+    assert combat_score(rs.preset("master"), rules) == 72 == 7 + 35 + 30
+    assert combat_score(rs.combatant("novice,combats=31"), rules) == 38
+    assert "16,384 fights each" in text and module.CHUNK_SIZE == 16_384
+    assert "4,194,304" in text and module.MAX_FIGHTS == 4_194_304
+    assert "past 24 values" in text and module.MAX_WINDOW == 24
+    assert "250,000 health" in text and crt_exact.MAX_STATES == 250_000
+    assert "on six crt cases" in text and len(EXACT_CASES) == 6
+    assert "twelve seeds" in text and len(range(1000, 1012)) == 12
+    from scipy.stats import binom
+
+    assert "over 60 runs" in text and "at least 51 times" in text
+    assert "probability 0.0007" in text and round(binom.sf(9, 60, 0.05), 4) == 0.0007
