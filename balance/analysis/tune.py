@@ -255,6 +255,19 @@ def _apply(rs: Ruleset, knob: Knob, rules: Any, side_a: Side, side_b: Side, valu
     return rules, side_a, tuple(side)
 
 
+def _who(knob: Knob, side_a: Side, side_b: Side) -> str | None:
+    """The knob's owner in words: the side, or one combatant of a larger side."""
+    if knob.side is None:
+        return None
+    side = side_a if knob.target == "a" else side_b
+    if knob.member == "*":
+        return f"every combatant of {knob.side}" if len(side) > 1 else knob.side
+    if len(side) == 1:
+        return knob.side
+    i = int(knob.member or 0)
+    return f"{knob.side}'s combatant {i} ({getattr(side[i], 'name', '?')})"
+
+
 def _current(knob: Knob, rules: Any, side_a: Side, side_b: Side) -> float | None:
     if knob.target == "rules":
         return getattr(rules, knob.name)
@@ -656,6 +669,8 @@ class Tuning:
     elapsed_s: float
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    who: str | None = None
+    """Who the knob belongs to, in words (``"B"``, ``"B's combatant 1 (watchman)"``)."""
 
     @property
     def what(self) -> str:
@@ -696,7 +711,7 @@ class Tuning:
                 ends = sorted((end - self.current) if delta >= 0 else (self.current - end)
                               for end in self.interval)
                 span = f" [{fmt(ends[0])}, {fmt(ends[1])}]"
-            who = knob.side if knob.member != "*" else f"each of {knob.side}"
+            who = self.who or str(knob.side)
             return (f"{who} needs {'exactly ' if exact else ''}{fmt(abs(delta))} {word} "
                     f"{knob.label}{span} {self.goal()} ({knob.path} from "
                     f"{knob.fmt(self.current)} to {value}).")
@@ -1134,7 +1149,7 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
                   None if curve.exact else step, reached, clipped, counters["fights"],
                   counters["solves"], seed, entropy, chunk_size, confidence,
                   time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
-                  tuple(notes))
+                  tuple(notes), _who(k, side_a, side_b))
 
 
 def curve_what(metric: str) -> str:

@@ -439,3 +439,70 @@ def test_documented_figures_come_from_the_code():
 
     assert "over 60 runs" in text and "at least 51 times" in text
     assert "probability 0.0007" in text and round(binom.sf(9, 60, 0.05), 4) == 0.0007
+
+
+def test_a_knob_on_a_side_of_several():
+    # two watchmen against Bruggish (001.7): the combats of one of them, or of both
+    one = tune("crt", "bruggish", ["watchman", "watchman"], knob="b.1.combats", seed=1,
+               precision=1)
+    both = tune("crt", "bruggish", ["watchman", "watchman"], knob="b.*.combats", seed=1,
+                precision=1)
+    assert one.sentence().startswith("B's combatant 1 (watchman) needs ")
+    assert both.sentence().startswith("every combatant of B needs ")
+    assert both.crossing < one.crossing  # raising both is worth more than raising one
+    assert one.current == both.current == 3
+
+
+def test_progress_line_on_a_terminal_after_two_seconds(monkeypatch):
+    import io
+    import time
+
+    from balance import cli as cli_module
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    clock = iter([0.0, 1.0, 2.5, 2.6, 3.0, 3.5])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    show = cli_module._progress_line(True)
+    show("early")       # 1.0 s: nothing yet
+    show("tune: 3 evaluations")   # 2.5 s: drawn
+    show("too soon")    # 2.6 s: throttled
+    show("tune: 9 evaluations")   # 3.0 s: drawn
+    show(None)          # done: the line is cleared
+    text = err.getvalue()
+    assert "early" not in text and "too soon" not in text
+    assert "\rtune: 3 evaluations" in text and text.endswith("\r\033[K")
+    assert cli_module._progress_line(False) is None
+
+
+@pytest.mark.parametrize(("tune_table", "says"), [
+    ({"knob": "a.0.combats", "colour": 1}, "tune.colour: unknown key 'colour'"),
+    ({"target": 0.5}, "tune: missing 'knob'"),
+    ({"knob": "a.0.weapon_type"}, "tune.knob: knob 'a.0.weapon_type' is not an integer"),
+    ({"knob": "a.0.combats", "metric": "elo"}, "tune.metric: must be one of score"),
+    ({"knob": "a.0.combats", "target": 2}, "tune.target: must be a number strictly between"),
+    ({"knob": "a.0.combats", "bounds": [-1, 5]}, "bounds of a.0.combats must be low < high"),
+    ({"knob": "a.0.combats", "where": {"a.0.combats": 2}}, "is the knob being tuned"),
+    ({"knob": "a.0.combats", "where": {"a.0.skill": 9}}, "'skill' must be in 0..5"),
+    ({"knob": "a.0.combats", "margin": 0.1}, "'margin' belongs to a round robin"),
+    ({"knob": "combats", "presets": ["novice", "nobody"]}, "unknown crt preset 'nobody'"),
+    ({"knob": "combats", "presets": ["novice", "expert"], "target": 0.4},
+     "'target' belongs to a matchup tuning"),
+])
+def test_bad_tune_tables_are_refused_at_their_place(tune_table, says):
+    spec = {key: value for key, value in FAIR.items() if key != "tune"}
+    with pytest.raises(SpecError, match=re.escape(says)):
+        balance.load_spec({**spec, "tune": tune_table}, name="x.toml")
+
+
+def test_a_bad_tune_table_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "x.toml"
+    path.write_text('ruleset = "crt"\ndescription = "x"\na = "veteran"\nb = "novice"\n'
+                    '[run]\nfights = 100\n[[tune]]\nknob = "b.0.weapon_type"\n')
+    status, out, err = cli(capsys, "sweep", str(path), "--dry-run")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"{path}: tune[0].knob: knob 'b.0.weapon_type' is not an integer" in err
