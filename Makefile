@@ -56,7 +56,10 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 		> $(VENV)/apt.log 2>&1 || echo "could not install chromium (see $(VENV)/apt.log)"; }
 
+# Lint and type checks first (seconds), then every test.
 test: $(TSTAMP) browser
+	$(BIN)/ruff check balance tests notebooks
+	$(BIN)/mypy balance
 	BALANCE_BROWSER_TESTS=required $(BIN)/python -m pytest -n 2 tests
 
 reports: $(DSTAMP)
