@@ -35,6 +35,7 @@ from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
 from .rulesets.base import Outcome, Outcomes, Probabilities
 from .sweep import Run, load_run, load_spec, sweep  # binds balance.sweep to the function
+from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 
 __all__ = [
     "RULESETS",
@@ -50,6 +51,7 @@ __all__ = [
     "__version__",
     "duel",
     "exact",
+    "explore",
     "fight",
     "get",
     "load_run",
