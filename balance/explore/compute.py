@@ -21,7 +21,7 @@ from ..engine import run_chunk
 from ..errors import IntractableError, SpecError
 from ..random import stream
 from ..results import Summary, Tally, Winner
-from ..rulesets.base import RulesetBase, Side
+from ..rulesets.base import Ruleset, Side
 from .question import Question
 
 __all__ = ["CHUNK", "Answer", "Comparison", "Difference", "ExactAnswer", "PairedRefiner",
@@ -48,20 +48,20 @@ _EXACT: OrderedDict[Any, Any] = OrderedDict()
 _EXACT_SIZE = 128
 
 
-def solve_exact(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side) -> Any:
-    """``rs.exact(...)`` with a small cache (moving a slider back is instant); returns the
-    :class:`~balance.Probabilities`, or the reason (a string) the solver cannot answer."""
+def solve_exact(rs: Ruleset, rules: Any, side_a: Side, side_b: Side) -> Any:
+    """``balance.exact`` on validated objects, with a small cache (moving a slider back is
+    instant); the :class:`~balance.Probabilities` (with the readings and policies it rests
+    on), or the reason (a string) the solver cannot answer."""
+    from ..api import solve
+
     key = (rs.name, rules, side_a, side_b)
     if key in _EXACT:
         _EXACT.move_to_end(key)
         return _EXACT[key]
-    check = getattr(rs, "exact_check", None)
-    why = check(rules, side_a, side_b) if callable(check) else None
-    if why:
-        result: Any = why
-    else:
+    result: Any = rs.exact_check(rules, side_a, side_b)
+    if result is None:
         try:
-            result = rs.exact(rules, side_a, side_b)
+            result = solve(rs, rules, side_a, side_b)
         except IntractableError as exc:
             result = exc.reason
     _EXACT[key] = result
@@ -138,16 +138,11 @@ class Answer:
         return self.a_win + self.draw / 2
 
 
-def _policies(rs: RulesetBase, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
-    disclose = getattr(rs, "policies", None)
-    return tuple(disclose(rules, side_a, side_b)) if callable(disclose) else ()
-
-
 class Refiner:
     """A Monte Carlo answer that grows one chunk at a time (``step``), on the streams of
     ``balance.duel(seed=question.seed, chunk_size=CHUNK)``."""
 
-    def __init__(self, question: Question, resolved: tuple[RulesetBase, Any, Side, Side] | None
+    def __init__(self, question: Question, resolved: tuple[Ruleset, Any, Side, Side] | None
                  = None, *, why_not_exact: str | None = None) -> None:
         self.question = question
         self.rs, self.rules, self.side_a, self.side_b = resolved or question.resolve()
@@ -172,15 +167,15 @@ class Refiner:
             self.step()
 
     def summary(self) -> Summary:
+        matchup = (self.rules, self.side_a, self.side_b)
         return Summary(self.rs.name, self.tally, 0.95, {"seed": self.question.seed},
-                       self.rs.assumptions(self.rules, self.side_a, self.side_b))
+                       self.rs.assumptions(*matchup), self.rs.policies(*matchup))
 
     def answer(self) -> Answer:
         s = self.summary()
         return Answer(self.question, "monte carlo", s.a_win, s.b_win, s.draw, s.a_win_ci,
                       s.b_win_ci, s.draw_ci, s.n, self.tally.rounds.copy(), s.mean_rounds,
-                      s.cause_shares(), s.assumptions,
-                      _policies(self.rs, self.rules, self.side_a, self.side_b),
+                      s.cause_shares(), s.assumptions, s.policies,
                       why_not_exact=self.why_not_exact, elapsed_s=self.elapsed_s)
 
 
@@ -191,7 +186,7 @@ class ExactAnswer:
     LENGTH_FIGHTS = 1 << 18
     """Fights after which the length histogram is fine enough to stop refining it."""
 
-    def __init__(self, question: Question, resolved: tuple[RulesetBase, Any, Side, Side],
+    def __init__(self, question: Question, resolved: tuple[Ruleset, Any, Side, Side],
                  result: Any, elapsed_s: float) -> None:
         self.question, self.resolved, self.result = question, resolved, result
         self.solve_s = elapsed_s
@@ -229,12 +224,11 @@ class ExactAnswer:
         elif rs.has_strategy:
             note = ("not simulated: the solver plays an equilibrium, the kernel each "
                     "fighter's own policy")
-        policies = tuple(getattr(result, "policies", ())) or _policies(*self.resolved)
         return Answer(question, "exact", float(result.a_win), float(result.b_win),
                       float(result.draw), (float(result.a_win),) * 2,
                       (float(result.b_win),) * 2, (float(result.draw),) * 2, n, rounds, mean,
-                      causes, tuple(result.assumptions) or rs.assumptions(*self.resolved[1:]),
-                      policies, details=dict(result.details), elapsed_s=elapsed,
+                      causes, tuple(result.assumptions), tuple(result.policies),
+                      details=dict(result.details), elapsed_s=elapsed,
                       lengths_note=note)
 
 

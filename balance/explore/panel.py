@@ -21,7 +21,7 @@ import ipywidgets as w
 
 from ..api import get
 from ..errors import SpecError
-from ..rulesets.base import coerce, plain
+from ..fields import coerce, plain, split_spec
 from . import view
 from .compute import BUDGET_S, Comparison, ExactAnswer, PairedRefiner, Refiner, answer, compare
 from .question import Control, Member, Question, controls, overrides, to_spec, to_toml
@@ -807,8 +807,6 @@ def _members(spec: Any, default: Sequence[str]) -> list[Member]:
         if isinstance(item, Member):
             out.append(item)
         elif isinstance(item, str):
-            from ..rulesets.base import split_spec
-
             preset, values = split_spec(item)
             out.append(Member(preset, values))
         else:

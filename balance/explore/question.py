@@ -21,7 +21,8 @@ from typing import Any
 
 from ..api import get
 from ..errors import SpecError
-from ..rulesets.base import RulesetBase, Side, describe_fields, plain
+from ..fields import describe_fields, plain
+from ..rulesets.base import Ruleset, Side
 
 __all__ = ["Control", "Member", "Question", "controls", "to_spec", "to_toml"]
 
@@ -122,8 +123,7 @@ def controls(cls: type) -> list[Control]:
         if f.name not in infos:
             continue
         info = infos[f.name]
-        policy = bool(getattr(info, "policy", False) or f.metadata.get("policy"))
-        out.append(_control(f, hints[f.name], info.tag, info.doc, policy))
+        out.append(_control(f, hints[f.name], info.tag, info.doc, info.policy))
     return out
 
 
@@ -138,7 +138,7 @@ class Member:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def spec(self) -> dict[str, Any]:
-        """The mapping ``RulesetBase.combatant`` takes (and an experiment's ``[[a]]`` holds)."""
+        """The mapping ``Ruleset.combatant`` takes (and an experiment's ``[[a]]`` holds)."""
         return ({"preset": self.preset} if self.preset else {}) | dict(self.fields)
 
 
@@ -156,7 +156,7 @@ class Question:
     rules: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 1
 
-    def resolve(self) -> tuple[RulesetBase, Any, Side, Side]:
+    def resolve(self) -> tuple[Ruleset, Any, Side, Side]:
         """Validated ruleset, rules and sides; a :class:`SpecError` names a bad value."""
         rs = get(self.ruleset)
         rules = rs.rules(dict(self.rules))

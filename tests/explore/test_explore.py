@@ -33,7 +33,7 @@ def same_as_duel(answer, ruleset, a, b, **rules):
     assert (answer.a_win, answer.b_win, answer.draw) == (s.a_win, s.b_win, s.draw)
     assert (answer.a_win_ci, answer.draw_ci) == (s.a_win_ci, s.draw_ci)
     assert answer.mean_rounds == s.mean_rounds
-    assert answer.assumptions == s.assumptions
+    assert answer.assumptions == s.assumptions and answer.policies == s.policies
     return s
 
 
@@ -53,6 +53,8 @@ def test_controls_follow_the_field_metadata():
     fighter = {c.name: c for c in controls(balance.get("crt").Combatant)}
     assert fighter["health"].kind == "optional_int"
     assert fighter["skill"].kind == "int_slider"
+    # the policy flag of the metadata: the panel shows these apart, as decisions
+    assert fighter["divert"].policy and not fighter["skill"].policy
 
 
 @pytest.mark.parametrize("ruleset", list(balance.RULESETS))
@@ -79,7 +81,7 @@ def test_monte_carlo_answer_is_balance_duel_for_the_same_seed(crt):
     shown = crt.output.value
     assert f'class="a-win" style="text-align:right;font-size:1.2em">{pct(s.a_win)}' in shown
     assert f"{s.n:,} fights, seed 7" in shown
-    for reading in s.assumptions:
+    for reading in (*s.assumptions, *s.policies):
         assert reading.replace("'", "&#x27;") in shown
 
 
@@ -98,6 +100,7 @@ def test_exact_where_the_solver_covers_the_matchup(crt):
     assert answer.method == "exact"
     assert (answer.a_win, answer.b_win, answer.draw) == (exact.a_win, exact.b_win, exact.draw)
     assert answer.mean_rounds == exact.mean_rounds and answer.assumptions == exact.assumptions
+    assert answer.policies == exact.policies == ("divert=never",)
     assert pct(exact.a_win, 3) in crt.output.value and "exact" in crt.output.value
     # the fight-length histogram beside it is simulated, and says so
     lengths = balance.duel("crt", "novice,skill=2", "veteran", n=answer.n, seed=1,
