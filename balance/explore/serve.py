@@ -112,17 +112,33 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
         notebook.write_text(json.dumps(page_notebook(
             rs.name, a, b, rules, seed=seed, experiments=Path(experiments).resolve())),
             encoding="utf-8")
-        print(f"balance explore: {rs.name} at http://{HOST}:{port}/ (this machine only; "
-              "Ctrl-C stops it)", file=out, flush=True)
-        process = subprocess.Popen(voila_command(notebook, port), env=voila_environment(),
-                                   stdout=subprocess.DEVNULL)
-        # a terminated `balance explore` takes its server (and the server its kernels) along
-        previous = signal.signal(signal.SIGTERM, lambda *_: process.terminate())
+        process: subprocess.Popen[bytes] | None = None
+        terminated = False
+
+        def on_term(*_: Any) -> None:
+            # a terminated `balance explore` takes its server (and the server its kernels)
+            # along, whenever the signal comes
+            nonlocal terminated
+            terminated = True
+            if process is not None:
+                process.terminate()
+
+        previous = signal.signal(signal.SIGTERM, on_term)
         try:
-            return process.wait()
+            print(f"balance explore: {rs.name} at http://{HOST}:{port}/ (this machine only; "
+                  "Ctrl-C stops it)", file=out, flush=True)
+            if terminated:
+                return 143
+            process = subprocess.Popen(voila_command(notebook, port), env=voila_environment(),
+                                       stdout=subprocess.DEVNULL)
+            if terminated:  # the signal came between the fork and the assignment
+                process.terminate()
+            status = process.wait()
+            return 128 + signal.SIGTERM if terminated else status
         except KeyboardInterrupt:
-            process.terminate()
-            process.wait(timeout=30)
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
             return 130
         finally:
             signal.signal(signal.SIGTERM, previous)
