@@ -87,4 +87,5 @@ title = ax.set_title("A's win rate in one matchup per ruleset")
 # %% [markdown]
 # Next: `balance show RULESET` lists every field and rule parameter with its provenance tag;
 # `experiments/` holds designer questions as TOML files (`balance sweep`, `balance report`);
-# the other notebooks go deeper into one ruleset each.
+# the other notebooks go deeper into one ruleset each, and `explorer` shows the interactive
+# panel (`balance.explore()`; `balance explore` for the same panel as a local web page).
