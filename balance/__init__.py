@@ -30,11 +30,11 @@ from __future__ import annotations
 from ._version import __version__
 from .api import duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
+from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
 from .sweep import Run, load_run, load_spec, sweep  # binds balance.sweep to the function
-from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 
 __all__ = [
     "RULESETS",
