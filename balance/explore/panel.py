@@ -649,7 +649,7 @@ class Explorer:
         how = ("each pair solved exactly" if method == "exact" else
                f"{int(self.matrix_fights.value):,} fights a pair, seed {int(self.seed.value)}")
         self.matrix_status.value = (f"<b>{len(names)} presets</b>: {how}; {elapsed:.1f} s")
-        header = [w.Label("row against column")] + [
+        header = [w.Label("row against column", layout=w.Layout(width="140px"))] + [
             w.Label(n, layout=w.Layout(width="90px")) for n in names]
         rows = [w.HBox(header)]
         self.matrix_buttons = {}

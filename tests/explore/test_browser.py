@@ -1,6 +1,7 @@
 """`balance explore` in a real browser: the page served on 127.0.0.1, opened in headless
-Chromium, a control changed, the shown rate follows, no console errors, nothing fetched from
-anywhere but this machine, and a screenshot that is not blank."""
+Chromium, a control changed, the shown rate follows, a matrix cell narrates its fight, no
+console errors, nothing fetched from anywhere but this machine, and a screenshot that is not
+blank."""
 
 from __future__ import annotations
 
@@ -85,6 +86,17 @@ def test_explorer_page_in_headless_chromium(tmp_path):
             after = rate.inner_text()
             heading = page.locator(".balance-answer b").first.inner_text()
             shot = page.screenshot(full_page=True)
+            # the matrix: its buttons are made by the panel's worker thread; a click narrates
+            page.get_by_text("Matchup matrix").click()
+            fights = page.locator(".widget-dropdown", has=page.locator("label",
+                                                                       has_text="fights a pair"))
+            fights.locator("select").select_option("2000")
+            page.get_by_role("button", name="run the round robin").click()
+            page.get_by_role("button", name="0.500").first.wait_for(timeout=60_000)
+            page.locator("button", has_text="0.9").first.click()
+            narration = page.locator("pre").first
+            narration.wait_for(timeout=30_000)
+            assert "Round 1" in narration.inner_text()
             browser.close()
     finally:
         process.terminate()
