@@ -357,6 +357,7 @@ class Explorer:
                                     indent=False)
         self.scenario = w.Dropdown(description="scenario", style=WIDE)
         self.output = w.HTML(layout=w.Layout(min_width="420px"))
+        self.status = w.HTML()
         self.pin_button = w.ToggleButton(value=False, description="compare: pin as baseline",
                                          icon="thumb-tack", layout=w.Layout(width="auto"),
                                          tooltip="keep the current question as the baseline; "
@@ -369,7 +370,7 @@ class Explorer:
         self.pin_button.observe(self._pin_toggled, "value")
         self._build_matrix()
         self._build_save()
-        explore_tab = w.HBox([self.editors, w.VBox([self.pin_button, self.output],
+        explore_tab = w.HBox([self.editors, w.VBox([self.pin_button, self.status, self.output],
                                                    layout=w.Layout(flex="1"))],
                              layout=w.Layout(align_items="flex-start"))
         self.tabs = w.Tab(children=[explore_tab, self.matrix_tab, self.save_tab],
@@ -500,6 +501,7 @@ class Explorer:
 
     def _answer(self, question: Question, baseline: Question | None,
                 superseded: Callable[[], bool]) -> None:
+        self.status.value = '<i style="color:#4a5568">answering&hellip;</i>'
         try:
             if baseline is None:
                 pending: Any = answer(question, budget=self.budget,
@@ -553,6 +555,7 @@ class Explorer:
 
     def _publish(self, pending: Any, *, refining: bool) -> None:
         with self._lock:
+            self.status.value = ""
             self.error = None
             if isinstance(pending, Comparison | PairedRefiner):
                 comparison = (pending if isinstance(pending, Comparison)
@@ -566,6 +569,7 @@ class Explorer:
 
     def _show_error(self, message: str) -> None:
         with self._lock:
+            self.status.value = ""
             self.error, self.answer, self.comparison = message, None, None
             self.output.value = view.error_html(message)
 
