@@ -192,6 +192,17 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", help="the new ruleset's name (a lowercase Python identifier)")
     p.add_argument("--out", metavar="DIR", default=".", help="folder to write it in")
 
+    p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
+                                       "(needs the explore extra)")
+    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
+    p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--port", type=int, default=8866, help="port on 127.0.0.1 (default 8866)")
+    p.add_argument("--experiments", metavar="DIR", default=".",
+                   help="folder 'save as experiment' writes to (default: here)")
+
     p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
                                       "and a Markdown twin")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
@@ -563,10 +574,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explore(args: argparse.Namespace) -> int:
+    from .explore.serve import serve
+
+    return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
+                 port=args.port, experiments=args.experiments)
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report, "new": _cmd_new}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -219,14 +219,14 @@ class Ruleset(abc.ABC):
             if not isinstance(key, str) or not key.strip() or any(c in key for c in ",=:"):
                 raise SpecError(f"{where}: a preset name is a non-empty word without ',', "
                                 f"'=' or ':', got {key!r}")
-            clone.presets = types.MappingProxyType(made)
+            vars(clone)["presets"] = types.MappingProxyType(made)  # this copy only
             if has_name and isinstance(spec, Mapping) and "name" not in spec:
                 spec = {**spec, "name": key}
             try:
                 made[key] = clone.combatant(spec)
             except SpecError as exc:
                 raise SpecError(exc.reason, where=f"{where}.{key}") from None
-        clone.presets = types.MappingProxyType(made)
+        vars(clone)["presets"] = types.MappingProxyType(made)
         return clone
 
     def load_presets(self, path: Any) -> Ruleset:
