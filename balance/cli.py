@@ -67,10 +67,21 @@ def _add_ruleset(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset", help="ruleset: a name (see `balance rulesets`) or "
                                    "'package.module:OBJECT' with --allow-import")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
+    p.add_argument("--presets", metavar="FILE", default=None,
+                   help="a TOML file of [presets.NAME] tables: more named combatants, usable "
+                        "wherever a preset is")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    return resolve(args.ruleset, allow_import=args.allow_import)
+    rs = resolve(args.ruleset, allow_import=args.allow_import)
+    if getattr(args, "presets", None):
+        path = Path(args.presets)
+        if not path.is_file() and path.suffix != ".toml":
+            raise SpecError(f"--presets takes a TOML file of presets, got {args.presets!r}"
+                            + ("; to choose the entrants of a round robin give --entrants "
+                               "NAME,NAME or --entrant SPEC" if "," in args.presets else ""))
+        rs = rs.load_presets(path)
+    return rs
 
 
 def _add_matchup(p: argparse.ArgumentParser) -> None:
@@ -121,8 +132,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
-    p.add_argument("--presets", metavar="NAME,NAME,...",
-                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...",
+                   help="entrants by preset name (default: every preset of the ruleset)")
+    p.add_argument("--entrant", action="append", default=[], metavar="SPEC",
+                   help="an entrant given as any combatant SPEC ('preset,field=value,...' or "
+                        "'field=value,...'); repeat, or combine with --entrants")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     size = p.add_mutually_exclusive_group()
     size.add_argument("-n", type=_positive_int, default=None,
@@ -353,15 +367,31 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
+    """Round-robin entrants: label -> combatant (a preset's label is its name, any other
+    SPEC's label is the SPEC as written)."""
+    picked: dict[str, Any] = {}
+    names = [p.strip() for p in args.entrants.split(",")] if args.entrants else []
+    if not names and not args.entrant:
+        names = list(rs.presets)
+    for name in names:
+        picked[name] = rs.preset(name)
+    for spec in args.entrant:
+        try:
+            picked[spec.strip()] = rs.combatant(spec)
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=f"--entrant {spec!r}") from None
+    return picked
+
+
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
-    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
-    for name in names:
-        rs.preset(name)
+    entrants = _entrants(args, rs)
+    names = list(entrants)
     rules = rs.rules(_rule_overrides(args.rule))
     sized = args.n is not None or args.precision is not None
     if args.method == "exact" and sized:
@@ -370,7 +400,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "simulate")
     method = args.method or ("simulate" if sized else None)
     n = args.n or MATCHUPS_N
-    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
+    table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                  seed=args.seed, method=method)
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
