@@ -31,7 +31,7 @@ def reference_sample(rules, side_a, side_b, n: int, seed: int):
     rounds = np.array([o.rounds for o in outs])
     a = np.array([o.extras["a_standing"] for o in outs], np.int64)
     b = np.array([o.extras["b_standing"] for o in outs], np.int64)
-    causes = np.array([ZONES.causes.index(o.cause) for o in outs])
+    causes = np.array([ZONES.causes.code(o.cause) for o in outs])
     dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
                     np.int64)
     return winner, rounds, a, b, causes, dead

@@ -19,12 +19,12 @@ DUELS = {
     "default": (Rules(initial_gap="contact"), Combatant(), Combatant()),
     "third attack vs steady shield": (
         Rules(initial_gap="contact"), Combatant(might=2, max_attacks=3),
-        Combatant(shield=True, armor=2, steady=1)),
+        Combatant(shield=True, armour=2, steady=1)),
     "bypass armour, no defend": (
-        Rules(initial_gap="contact", armor_mode="success_bypasses", map=(0, -3),
+        Rules(initial_gap="contact", armour_mode="success_bypasses", map=(0, -3),
               first_side="b", activation="initiative_speed", max_rounds=8),
         Combatant(might=3, weapon="two_handed", spare="pass", speed=1),
-        Combatant(defense=2, armor=3, speed=3, hp=20)),
+        Combatant(defence=2, armour=3, speed=3, hp=20)),
     "commanding, might to damage": (
         Rules(battlefield={"zones": [{"name": "hill", "commanding": True}]},
               initial_gap="contact", higher_ground="any_from_commanding", might_to_damage=True,

@@ -5,7 +5,7 @@ nobody moves: every activation is the same plan (``steady`` Steady actions, up t
 ``max_attacks`` Strikes with the MAP applied per attack in the activation, the spare actions
 on Defend or nothing), so its damage is a fixed distribution, the sum of independent
 ladder results.  The only state besides the two HP totals is whether the foe is Defending
-(+Defense until its next activation), which is the same every activation after the very
+(+Defence until its next activation), which is the same every activation after the very
 first one.  The chain is run forward round by round up to ``max_rounds``; what is left is
 the draw.
 """
@@ -20,7 +20,6 @@ import numpy as np
 from ...outcomes import Probabilities
 from ..base import Side
 from .maps import compile_map
-from .reference import CAUSES
 from .rules import (
     Combatant,
     Rules,
@@ -30,7 +29,7 @@ from .rules import (
     melee_damage,
     start_location,
     starting_hp,
-    total_defense,
+    total_defence,
 )
 
 __all__ = ["activation_damage", "solve", "unsupported"]
@@ -62,16 +61,16 @@ def activation_damage(rules: Rules, attacker: Combatant, target: Combatant,
     steady = min(steadies * rules.steady_bonus, rules.steady_max)
     high = rules.higher_ground_bonus if (commanding and rules.higher_ground
                                          == "any_from_commanding") else 0
-    defense = total_defense(target, rules) + (rules.defend_defense_bonus if target_defending
+    defence = total_defence(target, rules) + (rules.defend_defence_bonus if target_defending
                                               else 0)
     dmg = melee_damage(attacker, rules)
     total: dict[int, Fraction] = {0: Fraction(1)}
     for k in range(attacks):
-        m = attacker.might + rules.attack_penalty(k) + high - defense + (steady if k == 0 else 0)
+        m = attacker.might + rules.attack_penalty(k) + high - defence + (steady if k == 0 else 0)
         one: dict[int, Fraction] = {}
         for cat, p in enumerate(ladder_pmf(m, rules.ladder)):
             if p:
-                d = damage(cat, dmg, target.armor, rules)
+                d = damage(cat, dmg, target.armour, rules)
                 one[d] = one.get(d, Fraction(0)) + p
         nxt: dict[int, Fraction] = {}
         for x, px in total.items():
@@ -151,7 +150,7 @@ def solve(rules: Rules, side_a: Side, side_b: Side) -> Probabilities:
     mean_rounds = float((rounds * (win_a + win_b)).sum() + rules.max_rounds * draw)
     details = {"method": "Markov chain over (HP A, HP B), one activation a step",
                "states": (starting_hp(a, rules) + 1) * (starting_hp(b, rules) + 1),
-               "end_causes": CAUSES[0] + ", " + CAUSES[2],
+               "end_causes": "down, max_rounds",
                "seconds": round(time.perf_counter() - start, 4)}
     return Probabilities("zones", p_a, p_b, draw, mean_rounds, details,
                          assumptions=_assumptions(rules))
@@ -178,6 +177,6 @@ def rounds_distribution(rules: Rules, side_a: Side, side_b: Side) -> np.ndarray:
 
 
 def _assumptions(rules: Rules) -> tuple[str, ...]:
-    names = ("ladder", "map", "weapon_damage", "armor_mode", "hp", "defend_defense_bonus",
+    names = ("ladder", "map", "weapon_damage", "armour_mode", "hp", "defend_defence_bonus",
              "steady_bonus", "activation", "first_side", "max_rounds")
     return tuple(f"{n}={getattr(rules, n)!r}" for n in names)
