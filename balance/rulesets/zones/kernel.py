@@ -1069,8 +1069,8 @@ def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     -------
     Outcomes
         ``winner`` int8, ``rounds`` int16, ``cause`` int8, codes of ``CAUSES`` (down,
-        stalemate, max_rounds); extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
-        death saves).  Fights whose first side is A come first.
+        stalemate, max_rounds); extras ``a_standing``, ``b_standing`` (and ``a_dead``,
+        ``b_dead`` with death saves).  Fights whose first side is A come first.
     """
     st = _compile(rules, tuple(side_a), tuple(side_b))
     if rules.first_side == "random":
