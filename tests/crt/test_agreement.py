@@ -148,3 +148,14 @@ def test_extraordinary_tables_decide_some_fights():
     # errors away (a false alarm has p < 1e-100).
     assert 0.01 < share[crt.causes.index("mishap")] < 0.3
     assert 0.001 < share[crt.causes.index("broke")] < 0.1
+
+
+@pytest.mark.parametrize("rules", [Rules(extraordinary=False), Rules()])
+def test_kernel_stores_the_end_cause_codes(rules):
+    # the kernel's codes are the EndCauses codes themselves (no offset), on both paths
+    out = crt.simulate(rules, (D,), (D,), n=20_000, rng=np.random.default_rng(3))
+    assert out.causes is crt.causes
+    assert out.cause.min() >= 0 and out.cause.max() < len(crt.causes)
+    assert (out.cause == crt.causes.down).any()
+    if rules.extraordinary:
+        assert (out.cause == crt.causes.mishap).any()

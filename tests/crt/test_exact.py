@@ -11,6 +11,8 @@ import balance
 from balance.rulesets.crt import Combatant, Rules
 from balance.rulesets.crt.exact import damage_pmf, stroke_probability
 
+crt = balance.get("crt")
+
 # 001.4 analytic sanity checks: (advantage, strokes to drop, stronger, weaker, draw), 3 d.p.
 RACE_TABLE = [(25, 1, 0.821, 0.015, 0.164), (25, 2, 0.964, 0.005, 0.031),
               (13, 2, 0.878, 0.034, 0.088), (1, 1, 0.503, 0.138, 0.359),
@@ -106,3 +108,19 @@ def test_solver_is_fast_enough_to_sweep():
     assert p.details["states"] == 100
     # timing is shown by the details, never asserted
     assert "solve_ms" in p.details
+
+
+def test_solve_takes_the_contract_signature():
+    # solve(rules, side_a, side_b, /): the same call as every ruleset's exact solver
+    from balance.rulesets.crt.exact import solve
+
+    rules = Rules(extraordinary=False)
+    d = crt.presets["duelist"]
+    p = solve(rules, (d,), (d,))
+    q = crt.exact(rules, (d,), (d,))
+    assert (p.a_win, p.b_win, p.draw, p.mean_rounds) == (q.a_win, q.b_win, q.draw, q.mean_rounds)
+    assert q.policies == ("divert=never",) and q.assumptions and not p.assumptions
+    with pytest.raises(balance.IntractableError, match="crt has no exact solution here"):
+        solve(Rules(), (d,), (d,))
+    with pytest.raises(TypeError):
+        solve(rules, side_a=(d,), side_b=(d,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -43,11 +44,9 @@ class CRT(Ruleset):
         return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
 
     def exact(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Probabilities:
-        why = _exact.unsupported(rules, side_a, side_b)
-        if why:
-            raise self.exact_unavailable(why)
-        return _exact.solve(rules, side_a[0], side_b[0],
-                            assumptions=self.assumptions(rules, side_a, side_b))
+        answer = _exact.solve(rules, side_a, side_b)
+        return dataclasses.replace(answer, assumptions=self.assumptions(rules, side_a, side_b),
+                                   policies=self.policies(rules, side_a, side_b))
 
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep

@@ -211,21 +211,21 @@ class _Fight:
 
     # --- the extraordinary tables (001.6) ----------------------------------------------------
     def attack(self, p: _Fighter, q: _Fighter, adv: int, roll: int, chain: int,
-               fx: _Effects) -> bool:
+               effects: _Effects) -> bool:
         """Resolve ``p``'s attacking roll on ``q``; True if a stroke lands (before shields)."""
         tables = self.rules.extraordinary
         if roll == 2:
             if tables and chain < self.rules.max_table_chain:
-                return self.failure(p, q, adv, chain + 1, fx)
+                return self.failure(p, q, adv, chain + 1, effects)
             return False
         if roll == 12 and tables and chain < self.rules.max_table_chain:
-            return self.success(p, q, adv, chain + 1, fx)
+            return self.success(p, q, adv, chain + 1, effects)
         if scores(adv, roll):
-            fx.strokes.append(_Stroke(p, q))
+            effects.strokes.append(_Stroke(p, q))
             return True
         return False
 
-    def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+    def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
         """Roll on the Extraordinary Failure table for ``p``; True if a stroke lands on ``q``.
 
@@ -235,38 +235,38 @@ class _Fight:
         effect = EF_TABLE[roll]
         self.say(f"    {p.label}: Extraordinary Failure, table roll {roll}: {effect}")
         if effect in ("slain", "unconscious", "maimed"):
-            fx.take_out(p, "mishap")
+            effects.take_out(p, "mishap")
         elif effect == "tripped":
-            fx.forced_next.append(p)
+            effects.forced_next.append(p)
         elif effect == "shattered":
             which = self.d6()
             if which <= 3 and p.shield != "none":
                 self.say(f"    (d6 {which}) {p.label}'s shield shatters")
-                fx.lose_shield.append(p)
+                effects.lose_shield.append(p)
             elif which <= 3 and self.rules.ef6_no_shield == "nothing":
                 self.say(f"    (d6 {which}) no shield to shatter")
             else:
                 self.say(f"    (d6 {which}) {p.label}'s weapon shatters")
-                fx.unarm.append(p)
+                effects.unarm.append(p)
         elif effect == "foe_reroll":
-            fx.rerolls.append((p, q))
+            effects.rerolls.append((p, q))
         elif effect == "stripped":
-            fx.unarm.append(p)
+            effects.unarm.append(p)
         elif effect == "dropped":
             if self.rules.ef9 == "lose_next_attack":
-                fx.forced_next.append(p)
+                effects.forced_next.append(p)
         elif effect == "struck_self":
-            fx.strokes.append(_Stroke(p, p, self_inflicted=True))
+            effects.strokes.append(_Stroke(p, p, self_inflicted=True))
         elif effect == "won_through":
             if chain < self.rules.max_table_chain:
-                return self.success(p, q, adv, chain + 1, fx, suppress_own)
+                return self.success(p, q, adv, chain + 1, effects, suppress_own)
             if suppress_own:
                 return False
-            fx.strokes.append(_Stroke(p, q))
+            effects.strokes.append(_Stroke(p, q))
             return True
         return False
 
-    def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+    def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
         roll = self.two_d6()
         effect = ES_TABLE[roll]
@@ -277,14 +277,14 @@ class _Fight:
         if effect == "devil":
             if rules.es2_mode == "roller_fails":
                 if chain < rules.max_table_chain:
-                    return self.failure(p, q, adv, chain + 1, fx, suppress_own)
+                    return self.failure(p, q, adv, chain + 1, effects, suppress_own)
                 return False
             if rules.es2_mode == "foe_slain":
-                fx.take_out(q, "mishap")
+                effects.take_out(q, "mishap")
                 return False
             strokes.append(_Stroke(p, q, extraordinary=True))
             if chain < rules.max_table_chain:
-                self.failure(q, p, -adv, chain + 1, fx)
+                self.failure(q, p, -adv, chain + 1, effects)
         elif effect == "extra_exchange":
             strokes.append(_Stroke(p, q, extraordinary=True))
             if others:
@@ -292,12 +292,12 @@ class _Fight:
                 self.say(f"    {p.label} also fights {other.label}, who strikes back")
                 r_p, r_o = self.two_d6(), self.two_d6()
                 self.say(f"    extra exchange: {p.label} rolls {r_p}, {other.label} rolls {r_o}")
-                self.attack(p, other, self.band_against(p, other), r_p, chain, fx)
-                self.attack(other, p, self.band_against(other, p), r_o, chain, fx)
+                self.attack(p, other, self.band_against(p, other), r_p, chain, effects)
+                self.attack(other, p, self.band_against(other, p), r_o, chain, effects)
         elif effect == "extra_stroke":
             strokes.append(_Stroke(p, q, extraordinary=True))
             if others:
-                fx.strokes.append(_Stroke(p, others[0]))
+                effects.strokes.append(_Stroke(p, others[0]))
         elif effect == "two_extra_attacks":
             strokes.append(_Stroke(p, q, extraordinary=True))
             for other in others[:2]:
@@ -307,12 +307,12 @@ class _Fight:
                 self.say(f"    {p.label} attacks {other.label} too: rolls {r} "
                          f"(needs {_need_text(band)}): {'stroke' if hit else 'miss'}")
                 if hit:
-                    fx.strokes.append(_Stroke(p, other))
+                    effects.strokes.append(_Stroke(p, other))
         elif effect == "max_damage_stuck":
             strokes.append(_Stroke(p, q, extraordinary=True, maximum=True))
-            fx.unarm.append(p)
+            effects.unarm.append(p)
         elif effect == "slip_saves":
-            fx.nullify_all.add(id(p))
+            effects.nullify_all.add(id(p))
             if rules.es7_own_stroke:
                 strokes.append(_Stroke(p, q, extraordinary=True))
         elif effect == "two_strokes":
@@ -322,23 +322,23 @@ class _Fight:
                                    through=others[0] if others else None))
         elif effect == "disarm":
             strokes.append(_Stroke(p, q, extraordinary=True))
-            fx.unarm.append(q)
+            effects.unarm.append(q)
         elif effect == "break_weapon":
             if rules.es11 == "surrender":
-                fx.take_out(q, "surrender")
+                effects.take_out(q, "surrender")
             else:
                 strokes.append(_Stroke(p, q, extraordinary=True))
-                fx.unarm.append(q)
+                effects.unarm.append(q)
         elif effect == "enemy_breaks":
-            fx.take_out(q, "broke")
+            effects.take_out(q, "broke")
             if (q.c.leader and len(self.standing(q.side)) > 1
                     and self.rng.random() < rules.leader_break_p):
                 self.say(f"    {q.label} was their leader: the whole side breaks")
                 for f in self.standing(q.side):
-                    fx.take_out(f, "broke")
+                    effects.take_out(f, "broke")
         if suppress_own:
             strokes = [s for s in strokes if s.target is not q]
-        fx.strokes += strokes
+        effects.strokes += strokes
         return any(s.target is q for s in strokes)
 
     # --- one round --------------------------------------------------------------------------
@@ -349,7 +349,7 @@ class _Fight:
         ``actors`` limits who rolls (one-sided ambush exchanges); ``None`` means everyone.
         """
         rules = self.rules
-        fx = _Effects()
+        effects = _Effects()
         entries: list[_Entry] = []
         for ex in exchanges:
             for p, q, adv in ((ex.x, ex.y, ex.adv_x), (ex.y, ex.x, ex.adv_y)):
@@ -392,35 +392,35 @@ class _Fight:
             p, q = e.fighter, e.foe
             if e.divert:
                 if e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
-                    self.failure(p, q, e.adv, 1, fx, suppress_own=True)
+                    self.failure(p, q, e.adv, 1, effects, suppress_own=True)
                 elif e.roll == 12 and rules.divert_12_es and rules.extraordinary \
                         and rules.max_table_chain > 0:
-                    self.success(p, q, e.adv, 1, fx, suppress_own=True)
+                    self.success(p, q, e.adv, 1, effects, suppress_own=True)
                 if e.success:
                     self.say(f"    {p.label}'s diversion holds")
                 continue
             if protected(q, p):
                 if e.roll == 12:
                     self.say(f"    {p.label}'s 12 lands as an ordinary stroke through the diversion")
-                    fx.strokes.append(_Stroke(p, q))
+                    effects.strokes.append(_Stroke(p, q))
                     e.hit = True
                 elif e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
-                    self.failure(p, q, e.adv, 1, fx)
+                    self.failure(p, q, e.adv, 1, effects)
                 continue
-            e.hit = self.attack(p, q, e.adv, e.roll, 0, fx)
+            e.hit = self.attack(p, q, e.adv, e.roll, 0, effects)
         # EF 7: "if your foe missed, they get a reroll"; the new roll stands.
-        for roller, foe in fx.rerolls:
+        for roller, foe in effects.rerolls:
             for e in entries:
                 if e.fighter is foe and e.foe is roller and not e.divert and not e.hit:
                     e.roll = self.two_d6()
                     self.say(f"    {foe.label} rerolls: {e.roll}")
                     if protected(roller, foe):
                         if e.roll == 12:
-                            fx.strokes.append(_Stroke(foe, roller))
+                            effects.strokes.append(_Stroke(foe, roller))
                             e.hit = True
                         continue
-                    e.hit = self.attack(foe, roller, e.adv, e.roll, 0, fx)
-        return fx
+                    e.hit = self.attack(foe, roller, e.adv, e.roll, 0, effects)
+        return effects
 
     def damage(self, stroke: _Stroke) -> int:
         """Damage of one stroke after shield and armour (001.9)."""
@@ -435,10 +435,10 @@ class _Fight:
                 return 0
         return max(0, raw - rules.armour_points[tgt.c.armour])
 
-    def apply(self, fx: _Effects) -> None:
+    def apply(self, effects: _Effects) -> None:
         """Apply a round's effects simultaneously."""
-        for stroke in fx.strokes:
-            if id(stroke.target) in fx.nullify_all and not stroke.self_inflicted:
+        for stroke in effects.strokes:
+            if id(stroke.target) in effects.nullify_all and not stroke.self_inflicted:
                 self.say(f"    {stroke.target.label} slips and falls: "
                          f"{stroke.attacker.label}'s stroke is nullified")
                 continue
@@ -453,18 +453,18 @@ class _Fight:
                 other.health -= dealt // 2
                 self.say(f"    ... and strikes through into {other.label} for {dealt // 2} "
                          f"(health {other.health + dealt // 2} -> {other.health})")
-        for f in fx.unarm:
+        for f in effects.unarm:
             if f.weapon != "unarmed":
                 self.say(f"    {f.label} is now unarmed")
             f.weapon = "unarmed"
-        for f in fx.lose_shield:
+        for f in effects.lose_shield:
             f.shield = "none"
         for side in self.sides:
             for f in side:
                 f.forced = False
-        for f in fx.forced_next:
+        for f in effects.forced_next:
             f.forced = True
-        for f, cause in fx.out.values():
+        for f, cause in effects.out.values():
             if f.standing:
                 f.out = cause
                 f.fell = self.round_number
@@ -499,11 +499,11 @@ class _Fight:
                 actors = {id(f) for f in self.sides[init]}
             if not rules.ambush_tables:
                 self.rules = _without_tables(rules)
-            fx = self.exchange_round(exchanges, actors, divert_allowed=False)
+            effects = self.exchange_round(exchanges, actors, divert_allowed=False)
             self.rules = rules
         else:  # total surprise: every attacker rolls 2d6; all but a 2 damage the target
             self.engage()
-            fx = _Effects()
+            effects = _Effects()
             for f in self.standing(init):
                 foes = self.opponents.get(id(f), [])
                 if not foes:
@@ -512,13 +512,13 @@ class _Fight:
                 self.say(f"  {f.label} rolls {roll}")
                 if roll != 2:
                     # the target is unaware: no shield deflects it (DEFAULT)
-                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[0], extraordinary=True))
                 if roll == 12 and len(foes) > 1:
-                    fx.strokes.append(_Stroke(f, foes[1], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[1], extraordinary=True))
                 elif roll == 12 and rules.total_surprise_12 == "twice_if_alone":
                     self.say(f"  a 12 with no second foe: {f.label} strikes twice")
-                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
-        self.apply(fx)
+                    effects.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+        self.apply(effects)
 
     # --- the whole fight --------------------------------------------------------------------
     def result(self) -> tuple[Winner, str] | None:
@@ -549,8 +549,8 @@ class _Fight:
         for rnd in range(1, self.rules.max_rounds + 1):
             self.round_number = rnd
             self.say(f"Round {rnd}")
-            fx = self.exchange_round(self.engage(), None)
-            self.apply(fx)
+            effects = self.exchange_round(self.engage(), None)
+            self.apply(effects)
             done = self.result()
             if done:
                 return Outcome(done[0], rnd, done[1])
