@@ -38,7 +38,7 @@ def brute_force(rules: Rules, a: Combatant, b: Combatant) -> tuple[Fraction, Fra
     dividing by (1 - P(nothing changes)).
     """
     adv = a.bonus - b.bonus
-    pa, pb = stroke_probability(adv), stroke_probability(-adv)
+    pa, pb = stroke_probability(adv, rules), stroke_probability(-adv, rules)
     da, db = damage_pmf(a, b, rules), damage_pmf(b, a, rules)
     to_b = {0: 1 - pa}
     for dmg, p in da.items():

@@ -40,9 +40,9 @@ per-declaration arrays of :class:`Chain` use."""
 TWELVE = 1 / 36  # P(2d6 = 12): in every band it scores (001.4)
 
 
-def stroke_probability(advantage: int) -> Fraction:
+def stroke_probability(advantage: int, rules: Rules) -> Fraction:
     """P(a 2d6 roll is a damaging stroke) for a fighter with ``advantage`` (001.4)."""
-    return pmf(2, 6).probability(lambda roll: scores(advantage, roll))
+    return pmf(2, 6).probability(lambda roll: scores(advantage, roll, rules))
 
 
 def damage_pmf(attacker: Combatant, target: Combatant, rules: Rules) -> dict[int, Fraction]:
@@ -179,8 +179,8 @@ def chain(rules: Rules, side_a: Side, side_b: Side, /, *,
     _check(rules, side_a, side_b)
     a, b = side_a[0], side_b[0]
     advantage, health_a, health_b = _states(rules, a, b)
-    p_stroke_a = float(stroke_probability(advantage))
-    p_stroke_b = float(stroke_probability(-advantage))
+    p_stroke_a = float(stroke_probability(advantage, rules))
+    p_stroke_b = float(stroke_probability(-advantage, rules))
     start_a, start_b = starting_health(a, rules), starting_health(b, rules)
     n_states = health_a.size
     laws = _damage_laws(rules, a, b, p_stroke_a, p_stroke_b)

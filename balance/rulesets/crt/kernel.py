@@ -32,7 +32,10 @@ from ...outcomes import Outcomes
 from ...results import Winner
 from .reference import CAUSES
 from .rules import (
+    AMBUSH_RESULTS,
     DIVERT_POLICIES,
+    EF_EFFECTS,
+    ES_EFFECTS,
     WEAPON_TYPES,
     Combatant,
     Rules,
@@ -50,16 +53,21 @@ DOWN, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.code(c) for c in (
 UNARMED = WEAPON_TYPES.index("unarmed")
 NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE = range(len(DIVERT_POLICIES))
 
-# STROKE[advantage + 25, roll]: does ``roll`` score for a fighter with that advantage
-# (clipped to -25..25, beyond which the bands do not change)?  Built from the reference's rule.
-STROKE = np.array([[roll >= 2 and scores(advantage, roll) for roll in range(13)]
-                   for advantage in range(-25, 26)], dtype=bool)
+# Effects of the Extraordinary tables and results of the ambush roll, as small codes.
+EF = {name: code for code, name in enumerate(EF_EFFECTS)}
+ES = {name: code for code, name in enumerate(ES_EFFECTS)}
+AMBUSH = {name: code for code, name in enumerate(AMBUSH_RESULTS)}
 ROLL_2D6 = sum_table(2, 6).astype(np.int8)  # code 0..35 -> 2d6 total
-_STROKE_FLAT = STROKE.ravel()  # [(advantage + 25) * 13 + roll]
+REACH = 100
+"""Advantages are clipped to -REACH..REACH before the band lookup: the band edges lie
+within +/-99 (``Rules.band_edges``), so the bands do not change beyond."""
 
 
-def _stroke(advantage: np.ndarray, roll: np.ndarray) -> np.ndarray:
-    return STROKE[np.clip(advantage, -25, 25) + 25, roll]
+def stroke_table(rules: Rules) -> np.ndarray:
+    """bool (2 * REACH + 1, 13): ``[advantage + REACH, roll]`` -- does ``roll`` score for a
+    fighter with that advantage?  Built from the reference's rule and the rules' bands."""
+    return np.array([[roll >= 2 and scores(advantage, roll, rules) for roll in range(13)]
+                     for advantage in range(-REACH, REACH + 1)], dtype=bool)
 
 
 @dataclass
@@ -81,6 +89,11 @@ class _Setup:
     side: np.ndarray  # intp (n_slots,): 0 for A, 1 for B
     ambush_skill: np.ndarray  # int8 (n_slots,)
     damage_mod: np.ndarray  # int16 (3,): damage modifier by weapon type
+    stroke: np.ndarray  # bool (2 * REACH + 1, 13): the Combat Results Table (stroke_table)
+    failure_effect: np.ndarray  # int8 (13,): EF effect code of each table roll
+    success_effect: np.ndarray  # int8 (13,): ES effect code of each table roll
+    ambush_result: np.ndarray  # int8 (12,): ambush result code of each total 1..11
+    ambush_bonus: np.ndarray  # int16 (len(AMBUSH_RESULTS),): score bonus of each result
 
     @classmethod
     def of(cls, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
@@ -101,7 +114,18 @@ class _Setup:
             np.array([0] * len(side_a) + [1] * len(side_b), np.intp),
             np.array([c.ambush for c in everyone], np.int8),
             np.array([rules.weapon_damage_mod[w] for w in WEAPON_TYPES], np.int16),
+            stroke_table(rules),
+            np.array([-1, -1] + [EF[rules.ef_table[str(r)]] for r in range(2, 13)], np.int8),
+            np.array([-1, -1] + [ES[rules.es_table[str(r)]] for r in range(2, 13)], np.int8),
+            np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]] for t in range(1, 12)],
+                     np.int8),
+            np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
         )
+
+    def strokes(self, advantage: np.ndarray, roll: np.ndarray) -> np.ndarray:
+        """Whether each ``roll`` scores with each ``advantage`` (001.4)."""
+        advantage = np.clip(np.asarray(advantage, np.int64), -REACH, REACH)
+        return self.stroke[advantage + REACH, roll]
 
     @property
     def n_slots(self) -> int:
@@ -162,7 +186,8 @@ def _round_damage_table(setup: _Setup, attacker: int, target: int) -> np.ndarray
     raw = np.maximum(rules.min_damage, face + setup.damage_mod[setup.weapon[attacker]])
     dealt = np.maximum(0, raw - setup.armour[target])
     dealt = np.where(shield_die <= setup.shield_block[target], 0, dealt)
-    return np.where(_stroke(np.full_like(roll, advantage), roll), dealt, 0).astype(np.int16)
+    return np.where(setup.strokes(np.full_like(roll, advantage), roll), dealt,
+                    0).astype(np.int16)
 
 
 _SETTLED = np.int16(30_000)
@@ -322,6 +347,7 @@ class _General:
         self.code_shield_die = expand((code // (36 * die) + 1).astype(np.int8))
         # [weapon type * n_slots + slot]: combat score of that slot with that weapon type
         self.score_by_weapon = setup.score.T.ravel().astype(np.int16)
+        self.stroke_flat = setup.stroke.ravel()  # [(advantage + REACH) * 13 + roll]
 
     @property
     def standing(self) -> np.ndarray:
@@ -426,7 +452,8 @@ class _General:
             diverts = np.zeros((n_entries, n_live), bool)
         twelve = roll == 12
         two = roll == 2
-        stroke = np.take(_STROKE_FLAT, (np.clip(advantage, -25, 25) + 25) * 13 + roll)
+        stroke = np.take(self.stroke_flat, (np.clip(advantage, -REACH, REACH) + REACH) * 13
+                         + roll)
         holds = diverts & stroke  # a diversion holds on a scoring roll (a 12 always, a 2 never)
         partner = np.arange(n_entries) ^ 1
         if rules.divert_scope == "pair":
@@ -560,7 +587,7 @@ class _General:
         open_ = ~ev.protected
         to_failure = open_ & (roll == 2) & (ev.chain < cap)
         to_success = open_ & (roll == 12) & (ev.chain < cap)
-        plain = open_ & ~to_failure & ~to_success & _stroke(ev.advantage, roll)
+        plain = open_ & ~to_failure & ~to_success & self.setup.strokes(ev.advantage, roll)
         self.strokes.add(ev.fight[plain], ev.roller[plain], ev.foe[plain])
         self.set_hit(ev.entry[plain])
         next_failures, next_successes = ev.take(to_failure), ev.take(to_success)
@@ -571,12 +598,13 @@ class _General:
     def failure(self, ev: _Events) -> _Events:
         """One Extraordinary Failure roll per event; returns the ES events of EF 12."""
         rules = self.rules
-        table_roll = self.two_d6(len(ev))
+        effect = self.setup.failure_effect[self.two_d6(len(ev))]
         fight, roller = ev.fight, ev.roller
-        mishap = (table_roll >= 2) & (table_roll <= 4)
+        mishap = (effect == EF["slain"]) | (effect == EF["unconscious"]) | (effect == EF["maimed"])
         self.take_out(roller[mishap], fight[mishap], MISHAP)
-        self.mark("forced", roller[table_roll == 5], fight[table_roll == 5])
-        six = np.flatnonzero(table_roll == 6)
+        tripped = effect == EF["tripped"]
+        self.mark("forced", roller[tripped], fight[tripped])
+        six = np.flatnonzero(effect == EF["shattered"])
         if six.size:
             which = self.d6(six.size)
             has_shield = self.shield_block[roller[six], fight[six]] > 0
@@ -585,17 +613,20 @@ class _General:
                                          & (rules.ef6_no_shield == "weapon"))
             self.mark("lose_shield", roller[six][shield_hit], fight[six][shield_hit])
             self.mark("unarm", roller[six][weapon_hit], fight[six][weapon_hit])
-        seven = table_roll == 7
-        if seven.any():
-            self.pending_rerolls.append(ev.take(seven))
-        self.mark("unarm", roller[table_roll == 8], fight[table_roll == 8])
+        reroll = effect == EF["foe_reroll"]
+        if reroll.any():
+            self.pending_rerolls.append(ev.take(reroll))
+        stripped = effect == EF["stripped"]
+        self.mark("unarm", roller[stripped], fight[stripped])
         if rules.ef9 == "lose_next_attack":
-            self.mark("forced", roller[table_roll == 9], fight[table_roll == 9])
-        eleven = table_roll == 11
-        self.strokes.add(fight[eleven], roller[eleven], roller[eleven], self_inflicted=True)
-        twelve = table_roll == 12
-        go_on = twelve & (ev.chain < rules.max_table_chain)
-        plain = twelve & ~go_on & ~ev.diverted
+            dropped = effect == EF["dropped"]
+            self.mark("forced", roller[dropped], fight[dropped])
+        struck_self = effect == EF["struck_self"]
+        self.strokes.add(fight[struck_self], roller[struck_self], roller[struck_self],
+                         self_inflicted=True)
+        won_through = effect == EF["won_through"]
+        go_on = won_through & (ev.chain < rules.max_table_chain)
+        plain = won_through & ~go_on & ~ev.diverted
         self.strokes.add(fight[plain], roller[plain], ev.foe[plain])
         self.set_hit(ev.entry[plain])
         following = ev.take(go_on)
@@ -633,7 +664,7 @@ class _General:
         """One Extraordinary Success roll per event; returns new EF events and attacks."""
         rules = self.rules
         cap = rules.max_table_chain
-        table_roll = self.two_d6(len(ev))
+        effect = self.setup.success_effect[self.two_d6(len(ev))]
         fight, roller, foe = ev.fight, ev.roller, ev.foe
         own = ~ev.diverted  # strokes on the foe land (and settle the hit) unless he diverted
         new_failures: list[_Events] = []
@@ -645,8 +676,11 @@ class _General:
                              maximum=maximum)
             self.set_hit(ev.entry[mask])
 
-        # 2: Before the Devil knows your dead
-        devil = table_roll == 2
+        def among(*names: str) -> np.ndarray:
+            return np.isin(effect, [ES[name] for name in names])
+
+        # Before the Devil knows your dead
+        devil = effect == ES["devil"]
         if rules.es2_mode == "roller_fails":
             following = ev.take(devil & (ev.chain < cap))
             following.chain = following.chain + 1
@@ -660,24 +694,25 @@ class _General:
             no = np.zeros(len(foes), bool)
             new_failures.append(_Events(foes.fight, foes.foe, foes.roller, -foes.advantage,
                                         foes.chain + 1, none, no, no))
-        # 3, 4, 5, 9 need another engaged foe of the roller
-        needs_other = (table_roll == 3) | (table_roll == 4) | (table_roll == 5) | (table_roll == 9)
+        # these need another engaged foe of the roller
+        needs_other = among("extra_exchange", "extra_stroke", "two_extra_attacks",
+                            "strike_through")
         other = np.full(fight.shape, -1, np.int64)
         if needs_other.any():
             idx = np.flatnonzero(needs_other)
             other[idx] = self.other_foe(fight[idx], roller[idx], foe[idx])
-        strike((table_roll == 3) | (table_roll == 4) | (table_roll == 5) | (table_roll == 8)
-               | (table_roll == 10))
-        three = np.flatnonzero((table_roll == 3) & (other >= 0))
+        strike(among("extra_exchange", "extra_stroke", "two_extra_attacks", "two_strokes",
+                     "disarm", "stroke"))
+        three = np.flatnonzero((effect == ES["extra_exchange"]) & (other >= 0))
         if three.size:
             f3, r3, o3, chain = fight[three], roller[three], other[three], ev.chain[three]
             none = np.full(three.size, -1)
             no = np.zeros(three.size, bool)
             new_attacks.append(_Events(f3, r3, o3, self.band(f3, r3, o3), chain, none, no, no))
             new_attacks.append(_Events(f3, o3, r3, self.band(f3, o3, r3), chain, none, no, no))
-        four = (table_roll == 4) & (other >= 0)
+        four = (effect == ES["extra_stroke"]) & (other >= 0)
         self.strokes.add(fight[four], roller[four], other[four])
-        five = np.flatnonzero((table_roll == 5) & (other >= 0))
+        five = np.flatnonzero((effect == ES["two_extra_attacks"]) & (other >= 0))
         if five.size:
             f5, r5, foe5 = fight[five], roller[five], foe[five]
             first = other[five]
@@ -685,32 +720,32 @@ class _General:
             for extra_target in (first, second):
                 has = extra_target >= 0
                 roll = self.two_d6(five.size)
-                lands = has & (roll != 2) & _stroke(
+                lands = has & (roll != 2) & self.setup.strokes(
                     self.band(f5, r5, np.maximum(extra_target, 0)), roll)
                 self.strokes.add(f5[lands], r5[lands], extra_target[lands])
-        six = table_roll == 6
-        strike(six, maximum=True)
-        self.mark("unarm", roller[six], fight[six])
-        seven = table_roll == 7
-        self.mark("nullify", roller[seven], fight[seven])
+        stuck = effect == ES["max_damage_stuck"]
+        strike(stuck, maximum=True)
+        self.mark("unarm", roller[stuck], fight[stuck])
+        slip = effect == ES["slip_saves"]
+        self.mark("nullify", roller[slip], fight[slip])
         if rules.es7_own_stroke:
-            strike(seven)
-        strike(table_roll == 8)  # the second of two strokes
-        nine = (table_roll == 9) & own
-        self.strokes.add(fight[nine], roller[nine], foe[nine], extraordinary=True,
-                         through=other[nine])
-        self.set_hit(ev.entry[nine])
-        ten = table_roll == 10
-        self.mark("unarm", foe[ten], fight[ten])
-        eleven = table_roll == 11
+            strike(slip)
+        strike(effect == ES["two_strokes"])  # the second of two strokes
+        through = (effect == ES["strike_through"]) & own
+        self.strokes.add(fight[through], roller[through], foe[through], extraordinary=True,
+                         through=other[through])
+        self.set_hit(ev.entry[through])
+        disarm = effect == ES["disarm"]
+        self.mark("unarm", foe[disarm], fight[disarm])
+        broken = effect == ES["break_weapon"]
         if rules.es11 == "surrender":
-            self.take_out(foe[eleven], fight[eleven], SURRENDER)
+            self.take_out(foe[broken], fight[broken], SURRENDER)
         else:
-            strike(eleven)
-            self.mark("unarm", foe[eleven], fight[eleven])
-        twelve = np.flatnonzero(table_roll == 12)
-        if twelve.size:
-            f12, foe12 = fight[twelve], foe[twelve]
+            strike(broken)
+            self.mark("unarm", foe[broken], fight[broken])
+        breaks = np.flatnonzero(effect == ES["enemy_breaks"])
+        if breaks.size:
+            f12, foe12 = fight[breaks], foe[breaks]
             self.take_out(foe12, f12, BROKE)
             side_of_foe = self.setup.side[foe12]
             standing = self.out_cause[:, f12] == STANDING  # (n_slots, events)
@@ -861,19 +896,19 @@ class _General:
         skills = setup.ambush_skill[setup.side == ambusher_side]
         skill = int(skills.max() if rules.ambush_skill == "best" else skills[0])
         n_live = self.live.size
-        total = self.d6(n_live) + skill
-        warned = total == 1
-        brief = (total >= 5) & (total <= 6)
-        surprise = (total >= 7) & (total <= 8)
+        result = setup.ambush_result[self.d6(n_live) + skill]
+        warned = result == AMBUSH["warned"]
+        brief = result == AMBUSH["brief"]
+        surprise = result == AMBUSH["surprise"]
         actors = np.zeros((2, n_live), bool)
         actors[1 - ambusher_side, warned] = True
         actors[ambusher_side, brief | surprise] = True
         ambushers = (setup.side == ambusher_side)[:, None]
-        bonus = np.where(ambushers & brief, 6, 0) + np.where(ambushers & surprise, 12, 0)
+        bonus = np.where(ambushers, setup.ambush_bonus[result][None, :], 0)
         self.pending_rerolls = []
         self.exchange_round(bonus.astype(np.int16), actors, divert_allowed=False,
                             tables=setup.tables and rules.ambush_tables)
-        totally = np.flatnonzero(total >= 9)
+        totally = np.flatnonzero(result == AMBUSH["total"])
         if totally.size:
             self.total_surprise(totally, ambusher_side)
         self.settle()

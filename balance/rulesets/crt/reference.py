@@ -22,8 +22,6 @@ from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
 from .rules import (
-    EF_TABLE,
-    ES_TABLE,
     Combatant,
     Rules,
     ambush_result,
@@ -220,7 +218,7 @@ class _Fight:
             return False
         if roll == 12 and tables and chain < self.rules.max_table_chain:
             return self.success(p, q, adv, chain + 1, effects)
-        if scores(adv, roll):
+        if scores(adv, roll, self.rules):
             effects.strokes.append(_Stroke(p, q))
             return True
         return False
@@ -232,7 +230,7 @@ class _Fight:
         ``suppress_own``: ``p`` diverted, so his strokes on ``q`` (EF 12) do not land.
         """
         roll = self.two_d6()
-        effect = EF_TABLE[roll]
+        effect = self.rules.ef_table[str(roll)]
         self.say(f"    {p.label}: Extraordinary Failure, table roll {roll}: {effect}")
         if effect in ("slain", "unconscious", "maimed"):
             effects.take_out(p, "mishap")
@@ -268,10 +266,10 @@ class _Fight:
 
     def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
-        roll = self.two_d6()
-        effect = ES_TABLE[roll]
-        self.say(f"    {p.label}: Extraordinary Success, table roll {roll}: {effect}")
         rules = self.rules
+        roll = self.two_d6()
+        effect = rules.es_table[str(roll)]
+        self.say(f"    {p.label}: Extraordinary Success, table roll {roll}: {effect}")
         strokes: list[_Stroke] = []
         others = self.other_foes(p, q)
         if effect == "devil":
@@ -303,9 +301,9 @@ class _Fight:
             for other in others[:2]:
                 r = self.two_d6()
                 band = self.band_against(p, other)
-                hit = r != 2 and scores(band, r)
+                hit = r != 2 and scores(band, r, rules)
                 self.say(f"    {p.label} attacks {other.label} too: rolls {r} "
-                         f"(needs {_need_text(band)}): {'stroke' if hit else 'miss'}")
+                         f"(needs {_need_text(band, rules)}): {'stroke' if hit else 'miss'}")
                 if hit:
                     effects.strokes.append(_Stroke(p, other))
         elif effect == "max_damage_stuck":
@@ -320,6 +318,8 @@ class _Fight:
         elif effect == "strike_through":
             strokes.append(_Stroke(p, q, extraordinary=True,
                                    through=others[0] if others else None))
+        elif effect == "stroke":
+            strokes.append(_Stroke(p, q, extraordinary=True))
         elif effect == "disarm":
             strokes.append(_Stroke(p, q, extraordinary=True))
             effects.unarm.append(q)
@@ -376,13 +376,13 @@ class _Fight:
             for e in sorted(mine, key=lambda e: e.adv):
                 act = " diverts to defence" if e.divert else ""
                 forced = " (may only defend)" if e.fighter.forced else ""
-                parts.append(f"{e.fighter.label} {e.adv:+d} needs {_need_text(e.adv)}, "
+                parts.append(f"{e.fighter.label} {e.adv:+d} needs {_need_text(e.adv, rules)}, "
                              f"rolls {e.roll}{act}{forced}")
             if parts:
                 self.say("  " + "; ".join(parts))
         for e in entries:
             if e.divert:
-                e.success = e.roll == 12 or (e.roll != 2 and scores(e.adv, e.roll))
+                e.success = e.roll == 12 or (e.roll != 2 and scores(e.adv, e.roll, rules))
 
         def protected(p: _Fighter, q: _Fighter) -> bool:
             return any(e.divert and e.success and e.fighter is p
@@ -483,7 +483,7 @@ class _Fight:
         skills = [f.c.ambush for f in self.sides[init]]
         skill = max(skills) if rules.ambush_skill == "best" else skills[0]
         die = self.d6()
-        result = ambush_result(die + skill)
+        result = ambush_result(die + skill, rules)
         self.say(f"Ambush by side {'AB'[init]}: d6 {die} + skill {skill} = {die + skill}: {result}")
         target_side = 1 - init
         if result == "none":
@@ -493,7 +493,7 @@ class _Fight:
                 self.say("  the enemy is warned and gains a free attack")
                 exchanges, actors = self.engage(), {id(f) for f in self.sides[target_side]}
             else:
-                bonus = 6 if result == "brief" else 12
+                bonus = int(rules.ambush_bonus[result])
                 self.say(f"  hand-to-hand attacks at combat score +{bonus}, one-sided")
                 exchanges = self.engage(bonus=(bonus, 0) if init == 0 else (0, bonus))
                 actors = {id(f) for f in self.sides[init]}
@@ -558,8 +558,10 @@ class _Fight:
         return Outcome(Winner.DRAW, self.rules.max_rounds, "max_rounds")
 
 
-def _need_text(adv: int) -> str:
-    return "7 or 12" if adv == 0 else f"{needed(adv)}+"
+def _need_text(adv: int, rules: Rules) -> str:
+    if adv == 0:
+        return f"{rules.band_needed['zero']} or 12"
+    return f"{needed(adv, rules)}+"
 
 
 def _without_tables(rules: Rules) -> Rules:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...errors import SpecError
 from ...fields import Table, check_fields, param
 
 ABILITIES: tuple[str, ...] = ("agility", "strength", "toughness", "creativity")
@@ -28,54 +29,83 @@ LEVEL_ABILITIES = {
     "unarmed": ("toughness", "strength", "agility", "creativity", "toughness", "strength"),
 }
 
-# 001.4 Combat Results Table: the 2d6 roll needed (that roll or higher) for an advantage band.
-# The zero band is special: only 7 or 12 score, and 11 fails (001.8.1-2).
-BAND_EDGES: tuple[tuple[int, int], ...] = ((25, 4), (13, 5), (1, 6), (0, 7), (-12, 8), (-24, 9))
-"""(lowest advantage of the band, roll needed); below -24 the roll needed is 10."""
+# 001.4 Combat Results Table: the seven bands of the advantage (own score - foe's score),
+# from the seed's "minus 25 and lower" to "plus 25 and higher".
+BANDS: tuple[str, ...] = ("great_deficit", "deficit", "slight_deficit", "zero",
+                          "slight_advantage", "advantage", "great_advantage")
+
+# Where the bands begin (TEXT, 001.4): "plus 1 to 12", "plus 13-24", "plus 25 and higher" and
+# their mirror images.  A band runs from its edge up to the next band's (the advantage
+# bands) or down from it (the deficit bands); "zero" is exactly 0.
+BAND_EDGES = {"advantage": 13, "great_advantage": 25, "deficit": -13, "great_deficit": -25}
+
+# The 2d6 roll each band needs (that roll or higher scores; TEXT, 001.4).  At zero only
+# that one roll (7) and a 12 score, and 11 fails there (001.8.1-2).
+BAND_NEEDED = {"great_advantage": 4, "advantage": 5, "slight_advantage": 6, "zero": 7,
+               "slight_deficit": 8, "deficit": 9, "great_deficit": 10}
 
 # 001.6 Extraordinary Failure (you rolled a 2) and Success (you rolled a 12): the effect of
-# a fresh 2d6 roll, named as the kernel and reference implement them.
-EF_TABLE = {2: "slain", 3: "unconscious", 4: "maimed", 5: "tripped", 6: "shattered",
-            7: "foe_reroll", 8: "stripped", 9: "dropped", 10: "nothing", 11: "struck_self",
-            12: "won_through"}
-ES_TABLE = {2: "devil", 3: "extra_exchange", 4: "extra_stroke", 5: "two_extra_attacks",
-            6: "max_damage_stuck", 7: "slip_saves", 8: "two_strokes", 9: "strike_through",
-            10: "disarm", 11: "break_weapon", 12: "enemy_breaks"}
+# a fresh 2d6 roll (TEXT), named as the kernel and reference implement them; the digest's
+# implementation column gives the DEFAULT reading of each.  A rule table: any entry may
+# name any effect of its own table ("nothing" / "stroke" blank an entry).
+EF_EFFECTS: tuple[str, ...] = ("slain", "unconscious", "maimed", "tripped", "shattered",
+                               "foe_reroll", "stripped", "dropped", "nothing", "struck_self",
+                               "won_through")
+ES_EFFECTS: tuple[str, ...] = ("devil", "extra_exchange", "extra_stroke", "two_extra_attacks",
+                               "max_damage_stuck", "slip_saves", "two_strokes",
+                               "strike_through", "disarm", "break_weapon", "enemy_breaks",
+                               "stroke")
+EF_TABLE = {"2": "slain", "3": "unconscious", "4": "maimed", "5": "tripped", "6": "shattered",
+            "7": "foe_reroll", "8": "stripped", "9": "dropped", "10": "nothing",
+            "11": "struck_self", "12": "won_through"}
+ES_TABLE = {"2": "devil", "3": "extra_exchange", "4": "extra_stroke", "5": "two_extra_attacks",
+            "6": "max_damage_stuck", "7": "slip_saves", "8": "two_strokes",
+            "9": "strike_through", "10": "disarm", "11": "break_weapon", "12": "enemy_breaks"}
 
-# 001.3 opening ambush / sneak attack: 1d6 + skill level.
-AMBUSH_RESULTS = ((1, "warned"), (4, "none"), (6, "brief"), (8, "surprise"), (99, "total"))
-"""(highest total of the result, result)."""
+# 001.3 opening ambush / sneak attack: the result of each total of 1d6 + skill level (0-5).
+AMBUSH_RESULTS: tuple[str, ...] = ("warned", "none", "brief", "surprise", "total")
+AMBUSH_TABLE = {"1": "warned", "2": "none", "3": "none", "4": "none", "5": "brief",
+                "6": "brief", "7": "surprise", "8": "surprise", "9": "total", "10": "total",
+                "11": "total"}
+# The combat-score bonus of hand-to-hand attacks in the brief surprise and surprise results.
+AMBUSH_BONUS = {"brief": 6, "surprise": 12}
 
 
-def needed(advantage: int) -> int:
-    """The 2d6 roll a fighter with ``advantage`` needs (7 means "only 7 or 12" at zero)."""
-    for low, roll in BAND_EDGES:
-        if advantage >= low:
-            return roll
-    return 10
+def band(advantage: int, rules: Rules) -> str:
+    """The name of the band of ``advantage`` under ``rules.band_edges`` (001.4)."""
+    edges = rules.band_edges
+    if advantage == 0:
+        return "zero"
+    if advantage > 0:
+        return ("great_advantage" if advantage >= edges["great_advantage"] else
+                "advantage" if advantage >= edges["advantage"] else "slight_advantage")
+    return ("great_deficit" if advantage <= edges["great_deficit"] else
+            "deficit" if advantage <= edges["deficit"] else "slight_deficit")
 
 
-def scores(advantage: int, roll: int) -> bool:
+def needed(advantage: int, rules: Rules) -> int:
+    """The 2d6 roll a fighter with ``advantage`` needs (at zero: the only roll, with 12)."""
+    return int(rules.band_needed[band(advantage, rules)])
+
+
+def scores(advantage: int, roll: int, rules: Rules) -> bool:
     """Whether ``roll`` on 2d6 is a damaging stroke for a fighter with ``advantage``.
 
-    2 never scores, 12 always does, 11 does except at exactly zero, and at zero only 7
-    and 12 score (001.4).
+    2 never scores, 12 always does, 11 does except at exactly zero, and at zero only the
+    zero band's roll (7) and 12 score (001.4).
     """
     if roll == 2:
         return False
     if roll == 12:
         return True
     if advantage == 0:
-        return roll == 7
-    return roll >= needed(advantage)
+        return roll == rules.band_needed["zero"]
+    return roll >= needed(advantage, rules)
 
 
-def ambush_result(total: int) -> str:
+def ambush_result(total: int, rules: Rules) -> str:
     """Name of the ambush result for ``1d6 + skill`` (001.3)."""
-    for high, result in AMBUSH_RESULTS:
-        if total <= high:
-            return result
-    raise AssertionError("unreachable")
+    return str(rules.ambush_table[str(total)])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,6 +222,29 @@ class Rules:
         LEVEL_ABILITIES, tag="DEFAULT",
         doc="ability governing each weapon type (index 0) and added at skill levels 1-5; "
             "one-handed 0-3 are TEXT (001.2, 001.9)")
+    band_edges: Table = param(
+        BAND_EDGES, tag="TEXT", low=-99, high=99,
+        doc="where the advantage bands begin: 'advantage' (plus 13-24) and "
+            "'great_advantage' (plus 25 and higher), 'deficit' (minus 13-24) and "
+            "'great_deficit' (minus 25 and lower); the slight bands fill the rest but zero "
+            "(001.4)")
+    band_needed: Table = param(
+        BAND_NEEDED, tag="TEXT", low=4, high=11,
+        doc="the 2d6 roll each band needs (that roll or higher; at zero only that roll); "
+            "2 never scores, 12 always does (001.4)")
+    ef_table: Table = param(
+        EF_TABLE, tag="TEXT", choices=EF_EFFECTS,
+        doc="Extraordinary Failure table: the effect of each fresh 2d6 roll (001.6)")
+    es_table: Table = param(
+        ES_TABLE, tag="TEXT", choices=ES_EFFECTS,
+        doc="Extraordinary Success table: the effect of each fresh 2d6 roll (001.6)")
+    ambush_table: Table = param(
+        AMBUSH_TABLE, tag="TEXT", choices=AMBUSH_RESULTS,
+        doc="the opening's result for each total of 1d6 + ambush skill (001.3)")
+    ambush_bonus: Table = param(
+        AMBUSH_BONUS, tag="TEXT", low=0, high=99,
+        doc="combat-score bonus of the ambushers' hand-to-hand attacks in the brief "
+            "surprise and surprise results (001.3)")
     ambush: str = param("none", tag="TEXT", choices=("none", "a", "b"),
                         doc="which side opens with an ambush / sneak attack roll (001.3)")
     ambush_skill: str = param("best", tag="DEFAULT", choices=("best", "first"),
@@ -211,10 +264,15 @@ class Rules:
         for kind, abilities in self.level_abilities.items():
             if kind not in WEAPON_TYPES or len(abilities) != 6 or any(
                     a not in ABILITIES for a in abilities):
-                from ...errors import SpecError
                 raise SpecError("crt rules field 'level_abilities' must map each of "
                                 f"{', '.join(WEAPON_TYPES)} to 6 abilities from "
                                 f"{', '.join(ABILITIES)}; got {kind}: {abilities!r}")
+        edges = self.band_edges
+        if not (1 <= edges["advantage"] <= edges["great_advantage"]
+                and edges["great_deficit"] <= edges["deficit"] <= -1):
+            raise SpecError("crt rules field 'band_edges' must keep the bands in order: "
+                            "1 <= advantage <= great_advantage and great_deficit <= deficit "
+                            f"<= -1; got {dict(edges)}")
 
     @property
     def plain(self) -> bool:
