@@ -159,3 +159,20 @@ def test_kernel_stores_the_end_cause_codes(rules):
     assert (out.cause == crt.causes.down).any()
     if rules.extraordinary:
         assert (out.cause == crt.causes.mishap).any()
+
+
+@pytest.mark.parametrize("stops_12", [False, True])
+def test_twelves_and_shields_kernel_matches_exact(stops_12):
+    # a large shield and a round one: 12s (undeflectable unless shield_stops_12) matter
+    rules = Rules(extraordinary=False, shield_stops_12=stops_12)
+    a = Combatant(name="a", agility=10, toughness=10, bonus=4, shield="large")
+    b = Combatant(name="b", agility=10, toughness=12, shield="round", divert="if_deficit")
+    exact = balance.exact("crt", a, b, rules=rules)
+    for path, general in (("fast", rules), ("general", dataclasses.replace(
+            rules, extraordinary=True, max_table_chain=0))):
+        fighters = (a, dataclasses.replace(b, divert="never")) if path == "fast" else (a, b)
+        expected = exact if path == "general" else balance.exact("crt", *fighters, rules=rules)
+        out = crt.simulate(general, (fighters[0],), (fighters[1],), n=100_000,
+                           rng=np.random.default_rng(61 + stops_12))
+        counts = np.bincount(out.winner, minlength=3)
+        assert gof_pvalue(counts, [expected.draw, expected.a_win, expected.b_win]) > ALPHA

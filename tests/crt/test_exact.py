@@ -35,17 +35,22 @@ def brute_force(rules: Rules, a: Combatant, b: Combatant) -> tuple[Fraction, Fra
     """Exact win/loss/draw by recursion over health with Fractions (no round cap).
 
     Independent of the solver: no matrices, no diversion, the self-loop removed by
-    dividing by (1 - P(nothing changes)).
+    dividing by (1 - P(nothing changes)).  A 12 (1/36) is a stroke no shield deflects
+    (001.9), unless ``shield_stops_12``.
     """
     adv = a.bonus - b.bonus
-    pa, pb = stroke_probability(adv, rules), stroke_probability(-adv, rules)
-    da, db = damage_pmf(a, b, rules), damage_pmf(b, a, rules)
-    to_b = {0: 1 - pa}
-    for dmg, p in da.items():
-        to_b[dmg] = to_b.get(dmg, Fraction(0)) + pa * p
-    to_a = {0: 1 - pb}
-    for dmg, p in db.items():
-        to_a[dmg] = to_a.get(dmg, Fraction(0)) + pb * p
+    twelve = Fraction(1, 36)
+
+    def dealt(attacker, target, p_stroke):
+        law = {0: 1 - p_stroke}
+        for deflectable, weight in ((True, p_stroke - twelve),
+                                    (rules.shield_stops_12, twelve)):
+            for dmg, p in damage_pmf(attacker, target, rules, deflectable=deflectable).items():
+                law[dmg] = law.get(dmg, Fraction(0)) + weight * p
+        return law
+
+    to_b = dealt(a, b, stroke_probability(adv, rules))
+    to_a = dealt(b, a, stroke_probability(-adv, rules))
 
     @cache
     def value(ha: int, hb: int) -> tuple[Fraction, Fraction, Fraction]:
@@ -72,11 +77,13 @@ def brute_force(rules: Rules, a: Combatant, b: Combatant) -> tuple[Fraction, Fra
                  rules.fixed_health if b.health is None else b.health)
 
 
+@pytest.mark.parametrize("stops_12", [False, True])
 @pytest.mark.parametrize(("adv", "ha", "hb", "armour", "shield"), [
     (0, 10, 10, "none", "none"), (7, 6, 9, "leather", "none"), (-14, 8, 5, "none", "round"),
     (30, 4, 12, "mail", "large")])
-def test_solver_matches_brute_force(adv, ha, hb, armour, shield):
-    rules = Rules(extraordinary=False, health="fixed", max_rounds=5000)
+def test_solver_matches_brute_force(adv, ha, hb, armour, shield, stops_12):
+    rules = Rules(extraordinary=False, health="fixed", max_rounds=5000,
+                  shield_stops_12=stops_12)
     a = Combatant(bonus=adv, health=ha)
     b = Combatant(health=hb, armour=armour, shield=shield)
     p = balance.exact("crt", a, b, rules=rules)

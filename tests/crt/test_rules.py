@@ -180,3 +180,30 @@ def test_two_d6_lookup_is_exact():
 
     counts = np.bincount(sum_table(2, 6), minlength=13)
     assert [Fraction(int(c), 36) for c in counts[2:]] == [pmf(2, 6)[k] for k in range(2, 13)]
+
+
+def test_a_shield_cannot_deflect_a_12_with_the_tables_off(scripted):  # 001.9
+    # Tables off.  A rolls 12 (6, 6), B rolls 3 (1, 2); A's damage die 4 lands on B's large
+    # shield, which cannot deflect a 12: no shield die is rolled.
+    rules = Rules(extraordinary=False)
+    a, b = Combatant(name="A"), Combatant(name="B", health=4, shield="large")
+    outcome, lines, rng = _scripted_round(scripted, [6, 6, 1, 2, 4], a, b, rules)
+    assert any("large shield cannot deflect a 12" in line for line in lines)
+    assert outcome.winner == balance.Winner.A and rng.exhausted
+    # shield_stops_12 = true: the shield rolls (d6 2 <= 3) and deflects it
+    stops = Rules(extraordinary=False, shield_stops_12=True, max_rounds=1)
+    outcome, lines, rng = _scripted_round(scripted, [6, 6, 1, 2, 4, 2], a, b, stops)
+    assert any("deflects the stroke (d6 2 <= 3)" in line for line in lines)
+    assert outcome.winner == balance.Winner.DRAW and rng.exhausted
+
+
+def test_shield_stops_12_is_a_reading_where_someone_has_a_shield():
+    plain = Rules(extraordinary=False)
+    shielded = crt.combatant("duelist", shield="round")
+    readings = crt.assumptions(plain, (shielded,), (crt.presets["duelist"],))
+    assert "shield_stops_12=False [DEFAULT]" in readings
+    bare = crt.assumptions(plain, (crt.presets["duelist"],), (crt.presets["duelist"],))
+    assert not any(r.startswith("shield_stops_12") for r in bare)
+    deflect = balance.exact("crt", "duelist", shielded, rules=plain)
+    stops = balance.exact("crt", "duelist", shielded, extraordinary=False, shield_stops_12=True)
+    assert stops.b_win - deflect.b_win > 0.005  # the shield holds off one stroke in 36 more

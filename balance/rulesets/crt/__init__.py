@@ -69,6 +69,8 @@ class CRT(Ruleset):
             skip |= {"divert_12_es", "divert_scope"}
         if rules.health != "fixed":
             skip.add("fixed_health")
+        if all(rules.shield_block[c.shield] == 0 for c in everyone):
+            skip.add("shield_stops_12")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 

@@ -45,10 +45,12 @@ def stroke_probability(advantage: int, rules: Rules) -> Fraction:
     return pmf(2, 6).probability(lambda roll: scores(advantage, roll, rules))
 
 
-def damage_pmf(attacker: Combatant, target: Combatant, rules: Rules) -> dict[int, Fraction]:
-    """Distribution of the damage one ordinary stroke deals, after shield and armour."""
+def damage_pmf(attacker: Combatant, target: Combatant, rules: Rules, *,
+               deflectable: bool = True) -> dict[int, Fraction]:
+    """Distribution of the damage one stroke deals, after shield (if ``deflectable``) and
+    armour."""
     mod = rules.weapon_damage_mod[attacker.weapon_type]
-    block = Fraction(rules.shield_block[target.shield], 6)
+    block = Fraction(rules.shield_block[target.shield] if deflectable else 0, 6)
     armour = rules.armour_points[target.armour]
     out: dict[int, Fraction] = {0: block}
     for face in range(1, rules.damage_die + 1):
@@ -135,32 +137,29 @@ def _damage_laws(rules: Rules, a: Combatant, b: Combatant, p_stroke_a: float,
                  p_stroke_b: float) -> dict[tuple[bool, bool], tuple[np.ndarray, np.ndarray]]:
     """For each pair of declarations, the pmfs of the damage A takes and B takes in a round.
 
-    An attacker scores with his band's chance; against a diversion that holds (the
-    diverter's own roll scores) only his 12 lands, as an ordinary stroke (001.5).  A
-    diverter deals nothing.  Given the declarations the two rolls are independent.
+    An attacker scores with his band's chance; his 12 (one chance in 36 in every band) is
+    not deflected by a shield (001.9) unless ``shield_stops_12``.  Against a diversion that
+    holds (the diverter's own roll scores) only his 12 lands, as an ordinary stroke
+    (001.5).  A diverter deals nothing.  Given the declarations the rolls are independent.
     """
-    ordinary_to_b = _as_array(damage_pmf(a, b, rules))
-    ordinary_to_a = _as_array(damage_pmf(b, a, rules))
     nothing = np.array([1.0])
 
-    def landed(p_land: float, ordinary: np.ndarray) -> np.ndarray:
-        none, stroke = _padded(nothing, ordinary)
-        return (1 - p_land) * none + p_land * stroke
+    def laws_of(attacker: Combatant, target: Combatant, p_stroke: float, p_holds: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """(attacking freely, attacking into a diversion): pmfs of the damage dealt."""
+        none, ordinary, twelve = _padded(
+            nothing, _as_array(damage_pmf(attacker, target, rules)),
+            _as_array(damage_pmf(attacker, target, rules, deflectable=rules.shield_stops_12)))
+        free = (1 - p_stroke) * none + (p_stroke - TWELVE) * ordinary + TWELVE * twelve
+        into_diversion = (1 - p_holds) * free + p_holds * ((1 - TWELVE) * none + TWELVE * ordinary)
+        return free, into_diversion
 
+    a_free, a_into = laws_of(a, b, p_stroke_a, p_stroke_b)
+    b_free, b_into = laws_of(b, a, p_stroke_b, p_stroke_a)
     laws = {}
     for a_diverts, b_diverts in DECLARATIONS:
-        if a_diverts:
-            to_b = nothing
-        elif b_diverts:  # B's diversion holds with his stroke chance; then only A's 12 lands
-            to_b = landed((1 - p_stroke_b) * p_stroke_a + p_stroke_b * TWELVE, ordinary_to_b)
-        else:
-            to_b = landed(p_stroke_a, ordinary_to_b)
-        if b_diverts:
-            to_a = nothing
-        elif a_diverts:
-            to_a = landed((1 - p_stroke_a) * p_stroke_b + p_stroke_a * TWELVE, ordinary_to_a)
-        else:
-            to_a = landed(p_stroke_b, ordinary_to_a)
+        to_b = nothing if a_diverts else a_into if b_diverts else a_free
+        to_a = nothing if b_diverts else b_into if a_diverts else b_free
         laws[(a_diverts, b_diverts)] = (to_a, to_b)
     return laws
 

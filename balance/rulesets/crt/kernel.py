@@ -185,7 +185,8 @@ def _round_damage_table(setup: _Setup, attacker: int, target: int) -> np.ndarray
     shield_die = code // (36 * die) + 1
     raw = np.maximum(rules.min_damage, face + setup.damage_mod[setup.weapon[attacker]])
     dealt = np.maximum(0, raw - setup.armour[target])
-    dealt = np.where(shield_die <= setup.shield_block[target], 0, dealt)
+    deflectable = (roll != 12) | rules.shield_stops_12  # 001.9: a 12 cannot be deflected
+    dealt = np.where(deflectable & (shield_die <= setup.shield_block[target]), 0, dealt)
     return np.where(setup.strokes(np.full_like(roll, advantage), roll), dealt,
                     0).astype(np.int16)
 
@@ -288,27 +289,27 @@ class _Strokes:
     fight: list[np.ndarray] = field(default_factory=list)
     attacker: list[np.ndarray] = field(default_factory=list)
     target: list[np.ndarray] = field(default_factory=list)
-    extraordinary: list[np.ndarray] = field(default_factory=list)  # no shield deflects it
+    deflectable: list[np.ndarray] = field(default_factory=list)  # not an ES stroke, nor a 12
     maximum: list[np.ndarray] = field(default_factory=list)  # ES 6: maximum damage
     through: list[np.ndarray] = field(default_factory=list)  # ES 9: companion hit, or -1
     self_inflicted: list[np.ndarray] = field(default_factory=list)  # EF 11
 
     def add(self, fight: np.ndarray, attacker: np.ndarray, target: np.ndarray, *,
-            extraordinary: bool | np.ndarray = False, maximum: bool = False,
+            deflectable: bool | np.ndarray = True, maximum: bool = False,
             through: np.ndarray | None = None, self_inflicted: bool = False) -> None:
         if not len(fight):
             return
         self.fight.append(fight)
         self.attacker.append(attacker)
         self.target.append(target)
-        self.extraordinary.append(np.broadcast_to(extraordinary, fight.shape))
+        self.deflectable.append(np.broadcast_to(deflectable, fight.shape))
         self.maximum.append(np.full(fight.shape, maximum))
         self.through.append(np.full(fight.shape, -1) if through is None else through)
         self.self_inflicted.append(np.full(fight.shape, self_inflicted))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return tuple(np.concatenate(getattr(self, f)) for f in (
-            "fight", "attacker", "target", "extraordinary", "maximum", "through",
+            "fight", "attacker", "target", "deflectable", "maximum", "through",
             "self_inflicted"))
 
 
@@ -469,6 +470,9 @@ class _General:
         else:
             ordinary = attacking & ~protected & stroke
         ordinary |= attacking & protected & twelve  # a 12 lands through a diversion (001.5)
+        # a 12 read without the ES table is still a 12: no shield deflects it (001.9)
+        undeflectable = (ordinary & twelve & ~protected if not rules.shield_stops_12
+                         else np.zeros_like(ordinary))
         self.hit = ordinary.copy()
         self.attacker, self.target, self.advantage, self.diverts = (
             attacker, target, advantage, diverts)
@@ -479,7 +483,7 @@ class _General:
             "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": []}
         if tables:
             self.tables_round(rolls & two, attacking & ~protected & twelve, diverts & twelve)
-        self.apply(ordinary, code, flat_attacker, flat_target, target)
+        self.apply(ordinary, undeflectable, code, flat_attacker, flat_target, target)
 
     def decide(self, attacker: np.ndarray, flat_attacker: np.ndarray, advantage: np.ndarray
                ) -> np.ndarray:
@@ -573,6 +577,11 @@ class _General:
                                             _Events.concat(new_successes),
                                             _Events.concat(new_attacks))
 
+    def deflectable(self, roll: np.ndarray) -> np.ndarray:
+        """Whether strokes scored by ``roll`` without the ES table may be deflected: a 12
+        may not (001.9), unless ``shield_stops_12``."""
+        return (roll != 12) | self.rules.shield_stops_12
+
     def set_hit(self, entry: np.ndarray) -> None:
         self.hit.ravel()[entry[entry >= 0]] = True
 
@@ -588,7 +597,8 @@ class _General:
         to_failure = open_ & (roll == 2) & (ev.chain < cap)
         to_success = open_ & (roll == 12) & (ev.chain < cap)
         plain = open_ & ~to_failure & ~to_success & self.setup.strokes(ev.advantage, roll)
-        self.strokes.add(ev.fight[plain], ev.roller[plain], ev.foe[plain])
+        self.strokes.add(ev.fight[plain], ev.roller[plain], ev.foe[plain],
+                         deflectable=self.deflectable(roll[plain]))
         self.set_hit(ev.entry[plain])
         next_failures, next_successes = ev.take(to_failure), ev.take(to_success)
         next_failures.chain = next_failures.chain + 1
@@ -672,7 +682,7 @@ class _General:
 
         def strike(mask: np.ndarray, maximum: bool = False) -> None:
             mask = mask & own
-            self.strokes.add(fight[mask], roller[mask], foe[mask], extraordinary=True,
+            self.strokes.add(fight[mask], roller[mask], foe[mask], deflectable=False,
                              maximum=maximum)
             self.set_hit(ev.entry[mask])
 
@@ -722,7 +732,8 @@ class _General:
                 roll = self.two_d6(five.size)
                 lands = has & (roll != 2) & self.setup.strokes(
                     self.band(f5, r5, np.maximum(extra_target, 0)), roll)
-                self.strokes.add(f5[lands], r5[lands], extra_target[lands])
+                self.strokes.add(f5[lands], r5[lands], extra_target[lands],
+                                 deflectable=self.deflectable(roll[lands]))
         stuck = effect == ES["max_damage_stuck"]
         strike(stuck, maximum=True)
         self.mark("unarm", roller[stuck], fight[stuck])
@@ -732,7 +743,7 @@ class _General:
             strike(slip)
         strike(effect == ES["two_strokes"])  # the second of two strokes
         through = (effect == ES["strike_through"]) & own
-        self.strokes.add(fight[through], roller[through], foe[through], extraordinary=True,
+        self.strokes.add(fight[through], roller[through], foe[through], deflectable=False,
                          through=other[through])
         self.set_hit(ev.entry[through])
         disarm = effect == ES["disarm"]
@@ -800,8 +811,8 @@ class _General:
         block = np.take(self.shield_block.ravel(), flat_target)
         return np.where(deflectable & (shield_die <= block), 0, dealt).astype(np.int16)
 
-    def apply(self, ordinary: np.ndarray, code: np.ndarray, flat_attacker: np.ndarray,
-              flat_target: np.ndarray, target: np.ndarray) -> None:
+    def apply(self, ordinary: np.ndarray, undeflectable: np.ndarray, code: np.ndarray,
+              flat_attacker: np.ndarray, flat_target: np.ndarray, target: np.ndarray) -> None:
         n_live = self.live.size
         flat_health = self.health.ravel()
         nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
@@ -813,8 +824,8 @@ class _General:
                              + np.take(setup.damage_mod, weapon))
             armour = setup.armour[::-1, None] if self.duel else np.take(setup.armour, target)
             dealt = np.maximum(0, raw - armour).astype(np.int16)
-            deflected = (np.take(self.code_shield_die, code)
-                         <= self.at_target(self.shield_block, flat_target))
+            deflected = ((np.take(self.code_shield_die, code)
+                          <= self.at_target(self.shield_block, flat_target)) & ~undeflectable)
             dealt[~ordinary | deflected] = 0
             if nullified.size:
                 slot, fight = np.divmod(nullified, n_live)
@@ -826,13 +837,13 @@ class _General:
                 for k in range(ordinary.shape[0]):  # within one entry row, targets differ
                     flat_health[flat_target[k]] -= dealt[k]
         if self.strokes.fight:
-            fight, attacker, target_, extraordinary, maximum, through, self_inflicted = (
+            fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
                 self.strokes.arrays())
             die = np.where(maximum, self.rules.damage_die,
                            self.rng.integers(1, self.rules.damage_die + 1, fight.size))
             flat_struck = target_ * n_live + fight
             dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
-                                self.d6(fight.size), ~extraordinary & ~self_inflicted)
+                                self.d6(fight.size), deflectable & ~self_inflicted)
             cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
@@ -934,11 +945,11 @@ class _General:
             attacker = np.full(fight.size, slot)
             hit = roll != 2
             # the target is unaware: no shield deflects these strokes (DEFAULT)
-            self.strokes.add(fight[hit], attacker[hit], first[hit], extraordinary=True)
+            self.strokes.add(fight[hit], attacker[hit], first[hit], deflectable=False)
             if self.rules.total_surprise_12 == "twice_if_alone":
                 second = np.where(second >= 0, second, first)
             two = (roll == 12) & (second >= 0)
-            self.strokes.add(fight[two], attacker[two], second[two], extraordinary=True)
+            self.strokes.add(fight[two], attacker[two], second[two], deflectable=False)
         if self.strokes.fight:
             fight, attacker, target, *_ = self.strokes.arrays()
             die = self.rng.integers(1, self.rules.damage_die + 1, fight.size)

@@ -86,7 +86,8 @@ class _Entry:
 class _Stroke:
     attacker: _Fighter
     target: _Fighter
-    extraordinary: bool = False  # from the ES table: a shield cannot deflect it (001.9)
+    deflectable: bool = True  # not an ES stroke, an unaware target's, or a 12 (001.9)
+    twelve: bool = False  # a natural 12 landing without the ES table (narration only)
     maximum: bool = False  # ES 6
     through: _Fighter | None = None  # ES 9: half the damage to this companion
     self_inflicted: bool = False  # EF 11
@@ -207,6 +208,13 @@ class _Fight:
             return bool(self.rng.random() < f.c.divert_p)
         return False
 
+    def stroke(self, p: _Fighter, q: _Fighter, roll: int) -> _Stroke:
+        """A stroke scored by ``roll`` and read without the ES table: a 12 is still a 12,
+        which no shield deflects (001.9) unless ``shield_stops_12``."""
+        if roll == 12 and not self.rules.shield_stops_12:
+            return _Stroke(p, q, deflectable=False, twelve=True)
+        return _Stroke(p, q)
+
     # --- the extraordinary tables (001.6) ----------------------------------------------------
     def attack(self, p: _Fighter, q: _Fighter, adv: int, roll: int, chain: int,
                effects: _Effects) -> bool:
@@ -219,7 +227,7 @@ class _Fight:
         if roll == 12 and tables and chain < self.rules.max_table_chain:
             return self.success(p, q, adv, chain + 1, effects)
         if scores(adv, roll, self.rules):
-            effects.strokes.append(_Stroke(p, q))
+            effects.strokes.append(self.stroke(p, q, roll))
             return True
         return False
 
@@ -280,11 +288,11 @@ class _Fight:
             if rules.es2_mode == "foe_slain":
                 effects.take_out(q, "mishap")
                 return False
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if chain < rules.max_table_chain:
                 self.failure(q, p, -adv, chain + 1, effects)
         elif effect == "extra_exchange":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if others:
                 other = others[0]
                 self.say(f"    {p.label} also fights {other.label}, who strikes back")
@@ -293,11 +301,11 @@ class _Fight:
                 self.attack(p, other, self.band_against(p, other), r_p, chain, effects)
                 self.attack(other, p, self.band_against(other, p), r_o, chain, effects)
         elif effect == "extra_stroke":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if others:
                 effects.strokes.append(_Stroke(p, others[0]))
         elif effect == "two_extra_attacks":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             for other in others[:2]:
                 r = self.two_d6()
                 band = self.band_against(p, other)
@@ -305,29 +313,29 @@ class _Fight:
                 self.say(f"    {p.label} attacks {other.label} too: rolls {r} "
                          f"(needs {_need_text(band, rules)}): {'stroke' if hit else 'miss'}")
                 if hit:
-                    effects.strokes.append(_Stroke(p, other))
+                    effects.strokes.append(self.stroke(p, other, r))
         elif effect == "max_damage_stuck":
-            strokes.append(_Stroke(p, q, extraordinary=True, maximum=True))
+            strokes.append(_Stroke(p, q, deflectable=False, maximum=True))
             effects.unarm.append(p)
         elif effect == "slip_saves":
             effects.nullify_all.add(id(p))
             if rules.es7_own_stroke:
-                strokes.append(_Stroke(p, q, extraordinary=True))
+                strokes.append(_Stroke(p, q, deflectable=False))
         elif effect == "two_strokes":
-            strokes += [_Stroke(p, q, extraordinary=True), _Stroke(p, q, extraordinary=True)]
+            strokes += [_Stroke(p, q, deflectable=False), _Stroke(p, q, deflectable=False)]
         elif effect == "strike_through":
-            strokes.append(_Stroke(p, q, extraordinary=True,
+            strokes.append(_Stroke(p, q, deflectable=False,
                                    through=others[0] if others else None))
         elif effect == "stroke":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
         elif effect == "disarm":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             effects.unarm.append(q)
         elif effect == "break_weapon":
             if rules.es11 == "surrender":
                 effects.take_out(q, "surrender")
             else:
-                strokes.append(_Stroke(p, q, extraordinary=True))
+                strokes.append(_Stroke(p, q, deflectable=False))
                 effects.unarm.append(q)
         elif effect == "enemy_breaks":
             effects.take_out(q, "broke")
@@ -428,7 +436,9 @@ class _Fight:
         die = rules.damage_die if stroke.maximum else int(self.rng.integers(1, rules.damage_die + 1))
         raw = max(rules.min_damage, die + rules.weapon_damage_mod[att.weapon])
         block = rules.shield_block[tgt.shield]
-        if block and not stroke.extraordinary and not stroke.self_inflicted:
+        if block and stroke.twelve:
+            self.say(f"    {tgt.label}'s {tgt.shield} shield cannot deflect a 12")
+        elif block and stroke.deflectable and not stroke.self_inflicted:
             deflect = self.d6()
             if deflect <= block:
                 self.say(f"    {tgt.label}'s {tgt.shield} deflects the stroke (d6 {deflect} <= {block})")
@@ -512,12 +522,12 @@ class _Fight:
                 self.say(f"  {f.label} rolls {roll}")
                 if roll != 2:
                     # the target is unaware: no shield deflects it (DEFAULT)
-                    effects.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
                 if roll == 12 and len(foes) > 1:
-                    effects.strokes.append(_Stroke(f, foes[1], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[1], deflectable=False))
                 elif roll == 12 and rules.total_surprise_12 == "twice_if_alone":
                     self.say(f"  a 12 with no second foe: {f.label} strikes twice")
-                    effects.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
         self.apply(effects)
 
     # --- the whole fight --------------------------------------------------------------------

@@ -218,6 +218,11 @@ class Rules:
     shield_block: Table = param(
         {"none": 0, "buckler": 1, "round": 2, "large": 3}, tag="DEFAULT", low=0, high=6,
         doc="a scored stroke (not a 12) is deflected on d6 <= block (001.9)")
+    shield_stops_12: bool = param(
+        False, tag="DEFAULT",
+        doc="a shield may deflect a 12 read without the Extraordinary Success table (tables "
+            "off, the chain cap, extra attack rolls); 001.9: a 12 cannot be deflected. A 12 "
+            "through a diversion is an ordinary stroke either way (001.5)")
     level_abilities: Table = param(
         LEVEL_ABILITIES, tag="DEFAULT",
         doc="ability governing each weapon type (index 0) and added at skill levels 1-5; "
