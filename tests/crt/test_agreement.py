@@ -64,17 +64,18 @@ def test_general_kernel_with_diversion_matches_exact(case, policy):
     assert gof_pvalue(counts, [exact.draw, exact.a_win, exact.b_win]) > ALPHA
 
 
+@pytest.mark.parametrize("declarations", ["deficit_first", "secret"])
 @pytest.mark.parametrize("a_bonus", [3, -3])  # A declares second (answers), or first
-def test_reactive_diversion_matches_exact(a_bonus):
-    rules = Rules(extraordinary=False, max_table_chain=0)
+def test_reactive_diversion_matches_exact(a_bonus, declarations):
+    rules = Rules(extraordinary=False, max_table_chain=0, declarations=declarations)
     a = Combatant(name="a", agility=10, toughness=10, bonus=a_bonus, divert="reactive",
                   divert_health=6)
     b = Combatant(name="b", agility=10, toughness=10, divert="below_health", divert_health=5)
     exact = balance.exact("crt", a, b, rules=rules)
     plain = balance.exact("crt", dataclasses.replace(a, divert="below_health"), b, rules=rules)
-    if a_bonus > 0:  # answering an attack only is a different policy from below_health
+    if a_bonus > 0 and declarations == "deficit_first":  # answering an attack only
         assert abs(exact.a_win - plain.a_win) > 0.005
-    else:  # declaring first there is nothing to answer: the two policies coincide
+    else:  # declaring first, or all written down: nothing to answer, the two coincide
         assert exact.a_win == pytest.approx(plain.a_win, abs=1e-12)
     general = dataclasses.replace(rules, extraordinary=True)
     out = crt.simulate(general, (a,), (b,), n=100_000, rng=np.random.default_rng(14))
@@ -96,6 +97,10 @@ REFERENCE_CASES = {
         (Combatant(name="b", divert="below_health", divert_health=4),)),
     "reactive against a diverter, tables on": (
         Rules(), (Combatant(name="a", bonus=5, divert="reactive", divert_health=6),),
+        (Combatant(name="b", divert="below_health", divert_health=5),)),
+    "reactive, declarations written down": (
+        Rules(declarations="secret"), (Combatant(name="a", bonus=5, divert="reactive",
+                                                 divert_health=6),),
         (Combatant(name="b", divert="below_health", divert_health=5),)),
     "long chains": (Rules(max_table_chain=8, es2_mode="foe_slain"), (D,), (D,)),
     "ambush by a master": (Rules(ambush="a"), (Combatant(name="a", ambush=5),), (D,)),

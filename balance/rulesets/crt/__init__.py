@@ -48,6 +48,19 @@ class CRT(Ruleset):
         return dataclasses.replace(answer, assumptions=self.assumptions(rules, side_a, side_b),
                                    policies=self.policies(rules, side_a, side_b))
 
+    def exact_best_play(self, rules: _Rules, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """The plain duel with diversion decided by both sides state by state: a zero-sum
+        stochastic game over the health states, solved exactly (001.10 q3, "optimal
+        diversion per band"); see :func:`.exact.solve_best_play`."""
+        answer = _exact.solve_best_play(rules, side_a, side_b, draw_worth=draw_worth)
+        who = answer.details["declares_first"]
+        order = ("both write theirs down" if who == "neither"
+                 else f"{who} declares first, the other answers")
+        return dataclasses.replace(
+            answer, assumptions=self.assumptions(rules, side_a, side_b),
+            policies=(f"divert: best play for A and B, state by state ({order})",))
+
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
         runner asks it of every cell of an exact sweep)."""
@@ -88,32 +101,37 @@ class CRT(Ruleset):
         return tuple(spec[0] for spec in self._exact_bench_specs())
 
     def _exact_bench_specs(self) -> list[tuple[Any, ...]]:
-        """(name, description, rules, A, B) of each exact-solver bench row."""
+        """(name, description, rules, A, B, solver) of each exact-solver bench row."""
         duelist = PRESETS["duelist"]
         return [
             ("exact plain duel", "Markov-chain solve of the plain duel (equal scores, "
-             "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist),
+             "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist, self.exact),
             ("exact duel, diversion", "the same duel, B diverting at health 3 or less",
              Rules(extraordinary=False), duelist,
-             Combatant(name="duelist", agility=10, toughness=10, divert="below_health")),
+             Combatant(name="duelist", agility=10, toughness=10, divert="below_health"),
+             self.exact),
             ("exact duel health 30", "a long duel: toughness 30 on both sides, B 2 points "
              "better", Rules(extraordinary=False),
              Combatant(name="a", agility=10, toughness=30),
-             Combatant(name="b", agility=12, toughness=30)),
+             Combatant(name="b", agility=12, toughness=30), self.exact),
+            ("exact best play", "the plain duel with diversion decided by both sides state "
+             "by state (a stochastic game; value iteration to machine precision)",
+             Rules(extraordinary=False), duelist, duelist, self.exact_best_play),
         ]
 
     def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Exact-solver timings for ``balance bench``: the median of repeated solves (each
-        from scratch; the solver keeps no cache) of plain duels."""
+        from scratch; the solver keeps no cache) of plain duels, and of best play."""
         specs = self._exact_bench_specs()
         rows = []
-        for name, description, rules, a, b in specs:
+        for name, description, rules, a, b, solver in specs:
             if cases is not None and name not in cases:
                 continue
             times = []
+            solver(rules, (a,), (b,))  # once untimed: imports (pandas) are not the solver's
             for _ in range(21):
                 start = time.perf_counter()
-                result = self.exact(rules, (a,), (b,))
+                result = solver(rules, (a,), (b,))
                 times.append(time.perf_counter() - start)
             ms = 1000 * float(np.median(times))
             rows.append({"ruleset": self.name, "case": name, "description": description,

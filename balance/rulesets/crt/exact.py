@@ -22,13 +22,13 @@ import numpy as np
 from scipy import sparse
 
 from ...dice import pmf
-from ...errors import IntractableError
+from ...errors import IntractableError, SpecError
 from ...outcomes import Probabilities
 from ..base import Side
 from .rules import Combatant, Rules, combat_score, scores, starting_health
 
-__all__ = ["DECLARATIONS", "Chain", "chain", "damage_pmf", "solve", "stroke_probability",
-           "unsupported"]
+__all__ = ["DECLARATIONS", "Chain", "chain", "damage_pmf", "solve", "solve_best_play",
+           "stroke_probability", "unsupported"]
 
 MAX_STATES = 250_000
 
@@ -80,17 +80,17 @@ def _check(rules: Rules, side_a: Side, side_b: Side) -> None:
         raise IntractableError(f"crt has no exact solution here: {why}")
 
 
-def _as_array(distribution: dict[int, Fraction]) -> np.ndarray:
-    """A damage pmf as a float array indexed by the damage dealt."""
-    out = np.zeros(max(distribution) + 1)
-    for damage, p in distribution.items():
-        out[damage] += float(p)
+def _damage_array(attacker: Combatant, target: Combatant, rules: Rules, *,
+                  deflectable: bool = True) -> np.ndarray:
+    """:func:`damage_pmf` in floats: P(damage = k) at index k (the solver's hot path)."""
+    mod = rules.weapon_damage_mod[attacker.weapon_type]
+    block = rules.shield_block[target.shield] / 6 if deflectable else 0.0
+    faces = np.arange(1, rules.damage_die + 1)
+    dealt = np.maximum(0, np.maximum(rules.min_damage, faces + mod)
+                       - rules.armour_points[target.armour])
+    out = np.bincount(dealt, minlength=1) * ((1 - block) / rules.damage_die)
+    out[0] += block
     return out
-
-
-def _padded(*arrays: np.ndarray) -> list[np.ndarray]:
-    width = max(a.size for a in arrays)
-    return [np.pad(a, (0, width - a.size)) for a in arrays]
 
 
 @dataclass(frozen=True)
@@ -142,18 +142,19 @@ def _damage_laws(rules: Rules, a: Combatant, b: Combatant, p_stroke_a: float,
     holds (the diverter's own roll scores) only his 12 lands, as an ordinary stroke
     (001.5).  A diverter deals nothing.  Given the declarations the rolls are independent.
     """
-    nothing = np.array([1.0])
-
     def laws_of(attacker: Combatant, target: Combatant, p_stroke: float, p_holds: float
                 ) -> tuple[np.ndarray, np.ndarray]:
         """(attacking freely, attacking into a diversion): pmfs of the damage dealt."""
-        none, ordinary, twelve = _padded(
-            nothing, _as_array(damage_pmf(attacker, target, rules)),
-            _as_array(damage_pmf(attacker, target, rules, deflectable=rules.shield_stops_12)))
+        ordinary = _damage_array(attacker, target, rules)
+        twelve = (ordinary if rules.shield_stops_12 or not rules.shield_block[target.shield]
+                  else _damage_array(attacker, target, rules, deflectable=False))
+        none = np.zeros(ordinary.size)
+        none[0] = 1.0
         free = (1 - p_stroke) * none + (p_stroke - TWELVE) * ordinary + TWELVE * twelve
         into_diversion = (1 - p_holds) * free + p_holds * ((1 - TWELVE) * none + TWELVE * ordinary)
         return free, into_diversion
 
+    nothing = np.array([1.0])
     a_free, a_into = laws_of(a, b, p_stroke_a, p_stroke_b)
     b_free, b_into = laws_of(b, a, p_stroke_b, p_stroke_a)
     laws = {}
@@ -173,11 +174,13 @@ def _states(rules: Rules, a: Combatant, b: Combatant) -> tuple[int, np.ndarray, 
 
 
 def chain(rules: Rules, side_a: Side, side_b: Side, /, *,
-          declarations: tuple[tuple[bool, bool], ...] = DECLARATIONS) -> Chain:
-    """Build the plain duel's chain (the pairs not in ``declarations`` get no matrix)."""
+          declarations: tuple[tuple[bool, bool], ...] = DECLARATIONS,
+          states: tuple[int, np.ndarray, np.ndarray] | None = None) -> Chain:
+    """Build the plain duel's chain (the pairs not in ``declarations`` get no matrix;
+    ``states``: :func:`_states`, if already known)."""
     _check(rules, side_a, side_b)
     a, b = side_a[0], side_b[0]
-    advantage, health_a, health_b = _states(rules, a, b)
+    advantage, health_a, health_b = states or _states(rules, a, b)
     p_stroke_a = float(stroke_probability(advantage, rules))
     p_stroke_b = float(stroke_probability(-advantage, rules))
     start_a, start_b = starting_health(a, rules), starting_health(b, rules)
@@ -225,7 +228,7 @@ def _divert_probability(c: Combatant, advantage: int, health: np.ndarray) -> np.
 
 
 def declaration_weights(a: Combatant, b: Combatant, advantage: int, health_a: np.ndarray,
-                        health_b: np.ndarray) -> np.ndarray:
+                        health_b: np.ndarray, rules: Rules) -> np.ndarray:
     """float (4, n_states): P(each pair of declarations) in each state (A's and B's health
     given per state, A's ``advantage``), by both fighters' policies."""
     n_states = health_a.size
@@ -237,9 +240,10 @@ def declaration_weights(a: Combatant, b: Combatant, advantage: int, health_a: np
         weight_b = divert_b if b_diverts else 1 - divert_b
         # A reactive fighter with the advantage declares second and answers the foe's
         # public declaration: it never diverts against a diverter (001.5)
-        if a.divert == "reactive" and advantage > 0 and b_diverts:
+        answers = rules.declarations == "deficit_first"
+        if answers and a.divert == "reactive" and advantage > 0 and b_diverts:
             weight_a = np.full(n_states, float(not a_diverts))
-        if b.divert == "reactive" and advantage < 0 and a_diverts:
+        if answers and b.divert == "reactive" and advantage < 0 and a_diverts:
             weight_b = np.full(n_states, float(not b_diverts))
         weights[cell] = weight_a * weight_b
     return weights
@@ -249,19 +253,22 @@ def mixed_round(duel: Chain, weights: np.ndarray) -> tuple[Any, np.ndarray]:
     """One round's law under per-state declaration ``weights`` (4, n_states): the
     transposed move matrix (dense for small chains, which step faster) and the absorption
     columns (still fighting, A wins, B wins, draw)."""
-    moves = None
+    dense = duel.n_states <= 400
+    moves: Any = None
     for cell in range(4):
-        if not weights[cell].any():
+        weight = weights[cell]
+        if not weight.any():
             continue
-        part = sparse.diags(weights[cell]) @ duel.moves[cell]
+        part = duel.moves[cell].toarray() if dense else duel.moves[cell]
+        if not (weight == 1).all():
+            part = (part * weight[:, None]) if dense else part.multiply(weight[:, None]).tocsr()
         moves = part if moves is None else moves + part
     absorb = np.column_stack([np.ones(duel.n_states),
                               (weights * duel.a_wins).sum(axis=0),
                               (weights * duel.b_wins).sum(axis=0),
                               (weights * duel.draws).sum(axis=0)])
     assert moves is not None
-    moves_t = moves.T
-    return (moves_t.toarray() if duel.n_states <= 400 else moves_t.tocsr()), absorb
+    return (np.ascontiguousarray(moves.T) if dense else moves.T.tocsr()), absorb
 
 
 def run_rounds(duel: Chain, rounds: Any, max_rounds: int) -> tuple[float, ...]:
@@ -296,10 +303,10 @@ def solve(rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:
     began = time.perf_counter()
     _check(rules, side_a, side_b)
     a, b = side_a[0], side_b[0]
-    advantage, health_a, health_b = _states(rules, a, b)
-    weights = declaration_weights(a, b, advantage, health_a, health_b)
+    states = _states(rules, a, b)
+    weights = declaration_weights(a, b, *states, rules)
     used = tuple(pair for cell, pair in enumerate(DECLARATIONS) if weights[cell].any())
-    duel = chain(rules, side_a, side_b, declarations=used)
+    duel = chain(rules, side_a, side_b, declarations=used, states=states)
     law = mixed_round(duel, weights)
     mean_rounds, a_win, b_win, draw, capped = run_rounds(duel, lambda _: law, rules.max_rounds)
     elapsed = time.perf_counter() - began
@@ -307,3 +314,165 @@ def solve(rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         "crt", a_win, b_win, draw, mean_rounds,
         details={"advantage": duel.advantage, "states": duel.n_states,
                  "capped_at_max_rounds": capped, "solve_ms": round(1000 * elapsed, 3)})
+
+
+# --- best play: diversion chosen state by state ------------------------------------------
+
+_TIE = 1e-13
+"""Payoff differences below this are ties, broken toward attacking (no diversion): they
+are rounding, not a reason to prefer a diversion."""
+
+
+@dataclass(frozen=True)
+class StagePlay:
+    """Both sides' choices in every state for one round (arrays over states).
+
+    ``a_diverts`` / ``b_diverts``: the probability each diverts on the equilibrium path;
+    ``answer_to_attack`` / ``answer_to_divert``: whether the side that declares second
+    diverts after the first declared an attack / a diversion (NaN when both write their
+    declarations down); ``weights`` (4, n_states): the chance of each pair of
+    declarations (:data:`DECLARATIONS`).
+    """
+
+    a_diverts: np.ndarray
+    b_diverts: np.ndarray
+    answer_to_attack: np.ndarray
+    answer_to_divert: np.ndarray
+    weights: np.ndarray
+
+
+def _simultaneous(m00: np.ndarray, m01: np.ndarray, m10: np.ndarray, m11: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Value and optimal mixtures of 2x2 zero-sum games, one per state (A picks the row
+    and maximises; row and column 1 are "divert").  Returns (value, P(A diverts),
+    P(B diverts))."""
+    row_floor = np.stack([np.minimum(m00, m01), np.minimum(m10, m11)])  # A's guarantee
+    col_ceiling = np.stack([np.maximum(m00, m10), np.maximum(m01, m11)])  # B's concession
+    lower = row_floor.max(axis=0)
+    upper = col_ceiling.min(axis=0)
+    saddle = upper - lower <= _TIE
+    # a pure saddle: the maximin row and the minimax column (ties toward attacking)
+    a_pure = (row_floor[1] > row_floor[0] + _TIE).astype(float)
+    b_pure = (col_ceiling[1] < col_ceiling[0] - _TIE).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denominator = m00 - m01 - m10 + m11
+        a_mixed = (m00 - m01) / denominator  # P(A diverts) making B indifferent
+        b_mixed = (m00 - m10) / denominator  # P(B diverts) making A indifferent
+        mixed_value = (m00 * m11 - m01 * m10) / denominator
+    value = np.where(saddle, lower, mixed_value)
+    return (value, np.where(saddle, a_pure, np.clip(a_mixed, 0, 1)),
+            np.where(saddle, b_pure, np.clip(b_mixed, 0, 1)))
+
+
+def _stage(payoff: np.ndarray, first: str) -> tuple[np.ndarray, StagePlay]:
+    """Solve every state's declaration game given ``payoff`` (4, n_states): A's expected
+    score for each pair of declarations.  ``first``: "A" or "B" declares first in public
+    and the other answers knowing it (001.5), or "neither" (both write theirs down)."""
+    m00, m01, m10, m11 = payoff  # (A attacks, B attacks), (A attacks, B diverts), ...
+    n_states = m00.size
+    nan = np.full(n_states, np.nan)
+    if first == "neither":
+        value, a_diverts, b_diverts = _simultaneous(m00, m01, m10, m11)
+        answer_attack, answer_divert = nan, nan
+    elif first == "A":  # B answers each declaration with his best reply
+        answer_attack = (m01 < m00 - _TIE).astype(float)
+        answer_divert = (m11 < m10 - _TIE).astype(float)
+        if_attack = np.where(answer_attack == 1, m01, m00)
+        if_divert = np.where(answer_divert == 1, m11, m10)
+        a_diverts = (if_divert > if_attack + _TIE).astype(float)
+        value = np.where(a_diverts == 1, if_divert, if_attack)
+        b_diverts = np.where(a_diverts == 1, answer_divert, answer_attack)
+    else:  # B declares first; A answers
+        answer_attack = (m10 > m00 + _TIE).astype(float)
+        answer_divert = (m11 > m01 + _TIE).astype(float)
+        if_attack = np.where(answer_attack == 1, m10, m00)
+        if_divert = np.where(answer_divert == 1, m11, m01)
+        b_diverts = (if_divert < if_attack - _TIE).astype(float)
+        value = np.where(b_diverts == 1, if_divert, if_attack)
+        a_diverts = np.where(b_diverts == 1, answer_divert, answer_attack)
+    weights = np.stack([(1 - a_diverts) * (1 - b_diverts), (1 - a_diverts) * b_diverts,
+                        a_diverts * (1 - b_diverts), a_diverts * b_diverts])
+    return value, StagePlay(a_diverts, b_diverts, answer_attack, answer_divert, weights)
+
+
+def declares_first(rules: Rules, advantage: int) -> str:
+    """Who declares first in public (001.5): the side with the deficit; "neither" at zero
+    or when declarations are written down (``declarations = secret``)."""
+    if rules.declarations == "secret" or advantage == 0:
+        return "neither"
+    return "A" if advantage < 0 else "B"
+
+
+def solve_best_play(rules: Rules, side_a: Side, side_b: Side, /, *,
+                    draw_worth: float = 0.5) -> Probabilities:
+    """The plain duel with diversion chosen by both sides, state by state, exactly.
+
+    A zero-sum stochastic game over the health states: A maximises ``P(A wins) +
+    draw_worth * P(draw)``, B minimises it.  Each round both declare whether they divert
+    (001.5): in the order of the rules (the deficit side first, in public, the advantaged
+    answering; at zero, or under ``declarations = secret``, a 2x2 matrix game solved in
+    mixed strategies).  Backward induction over the rounds left (value iteration from
+    the round cap, where an unfinished fight is a draw) until the values stop changing
+    to machine precision, or ``max_rounds``; the play of the first round (all rounds
+    once stationary) is the equilibrium, evaluated exactly by the forward chain.
+
+    ``strategy`` is a table, one row per health state: ``health_a``, ``health_b``,
+    ``declares_first``, ``a_diverts`` / ``b_diverts`` (P(diverts) on the equilibrium
+    path), ``answer_to_attack`` / ``answer_to_divert`` (the second declarer's reply;
+    NaN when both write theirs down) and ``value`` (A's expected score from there).
+    The fighters' own ``divert`` policies are set aside: best play chooses.
+    """
+    import pandas as pd
+
+    began = time.perf_counter()
+    if not 0.0 <= draw_worth <= 1.0 or draw_worth != draw_worth:
+        raise SpecError(f"draw_worth must be a number in 0..1, got {draw_worth!r}")
+    why = unsupported(rules, side_a, side_b)
+    if why:
+        raise IntractableError(f"crt has no exact best play here: {why}")
+    duel = chain(rules, side_a, side_b)
+    first = declares_first(rules, duel.advantage)
+    ends = duel.a_wins + draw_worth * duel.draws  # (4, n_states): A's score if it ends now
+    moves = duel.moves
+    value = np.full(duel.n_states, draw_worth)  # no rounds left: the fight is a draw
+    plays: list[StagePlay] = []
+    stationary = False
+    for _ in range(rules.max_rounds):
+        payoff = ends + np.stack([moves[cell] @ value for cell in range(4)])
+        new_value, play = _stage(payoff, first)
+        plays.append(play)
+        change = float(np.max(np.abs(new_value - value)))
+        value = new_value
+        if change <= 1e-15:
+            stationary = True
+            break
+    # Round r of the fight has max_rounds - r + 1 rounds left: plays[-1] until the last
+    # len(plays) rounds, which follow the earlier solutions down to plays[0].
+    laws: dict[int, Any] = {}
+
+    def law(round_number: int) -> Any:
+        left = rules.max_rounds - round_number + 1
+        index = min(left, len(plays)) - 1
+        if index not in laws:
+            laws[index] = mixed_round(duel, plays[index].weights)
+        return laws[index]
+
+    mean_rounds, a_win, b_win, draw, capped = run_rounds(duel, law, rules.max_rounds)
+    play = plays[-1]
+    strategy = pd.DataFrame({
+        "health_a": duel.health_a, "health_b": duel.health_b,
+        "declares_first": first,
+        "a_diverts": play.a_diverts, "b_diverts": play.b_diverts,
+        "answer_to_attack": play.answer_to_attack, "answer_to_divert": play.answer_to_divert,
+        "value": value,
+    })
+    elapsed = time.perf_counter() - began
+    return Probabilities(
+        "crt", a_win, b_win, draw, mean_rounds,
+        details={"value": float(value[duel.start]), "draw_worth": draw_worth,
+                 "objective": f"A maximises P(A wins) + {draw_worth:g} x P(draw)",
+                 "advantage": duel.advantage, "declares_first": first,
+                 "states": duel.n_states, "rounds_solved": len(plays),
+                 "stationary": stationary, "capped_at_max_rounds": capped,
+                 "solve_ms": round(1000 * elapsed, 3)},
+        strategy=strategy)

@@ -505,13 +505,14 @@ class _General:
         diverts |= forced
         if low is not None and (setup.divert_policy == REACTIVE).any():
             # 001.5: the deficit side declares first, in public; the advantaged one answers
-            # knowing it (at zero both write theirs down: no answer).  Entries come in
-            # pairs, k and k ^ 1 being the two sides of one pairing.
+            # knowing it (at zero, or with declarations written down, no answer).  Entries
+            # come in pairs, k and k ^ 1 being the two sides of one pairing.
             reactive = policy == REACTIVE
-            first = reactive & (advantage <= 0)
+            answers = self.rules.declarations == "deficit_first"
+            first = reactive & ((advantage <= 0) | (not answers))
             diverts |= first & low
             partner = np.arange(attacker.shape[0]) ^ 1
-            second = reactive & (advantage > 0)
+            second = reactive & ~first
             diverts |= second & low & ~diverts[partner]
         return diverts
 

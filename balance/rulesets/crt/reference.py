@@ -370,7 +370,7 @@ class _Fight:
         # deficit side's public declaration: it diverts only against an attack.
         for e in entries:
             if e.divert and e.fighter.c.divert == "reactive" and e.adv > 0 \
-                    and not e.fighter.forced:
+                    and not e.fighter.forced and rules.declarations == "deficit_first":
                 answered = next((x for x in entries
                                  if x.fighter is e.foe and x.foe is e.fighter), None)
                 if answered is not None and answered.divert:

@@ -186,6 +186,11 @@ class Rules:
                                    "the weapon shatters instead")
     ef9: str = param("lose_next_attack", tag="DEFAULT", choices=("lose_next_attack", "nothing"),
                      doc="EF 9 dropped weapon: the next round is a forced diversion")
+    declarations: str = param(
+        "deficit_first", tag="TEXT", choices=("deficit_first", "secret"),
+        doc="diversion declarations (001.5): the deficit side declares first, in public, and "
+            "the advantaged answers (at zero both write theirs down); or always written "
+            "down. The reactive policy and exact best play read it")
     divert_12_es: bool = param(False, tag="DEFAULT",
                                doc="a diverter who rolls 12 also gets the ES table (001.5)")
     divert_scope: str = param("pair", tag="DEFAULT", choices=("pair", "all"),
