@@ -91,9 +91,10 @@ REFERENCE_CASES = {
         Rules(), (Combatant(name="a", bonus=14, shield="large", armour="leather"),),
         (Combatant(name="b", toughness=12, armour="mail", shield="buckler"),)),
     "diversion mix and es variants": (
-        Rules(es2_mode="foe_rolls_ef", es7_own_stroke=True, es11="surrender", divert_12_es=True,
+        Rules(es2_mode="foe_rolls_ef", es7_own_stroke=True, divert_12_es=True,
               ef6_no_shield="weapon"),
-        (Combatant(name="a", bonus=-3, divert="random", divert_p=0.4, shield="round"),),
+        (Combatant(name="a", bonus=-3, divert="random", divert_p=0.4, shield="round",
+                   es11="surrender"),),
         (Combatant(name="b", divert="below_health", divert_health=4),)),
     "reactive against a diverter, tables on": (
         Rules(), (Combatant(name="a", bonus=5, divert="reactive", divert_health=6),),

@@ -18,7 +18,23 @@ from .presets import PRESETS, SCENARIOS
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
 
-__all__ = ["CRT", "Combatant", "Rules"]
+__all__ = ["CRT", "TABLE_CAUSES", "Combatant", "Rules", "decided_by_tables"]
+
+TABLE_CAUSES: tuple[str, ...] = ("extraordinary", "surrender", "broke", "mishap")
+"""The end causes that are table results (001.6): kills the strokes of table results
+decided, surrenders (ES 11), breaks (ES 12) and mishaps (EF 2-4)."""
+
+
+def decided_by_tables(summary: Any, /, *, confidence: float = 0.95
+                      ) -> tuple[float, tuple[float, float]]:
+    """The share of fights an Extraordinary table result decided (001.10 q6), with its
+    Wilson interval, from a crt :class:`~balance.results.Summary`."""
+    from ... import stats
+
+    tally = summary.tally
+    decided = int(sum(tally.counts[:, tally.causes.index(c)].sum() for c in TABLE_CAUSES))
+    low, high = stats.wilson(decided, tally.n, confidence)
+    return decided / tally.n, (float(low), float(high))
 
 
 class CRT(Ruleset):
@@ -33,7 +49,7 @@ class CRT(Ruleset):
     causes = _reference.CAUSES
     presets = PRESETS
     scenarios = SCENARIOS
-    max_side = 3
+    max_side = 12
 
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
@@ -71,7 +87,7 @@ class CRT(Ruleset):
         # Only the readings that can touch this matchup.
         skip: set[str] = set()
         if not rules.extraordinary:
-            skip |= {"max_table_chain", "es2_mode", "es7_own_stroke", "es11", "ef6_no_shield",
+            skip |= {"max_table_chain", "es2_mode", "es7_own_stroke", "ef6_no_shield", "ef8",
                      "ef9", "divert_12_es", "leader_break_p"}
         if len(side_a) == len(side_b) == 1:
             skip |= {"multi_zero_mode", "divert_scope", "leader_break_p"}
@@ -94,6 +110,11 @@ class CRT(Ruleset):
             idle.add("divert_health")
         if "random" not in divert:
             idle.add("divert_p")
+        if "by_band" not in divert:
+            idle.add("divert_by_band")
+        if not rules.extraordinary or rules.max_table_chain == 0 \
+                or "break_weapon" not in rules.es_table.values():
+            idle.add("es11")  # ES 11 never comes up
         return idle
 
     def bench_extra_cases(self) -> tuple[str, ...]:
@@ -153,4 +174,10 @@ class CRT(Ruleset):
                       (Combatant(name="duelist", agility=10, toughness=10, divert="below_health"),)),
             BenchCase("bruggish 1v3", "001.7: Bruggish against three watchmen, every table on",
                       Rules(), bruggish.side_a, bruggish.side_b),
+            BenchCase("crowd 4v4", "four against four, every table on: pairs at first, then "
+                      "lone fighters facing up to three while the rest wait their turn",
+                      Rules(), (PRESETS["expert"], PRESETS["skilled"], PRESETS["novice"],
+                                PRESETS["novice"]),
+                      (PRESETS["veteran"], PRESETS["novice"], PRESETS["novice"],
+                       PRESETS["novice"])),
         )

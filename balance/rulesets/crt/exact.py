@@ -25,7 +25,7 @@ from ...dice import pmf
 from ...errors import IntractableError, SpecError
 from ...outcomes import Probabilities
 from ..base import Side
-from .rules import Combatant, Rules, combat_score, scores, starting_health
+from .rules import Combatant, Rules, band, combat_score, scores, starting_health
 
 __all__ = ["DECLARATIONS", "Chain", "chain", "damage_pmf", "solve", "solve_best_play",
            "stroke_probability", "unsupported"]
@@ -213,9 +213,12 @@ def chain(rules: Rules, side_a: Side, side_b: Side, /, *,
                  p_stroke_a, p_stroke_b, tuple(moves), wins_a, wins_b, draws)
 
 
-def _divert_probability(c: Combatant, advantage: int, health: np.ndarray) -> np.ndarray:
+def _divert_probability(c: Combatant, advantage: int, health: np.ndarray, rules: Rules
+                        ) -> np.ndarray:
     """P(c diverts) in each of its health states, by its policy (001.5)."""
     policy = c.divert
+    if policy == "by_band":
+        return np.full(health.shape, float(c.divert_by_band[band(advantage, rules)]))
     if policy == "always":
         return np.ones(health.shape)
     if policy == "if_deficit":
@@ -232,8 +235,8 @@ def declaration_weights(a: Combatant, b: Combatant, advantage: int, health_a: np
     """float (4, n_states): P(each pair of declarations) in each state (A's and B's health
     given per state, A's ``advantage``), by both fighters' policies."""
     n_states = health_a.size
-    divert_a = _divert_probability(a, advantage, health_a)
-    divert_b = _divert_probability(b, -advantage, health_b)
+    divert_a = _divert_probability(a, advantage, health_a, rules)
+    divert_b = _divert_probability(b, -advantage, health_b, rules)
     weights = np.zeros((4, n_states))
     for cell, (a_diverts, b_diverts) in enumerate(DECLARATIONS):
         weight_a = divert_a if a_diverts else 1 - divert_a

@@ -33,12 +33,14 @@ from ...results import Winner
 from .reference import CAUSES
 from .rules import (
     AMBUSH_RESULTS,
+    BANDS,
     DIVERT_POLICIES,
     EF_EFFECTS,
     ES_EFFECTS,
     WEAPON_TYPES,
     Combatant,
     Rules,
+    band,
     combat_score,
     scores,
     starting_health,
@@ -48,10 +50,10 @@ __all__ = ["simulate"]
 
 STANDING = -1
 """``out_cause`` of a fighter still on his feet."""
-DOWN, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.code(c) for c in (
-    "down", "surrender", "broke", "mishap", "max_rounds"))
+DOWN, EXTRAORDINARY, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.code(c) for c in (
+    "down", "extraordinary", "surrender", "broke", "mishap", "max_rounds"))
 UNARMED = WEAPON_TYPES.index("unarmed")
-NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE = range(len(DIVERT_POLICIES))
+NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE, BY_BAND = range(len(DIVERT_POLICIES))
 
 # Effects of the Extraordinary tables and results of the ambush roll, as small codes.
 EF = {name: code for code, name in enumerate(EF_EFFECTS)}
@@ -85,6 +87,8 @@ class _Setup:
     divert_policy: np.ndarray  # int8 (n_slots,): index into DIVERT_POLICIES
     divert_health: np.ndarray  # int16 (n_slots,)
     divert_p: np.ndarray  # float (n_slots,)
+    divert_by_band: np.ndarray  # float (n_slots, len(BANDS))
+    es11_surrender: np.ndarray  # bool (n_slots,): accepts surrender on ES 11
     leader: np.ndarray  # bool (n_slots,)
     side: np.ndarray  # intp (n_slots,): 0 for A, 1 for B
     ambush_skill: np.ndarray  # int8 (n_slots,)
@@ -94,6 +98,7 @@ class _Setup:
     success_effect: np.ndarray  # int8 (13,): ES effect code of each table roll
     ambush_result: np.ndarray  # int8 (12,): ambush result code of each total 1..11
     ambush_bonus: np.ndarray  # int16 (len(AMBUSH_RESULTS),): score bonus of each result
+    band_code: np.ndarray  # int8 (2 * REACH + 1,): [advantage + REACH] -> index into BANDS
 
     @classmethod
     def of(cls, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
@@ -110,6 +115,8 @@ class _Setup:
             np.array([DIVERT_POLICIES.index(c.divert) for c in everyone], np.int8),
             np.array([c.divert_health for c in everyone], np.int16),
             np.array([c.divert_p for c in everyone], float),
+            np.array([[c.divert_by_band[name] for name in BANDS] for c in everyone], float),
+            np.array([c.es11 == "surrender" for c in everyone], bool),
             np.array([c.leader for c in everyone], bool),
             np.array([0] * len(side_a) + [1] * len(side_b), np.intp),
             np.array([c.ambush for c in everyone], np.int8),
@@ -120,6 +127,8 @@ class _Setup:
             np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]] for t in range(1, 12)],
                      np.int8),
             np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
+            np.array([BANDS.index(band(advantage, rules))
+                      for advantage in range(-REACH, REACH + 1)], np.int8),
         )
 
     def strokes(self, advantage: np.ndarray, roll: np.ndarray) -> np.ndarray:
@@ -388,15 +397,15 @@ class _General:
         order_b = np.argsort(-key[setup.n_a:], axis=0, kind="stable") + setup.n_a
         n_standing_a = standing[: setup.n_a].sum(axis=0)
         n_standing_b = standing[setup.n_a:].sum(axis=0)
-        n_exchanges = min(3, max(setup.n_a, setup.n_b))
+        n_exchanges = max(setup.n_a, setup.n_b)  # the larger side, all engaged at most
         # Larger side's members j in rank order; j is dealt to lone fighter j % n_lone.
         a_lone = n_standing_a < n_standing_b
         equal = n_standing_a == n_standing_b
         n_lone = np.maximum(np.minimum(n_standing_a, n_standing_b), 1)
         n_pack = np.maximum(n_standing_a, n_standing_b)
         n_engaged = np.where(equal, n_standing_a, np.minimum(n_pack, rules.max_foes * n_lone))
-        pad_a = np.concatenate([order_a, np.repeat(order_a[:1], 3, axis=0)], axis=0)
-        pad_b = np.concatenate([order_b, np.repeat(order_b[:1], 3, axis=0)], axis=0)
+        pad_a = np.concatenate([order_a, np.repeat(order_a[:1], n_exchanges, axis=0)], axis=0)
+        pad_b = np.concatenate([order_b, np.repeat(order_b[:1], n_exchanges, axis=0)], axis=0)
         j = np.arange(n_exchanges)[:, None]
         lone_index = np.where(equal, j, j % n_lone)
         a_first = a_lone | equal
@@ -480,7 +489,8 @@ class _General:
         self.strokes = _Strokes()
         # effects of the tables, kept sparse as flat indices ``slot * n_live + fight``
         self.effects: dict[str, list[np.ndarray]] = {
-            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": []}
+            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": [],
+            "take": [], "taken_weapon": []}
         if tables:
             self.tables_round(rolls & two, attacking & ~protected & twelve, diverts & twelve)
         self.apply(ordinary, undeflectable, code, flat_attacker, flat_target, target)
@@ -502,6 +512,10 @@ class _General:
         if (setup.divert_policy == RANDOM).any():
             diverts |= (policy == RANDOM) & (self.rng.random(attacker.shape)
                                              < np.take(setup.divert_p, attacker))
+        if (setup.divert_policy == BY_BAND).any():
+            band_code = setup.band_code[np.clip(advantage, -REACH, REACH) + REACH]
+            p_divert = np.take(setup.divert_by_band.ravel(), attacker * len(BANDS) + band_code)
+            diverts |= (policy == BY_BAND) & (self.rng.random(attacker.shape) < p_divert)
         diverts |= forced
         if low is not None and (setup.divert_policy == REACTIVE).any():
             # 001.5: the deficit side declares first, in public; the advantaged one answers
@@ -629,6 +643,11 @@ class _General:
             self.pending_rerolls.append(ev.take(reroll))
         stripped = effect == EF["stripped"]
         self.mark("unarm", roller[stripped], fight[stripped])
+        if rules.ef8 == "foe_takes_it" and stripped.any():  # "[they have it]"
+            weapon = self.weapon[roller[stripped], fight[stripped]]
+            armed = weapon != UNARMED
+            self.mark("take", ev.foe[stripped][armed], fight[stripped][armed])
+            self.effects["taken_weapon"].append(weapon[armed])
         if rules.ef9 == "lose_next_attack":
             dropped = effect == EF["dropped"]
             self.mark("forced", roller[dropped], fight[dropped])
@@ -750,11 +769,11 @@ class _General:
         disarm = effect == ES["disarm"]
         self.mark("unarm", foe[disarm], fight[disarm])
         broken = effect == ES["break_weapon"]
-        if rules.es11 == "surrender":
-            self.take_out(foe[broken], fight[broken], SURRENDER)
-        else:
-            strike(broken)
-            self.mark("unarm", foe[broken], fight[broken])
+        surrender = broken & self.setup.es11_surrender[roller]  # the roller's choice
+        self.take_out(foe[surrender], fight[surrender], SURRENDER)
+        broken &= ~surrender
+        strike(broken)
+        self.mark("unarm", foe[broken], fight[broken])
         breaks = np.flatnonzero(effect == ES["enemy_breaks"])
         if breaks.size:
             f12, foe12 = fight[breaks], foe[breaks]
@@ -837,7 +856,11 @@ class _General:
             else:
                 for k in range(ordinary.shape[0]):  # within one entry row, targets differ
                     flat_health[flat_target[k]] -= dealt[k]
+        # Every stroke collected in ``self.strokes`` comes from a table result; the damage
+        # each fighter takes from them this round decides the end cause of his fall.
+        table_damage = None
         if self.strokes.fight:
+            table_damage = np.zeros(flat_health.size, np.int32)
             fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
                 self.strokes.arrays())
             die = np.where(maximum, self.rules.damage_die,
@@ -848,13 +871,26 @@ class _General:
             cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
+            np.add.at(table_damage, flat_struck, dealt)
             spill = (through >= 0) & (dealt // 2 > 0) & ~cancelled
             if spill.any():
                 companion, spill_fight = through[spill], fight[spill]
                 standing = self.out_cause[companion, spill_fight] == STANDING
-                np.subtract.at(flat_health, companion[standing] * n_live + spill_fight[standing],
-                               dealt[spill][standing] // 2)
+                flat_companion = companion[standing] * n_live + spill_fight[standing]
+                np.subtract.at(flat_health, flat_companion, dealt[spill][standing] // 2)
+                np.add.at(table_damage, flat_companion, dealt[spill][standing] // 2)
         self.weapon.ravel()[self.flat("unarm")] = UNARMED
+        if self.effects["take"]:  # EF 8: the foe wields a taken weapon if it scores higher
+            taker = np.concatenate(self.effects["take"])
+            taken = np.concatenate(self.effects["taken_weapon"]).astype(np.int64)
+            n_slots = self.setup.n_slots
+            slot = taker // n_live
+            held = self.weapon.ravel()[taker]
+            gain = (self.score_by_weapon[taken * n_slots + slot]
+                    > self.score_by_weapon[held * n_slots + slot])
+            order = np.argsort(self.score_by_weapon[taken * n_slots + slot], kind="stable")
+            order = order[gain[order]]  # the best of several taken weapons is set last
+            self.weapon.ravel()[taker[order]] = taken[order]
         self.shield_block.ravel()[self.flat("lose_shield")] = 0
         forced = self.flat("forced")
         self.forced_diversion = np.zeros(self.out_cause.shape, bool)
@@ -870,6 +906,9 @@ class _General:
             fell_in_round[where[newly]] = self.round_number
         down = np.flatnonzero((out_cause == STANDING) & (flat_health <= 0))
         out_cause[down] = DOWN
+        if table_damage is not None:  # he would still stand without the tables' strokes
+            decided = down[flat_health[down] + table_damage[down] > 0]
+            out_cause[decided] = EXTRAORDINARY
         fell_in_round[down] = self.round_number
 
     # --- bookkeeping ----------------------------------------------------------------------------

@@ -13,8 +13,10 @@ aggregate difference against the highest-scoring foe and at zero against the oth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +27,7 @@ from .rules import (
     Combatant,
     Rules,
     ambush_result,
+    band,
     combat_score,
     needed,
     scores,
@@ -33,10 +36,14 @@ from .rules import (
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES = EndCauses("down", "surrender", "broke", "mishap", "max_rounds")
-"""End causes.  When several fighters fall in the deciding round, the fight's cause is the
-latest in this order among the losing side's fallen (mishap over broke over surrender over
-down), so "decided by mishap" is counted whenever a mishap took part."""
+CAUSES = EndCauses("down", "extraordinary", "surrender", "broke", "mishap", "max_rounds")
+"""End causes.  ``down``: struck down by ordinary strokes; ``extraordinary``: struck down in a
+round where the strokes of table results (Extraordinary Success strokes, EF 11, EF 12, the
+extra exchanges and rerolls they grant) decided it -- without their damage he would still
+stand; ``surrender`` (ES 11), ``broke`` (ES 12), ``mishap`` (EF 2-4; ES 2 under
+``foe_slain``).  When several fighters fall in the deciding round, the fight's cause is the
+latest in this order among the losing side's fallen, so "decided by mishap" is counted
+whenever a mishap took part.  The kernel stores these codes."""
 
 _PRIORITY = {cause: i for i, cause in enumerate(CAUSES)}
 
@@ -91,6 +98,7 @@ class _Stroke:
     maximum: bool = False  # ES 6
     through: _Fighter | None = None  # ES 9: half the damage to this companion
     self_inflicted: bool = False  # EF 11
+    from_table: bool = False  # made by a table result: a kill it decides is "extraordinary"
 
 
 @dataclass
@@ -101,13 +109,28 @@ class _Effects:
     lose_shield: list[_Fighter] = field(default_factory=list)
     forced_next: list[_Fighter] = field(default_factory=list)
     out: dict[int, tuple[_Fighter, str]] = field(default_factory=dict)
+    rerolls: list[tuple[_Fighter, _Fighter]] = field(default_factory=list)
+    take: list[tuple[_Fighter, str]] = field(default_factory=list)  # EF 8: (foe, weapon)
 
     def take_out(self, f: _Fighter, cause: str) -> None:
         """Mark ``f`` out at the end of the round; the higher-priority cause wins."""
         old = self.out.get(id(f))
         if old is None or _PRIORITY[cause] > _PRIORITY[old[1]]:
             self.out[id(f)] = (f, cause)
-    rerolls: list[tuple[_Fighter, _Fighter]] = field(default_factory=list)
+
+
+def _table_result(method: Callable[..., bool]) -> Callable[..., bool]:
+    """Mark the strokes a table roll adds (``from_table``), however deep its chain goes."""
+    @functools.wraps(method)
+    def resolve(self: Any, p: Any, q: Any, adv: int, chain: int, effects: _Effects,
+                *args: Any, **kwargs: Any) -> bool:
+        start = len(effects.strokes)
+        try:
+            return method(self, p, q, adv, chain, effects, *args, **kwargs)
+        finally:
+            for stroke in effects.strokes[start:]:
+                stroke.from_table = True
+    return resolve
 
 
 class _Fight:
@@ -164,8 +187,11 @@ class _Fight:
         else:
             lone, pack = (a, b) if len(a) < len(b) else (b, a)
             groups: dict[int, list[_Fighter]] = {id(f): [] for f in lone}
-            for j, foe in enumerate(pack[: self.rules.max_foes * len(lone)]):
+            reach = self.rules.max_foes * len(lone)
+            for j, foe in enumerate(pack[:reach]):
                 groups[id(lone[j % len(lone)])].append(foe)
+            if pack[reach:]:  # a crowd: the rest cannot get at him and wait their turn
+                self.say("  waiting their turn: " + ", ".join(f.label for f in pack[reach:]))
             for x in lone:
                 foes = groups[id(x)]
                 aggregate = sum(self.score(f) + bonus[f.side] for f in foes)
@@ -206,6 +232,8 @@ class _Fight:
             return f.health <= f.c.divert_health
         if policy == "random":
             return bool(self.rng.random() < f.c.divert_p)
+        if policy == "by_band":
+            return bool(self.rng.random() < f.c.divert_by_band[band(adv, self.rules)])
         return False
 
     def stroke(self, p: _Fighter, q: _Fighter, roll: int) -> _Stroke:
@@ -231,6 +259,7 @@ class _Fight:
             return True
         return False
 
+    @_table_result
     def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
         """Roll on the Extraordinary Failure table for ``p``; True if a stroke lands on ``q``.
@@ -258,6 +287,8 @@ class _Fight:
             effects.rerolls.append((p, q))
         elif effect == "stripped":
             effects.unarm.append(p)
+            if self.rules.ef8 == "foe_takes_it" and p.weapon != "unarmed":  # "they have it"
+                effects.take.append((q, p.weapon))
         elif effect == "dropped":
             if self.rules.ef9 == "lose_next_attack":
                 effects.forced_next.append(p)
@@ -272,6 +303,7 @@ class _Fight:
             return True
         return False
 
+    @_table_result
     def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
         rules = self.rules
@@ -332,7 +364,7 @@ class _Fight:
             strokes.append(_Stroke(p, q, deflectable=False))
             effects.unarm.append(q)
         elif effect == "break_weapon":
-            if rules.es11 == "surrender":
+            if p.c.es11 == "surrender":  # the roller's choice
                 effects.take_out(q, "surrender")
             else:
                 strokes.append(_Stroke(p, q, deflectable=False))
@@ -417,6 +449,7 @@ class _Fight:
                 continue
             e.hit = self.attack(p, q, e.adv, e.roll, 0, effects)
         # EF 7: "if your foe missed, they get a reroll"; the new roll stands.
+        granted = len(effects.strokes)
         for roller, foe in effects.rerolls:
             for e in entries:
                 if e.fighter is foe and e.foe is roller and not e.divert and not e.hit:
@@ -428,6 +461,8 @@ class _Fight:
                             e.hit = True
                         continue
                     e.hit = self.attack(foe, roller, e.adv, e.roll, 0, effects)
+        for stroke in effects.strokes[granted:]:
+            stroke.from_table = True
         return effects
 
     def damage(self, stroke: _Stroke) -> int:
@@ -447,6 +482,7 @@ class _Fight:
 
     def apply(self, effects: _Effects) -> None:
         """Apply a round's effects simultaneously."""
+        table_damage: dict[int, int] = {}  # damage each fighter took from table results
         for stroke in effects.strokes:
             if id(stroke.target) in effects.nullify_all and not stroke.self_inflicted:
                 self.say(f"    {stroke.target.label} slips and falls: "
@@ -455,18 +491,29 @@ class _Fight:
             dealt = self.damage(stroke)
             before = stroke.target.health
             stroke.target.health -= dealt
+            if stroke.from_table:
+                table_damage[id(stroke.target)] = table_damage.get(id(stroke.target), 0) + dealt
             who = "strikes himself" if stroke.self_inflicted else f"strikes {stroke.target.label}"
             self.say(f"    {stroke.attacker.label} {who} for {dealt} "
                      f"(health {before} -> {stroke.target.health})")
             if stroke.through is not None and stroke.through.standing and dealt // 2:
                 other = stroke.through
                 other.health -= dealt // 2
+                table_damage[id(other)] = table_damage.get(id(other), 0) + dealt // 2
                 self.say(f"    ... and strikes through into {other.label} for {dealt // 2} "
                          f"(health {other.health + dealt // 2} -> {other.health})")
         for f in effects.unarm:
             if f.weapon != "unarmed":
                 self.say(f"    {f.label} is now unarmed")
             f.weapon = "unarmed"
+        for f, kind in effects.take:  # EF 8: he has the weapon; he wields it if it is better
+            name = kind.replace("_", "-")
+            if combat_score(f.c, self.rules, kind) > self.score(f):
+                self.say(f"    {f.label} takes up the stripped {name} weapon "
+                         f"(score {self.score(f)} -> {combat_score(f.c, self.rules, kind)})")
+                f.weapon = kind
+            else:
+                self.say(f"    {f.label} has the stripped {name} weapon but keeps his own")
         for f in effects.lose_shield:
             f.shield = "none"
         for side in self.sides:
@@ -482,9 +529,11 @@ class _Fight:
         for side in self.sides:
             for f in side:
                 if f.standing and f.health <= 0:
-                    f.out = "down"
+                    decided = f.health + table_damage.get(id(f), 0) > 0
+                    f.out = "extraordinary" if decided else "down"
                     f.fell = self.round_number
-                    self.say(f"    {f.label} is down")
+                    self.say(f"    {f.label} is down"
+                             + (" (an extraordinary result decided it)" if decided else ""))
 
     # --- the opening (001.3) ---------------------------------------------------------------
     def ambush(self) -> None:

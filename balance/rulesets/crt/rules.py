@@ -18,7 +18,7 @@ SKILL_LEVELS: tuple[str, ...] = ("unskilled", "skilled", "expert", "veteran", "s
 ARMOURS: tuple[str, ...] = ("none", "leather", "mail", "plate")
 SHIELDS: tuple[str, ...] = ("none", "buckler", "round", "large")
 DIVERT_POLICIES: tuple[str, ...] = ("never", "always", "if_deficit", "below_health", "random",
-                                    "reactive")
+                                    "reactive", "by_band")
 
 # 001.9 "Abilities for skill levels 4-5 and for other weapon types" [DEFAULT], except the
 # one-handed base and levels 1-3 (agility; strength, toughness, creativity), which are TEXT
@@ -61,6 +61,17 @@ EF_TABLE = {"2": "slain", "3": "unconscious", "4": "maimed", "5": "tripped", "6"
 ES_TABLE = {"2": "devil", "3": "extra_exchange", "4": "extra_stroke", "5": "two_extra_attacks",
             "6": "max_damage_stuck", "7": "slip_saves", "8": "two_strokes",
             "9": "strike_through", "10": "disarm", "11": "break_weapon", "12": "enemy_breaks"}
+
+def _band_mix(**p_by_kind: float) -> dict[str, float]:
+    """A per-band diversion table from probabilities for the deficit bands, zero and the
+    advantage bands (the three of each side alike)."""
+    kinds = {"great_deficit": "deficit", "deficit": "deficit", "slight_deficit": "deficit",
+             "zero": "zero", "slight_advantage": "advantage", "advantage": "advantage",
+             "great_advantage": "advantage"}
+    return {name: float(p_by_kind.get(kind, 0.0)) for name, kind in kinds.items()}
+
+
+NO_DIVERSION = _band_mix()
 
 # 001.3 opening ambush / sneak attack: the result of each total of 1d6 + skill level (0-5).
 AMBUSH_RESULTS: tuple[str, ...] = ("warned", "none", "brief", "surprise", "total")
@@ -148,11 +159,24 @@ class Combatant:
                         doc="diversion policy (001.5): never, always, if_deficit, below_health "
                             "(health <= divert_health), random (with divert_p), reactive "
                             "(below_health, but declaring second, with the advantage, it "
-                            "diverts only if the foe declared an attack)", policy=True)
-    divert_health: int = param(3, tag="DEFAULT", low=0, high=999,
-                               doc="below_health policy: divert when health is at most this", policy=True, search=(1, 2, 3, 4, 5, 6))
-    divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
-                            doc="random policy: probability of diverting each exchange", policy=True, search=(0.25, 0.5, 0.75))
+                            "diverts only if the foe declared an attack), by_band (with "
+                            "divert_by_band)", policy=True)
+    divert_health: int = param(3, tag="DEFAULT", low=0, high=999, policy=True,
+                               search=(1, 2, 3, 4, 5, 6),
+                               doc="below_health policy: divert when health is at most this")
+    divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0, policy=True,
+                            search=(0.25, 0.5, 0.75),
+                            doc="random policy: probability of diverting each exchange")
+    divert_by_band: Table = param(
+        NO_DIVERSION, tag="DEFAULT", low=0.0, high=1.0, policy=True,
+        search=(NO_DIVERSION, _band_mix(deficit=0.5), _band_mix(deficit=1.0),
+                _band_mix(deficit=0.5, zero=0.5, advantage=0.5)),
+        doc="by_band policy: probability of diverting in each band of the exchange's "
+            "advantage (001.5, the digest's mixed strategy per band)")
+    es11: str = param("damage", tag="DEFAULT", choices=("damage", "surrender"), policy=True,
+                      doc="ES 11 'break your foe's weapon and may calculate damage if you "
+                          "wish or accept his surrender': the roller's choice -- the damage "
+                          "(foe disarmed) or his surrender (the foe is out)")
     leader: bool = param(False, tag="DEFAULT",
                          doc="a leader or champion whose breaking may break the side (ES 12)")
 
@@ -178,12 +202,13 @@ class Rules:
                               "and roller rolls EF; or the foe rolls EF; or the foe is slain")
     es7_own_stroke: bool = param(False, tag="AMBIG",
                                  doc="ES 7 'you slip and fall': whether your own stroke still lands")
-    es11: str = param("damage", tag="DEFAULT", choices=("damage", "surrender"),
-                      doc="ES 11 break foe's weapon: take the damage (foe disarmed) or accept "
-                          "his surrender (fight ends)")
     ef6_no_shield: str = param("nothing", tag="DEFAULT", choices=("nothing", "weapon"),
                                doc="EF 6 shield result (d6 1-3) with no shield: nothing, or "
                                    "the weapon shatters instead")
+    ef8: str = param("foe_takes_it", tag="DEFAULT", choices=("foe_takes_it", "lost"),
+                     doc="EF 8 'stripped of your weapon [they have it]': the roller is unarmed "
+                         "and the foe has the weapon, wielding it when it gives him a higher "
+                         "combat score; or the weapon is simply lost")
     ef9: str = param("lose_next_attack", tag="DEFAULT", choices=("lose_next_attack", "nothing"),
                      doc="EF 9 dropped weapon: the next round is a forced diversion")
     declarations: str = param(
