@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import SpecError
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
@@ -25,16 +26,25 @@ TABLE_CAUSES: tuple[str, ...] = ("extraordinary", "surrender", "broke", "mishap"
 decided, surrenders (ES 11), breaks (ES 12) and mishaps (EF 2-4)."""
 
 
-def decided_by_tables(summary: Any, /, *, confidence: float = 0.95
-                      ) -> tuple[float, tuple[float, float]]:
+def decided_by_tables(summary: Any, /, *, winner: str | None = None,
+                      confidence: float = 0.95) -> tuple[float, tuple[float, float]]:
     """The share of fights an Extraordinary table result decided (001.10 q6), with its
-    Wilson interval, from a crt :class:`~balance.results.Summary`."""
+    Wilson interval, from a crt :class:`~balance.results.Summary`; ``winner="a"`` or
+    ``"b"``: the share of that side's wins."""
     from ... import stats
+    from ...outcomes import Winner
 
     tally = summary.tally
-    decided = int(sum(tally.counts[:, tally.causes.index(c)].sum() for c in TABLE_CAUSES))
-    low, high = stats.wilson(decided, tally.n, confidence)
-    return decided / tally.n, (float(low), float(high))
+    if winner is None:
+        counts = tally.counts.sum(axis=0)
+    elif winner in ("a", "b"):
+        counts = tally.counts[Winner.A if winner == "a" else Winner.B]
+    else:
+        raise SpecError(f"winner must be 'a', 'b' or None, got {winner!r}")
+    decided = int(sum(counts[tally.causes.index(c)] for c in TABLE_CAUSES))
+    total = int(counts.sum())
+    low, high = stats.wilson(decided, total, confidence)
+    return decided / total, (float(low), float(high))
 
 
 class CRT(Ruleset):
