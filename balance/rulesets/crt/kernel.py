@@ -196,7 +196,9 @@ def _round_damage_table(setup: _Setup, attacker: int, target: int) -> np.ndarray
     dealt = np.maximum(0, raw - setup.armour[target])
     deflectable = (roll != 12) | rules.shield_stops_12  # 001.9: a 12 cannot be deflected
     dealt = np.where(deflectable & (shield_die <= setup.shield_block[target]), 0, dealt)
-    return np.where(setup.strokes(np.full_like(roll, advantage), roll), dealt,
+    # the advantage as a plain int array: a score gap beyond int8 (combats up to 1000)
+    # must not wrap before the band lookup clips it to the outermost bands
+    return np.where(setup.strokes(np.full(roll.shape, advantage), roll), dealt,
                     0).astype(np.int16)
 
 
