@@ -1386,7 +1386,7 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     its ruleset may be a ``package.module:OBJECT`` path, see :func:`balance.rulesets.resolve`).
 
     A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
-    applied (a one-cell grid); a table with ``presets`` finds round-robin handicaps under
+    applied (a one-cell grid); a table with ``entrants`` finds round-robin handicaps under
     the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
     recorded entropy), so a report says the same thing each time it is rendered.
     """
@@ -1401,8 +1401,8 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
                               entry.get("draw_worth"), "progress": progress,
                               "bounds": None if bounds is None else tuple(bounds)}
-    if "presets" in entry:
-        return handicaps(rs, list(entry["presets"]), knob=entry["knob"],
+    if "entrants" in entry:
+        return handicaps(rs, list(entry["entrants"]), knob=entry["knob"],
                          margin=entry.get("margin", 0.02), rules=dict(spec.rules),
                          n=entry.get("fights"), seed=seed, precision=entry.get("precision"),
                          **common)

@@ -46,7 +46,7 @@ An experiment is a question written as data::
     knob = "a.0.combats"                  # the value of this field that makes the spec's
     # target = 0.5                        # matchup (a, b, rules; `where` fixes other fields)
     # metric = "score"                    # even: see balance.analysis.tune; or, with
-    # where = { "a.0.skill" = 2 }         # presets = [...] and a bare field name, handicaps
+    # where = { "a.0.skill" = 2 }         # entrants = [...] and a bare field name, handicaps
                                           # that bring a round robin within margin of 50%
 
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
@@ -107,8 +107,8 @@ SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confiden
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
-_TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
-             "outputs", "tune")
+_TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
+             "grid", "run", "outputs", "tune")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -116,9 +116,9 @@ _RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method"
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
 _TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw_worth",
-              "seed", "where", "presets", "margin", "fights")
+              "seed", "where", "entrants", "margin", "fights")
 _TUNE_MATCHUP_KEYS = ("target", "metric", "where")
-"""[tune] keys of a matchup tuning only (a round robin, ``presets``, aims at 50% for all)."""
+"""[tune] keys of a matchup tuning only (a round robin, ``entrants``, aims at 50% for all)."""
 _TUNE_ROUND_ROBIN_KEYS = ("margin", "fights")
 SIDES: tuple[str, ...] = ("a", "b")
 
@@ -199,6 +199,14 @@ class Spec:
     """What to look for in the answer (reports print it under the question)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
+    presets: Table = field(default_factory=Table)
+    """Named combatants of this experiment (``[presets.NAME]`` tables), usable wherever a
+    preset name is."""
+
+    def ruleset_object(self, *, allow_import: bool = False) -> Ruleset:
+        """The ruleset, with this experiment's own presets."""
+        rs = resolve(self.ruleset, allow_import=allow_import)
+        return rs.with_presets(self.presets) if self.presets else rs
 
     @property
     def cap(self) -> int:
@@ -225,6 +233,8 @@ class Spec:
         for key in ("description", "question", "notes"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
+        if self.presets:
+            out["presets"] = plain(self.presets)
         if self.rules:
             out["rules"] = plain(self.rules)
         for label in SIDES:
@@ -384,6 +394,15 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     question = r.text(data.get("question", ""), "question")
     notes = r.text(data.get("notes", ""), "notes")
 
+    presets = data.get("presets", {})
+    if not isinstance(presets, Mapping):
+        raise r.fail("presets", "must be a table of [presets.NAME] combatant tables, got "
+                                + _show(presets))
+    if presets:
+        try:
+            rs = rs.with_presets(presets, where="presets")
+        except SpecError as exc:
+            raise r.fail(exc.where or "presets", exc.reason) from None
     rules = _parse_rules(rs, data.get("rules", {}), r)
     grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
     combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
@@ -470,11 +489,11 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
                 description=description,
-                question=question, notes=notes, source=r.source)
+                question=question, notes=notes, source=r.source, presets=Table(presets))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     for i, entry in enumerate(spec.tune):
-        if "presets" not in entry:  # the matchup it tunes must build: both sides, `where`
+        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
             place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
             r.ruled(place, _check_tuned, rs, spec, entry)
     return spec
@@ -730,13 +749,13 @@ def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
     if "knob" not in raw:
         raise r.fail(place, "missing 'knob': the field to tune, e.g. knob = \"b.0.combats\"")
     knob = r.text(raw["knob"], f"{place}.knob")
-    round_robin = "presets" in raw
+    round_robin = "entrants" in raw
     for key in _TUNE_MATCHUP_KEYS if round_robin else _TUNE_ROUND_ROBIN_KEYS:
         if key in raw:
             raise r.fail(f"{place}.{key}", (
-                f"{key!r} belongs to a matchup tuning (no presets); a round robin brings "
+                f"{key!r} belongs to a matchup tuning (no entrants); a round robin brings "
                 "every expected score to 50%" if round_robin else
-                f"{key!r} belongs to a round robin of handicaps: give presets = [...]"))
+                f"{key!r} belongs to a round robin of handicaps: give entrants = [...]"))
     if "metric" in raw:
         r.text(raw["metric"], f"{place}.metric", tuning.METRICS)
     if "method" in raw:
@@ -757,11 +776,11 @@ def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
     if bounds is not None and (not isinstance(bounds, list) or len(bounds) != 2):
         raise r.fail(f"{place}.bounds", f"must be [low, high], got {_show(bounds)}")
     if round_robin:
-        presets = raw["presets"]
-        if not isinstance(presets, list) or len(presets) < 2:
-            raise r.fail(f"{place}.presets", "must list at least two preset names")
-        for j, name in enumerate(presets):
-            r.ruled(f"{place}.presets[{j}]", rs.preset, r.text(name, f"{place}.presets[{j}]"))
+        entrants = raw["entrants"]
+        if not isinstance(entrants, list) or len(entrants) < 2:
+            raise r.fail(f"{place}.entrants", "must list at least two preset names")
+        for j, name in enumerate(entrants):
+            r.ruled(f"{place}.entrants[{j}]", rs.preset, r.text(name, f"{place}.entrants[{j}]"))
         if "." in knob or knob not in tuning._numeric_fields(rs.Combatant):
             raise r.fail(f"{place}.knob", "a round robin tunes one combatant field of every "
                                           "entrant: one of " + ", ".join(

@@ -269,7 +269,7 @@ def test_cli_tune_prints_the_answer_and_json(capsys):
 
 
 def test_cli_round_robin(capsys):
-    status, out, _ = cli(capsys, "tune", "crt", "--presets", "novice,expert,veteran", "--knob",
+    status, out, _ = cli(capsys, "tune", "crt", "--entrants", "novice,expert,veteran", "--knob",
                          "combats", "--rule", "extraordinary=false", "--json")
     data = json.loads(out)
     assert status == 0 and data["converged"]
@@ -291,7 +291,7 @@ def test_cli_round_robin(capsys):
     (["--knob", "b.0.combats", "--precision", "0"], "precision must be a half-width"),
     (["--knob", "b.0.combats", "--draw-worth", "2"], "draw_worth must be a number in 0..1"),
     (["--knob", "b.0.combats", "-n", "100"], "-n applies to the round robin mode"),
-    (["--knob", "b.0.combats", "--presets", "novice,expert"], "--a: the round robin mode"),
+    (["--knob", "b.0.combats", "--entrants", "novice,expert"], "--a: the round robin mode"),
 ])
 def test_cli_bad_input_is_one_line_and_status_2(capsys, argv, says):
     status, out, err = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", *argv)
@@ -302,13 +302,13 @@ def test_cli_bad_input_is_one_line_and_status_2(capsys, argv, says):
 @pytest.mark.parametrize(("argv", "says"), [
     (["--knob", "b.0.combats"], "give its bare name"),
     (["--knob", "weapon_type"], "not an integer or real crt combatant field"),
-    (["--knob", "combats", "--presets", "novice,nobody"], "unknown crt preset 'nobody'"),
+    (["--knob", "combats", "--entrants", "novice,nobody"], "unknown crt preset 'nobody'"),
     (["--knob", "combats", "--margin", "0.7"], "margin must be a rate strictly between"),
     (["--knob", "combats", "--anchor", "master"], "anchor 'master' is not an entrant"),
 ])
 def test_cli_round_robin_bad_input(capsys, argv, says):
-    if "--presets" not in argv:
-        argv = [*argv, "--presets", "novice,expert"]
+    if "--entrants" not in argv:
+        argv = [*argv, "--entrants", "novice,expert"]
     status, out, err = cli(capsys, "tune", "crt", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and says in err
@@ -352,7 +352,7 @@ FAIR = {
     "run": {"fights": 2000, "seed": 8},
     "tune": [{"knob": "a.0.combats", "where": {"a": {"0": {"skill": 2}}}},
              {"knob": "a.0.skill", "method": "simulate", "precision": 0.1},
-             {"knob": "combats", "presets": ["novice", "expert", "veteran"]}],
+             {"knob": "combats", "entrants": ["novice", "expert", "veteran"]}],
 }
 
 
