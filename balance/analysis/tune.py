@@ -1390,13 +1390,13 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
     recorded entropy), so a report says the same thing each time it is rendered.
     """
-    from ..sweep.spec import Spec, _tuned_cell, load_spec, resolve_ruleset
+    from ..sweep.spec import Spec, _tuned_cell, load_spec
 
     if not isinstance(spec, Spec):
         spec = load_spec(spec, allow_import=allow_import)
     entry = spec.tune[index]
     seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
-    rs = resolve_ruleset(spec.ruleset, allow_import=allow_import)
+    rs = spec.ruleset_object(allow_import=allow_import)  # with the experiment's own presets
     bounds = entry.get("bounds")
     common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
                               entry.get("draw_worth"), "progress": progress,

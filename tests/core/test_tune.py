@@ -426,6 +426,8 @@ def test_documented_figures_come_from_the_code():
     assert len(doc_commands()) >= 8
     rs = balance.get("crt")
     rules = rs.rules()
+    sentence = tune("crt", "veteran", "novice", knob="b.0.combats", seed=1).sentence()
+    assert f"# '{sentence.split(' (')[0]} (...)'" in text  # the Python example's answer
     assert combat_score(rs.preset("veteran"), rules) == 38
     assert combat_score(rs.preset("master"), rules) == 72 == 7 + 35 + 30
     assert combat_score(rs.combatant("novice,combats=31"), rules) == 38
@@ -489,8 +491,8 @@ def test_progress_line_on_a_terminal_after_two_seconds(monkeypatch):
     ({"knob": "a.0.combats", "where": {"a.0.combats": 2}}, "is the knob being tuned"),
     ({"knob": "a.0.combats", "where": {"a.0.skill": 9}}, "'skill' must be in 0..5"),
     ({"knob": "a.0.combats", "margin": 0.1}, "'margin' belongs to a round robin"),
-    ({"knob": "combats", "presets": ["novice", "nobody"]}, "unknown crt preset 'nobody'"),
-    ({"knob": "combats", "presets": ["novice", "expert"], "target": 0.4},
+    ({"knob": "combats", "entrants": ["novice", "nobody"]}, "unknown crt preset 'nobody'"),
+    ({"knob": "combats", "entrants": ["novice", "expert"], "target": 0.4},
      "'target' belongs to a matchup tuning"),
 ])
 def test_bad_tune_tables_are_refused_at_their_place(tune_table, says):
