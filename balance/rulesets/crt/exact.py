@@ -14,7 +14,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ...dice import pmf
 from ..base import Probabilities
@@ -139,15 +138,20 @@ def solve(rules: Rules, a: Combatant, b: Combatant, *, assumptions: tuple[str, .
     src = np.broadcast_to(np.arange(k)[:, None, None], prob.shape)
     a_down, b_down = new_i <= 0, new_j <= 0
     transient = ~a_down & ~b_down & (prob > 0)
-    q = sparse.csr_matrix(
-        (prob[transient], (src[transient], ((new_i - 1) * hb + (new_j - 1))[transient])),
-        shape=(k, k))
+    src_t, dst_t = src[transient], ((new_i - 1) * hb + (new_j - 1))[transient]
     r_a = np.where(b_down & ~a_down, prob, 0).sum(axis=(1, 2))  # A wins this round
     r_b = np.where(a_down & ~b_down, prob, 0).sum(axis=(1, 2))
     r_d = np.where(a_down & b_down, prob, 0).sum(axis=(1, 2))
-    # Small chains (the usual duel has ~10^2 states) step faster as a dense matrix; sparse
-    # keeps big ones (toughness in the hundreds) in memory.
-    qt: Any = q.T.toarray() if k <= 400 else q.T.tocsr()
+    # Small chains (the usual duel has ~10^2 states) step faster as a dense matrix (and need
+    # no SciPy import); sparse keeps big ones (toughness in the hundreds) in memory.
+    qt: Any
+    if k <= 400:
+        qt = np.zeros((k, k))
+        np.add.at(qt, (dst_t, src_t), prob[transient])
+    else:
+        from scipy import sparse
+
+        qt = sparse.csr_matrix((prob[transient], (dst_t, src_t)), shape=(k, k))
 
     # Columns: the round's mass still fighting, then A wins / B wins / draws that round.
     absorb = np.column_stack([np.ones(k), r_a, r_b, r_d])
