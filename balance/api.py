@@ -17,7 +17,7 @@ import numpy as np
 
 from . import __version__
 from .engine import DEFAULT_CHUNK_SIZE, run
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 from .random import as_generator, root_entropy
 from .results import Summary
 from .rulesets import RULESETS
@@ -35,7 +35,8 @@ def get(ruleset: str | RulesetBase) -> RulesetBase:
     try:
         return RULESETS[ruleset]
     except (KeyError, TypeError):
-        raise SpecError(f"unknown ruleset {ruleset!r}; rulesets: " + ", ".join(RULESETS)) from None
+        raise SpecError(f"unknown ruleset {ruleset!r}{did_you_mean(ruleset, RULESETS)}; "
+                        "rulesets: " + ", ".join(RULESETS)) from None
 
 
 def versions() -> dict[str, str]:

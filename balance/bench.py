@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from .api import get, versions
 from .engine import DEFAULT_CHUNK_SIZE
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 from .random import stream
 from .rulesets.base import BenchCase, RulesetBase, plain
 
@@ -113,7 +113,8 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
         known |= {case for name in rulesets for case in _extra_cases(get(name))}
         unknown = [c for c in cases if c not in known]
         if unknown:
-            raise SpecError(f"unknown bench case {unknown[0]!r}; cases: "
+            raise SpecError(f"unknown bench case {unknown[0]!r}"
+                            f"{did_you_mean(unknown[0], known)}; cases: "
                             + ", ".join(sorted(known)))
     rows = []
     for name in rulesets:

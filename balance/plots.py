@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,7 +52,8 @@ _SVG_METADATA = {"Date": None, "Creator": None}
 def _need(df: pd.DataFrame, *columns: str | None) -> None:
     for column in columns:
         if column is not None and column not in df.columns:
-            raise SpecError(f"no column {column!r} in the table; columns: "
+            raise SpecError(f"no column {column!r} in the table"
+                            f"{did_you_mean(column, map(str, df.columns))}; columns: "
                             + ", ".join(map(str, df.columns)))
 
 
@@ -385,11 +386,12 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
         field, sep, text = item.partition("=")
         if not sep or field not in table.columns:
             raise SpecError(f"--where takes FIELD=VALUE with FIELD one of: {', '.join(axes)}; "
-                            f"got {item!r}")
+                            f"got {item!r}" + did_you_mean(field, axes))
         keep = table[field].astype(str) == text
         if not keep.any():
-            raise SpecError(f"--where {item!r} matches no row; {field} takes "
-                            + ", ".join(map(_fmt, _levels(table[field]))))
+            levels = [_fmt(v) for v in _levels(table[field])]
+            raise SpecError(f"--where {item!r} matches no row{did_you_mean(text, levels)}; "
+                            f"{field} takes " + ", ".join(levels))
         table = table[keep]
     if kind is None:
         if not axes:

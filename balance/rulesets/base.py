@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkabl
 
 import numpy as np
 
-from ..errors import IntractableError, SpecError
+from ..errors import IntractableError, SpecError, did_you_mean
 from ..results import Winner
 
 __all__ = [
@@ -50,6 +50,9 @@ __all__ = [
 
 Tag: TypeAlias = Literal["TEXT", "SRC", "AMBIG", "DEFAULT"]
 TAGS: tuple[str, ...] = ("TEXT", "SRC", "AMBIG", "DEFAULT")
+DEFAULT_COMBATANT = "default"
+"""The name of the all-defaults combatant wherever a preset name is taken (``--b default``),
+unless a ruleset has a preset of that name."""
 Log: TypeAlias = Callable[[str], None]
 Side: TypeAlias = tuple[Any, ...]
 """A side of a fight: a tuple of one ruleset's combatants."""
@@ -226,7 +229,9 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
-        raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
+        raise SpecError(f"{owner} field '{name}' must be one of "
+                        f"{', '.join(map(str, md['choices']))}, got {value!r}"
+                        + did_you_mean(value, md["choices"]))
     low, high = md.get("low"), md.get("high")
     if isinstance(value, int | float) and ((low is not None and value < low)
                                            or (high is not None and value > high)):
@@ -334,7 +339,8 @@ def coerce(cls: type, name: str, value: Any) -> Any:
     owner = getattr(cls, "_owner", cls.__name__)
     fields = {f.name: f for f in dataclasses.fields(cls) if "tag" in f.metadata}
     if name not in fields:
-        raise SpecError(f"unknown {owner} field '{name}'; allowed: " + ", ".join(fields))
+        raise SpecError(f"unknown {owner} field '{name}'{did_you_mean(name, fields)}; "
+                        "allowed: " + ", ".join(fields))
     if not isinstance(value, str):
         return value
     f, tp = fields[name], _hints(cls)[name]
@@ -581,14 +587,18 @@ class RulesetBase(abc.ABC):
         return build(self.Combatant, {**values, **fields}, base=self.preset(preset))
 
     def preset(self, name: str | None) -> Any:
-        """The named preset combatant (``None``: the default combatant)."""
-        if name is None:
+        """The named preset combatant (``None``, or ``"default"`` where no preset has that
+        name: the all-defaults combatant)."""
+        if name is None or (name == DEFAULT_COMBATANT and name not in self.presets):
             return None
         try:
             return self.presets[name]
         except KeyError:
-            raise SpecError(f"unknown {self.name} preset {name!r}; presets: "
-                            + ", ".join(self.presets)) from None
+            raise SpecError(f"unknown {self.name} preset {name!r}"
+                            f"{did_you_mean(name, [*self.presets, DEFAULT_COMBATANT])}; presets: "
+                            + ", ".join(self.presets)
+                            + f" (or {DEFAULT_COMBATANT!r}: every field at its default)"
+                            ) from None
 
     def side(self, members: Any) -> Side:
         """A side from one combatant spec or a sequence of them."""
@@ -609,7 +619,8 @@ class RulesetBase(abc.ABC):
         try:
             return self.scenarios[name]
         except KeyError:
-            raise SpecError(f"unknown {self.name} scenario {name!r}; scenarios: "
+            raise SpecError(f"unknown {self.name} scenario {name!r}"
+                            f"{did_you_mean(name, self.scenarios)}; scenarios: "
                             + (", ".join(self.scenarios) or "none")) from None
 
     scenario_keys: ClassVar[tuple[str, ...]] = ()

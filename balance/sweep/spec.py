@@ -69,7 +69,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
-from ..errors import SpecError
+from ..errors import SpecError, did_you_mean
 from ..rulesets import RULESETS
 from ..rulesets.base import RulesetBase, Table, plain, split_spec
 
@@ -255,7 +255,8 @@ def resolve_ruleset(ref: str) -> RulesetBase:
         return _IMPORTED[ref]
     module_name, sep, attr = ref.partition(":")
     if not sep:
-        raise SpecError(f"unknown ruleset {ref!r}; rulesets: {', '.join(RULESETS) or 'none'} "
+        raise SpecError(f"unknown ruleset {ref!r}{did_you_mean(ref, RULESETS)}; rulesets: "
+                        f"{', '.join(RULESETS) or 'none'} "
                         "(or 'package.module:OBJECT' for one outside the registry)")
     try:
         obj = getattr(importlib.import_module(module_name), attr)
@@ -286,8 +287,8 @@ class _Reader:
                                    f"got {_show(value)}")
         for key in value:
             if key not in allowed:
-                raise self.fail(_join(place, key), f"unknown key {key!r}; allowed: "
-                                                   + ", ".join(allowed))
+                raise self.fail(_join(place, key), f"unknown key {key!r}"
+                                f"{did_you_mean(key, allowed)}; allowed: " + ", ".join(allowed))
         return value
 
     def integer(self, value: Any, place: str, low: int, high: int | None = None) -> int:
@@ -312,7 +313,8 @@ class _Reader:
                             + (f" (one of {', '.join(choices)})" if choices else "")
                             + f", got {_show(value)}")
         if choices is not None and value not in choices:
-            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}")
+            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}"
+                            + did_you_mean(value, choices))
         return value
 
     def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
@@ -611,7 +613,8 @@ def _parse_field(raw: Any, place: str, rs: RulesetBase, sides: Mapping[str, Any]
     if parts[0] == "rules" and len(parts) == 2:
         allowed = _field_types(rs.Rules)
         if parts[1] not in allowed:
-            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}; allowed: "
+            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}"
+                                f"{did_you_mean(parts[1], allowed)}; allowed: "
                                 + ", ".join(allowed))
         return text
     if parts[0] in SIDES and len(parts) == 1:
@@ -631,7 +634,8 @@ def _parse_field(raw: Any, place: str, rs: RulesetBase, sides: Mapping[str, Any]
                                     "combatants per side")
         allowed = _field_types(rs.Combatant)
         if name != "preset" and name not in allowed:
-            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}; allowed: preset, "
+            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}"
+                                f"{did_you_mean(name, ['preset', *allowed])}; allowed: preset, "
                                 + ", ".join(allowed))
         return text
     raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")

@@ -20,3 +20,51 @@ def test_written_files_honour_the_umask(tmp_path: Path, umask: int) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+
+
+@pytest.mark.parametrize(("argv", "hint"), [
+    (["exact", "crtt", "--a", "veteran", "--b", "expert"], "did you mean 'crt'?"),
+    (["exact", "crt", "--a", "veteran", "--b", "exprt"], "did you mean 'expert'?"),
+    (["exact", "crt", "--a", "veteran,combat=3", "--b", "expert"], "did you mean 'combats'?"),
+    (["exact", "crt", "--a", "veteran", "--b", "expert", "--rule", "ambsh=a"],
+     "did you mean 'ambush'?"),
+    (["exact", "crt", "--a", "veteran", "--b", "expert", "--rule", "divert_scope=al"],
+     "did you mean 'all'?"),
+])
+def test_unknown_names_get_a_suggestion(argv: list[str], hint: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from balance.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("balance: error: ") and hint in err
+
+
+def test_no_suggestion_when_nothing_is_close() -> None:
+    from balance.errors import did_you_mean
+
+    assert did_you_mean("zzzz", ["expert", "novice"]) == ""
+    assert did_you_mean("Strike_Rank", ["crt", "strike-rank"]) == " (did you mean 'strike-rank'?)"
+
+
+def test_spec_names_get_a_suggestion(tmp_path: Path) -> None:
+    import balance
+    from balance.errors import SpecError
+
+    spec = {"ruleset": "crt", "a": "veteran", "b": "expert",
+            "grid": {"axes": [{"field": "a.0.skil", "values": [1, 2]}]}, "run": {"fights": 10}}
+    with pytest.raises(SpecError, match="did you mean 'skill'"):
+        balance.load_spec(spec)
+    spec["grid"] = {"axes": [{"field": "rules.ambsh", "values": ["a"]}]}
+    with pytest.raises(SpecError, match="did you mean 'ambush'"):
+        balance.load_spec(spec)
+
+
+def test_default_names_the_all_defaults_combatant() -> None:
+    import balance
+
+    rs = balance.get("crt")
+    assert rs.combatant("default") == rs.Combatant()
+    assert rs.combatant("default,skill=2") == rs.Combatant(skill=2)
+    assert balance.exact("crt", "default", "default", extraordinary=False).a_win == \
+        pytest.approx(balance.exact("crt", {}, {}, extraordinary=False).a_win)
