@@ -243,7 +243,12 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
     if args.chunk_size:
         kwargs["chunk_size"] = args.chunk_size
-    summary = api.duel(rs, side_a, side_b, rules=rules, **kwargs)
+    from .progress import Progress
+
+    with Progress(args.n or (None if args.precision else api.DEFAULT_N), desc="duel",
+                  unit="fight") as bar:
+        summary = api.duel(rs, side_a, side_b, rules=rules,
+                           on_chunk=lambda tally: bar.update(tally.n), **kwargs)
     if args.json:
         _print_json(summary.to_dict())
     else:
@@ -307,6 +312,7 @@ MATCHUPS_N = 20_000
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
+    from .progress import Progress
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = api.get(args.ruleset)
@@ -321,8 +327,10 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "simulate")
     method = args.method or ("simulate" if sized else None)
     n = args.n or MATCHUPS_N
-    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
-                                 seed=args.seed, method=method)
+    with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
+        table = analysis.round_robin(rs.name, names, rules=rules, n=n,
+                                     precision=args.precision, seed=args.seed, method=method,
+                                     progress=lambda done, _total: bar.update(done))
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)

@@ -68,3 +68,60 @@ def test_default_names_the_all_defaults_combatant() -> None:
     assert rs.combatant("default,skill=2") == rs.Combatant(skill=2)
     assert balance.exact("crt", "default", "default", extraordinary=False).a_win == \
         pytest.approx(balance.exact("crt", {}, {}, extraordinary=False).a_win)
+
+
+class _Terminal:
+    """A stream that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_waits_for_its_delay_and_needs_a_terminal(monkeypatch) -> None:
+    import builtins
+
+    from balance.progress import Progress
+
+    real_import = builtins.__import__
+
+    def no_tqdm(name, *args, **kwargs):  # the plain-line fallback, as without the extra
+        if name == "tqdm":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    quick = _Terminal()
+    with Progress(10, desc="duel", unit="fight", stream=quick, delay=60.0) as bar:
+        bar.update(5)
+    assert quick.text == ""  # finished before the delay: silent
+    slow = _Terminal()
+    with Progress(10, desc="duel", unit="fight", stream=slow, delay=0.0) as bar:
+        bar.update(5)
+        assert "duel: 5 / 10 fights (50%)" in slow.text
+    assert slow.text.endswith("\r\033[K")  # the line is cleared for the result
+    piped = _Terminal()
+    piped.isatty = lambda: False  # type: ignore[method-assign]
+    with Progress(10, desc="duel", unit="fight", stream=piped, delay=0.0) as bar:
+        bar.update(5)
+    assert piped.text == ""
+
+
+def test_progress_uses_tqdm_where_installed() -> None:
+    pytest.importorskip("tqdm")
+    from balance.progress import Progress
+
+    out = _Terminal()
+    with Progress(4, desc="matchups", unit="pair", stream=out, delay=0.0) as bar:
+        for done in range(1, 5):
+            bar.update(done)
+    assert "matchups" in out.text and "4/4" in out.text
