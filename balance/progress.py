@@ -61,7 +61,8 @@ class Progress:
         except ImportError:
             self.plain = True
             return
-        self.bar = tqdm(total=self.total, desc=self.desc, unit=self.unit, unit_scale=True,
+        self.bar = tqdm(total=self.total, desc=self.desc, unit=self.unit,
+                        unit_scale=self.total is None or self.total >= 10_000,
                         file=self.stream, dynamic_ncols=True, leave=False, delay=self.delay)
 
     def _line(self) -> None:
