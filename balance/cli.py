@@ -138,9 +138,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                      "directory of tables")
     p.add_argument("experiment", metavar="EXPERIMENT.toml")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<experiment name>)")
-    p.add_argument("--executor", choices=("serial", "processes", "dask"), default=None,
-                   help="where chunks run (default processes, one worker per core; dask when "
-                        "--scheduler is given)")
+    p.add_argument("--executor", choices=("auto", "serial", "processes", "dask"), default=None,
+                   help="where chunks run (default auto: in this process while the work is "
+                        "small, else processes, one worker per core; dask when --scheduler "
+                        "is given)")
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes, or workers of the local dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -449,7 +450,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
 
-    executor = args.executor or ("dask" if args.scheduler else "processes")
+    executor = args.executor or ("dask" if args.scheduler else "auto")
     if "" not in sys.path and str(Path.cwd()) not in sys.path:
         # As with `python -m`: a spec's "package.module:OBJECT" ruleset may live here.
         sys.path.insert(0, str(Path.cwd()))
@@ -486,7 +487,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
+    on = f"on {meta['executor']}" + (f" x{meta['workers']}" if meta["workers"] else "")
     if meta.get("method") == "exact":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} solved exactly in "
               f"{t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} solved, "
