@@ -125,3 +125,15 @@ def test_progress_uses_tqdm_where_installed() -> None:
         for done in range(1, 5):
             bar.update(done)
     assert "matchups:" in out.text and "0/4 " in out.text  # tqdm redraws at most every 0.1 s
+
+
+def test_bench_times_whole_commands_from_a_fresh_process() -> None:
+    # the figures themselves are printed by `balance bench --case startup`, never asserted
+    from balance import bench
+
+    rows = bench.startup(runs=1)
+    assert [r["case"] for r in rows] == ["startup: import balance", "startup: balance --help",
+                                        "startup: balance exact crt", "startup: balance plot"]
+    assert all(r["wall_s_median"] > 0 and r["runs"] == 1 for r in rows)
+    assert rows[2]["command"] == "balance exact crt --a veteran --b expert --rule " \
+        "extraordinary=false"
