@@ -162,8 +162,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--y", default=None,
                    help="column up (heatmap, matchup; default the first axis) or the rate "
                         "drawn (curves; default --value)")
-    p.add_argument("--value", default="a_win",
-                   help="what the colour shows: a_win, b_win, draw, mean_rounds, ...")
+    p.add_argument("--value", default=None,
+                   help="what the colour shows: score (A's expected score, a draw counting "
+                        "half: the matchup default), a_win (the default otherwise), b_win, "
+                        "draw, mean_rounds, ...")
     p.add_argument("--by", default=None, help="curves: one curve per value of this column")
     p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
                    help="keep the rows with this value of another axis; repeatable")

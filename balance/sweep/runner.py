@@ -584,7 +584,7 @@ def load_run(path: str | Path) -> Run:
     meta = store.read_json(path / store.META)
     table = store.read_table(path)
     table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", []))})
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
     return Run(table, path)
 
 
@@ -818,7 +818,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         totals = {key: run.total() for key, run in runs.items()}
         table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields)})
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock

@@ -71,10 +71,10 @@ def test_plots_make_their_own_axes(one_target: pd.DataFrame, run: balance.Run) -
 def test_curves_draw_interval_bands(run: balance.Run) -> None:
     part = run.table[run.table["b.0.preset"] == "fair"]
     ax = plots.curves(part, x="rules.target", y="a_win", by="a.0.preset", ax=Figure().subplots())
-    assert len(ax.lines) == 3 + 1  # a curve per preset, and the 50% line
+    assert len(ax.lines) == 3 + 2  # a curve per preset, the 50% line, the default target
     assert len(ax.collections) == 3  # a band per curve
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "a.0.preset = fair", "a.0.preset = lucky", "a.0.preset = pro"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["fair", "lucky", "pro"]
+    assert ax.get_legend().get_title().get_text() == "A"
 
 
 def test_long_labels_are_wrapped(one_target: pd.DataFrame) -> None:
