@@ -558,6 +558,8 @@ class RulesetBase(abc.ABC):
     Rules: ClassVar[type]
     causes: ClassVar[tuple[str, ...]]
     presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
+    preset_titles: ClassVar[Mapping[str, str]] = types.MappingProxyType({})
+    """Optional display titles of presets for tables and figures (default: the name)."""
     scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
     max_side: ClassVar[int] = 1
     has_strategy: ClassVar[bool] = False

@@ -40,7 +40,17 @@ An experiment is a question written as data::
     kind = "heatmap"                      # heatmap | curves | matchup
     x = "a.0.combats"
     y = "a.0.skill"
-    value = "a_win"
+    value = "a_win"                       # or score (a draw counts half), draw, mean_rounds
+
+    [labels]                              # optional: how tables and figures name things
+    "a.0.combats" = "challenger's combats survived"
+    [labels.values."a.0.skill"]           # ... and the values of an axis
+    "0" = "unskilled"
+
+    [verdict]                             # optional: the verdict that opens the report
+    margin = 0.05                         # "balanced": expected scores within 50% +/- this
+    sensitivity = true                    # recompute its key answer under each alternative
+                                          # DEFAULT / AMBIG reading and policy
 
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
@@ -90,10 +100,10 @@ __all__ = [
 COMBINE: tuple[str, ...] = ("product", "zip")
 TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds_q10",
-                                "rounds_q50", "rounds_q90")
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "mean_rounds",
+                                "rounds_q10", "rounds_q50", "rounds_q90")
 METHODS: tuple[str, ...] = ("simulate", "exact")
-EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
+EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "mean_rounds")
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
 SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
 """[run] keys of a simulated run only."""
@@ -101,7 +111,11 @@ DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
-             "outputs")
+             "outputs", "labels", "verdict")
+LABELLED = ("a_win", "b_win", "draw", "score", "mean_rounds", "rounds_q10", "rounds_q50",
+            "rounds_q90", "n")
+"""Columns besides the axes that ``[labels]`` may name."""
+_VERDICT_KEYS = ("margin", "sensitivity")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -182,6 +196,10 @@ class Spec:
     """The designer's question, in a sentence (reports open with it)."""
     notes: str = ""
     """What to look for in the answer (reports print it under the question)."""
+    labels: Table = field(default_factory=Table)
+    """Display labels: column -> label, and ``values``: column -> (value text -> label)."""
+    verdict: Table = field(default_factory=Table)
+    """Verdict options: ``margin`` (balanced within 50% +/- it), ``sensitivity`` (bool)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
 
@@ -232,6 +250,9 @@ class Spec:
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
                           "plots": [_plot_dict(p) for p in self.plots]}
+        for key in ("labels", "verdict"):
+            if getattr(self, key):
+                out[key] = plain(getattr(self, key))
         return out
 
 
@@ -463,15 +484,65 @@ def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
                                                           "draws one of "
                                                           + ", ".join(EXACT_PLOT_VALUES))
 
+    labels = _parse_labels(data.get("labels", {}), axes, r)
+    verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
+    if "margin" in verdict:
+        r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
+    if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
+        raise r.fail("verdict.sensitivity", f"must be true or false, got "
+                                            f"{_show(verdict['sensitivity'])}")
+
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
                 description=description,
-                question=question, notes=notes, source=r.source)
+                question=question, notes=notes, labels=Table(labels),
+                verdict=Table(dict(verdict)), source=r.source)
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     return spec
+
+
+def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
+    """``[labels]``: a label for an axis or a result column, and ``[labels.values."<axis>"]``
+    a label for some of that axis's values (written as the table shows them)."""
+    from .grid import display
+
+    if not isinstance(raw, Mapping):
+        raise r.fail("labels", f"must be a table of labels, got {_show(raw)}")
+    fields = [axis.field for axis in axes]
+    known = [*fields, *LABELLED]
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        place = _join("labels", key)
+        if key == "values":
+            if not isinstance(value, Mapping):
+                raise r.fail(place, "must be a table: [labels.values.\"<axis>\"]")
+            values: dict[str, dict[str, str]] = {}
+            for column, names in value.items():
+                cplace = _join(place, column)
+                if column not in fields:
+                    raise r.fail(cplace, f"not a swept axis{did_you_mean(column, fields)}; "
+                                         "axes: " + (", ".join(fields) or "none"))
+                if not isinstance(names, Mapping):
+                    raise r.fail(cplace, "must be a table of value = \"label\"")
+                axis = axes[fields.index(column)]
+                shown = [str(display(v, column)) for v in axis.values]
+                for text, label in names.items():
+                    if text not in shown:
+                        raise r.fail(_join(cplace, text),
+                                     f"not a value of the axis{did_you_mean(text, shown)}; "
+                                     "values: " + ", ".join(shown))
+                    r.text(label, _join(cplace, text))
+                values[column] = {str(k): str(v) for k, v in names.items()}
+            out["values"] = values
+            continue
+        if key not in known:
+            raise r.fail(place, f"not an axis or result column{did_you_mean(key, known)}; "
+                                "labels name: " + ", ".join(known))
+        out[key] = r.text(value, place)
+    return out
 
 
 # --- rules and sides -----------------------------------------------------------------------------
@@ -760,7 +831,8 @@ def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> Plo
                                            f"got {names[key]!r}")
     if kind != "curves" and names["y"] is None:
         raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
-    value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
+    value = r.text(raw.get("value", "score" if kind == "matchup" else "a_win"),
+                   f"{place}.value", PLOT_VALUES)
     raw_where = raw.get("where", {})
     if not isinstance(raw_where, Mapping):
         raise r.fail(f"{place}.where", "must be a table: axis field = the value to draw")

@@ -137,3 +137,47 @@ def test_bench_times_whole_commands_from_a_fresh_process() -> None:
     assert all(r["wall_s_median"] > 0 and r["runs"] == 1 for r in rows)
     assert rows[2]["command"] == "balance exact crt --a veteran --b expert --rule " \
         "extraordinary=false"
+
+
+def test_spec_labels_are_checked_and_kept(tmp_path: Path) -> None:
+    import balance
+    from balance.errors import SpecError
+
+    spec = {"ruleset": "crt", "a": [{"name": "challenger"}], "b": "veteran",
+            "grid": {"axes": [{"field": "a.0.skill", "values": [0, 1]},
+                              {"field": "rules.armour_points",
+                               "values": [{"none": 0, "leather": 1, "mail": 2, "plate": 3},
+                                          {"none": 0, "leather": 2, "mail": 2, "plate": 3}]}]},
+            "run": {"fights": 200, "seed": 1},
+            "labels": {"a.0.skill": "challenger's skill", "a_win": "challenger wins",
+                       "values": {"a.0.skill": {"0": "unskilled"}}}}
+    loaded = balance.load_spec(spec)
+    assert balance.load_spec(loaded.to_dict()) == loaded
+    for bad, words in (({"a.0.skil": "x"}, "did you mean 'a.0.skill'"),
+                       ({"values": {"a.0.skill": {"7": "x"}}}, "not a value of the axis"),
+                       ({"values": {"b.0.skill": {"0": "x"}}}, "not a swept axis")):
+        with pytest.raises(SpecError, match=words):
+            balance.load_spec({**spec, "labels": bad})
+    table, _ = balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    from balance.labels import Labels
+
+    labels = Labels.for_run(table)
+    assert labels.column("a.0.skill") == "challenger's skill"
+    assert labels.column("a.0.combats") == "A: combats survived"  # from the field's doc
+    assert labels.column("rules.armour_points") == "rule: armour points"
+    assert labels.value("a.0.skill", 0) == "unskilled" and labels.value("a.0.skill", 1) == "1"
+    # a rule table by the entries that differ between the axis's values, not its JSON
+    values = table["rules.armour_points"].unique().tolist()
+    assert [labels.value("rules.armour_points", v) for v in values] == ["leather=1",
+                                                                         "leather=2"]
+    assert labels.is_baseline("rules.armour_points", values[0])  # the rule's default
+    assert labels.is_baseline("a.0.skill", 0)  # the challenger's own skill
+
+
+def test_rates_are_rounded_to_what_their_interval_supports() -> None:
+    from balance.labels import rate_with_interval
+
+    assert rate_with_interval(0.53214, 0.5277, 0.5365) == "53.2% [52.8, 53.6]"
+    assert rate_with_interval(0.98781, 0.98766, 0.98796) == "98.78% [98.77, 98.80]"
+    assert rate_with_interval(0.5, 0.3, 0.7) == "50% [30, 70]"
+    assert rate_with_interval(0.25, 0.25, 0.25, exact=True) == "25.00%"

@@ -12,7 +12,7 @@ from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
-from .presets import PRESETS, SCENARIOS
+from .presets import PRESETS, SCENARIOS, TITLES
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
 
@@ -30,6 +30,7 @@ class CRT(RulesetBase):
     Rules = Rules
     causes = _reference.CAUSES
     presets = PRESETS
+    preset_titles = TITLES
     scenarios = SCENARIOS
     max_side = 3
 
