@@ -48,7 +48,7 @@ from ..engine import reached, run_chunk
 from ..errors import SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
-from ..rulesets.base import RulesetBase
+from ..rulesets.base import Ruleset
 from . import exact as _exact
 from . import store
 from .grid import Cell, display, expand
@@ -95,7 +95,7 @@ def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) and is looked up where it runs.
     """
-    rs = resolve_ruleset(ruleset)
+    rs = resolve_ruleset(ruleset, allow_import=True)  # the parent resolved it first
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -538,16 +538,17 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
 # --- results -------------------------------------------------------------------------------------
 
 
-def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
+def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
           confidence: float) -> list[dict[str, Any]]:
     rows = []
     for cell in cells:
         tally = totals[cell.key]
         row: dict[str, Any] = {name: display(value, name) for name, value in cell.params.items()}
-        row.update(Summary(ruleset, tally, confidence).to_row())
+        row.update(Summary(rs.name, tally, confidence).to_row())
         wins = tally.wins
         row["a_wins"], row["b_wins"], row["draws"] = (
             int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
+        row["policies"] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
         row["cell"] = cell.key
         rows.append(row)
     return rows
@@ -588,7 +589,7 @@ def load_run(path: str | Path) -> Run:
     return Run(table, path)
 
 
-def _assumptions(rs: RulesetBase, cells: Iterable[Cell]) -> list[str]:
+def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     """The DEFAULT / AMBIG readings in force in any cell (a ruleset may list only those that
     touch a matchup), each named once with its value in the first cell that has it."""
     seen: dict[str, str] = {}
@@ -596,6 +597,16 @@ def _assumptions(rs: RulesetBase, cells: Iterable[Cell]) -> list[str]:
         for item in rs.assumptions(cell.rules, cell.side_a, cell.side_b):
             seen.setdefault(item.partition("=")[0], item)
     return list(seen.values())
+
+
+def _policies(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
+    """The policies the run rests on: each distinct disclosure of any cell, in order (a
+    policy swept as an axis appears once per value; each row names its own)."""
+    seen: dict[str, None] = {}
+    for cell in cells:
+        for item in rs.policies(cell.rules, cell.side_a, cell.side_b):
+            seen.setdefault(item)
+    return list(seen)
 
 
 def _now() -> str:
@@ -645,7 +656,7 @@ def _check_executor(executor: str, workers: int | None, scheduler: str | None) -
 def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
           executor: str = "auto", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
-          stream: IO[str] | None = None) -> Run:
+          stream: IO[str] | None = None, allow_import: bool = False) -> Run:
     """Run an experiment and write its run directory.
 
     Parameters
@@ -667,6 +678,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         Continue the run in ``out``: reuse every cached chunk, compute only what is missing.
     progress
         Show a progress bar on ``stream`` (default: when stderr is a terminal).
+    allow_import
+        Whether the spec may name a ``package.module:OBJECT`` ruleset (importing it runs
+        its code; see :func:`balance.rulesets.resolve`).
 
     Returns
     -------
@@ -680,11 +694,11 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     """
     started, clock = _now(), time.perf_counter()
     if not isinstance(spec, Spec):
-        spec = load_spec(spec)
+        spec = load_spec(spec, allow_import=allow_import)
     if executor == "auto" and scheduler is not None:
         executor = "dask"
     _check_executor(executor, workers, scheduler)
-    rs: RulesetBase = resolve_ruleset(spec.ruleset)
+    rs: Ruleset = resolve_ruleset(spec.ruleset, allow_import=allow_import)
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
@@ -720,9 +734,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 records[cell.key] = record
         cached = len(records)
         todo_cells = [cell for cell in distinct if cell.key not in records]
-        # Validation before any work: the ruleset's own check of every cell, or (without
-        # one) the first missing cell solved here; either raises a SpecError naming the cell.
-        if todo_cells and not _exact.check_cells(spec, todo_cells, rs):
+        # Validation before any work: the ruleset's own check of every cell, then the first
+        # missing cell solved here; either raises a SpecError naming the cell.
+        if todo_cells:
+            _exact.check_cells(spec, todo_cells, rs)
             probed_key = todo_cells[0].key
             probed = _exact.probe(spec, todo_cells[0])
             records[probed_key] = probed
@@ -752,6 +767,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         "scheduler": pool.address if pool else None, "versions": vers,
         "cells": len(cells), "distinct_cells": len(distinct), "resumed": previous is not None,
         "assumptions": _assumptions(rs, cells),
+        "policies": _policies(rs, cells),
         "timings": {"started": started},
     }
     # Every session that worked on this run directory, oldest first: a resumed run's
@@ -813,10 +829,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     import pandas as pd
 
     if exact:
-        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records)))
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
     else:
         totals = {key: run.total() for key, run in runs.items()}
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...dice import pmf
-from ..base import Probabilities
+from ...outcomes import Probabilities
 from .rules import Combatant, Rules, combat_score, scores, starting_health
 
 __all__ = ["damage_pmf", "solve", "stroke_probability", "unsupported"]
