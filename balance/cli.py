@@ -8,6 +8,7 @@ allowed, exits with status 2, and writes nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -137,6 +138,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (bounded work)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
@@ -196,6 +200,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (default: as the spec's [verdict] says)")
     return parser
 
 
@@ -384,8 +391,24 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                f"seed {args.seed}")
     else:
         how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
+    from .analysis.verdict import Matchup, round_robin_verdict, sensitivity
+    from .labels import Labels
+
+    labels = Labels()  # preset names: the terminal's matrices stay narrow
+
+    def matchup_of(first: str, second: str) -> Matchup:
+        return Matchup(rules, rs.side(first), rs.side(second))
+
+    made = round_robin_verdict(table, labels=labels, matchup_of=matchup_of,
+                               resamples=args.resamples)
+    made = dataclasses.replace(made, rests_on=tuple(
+        rs.assumptions(rules, (), ()) + rs.policies(rules, rs.side(names[0]),
+                                                    rs.side(names[0]))))
+    if args.sensitivity:
+        made = sensitivity(made, rs, seed=args.seed)
     if args.json:
         _print_json({"ruleset": rs.name, "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "n_per_pair": None if exact or args.precision is not None else n,
                      "precision": args.precision, "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -399,64 +422,12 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "caveat": caveat,
                      "assumptions": list(rs.assumptions(rules, (), ()))})
         return 0
-    score, _ = analysis.score_matrix(table)
-    print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
-          f"{how}")
-    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
-    print(score.round(3).to_string())
-    if exact:
-        print("\nA-seat win probability, row in seat A (exact):")
-        cells = table.assign(cell=[f"{r.a_win:.4f}" for r in table.itertuples()])
-    else:
-        print("\nA-seat win rate [95% Wilson interval], row in seat A:")
-        cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
-                                   for r in table.itertuples()])
-    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    print("\nDraw rate, row in seat A" + (" (exact):" if exact else ":"))
-    print(table.pivot(index="a", columns="b", values="draw").loc[names, names]
-          .round(4).to_string())
-    if exact:
-        print("\nMean fight length in rounds, row in seat A (exact):")
-        print(table.pivot(index="a", columns="b", values="mean_rounds").loc[names, names]
-              .round(2).to_string())
-    else:
-        print("\nFight length in rounds, row in seat A: mean (10% / 50% / 90% quantiles):")
-        cells = table.assign(cell=[f"{r.mean_rounds:.2f} ({r.rounds_q10:g}/{r.rounds_q50:g}/"
-                                   f"{r.rounds_q90:g})" for r in table.itertuples()])
-        print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    if caveat:
-        print(f"note: {caveat}")
-    if len(seat):
-        print("\nSeat advantage in mirror matches (A's win rate minus B's"
-              + (", exact):" if exact else ", 95% interval):"))
-        print((seat[["advantage", "draw"]] if exact else
-               seat[["advantage", "advantage_low", "advantage_high", "draw", "n"]])
-              .round(4).to_string())
-    if exact:
-        print("\nBradley-Terry ratings fitted to the exact score matrix (no interval"
-              + ("" if rating.attrs["tiers"] == 1 else
-                 "; tiers: an entrant of a better tier beats every one of a worse tier, "
-                 "elo is relative within a tier")
-              + f"; largest misfit {rating.attrs['max_misfit']:.3f}):")
-        print(rating[["theta", "elo", "expected_score", "tier"]].round(3).to_string())
-    else:
-        print("\nBradley-Terry ratings (Elo scale, 95% interval):")
-        print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
-    print("\nUpsets: the chance the lower-rated entrant wins, both seats "
-          + ("counted alike (exact):" if exact else "pooled [95% Wilson interval]:"))
-    print((ups[["weaker", "stronger", "upset"]] if exact else
-           ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
-          .round(4).to_string(index=False))
-    if exact:
-        print("\nMetagame equilibrium (exact, no resampling):")
-        print(meta[["weight"]].round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0; exact):")
-        print(dom[["margin", "dominated"]].round(4).to_string())
-    else:
-        print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
-        print(meta.round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0):")
-        print(dom.round(4).to_string())
+    from .report.console import round_robin_lines
+
+    print("\n".join(round_robin_lines(
+        table, made, header=f"{rs.name}: round robin of {len(names)} presets; method "
+                            f"{table.attrs['method']}: {how}",
+        labels=labels, resamples=args.resamples, seed=args.seed, caveat=caveat)))
     return 0
 
 
@@ -532,6 +503,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")
     print(f"provenance: {path / 'meta.json'}; plots: balance plot {path}")
+    from .report.build import run_verdict
+    from .report.console import verdict_lines
+
+    print()
+    print("\n".join(verdict_lines(run_verdict(
+        table, meta, sensitivity=bool((meta["spec"].get("verdict") or {}).get("sensitivity")),
+        allow_import=args.allow_import))))
     return 0
 
 
@@ -548,7 +526,8 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
-    paths = render(args.run, args.out, allow_import=args.allow_import)
+    paths = render(args.run, args.out, allow_import=args.allow_import,
+                   sensitivity=args.sensitivity)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

@@ -257,6 +257,16 @@ def _ruleset(ref: Any) -> Any:
         return None
 
 
+def _same_side(one: Any, other: Any) -> bool:
+    """Two sides of the same fighters, whatever they are called."""
+    import dataclasses
+
+    def unnamed(side: Any) -> list[Any]:
+        return [dataclasses.replace(c, name="") if hasattr(c, "name") else c for c in side]
+
+    return len(one) == len(other) and unnamed(one) == unnamed(other)
+
+
 def _baselines(rs: Any, spec: Mapping[str, Any], axes: list[str]) -> dict[str, Any]:
     """Each axis's value in the experiment without that axis."""
     from .rulesets.base import plain
@@ -277,6 +287,16 @@ def _baselines(rs: Any, spec: Mapping[str, Any], axes: list[str]) -> dict[str, A
             continue
     for axis in axes:
         parts = axis.split(".")
+        if parts[0] in sides and len(parts) == 1:  # a whole side: the value that is the spec's
+            for value in next((a.get("values", []) for a in spec.get("grid", {}).get("axes", [])
+                               if a.get("field") == axis), []):
+                try:
+                    if _same_side(rs.side(value), sides[parts[0]]):
+                        out[axis] = _display(value, axis)
+                        break
+                except Exception:
+                    continue
+            continue
         if parts[0] == "rules" and len(parts) == 2 and hasattr(rules, parts[1]):
             out[axis] = _display(plain(getattr(rules, parts[1])), axis)
         elif parts[0] in sides and len(parts) == 3:

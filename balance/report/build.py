@@ -13,16 +13,17 @@ import pandas as pd
 
 from .. import analysis
 from ..fields import describe_fields
+from ..analysis.verdict import Verdict
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 
-__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
-           "question_from_spec", "spec_figures"]
+__all__ = ["FAIR", "VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
+           "build", "question_from_spec", "run_verdict", "spec_figures"]
 
 
 @dataclass(frozen=True)
 class Paragraph:
     text: str
-    kind: str = "text"  # "text", "note" (a flagged caveat), "code"
+    kind: str = "text"  # "text", "note" (a flagged caveat), "code", "verdict", "rests"
 
 
 @dataclass(frozen=True)
@@ -165,19 +166,9 @@ def _sides_table(spec: Mapping[str, Any]) -> pd.DataFrame:
 
 def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]
                       ) -> tuple[str, str, list[str]] | None:
-    """A side-A axis and a side-B axis of the same field over the same entrants: the run is
-    a round robin (per level of the ``others`` axes, if any)."""
-    for a in (x for x in axes if x.startswith("a.")):
-        for b in (x for x in axes if x.startswith("b.")):
-            if a.split(".")[-1] != b.split(".")[-1]:
-                continue  # e.g. A's Co-ordination against B's Fortitude: not entrants
-            others = [x for x in axes if x not in (a, b)]
-            if others and _numeric(results[a]):
-                continue  # a stat swept on both sides among other axes: marginal values
-            if (set(results[a].astype(str)) == set(results[b].astype(str))
-                    and results[a].nunique() > 1):
-                return a, b, others
-    return None
+    from ..analysis.verdict import round_robin_axes
+
+    return round_robin_axes(results, axes)
 
 
 EQUILIBRIUM_CAVEAT = (
@@ -494,12 +485,59 @@ def _flat_where(where: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any = None,
+                labels: Labels | None = None, sensitivity: bool = False,
+                allow_import: bool = False, budget: int | None = None) -> Verdict:
+    """The verdict on a run (see :mod:`balance.analysis.verdict`), its key claim built on
+    the run's own cells; with ``sensitivity`` the claim is recomputed under each
+    alternative reading and policy (within ``budget`` simulated fights)."""
+    from ..analysis import verdict as _verdict
+    from ..rulesets import resolve
+
+    spec = meta.get("spec", {})
+    if ruleset is None:
+        ruleset = resolve(meta.get("source_ruleset") or spec.get("ruleset") or meta["ruleset"],
+                          allow_import=allow_import)
+    labels = labels or Labels.for_run(results, spec, ruleset)
+    axes = [a for a in meta.get("axes", []) if a in results.columns]
+    options = dict(spec.get("verdict", {}) or {})
+    cells: dict[tuple[str, ...], Any] = {}
+
+    def matchup_of(cell: Mapping[str, Any]) -> Any:
+        if not cells:
+            from ..sweep.grid import display, expand
+            from ..sweep.spec import load_spec
+
+            for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
+                cells[tuple(str(display(c.params[a], a)) for a in axes)] = c
+        found = cells[tuple(str(cell[a]) for a in axes)]
+        return _verdict.Matchup(found.rules, found.side_a, found.side_b)
+
+    made = _verdict.verdict(
+        results, axes, labels=labels, exact=is_exact(results, meta),
+        margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
+        focus=options.get("focus"), matchup_of=matchup_of,
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])])
+    if sensitivity:
+        kwargs = {} if budget is None else {"budget": budget}
+        made = _verdict.sensitivity(made, ruleset, **kwargs)
+    return made
+
+
+VERDICT = "Verdict"
+FAIR = "What would make it fair"
+
+
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
-          figures: Sequence[Figure] = (), *, allow_import: bool = False) -> Report:
+          figures: Sequence[Figure] = (), *, allow_import: bool = False,
+          verdict: Verdict | None = None, fair: Sequence[Block] = ()) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
     here when it asked for none).  ``allow_import``: the run's ruleset may be a
-    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`)."""
+    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`).
+
+    The report opens with the ``verdict`` (default: :func:`run_verdict` without the
+    sensitivity pass), then ``fair``, a "what would make it fair" section where given."""
     from .. import plots
     from ..rulesets import resolve
 
@@ -512,6 +550,18 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     flagged = meta.get("assumptions", [])
     exact = is_exact(results, meta)
     sections: list[Section] = []
+
+    # --- the verdict first ---
+    if verdict is None:
+        verdict = run_verdict(results, meta, ruleset=ruleset, labels=labels,
+                              allow_import=allow_import)
+    verdict_blocks: list[Block] = [Paragraph(s.text, kind="verdict") for s in verdict.sentences]
+    rests = verdict.rests_text()
+    if rests:
+        verdict_blocks.append(Paragraph(rests, kind="rests"))
+    sections.append(Section(VERDICT, tuple(verdict_blocks)))
+    if fair:
+        sections.append(Section(FAIR, tuple(fair)))
 
     # --- the question ---
     question = str(spec.get("question") or "") or question
@@ -608,7 +658,6 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                   f"Side A's win rate against {labels.column(x)}"
                                   + ("" if exact else ", with its 95% interval band")))
         value_rows = []
-        slopes: dict[str, float] = {}
         wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
             by = [a for a in axes if a != stat] or None
@@ -639,7 +688,6 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                           "steps)")
                 beyond_their = " beyond their Bonferroni-corrected 95% intervals"
             name = labels.column(stat)
-            slopes[stat] = slope
             value_rows.append({
                 "stat": name,
                 "mean change in A's win rate per +1" + ("" if exact else " [±95%]"):
@@ -668,24 +716,6 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                 + ("the steps that lower A's win rate" if exact else
                                    "the steps that lower A's win rate beyond their 95% "
                                    "interval corrected for the number of steps (Bonferroni)")))
-            if len(slopes) == 2:
-                (big_stat, big), (small_stat, small) = sorted(slopes.items(),
-                                                              key=lambda kv: -abs(kv[1]))
-                # a near-flat stat makes any ratio meaningless (step-shaped curves), and a
-                # ratio of slopes averaged over rule readings or policies (other,
-                # non-numeric axes) mixes different games: compare those level by level
-                if not all(stat.startswith(("a.", "b.")) for stat in slopes):
-                    pass  # a rule parameter's "point" is not a stat point: no exchange rate
-                elif others:
-                    blocks.append(Paragraph(
-                        "No exchange rate between the two stats: their slopes are averaged "
-                        "over " + ", ".join(labels.column(o) for o in others)
-                        + "; read the curves level by level."))
-                elif abs(small) >= 0.005:
-                    verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
-                    blocks.append(Paragraph(
-                        f"Exchange rate: one point of {labels.column(big_stat)} {verb} about "
-                        f"{abs(big / small):.1f} points of {labels.column(small_stat)}."))
             blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
         blocks.extend(_sensitivity_tables(results, axes, axes, labels))
         if "draw" in results and results["draw"].max() > 0:

@@ -51,6 +51,8 @@ An experiment is a question written as data::
     margin = 0.05                         # "balanced": expected scores within 50% +/- this
     sensitivity = true                    # recompute its key answer under each alternative
                                           # DEFAULT / AMBIG reading and policy
+    focus = "max_attacks=3"               # the option the question is about (a value of an
+                                          # axis): its comparison is the key answer
 
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
@@ -115,7 +117,7 @@ _TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "
 LABELLED = ("a_win", "b_win", "draw", "score", "mean_rounds", "rounds_q10", "rounds_q50",
             "rounds_q90", "n")
 """Columns besides the axes that ``[labels]`` may name."""
-_VERDICT_KEYS = ("margin", "sensitivity")
+_VERDICT_KEYS = ("margin", "sensitivity", "focus")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -467,6 +469,13 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
     if "margin" in verdict:
         r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
+    if "focus" in verdict:
+        from .grid import display
+
+        shown = [str(display(v, a.field)) for a in axes for v in a.values]
+        text = r.text(verdict["focus"], "verdict.focus")
+        if text not in shown:
+            raise r.fail("verdict.focus", f"not a value of any axis{did_you_mean(text, shown)}")
     if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
         raise r.fail("verdict.sensitivity", f"must be true or false, got "
                                             f"{_show(verdict['sensitivity'])}")
