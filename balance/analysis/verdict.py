@@ -167,6 +167,8 @@ class Flip:
     value: Any
     kind: str  # "reading" or "policy"
     answer: str
+    who: str = ""
+    """For a fighter's policy: whose (``"A"``, ``"B"`` or ``""`` for everyone)."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +208,9 @@ class Verdict:
         if self.claim is not None and (self.checked or self.skipped):
             how = f" ({self.notes[0]})" if self.notes else ""
             if self.flips:
-                flips = "; ".join(f"under `{f.name} = {_plain(f.value)}` {f.answer}"
-                                  for f in self.flips)
+                flips = "; ".join(f"under `{f.name} = {_plain(f.value)}`"
+                                  + (f" (side {f.who}'s policy)" if f.who else "")
+                                  + f" {f.answer}" for f in self.flips)
                 parts.append(f"rechecked under {len(self.checked)} alternative readings and "
                              f"policies{how}, the key answer ({self.base_answer}) changes: "
                              f"{flips}")
@@ -384,7 +387,7 @@ def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0
         return False, 0.0, []
     top = max(1, int(math.ceil(len(steps) / 5)))
     share = float(np.sort(steps)[::-1][:top].sum() / steps.sum())
-    cut = max(0.2 * steps.max(), noise)
+    cut = max(0.1 * steps.max(), noise)
     jumps = [float(xs[i + 1]) for i in range(len(steps)) if steps[i] > cut]
     return len(steps) >= STAIRCASE_STEPS and share >= STAIRCASE_SHARE, share, jumps
 
@@ -536,15 +539,15 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         k, lo, hi = found["rate"], found["low"], found["high"]
         lo, hi = sorted((abs(lo), abs(hi))) if k > 0 or hi < 0 else (lo, hi)
         digits = 1 if (hi - lo) > 0.2 or exact else 2
-        crossings = ", ".join(f"{labels.value(x, _int(v))} at {labels.value(y, _int(k_))}"
+        crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
                               for k_, v in found["crossings"].items())
         verb = "is worth" if k > 0 else "offsets"  # rising together keeps A even
         interval = "" if exact else f" [{lo:.{digits}f}, {hi:.{digits}f}]"
         out.append(Sentence(
-            f"One point of {labels.column(y)} {verb} {abs(k):.{digits}f}{interval} points of "
-            f"{labels.column(x)}{where}: the {percent(level, 0)} line of A's win rate moves "
-            f"{abs(k):.{digits}f} points along {labels.column(x)} per point of "
-            f"{labels.column(y)} ({crossings}).", "exchange", k, lo, hi))
+            f"+1 {labels.column(y)} {verb} +{abs(k):.{digits}f}{interval} "
+            f"{labels.column(x)}{where}: where A's win rate crosses {percent(level, 0)}, "
+            f"{labels.column(x)} moves {abs(k):.{digits}f} per point of {labels.column(y)} "
+            f"({crossings}).", "exchange", k, lo, hi))
     flags = []
     noise = 0.0 if exact else _noise(part)
     for yv, curve in part.groupby(y, sort=True):
@@ -935,6 +938,14 @@ def alternatives(ruleset: Any, matchups: Sequence[Matchup],
     return out
 
 
+def _whose(claim: Claim, name: str) -> str:
+    """Which side's fighters a policy alternative replaced: "A", "B" or "" (both)."""
+    varied = {id(c) for c in _varied(claim.matchups, name, claim.compared)}
+    sides = {label for label, side in (("A", "side_a"), ("B", "side_b"))
+             for m in claim.matchups for c in getattr(m, side) if id(c) in varied}
+    return next(iter(sides)) if len(sides) == 1 else ""
+
+
 def _key(value: Any) -> Any:
     from ..fields import plain
 
@@ -1041,7 +1052,8 @@ def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS
         checked.append(label)
         alt_words, alt_shown, alt_value, alt_se = claim.answer(rates)
         if alt_words != words and abs(alt_value - value) > Z95 * math.hypot(se, alt_se):
-            flips.append(Flip(name, alt, kind, f"{alt_words} ({alt_shown})"))
+            flips.append(Flip(name, alt, kind, f"{alt_words} ({alt_shown})",
+                              _whose(claim, name) if kind == "policy" else ""))
     return dataclasses.replace(made, base_answer=f"{words} ({shown})", checked=tuple(checked),
                                flips=tuple(flips), skipped=tuple(skipped),
                                notes=(f"{fights:,} fights a matchup" if simulated

@@ -99,7 +99,7 @@ def test_a_staircase_exchange_rate():
     assert found["crossings"] == {0.0: 31.0, 1.0: 24.0, 2.0: 17.0, 3.0: 10.0, 4.0: 3.0}
     made = v.grid_verdict(results, ["a.0.skill", "a.0.combats"], exact=True)
     texts = [s.text for s in made.sentences]
-    assert texts[0].startswith("One point of A: skill is worth 7.0 points of A: combats")
+    assert texts[0].startswith("+1 A: skill is worth +7.0 A: combats")
     assert texts[1].startswith("A's win rate is a staircase in A: combats, not a rate")
     flag, share, jumps = v.staircase(np.arange(41), results[results["a.0.skill"] == 0]["a_win"])
     assert flag and share == pytest.approx(1.0) and jumps == [7.0, 19.0, 31.0, 32.0]
@@ -116,8 +116,7 @@ def test_exchange_between_opposite_sides_offsets():
                          "a_win_high": p})
     results = pd.DataFrame(rows)
     made = v.grid_verdict(results, ["a.0.might", "b.0.might"], exact=True)
-    assert made.sentences[0].text.startswith("One point of A: might offsets 4.0 points of "
-                                             "B: might")
+    assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
 
 
 def _options_grid() -> pd.DataFrame:
