@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,11 @@ def _html_table(block: Table) -> str:
     return body
 
 
+def _code_spans(text: str) -> str:
+    """Escaped text with its `code` spans (a reading's name) as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def to_html(report: Report) -> str:
     """One HTML page with every figure embedded as a data URI: no other file needed."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -60,10 +66,10 @@ def to_html(report: Report) -> str:
         if verdict:  # the answer, first on the page: its own box, one sentence a line
             parts.append(f'<section class="verdict" id="verdict"><h2>'
                          f"{html.escape(section.title)}</h2><ul>")
-            parts += [f"<li>{html.escape(b.text)}</li>" for b in section.blocks
+            parts += [f"<li>{_code_spans(b.text)}</li>" for b in section.blocks
                       if isinstance(b, Paragraph) and b.kind == "verdict"]
             parts.append("</ul>")
-            parts += [f'<p class="rests">{html.escape(b.text)}</p>' for b in section.blocks
+            parts += [f'<p class="rests">{_code_spans(b.text)}</p>' for b in section.blocks
                       if isinstance(b, Paragraph) and b.kind == "rests"]
             parts.append("</section>")
             continue
