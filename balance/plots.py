@@ -19,6 +19,7 @@ Matplotlib is imported inside the functions, never by ``import balance``.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -150,8 +151,9 @@ def _tick_positions(values: list[Any]) -> list[int]:
     if n <= 20:
         return list(range(n))
     step = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9) if n / k <= 20)
-    if _integers(values) and len({b - a for a, b in zip(values, values[1:])}) == 1:
-        picked = [i for i, v in enumerate(values) if int(v) % (step * (values[1] - values[0])) == 0]
+    if _integers(values) and len({b - a for a, b in itertools.pairwise(values)}) == 1:
+        spacing = step * (values[1] - values[0])
+        picked = [i for i, v in enumerate(values) if int(v) % spacing == 0]
         if picked:
             return picked
     return list(range(0, n, step))
@@ -358,7 +360,7 @@ def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "score",
     ax.xaxis.tick_top()
     ax.xaxis.set_label_position("top")
     for tick in ax.get_xticklabels():
-        tick.set_ha("left")
+        tick.set_horizontalalignment("left")
     ax.set_xlabel(f"side B: {labels.column(x)}")
     ax.set_ylabel(f"side A: {labels.column(y)}")
     ax.set_title(f"{_label(value, labels)}: row (A) against column (B)"

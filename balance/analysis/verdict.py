@@ -42,6 +42,7 @@ WORTH_MARGIN
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -385,7 +386,7 @@ def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0
     steps = np.abs(np.diff(np.asarray(rates, float)))
     if len(steps) == 0 or steps.sum() <= 0:
         return False, 0.0, []
-    top = max(1, int(math.ceil(len(steps) / 5)))
+    top = max(1, math.ceil(len(steps) / 5))
     share = float(np.sort(steps)[::-1][:top].sum() / steps.sum())
     cut = max(0.1 * steps.max(), noise)
     jumps = [float(xs[i + 1]) for i in range(len(steps)) if steps[i] > cut]
@@ -550,7 +551,7 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
             f"({crossings}).", "exchange", k, lo, hi))
     flags = []
     noise = 0.0 if exact else _noise(part)
-    for yv, curve in part.groupby(y, sort=True):
+    for _, curve in part.groupby(y, sort=True):
         curve = curve.sort_values(x)
         flags.append(staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
                                noise=noise))
@@ -610,18 +611,19 @@ def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
                     axes: Sequence[str]) -> Claim | None:
     """Two cells the exchange rate says are alike: ``y + 1`` at ``x`` and ``y`` at
     ``x + k`` (``k`` the rate, rounded); the answer is whether they still are."""
-    k = int(round(abs(found["rate"])))
+    k = round(abs(found["rate"]))
     if k == 0:
         return None
     sign = 1 if found["rate"] > 0 else -1  # y + 1 matches x - k (worth) or x + k (offsets)
     ys = sorted(part[y].unique())
     xs = set(part[x].tolist())
     crossings = found["crossings"]
-    for y0 in ys[:-1]:
-        y1 = ys[ys.index(y0) + 1]
-        x0 = int(round(crossings.get(float(y1), crossings.get(float(y0), np.nan)))) \
-            if crossings else None
-        if x0 is None or x0 not in xs or x0 + sign * k * (y1 - y0) not in xs:
+    for y0, y1 in itertools.pairwise(ys):
+        near = crossings.get(float(y1), crossings.get(float(y0)))
+        if near is None:
+            continue
+        x0 = round(near)
+        if x0 not in xs or x0 + sign * k * (y1 - y0) not in xs:
             continue
         held = part[(part[y] == y1) & (part[x] == x0)].iloc[0]
         other = part[(part[y] == y0) & (part[x] == x0 + sign * k * (y1 - y0))].iloc[0]
@@ -932,7 +934,7 @@ def alternatives(ruleset: Any, matchups: Sequence[Matchup],
                 continue
         groups.append([("policy", policy.name, v) for v in policy.values
                        if current != {_key(v)}])
-    out = []
+    out: list[tuple[str, str, Any]] = []
     for depth in range(max((len(g) for g in groups), default=0)):
         out.extend(g[depth] for g in groups if depth < len(g))
     return out
@@ -1036,7 +1038,9 @@ def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS
                           for m in claim.matchups]
     spent = fights * per_alternative if simulated else 0
     words, shown, value, se = claim.answer(base_rates)
-    checked, flips, skipped = [], [], []
+    checked: list[str] = []
+    flips: list[Flip] = []
+    skipped: list[str] = []
     for kind, name, alt in todo:
         label = f"{name}={_plain(alt)}"
         if len(checked) >= most or (simulated and spent + fights * per_alternative > budget):

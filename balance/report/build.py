@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .. import analysis
-from ..fields import describe_fields
 from ..analysis.verdict import Verdict
+from ..fields import describe_fields
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 
 __all__ = ["FAIR", "VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",

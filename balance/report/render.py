@@ -12,8 +12,16 @@ from typing import Any
 import pandas as pd
 
 from ..errors import SpecError
-from .build import (Figure, Paragraph, Report, Table, build, question_from_spec, run_verdict,
-                    spec_figures)
+from .build import (
+    Figure,
+    Paragraph,
+    Report,
+    Table,
+    build,
+    question_from_spec,
+    run_verdict,
+    spec_figures,
+)
 
 __all__ = ["render", "to_html", "to_markdown"]
 

@@ -260,7 +260,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     assert verdict is not None and verdict["shown"] and verdict["scrolled"] == 0
     assert verdict["items"] >= 1 and "Verdict" in verdict["text"]
     assert "+1 A: skill is worth" in verdict["text"]  # the grid's answer
-    assert 0 <= verdict["top"] and verdict["bottom"] <= verdict["viewport"], verdict
+    assert verdict["top"] >= 0 and verdict["bottom"] <= verdict["viewport"], verdict
     assert len(images) == 2 and all(done and w > 100 and h > 100 for done, w, h in images)
     # the screenshot is not blank: many distinct colours
     from io import BytesIO
