@@ -208,6 +208,8 @@ def _cell_text(value: str, v: float) -> str:
 
 def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool,
            origin: Literal["upper", "lower"], labels: Labels, contour: bool = True) -> None:
+    """The colour grid, its colour bar, a 50% contour (``contour``: both axes ordered
+    numbers, so a line between cells means something) and cell annotations."""
     from matplotlib.ticker import PercentFormatter
 
     image = ax.imshow(grid, origin=origin, aspect="auto", interpolation="nearest",
@@ -242,7 +244,7 @@ def heatmap(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win", ax: Axes 
     """``value`` (default A's win rate) over two swept axes, as a colour grid.
 
     Win rates and scores use a diverging map centred on 50% with a black line where the
-    matchup is even; draws a sequential map from 0; fight lengths viridis.  Cells are
+    matchup is even (when both axes are numbers); draws a sequential map from 0; fight lengths viridis.  Cells are
     annotated when the grid is small (at most 12 x 12) unless ``annotate`` says otherwise.
     Axes and values are labelled by ``labels`` (default: from the table's ``attrs``); an
     axis's default value is drawn bold.
@@ -252,7 +254,8 @@ def heatmap(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win", ax: Axes 
     grid, xs, ys = _matrix(df, x, y, value)
     ax = _new_axes(ax, _grid_size("heatmap", len(xs), len(ys)))
     show = annotate if annotate is not None else max(grid.shape) <= 12
-    _image(ax, grid, value, annotate=show, origin="lower", labels=labels)
+    ordered = all(isinstance(v, int | float | np.integer | np.floating) for v in [*xs, *ys])
+    _image(ax, grid, value, annotate=show, origin="lower", labels=labels, contour=ordered)
     _ticks(ax, "x", x, xs, labels)
     _ticks(ax, "y", y, ys, labels)
     ax.set_xlabel(_axis_title(x, xs, labels))
@@ -523,7 +526,8 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
 
     Defaults come from the run's axes: with two or more, a heatmap with the second axis
     across and the first up; with one, curves over it.  ``where`` holds ``FIELD=VALUE``
-    filters that pick one value of the other axes.
+    filters that pick one value of the other axes; without any, the axes the figure does
+    not show are held at their default value (else their first), named under the title.
     """
     from .sweep import load_run
 
@@ -562,6 +566,24 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
     folder = Path(out) if out is not None else path / "plots"
     if folder.exists() and not folder.is_dir():
         raise SpecError(f"--out {folder} is a file; give a folder for the plots")
-    suffix = "".join(f"-{item}" for item in where)
+    where = list(where)
+    if not where:
+        # Axes the figure does not show are held at their default (else their first value),
+        # so a run of three or more axes draws without --where; the title says so.
+        labels = Labels.for_run(table)
+        shown = {x, by} | ({y} if kind != "curves" else set())
+        for axis in axes:
+            if axis in shown or table[axis].nunique() < 2:
+                continue
+            levels = _levels(table[axis])
+            chosen = next((v for v in levels if labels.is_baseline(axis, v)), levels[0])
+            table = table[table[axis] == chosen]
+            where.append(f"{axis}={chosen}")
+        suffix = ""
+    else:
+        suffix = "".join(f"-{item}" for item in where)
+    labels = Labels.for_run(table)
+    note = ", ".join(f"{labels.column(f)} = {labels.value(f, v)}"
+                     for f, _, v in (item.partition("=") for item in where))
     return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
-                   note=", ".join(where), formats=formats)
+                   note=note, formats=formats)

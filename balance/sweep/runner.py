@@ -217,7 +217,23 @@ class _Serial:
         pass
 
 
-class _Auto:
+class _LocalFutures:
+    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
+    already done in this process."""
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        cf.wait(list(futures), timeout=timeout)
+
+
+class _Auto(_LocalFutures):
     """Serial while the work is small (:data:`SMALL_WORK_S`), then a process pool."""
 
     def __init__(self, workers: int | None, n_tasks: int) -> None:
@@ -252,24 +268,12 @@ class _Auto:
         self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
         return future
 
-    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
-        futures = list(futures)
-        done = {f for f in futures if f.done()}
-        return done or cf.wait(futures, return_when=cf.FIRST_COMPLETED)[0]
-
-    def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
-
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()
 
 
-class _Processes:
+class _Processes(_LocalFutures):
     name = "processes"
 
     def __init__(self, workers: int) -> None:
@@ -288,17 +292,6 @@ class _Processes:
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
         return self.pool.submit(fn, *args)
-
-    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
-        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-        return done
-
-    def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -885,15 +878,18 @@ def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
     if not spec.plots:
         return []
     from .. import plots
+    from ..labels import Labels
 
+    labels = Labels.for_run(table)
     written: list[Path] = []
     for plot in spec.plots:
         part = table
         for name, value in plot.where.items():
             part = part[part[name] == display(value, name)]
         held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
+                         for name, value in plot.where.items())
         written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
                                      y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held),
-                                     note=", ".join(held)))
+                                     suffix="".join(f"-{h}" for h in held), note=note))
     return written

@@ -57,6 +57,8 @@ def test_auto_runs_small_work_here_and_large_work_on_a_pool(
     from balance.sweep import runner
 
     spec = FIXED if which == "fixed" else PRECISE
+    # the rule, not the machine's load, decides here: every sweep "small", then "large"
+    monkeypatch.setattr(runner, "SMALL_WORK_S", 1e9)
     table, path = balance.sweep(spec, out=tmp_path / "small")  # the default: auto
     pd.testing.assert_frame_equal(table, serial_tables[which], check_exact=True)
     meta = json.loads((path / "meta.json").read_text())
