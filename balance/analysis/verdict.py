@@ -213,12 +213,12 @@ class Verdict:
                                   + (f" (side {f.who}'s policy)" if f.who else "")
                                   + f" {f.answer}" for f in self.flips)
                 parts.append(f"rechecked under {len(self.checked)} alternative readings and "
-                             f"policies{how}, the key answer ({self.base_answer}) changes: "
-                             f"{flips}")
+                             f"policies{how}, the key answer -- {self.base_answer} -- "
+                             f"changes: {flips}")
             else:
                 parts.append(f"rechecked under each of {len(self.checked)} alternative "
                              f"readings and policies that can matter here{how}, the key answer "
-                             f"({self.base_answer}) holds")
+                             f"-- {self.base_answer} -- holds")
             if self.skipped:
                 parts.append(f"{len(self.skipped)} more were not tried within the budget")
         elif self.claim is not None:
@@ -638,7 +638,7 @@ def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
                      ) -> tuple[str, str]:
             shown = f"{100 * diff:+.1f} points"
             if abs(diff) <= max(WORTH_MARGIN, Z95 * se):
-                return f"{n1} and {n2} are alike (within {100 * WORTH_MARGIN:.0f} points)", shown
+                return f"{n1} and {n2} are alike within {100 * WORTH_MARGIN:.0f} points", shown
             return f"{n1 if diff > 0 else n2} is better", shown
 
         return Claim(f"is one point of {labels.column(y)} still worth {k} of "
@@ -858,7 +858,10 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
                                    matchup_of=of)
         sentences = made.sentences
         if held:
-            sentences = (Sentence(f"At {', '.join(held)}:", "level"), *sentences)
+            first = sentences[0]
+            sentences = (dataclasses.replace(first, text=f"At {_and(held)}, "
+                                             f"{first.text[:1].lower()}{first.text[1:]}"),
+                         *sentences[1:])
         return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
     made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
                         matchup_of=matchup_of)
@@ -1056,9 +1059,9 @@ def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS
         checked.append(label)
         alt_words, alt_shown, alt_value, alt_se = claim.answer(rates)
         if alt_words != words and abs(alt_value - value) > Z95 * math.hypot(se, alt_se):
-            flips.append(Flip(name, alt, kind, f"{alt_words} ({alt_shown})",
+            flips.append(Flip(name, alt, kind, f"{alt_words}, {alt_shown}",
                               _whose(claim, name) if kind == "policy" else ""))
-    return dataclasses.replace(made, base_answer=f"{words} ({shown})", checked=tuple(checked),
+    return dataclasses.replace(made, base_answer=f"{words}, {shown}", checked=tuple(checked),
                                flips=tuple(flips), skipped=tuple(skipped),
                                notes=(f"{fights:,} fights a matchup" if simulated
                                       else "each matchup solved exactly",))
