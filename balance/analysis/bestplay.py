@@ -212,6 +212,8 @@ class BestPlay:
         row["policy_a"] = self.describe_a()
         row["policy_b"] = self.describe_b()
         row["profiles_a"], row["profiles_b"] = self.profiles_a, self.profiles_b
+        row["searched"] = (", ".join(self.searched) if self.method != "exact"
+                           else "every decision, state by state")
         row["play"] = "best"
         row["method"] = self.method
         row["fights"] = self.fights
@@ -497,6 +499,12 @@ class ProfileSpace:
         return (side, self.side_b) if self.seat == "a" else (self.side_a, side)
 
     @property
+    def size(self) -> int:
+        """How many profiles the side chooses from: the distinct ones where they were
+        listed, else the product of the searched values."""
+        return len(self._listed) if self._listed is not None else self.raw_size
+
+    @property
     def raw_size(self) -> int:
         """The product of the searched values: how many profiles there are to choose from."""
         return math.prod(len(p.values) for p in self.policies) if self.policies else 1
@@ -559,10 +567,19 @@ class ProfileSpace:
 
     def describe(self, index: int, other: Side) -> str:
         """Profile ``index`` in the game's words: each searched policy that can matter
-        against ``other``, with its value (``[v1, v2]`` where members differ)."""
+        for this side, with its value (``[v1, v2]`` where members differ).
+
+        A policy is left out when it is idle in the matchup, or idle when the side meets
+        a copy of itself the size of ``other`` (a berserk trigger of a side with no
+        berserker: it can matter to the foe's berserker, not to this side)."""
         side = self.sides[index]
         pair = (side, other) if self.seat == "a" else (other, side)
-        idle = self.rs.idle_policies(self.rules, *pair)
+        idle = set(self.rs.idle_policies(self.rules, *pair))
+        copy = tuple(side[i % len(side)] for i in range(len(other)))
+        try:
+            idle |= set(self.rs.idle_policies(self.rules, side, copy))
+        except SpecError:
+            pass
         parts = []
         for name in self.names:
             if name in idle:
@@ -725,8 +742,11 @@ def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
             except IntractableError as exc:
                 why.append(exc.reason)
         if method == "exact":
+            prefix = f"{rs.name} has no exact solution here: "
+            reasons = dict.fromkeys(w.removeprefix(prefix) for w in why)
             raise IntractableError(f"{rs.name} has no exact best play here: "
-                                   + "; ".join(dict.fromkeys(why)))
+                                   + "; ".join(reasons) + " (Monte Carlo best play reaches "
+                                   "it: method 'simulate', `balance duel --play best`)")
     entropy = root_entropy(seed) if entropy is None else entropy
     answer = _simulate(rs, rules, side_a, side_b, draw_worth=draw_worth, search=search,
                        precision=precision, n=n, entropy=entropy, key=key,
@@ -1013,10 +1033,130 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
         default_rates=(float(default_rates[1]), float(default_rates[2]),
                        float(default_rates[0])),
         profiles_a=len(space_a.evaluated), profiles_b=len(space_b.evaluated),
-        space_a=space_a.raw_size, space_b=space_b.raw_size, searched=tuple(space_a.names),
+        space_a=space_a.size, space_b=space_b.size, searched=tuple(space_a.names),
         matrix=(len(rows), len(cols)), n=k * chunk_size, fights=sampler.fights,
         gap=(gaps[0], gaps[1]), confidence=confidence,
         assumptions=rs.assumptions(rules, side_a, side_b),
         policies=_policy_lines(rs, rules, side_a, side_b, policy_a, policy_b),
         details={"double_oracle_rounds": rounds},
         meta={"chunk_size": chunk_size})
+
+
+# --- tables: the policies as given beside best play ------------------------------------------
+
+
+def as_given(table: Any) -> Any:
+    """The round-robin table of the policies *as given*, read from a best-play table.
+
+    Every best-play row carries the matchup with both sides' policies as given: for a
+    Monte Carlo row, the first entry of its payoff matrix (the same ``n`` fights on the
+    same streams), so its counts are real fights; for an exact row, the exact answer.
+    The result has the columns the analyses read (``a``, ``b``, ``n``, the rates with their
+    intervals, the counts).
+    """
+    import pandas as pd
+
+    rows = []
+    for row in table.itertuples(index=False):
+        out: dict[str, Any] = {"a": row.a, "b": row.b, "n": int(row.n)}
+        rates = {"a_win": row.default_a_win, "b_win": row.default_b_win,
+                 "draw": row.default_draw}
+        if row.n:
+            n = int(row.n)
+            a_wins, draws = round(rates["a_win"] * n), round(rates["draw"] * n)
+            counts = {"a_win": a_wins, "b_win": n - a_wins - draws, "draw": draws}
+            out.update({"a_wins": counts["a_win"], "b_wins": counts["b_win"],
+                        "draws": counts["draw"]})
+            for rate, k in counts.items():
+                low, high = stats.wilson(k, n)
+                out[rate], out[f"{rate}_low"], out[f"{rate}_high"] = k / n, float(low), float(high)
+        else:
+            for rate, value in rates.items():
+                out[rate] = out[f"{rate}_low"] = out[f"{rate}_high"] = float(value)
+        rows.append(out)
+    frame = pd.DataFrame(rows)
+    frame.attrs.update({k: v for k, v in table.attrs.items() if k != "play"})
+    frame.attrs["play"] = "default"
+    return frame
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
+                     seed: int = 0) -> tuple[Any, list[str]]:
+    """The verdicts of a round robin with the policies as given and under best play, side
+    by side, and the sentences saying which change.
+
+    Verdicts compared: the Bradley-Terry ranking (and who is on top), who is dominated by
+    a mix of the others (in most bootstrap replicates), who the metagame plays, and which
+    pairings change favourite (the seat-averaged expected score crosses one half).
+
+    Returns
+    -------
+    table, sentences
+        One row per entrant: ``rank`` and ``elo`` (with ``_best``), ``dominated`` and
+        ``dominated_best`` (the share of replicates), ``metagame`` and ``metagame_best``
+        (equilibrium weights); and plain sentences naming the changes.
+    """
+    import pandas as pd
+
+    from .equilibria import dominated, metagame
+    from .matchups import score_matrix
+    from .ratings import ratings
+
+    parts = []
+    for label, table in (("", default), ("_best", best)):
+        rating = ratings(table)
+        dom = dominated(table, resamples=resamples, seed=seed + 1)
+        meta = metagame(table, resamples=resamples, seed=seed)
+        column = "dominated_share" if "dominated_share" in dom else "dominated"
+        parts.append(pd.DataFrame({
+            f"rank{label}": pd.Series(range(1, len(rating) + 1), index=rating.index),
+            f"elo{label}": rating["elo"].round(1),
+            f"dominated{label}": dom[column].astype(float),
+            f"metagame{label}": meta["weight"].round(3)}))
+    frame = pd.concat(parts, axis=1).sort_values("rank_best")
+    frame.index.name = "entrant"
+    sentences: list[str] = []
+    top, top_best = frame["rank"].idxmin(), frame["rank_best"].idxmin()
+    sentences.append(f"Strongest: {top} with the policies as given, {top_best} under best play."
+                     if top != top_best else f"Strongest: {top}, under both.")
+    moved = frame[frame["rank"] != frame["rank_best"]]
+    if len(moved):
+        sentences.append("Ranking changes: " + "; ".join(
+            f"{name} {_ordinal(int(r['rank']))} -> {_ordinal(int(r['rank_best']))}"
+            for name, r in moved.sort_values("rank_best").iterrows()) + ".")
+    else:
+        sentences.append("The ranking is the same.")
+    held = frame["dominated"] > 0.5
+    held_best = frame["dominated_best"] > 0.5
+    for mask, text in ((held & ~held_best, "dominated only with the policies as given"),
+                       (~held & held_best, "dominated only under best play"),
+                       (held & held_best, "dominated under both")):
+        if mask.any():
+            sentences.append(f"{text.capitalize()}: " + ", ".join(frame.index[mask]) + ".")
+    support = list(frame.index[frame["metagame"] > 0.01])
+    support_best = list(frame.index[frame["metagame_best"] > 0.01])
+    if set(support) != set(support_best):
+        sentences.append("The metagame plays " + ", ".join(support or ["nobody"])
+                         + " with the policies as given, " + ", ".join(support_best or
+                                                                        ["nobody"])
+                         + " under best play.")
+    else:
+        sentences.append("The metagame plays " + ", ".join(support) + " under both.")
+    score, _ = score_matrix(default)
+    score_best, _ = score_matrix(best)
+    names = list(score.index)
+    flips = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+             if (score.loc[a, b] - 0.5) * (score_best.loc[a, b] - 0.5) < 0]
+    if flips:
+        shown = "; ".join(f"{a} v {b}: {score.loc[a, b]:.3f} -> {score_best.loc[a, b]:.3f}"
+                          for a, b in flips[:12])
+        more = f" (and {len(flips) - 12} more)" if len(flips) > 12 else ""
+        sentences.append(f"{len(flips)} pairing(s) change favourite (the row's seat-averaged "
+                         f"expected score crosses 1/2): {shown}{more}.")
+    else:
+        sentences.append("No pairing changes favourite.")
+    return frame, sentences
