@@ -636,9 +636,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     executor = args.executor or ("dask" if args.scheduler else "processes")
     if args.dry_run:
-        spec = load_spec(args.experiment, allow_import=args.allow_import)
+        spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
         cells = expand(spec)
-        if spec.method == "exact":
+        if spec.play == "best":
+            size = ("each cell's best play solved exactly" if spec.method == "exact" else
+                    "each cell's best play by Monte Carlo, "
+                    + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
+                       else f"value to within +/- {spec.precision:g}"))
+        elif spec.method == "exact":
             from .sweep.exact import check_cells
 
             check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
@@ -657,7 +662,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table, path = sweep(args.experiment, out=args.out, executor=executor,
                             workers=args.workers, scheduler=args.scheduler,
                             resume=args.resume, progress=False if args.quiet else None,
-                            allow_import=args.allow_import)
+                            allow_import=args.allow_import, play=args.play)
     except SweepInterrupted as stop:
         print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
               "with --resume to finish", file=sys.stderr)
@@ -668,7 +673,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         return 0
     t = meta["timings"]
     on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
-    if meta.get("method") == "exact":
+    if meta.get("play") == "best":
+        print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} under best play "
+              f"({meta['method']}) in {t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} "
+              f"played, {t['cells_cached']:,} from cache; {meta['fights']:,} fights)")
+        shown = [*meta["axes"], "value", "value_low", "value_high", "default_value",
+                 "policy_a", "policy_b"]
+    elif meta.get("method") == "exact":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} solved exactly in "
               f"{t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} solved, "
               f"{t['cells_cached']:,} from cache)")

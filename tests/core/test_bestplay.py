@@ -158,12 +158,12 @@ def test_monte_carlo_agrees_with_the_exact_matrix_game_crt():
 
 
 def test_monte_carlo_agrees_with_the_exact_game_pool():
-    kw = {"rules": {"randomiser": "1d6"}}
-    exact = bestplay.best_play("pool", "militia", "average", **kw)
+    kw = {"rules": {"randomiser": "1d6", "max_rounds": 6}}
+    exact = bestplay.best_play("pool", "duellist", "guard", **kw)
     assert exact.method == "exact" and exact.value == pytest.approx(
-        balance.exact("pool", "militia", "average", **kw).details["game_value"])
-    assert exact.default_value is not None and exact.default_value != exact.value
-    mc = bestplay.best_play("pool", "militia", "average", method="simulate", seed=2, **kw)
+        balance.exact("pool", "duellist", "guard", **kw).details["game_value"])
+    assert exact.value > exact.default_value + 0.1  # bidding well is worth a lot here
+    mc = bestplay.best_play("pool", "duellist", "guard", method="simulate", seed=2, **kw)
     low, high = mc.value_ci  # seed fixed in advance (95% interval)
     assert low <= exact.value <= high
     # the solver's equilibrium is one of the profiles, so the profile game's value is the
@@ -278,7 +278,8 @@ def test_best_round_robin_is_the_same_in_workers():
 
 def test_cli_matchups_best_json(capsys):
     status, out, _ = run(capsys, "matchups", "pool", "--presets", "duellist,brute", "--rule",
-                         "max_rounds=8", "--play", "best", "--resamples", "10", "--json")
+                         "max_rounds=8", "--play", "best", "--resamples", "10", "--workers",
+                         "1", "--json")
     assert status == 0
     data = json.loads(out)
     assert data["play"] == "best" and data["method"] == "exact"
