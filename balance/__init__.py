@@ -35,6 +35,7 @@ from __future__ import annotations
 from ._version import __version__
 from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
+from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
@@ -55,6 +56,7 @@ __all__ = [
     "best_play",
     "duel",
     "exact",
+    "explore",
     "fight",
     "get",
     "load_run",

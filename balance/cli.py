@@ -214,6 +214,23 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep the rows with this value of another axis; repeatable")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
 
+    p = sub.add_parser("new", help="write a new ruleset package to edit: rules, presets, "
+                                   "kernel, reference, tests")
+    p.add_argument("what", choices=("ruleset",))
+    p.add_argument("name", help="the new ruleset's name (a lowercase Python identifier)")
+    p.add_argument("--out", metavar="DIR", default=".", help="folder to write it in")
+
+    p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
+                                       "(needs the explore extra)")
+    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
+    p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--port", type=int, default=8866, help="port on 127.0.0.1 (default 8866)")
+    p.add_argument("--experiments", metavar="DIR", default=".",
+                   help="folder 'save as experiment' writes to (default: here)")
+
     p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
                                       "and a Markdown twin")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
@@ -275,7 +292,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         _print_json(info)
         return 0
     print(f"{info['name']}: {info['title']}")
-    print(f"seed {info['seed']}, digest {info['digest']}; up to {info['max_side']} per side")
+    source = ", ".join(f"{k} {info[k]}" for k in ("seed", "digest") if info[k])
+    print((f"{source}; " if source else "") + f"up to {info['max_side']} per side")
     for title, key in (("Combatant fields", "combatant_fields"), ("Rule parameters", "rule_parameters")):
         print(f"\n{title} (name = default  [tag]  allowed: description)")
         for f in info[key]:
@@ -708,6 +726,19 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import new_ruleset
+
+    root = new_ruleset(args.name, args.out)
+    print(f"wrote {root}/ (rules, presets, kernel, reference, tests). Next:")
+    print(f"  pip install -e {root}        # registers '{args.name}' with every balance command")
+    print(f"  balance duel {args.name} --a veteran --b novice -n 100000 --seed 1")
+    print(f"  cd {root} && python -m pytest tests   # the ruleset contract")
+    print(f"  (without installing: balance duel {args.name}:RULESET --allow-import ... from "
+          f"inside {root})")
+    return 0
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
@@ -717,10 +748,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explore(args: argparse.Namespace) -> int:
+    from .explore.serve import serve
+
+    return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
+                 port=args.port, experiments=args.experiments)
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
