@@ -136,7 +136,7 @@ def _best_pair(ruleset: Any, a: str, b: str, rules: Any, side_a: Any, side_b: An
     from . import bestplay
 
     rs = resolve(ruleset, allow_import=True) if isinstance(ruleset, str) else ruleset
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, key=("round-robin-best", a, b),
                                 **options)
@@ -148,6 +148,7 @@ def _best_pair(ruleset: Any, a: str, b: str, rules: Any, side_a: Any, side_b: An
         a_wins, draws = round(answer.a_win * answer.n), round(answer.draw * answer.n)
         row.update({"a_wins": a_wins, "b_wins": answer.n - a_wins - draws, "draws": draws})
     row["elapsed_s"] = time.perf_counter() - start
+    row["cpu_s"] = time.process_time() - cpu
     return row
 
 
