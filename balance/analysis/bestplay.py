@@ -43,6 +43,7 @@ never moves to a mere synonym.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -576,10 +577,8 @@ class ProfileSpace:
         pair = (side, other) if self.seat == "a" else (other, side)
         idle = set(self.rs.idle_policies(self.rules, *pair))
         copy = tuple(side[i % len(side)] for i in range(len(other)))
-        try:
+        with contextlib.suppress(SpecError):  # a ruleset may refuse the copy: then no pruning
             idle |= set(self.rs.idle_policies(self.rules, side, copy))
-        except SpecError:
-            pass
         parts = []
         for name in self.names:
             if name in idle:
@@ -760,6 +759,12 @@ def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
 # --- exact ------------------------------------------------------------------------------------
 
 
+def _exact_rates(a_win: float, b_win: float, draw: float) -> dict[str, Any]:
+    """The rate fields of an exact answer: each rate, and its "interval" the rate twice."""
+    return {"a_win": a_win, "b_win": b_win, "draw": draw, "a_win_ci": (a_win, a_win),
+            "b_win_ci": (b_win, b_win), "draw_ci": (draw, draw)}
+
+
 def _exact_states(rs: Ruleset, rules: Any, side_a: Side, side_b: Side,
                   draw_worth: float) -> BestPlay:
     """The ruleset's state-by-state best play (``Ruleset.exact_best_play``).
@@ -783,7 +788,7 @@ def _exact_states(rs: Ruleset, rules: Any, side_a: Side, side_b: Side,
             pass
     rates = (answer.a_win, answer.b_win, answer.draw)
     return BestPlay(
-        rs.name, value, (value, value), *rates, *((r, r) for r in rates),
+        rs.name, value, (value, value), **_exact_rates(*rates),
         draw_worth=draw_worth, method="exact", policy_a=policy_a, policy_b=policy_b,
         default_value=None if given is None else given[0] + draw_worth * given[2],
         default_rates=given,
@@ -828,9 +833,8 @@ def _exact_profiles(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, draw_wo
     policy_b = _mix(space_b, ib, game.y, side_a)
     default = answers[(0, 0)]
     return BestPlay(
-        rs.name, game.value, (game.value, game.value), *map(float, rates),
-        *((float(r), float(r)) for r in rates), draw_worth=draw_worth,
-        method="exact-profiles", policy_a=policy_a, policy_b=policy_b,
+        rs.name, game.value, (game.value, game.value), **_exact_rates(*map(float, rates)),
+        draw_worth=draw_worth, method="exact-profiles", policy_a=policy_a, policy_b=policy_b,
         default_value=default.a_win + draw_worth * default.draw,
         default_rates=(default.a_win, default.b_win, default.draw),
         profiles_a=len(space_a.evaluated), profiles_b=len(space_b.evaluated),
@@ -1025,8 +1029,9 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
         return float(rate_low[o]), float(rate_high[o])
 
     return BestPlay(
-        rs.name, float(value), value_ci, float(rates[1]), float(rates[2]), float(rates[0]),
-        span(1), span(2), span(0), draw_worth=draw_worth, method="simulate",
+        rs.name, float(value), value_ci, a_win=float(rates[1]), b_win=float(rates[2]),
+        draw=float(rates[0]), a_win_ci=span(1), b_win_ci=span(2), draw_ci=span(0),
+        draw_worth=draw_worth, method="simulate",
         policy_a=policy_a, policy_b=policy_b, default_value=float(default),
         default_ci=(float(np.quantile(default_boot, tail)),
                     float(np.quantile(default_boot, 1 - tail))),

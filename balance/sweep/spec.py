@@ -84,8 +84,8 @@ from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
 __all__ = [
-    "COMBINE",
     "BEST_PLOT_VALUES",
+    "COMBINE",
     "EXACT_PLOT_VALUES",
     "METHODS",
     "PLAYS",

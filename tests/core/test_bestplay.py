@@ -198,7 +198,7 @@ def test_bad_options(options, match):
 
 
 def test_no_exact_best_play_says_why():
-    with pytest.raises(IntractableError, match="no exact best play here.*Monte Carlo"):
+    with pytest.raises(IntractableError, match=r"no exact best play here.*Monte Carlo"):
         balance.exact("strike-rank", "gladiator", "skirmisher", play="best")
     with pytest.raises(SpecError, match="play must be one of default, best"):
         balance.duel("crt", "novice", "expert", play="better")
