@@ -925,10 +925,11 @@ def _gain(space: ProfileSpace, sampler: _Sampler, index: int,
 
 
 def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[int, float]],
-                   opponent: Sequence[tuple[int, float]]) -> int:
+                   opponent: Sequence[tuple[int, float]], step: float = 0.0) -> int:
     """Side ``space.seat``'s best profile against the opponent's mix, judged on the
     screening fights: every distinct profile when there are few, else coordinate search
-    from the best profile of the side's own mix."""
+    from the best profile of the side's own mix, moving while a move gains more than
+    ``step`` (so it does not wander among profiles that differ by noise)."""
     base = sum(w * _side_score(space, sampler, i, opponent, "screen") for i, w in own)
     memo: dict[int, float] = {}
 
@@ -947,7 +948,7 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
         if not moves:
             break
         top, index = max(moves, key=lambda m: m[0])
-        if top <= gain(best) + 1e-12:
+        if top <= gain(best) + max(step, 1e-12):
             break
         best = index
     return best
@@ -990,7 +991,7 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
             grew = False
             for side, (space, own, opp, kept) in enumerate(((space_a, own_a, own_b, rows),
                                                             (space_b, own_b, own_a, cols))):
-                index = _best_response(space, sampler, own, opp)
+                index = _best_response(space, sampler, own, opp, step=tol)
                 if index in kept:
                     continue  # already in the game: the restricted equilibrium weighs it
                 # judged again on fresh, four times longer streams (no winner's curse)
