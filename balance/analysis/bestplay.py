@@ -126,6 +126,8 @@ class BestPlay:
         Each side's equilibrium: ``(description, weight)`` pairs, heaviest first; a
         description lists the policy values in the game's words (``"attack_policy=thrust,
         defence_policy=parry"``); one pair of weight 1 is a pure policy.
+    given_a, given_b
+        Each side's policies as given, in the same words.
     default_value, default_ci
         The value with both sides' policies as given (same streams, same fights): what
         best play changes.
@@ -159,6 +161,8 @@ class BestPlay:
     method: str
     policy_a: tuple[tuple[str, float], ...]
     policy_b: tuple[tuple[str, float], ...]
+    given_a: str = "as given"
+    given_b: str = "as given"
     default_value: float | None = None
     default_ci: tuple[float, float] | None = None
     default_rates: tuple[float, float, float] | None = None
@@ -212,6 +216,7 @@ class BestPlay:
         row["default_a_win"], row["default_b_win"], row["default_draw"] = rates
         row["policy_a"] = self.describe_a()
         row["policy_b"] = self.describe_b()
+        row["given_a"], row["given_b"] = self.given_a, self.given_b
         row["profiles_a"], row["profiles_b"] = self.profiles_a, self.profiles_b
         row["searched"] = (", ".join(self.searched) if self.method != "exact"
                            else "every decision, state by state")
@@ -232,6 +237,7 @@ class BestPlay:
             "draw_ci": list(self.draw_ci),
             "policy_a": [{"policy": text, "weight": w} for text, w in self.policy_a],
             "policy_b": [{"policy": text, "weight": w} for text, w in self.policy_b],
+            "given_a": self.given_a, "given_b": self.given_b,
             "default_value": self.default_value,
             "default_value_ci": None if self.default_ci is None else list(self.default_ci),
             "profiles_evaluated": {"a": self.profiles_a, "b": self.profiles_b},
@@ -419,6 +425,10 @@ class Profile:
             return side
         values = dict(self.choices)
         return tuple(dataclasses.replace(c, **values) for c in side)
+
+    def without(self, name: str) -> Profile:
+        """This profile with policy ``name`` back as given."""
+        return Profile(tuple((n, v) for n, v in self.choices if n != name))
 
     def with_choice(self, name: str, value: Any, order: Sequence[str]) -> Profile:
         values = dict(self.choices)
@@ -835,6 +845,7 @@ def _exact_profiles(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, draw_wo
     return BestPlay(
         rs.name, game.value, (game.value, game.value), **_exact_rates(*map(float, rates)),
         draw_worth=draw_worth, method="exact-profiles", policy_a=policy_a, policy_b=policy_b,
+        given_a=space_a.describe(0, side_b), given_b=space_b.describe(0, side_a),
         default_value=default.a_win + draw_worth * default.draw,
         default_rates=(default.a_win, default.b_win, default.draw),
         profiles_a=len(space_a.evaluated), profiles_b=len(space_b.evaluated),
@@ -928,29 +939,45 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
                    opponent: Sequence[tuple[int, float]], step: float = 0.0) -> int:
     """Side ``space.seat``'s best profile against the opponent's mix, judged on the
     screening fights: every distinct profile when there are few, else coordinate search
-    from the best profile of the side's own mix, moving while a move gains more than
-    ``step`` (so it does not wander among profiles that differ by noise)."""
-    base = sum(w * _side_score(space, sampler, i, opponent, "screen") for i, w in own)
-    memo: dict[int, float] = {}
+    from the best profile of the side's own mix.
 
-    def gain(index: int) -> float:
+    A change counts only if it gains more than ``step`` and more than twice the standard
+    error of the paired difference (so the search does not wander among profiles that
+    differ by noise), and the profile returned keeps only such changes: every policy whose
+    change does not count is put back as given."""
+    memo: dict[int, np.ndarray] = {}
+
+    def score(index: int) -> np.ndarray:
         if index not in memo:
-            score = _side_score(space, sampler, index, opponent, "screen")
-            memo[index] = float(np.mean(score - base))
+            memo[index] = _side_score(space, sampler, index, opponent, "screen")
         return memo[index]
 
-    if space.small:  # every distinct profile; ties go to the least change
+    def better(index: int, than: int) -> bool:
+        diff = score(index) - score(than)
+        se = float(np.std(diff, ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
+        return float(np.mean(diff)) > max(step, Z_ADD * se, 1e-12)
+
+    if space.small:  # every distinct profile, the least change first
         listed = space.listed()
-        return listed[max(range(len(listed)), key=lambda r: (gain(listed[r]), -r))]
-    best = max((i for i, _ in own), key=gain)
+        top = max(listed, key=lambda i: float(np.mean(score(i))))
+        return next(i for i in listed if i == top or not better(top, i))
+    best = max((i for i, _ in own), key=lambda i: float(np.mean(score(i))))
     for _ in range(MAX_SWEEPS):
-        moves = [(gain(i), i) for i in space.neighbours(best)]
+        moves = list(space.neighbours(best))
         if not moves:
             break
-        top, index = max(moves, key=lambda m: m[0])
-        if top <= gain(best) + max(step, 1e-12):
+        top = max(moves, key=lambda i: float(np.mean(score(i))))
+        if not better(top, best):
             break
-        best = index
+        best = top
+    reverted = True
+    while reverted:
+        reverted = False
+        for name, _ in space.profiles[best].choices:
+            back = space.add(space.profiles[best].without(name))
+            if back is not None and back != best and not better(best, back):
+                best, reverted = back, True
+                break
     return best
 
 
@@ -1033,7 +1060,8 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
         rs.name, float(value), value_ci, a_win=float(rates[1]), b_win=float(rates[2]),
         draw=float(rates[0]), a_win_ci=span(1), b_win_ci=span(2), draw_ci=span(0),
         draw_worth=draw_worth, method="simulate",
-        policy_a=policy_a, policy_b=policy_b, default_value=float(default),
+        policy_a=policy_a, policy_b=policy_b, given_a=space_a.describe(0, side_b),
+        given_b=space_b.describe(0, side_a), default_value=float(default),
         default_ci=(float(np.quantile(default_boot, tail)),
                     float(np.quantile(default_boot, 1 - tail))),
         default_rates=(float(default_rates[1]), float(default_rates[2]),
