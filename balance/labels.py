@@ -32,6 +32,8 @@ __all__ = ["RATE_LABELS", "Labels", "field_label", "percent", "rate_with_interva
 
 RATE_LABELS: dict[str, str] = {
     "a_win": "A wins", "b_win": "B wins", "draw": "draws", "score": "A's expected score",
+    "value": "A's expected score, best play",
+    "default_value": "A's expected score, policies as given",
     "mean_rounds": "mean rounds", "rounds_q10": "rounds, 10th percentile",
     "rounds_q50": "rounds, median", "rounds_q90": "rounds, 90th percentile", "n": "fights",
 }

@@ -39,7 +39,8 @@ __all__ = ["KINDS", "curves", "draw_to", "entrant_order", "figure_bytes", "heatm
            "intervals", "matchup", "plot_run", "save"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-RATES: tuple[str, ...] = ("a_win", "b_win", "draw")
+RATES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value")
+"""Fractions on a 0..1 scale (best play's value is A's expected score)."""
 _DETERMINISTIC_RC: Any = {"svg.hashsalt": "balance", "svg.fonttype": "path"}
 _PNG_METADATA = {"Software": None}
 _SVG_METADATA = {"Date": None, "Creator": None}
@@ -182,7 +183,7 @@ def _axis_title(column: str, values: Sequence[Any], labels: Labels) -> str:
     return title + (f" (bold: default, {labels.value(column, marked[0])})" if marked else "")
 
 
-RATE_LIKE = ("a_win", "b_win", "score")
+RATE_LIKE = ("a_win", "b_win", "score", "value", "default_value")
 """Quantities whose even point is 50%: a diverging colour map centred there."""
 SEQUENTIAL = {"draw": "Purples"}
 """Quantities that only grow from 0: a sequential map (fight lengths use viridis)."""

@@ -3,6 +3,7 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from ..analysis.verdict import Verdict
 from ..fields import describe_fields
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 
-__all__ = ["FAIR", "VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
+__all__ = ["VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
            "build", "question_from_spec", "run_verdict", "spec_figures"]
 
 
@@ -82,6 +83,30 @@ def is_exact(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bo
     if meta is not None and meta.get("method") is not None:
         return meta.get("method") == "exact"
     return "method" in results.columns and bool((results["method"] == "exact").all())
+
+
+def is_best(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bool:
+    """Whether a run played every cell under best play (``[run] play = "best"``)."""
+    if meta is not None and meta.get("play") is not None:
+        return meta.get("play") == "best"
+    return "play" in results.columns and bool((results["play"] == "best").all())
+
+
+def best_results_table(results: pd.DataFrame, axes: Sequence[str], *,
+                       exact: bool = False) -> pd.DataFrame:
+    """The cells of a best-play run: the value (with its interval), the value with the
+    policies as given, and each side's equilibrium policy."""
+    out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
+    out["value"] = (results["value"].map(lambda v: f"{v:.4f}") if exact
+                    else _interval_text(results, "value"))
+    out["as given"] = results["default_value"].map(lambda v: f"{v:.4f}")
+    out["A plays"] = results["policy_a"]
+    out["B plays"] = results["policy_b"]
+    if not exact:
+        out["profiles A/B"] = [f"{a}/{b}" for a, b in zip(results["profiles_a"],
+                                                           results["profiles_b"], strict=True)]
+        out["fights"] = results["fights"]
+    return out.reset_index(drop=True)
 
 
 def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False,
@@ -150,6 +175,31 @@ def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[s
         rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
                      "overridden": name in rules or name in swept,
                      "meaning": info.doc if info else ""})
+    return pd.DataFrame(rows)
+
+
+def _rule_policies(ruleset: Any, disclosed: Sequence[str]) -> list[str]:
+    """The rule-scope policies among a run's disclosures (one setting for everyone)."""
+    names = {p.name for p in ruleset.policy_space() if p.scope == "rules"}
+    return [d for d in disclosed if d.split("=", 1)[0].split(":", 1)[0] in names]
+
+
+def _policy_rows(ruleset: Any, disclosed: Sequence[str], best: bool) -> pd.DataFrame:
+    """One row per policy disclosure of a run (best play: the rule-scope ones, and a row
+    saying the combatant ones were chosen by best play, cell by cell)."""
+    docs = {p.name: p for p in ruleset.policy_space()}
+    rows = []
+    for item in (_rule_policies(ruleset, disclosed) if best else disclosed):
+        name = item.split("=", 1)[0].split(":", 1)[0]
+        policy = docs.get(name)
+        rows.append({"policy": item, "who decides": policy.scope if policy else "",
+                     "meaning": policy.doc if policy else ""})
+    if best:
+        searched = [p.name for p in ruleset.policy_space() if p.scope == "combatant"]
+        rows.append({"policy": ", ".join(searched),
+                     "who decides": "best play (each side, each cell)",
+                     "meaning": "chosen as a zero-sum game; each cell names the equilibrium "
+                                "(Results: A plays, B plays)"})
     return pd.DataFrame(rows)
 
 
@@ -345,6 +395,42 @@ DRAWS_SHOWN = 0.05
 """A round robin gets a draw-rate matrix when some matchup draws at least this often."""
 
 
+def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
+    """What best play changes in one round robin: the verdicts with the policies as given
+    (the same fights) and under best play side by side, the sentences naming the changes,
+    and the policies each pairing rests on."""
+    from ..analysis import bestplay
+
+    at = f" ({level})" if level else ""
+    given = bestplay.as_given(table)
+    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=200, seed=0)
+    blocks: list[Block] = [
+        Paragraph(f"Verdicts{at} with the policies as given and under best play. "
+                  + " ".join(changes)),
+        Table(verdicts.round(3).reset_index(),
+              f"Verdicts{at}: rank and Elo (Bradley-Terry), the share of bootstrap replicates "
+              "in which the entrant is dominated by a mix of the others, and its metagame "
+              "weight, with the policies as given (left) and under best play (_best); "
+              "the as-given numbers come from the same fights")]
+    pairs = table[table["a"] != table["b"]]
+    moved = ((pairs["default_value"] - pairs["value"]).abs() > 1e-9) if exact else (
+        (pairs["default_value"] < pairs["value_low"]) | (pairs["default_value"] > pairs["value_high"]))
+    shown = pd.DataFrame({
+        "A": pairs["a"], "B": pairs["b"],
+        "value": (pairs["value"].map(lambda v: f"{v:.4f}") if exact
+                  else _interval_text(pairs, "value")),
+        "as given": pairs["default_value"].map(lambda v: f"{v:.4f}"),
+        "A plays": pairs["policy_a"], "B plays": pairs["policy_b"]})
+    blocks.append(Table(shown.reset_index(drop=True),
+                        f"The policies each pairing's verdict rests on{at}: A's value under "
+                        "best play" + ("" if exact else " [95% interval]")
+                        + ", with the policies as given, and each side's equilibrium policy "
+                        f"(best play moves the value of {int(moved.sum())} of {len(pairs)} "
+                        "pairings" + ("" if exact else " beyond its interval") + ")",
+                        collapsed=len(shown) > 40))
+    return blocks
+
+
 def _lengths_paragraph(results: pd.DataFrame) -> Paragraph | None:
     """Draw rates and fight lengths over the cells, in one sentence."""
     parts = []
@@ -513,31 +599,37 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
         found = cells[tuple(str(cell[a]) for a in axes)]
         return _verdict.Matchup(found.rules, found.side_a, found.side_b)
 
+    best = is_best(results, meta)
     made = _verdict.verdict(
-        results, axes, labels=labels, exact=is_exact(results, meta),
+        results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
-        focus=options.get("focus"), matchup_of=matchup_of,
+        focus=options.get("focus"), matchup_of=None if best else matchup_of,
         rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])])
-    if sensitivity:
+    if best and made.sentences:  # the equilibrium's rates: say so up front
+        first = made.sentences[0]
+        made = dataclasses.replace(made, sentences=(dataclasses.replace(
+            first, text="Under best play (each side's policies chosen to do its best), "
+                        + first.text[:1].lower() + first.text[1:]), *made.sentences[1:]))
+    if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
     return made
 
 
 VERDICT = "Verdict"
-FAIR = "What would make it fair"
 
 
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
           figures: Sequence[Figure] = (), *, allow_import: bool = False,
-          verdict: Verdict | None = None, fair: Sequence[Block] = ()) -> Report:
+          verdict: Verdict | None = None) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
     here when it asked for none).  ``allow_import``: the run's ruleset may be a
     ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`).
 
     The report opens with the ``verdict`` (default: :func:`run_verdict` without the
-    sensitivity pass), then ``fair``, a "what would make it fair" section where given."""
+    sensitivity pass); a "what would make it fair" section follows the analyses where the
+    spec asks for one (``[[tune]]``)."""
     from .. import plots
     from ..rulesets import resolve
 
@@ -548,7 +640,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
     flagged = meta.get("assumptions", [])
+    disclosed = list(meta.get("policies", []))
     exact = is_exact(results, meta)
+    best = is_best(results, meta)
+    if best:
+        exact = str(results["method"].iloc[0]).startswith("exact") if len(results) else exact
     sections: list[Section] = []
 
     # --- the verdict first ---
@@ -560,15 +656,14 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     if rests:
         verdict_blocks.append(Paragraph(rests, kind="rests"))
     sections.append(Section(VERDICT, tuple(verdict_blocks)))
-    if fair:
-        sections.append(Section(FAIR, tuple(fair)))
 
     # --- the question ---
     question = str(spec.get("question") or "") or question
     blocks: list[Block] = [Paragraph(p) for p in question.split("\n\n") if p]
     if spec.get("notes"):
         blocks.append(Paragraph(str(spec["notes"])))
-    n_cells, fights = len(results), int(results["n"].sum())
+    n_cells = len(results)
+    fights = int(results["fights"].sum() if best and "fights" in results else results["n"].sum())
     lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
     band = "" if exact else " with 95% interval bands"
 
@@ -580,7 +675,30 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         return rate_with_interval(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
                                   results.loc[i, "a_win_high"], exact=exact)
 
-    if exact:
+    if best:
+        lo_i, hi_i = results["value"].idxmin(), results["value"].idxmax()
+
+        def rate(i: Any) -> str:
+            if exact:
+                return f"{results.loc[i, 'value']:.3f}"
+            return (f"{results.loc[i, 'value']:.3f} [{results.loc[i, 'value_low']:.3f}, "
+                    f"{results.loc[i, 'value_high']:.3f}]")
+
+        worth = float(results["draw_worth"].iloc[0]) if "draw_worth" in results else 0.5
+        solved = (f"{n_cells:,} cells under best play: in each, every side's policies are "
+                  f"chosen to do its best against the other's (A maximises its expected "
+                  f"score, win + {worth:g} x draw; B minimises it; each side plays one "
+                  "profile for all its members), "
+                  + ("solved exactly" if exact else
+                     f"by Monte Carlo over the policy profiles ({int(results['fights'].sum()):,}"
+                     " fights, common random numbers within a cell)"))
+        closing = ("every number is exact." if exact else
+                   "value intervals are 95% bootstrap intervals over chunks.")
+        blocks.append(Paragraph(
+            f"{solved}. A's value ranges from {rate(lo_i)} ({where(lo_i)}) to "
+            f"{rate(hi_i)} ({where(hi_i)}); {closing} Each cell's equilibrium policies are "
+            "in the results table (A plays, B plays)."))
+    elif exact:
         solved = (f"{n_cells:,} cells, each solved exactly by the {ruleset.name} solver "
                   "(no sampling)")
         closing = ("every number is exact: the probability itself, not an estimate, so "
@@ -588,14 +706,23 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     else:
         solved = f"{n_cells:,} cells, {fights:,} fights"
         closing = "every interval is 95% Wilson."
-    blocks.append(Paragraph(
-        f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
-        f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
-    if flagged:
+    if not best:
+        blocks.append(Paragraph(
+            f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
+            f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
+    if flagged or disclosed:
+        policies_text = ("each cell's policies chosen by best play (and "
+                         + "; ".join(_rule_policies(ruleset, disclosed)) + ")"
+                         if best and _rule_policies(ruleset, disclosed) else
+                         "each cell's policies chosen by best play" if best else
+                         "; ".join(disclosed))
         blocks.append(Paragraph(
             f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
-            "unclear passages of the seed filled by a chosen reading); they are listed under "
-            "'Rules used'. Change any of them with the spec's [rules] table.", kind="note"))
+            "unclear passages of the seed filled by a chosen reading) and on the policies "
+            f"the fighters play ({policies_text or 'none'}); both are listed under 'Rules "
+            "used'. Change a reading with the spec's [rules] table, a policy with the "
+            "sides' fields" + ("." if best else ", or let `--play best` choose them."),
+            kind="note"))
     sections.append(Section("The question", tuple(blocks)))
 
     # --- figures and analyses ---
@@ -616,8 +743,15 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks = [b for b in blocks if not (isinstance(b, Figure)
                                             and b.name.startswith("matchup-"))]
         if not others:
-            blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=True,
+            if best and not figures:
+                blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
+                                                            value="value"), "matchups",
+                                      f"A's value under best play, row ({a_ax}) against "
+                                      f"column ({b_ax})"))
+            blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
                                               column=a_ax))
+            if best:
+                blocks.extend(_best_play_blocks(table, exact))
         else:
             blocks.append(Paragraph(
                 f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
@@ -628,8 +762,10 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 level = ", ".join(f"{labels.column(o)} = {labels.value(o, v)}"
                                   for o, v in zip(others, keys, strict=True))
                 blocks.extend(_round_robin_blocks(entrants(part), exact, level, labels=labels,
-                                                  figure=True, name=f"matchups-{i + 1}",
+                                                  figure=not best, name=f"matchups-{i + 1}",
                                                   column=a_ax))
+                if best:
+                    blocks.extend(_best_play_blocks(entrants(part), exact, level))
             blocks.extend(_sensitivity_tables(results, axes, others, labels))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
@@ -727,13 +863,22 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(caveat)
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
+    fair = _fair_section(spec, meta, allow_import)
+    if fair is not None:
+        sections.append(fair)
 
     # --- the table ---
-    caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
-               "time" if exact else "Every cell; rates with 95% Wilson intervals")
-    result_blocks: list[Block] = [Table(results_table(results, axes, exact=exact,
-                                                      labels=labels), caption,
-                                        collapsed=len(results) > 40)]
+    if best:
+        caption = ("Every cell under best play: A's value" + ("" if exact else
+                   " [95% bootstrap interval]") + ", the value with the policies as given, "
+                   "and the policies each side plays at the equilibrium (a mix shows each "
+                   "profile's weight)" + ("" if exact else "; profiles evaluated and fights run"))
+        shown_results = best_results_table(results, axes, exact=exact)
+    else:
+        caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
+                   "time" if exact else "Every cell; rates with 95% Wilson intervals")
+        shown_results = results_table(results, axes, exact=exact, labels=labels)
+    result_blocks: list[Block] = [Table(shown_results, caption, collapsed=len(results) > 40)]
     if caveat is not None:
         result_blocks.append(caveat)
     sections.append(Section("Results", tuple(result_blocks)))
@@ -756,19 +901,25 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                  if a.startswith("rules.")}
         blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
+    policy_rows = _policy_rows(ruleset, disclosed, best)
+    if len(policy_rows):
+        blocks.append(Table(policy_rows, "Policies: the decisions fighters make (not rules); "
+                            "the results rest on these too"
+                            + (" (best play chose each side's, cell by cell)" if best else "")))
     sections.append(Section("Rules used", tuple(blocks)))
 
     # --- reproduce ---
     versions = meta.get("versions", {})
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
-    lines = [f"balance sweep {source}"]
+    lines = [f"balance sweep {source}" + (" --play best" if best else "")]
     seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
                               {"item": "seed entropy", "value": str(meta.get("entropy"))}]
     facts = pd.DataFrame([
         *seeds,
-        {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
-         if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
+        {"item": "method", "value": ("best play, " if best else "")
+         + ("exact (each cell by the ruleset's exact solver)"
+            if exact else f"simulate (chunk size {meta.get('chunk_size')})")},
         {"item": "executor", "value": _executor_text(meta)},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
         {"item": "elapsed", "value": _elapsed_text(meta)},
@@ -786,6 +937,32 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                   f"{ruleset.name} · {n_cells:,} cells · "
                   + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 
+
+
+def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
+                  ) -> Section | None:
+    """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
+    out now by :func:`balance.analysis.tune.from_spec` (seeded by the run, so the same each
+    time), with the values tried and how."""
+    if not spec.get("tune"):
+        return None
+    from ..analysis.tune import from_spec
+    from ..sweep.spec import load_spec
+
+    parsed = load_spec(spec, name="spec", allow_import=allow_import)
+    blocks: list[Block] = []
+    for i in range(len(parsed.tune)):
+        result = from_spec(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
+        around = getattr(result, "around", lambda: "")()
+        blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
+        frame = result.to_frame()
+        blocks.append(Table(frame, "Every value tried" if "fights" in frame else
+                            "Handicaps, and each entrant's expected score against the field "
+                            "(both seats) before and after", collapsed=len(frame) > 12))
+        blocks.append(Paragraph(" ".join([result.how(), *(f"{n[0].upper()}{n[1:]}."
+                                                           for n in result.notes)]),
+                                kind="note"))
+    return Section("What would make it fair", tuple(blocks))
 
 
 def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -39,9 +39,11 @@ def _matrix(table: pd.DataFrame, order: Sequence[str], cell: Any, labels: Labels
 
 def round_robin_lines(table: pd.DataFrame, made: Verdict, *, header: str,
                       labels: Labels | None = None, column: str = "a.0.preset",
-                      resamples: int = 200, seed: int = 0, caveat: str | None = None
-                      ) -> list[str]:
-    """The terminal report of a round robin (``table`` with entrant columns ``a``, ``b``)."""
+                      resamples: int = 200, seed: int = 0, caveat: str | None = None,
+                      rests_on: Sequence[str] = ()) -> list[str]:
+    """The terminal report of a round robin (``table`` with entrant columns ``a``, ``b``):
+    ``header``, the verdict, ``rests_on`` (the readings and policies in full), then the
+    tables."""
     labels = labels or Labels()
     exact = bool((table["n"] == 0).all())
     rating = analysis.ratings(table)
@@ -50,7 +52,7 @@ def round_robin_lines(table: pd.DataFrame, made: Verdict, *, header: str,
     def who(entrant: Any) -> str:
         return labels.value(column, entrant)
 
-    out = [header, "", *verdict_lines(made)]
+    out = [header, "", *verdict_lines(made), *rests_on]
     score, _ = analysis.score_matrix(table)
     score = score.reindex(index=order, columns=order)
     names = {e: who(e) for e in order}
