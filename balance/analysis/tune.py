@@ -72,6 +72,8 @@ import numpy as np
 from .. import stats
 from ..api import get, matchup
 from ..errors import IntractableError, SpecError
+from ..labels import field_label, rate_with_interval
+from ..outcomes import rests_on
 from ..random import root_entropy, stream
 from ..rulesets.base import Ruleset, Side
 
@@ -112,14 +114,12 @@ class Knob:
     integer: bool
     low: float
     high: float
+    label: str = ""
+    """The field in words ("combats survived"), from its documentation."""
 
     @property
     def side(self) -> str | None:
         return None if self.target == "rules" else self.target.upper()
-
-    @property
-    def label(self) -> str:
-        return self.name.replace("_", " ")
 
     def fmt(self, value: float | None, *, crossing: bool = False,
             half: float | None = None) -> str:
@@ -214,7 +214,8 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
     if low is None or high is None:
         raise SpecError(f"knob {path} has no declared range; give bounds=(low, high) "
                         "(--bounds LOW,HIGH)")
-    return Knob(path, target, member, name, integer, float(low), float(high))
+    return Knob(path, target, member, name, integer, float(low), float(high),
+                field_label(name, info.metadata.get("doc", "")))
 
 
 def _num(value: float | None) -> str:
@@ -621,9 +622,9 @@ class Point:
     """The draw rate there."""
 
     def text(self) -> str:
-        if self.n == 0:
-            return f"{self.rate:.1%}"
-        return f"{self.rate:.1%} [{self.low:.1%}, {self.high:.1%}]"
+        """``"47.9% [47.2, 48.7]"``, rounded to what the interval supports; an exact rate
+        to two decimals of a percent."""
+        return rate_with_interval(self.rate, self.low, self.high, exact=self.n == 0)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -670,6 +671,8 @@ class Tuning:
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     who: str | None = None
+    policies: tuple[str, ...] = ()
+    """The policies the fighters play, as ``name=value`` (a policy knob: its base value)."""
     """Who the knob belongs to, in words (``"B"``, ``"B's combatant 1 (watchman)"``)."""
 
     @property
@@ -740,18 +743,15 @@ class Tuning:
         out = [f"{self.ruleset}: {self.sentence()}"]
         what = self.what + (f" (win + {self.draw_worth:g} x draw)" if self.metric == "score"
                             else "")
-        out.append(f"  Target: {what} = {self.target:.1%}.")
+        out.append(f"  target: {what} = {self.target:.1%}")
         if self.bracket is not None:
-            out.append("  " + self.around())
+            out.append("  " + _line(self.around()))
         if self.now is not None:
-            out.append(f"  Now ({knob.path} = {knob.fmt(self.now.value)}): "
-                       f"{self.now.text()}.")
-        out.extend(f"  Note: {note}." for note in self.notes)
-        out.append("  " + self.how())
-        if self.assumptions:
-            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
-                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else "."))
+            out.append(f"  now ({knob.path} = {knob.fmt(self.now.value)}): "
+                       f"{self.now.text()}")
+        out.extend(f"  note: {note}" for note in self.notes)
+        out.append("  " + _line(self.how()))
+        out.extend(rests_on(self.assumptions, self.policies))
         return out
 
     def how(self) -> str:
@@ -806,7 +806,8 @@ class Tuning:
             "fights": self.fights, "solves": self.solves, "seed": self.seed,
             "entropy": self.entropy, "chunk_size": self.chunk_size,
             "confidence": self.confidence, "elapsed_s": self.elapsed_s,
-            "assumptions": list(self.assumptions), "notes": list(self.notes),
+            "assumptions": list(self.assumptions), "policies": list(self.policies),
+            "notes": list(self.notes),
         }
 
 
@@ -839,6 +840,7 @@ class Handicaps:
     elapsed_s: float
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    policies: tuple[str, ...] = ()
 
     @property
     def handicaps(self) -> tuple[float, ...]:
@@ -873,14 +875,11 @@ class Handicaps:
                        f"{p0.text()} -> {p1.text()}" + ("   (anchor)" if name == self.anchor
                                                          else ""))
         if not self.confirmed and self.converged and self.method == "simulate":
-            out.append(f"  Note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
-                       "fights (-n) to confirm.")
-        out.extend(f"  Note: {note}." for note in self.notes)
-        out.append("  " + self.how())
-        if self.assumptions:
-            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
-                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else "."))
+            out.append(f"  note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
+                       "fights (-n) to confirm")
+        out.extend(f"  note: {note}" for note in self.notes)
+        out.append("  " + _line(self.how()))
+        out.extend(rests_on(self.assumptions, self.policies))
         return out
 
     def __str__(self) -> str:
@@ -927,8 +926,13 @@ class Handicaps:
             "n": self.n, "fights": self.fights, "solves": self.solves, "seed": self.seed,
             "entropy": self.entropy, "confidence": self.confidence,
             "elapsed_s": self.elapsed_s, "assumptions": list(self.assumptions),
-            "notes": list(self.notes),
+            "policies": list(self.policies), "notes": list(self.notes),
         }
+
+
+def _line(sentence: str) -> str:
+    """A sentence as a detail line of printed output: lower-case lead, no full stop."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
 
 
 def _signed(knob: Knob, value: float) -> str:
@@ -1149,7 +1153,7 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
                   None if curve.exact else step, reached, clipped, counters["fights"],
                   counters["solves"], seed, entropy, chunk_size, confidence,
                   time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
-                  tuple(notes), _who(k, side_a, side_b))
+                  tuple(notes), _who(k, side_a, side_b), rs.policies(rules, side_a, side_b))
 
 
 def curve_what(metric: str) -> str:
@@ -1360,7 +1364,8 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
                          None if exact else entropy, confidence,
                          time.perf_counter() - start,
                          rs.assumptions(rules_obj, (base_c[names[0]],), (base_c[names[1]],)),
-                         tuple(notes))
+                         tuple(notes),
+                         rs.policies(rules_obj, (base_c[names[0]],), (base_c[names[1]],)))
 
     sides = [((base_c[x],), (base_c[y],)) for x in names for y in names if x != y]
     exact = method == "exact" or (method is None and all(

@@ -105,8 +105,8 @@ def test_exact_real_knob_is_root_found():
 
 def test_the_example_of_the_issue_by_exact_and_by_simulation():
     exact = tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN)
-    assert exact.sentence() == ("B needs exactly 31 more combats to be even (b.0.combats "
-                                "from 0 to 31).")
+    assert exact.sentence() == ("B needs exactly 31 more combats survived to be even "
+                                "(b.0.combats from 0 to 31).")
     simulated = tune("crt", "veteran", "novice", knob="b.0.combats", seed=3)
     assert simulated.method == "simulate"  # the Extraordinary tables are on: no solver
     low, high = simulated.interval
@@ -259,7 +259,7 @@ def test_cli_tune_prints_the_answer_and_json(capsys):
     status, out, err = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                            "b.0.combats", "--rule", "extraordinary=false")
     assert status == 0 and err == ""
-    assert out.startswith("crt: B needs exactly 31 more combats to be even")
+    assert out.startswith("crt: B needs exactly 31 more combats survived to be even")
     status, out, _ = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                          "b.0.combats", "--seed", "2", "--json")
     data = json.loads(out)
@@ -379,7 +379,7 @@ def test_report_states_what_would_make_it_fair(tmp_path):
     first = render(run, tmp_path / "one")
     html, md = first["html"].read_text(), first["markdown"].read_text()
     for text in ("What would make it fair",
-                 "A needs exactly 17 more combats to be even (a.0.combats from 0 to 17).",
+                 "A needs exactly 17 more combats survived to be even (a.0.combats from 0 to 17).",
                  "Every value tried", "novice +31, expert +12, against veteran unchanged",
                  "common random numbers"):
         assert text in html and text in md, text
