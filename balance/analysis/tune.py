@@ -94,7 +94,8 @@ within noise of the target (a plateau), and the interval is reported as at least
 RR_FIGHTS = 20_000
 """Default fights per ordered pair and knob value in a simulated round robin."""
 
-Progress = Callable[[str], None]
+Progress = Callable[[int], None]
+"""Called with the number of evaluations so far (a knob value's rate, simulated or solved)."""
 
 
 # --- knobs ---------------------------------------------------------------------------------------
@@ -981,17 +982,13 @@ def _solvable(rs: Ruleset, rules: Any, side_a: Side, side_b: Side) -> bool:
     return rs.exact_check(rules, side_a, side_b) is None
 
 
-def _ticker(progress: Progress | None, shared: dict[str, Any], what: str
-            ) -> Callable[[], None]:
-    counters = shared.setdefault("counters", {"fights": 0, "solves": 0})
+def _ticker(progress: Progress | None) -> Callable[[], None]:
     calls = [0]
 
     def tick() -> None:
         calls[0] += 1
         if progress is not None:
-            done = (f"{counters['fights']:,} fights" if counters["fights"]
-                    else f"{counters['solves']:,} solves")
-            progress(f"{what}: {calls[0]} evaluations, {done}")
+            progress(calls[0])
 
     return tick
 
@@ -1035,7 +1032,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     chunk_size
         Fights per kernel call, and the first sample size of every value.
     progress
-        Called with a status line after each knob value is evaluated.
+        Called with the number of evaluations so far after each one (a progress bar).
 
     Returns
     -------
@@ -1068,7 +1065,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     if exact:
         curve = _Curve(rs, matchups, table, exact=True, entropy=entropy, chunk_size=chunk_size,
                        confidence=confidence, shared=shared,
-                       tick=_ticker(progress, shared, f"tune {k.path}"))
+                       tick=_ticker(progress))
         try:
             return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth,
                           current, step, max_fights, seed, None, None, confidence, start, notes)
@@ -1081,7 +1078,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     shared = {}
     curve = _Curve(rs, matchups, table, exact=False, entropy=entropy, chunk_size=chunk_size,
                    confidence=confidence, shared=shared,
-                   tick=_ticker(progress, shared, f"tune {k.path}"))
+                   tick=_ticker(progress))
     return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth, current,
                   step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
 
@@ -1273,7 +1270,7 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     def run(exact: bool) -> Handicaps:
         shared: dict[str, Any] = {}
         values = dict(base)
-        tick = _ticker(progress, shared, f"handicaps on {knob}")
+        tick = _ticker(progress)
 
         def curve(name: str, against: Sequence[str] | None = None) -> _Curve:
             def matchups(x: Any) -> list[_Matchup]:

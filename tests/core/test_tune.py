@@ -197,9 +197,10 @@ def test_exact_falls_back_to_simulation_where_the_solver_gives_up():
 
 
 def test_progress_is_reported():
-    lines: list[str] = []
-    tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN, progress=lines.append)
-    assert lines and lines[-1].startswith("tune b.0.combats: ")
+    counts: list[int] = []
+    result = tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN,
+                  progress=counts.append)
+    assert counts == list(range(1, len(counts) + 1)) and len(counts) >= len(result.points)
 
 
 def test_crt_plain_kernel_takes_a_score_gap_beyond_int8():
@@ -455,11 +456,12 @@ def test_a_knob_on_a_side_of_several():
     assert one.current == both.current == 3
 
 
-def test_progress_line_on_a_terminal_after_two_seconds(monkeypatch):
+def test_the_command_line_shows_progress_on_a_terminal(monkeypatch, capsys):
+    # balance.progress.Progress draws once the work has run its delay; with the delay at 0
+    # and stderr a terminal, `balance tune` draws it and clears it before printing
     import io
-    import time
 
-    from balance import cli as cli_module
+    from balance import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -467,19 +469,16 @@ def test_progress_line_on_a_terminal_after_two_seconds(monkeypatch):
 
     err = Terminal()
     monkeypatch.setattr("sys.stderr", err)
-    clock = iter([0.0, 1.0, 2.5, 2.6, 3.0, 3.5])
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
-    show = cli_module._progress_line(True)
-    show("early")       # 1.0 s: nothing yet
-    show("tune: 3 evaluations")   # 2.5 s: drawn
-    show("too soon")    # 2.6 s: throttled
-    show("tune: 9 evaluations")   # 3.0 s: drawn
-    show(None)          # done: the line is cleared
-    text = err.getvalue()
-    assert "early" not in text and "too soon" not in text
-    assert "\rtune: 3 evaluations" in text and text.endswith("\r\033[K")
-    assert cli_module._progress_line(False) is None
-
+    monkeypatch.setitem(progress.Progress.__init__.__kwdefaults__, "delay", 0.0)
+    assert main(["tune", "crt", "--a", "veteran", "--b", "novice", "--knob", "b.0.combats",
+                 "--rule", "extraordinary=false"]) == 0
+    assert "tune b.0.combats" in err.getvalue()
+    assert capsys.readouterr().out.startswith("crt: B needs exactly 31")
+    quiet = Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    assert main(["tune", "crt", "--a", "veteran", "--b", "novice", "--knob", "b.0.combats",
+                 "--rule", "extraordinary=false", "-q"]) == 0
+    assert quiet.getvalue() == ""
 
 @pytest.mark.parametrize(("tune_table", "says"), [
     ({"knob": "a.0.combats", "colour": 1}, "tune.colour: unknown key 'colour'"),
