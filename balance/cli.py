@@ -568,7 +568,7 @@ def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
     seen: dict[str, str] = {}
     for a in names:
         for b in names:
-            for item in rs.assumptions(rules, (rs.preset(a),), (rs.preset(b),)):
+            for item in rs.assumptions(rules, (_entrant(rs, a),), (_entrant(rs, b),)):
                 seen.setdefault(item.partition("=")[0], item)
     return list(seen.values())
 
