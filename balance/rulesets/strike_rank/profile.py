@@ -31,6 +31,22 @@ def uses_shield(defence: int) -> bool:
     return defence in (SHIELD_PARRY, BOTH_PARRY)
 
 
+def choose_defence(policy: str, options: dict[int, int]) -> tuple[int | None, int]:
+    """(kind, total) of the defence chosen among ``options`` (kind -> total).
+
+    ``best``: the highest total, ties in the order parry, shield parry, dodge, block;
+    ``parry`` / ``dodge`` / ``armour_block``: that kind if allowed, else the best;
+    ``none``: no defence.  Kind ``None`` (total -1000): undefended.
+    """
+    if policy == "none" or not options:
+        return None, -1000
+    preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
+                 "armour_block": (BLOCK,)}.get(policy, ())
+    pool = {k: v for k, v in options.items() if k in preferred} or options
+    kind = max(sorted(pool), key=lambda k: pool[k])
+    return kind, pool[kind]
+
+
 @dataclass(frozen=True)
 class Profile:
     """Static facts and modifiers of one combatant in one matchup."""

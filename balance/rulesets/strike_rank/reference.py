@@ -26,7 +26,7 @@ from ...results import Winner
 from ..base import Log
 from . import rules as R
 from . import tables as T
-from .policy import choose_defence, matchup_setup
+from .policy import matchup_setup
 from .profile import (
     BLOCK,
     BOTH_PARRY,
@@ -37,6 +37,7 @@ from .profile import (
     WEAPON_PARRY,
     Parts,
     Profile,
+    choose_defence,
     describe,
     range_phase,
     situation_parts,
