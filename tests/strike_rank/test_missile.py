@@ -117,11 +117,13 @@ def test_reference_log_narrates_the_range_phase() -> None:
 
 def test_range_rounds_zero_reproduces_the_melee_numbers() -> None:
     # counts from the kernel before the missile layer existed (commit cc9bb81), same seed;
-    # both sides thrust, as the attack-type rule of that time chose for these matchups
+    # both sides thrust, as the attack-type rule of that time chose for these matchups, and
+    # action costs are floored at 1, as they were then
     before = {("archer", "skirmisher"): ([0, 119, 19881], 123303),
               ("bladesman", "spearman"): ([0, 391, 19609], 65634)}
     for (a, b), (wins, rounds) in before.items():
-        out = RS.simulate(Rules(range_rounds=0), RS.side(f"{a},attack_policy=thrust"),
+        out = RS.simulate(Rules(range_rounds=0, action_cost_floor=1),
+                          RS.side(f"{a},attack_policy=thrust"),
                           RS.side(f"{b},attack_policy=thrust"), n=20000,
                           rng=stream(5, "melee"))
         assert np.bincount(out.winner, minlength=3).tolist() == wins

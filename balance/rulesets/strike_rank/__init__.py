@@ -97,7 +97,7 @@ class StrikeRank(Ruleset):
         if not rules.ko_rules:
             skip.add("ko_rules")
         if rules.action_economy != "budget" and "action_cost" not in rules.sr_tiebreak:
-            skip.add("action_cost")
+            skip |= {"action_cost", "action_cost_floor"}
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 

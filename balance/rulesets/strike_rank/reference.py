@@ -197,8 +197,7 @@ class _Fight:
             self.budget_round(living)
         else:
             order = sorted(living, key=self.order_key, reverse=True)
-            if self.log is not None:
-                self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+            self.say_order(order)
             self.hold(order)
             for _ in range(rules.attacks_per_round):
                 for f in order:
@@ -239,8 +238,7 @@ class _Fight:
             self.roll_initiative(f)
         self.commit(living)
         order = sorted(living, key=self.order_key, reverse=True)
-        if self.log is not None:
-            self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+        self.say_order(order)
         for f in order:
             if self.winner is not None:
                 return
@@ -344,7 +342,23 @@ class _Fight:
                                                        if self.rules.carry_mode == "reroll" else ""))
 
     def cost(self, f: _Fighter) -> int:
+        """Action cost of ``f``'s attack this round (a thrust while recovering a weapon)."""
         return R.action_cost(f.p.c, f.attack_type or 0, self.rules)
+
+    def budget_cost(self, f: _Fighter) -> int:
+        return R.budget_cost(f.p.c, f.attack_type or 0, self.rules)
+
+    def say_order(self, order: list[_Fighter]) -> None:
+        """The acting order, with the action costs that broke Strike Rank ties."""
+        if self.log is None:
+            return
+        ranks = [f.strike_rank for f in order]
+        tied = {r for r in ranks if ranks.count(r) > 1}
+        by_cost = "action_cost" in self.rules.sr_tiebreak
+        self.say("  order: " + ", ".join(
+            f"{f} ({f.strike_rank}" + (f", action cost {self.cost(f)})"
+                                       if by_cost and f.strike_rank in tied else ")")
+            for f in order))
 
     def order_key(self, f: _Fighter, strike_rank: int | None = None) -> tuple[float, ...]:
         """Higher acts first: Strike Rank, then the tie-breaks of ``sr_tiebreak`` (000.2.4),
@@ -381,11 +395,11 @@ class _Fight:
         for f in living:
             f.remaining = f.strike_rank
         while self.winner is None:
-            cands = [f for f in self.fs if f.out is None and f.remaining >= self.cost(f)]
+            cands = [f for f in self.fs if f.out is None and f.remaining >= self.budget_cost(f)]
             if not cands:
                 return
             f = max(cands, key=lambda g: self.order_key(g, g.remaining))
-            f.remaining -= self.cost(f)
+            f.remaining -= self.budget_cost(f)
             self.act(f)
 
     def end_round(self) -> None:

@@ -152,6 +152,11 @@ class Rules:
                                low=0, high=20,
                                doc="Action cost by attack type, plus the weapon's Speed "
                                    "(000.2.4)")
+    action_cost_floor: int | None = param(None, tag="DEFAULT", low=-20, high=20,
+                                          doc="lowest action cost: none (the digest's "
+                                              "formula, so a rapier thrust costs 0 and a "
+                                              "knife's -1, winning ties against a long "
+                                              "sword's 1), or this number (000.2.4)")
     hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
                              doc="holding: never, or react = hold and act just before the "
                                  "last actor, knowing its declared attack (000.2.4)", policy=True)
@@ -159,9 +164,9 @@ class Rules:
                                    doc="attacks each combatant makes per round, plus ripostes "
                                        "(000.2.4)")
     action_economy: str = param("one_attack", tag="AMBIG", choices=("one_attack", "budget"),
-                                doc="budget = each attack costs its action cost from the "
-                                    "Strike Rank and the highest remaining acts next "
-                                    "(experimental, 000.2.4)")
+                                doc="budget = each attack costs its action cost (at least "
+                                    "1) from the Strike Rank and the highest remaining acts "
+                                    "next (experimental, 000.2.4)")
     # attacks (000.3-000.6)
     tie_rule: str = param("defender", tag="AMBIG", choices=("defender", "add_d20"),
                           doc="equal totals: the attack fails, or both add another d20 until "
@@ -713,6 +718,14 @@ def riposte_damage(c: Combatant, rules: Rules) -> int | None:
 
 
 def action_cost(c: Combatant, attack_type: int, rules: Rules) -> int:
-    """Action cost of an attack: by type plus the weapon's Speed, at least 1 (000.2.4)."""
-    base = rules.action_cost[T.ATTACK_TYPES[attack_type]]
-    return max(1, int(base) + rules.weapon(c.weapon).speed)
+    """Action cost of an attack: by type plus the weapon's Speed, at least
+    ``action_cost_floor`` if it is set (000.2.4: the digest sets no floor)."""
+    cost = int(rules.action_cost[T.ATTACK_TYPES[attack_type]]) + rules.weapon(c.weapon).speed
+    floor = rules.action_cost_floor
+    return cost if floor is None else max(floor, cost)
+
+
+def budget_cost(c: Combatant, attack_type: int, rules: Rules) -> int:
+    """Actions an attack spends under ``action_economy="budget"``: its action cost, at least
+    1 (an attack that cost nothing could be repeated without end)."""
+    return max(1, action_cost(c, attack_type, rules))
