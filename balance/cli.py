@@ -67,10 +67,21 @@ def _add_ruleset(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset", help="ruleset: a name (see `balance rulesets`) or "
                                    "'package.module:OBJECT' with --allow-import")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
+    p.add_argument("--presets", metavar="FILE", default=None,
+                   help="a TOML file of [presets.NAME] tables: more named combatants, usable "
+                        "wherever a preset is")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    return resolve(args.ruleset, allow_import=args.allow_import)
+    rs = resolve(args.ruleset, allow_import=args.allow_import)
+    if getattr(args, "presets", None):
+        path = Path(args.presets)
+        if not path.is_file() and path.suffix != ".toml":
+            raise SpecError(f"--presets takes a TOML file of presets, got {args.presets!r}"
+                            + ("; to choose the entrants of a round robin give --entrants "
+                               "NAME,NAME or --entrant SPEC" if "," in args.presets else ""))
+        rs = rs.load_presets(path)
+    return rs
 
 
 def _add_matchup(p: argparse.ArgumentParser) -> None:
@@ -121,8 +132,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
-    p.add_argument("--presets", metavar="NAME,NAME,...",
-                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...",
+                   help="entrants by preset name (default: every preset of the ruleset)")
+    p.add_argument("--entrant", action="append", default=[], metavar="SPEC",
+                   help="an entrant given as any combatant SPEC ('preset,field=value,...' or "
+                        "'field=value,...'); repeat, or combine with --entrants")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     size = p.add_mutually_exclusive_group()
     size.add_argument("-n", type=_positive_int, default=None,
@@ -186,6 +200,23 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep the rows with this value of another axis; repeatable")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
 
+    p = sub.add_parser("new", help="write a new ruleset package to edit: rules, presets, "
+                                   "kernel, reference, tests")
+    p.add_argument("what", choices=("ruleset",))
+    p.add_argument("name", help="the new ruleset's name (a lowercase Python identifier)")
+    p.add_argument("--out", metavar="DIR", default=".", help="folder to write it in")
+
+    p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
+                                       "(needs the explore extra)")
+    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
+    p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--port", type=int, default=8866, help="port on 127.0.0.1 (default 8866)")
+    p.add_argument("--experiments", metavar="DIR", default=".",
+                   help="folder 'save as experiment' writes to (default: here)")
+
     p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
                                       "and a Markdown twin")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
@@ -193,6 +224,46 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+
+    p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
+                                    "target rate; with --entrants, handicaps that flatten a "
+                                    "round robin")
+    _add_matchup(p)
+    p.add_argument("--knob", required=True, metavar="FIELD",
+                   help="a.<i>.<field>, b.<i>.<field>, a.*.<field> or rules.<name> (or a bare "
+                        "rule name): an integer or real field; with --entrants, a combatant "
+                        "field name such as combats")
+    p.add_argument("--target", type=float, default=0.5,
+                   help="the rate to reach (default 0.5: even)")
+    p.add_argument("--metric", default="score",
+                   help="score (A wins + draw worth x draws; default), a_win, b_win or draw")
+    p.add_argument("--draw-worth", type=float, default=None, metavar="W",
+                   help="what a draw scores (default 0.5, or the rules' own draw_worth)")
+    p.add_argument("--method", choices=("exact", "simulate"), default=None,
+                   help="default: exact where the ruleset's solver answers, else simulate")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="root seed of the common random numbers (default: fresh entropy, "
+                        "printed; 0 with --entrants)")
+    p.add_argument("--precision", type=float, default=None, metavar="H",
+                   help="simulate until the crossing's 95%% interval half-width is at most H, "
+                        "in the knob's units (default 0.25 for whole numbers, 1%% of the "
+                        "range for reals)")
+    p.add_argument("--bounds", metavar="LOW,HIGH", default=None,
+                   help="search inside these values (default: the field's range)")
+    p.add_argument("--max-fights", type=_positive_int, default=None, metavar="N",
+                   help="most fights simulated at one value (default 4194304)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
+                   help="round robin mode: per-entrant handicaps on --knob for these presets")
+    p.add_argument("--margin", type=float, default=0.02,
+                   help="round robin: bring every expected score within this of 50%% "
+                        "(default 0.02)")
+    p.add_argument("-n", type=_positive_int, default=None,
+                   help="round robin, simulated: fights per ordered pair and value "
+                        "(default 20000)")
+    p.add_argument("--anchor", default=None, metavar="NAME",
+                   help="round robin: the entrant whose value stays (default the strongest)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -247,7 +318,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         _print_json(info)
         return 0
     print(f"{info['name']}: {info['title']}")
-    print(f"seed {info['seed']}, digest {info['digest']}; up to {info['max_side']} per side")
+    source = ", ".join(f"{k} {info[k]}" for k in ("seed", "digest") if info[k])
+    print((f"{source}; " if source else "") + f"up to {info['max_side']} per side")
     for title, key in (("Combatant fields", "combatant_fields"), ("Rule parameters", "rule_parameters")):
         print(f"\n{title} (name = default  [tag]  allowed: description)")
         for f in info[key]:
@@ -335,15 +407,31 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
+    """Round-robin entrants: label -> combatant (a preset's label is its name, any other
+    SPEC's label is the SPEC as written)."""
+    picked: dict[str, Any] = {}
+    names = [p.strip() for p in args.entrants.split(",")] if args.entrants else []
+    if not names and not args.entrant:
+        names = list(rs.presets)
+    for name in names:
+        picked[name] = rs.preset(name)
+    for spec in args.entrant:
+        try:
+            picked[spec.strip()] = rs.combatant(spec)
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=f"--entrant {spec!r}") from None
+    return picked
+
+
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
-    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
-    for name in names:
-        rs.preset(name)
+    entrants = _entrants(args, rs)
+    names = list(entrants)
     rules = rs.rules(_rule_overrides(args.rule))
     sized = args.n is not None or args.precision is not None
     if args.method == "exact" and sized:
@@ -352,7 +440,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "simulate")
     method = args.method or ("simulate" if sized else None)
     n = args.n or MATCHUPS_N
-    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
+    table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                  seed=args.seed, method=method)
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
@@ -534,6 +622,19 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import new_ruleset
+
+    root = new_ruleset(args.name, args.out)
+    print(f"wrote {root}/ (rules, presets, kernel, reference, tests). Next:")
+    print(f"  pip install -e {root}        # registers '{args.name}' with every balance command")
+    print(f"  balance duel {args.name} --a veteran --b novice -n 100000 --seed 1")
+    print(f"  cd {root} && python -m pytest tests   # the ruleset contract")
+    print(f"  (without installing: balance duel {args.name}:RULESET --allow-import ... from "
+          f"inside {root})")
+    return 0
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
@@ -543,10 +644,87 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explore(args: argparse.Namespace) -> int:
+    from .explore.serve import serve
+
+    return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
+                 port=args.port, experiments=args.experiments)
+
+
+def _progress_line(enabled: bool) -> Any:
+    """A status line on stderr, shown once a command has run for 2 s (terminals only)."""
+    import time
+
+    if not enabled or not sys.stderr.isatty():
+        return None
+    start, shown = time.perf_counter(), [0.0]
+
+    def show(text: str | None) -> None:
+        now = time.perf_counter()
+        if text is None:  # done: clear the line if one was drawn
+            if shown[0]:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+            return
+        if now - start < 2.0 or now - shown[0] < 0.2:
+            return
+        shown[0] = now
+        sys.stderr.write(f"\r{text[:120]}\033[K")
+        sys.stderr.flush()
+
+    return show
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .analysis import tune as tuning
+
+    bounds = None
+    if args.bounds is not None:
+        try:
+            bounds = [float(v) for v in args.bounds.split(",")]
+        except ValueError:
+            bounds = None
+        if bounds is None or len(bounds) != 2:
+            raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
+    progress = _progress_line(not args.quiet)
+    common = {"knob": args.knob, "method": args.method, "bounds": bounds,
+              "draw_worth": args.draw_worth, "progress": progress}
+    if args.entrants is not None:
+        for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
+            if given:
+                raise SpecError(f"{flag}: the round robin mode (--entrants) takes its entrants "
+                                "from --entrants only")
+        if args.target != 0.5 or args.metric != "score":
+            raise SpecError("--target/--metric: the round robin mode brings every expected "
+                            "score to 50%")
+        names = [p.strip() for p in args.entrants.split(",")]
+        result: Any = tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                       rules=_rule_overrides(args.rule), n=args.n,
+                                       seed=0 if args.seed is None else args.seed,
+                                       precision=args.precision, anchor=args.anchor, **common)
+    else:
+        for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+            if given is not None:
+                raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+        rs, rules, side_a, side_b = _matchup(args)
+        extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+        result = tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                             metric=args.metric, precision=args.precision, seed=args.seed,
+                             **common, **extra)
+    if progress is not None:
+        progress(None)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore,
+            "tune": _cmd_tune}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -75,7 +75,7 @@ def test_log_of_the_gate_follows_the_seed_timeline(capsys):
         "Wick strikes raider 2 in gate",
         "= 13: Success",
         "Wick strikes raider 2 in gate",
-        "- MAP 2 + outnumbering 1 - Defense 1 = 11: Partial",
+        "- MAP 2 + outnumbering 1 - Defence 1 = 11: Partial",
         "Round 3",
         "raider 2 is Down",                                       # the round after it came
         "Wick Moves: gate -> keep-yard",                          # Wick following
@@ -132,7 +132,7 @@ def test_show_lists_parameters_with_tags(capsys):
     code, out, err = run(capsys, "show", "zones")
     assert code == 0, err
     for text in ("battlefield", "ladder = [9, 12, 17]  [DEFAULT]", "map = [0, -2, -4]",
-                 "shift_speed_rule", "gate:", "End causes: down, stalemate, rounds"):
+                 "shift_speed_rule", "gate:", "End causes: down, stalemate, max_rounds"):
         assert text in out
 
 
