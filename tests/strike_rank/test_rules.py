@@ -428,8 +428,8 @@ def test_bad_input_names_the_field() -> None:
         Rules(wound_code_table={**T.WOUND_CODES, "1-4": "S L"})
     with pytest.raises(SpecError, match="sr_tiebreak"):
         Rules(sr_tiebreak=("dex", "dex"))
-    with pytest.raises(SpecError, match="style"):
-        Combatant(style="ninja")
+    with pytest.raises(SpecError, match="'style' must be a row of rules 'styles'"):
+        profile(Combatant(style="ninja"), RULES)
     with pytest.raises(SpecError, match="armour"):
         Combatant(armour={"head": 1})
     with pytest.raises(SpecError, match="specialist weapon"):

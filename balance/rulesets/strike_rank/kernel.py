@@ -381,7 +381,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
         has_armour=any(v for p in ps for v in p.c.armour.values()),
-        aim=tuple(p.c.aim_shift if p.c.style in T.AIM_DOUBLED else 0 for p in ps),
+        aim=tuple(p.aim_shift for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
         shield_opps=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
@@ -391,8 +391,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
                                for p in ps),
-        assassin=tuple(int(p.c.style == "assassin") for p in ps),
-        footpad=tuple(int(p.c.style == "footpad") for p in ps),
+        assassin=tuple(int(p.style.has("assassin")) for p in ps),
+        footpad=tuple(int(p.style.has("footpad")) for p in ps),
         knockout=tuple(int(p.c.knockout and rules.ko_rules) for p in ps),
         surprised=tuple(int(p.c.surprised) for p in ps),
         target_policy=tuple(R.TARGET_POLICIES.index(p.c.target_policy) for p in ps),
@@ -408,8 +408,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
         any_riposte=any(p.c.riposte_policy != "never" for p in ps),
-        any_aim=any(p.c.aim_shift and p.c.style in T.AIM_DOUBLED for p in ps),
-        any_assassin_surprise=any(p.c.style == "assassin" for p in ps)
+        any_aim=any(p.aim_shift for p in ps),
+        any_assassin_surprise=any(p.style.has("assassin") for p in ps)
         and any(p.c.surprised for p in ps),
         groups=groups,
         ranged=ranged,

@@ -266,7 +266,7 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
     rules = d.p.rules
     location, shift, _ = R.spend_overpower(blocks, a.p.c.overpower_policy, rules)
     shift += int(berserk)
-    aim = a.p.c.aim_shift if a.p.c.style in T.AIM_DOUBLED else 0
+    aim = a.p.aim_shift
     if location is None:
         by_loc: dict[int, float] = {}
         for face in range(1, 21):

@@ -600,10 +600,10 @@ class _Fight:
                      + (", ".join(bought) or "nothing on the menu"))
         if att.berserk:
             shift += 1
-        if att.p.c.style == "assassin" and dfn.surprised:
+        if att.p.style.has("assassin") and dfn.surprised:
             shift += 1
         if location is None:
-            aim = att.p.c.aim_shift if att.p.c.style in T.AIM_DOUBLED else 0
+            aim = att.p.aim_shift
             face = self.d(20)
             location = R.hit_location(face, rules.hit_table, aim)
             where = f"d20 {face}{f' {aim:+d} aim' if aim else ''} -> {T.LOCATIONS[location]}"
@@ -628,7 +628,7 @@ class _Fight:
         if self.log is not None:
             self.say(text + f": {R.rank_name(rank)}")
         if (rules.ko_rules and att.p.c.knockout and location == T.HEAD
-                and rank + (att.p.c.style == "footpad") >= T.S and rank < dfn.p.death[0]):
+                and rank + att.p.style.has("footpad") >= T.S and rank < dfn.p.death[0]):
             self.put_out(dfn, "knocked_out", f"{dfn} is knocked out")
             return
         if location == T.HEAD and rank >= dfn.p.death[0]:
