@@ -88,6 +88,8 @@ class _Me:
     spare_defend: bool
     defends: int
     leave_engaged: bool
+    frontage_full: str
+    advance_fire: bool
     disengage: bool
     keep_distance: int
     long_shots: bool
@@ -171,7 +173,8 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
             reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
             spare_defend=c.spare == "defend", defends=c.defends,
-            leave_engaged=c.leave_engaged, disengage=c.disengage,
+            leave_engaged=c.leave_engaged, frontage_full=c.frontage_full,
+            advance_fire=c.advance_fire, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
@@ -534,6 +537,14 @@ class _Batch:
         if not me.leave_engaged:
             # fight where engaged: foes elsewhere only when none may be struck here
             cand = np.where(view.strikable.any(axis=0), view.strikable, cand)
+        here_foes = view.alive & view.same_loc
+        # foes here, none it may strike: the frontage is full (002.4)
+        capped = ~view.strikable.any(axis=0) & here_foes.any(axis=0)
+        if me.frontage_full != "switch" and _any(capped):
+            if me.frontage_full == "wait":
+                cand = cand & ~capped[None, :]     # no target: the spare action
+            elif me.has_ranged:
+                cand = cand & ~capped[None, :]
         t, has_t = view.best(cand)
         t_loc = view.foe_loc.reshape(-1).take(t * view.n + view.arange)
         here = has_t & (t_loc == view.my_loc)
@@ -552,6 +563,19 @@ class _Batch:
                 sel = blocked & has_s
                 adv_code = np.where(sel, mc, adv_code)  # the plan's code is target-free
                 adv_arg = np.where(sel, s, adv_arg)
+            if me.advance_fire and me.has_ranged:
+                fire = ok & ~self.finishes_step(me, view, ix, t_loc, actions, a)
+                if _any(fire):
+                    s, has_s = view.best(view.shootable, long_last=True)
+                    rc, _ = self.ranged_plan(me, ix, s, actions, a)
+                    sel = fire & has_s & (rc != SPARE)
+                    adv_code = np.where(sel, rc, adv_code)
+                    adv_arg = np.where(sel, s, adv_arg)
+        if me.frontage_full == "shoot" and me.has_ranged and _any(capped):
+            s, _ = view.best(here_foes)
+            rc, _ = self.ranged_plan(me, ix, s, actions, a)
+            adv_code = np.where(capped, rc, adv_code)
+            adv_arg = np.where(capped, s, adv_arg)
         if policy == _ADVANCE:
             return adv_code, adv_arg.astype(np.int16)
         take(todo, adv_code, adv_arg)
@@ -590,6 +614,23 @@ class _Batch:
         use_melee = has_t if me.melee_first else has_t & ~has_s
         code = np.where(use_melee, mc, np.where(has_s, rc, spare))
         return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
+
+    def finishes_step(self, me: _Me, view: _View, ix: np.ndarray | slice | None,
+                      dest: np.ndarray, actions: np.ndarray, a: _ActState) -> np.ndarray:
+        """Whether the actions left finish the next step toward ``dest`` (an Entangled
+        fighter counts as finishing: it fights the snare, ``reference`` likewise)."""
+        st = self.st
+        c = me.index
+        here = view.my_loc.astype(np.intp) * st.n_locations
+        nxt = st.next_flat.take(here + dest)
+        band = st.band_flat.take(here + nxt)
+        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        progress = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
+        left = _sub(actions, ix) + (~band & _sub(a.free_shift, ix) if me.free_shift else 0)
+        done = progress + left >= cost
+        if me.can_be_entangled:
+            done |= _sub(self.entangled[c], ix)
+        return done
 
     def toward(self, me: _Me, view: _View, ix: np.ndarray | slice | None, dest: np.ndarray,
                actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:

@@ -215,6 +215,13 @@ class _Fight:
             return ("disengage",) if act.actions >= need else None
         return ("move", nxt)
 
+    def in_reach_of_step(self, f: _Fighter, act: _Activation, dest: int) -> bool:
+        """Whether the actions left this activation finish the next step toward ``dest``."""
+        nxt = int(self.map.next_step[f.loc, dest])
+        progress = f.progress if f.moving_to == nxt else 0
+        free = 1 if self.free_move(f, act, nxt) else 0
+        return progress + act.actions + free >= self.step_cost(f, f.loc, nxt)
+
     def melee_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
         if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
             return ("steady",)
@@ -280,6 +287,14 @@ class _Fight:
                 return self.ranged_plan(f, act, t)
             # nothing in reach: close in on the best foe
         candidates = [g for g in foes if g.loc == f.loc and self.strikable(f, g)]
+        if not candidates and any(g.loc == f.loc for g in foes):
+            # foes here, none it may strike: the frontage is full (002.4: "wait for an
+            # opening next round, turn on a different enemy, or strike from range")
+            capped = self.best(f, [g for g in foes if g.loc == f.loc])
+            if f.c.frontage_full == "shoot" and f.c.ranged != "none":
+                return self.ranged_plan(f, act, capped)
+            if f.c.frontage_full == "wait":
+                return ("spare",)
         if f.c.leave_engaged or not candidates:
             candidates += [g for g in foes if g.loc != f.loc and self.approachable(f, g)]
         t = self.best(f, candidates)
@@ -287,6 +302,14 @@ class _Fight:
             return ("spare",)
         if t.loc == f.loc:
             return self.melee_plan(f, act, t)
+        if (f.c.advance_fire and f.c.ranged != "none" and not f.entangled
+                and not self.in_reach_of_step(f, act, t.loc)):
+            # the next step cannot be finished this activation: shoot rather than bank
+            shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
+            if shot is not None:
+                plan = self.ranged_plan(f, act, shot)
+                if plan[0] != "spare":
+                    return plan
         move = self.toward(f, act, t.loc)
         if move is not None:
             return move
