@@ -90,3 +90,62 @@ def test_death_save_casualties_in_duel_text_json_and_sweeps(capsys, tmp_path):
     table = pd.read_csv(tmp_path / "run" / "results.csv")
     assert {"mean_a_dead", "mean_b_dead"} <= set(table.columns)
     assert table["mean_b_dead"].iloc[1] > table["mean_b_dead"].iloc[0]
+
+
+# --- blocked links, impassable zones and sight (002.1, 002.3) ------------------------------
+
+def test_ruins_map_walks_around_walls_and_shoots_past_them():
+    from balance.rulesets.zones.maps import UNREACHABLE, compile_map, map_table
+
+    m = compile_map(map_table("ruins"))
+    yard, arch, tower, garden, hall = range(5)
+    # the barred gate: yard to garden is three steps round by the tower, not one
+    assert m.distance[yard, garden] == 3 and m.next_step[yard, garden] == arch
+    # the burning hall cannot be entered, but one can shoot across it (yard - hall - tower)
+    assert m.distance[yard, hall] == UNREACHABLE and m.sight[yard, tower] == 2
+    # the smoke: no shot into, out of or across the garden; point-blank inside it
+    assert m.sight[tower, garden] == UNREACHABLE and m.sight[garden, garden] == 0
+
+
+def test_map_validation_names_blocked_links_and_impassable_fronts():
+    import pytest
+
+    from balance.errors import SpecError
+    from balance.rulesets.zones.maps import map_table
+
+    with pytest.raises(SpecError, match="not a pair of adjacent zones"):
+        map_table({"zones": ["a", "b", "c"], "adjacent": [["a", "b"], ["b", "c"]],
+                   "blocked": [["a", "c"]]})
+    with pytest.raises(SpecError, match="impassable"):
+        map_table({"zones": ["a", {"name": "b", "impassable": True}], "adjacent": [["a", "b"]]})
+    with pytest.raises(SpecError, match="impassable; nobody can stand there"):
+        ZONES.check_sides(ZONES.rules(battlefield="ruins"), (ZONES.combatant("zone=hall"),),
+                          (ZONES.combatant(),))
+
+
+RUINS = (
+    ZONES.rules(battlefield="ruins", initial_gap="short", max_rounds=20),
+    (ZONES.combatant("archer,name=archer 1,zone=garden,speed=3,keep_distance=1"),
+     ZONES.combatant("archer,name=archer 2,zone=tower"),
+     ZONES.combatant("soldier,name=warden,zone=arch,policy=guard,guard=archer 2")),
+    (ZONES.combatant("heavy,name=heavy"), ZONES.combatant("raider,name=raider 1"),
+     ZONES.combatant("raider,name=raider 2,ranged=thrown,speed=3"),
+     ZONES.combatant("crossbowman,name=crossbowman,policy=advance,advance_fire=true")),
+)
+
+
+def test_smoke_hides_and_the_barred_gate_turns_the_raiders():
+    """Nobody shoots into the garden (obscured) and nobody walks the barred yard-garden
+    gate or the burning hall; the raiders go round by the arch."""
+    for seed in range(20):
+        _, lines = narrate(*RUINS, seed=seed)
+        assert not any(" shoots " in line and " in garden," in line for line in lines)
+        assert not any("-> hall" in line or "yard -> garden" in line or "garden -> yard" in line
+                       for line in lines)
+    _, lines = narrate(*RUINS, seed=0)
+    assert any("yard -> arch (shift" in line for line in lines)
+
+
+def test_kernel_matches_reference_in_the_ruins():
+    p = compare(*RUINS, 1500, seed=43)
+    assert min(p) > 1e-3, p  # false alarm 0.1% per p-value for a correct kernel

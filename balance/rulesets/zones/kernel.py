@@ -29,7 +29,7 @@ import numpy as np
 from ...dice import sum_table
 from ...outcomes import Outcomes
 from ...results import Winner
-from .maps import compile_map
+from .maps import UNREACHABLE, compile_map
 from .reference import CAUSES
 from .rules import (
     POLICIES,
@@ -123,6 +123,8 @@ class _Static:
     orders: tuple[tuple[int, ...], tuple[int, ...]]
     distance: np.ndarray
     distance_flat: np.ndarray
+    sight: np.ndarray
+    sight_flat: np.ndarray
     next_step: np.ndarray
     next_flat: np.ndarray
     band_flat: np.ndarray
@@ -133,6 +135,8 @@ class _Static:
     hazard: np.ndarray
     chokepoint: np.ndarray
     has_choke: bool
+    has_walls: bool            # some locations cannot be walked to from others
+    has_blind: bool            # range differs from walking distance somewhere
     n_locations: int
     ladder_lut: np.ndarray     # int8: result category of total + _LUT_OFFSET
     map_values: np.ndarray     # int16 MAP by attack index (last repeats)
@@ -208,11 +212,15 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
                 activation_order(rules, side_a, side_b, 1)),
         distance=cmap.distance.astype(np.int16),
         distance_flat=cmap.distance.astype(np.int16).reshape(-1),
+        sight=cmap.sight.astype(np.int16),
+        sight_flat=cmap.sight.astype(np.int16).reshape(-1),
         next_flat=cmap.next_step.astype(np.int16).reshape(-1),
         band_flat=cmap.band_step.reshape(-1), next_step=cmap.next_step,
         band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
         cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
-        has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
+        has_choke=bool(cmap.chokepoint.any()),
+        has_walls=bool((cmap.distance >= UNREACHABLE).any()),
+        has_blind=bool((cmap.sight != cmap.distance).any()), n_locations=cmap.n_locations,
         ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
                                             np.int16),
         melee_dmg_all=all_melee,
@@ -507,6 +515,9 @@ class _Batch:
             ward_loc = _sub(self.loc[me.ward], ix)
             threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
                 view.my_loc != ward_loc)
+            if st.has_walls:  # the ward's zone must be walkable to
+                threat &= st.distance_flat.take(view.my_loc.astype(np.intp) * st.n_locations
+                                                + ward_loc) < UNREACHABLE
             if _any(threat & todo):
                 mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
                 take(threat & (mc != BLOCKED), mc, ma)
@@ -742,7 +753,7 @@ class _Batch:
         flat = t * n + ix
         here = self.loc[c, ix]
         there = self.f_loc[flat]
-        d = st.distance[here, there]
+        d = st.sight[here, there]
         mods = np.zeros(len(ix), np.int16)
         applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
                    self.f_moved[flat])
@@ -1017,8 +1028,9 @@ class _View:
         self.foe_hp = _sub(b.hp[foes], ix)
         self.alive = self.foe_hp > 0
         self.same_loc = self.foe_loc == self.my_loc
-        self.dist = st.distance_flat.take(self.my_loc.astype(np.intp) * st.n_locations
-                                          + self.foe_loc)
+        self.pair = self.my_loc.astype(np.intp) * st.n_locations + self.foe_loc
+        self.dist = st.distance_flat.take(self.pair)
+        self._sight: np.ndarray | None = None
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
         self._key: np.ndarray | None = None
@@ -1073,30 +1085,41 @@ class _View:
         return self._strikable
 
     @property
+    def sight(self) -> np.ndarray:
+        """(n_foes, n) steps of the line of sight to each foe: the range of a shot."""
+        if self._sight is None:
+            st = self.b.st
+            self._sight = st.sight_flat.take(self.pair) if st.has_blind else self.dist
+        return self._sight
+
+    @property
     def shootable(self) -> np.ndarray:
         reach = self.me.reach + (1 if self.me.long_shots else 0)
-        return self.alive & (self.dist <= reach)
+        return self.alive & (self.sight <= reach)
 
     @property
     def approachable(self) -> np.ndarray:
+        """A walkable path (002.3: not past a blocked zone), and not a foe that broke away
+        and outruns me."""
+        ok = self.dist < UNREACHABLE if self.b.st.has_walls else np.ones_like(self.alive)
         if not _any(self.me.foe_faster):
-            return np.ones_like(self.alive)
+            return ok
         fled = _sub(self.b.fled[self.me.foes], self.ix)
-        return ~(fled & self.me.foe_faster)
+        return ok & ~(fled & self.me.foe_faster)
 
     def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Local index of the best foe under the target rule among ``mask``, and whether
         there is one (002: target choice)."""
         me = self.me
-        if self._key is None:
-            self._key = self.dist.astype(np.int32) * 64 + me.j_index
+        if self._key is None:  # the unreachable (127 steps) tie at 63, as all beyond
+            self._key = np.minimum(self.dist, 63).astype(np.int32) * 64 + me.j_index
         key = self._key
         if me.target == 1:      # weakest
             key = key + self.foe_hp.astype(np.int32) * 4096
         elif me.target == 2:    # priority
             key = key + (16 - me.foe_priority) * 4096
         if long_last:
-            key = key + (self.dist > me.reach).astype(np.int32) * (1 << 20)
+            key = key + (self.sight > me.reach).astype(np.int32) * (1 << 20)
         key = key | (~mask * _INVALID)
         low = key.min(axis=0)
         return low & 63, low < _INVALID

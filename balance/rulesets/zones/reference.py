@@ -30,7 +30,7 @@ import numpy as np
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
-from .maps import CompiledMap, compile_map
+from .maps import UNREACHABLE, CompiledMap, compile_map
 from .rules import (
     CATEGORIES,
     Combatant,
@@ -130,7 +130,12 @@ class _Fight:
 
     # --- geometry ---------------------------------------------------------------------
     def dist(self, u: int, v: int) -> int:
+        """Steps of the walkable path (UNREACHABLE: none)."""
         return int(self.map.distance[u, v])
+
+    def sight(self, u: int, v: int) -> int:
+        """Steps of the line of sight, the range of a shot (UNREACHABLE: none)."""
+        return int(self.map.sight[u, v])
 
     def foes(self, f: _Fighter) -> list[_Fighter]:
         return [g for g in self.fighters if g.side != f.side and g.up]
@@ -177,12 +182,15 @@ class _Fight:
         return True
 
     def approachable(self, f: _Fighter, t: _Fighter) -> bool:
-        """Pursuit (002.3): a foe that broke away is out of reach of slower pursuers."""
+        """Whether ``f`` may close on ``t``: a walkable path (002.3: a blocked zone put
+        between them stops a pursuit), and not a foe that broke away and outruns it."""
+        if self.dist(f.loc, t.loc) >= UNREACHABLE:
+            return False
         return not (self.rules.pursuit == "speed" and t.fled and t.c.speed > f.c.speed)
 
     def shootable(self, f: _Fighter, t: _Fighter) -> bool:
         reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
-        return t.up and self.dist(f.loc, t.loc) <= reach
+        return t.up and self.sight(f.loc, t.loc) <= reach
 
     def best(self, f: _Fighter, candidates: list[_Fighter],
              long_last: bool = False) -> _Fighter | None:
@@ -190,7 +198,7 @@ class _Fight:
             return None
         if long_last:
             reach = self.rules.reach(f.c.ranged)
-            return min(candidates, key=lambda t: (self.dist(f.loc, t.loc) > reach,
+            return min(candidates, key=lambda t: (self.sight(f.loc, t.loc) > reach,
                                                   *self.key(f, t)))
         return min(candidates, key=lambda t: self.key(f, t))
 
@@ -264,7 +272,8 @@ class _Fight:
                 t = self.best(f, [g for g in foes if self.strikable(f, g)])
                 if t is not None:
                     return self.melee_plan(f, act, t)
-                if f.loc != ward.loc and self.at(ward.loc, 1 - f.side):
+                if (f.loc != ward.loc and self.at(ward.loc, 1 - f.side)
+                        and self.dist(f.loc, ward.loc) < UNREACHABLE):
                     move = self.toward(f, act, ward.loc)
                     if move is not None:
                         return move
@@ -291,7 +300,7 @@ class _Fight:
             # foes here, none it may strike: the frontage is full (002.4: "wait for an
             # opening next round, turn on a different enemy, or strike from range")
             capped = self.best(f, [g for g in foes if g.loc == f.loc])
-            if f.c.frontage_full == "shoot" and f.c.ranged != "none":
+            if f.c.frontage_full == "shoot" and f.c.ranged != "none" and capped is not None:
                 return self.ranged_plan(f, act, capped)
             if f.c.frontage_full == "wait":
                 return ("spare",)
@@ -373,7 +382,7 @@ class _Fight:
 
     def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
         r = self.rules
-        d = self.dist(f.loc, t.loc)
+        d = self.sight(f.loc, t.loc)
         mods = [("MAP", r.attack_penalty(act.attacks))]
         if act.steady:
             mods.append(("Steady", act.steady))
