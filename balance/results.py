@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import stats
-from .outcomes import Winner
+from .outcomes import Winner, rests_on
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -264,11 +264,7 @@ class Summary:
         if self.tally.extras:  # the ruleset's own measures, e.g. casualties, pool spent
             lines.append("  per fight (mean): " + ", ".join(
                 f"{name} {self.extra_mean(name):.3g}" for name in sorted(self.tally.extras)))
-        if self.assumptions:
-            lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
-                         "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
-        if self.policies:
-            lines.append("  policies: " + "; ".join(self.policies))
+        lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
