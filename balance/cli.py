@@ -8,6 +8,7 @@ allowed, exits with status 2, and writes nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -97,6 +98,26 @@ def _add_matchup(p: argparse.ArgumentParser) -> None:
                    help="a named scenario or a TOML scenario file; --a/--b replace its sides")
 
 
+def _draw_worth(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {text!r}")
+    return value
+
+
+def _add_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--play", choices=("default", "best"), default="default",
+                   help="default: the policies as given; best: each side's policies chosen "
+                        "to do its best against the other's (a zero-sum game over the "
+                        "ruleset's policies; exact where a solver reaches, else Monte Carlo)")
+    p.add_argument("--draw-worth", type=_draw_worth, default=0.5, metavar="W",
+                   help="with --play best: what a draw is worth to side A, 0..1 (A maximises "
+                        "win + W x draw; default 0.5)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="balance", description="Monte Carlo balance analysis of tabletop "
                      "combat rules.")
@@ -117,12 +138,14 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="stop when every 95%% interval half-width is at most this")
     p.add_argument("--seed", type=_seed, help="root seed (default: fresh entropy, printed)")
     p.add_argument("--chunk-size", type=_positive_int, default=None)
+    _add_play(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("exact", help="exact win / loss / draw probabilities")
     _add_matchup(p)
     p.add_argument("--strategy", action="store_true",
                    help="also print the equilibrium strategy, where the ruleset has one")
+    _add_play(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("log", help="one fight by the reference implementation, narrated")
@@ -151,6 +174,12 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (bounded work)")
+    _add_play(p)
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help="with --play best: pairs solved at once (default: one per core)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
@@ -167,9 +196,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                      "directory of tables")
     p.add_argument("experiment", metavar="EXPERIMENT.toml")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<experiment name>)")
-    p.add_argument("--executor", choices=("serial", "processes", "dask"), default=None,
-                   help="where chunks run (default processes, one worker per core; dask when "
-                        "--scheduler is given)")
+    p.add_argument("--executor", choices=("auto", "serial", "processes", "dask"), default=None,
+                   help="where chunks run (default auto: in this process while the work is "
+                        "small, else processes, one worker per core; dask when --scheduler "
+                        "is given)")
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes, or workers of the local dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -180,6 +210,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the spec's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--play", choices=("default", "best"), default=None,
+                   help="override the experiment's [run] play: best chooses each cell's "
+                        "policies as a zero-sum game (value and policies become columns)")
     p.add_argument("--dry-run", action="store_true",
                    help="validate the experiment and describe its grid; run and write nothing")
     p.add_argument("--json", action="store_true", help="print the run record (meta.json)")
@@ -193,8 +226,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--y", default=None,
                    help="column up (heatmap, matchup; default the first axis) or the rate "
                         "drawn (curves; default --value)")
-    p.add_argument("--value", default="a_win",
-                   help="what the colour shows: a_win, b_win, draw, mean_rounds, ...")
+    p.add_argument("--value", default=None,
+                   help="what the colour shows: score (A's expected score, a draw counting "
+                        "half: the matchup default), a_win (the default otherwise), b_win, "
+                        "draw, mean_rounds, ...")
     p.add_argument("--by", default=None, help="curves: one curve per value of this column")
     p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
                    help="keep the rows with this value of another axis; repeatable")
@@ -224,6 +259,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (default: as the spec's [verdict] says)")
 
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
@@ -346,7 +384,17 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
     if args.chunk_size:
         kwargs["chunk_size"] = args.chunk_size
-    summary = api.duel(rs, side_a, side_b, rules=rules, **kwargs)
+    if args.play == "best":  # Monte Carlo best play: -n fights a profile pair
+        best = api.duel(rs, side_a, side_b, rules=rules, play="best",
+                        draw_worth=args.draw_worth, **kwargs)
+        _print_json(best.to_dict()) if args.json else print(best)
+        return 0
+    from .progress import Progress
+
+    with Progress(args.n or (None if args.precision else api.DEFAULT_N), desc="duel",
+                  unit="fight") as bar:
+        summary = api.duel(rs, side_a, side_b, rules=rules,
+                           on_chunk=lambda tally: bar.update(tally.n), **kwargs)
     if args.json:
         _print_json(summary.to_dict())
     else:
@@ -359,11 +407,15 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 def _cmd_exact(args: argparse.Namespace) -> int:
     rs, rules, side_a, side_b = _matchup(args)
-    if args.strategy and not rs.has_strategy:
+    if args.strategy and not rs.has_strategy and args.play == "default":
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
                             r.name for r in RULESETS.values() if r.has_strategy))
-    result = api.solve(rs, rules, side_a, side_b)
+    if args.play == "best":
+        result = api.exact(rs, side_a, side_b, rules=rules, play="best",
+                           draw_worth=args.draw_worth)
+    else:
+        result = api.solve(rs, rules, side_a, side_b)
     if args.json:
         out = result.to_dict()
         if not args.strategy:
@@ -407,6 +459,11 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrant(rs: Ruleset, label: str) -> Any:
+    """The combatant an entrant label names: a preset, or a SPEC as written."""
+    return rs.preset(label) if label in rs.presets else rs.combatant(label)
+
+
 def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
     """Round-robin entrants: label -> combatant (a preset's label is its name, any other
     SPEC's label is the SPEC as written)."""
@@ -427,6 +484,7 @@ def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
+    from .progress import Progress
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
@@ -439,9 +497,15 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "solves every pair instead of sampling it; drop it or use --method "
                         "simulate")
     method = args.method or ("simulate" if sized else None)
+    if args.play == "best":
+        return _matchups_best(args, rs, names, rules, method)
     n = args.n or MATCHUPS_N
-    table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
-                                 seed=args.seed, method=method)
+    with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
+        table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
+                                     seed=args.seed, method=method,
+                                     progress=lambda done, _total: bar.update(done))
+    readings = _readings(rs, rules, names)
+    disclosed = analysis.matchups.policies(table)
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
@@ -461,8 +525,22 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                f"seed {args.seed}")
     else:
         how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
+    from .analysis.verdict import Matchup, round_robin_verdict, sensitivity
+    from .labels import Labels
+
+    labels = Labels()  # preset names: the terminal's matrices stay narrow
+
+    def matchup_of(first: str, second: str) -> Matchup:
+        return Matchup(rules, rs.side(entrants[first]), rs.side(entrants[second]))
+
+    made = round_robin_verdict(table, labels=labels, matchup_of=matchup_of,
+                               resamples=args.resamples)
+    made = dataclasses.replace(made, rests_on=(*readings, *disclosed))
+    if args.sensitivity:
+        made = sensitivity(made, rs, seed=args.seed)
     if args.json:
         _print_json({"ruleset": rs.name, "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "n_per_pair": None if exact or args.precision is not None else n,
                      "precision": args.precision, "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -473,67 +551,134 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "seat_advantage": seat.reset_index().to_dict(orient="records"),
                      "upsets": ups.to_dict(orient="records"),
                      "fight_lengths": lengths.to_dict(orient="records"),
-                     "caveat": caveat,
-                     "assumptions": list(rs.assumptions(rules, (), ()))})
+                     "caveat": caveat, "assumptions": readings, "policies": disclosed})
         return 0
-    score, _ = analysis.score_matrix(table)
-    print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
-          f"{how}")
-    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
-    print(score.round(3).to_string())
+    from .report.console import round_robin_lines
+
+    print("\n".join(round_robin_lines(
+        table, made, header=f"{rs.name}: round robin of {len(names)} presets; method "
+                            f"{table.attrs['method']}: {how}",
+        labels=labels, resamples=args.resamples, seed=args.seed, caveat=caveat,
+        rests_on=_rests_on_lines(readings, disclosed))))
+    return 0
+
+
+def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
+    """The DEFAULT / AMBIG readings any pair of a round robin rests on, each named once."""
+    seen: dict[str, str] = {}
+    for a in names:
+        for b in names:
+            for item in rs.assumptions(rules, (rs.preset(a),), (rs.preset(b),)):
+                seen.setdefault(item.partition("=")[0], item)
+    return list(seen.values())
+
+
+def _rests_on_lines(readings: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+    out = []
+    if readings:
+        out.append(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
+                   + "; ".join(readings))
+    if disclosed:
+        out.append("policies: " + "; ".join(disclosed))
+    return out
+
+
+def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+    for line in _rests_on_lines(readings, disclosed):
+        print(line)
+
+
+def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rules: Any,
+                   method: str | None) -> int:
+    """``balance matchups --play best``: every ordered pair under best play, the analyses
+    on its values, and the verdicts beside those of the policies as given."""
+    from . import analysis
+    from .analysis import bestplay
+    from .sweep.runner import default_workers
+
+    table = analysis.round_robin(rs, {name: _entrant(rs, name) for name in names}, rules=rules,
+                                 n=args.n, precision=args.precision, seed=args.seed,
+                                 method=method, play="best", draw_worth=args.draw_worth,
+                                 workers=args.workers or default_workers())
+    exact = table.attrs["method"] == "exact"
+    given = bestplay.as_given(table)
+    rating = analysis.ratings(table)
+    meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
+    dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
+    seat = analysis.seat_advantage(table)
+    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=args.resamples,
+                                                  seed=args.seed)
+    readings = _readings(rs, rules, names)
+    rule_policies = [p for p in analysis.matchups.policies(table)
+                     if not p.startswith("best play ")]
+    searched = "; ".join(dict.fromkeys(table["searched"])) or "none"
     if exact:
-        print("\nA-seat win probability, row in seat A (exact):")
-        cells = table.assign(cell=[f"{r.a_win:.4f}" for r in table.itertuples()])
+        how = "each ordered pair's best play solved exactly"
     else:
-        print("\nA-seat win rate [95% Wilson interval], row in seat A:")
-        cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
-                                   for r in table.itertuples()])
+        target = (f"value to within +/- {table.attrs['precision']:g} (95% bootstrap)"
+                  if table.attrs.get("precision") is not None else
+                  f"{table.attrs['n']:,} fights a profile pair")
+        how = (f"Monte Carlo best play over the policy profiles (common random numbers, double "
+               f"oracle, linear programming), {target}, seed {args.seed}; "
+               f"{int(table['fights'].sum()):,} fights in all")
+    if args.json:
+        _print_json({"ruleset": rs.name, "play": "best", "method": table.attrs["method"],
+                     "draw_worth": args.draw_worth, "precision": table.attrs.get("precision"),
+                     "seed": None if exact else args.seed,
+                     "matchups": table.to_dict(orient="records"),
+                     "ratings": rating.reset_index().to_dict(orient="records"),
+                     "ratings_exact": bool(rating.attrs["exact"]),
+                     "metagame": meta.reset_index().to_dict(orient="records"),
+                     "dominated": dom.reset_index().to_dict(orient="records"),
+                     "seat_advantage": seat.reset_index().to_dict(orient="records"),
+                     "verdicts": verdicts.reset_index().to_dict(orient="records"),
+                     "verdict_changes": changes, "assumptions": readings,
+                     "policies": rule_policies + [
+                         f"{r.a} v {r.b}: A plays {r.policy_a}; B plays {r.policy_b}"
+                         for r in table.itertuples()]})
+        return 0
+    print(f"{rs.name}: round robin of {len(names)} presets under best play; method "
+          f"{table.attrs['method']}: {how}")
+    print(f"each side's policies ({searched}) chosen to do its best: "
+          f"A maximises its expected score (win + {args.draw_worth:g} x draw), B minimises it; "
+          "each side plays one profile for all its members")
+    _print_rests_on(readings, rule_policies)
+    cells = table.assign(cell=[f"{r.value:.4f}" if exact else
+                               f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"
+                               for r in table.itertuples()])
+    print("\nValue under best play: the row's expected score in seat A against the column"
+          + (" (exact):" if exact else " [95% interval]:"))
     print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    print("\nDraw rate, row in seat A" + (" (exact):" if exact else ":"))
-    print(table.pivot(index="a", columns="b", values="draw").loc[names, names]
-          .round(4).to_string())
-    if exact:
-        print("\nMean fight length in rounds, row in seat A (exact):")
-        print(table.pivot(index="a", columns="b", values="mean_rounds").loc[names, names]
-              .round(2).to_string())
-    else:
-        print("\nFight length in rounds, row in seat A: mean (10% / 50% / 90% quantiles):")
-        cells = table.assign(cell=[f"{r.mean_rounds:.2f} ({r.rounds_q10:g}/{r.rounds_q50:g}/"
-                                   f"{r.rounds_q90:g})" for r in table.itertuples()])
-        print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    if caveat:
-        print(f"note: {caveat}")
+    score, _ = analysis.score_matrix(table)
+    print("\nExpected score of the row against the column under best play (both seats):")
+    print(score.round(3).to_string())
+    print("\nThe policies each value rests on (row in seat A):")
+    shown = table[["a", "b", "value", "default_value", "policy_a", "policy_b"]].rename(
+        columns={"default_value": "as given", "policy_a": "A plays", "policy_b": "B plays"})
+    plays = set(table["policy_a"]) | set(table["policy_b"])
+    if len(plays) == 1:  # the same words everywhere (a solver's state-by-state play)
+        print(f"  both sides, every pair: {plays.pop()}")
+        shown = shown.drop(columns=["A plays", "B plays"])
+    if not exact:
+        shown = shown.assign(profiles=[f"{r.profiles_a}/{r.profiles_b}"
+                                       for r in table.itertuples()])
+    print(shown.round(4).to_string(index=False))
     if len(seat):
-        print("\nSeat advantage in mirror matches (A's win rate minus B's"
-              + (", exact):" if exact else ", 95% interval):"))
-        print((seat[["advantage", "draw"]] if exact else
-               seat[["advantage", "advantage_low", "advantage_high", "draw", "n"]])
-              .round(4).to_string())
-    if exact:
-        print("\nBradley-Terry ratings fitted to the exact score matrix (no interval"
-              + ("" if rating.attrs["tiers"] == 1 else
-                 "; tiers: an entrant of a better tier beats every one of a worse tier, "
-                 "elo is relative within a tier")
-              + f"; largest misfit {rating.attrs['max_misfit']:.3f}):")
-        print(rating[["theta", "elo", "expected_score", "tier"]].round(3).to_string())
-    else:
-        print("\nBradley-Terry ratings (Elo scale, 95% interval):")
-        print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
-    print("\nUpsets: the chance the lower-rated entrant wins, both seats "
-          + ("counted alike (exact):" if exact else "pooled [95% Wilson interval]:"))
-    print((ups[["weaker", "stronger", "upset"]] if exact else
-           ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
-          .round(4).to_string(index=False))
-    if exact:
-        print("\nMetagame equilibrium (exact, no resampling):")
-        print(meta[["weight"]].round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0; exact):")
-        print(dom[["margin", "dominated"]].round(4).to_string())
-    else:
-        print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
-        print(meta.round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0):")
-        print(dom.round(4).to_string())
+        print("\nSeat advantage in mirror matches under best play (A's win rate minus B's):")
+        print(seat[["advantage", "advantage_low", "advantage_high", "draw"]].round(4)
+              .to_string())
+    print("\nBradley-Terry ratings under best play"
+          + (" (fitted to the exact score matrix):" if exact else " (Elo scale, 95% interval):"))
+    print((rating[["theta", "elo", "expected_score", "tier"]] if exact else
+           rating[["elo", "elo_low", "elo_high", "expected_score"]]).round(1).to_string())
+    print("\nMetagame equilibrium under best play:")
+    print(meta.round(3).to_string())
+    print("\nDominated by a mix of the others under best play (margin > 0):")
+    print(dom.round(4).to_string())
+    print("\nVerdicts with the policies as given (the same fights) and under best play:")
+    print(verdicts.round(3).to_string())
+    for sentence in changes:
+        print("  " + sentence)
     return 0
 
 
@@ -559,11 +704,16 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
 
-    executor = args.executor or ("dask" if args.scheduler else "processes")
+    executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
-        spec = load_spec(args.experiment, allow_import=args.allow_import)
+        spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
         cells = expand(spec)
-        if spec.method == "exact":
+        if spec.play == "best":
+            size = ("each cell's best play solved exactly" if spec.method == "exact" else
+                    "each cell's best play by Monte Carlo, "
+                    + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
+                       else f"value to within +/- {spec.precision:g}"))
+        elif spec.method == "exact":
             from .sweep.exact import check_cells
 
             check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
@@ -582,7 +732,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table, path = sweep(args.experiment, out=args.out, executor=executor,
                             workers=args.workers, scheduler=args.scheduler,
                             resume=args.resume, progress=False if args.quiet else None,
-                            allow_import=args.allow_import)
+                            allow_import=args.allow_import, play=args.play)
     except SweepInterrupted as stop:
         print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
               "with --resume to finish", file=sys.stderr)
@@ -592,8 +742,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
-    if meta.get("method") == "exact":
+    on = f"on {meta['executor']}" + (f" x{meta['workers']}" if meta["workers"] else "")
+    if meta.get("play") == "best":
+        print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} under best play "
+              f"({meta['method']}) in {t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} "
+              f"played, {t['cells_cached']:,} from cache; {meta['fights']:,} fights)")
+        shown = [*meta["axes"], "value", "value_low", "value_high", "default_value",
+                 "policy_a", "policy_b"]
+    elif meta.get("method") == "exact":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} solved exactly in "
               f"{t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} solved, "
               f"{t['cells_cached']:,} from cache)")
@@ -609,6 +765,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")
     print(f"provenance: {path / 'meta.json'}; plots: balance plot {path}")
+    from .report.build import run_verdict
+    from .report.console import verdict_lines
+
+    print()
+    print("\n".join(verdict_lines(run_verdict(
+        table, meta, sensitivity=bool((meta["spec"].get("verdict") or {}).get("sensitivity")),
+        allow_import=args.allow_import))))
     return 0
 
 
@@ -638,7 +801,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
-    paths = render(args.run, args.out, allow_import=args.allow_import)
+    paths = render(args.run, args.out, allow_import=args.allow_import,
+                   sensitivity=args.sensitivity)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

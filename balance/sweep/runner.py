@@ -15,8 +15,9 @@ workers, in whatever order they finished -- and the same as
   cells, chunks past the current one may be computed ahead; they are cached and used only
   if the cell gets that far.
 
-Executors: ``serial`` (in this process), ``processes`` (a ``ProcessPoolExecutor``, one worker
-per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
+Executors: ``auto`` (the default: in this process while the work is small, see
+:data:`SMALL_WORK_S`, then on ``processes``), ``serial`` (in this process), ``processes`` (a
+``ProcessPoolExecutor``, one worker per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
 ``LocalCluster`` started for the run, or an existing scheduler by address).  On Dask every
 task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun elsewhere,
 which changes nothing since the tasks are pure.
@@ -48,6 +49,7 @@ from ..errors import SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets.base import Ruleset
+from . import bestplay as _best
 from . import exact as _exact
 from . import store
 from .grid import Cell, display, expand
@@ -59,12 +61,20 @@ if TYPE_CHECKING:
 __all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
            "sweep"]
 
-EXECUTORS: tuple[str, ...] = ("serial", "processes", "dask")
+EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = "balance-run/1"
 STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long to try to reach a dask scheduler given by address."""
+SMALL_WORK_S = 2.0
+"""The ``auto`` executor's rule: run tasks in this process while the whole sweep is
+estimated to take less than this many seconds here (the mean time of the tasks run so far
+times the number of tasks), and hand every later task to a ``processes`` pool as soon as the
+estimate (or the time already spent) exceeds it.  Starting a pool costs about a second on a
+loaded two-core machine (each worker imports NumPy and balance), which a small sweep -- a
+few exact cells, a few thousand fights -- would spend several times over; a large sweep
+loses at most its first task or two to running here."""
 
 
 def default_workers() -> int:
@@ -208,7 +218,63 @@ class _Serial:
         pass
 
 
-class _Processes:
+class _LocalFutures:
+    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
+    already done in this process."""
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        cf.wait(list(futures), timeout=timeout)
+
+
+class _Auto(_LocalFutures):
+    """Serial while the work is small (:data:`SMALL_WORK_S`), then a process pool."""
+
+    def __init__(self, workers: int | None, n_tasks: int) -> None:
+        self.serial, self.pool_workers = _Serial(), workers or default_workers()
+        self.pool: _Processes | None = None
+        self.n_tasks, self.ran, self.spent = max(1, n_tasks), 0, 0.0
+        self.address: str | None = None
+
+    @property
+    def name(self) -> str:
+        return "processes" if self.pool is not None else "serial"
+
+    @property
+    def workers(self) -> int:
+        return self.pool.workers if self.pool is not None else self.pool_workers
+
+    @property
+    def window(self) -> int:
+        return self.pool.window if self.pool is not None else 1
+
+    def estimate_s(self) -> float:
+        """The whole sweep's time here, from the tasks run so far."""
+        return self.spent / self.ran * self.n_tasks if self.ran else 0.0
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
+        if self.pool is None and (self.spent > SMALL_WORK_S or self.estimate_s() > SMALL_WORK_S):
+            self.pool = _Processes(self.pool_workers)
+        if self.pool is not None:
+            return self.pool.submit(fn, *args, key=key)
+        start = time.perf_counter()
+        future = self.serial.submit(fn, *args, key=key)
+        self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
+        return future
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+class _Processes(_LocalFutures):
     name = "processes"
 
     def __init__(self, workers: int) -> None:
@@ -227,17 +293,6 @@ class _Processes:
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
         return self.pool.submit(fn, *args)
-
-    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
-        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-        return done
-
-    def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -289,7 +344,10 @@ class _Dask:
             self.cluster.close()
 
 
-def _make_pool(executor: str, workers: int | None, scheduler: str | None) -> Any:
+def _make_pool(executor: str, workers: int | None, scheduler: str | None,
+               n_tasks: int = 1) -> Any:
+    if executor == "auto":
+        return _Auto(workers, n_tasks)
     if executor == "serial":
         return _Serial()
     if executor == "processes":
@@ -444,20 +502,27 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
 def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: Any, spec: Spec,
                    tag: str, cache: store.ExactCache, progress: _Progress,
-                   copies: Mapping[str, int]) -> _Counts:
-    """Solve every cell of ``todo`` on ``pool``, caching each answer as it completes."""
+                   copies: Mapping[str, int], entropy: int | None = None) -> _Counts:
+    """Solve every cell of ``todo`` on ``pool``, caching each answer as it completes (one
+    task a cell: the exact solver's, or best play's when ``spec.play == "best"``)."""
     counts = _Counts()
     queue = deque(todo)
+    best = spec.play == "best"
+    opts = _best.options(spec) if best else {}
 
     def take() -> _Task | None:
         if not queue:
             return None
         cell = queue.popleft()
+        if best:
+            return (_best.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b,
+                                       opts, entropy, cell.key),
+                    f"balance-best-{tag}-{cell.key}", cell)
         return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
                 f"balance-exact-{tag}-{cell.key}", cell)
 
     def complete(cell: Cell, record: dict[str, Any]) -> None:
-        error = _exact.rejected(spec, cell, record)
+        error = (_best.rejected if best else _exact.rejected)(spec, cell, record)
         if error is not None:
             raise error
         cache.save(cell.key, record)
@@ -521,7 +586,7 @@ def load_run(path: str | Path) -> Run:
     meta = store.read_json(path / store.META)
     table = store.read_table(path)
     table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", []))})
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
     return Run(table, path)
 
 
@@ -590,9 +655,10 @@ def _check_executor(executor: str, workers: int | None, scheduler: str | None) -
 
 
 def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
-          executor: str = "processes", workers: int | None = None,
+          executor: str = "auto", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
-          stream: IO[str] | None = None, allow_import: bool = False) -> Run:
+          stream: IO[str] | None = None, allow_import: bool = False,
+          play: str | None = None) -> Run:
     """Run an experiment and write its run directory.
 
     Parameters
@@ -603,7 +669,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
         or hold a run to resume.
     executor
-        ``"serial"``, ``"processes"`` (default: one worker per core) or ``"dask"``.
+        ``"auto"`` (the default: in this process while the work is small, else
+        ``"processes"``; see :data:`SMALL_WORK_S`), ``"serial"``, ``"processes"`` (one
+        worker per core) or ``"dask"`` (implied by ``scheduler``).
     workers
         Worker processes (``processes``) or local-cluster workers (``dask``).
     scheduler
@@ -615,6 +683,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     allow_import
         Whether the spec may name a ``package.module:OBJECT`` ruleset (importing it runs
         its code; see :func:`balance.rulesets.resolve`).
+    play
+        Override the experiment's ``[run] play`` (a file or mapping spec only): ``"best"``
+        plays every cell under best play; its run directory defaults to
+        ``runs/<experiment file stem>-best``.
 
     Returns
     -------
@@ -628,7 +700,13 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     """
     started, clock = _now(), time.perf_counter()
     if not isinstance(spec, Spec):
-        spec = load_spec(spec, allow_import=allow_import)
+        spec = load_spec(spec, allow_import=allow_import, play=play)
+        if play == "best" and out is None:
+            out = Path(str(_default_out(spec)) + "-best")
+    elif play is not None:
+        raise SpecError("play= overrides a spec file or mapping; a Spec says its own play")
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
     _check_executor(executor, workers, scheduler)
     rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
@@ -650,7 +728,12 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         if before != spec.method:
             raise SpecError(f"the run in {run_dir} used method {before!r}; the spec asks for "
                             f"{spec.method!r}. Choose another --out")
-    exact = spec.method == "exact"
+        played = previous.get("spec", {}).get("run", {}).get("play", "default")
+        if played != spec.play:
+            raise SpecError(f"the run in {run_dir} used play {played!r}; the spec asks for "
+                            f"{spec.play!r}. Choose another --out")
+    best = spec.play == "best"
+    exact = spec.method == "exact" or best  # one task a cell (not chunks)
     copies = Counter(cell.key for cell in cells)
     distinct = list({cell.key: cell for cell in cells}.values())
     runs: dict[str, _CellRun] = {}
@@ -658,8 +741,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     probed: dict[str, Any] | None = None
     probed_key = ""
     if exact:
-        tag = store.exact_tag(vers)
-        exact_cache = store.ExactCache(run_dir, tag)
+        tag = _best.tag(spec, entropy, vers) if best else store.exact_tag(vers)
+        exact_cache = (_best.BestPlayCache if best else store.ExactCache)(run_dir, tag)
         for cell in distinct if previous else ():
             record = exact_cache.load(cell.key)
             if record is not None:
@@ -668,7 +751,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         todo_cells = [cell for cell in distinct if cell.key not in records]
         # Validation before any work: the ruleset's own check of every cell, then the first
         # missing cell solved here; either raises a SpecError naming the cell.
-        if todo_cells:
+        if todo_cells and not best:
             _exact.check_cells(spec, todo_cells, rs)
             probed_key = todo_cells[0].key
             probed = _exact.probe(spec, todo_cells[0])
@@ -687,12 +770,14 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         todo = [r for r in run_list if not r.finished]
         n_todo = len(todo)
 
-    pool = _make_pool(executor, workers, scheduler) if n_todo else None
+    n_tasks = n_todo if exact else sum(r.n_chunks - len(r.done) for r in todo)
+    pool = _make_pool(executor, workers, scheduler, n_tasks) if n_todo else None
     meta: dict[str, Any] = {
         "format": RUN_FORMAT, "status": "running", "description": spec.description,
         "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
-        "axes": list(spec.axis_fields), "method": spec.method, "seed": spec.seed,
-        "entropy": entropy, "chunk_size": None if exact else spec.chunk_size,
+        "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
+        "seed": spec.seed, "entropy": entropy,
+        "chunk_size": spec.chunk_size if not exact or (best and spec.method != "exact") else None,
         "cache": f"cache/{tag}", "executor": executor,
         "workers": pool.workers if pool else None,
         "scheduler": pool.address if pool else None, "versions": vers,
@@ -730,10 +815,11 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         try:
             if pool is not None and exact:
                 counts = _execute_exact(todo_cells, records, pool, spec, tag, exact_cache, bar,
-                                        copies)
+                                        copies, entropy)
             elif pool is not None:
                 counts = _execute(todo, pool, spec, entropy, tag, cache, bar)
         except BaseException as exc:
+            executor = _settle(pool, meta, executor)
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
             meta["status"] = "interrupted" if stopped else "failed"
             if not stopped:
@@ -754,21 +840,27 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     finally:
         if pool is not None:
             pool.close()
+    executor = _settle(pool, meta, executor)
 
     import pandas as pd
 
-    if exact:
+    if best:
+        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+        meta["policies"] = list(dict.fromkeys(
+            item for cell in table["policies"] for item in str(cell).split("; ")
+            if item and item != "none"))
+    elif exact:
         table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
     else:
         totals = {key: run.total() for key, run in runs.items()}
         table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields)})
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock
     meta["status"] = "complete"
-    meta["fights"] = int(table["n"].sum())
+    meta["fights"] = int(table["fights"].sum() if best else table["n"].sum())
     meta["outputs"] = [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots]
     meta["timings"].update({"finished": _now(), "elapsed_s": elapsed})
     if exact:
@@ -795,19 +887,37 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     return Run(table, run_dir)
 
 
+def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:
+    """The executor that ran the work, recorded in ``meta``: what ``auto`` chose, or
+    ``executor`` itself."""
+    if not isinstance(pool, _Auto):
+        return executor
+    meta["executor"] = pool.name
+    meta["workers"] = 1 if pool.pool is None else pool.workers
+    meta["executor_rule"] = (f"auto: {pool.ran} task(s) run here took {pool.spent:.2f} s, "
+                             f"{pool.n_tasks} in all"
+                             + (f"; the rest went to a pool of {pool.workers} worker processes"
+                                if pool.pool is not None else
+                                f"; estimated under {SMALL_WORK_S:g} s, so no worker pool"))
+    return pool.name
+
+
 def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
     if not spec.plots:
         return []
     from .. import plots
+    from ..labels import Labels
 
+    labels = Labels.for_run(table)
     written: list[Path] = []
     for plot in spec.plots:
         part = table
         for name, value in plot.where.items():
             part = part[part[name] == display(value, name)]
         held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
+                         for name, value in plot.where.items())
         written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
                                      y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held),
-                                     note=", ".join(held)))
+                                     suffix="".join(f"-{h}" for h in held), note=note))
     return written
