@@ -224,6 +224,46 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+
+    p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
+                                    "target rate; with --entrants, handicaps that flatten a "
+                                    "round robin")
+    _add_matchup(p)
+    p.add_argument("--knob", required=True, metavar="FIELD",
+                   help="a.<i>.<field>, b.<i>.<field>, a.*.<field> or rules.<name> (or a bare "
+                        "rule name): an integer or real field; with --entrants, a combatant "
+                        "field name such as combats")
+    p.add_argument("--target", type=float, default=0.5,
+                   help="the rate to reach (default 0.5: even)")
+    p.add_argument("--metric", default="score",
+                   help="score (A wins + draw worth x draws; default), a_win, b_win or draw")
+    p.add_argument("--draw-worth", type=float, default=None, metavar="W",
+                   help="what a draw scores (default 0.5, or the rules' own draw_worth)")
+    p.add_argument("--method", choices=("exact", "simulate"), default=None,
+                   help="default: exact where the ruleset's solver answers, else simulate")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="root seed of the common random numbers (default: fresh entropy, "
+                        "printed; 0 with --entrants)")
+    p.add_argument("--precision", type=float, default=None, metavar="H",
+                   help="simulate until the crossing's 95%% interval half-width is at most H, "
+                        "in the knob's units (default 0.25 for whole numbers, 1%% of the "
+                        "range for reals)")
+    p.add_argument("--bounds", metavar="LOW,HIGH", default=None,
+                   help="search inside these values (default: the field's range)")
+    p.add_argument("--max-fights", type=_positive_int, default=None, metavar="N",
+                   help="most fights simulated at one value (default 4194304)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
+                   help="round robin mode: per-entrant handicaps on --knob for these presets")
+    p.add_argument("--margin", type=float, default=0.02,
+                   help="round robin: bring every expected score within this of 50%% "
+                        "(default 0.02)")
+    p.add_argument("-n", type=_positive_int, default=None,
+                   help="round robin, simulated: fights per ordered pair and value "
+                        "(default 20000)")
+    p.add_argument("--anchor", default=None, metavar="NAME",
+                   help="round robin: the entrant whose value stays (default the strongest)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -611,10 +651,80 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                  port=args.port, experiments=args.experiments)
 
 
+def _progress_line(enabled: bool) -> Any:
+    """A status line on stderr, shown once a command has run for 2 s (terminals only)."""
+    import time
+
+    if not enabled or not sys.stderr.isatty():
+        return None
+    start, shown = time.perf_counter(), [0.0]
+
+    def show(text: str | None) -> None:
+        now = time.perf_counter()
+        if text is None:  # done: clear the line if one was drawn
+            if shown[0]:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+            return
+        if now - start < 2.0 or now - shown[0] < 0.2:
+            return
+        shown[0] = now
+        sys.stderr.write(f"\r{text[:120]}\033[K")
+        sys.stderr.flush()
+
+    return show
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .analysis import tune as tuning
+
+    bounds = None
+    if args.bounds is not None:
+        try:
+            bounds = [float(v) for v in args.bounds.split(",")]
+        except ValueError:
+            bounds = None
+        if bounds is None or len(bounds) != 2:
+            raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
+    progress = _progress_line(not args.quiet)
+    common = {"knob": args.knob, "method": args.method, "bounds": bounds,
+              "draw_worth": args.draw_worth, "progress": progress}
+    if args.entrants is not None:
+        for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
+            if given:
+                raise SpecError(f"{flag}: the round robin mode (--entrants) takes its entrants "
+                                "from --entrants only")
+        if args.target != 0.5 or args.metric != "score":
+            raise SpecError("--target/--metric: the round robin mode brings every expected "
+                            "score to 50%")
+        names = [p.strip() for p in args.entrants.split(",")]
+        result: Any = tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                       rules=_rule_overrides(args.rule), n=args.n,
+                                       seed=0 if args.seed is None else args.seed,
+                                       precision=args.precision, anchor=args.anchor, **common)
+    else:
+        for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+            if given is not None:
+                raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+        rs, rules, side_a, side_b = _matchup(args)
+        extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+        result = tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                             metric=args.metric, precision=args.precision, seed=args.seed,
+                             **common, **extra)
+    if progress is not None:
+        progress(None)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore,
+            "tune": _cmd_tune}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

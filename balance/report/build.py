@@ -528,6 +528,9 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(caveat)
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
+    fair = _fair_section(spec, meta, allow_import)
+    if fair is not None:
+        sections.append(fair)
 
     # --- the table ---
     caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
@@ -586,6 +589,32 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                   f"{ruleset.name} · {n_cells:,} cells · "
                   + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 
+
+
+def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
+                  ) -> Section | None:
+    """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
+    out now by :func:`balance.analysis.tune.from_spec` (seeded by the run, so the same each
+    time), with the values tried and how."""
+    if not spec.get("tune"):
+        return None
+    from ..analysis.tune import from_spec
+    from ..sweep.spec import load_spec
+
+    parsed = load_spec(spec, name="spec", allow_import=allow_import)
+    blocks: list[Block] = []
+    for i in range(len(parsed.tune)):
+        result = from_spec(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
+        around = getattr(result, "around", lambda: "")()
+        blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
+        frame = result.to_frame()
+        blocks.append(Table(frame, "Every value tried" if "fights" in frame else
+                            "Handicaps, and each entrant's expected score against the field "
+                            "(both seats) before and after", collapsed=len(frame) > 12))
+        blocks.append(Paragraph(" ".join([result.how(), *(f"{n[0].upper()}{n[1:]}."
+                                                           for n in result.notes)]),
+                                kind="note"))
+    return Section("What would make it fair", tuple(blocks))
 
 
 def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:

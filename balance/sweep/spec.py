@@ -42,6 +42,13 @@ An experiment is a question written as data::
     y = "a.0.skill"
     value = "a_win"
 
+    [[tune]]                              # optional: "what would make it fair" in the report
+    knob = "a.0.combats"                  # the value of this field that makes the spec's
+    # target = 0.5                        # matchup (a, b, rules; `where` fixes other fields)
+    # metric = "score"                    # even: see balance.analysis.tune; or, with
+    # where = { "a.0.skill" = 2 }         # entrants = [...] and a bare field name, handicaps
+                                          # that bring a round robin within margin of 50%
+
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
 are rejected.
@@ -101,13 +108,18 @@ DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
-             "grid", "run", "outputs")
+             "grid", "run", "outputs", "tune")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
 _RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method")
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
+_TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw_worth",
+              "seed", "where", "entrants", "margin", "fights")
+_TUNE_MATCHUP_KEYS = ("target", "metric", "where")
+"""[tune] keys of a matchup tuning only (a round robin, ``entrants``, aims at 50% for all)."""
+_TUNE_ROUND_ROBIN_KEYS = ("margin", "fights")
 SIDES: tuple[str, ...] = ("a", "b")
 
 
@@ -177,6 +189,9 @@ class Spec:
     plots: tuple[PlotSpec, ...] = ()
     method: str = "simulate"
     """``"simulate"`` (Monte Carlo) or ``"exact"`` (each cell by ``ruleset.exact``)."""
+    tune: tuple[Table, ...] = ()
+    """``[[tune]]`` tables: knobs whose fair values the report states
+    (:func:`balance.analysis.tune.from_spec`)."""
     description: str = ""
     question: str = ""
     """The designer's question, in a sentence (reports open with it)."""
@@ -242,6 +257,8 @@ class Spec:
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
                           "plots": [_plot_dict(p) for p in self.plots]}
+        if self.tune:
+            out["tune"] = [plain(entry) for entry in self.tune]
         return out
 
 
@@ -460,14 +477,25 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                                                           "draws one of "
                                                           + ", ".join(EXACT_PLOT_VALUES))
 
+    raw_tune = data.get("tune", [])
+    tune_tables = [raw_tune] if isinstance(raw_tune, Mapping) else raw_tune
+    if not isinstance(tune_tables, list):
+        raise r.fail("tune", "must be a table ([tune]) or a list of tables ([[tune]])")
+    tune = tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
+                             r) for i, raw in enumerate(tune_tables))
+
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
-                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
+                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
                 description=description,
                 question=question, notes=notes, source=r.source, presets=Table(presets))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
+    for i, entry in enumerate(spec.tune):
+        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
+            place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
+            r.ruled(place, _check_tuned, rs, spec, entry)
     return spec
 
 
@@ -708,6 +736,95 @@ def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
     indices = range(len(side)) if member == "*" else [int(member or 0)]
     for k in indices:
         r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
+
+
+# --- what would make it fair ------------------------------------------------------------------------
+
+
+def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
+    """One ``[tune]`` table, checked; its values plain (see :mod:`balance.analysis.tune`)."""
+    from ..analysis import tune as tuning
+
+    r.table(raw, place, _TUNE_KEYS)
+    if "knob" not in raw:
+        raise r.fail(place, "missing 'knob': the field to tune, e.g. knob = \"b.0.combats\"")
+    knob = r.text(raw["knob"], f"{place}.knob")
+    round_robin = "entrants" in raw
+    for key in _TUNE_MATCHUP_KEYS if round_robin else _TUNE_ROUND_ROBIN_KEYS:
+        if key in raw:
+            raise r.fail(f"{place}.{key}", (
+                f"{key!r} belongs to a matchup tuning (no entrants); a round robin brings "
+                "every expected score to 50%" if round_robin else
+                f"{key!r} belongs to a round robin of handicaps: give entrants = [...]"))
+    if "metric" in raw:
+        r.text(raw["metric"], f"{place}.metric", tuning.METRICS)
+    if "method" in raw:
+        r.text(raw["method"], f"{place}.method", METHODS)
+    if "target" in raw:
+        r.number(raw["target"], f"{place}.target", 0.0, 1.0)
+    if "margin" in raw:
+        r.number(raw["margin"], f"{place}.margin", 0.0, 0.5)
+    if "draw_worth" in raw:
+        value = raw["draw_worth"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise r.fail(f"{place}.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+    if "seed" in raw:
+        r.integer(raw["seed"], f"{place}.seed", 0)
+    if "fights" in raw:
+        r.integer(raw["fights"], f"{place}.fights", 1, MAX_FIGHTS)
+    bounds = raw.get("bounds")
+    if bounds is not None and (not isinstance(bounds, list) or len(bounds) != 2):
+        raise r.fail(f"{place}.bounds", f"must be [low, high], got {_show(bounds)}")
+    if round_robin:
+        entrants = raw["entrants"]
+        if not isinstance(entrants, list) or len(entrants) < 2:
+            raise r.fail(f"{place}.entrants", "must list at least two preset names")
+        for j, name in enumerate(entrants):
+            r.ruled(f"{place}.entrants[{j}]", rs.preset, r.text(name, f"{place}.entrants[{j}]"))
+        if "." in knob or knob not in tuning._numeric_fields(rs.Combatant):
+            raise r.fail(f"{place}.knob", "a round robin tunes one combatant field of every "
+                                          "entrant: one of " + ", ".join(
+                                              tuning._numeric_fields(rs.Combatant)))
+        r.ruled(f"{place}.bounds", lambda: tuning.parse_knob(rs, f"a.0.{knob}", bounds=bounds))
+    else:
+        r.ruled(f"{place}.knob", lambda: tuning.parse_knob(rs, knob, bounds=bounds))
+        where = raw.get("where", {})
+        if not isinstance(where, Mapping):
+            raise r.fail(f"{place}.where", "must be a table: field = the value it takes")
+        for key, value in _flatten(where, ()).items():
+            wplace = f"{place}.where.{key}"
+            _parse_field(key, wplace, rs, {}, r)
+            if key in (knob, f"rules.{knob}"):
+                raise r.fail(wplace, "is the knob being tuned")
+            if isinstance(value, Mapping | list) and key not in SIDES:
+                raise r.fail(wplace, f"must be one value, got {_show(value)}")
+    if "precision" in raw:
+        value = raw["precision"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise r.fail(f"{place}.precision", "must be a positive half-width in the knob's "
+                                               f"units, got {_show(value)}")
+    return Table(raw)
+
+
+def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
+    from ..analysis.tune import knob_for
+
+    cell = _tuned_cell(spec, entry)
+    knob_for(rs, cell.rules, cell.side_a, cell.side_b, entry["knob"], entry.get("bounds"))
+
+
+def _tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:
+    """The matchup a ``[tune]`` table tunes: the spec's rules and sides with its ``where``
+    values applied, built and checked as a one-cell grid."""
+    from .grid import expand
+
+    where = _flatten(dict(entry.get("where", {})), ())
+    for label in SIDES:
+        if getattr(spec, label) is None and label not in where:
+            raise SpecError(f"side {label.upper()} is swept; name the one to tune with "
+                            f"where = {{ {label} = \"preset\" }}")
+    axes = tuple(Axis(key, (_freeze_list(value),)) for key, value in where.items())
+    return expand(dataclasses.replace(spec, axes=axes, combine="product"))[0]
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -48,8 +49,8 @@ class Pool(Ruleset):
 
     def exact(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         self.check_sides(rules, side_a, side_b)
-        return _exact.solve(rules, side_a, side_b,
-                            assumptions=self.assumptions(rules, side_a, side_b))
+        return dataclasses.replace(_exact.solve(rules, side_a, side_b),
+                                   assumptions=self.assumptions(rules, side_a, side_b))
 
     def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (sizes only, no solving;
