@@ -28,6 +28,8 @@ An experiment is a question written as data::
 
     [run]
     # method = "exact"                    # solve each cell exactly (ruleset.exact) instead
+    # play = "best"                       # best play: each cell's policies chosen as a game
+    # draw_worth = 0.5                    # (best play) what a draw is worth to side A
     fights = 100_000                      # per cell; with precision, the cap
     # precision = 0.01                    # or: stop at this 95% interval half-width
     seed = 2024                           # omitted: fresh entropy, recorded in meta.json
@@ -52,6 +54,14 @@ An experiment is a question written as data::
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
 are rejected.
+
+With ``play = "best"`` each cell is played under best play
+(:mod:`balance.analysis.bestplay`): each side's policies chosen to do its best against the
+other's, a zero-sum game -- by Monte Carlo over the policy profiles (``fights`` is then the
+fights per profile pair, ``precision`` the value's target half-width, 0.01 when neither is
+given, ``chunk_size`` 1000 unless given) or, with ``method = "exact"``, exactly.  The cell's
+value, its interval and each side's equilibrium policy become columns; ``draw_worth`` (0..1,
+default 0.5) is what a draw is worth to side A.
 
 Everything is validated before any work starts: unknown keys, wrong types, values out of
 range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
@@ -81,9 +91,11 @@ from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
 __all__ = [
+    "BEST_PLOT_VALUES",
     "COMBINE",
     "EXACT_PLOT_VALUES",
     "METHODS",
+    "PLAYS",
     "PLOT_KINDS",
     "PLOT_VALUES",
     "TABLE_FORMATS",
@@ -97,10 +109,15 @@ __all__ = [
 COMBINE: tuple[str, ...] = ("product", "zip")
 TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds_q10",
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value",
+                                "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
 METHODS: tuple[str, ...] = ("simulate", "exact")
+PLAYS: tuple[str, ...] = ("default", "best")
 EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
+BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw")
+"""What a best-play run's table has to draw: the value, the value with the policies as
+given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
 SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
 """[run] keys of a simulated run only."""
@@ -112,7 +129,8 @@ _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", 
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
-_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method")
+_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method", "play",
+             "draw_worth")
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
 _TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw_worth",
@@ -192,6 +210,10 @@ class Spec:
     tune: tuple[Table, ...] = ()
     """``[[tune]]`` tables: knobs whose fair values the report states
     (:func:`balance.analysis.tune.from_spec`)."""
+    play: str = "default"
+    """``"default"`` (the policies as given) or ``"best"`` (best play, each cell a game)."""
+    draw_worth: float = 0.5
+    """Best play: what a draw is worth to side A."""
     description: str = ""
     question: str = ""
     """The designer's question, in a sentence (reports open with it)."""
@@ -252,6 +274,8 @@ class Spec:
             for key in ("fights", "precision"):
                 if getattr(self, key) is not None:
                     run[key] = getattr(self, key)
+        if self.play != "default":
+            run.update({"play": self.play, "draw_worth": self.draw_worth})
         if self.seed is not None:
             run["seed"] = self.seed
         out["run"] = run
@@ -347,7 +371,7 @@ def _reason(exc: SpecError) -> str:
 
 
 def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None,
-              allow_import: bool = False) -> Spec:
+              allow_import: bool = False, play: str | None = None) -> Spec:
     """Read and validate an experiment from a TOML file or its mapping form.
 
     Parameters
@@ -360,6 +384,9 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
     allow_import
         Whether a ``ruleset = "package.module:OBJECT"`` may be imported (it runs that
         module's code; see :func:`balance.rulesets.resolve`).
+    play
+        Overrides ``[run] play`` (``balance sweep --play best``): the experiment as if it
+        said so (``"default"`` also drops a ``draw_worth``).
 
     Raises
     ------
@@ -381,6 +408,14 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise SpecError(f"{origin}: not valid TOML: {exc}") from None
+    if play is not None:
+        if play not in PLAYS:
+            raise SpecError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
+        run = dict(data.get("run", {})) if isinstance(data.get("run", {}), Mapping) else {}
+        run["play"] = play
+        if play == "default":
+            run.pop("draw_worth", None)
+        data = {**data, "run": run}
     return _parse(data, _Reader(origin), allow_import)
 
 
@@ -444,16 +479,33 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                 raise r.fail(f"run.{key}", "an exact run solves every cell instead of "
                                            f"sampling it, so {key!r} does not apply: remove "
                                            "it, or set method = \"simulate\"")
+    play = r.text(run.get("play", "default"), "run.play", PLAYS)
+    draw_worth = 0.5
+    if "draw_worth" in run:
+        if play != "best":
+            raise r.fail("run.draw_worth", "applies to best play only: set play = \"best\", "
+                                           "or remove it")
+        value = run["draw_worth"]
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not 0 <= value <= 1:
+            raise r.fail("run.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+        draw_worth = float(value)
     precision = None
     if "precision" in run:
         precision = r.number(run["precision"], "run.precision", 0.0, 0.5)
     fights: int | None = DEFAULT_FIGHTS if precision is None and method == "simulate" \
         else None
+    if play == "best" and method == "simulate" and "fights" not in run and precision is None:
+        from ..analysis.bestplay import DEFAULT_PRECISION
+
+        fights, precision = None, DEFAULT_PRECISION  # best play aims at the value's interval
     if "fights" in run:
         fights = r.integer(run["fights"], "run.fights", 1, MAX_FIGHTS)
     seed = r.integer(run["seed"], "run.seed", 0) if "seed" in run else None
-    chunk_size = r.integer(run.get("chunk_size", DEFAULT_CHUNK_SIZE), "run.chunk_size", 1,
-                           1 << 24)
+    default_chunk = DEFAULT_CHUNK_SIZE
+    if play == "best":
+        from ..analysis.bestplay import CHUNK_SIZE as default_chunk
+    chunk_size = r.integer(run.get("chunk_size", default_chunk), "run.chunk_size", 1, 1 << 24)
     confidence = r.number(run.get("confidence", 0.95), "run.confidence", 0.0, 1.0)
 
     outputs = r.table(data.get("outputs", {}), "outputs", _OUTPUT_KEYS)
@@ -468,14 +520,15 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
         raise r.fail("outputs.plots", "must be a list of tables ([[outputs.plots]])")
     plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", axes, r)
                   for i, raw in enumerate(raw_plots))
-    if method == "exact":
-        for i, plot in enumerate(plots):
-            key, drawn = (("y", plot.y) if plot.kind == "curves" and plot.y
-                          else ("value", plot.value))
-            if drawn not in EXACT_PLOT_VALUES:
-                raise r.fail(f"outputs.plots[{i}].{key}", f"an exact run has no {drawn}: it "
-                                                          "draws one of "
-                                                          + ", ".join(EXACT_PLOT_VALUES))
+    for i, plot in enumerate(plots):
+        key, drawn = (("y", plot.y) if plot.kind == "curves" and plot.y
+                      else ("value", plot.value))
+        allowed = ("play = \"best\"", BEST_PLOT_VALUES) if play == "best" else (
+            "an exact run", EXACT_PLOT_VALUES) if method == "exact" else (
+            "a simulated run", tuple(v for v in PLOT_VALUES if "value" not in v))
+        if drawn not in allowed[1]:
+            raise r.fail(f"outputs.plots[{i}].{key}", f"{allowed[0]} has no {drawn} to draw: "
+                                                      "it draws one of " + ", ".join(allowed[1]))
 
     raw_tune = data.get("tune", [])
     tune_tables = [raw_tune] if isinstance(raw_tune, Mapping) else raw_tune
@@ -488,6 +541,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
+                play=play, draw_worth=draw_worth,
                 description=description,
                 question=question, notes=notes, source=r.source, presets=Table(presets))
     if spec.n_cells > MAX_CELLS:
