@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 
 __all__ = [
     "TAGS",
@@ -237,7 +237,9 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
-        raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
+        raise SpecError(f"{owner} field '{name}' must be one of "
+                        f"{', '.join(map(str, md['choices']))}, got {value!r}"
+                        + did_you_mean(value, md["choices"]))
     low, high = md.get("low"), md.get("high")
     if isinstance(value, int | float) and ((low is not None and value < low)
                                            or (high is not None and value > high)):
@@ -345,7 +347,8 @@ def coerce(cls: type, name: str, value: Any) -> Any:
     owner = getattr(cls, "_owner", cls.__name__)
     fields = {f.name: f for f in dataclasses.fields(cls) if "tag" in f.metadata}
     if name not in fields:
-        raise SpecError(f"unknown {owner} field '{name}'; allowed: " + ", ".join(fields))
+        raise SpecError(f"unknown {owner} field '{name}'{did_you_mean(name, fields)}; "
+                        "allowed: " + ", ".join(fields))
     if not isinstance(value, str):
         return value
     f, tp = fields[name], _hints(cls)[name]
