@@ -342,21 +342,9 @@ def _cmd_exact(args: argparse.Namespace) -> int:
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
                             r.name for r in RULESETS.values() if r.has_strategy))
-    if args.play == "best":
-        best = api.exact(rs, side_a, side_b, rules=rules, play="best",
-                         draw_worth=args.draw_worth)
-        if args.json:
-            out = best.to_dict()
-            if not args.strategy:
-                out.pop("strategy", None)
-            _print_json(out)
-        else:
-            print(best)
-            if args.strategy and best.strategy is not None:
-                print()
-                print(best.strategy.to_string(index=False))
-        return 0
-    result = api.solve(rs, rules, side_a, side_b)
+    result: Any = (api.exact(rs, side_a, side_b, rules=rules, play="best",
+                             draw_worth=args.draw_worth)
+                   if args.play == "best" else api.solve(rs, rules, side_a, side_b))
     if args.json:
         out = result.to_dict()
         if not args.strategy:

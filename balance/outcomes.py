@@ -5,7 +5,7 @@ of a reference fight, exact :class:`Probabilities`, and the one end-cause type
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -14,7 +14,7 @@ import numpy as np
 
 from .fields import plain
 
-__all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner"]
+__all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner", "rests_on"]
 
 
 class Winner(IntEnum):
@@ -138,10 +138,17 @@ class Probabilities:
             lines.append(f"  rounds  mean {self.mean_rounds:.3f}")
         for k, v in self.details.items():
             lines.append(f"  {k}: {v}")
-        if self.assumptions:
-            lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
-                         "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
-        if self.policies:
-            lines.append("  policies: " + "; ".join(self.policies))
+        lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
+
+
+def rests_on(assumptions: Sequence[str], policies: Sequence[str]) -> list[str]:
+    """The closing lines of a printed result: the readings and the policies it rests on."""
+    lines = []
+    if assumptions:
+        lines.append(f"  rests on {len(assumptions)} DEFAULT/AMBIG readings (see `balance "
+                     "show`); e.g. " + "; ".join(assumptions[:3]))
+    if policies:
+        lines.append("  policies: " + "; ".join(policies))
+    return lines
 

@@ -57,7 +57,7 @@ import numpy as np
 from .. import stats
 from ..errors import IntractableError, SpecError
 from ..fields import build, plain
-from ..outcomes import Probabilities
+from ..outcomes import Probabilities, rests_on
 from ..random import root_entropy, stream
 from ..rulesets.base import Policy, Ruleset, Side
 
@@ -294,11 +294,7 @@ class BestPlay:
         for key, value in self.details.items():
             if key not in ("value", "policy_a", "policy_b"):
                 lines.append(f"  {key}: {value}")
-        if self.assumptions:
-            lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
-                         "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
-        if self.policies:
-            lines.append("  policies: " + "; ".join(self.policies))
+        lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
 
 
