@@ -51,7 +51,7 @@ install-test: $(TSTAMP)
 demo: $(DSTAMP)
 	$(BIN)/balance duel crt --a bruggish --b watchman --b watchman --b watchman -n 1000000 --seed 1
 	$(BIN)/balance exact crt --a veteran --b expert --rule extraordinary=false
-	$(BIN)/balance matchups crt --presets novice,skilled,expert,veteran,superior,master -n 20000
+	$(BIN)/balance matchups crt --entrants novice,skilled,expert,veteran,superior,master -n 20000
 	$(BIN)/balance sweep experiments/crt-skill-vs-experience.toml --resume
 	$(BIN)/balance report runs/crt-skill-vs-experience
 	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"

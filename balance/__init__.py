@@ -19,6 +19,7 @@ Conventions, stated once:
 >>> s = balance.duel("crt", "bruggish", ["watchman"] * 3, n=200_000, seed=1)
 >>> s.to_frame()                          # doctest: +SKIP
 >>> table, path = balance.sweep("experiments/crt-skill-vs-experience.toml")  # doctest: +SKIP
+>>> balance.tune("crt", "veteran", "novice", knob="b.0.combats").sentence()  # doctest: +SKIP
 >>> balance.best_play("strike-rank", "gladiator", "skirmisher", seed=11)  # doctest: +SKIP
 
 ``balance.best_play`` (and ``play="best"`` on ``duel``, ``exact``, round robins and sweeps)
@@ -62,5 +63,16 @@ __all__ = [
     "load_run",
     "load_spec",
     "sweep",
+    "tune",
     "versions",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # ``balance.tune`` lives in ``balance.analysis``, which imports pandas: loaded on first use
+    # so that ``import balance`` stays light.
+    if name == "tune":
+        from .analysis.tune import tune
+
+        return tune
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")

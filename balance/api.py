@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import platform
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +21,7 @@ from .errors import SpecError
 from .fields import plain
 from .outcomes import Outcome, Probabilities
 from .random import as_generator, root_entropy
-from .results import Summary
+from .results import Summary, Tally
 from .rulesets import resolve
 from .rulesets.base import Log, Ruleset
 
@@ -82,7 +82,8 @@ def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None,
 def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
          n: int | None = None, precision: float | None = None, seed: int | None = None,
          chunk_size: int | None = None, confidence: float = 0.95, play: str = "default",
-         draw_worth: float = 0.5, **rule_overrides: Any) -> Summary | BestPlay:
+         draw_worth: float = 0.5, on_chunk: Callable[[Tally], None] | None = None,
+         **rule_overrides: Any) -> Summary | BestPlay:
     """Simulate fights between side ``a`` and side ``b`` and summarise them.
 
     Parameters
@@ -112,6 +113,9 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
         by Monte Carlo best play (:func:`best_play` with ``method="simulate"``).
     draw_worth
         Under best play: what a draw is worth to A (A maximises win + this x draw).
+    on_chunk
+        Called with the running tally after every chunk (a progress display; the policies
+        as given only).
 
     Returns
     -------
@@ -135,7 +139,7 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
     entropy = root_entropy(seed)
     start = time.perf_counter()
     tally = run(rs, rules_obj, side_a, side_b, entropy=entropy, n=n, precision=precision,
-                chunk_size=chunk_size, confidence=confidence)
+                chunk_size=chunk_size, confidence=confidence, on_chunk=on_chunk)
     elapsed = time.perf_counter() - start
     meta = {"seed": seed, "entropy": entropy, "chunk_size": chunk_size, "precision": precision,
             "elapsed_s": elapsed, "fights_per_s": tally.n / elapsed if elapsed else None,

@@ -8,6 +8,7 @@ allowed, exits with status 2, and writes nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -67,10 +68,21 @@ def _add_ruleset(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset", help="ruleset: a name (see `balance rulesets`) or "
                                    "'package.module:OBJECT' with --allow-import")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
+    p.add_argument("--presets", metavar="FILE", default=None,
+                   help="a TOML file of [presets.NAME] tables: more named combatants, usable "
+                        "wherever a preset is")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    return resolve(args.ruleset, allow_import=args.allow_import)
+    rs = resolve(args.ruleset, allow_import=args.allow_import)
+    if getattr(args, "presets", None):
+        path = Path(args.presets)
+        if not path.is_file() and path.suffix != ".toml":
+            raise SpecError(f"--presets takes a TOML file of presets, got {args.presets!r}"
+                            + ("; to choose the entrants of a round robin give --entrants "
+                               "NAME,NAME or --entrant SPEC" if "," in args.presets else ""))
+        rs = rs.load_presets(path)
+    return rs
 
 
 def _add_matchup(p: argparse.ArgumentParser) -> None:
@@ -143,8 +155,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
-    p.add_argument("--presets", metavar="NAME,NAME,...",
-                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...",
+                   help="entrants by preset name (default: every preset of the ruleset)")
+    p.add_argument("--entrant", action="append", default=[], metavar="SPEC",
+                   help="an entrant given as any combatant SPEC ('preset,field=value,...' or "
+                        "'field=value,...'); repeat, or combine with --entrants")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     size = p.add_mutually_exclusive_group()
     size.add_argument("-n", type=_positive_int, default=None,
@@ -159,6 +174,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (bounded work)")
     _add_play(p)
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="with --play best: pairs solved at once (default: one per core)")
@@ -178,9 +196,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                      "directory of tables")
     p.add_argument("experiment", metavar="EXPERIMENT.toml")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<experiment name>)")
-    p.add_argument("--executor", choices=("serial", "processes", "dask"), default=None,
-                   help="where chunks run (default processes, one worker per core; dask when "
-                        "--scheduler is given)")
+    p.add_argument("--executor", choices=("auto", "serial", "processes", "dask"), default=None,
+                   help="where chunks run (default auto: in this process while the work is "
+                        "small, else processes, one worker per core; dask when --scheduler "
+                        "is given)")
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes, or workers of the local dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -207,8 +226,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--y", default=None,
                    help="column up (heatmap, matchup; default the first axis) or the rate "
                         "drawn (curves; default --value)")
-    p.add_argument("--value", default="a_win",
-                   help="what the colour shows: a_win, b_win, draw, mean_rounds, ...")
+    p.add_argument("--value", default=None,
+                   help="what the colour shows: score (A's expected score, a draw counting "
+                        "half: the matchup default), a_win (the default otherwise), b_win, "
+                        "draw, mean_rounds, ...")
     p.add_argument("--by", default=None, help="curves: one curve per value of this column")
     p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
                    help="keep the rows with this value of another axis; repeatable")
@@ -238,6 +259,49 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (default: as the spec's [verdict] says)")
+
+    p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
+                                    "target rate; with --entrants, handicaps that flatten a "
+                                    "round robin")
+    _add_matchup(p)
+    p.add_argument("--knob", required=True, metavar="FIELD",
+                   help="a.<i>.<field>, b.<i>.<field>, a.*.<field> or rules.<name> (or a bare "
+                        "rule name): an integer or real field; with --entrants, a combatant "
+                        "field name such as combats")
+    p.add_argument("--target", type=float, default=0.5,
+                   help="the rate to reach (default 0.5: even)")
+    p.add_argument("--metric", default="score",
+                   help="score (A wins + draw worth x draws; default), a_win, b_win or draw")
+    p.add_argument("--draw-worth", type=float, default=None, metavar="W",
+                   help="what a draw scores (default 0.5, or the rules' own draw_worth)")
+    p.add_argument("--method", choices=("exact", "simulate"), default=None,
+                   help="default: exact where the ruleset's solver answers, else simulate")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="root seed of the common random numbers (default: fresh entropy, "
+                        "printed; 0 with --entrants)")
+    p.add_argument("--precision", type=float, default=None, metavar="H",
+                   help="simulate until the crossing's 95%% interval half-width is at most H, "
+                        "in the knob's units (default 0.25 for whole numbers, 1%% of the "
+                        "range for reals)")
+    p.add_argument("--bounds", metavar="LOW,HIGH", default=None,
+                   help="search inside these values (default: the field's range)")
+    p.add_argument("--max-fights", type=_positive_int, default=None, metavar="N",
+                   help="most fights simulated at one value (default 4194304)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
+                   help="round robin mode: per-entrant handicaps on --knob for these presets")
+    p.add_argument("--margin", type=float, default=0.02,
+                   help="round robin: bring every expected score within this of 50%% "
+                        "(default 0.02)")
+    p.add_argument("-n", type=_positive_int, default=None,
+                   help="round robin, simulated: fights per ordered pair and value "
+                        "(default 20000)")
+    p.add_argument("--anchor", default=None, metavar="NAME",
+                   help="round robin: the entrant whose value stays (default the strongest)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -325,7 +389,12 @@ def _cmd_duel(args: argparse.Namespace) -> int:
                         draw_worth=args.draw_worth, **kwargs)
         _print_json(best.to_dict()) if args.json else print(best)
         return 0
-    summary = api.duel(rs, side_a, side_b, rules=rules, **kwargs)
+    from .progress import Progress
+
+    with Progress(args.n or (None if args.precision else api.DEFAULT_N), desc="duel",
+                  unit="fight") as bar:
+        summary = api.duel(rs, side_a, side_b, rules=rules,
+                           on_chunk=lambda tally: bar.update(tally.n), **kwargs)
     if args.json:
         _print_json(summary.to_dict())
     else:
@@ -342,9 +411,11 @@ def _cmd_exact(args: argparse.Namespace) -> int:
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
                             r.name for r in RULESETS.values() if r.has_strategy))
-    result: Any = (api.exact(rs, side_a, side_b, rules=rules, play="best",
-                             draw_worth=args.draw_worth)
-                   if args.play == "best" else api.solve(rs, rules, side_a, side_b))
+    if args.play == "best":
+        result = api.exact(rs, side_a, side_b, rules=rules, play="best",
+                           draw_worth=args.draw_worth)
+    else:
+        result = api.solve(rs, rules, side_a, side_b)
     if args.json:
         out = result.to_dict()
         if not args.strategy:
@@ -388,15 +459,37 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrant(rs: Ruleset, label: str) -> Any:
+    """The combatant an entrant label names: a preset, or a SPEC as written."""
+    return rs.preset(label) if label in rs.presets else rs.combatant(label)
+
+
+def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
+    """Round-robin entrants: label -> combatant (a preset's label is its name, any other
+    SPEC's label is the SPEC as written)."""
+    picked: dict[str, Any] = {}
+    names = [p.strip() for p in args.entrants.split(",")] if args.entrants else []
+    if not names and not args.entrant:
+        names = list(rs.presets)
+    for name in names:
+        picked[name] = rs.preset(name)
+    for spec in args.entrant:
+        try:
+            picked[spec.strip()] = rs.combatant(spec)
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=f"--entrant {spec!r}") from None
+    return picked
+
+
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
+    from .progress import Progress
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
-    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
-    for name in names:
-        rs.preset(name)
+    entrants = _entrants(args, rs)
+    names = list(entrants)
     rules = rs.rules(_rule_overrides(args.rule))
     sized = args.n is not None or args.precision is not None
     if args.method == "exact" and sized:
@@ -407,8 +500,10 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     if args.play == "best":
         return _matchups_best(args, rs, names, rules, method)
     n = args.n or MATCHUPS_N
-    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
-                                 seed=args.seed, method=method)
+    with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
+        table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
+                                     seed=args.seed, method=method,
+                                     progress=lambda done, _total: bar.update(done))
     readings = _readings(rs, rules, names)
     disclosed = analysis.matchups.policies(table)
     exact = table.attrs["method"] == "exact"
@@ -430,8 +525,22 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                f"seed {args.seed}")
     else:
         how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
+    from .analysis.verdict import Matchup, round_robin_verdict, sensitivity
+    from .labels import Labels
+
+    labels = Labels()  # preset names: the terminal's matrices stay narrow
+
+    def matchup_of(first: str, second: str) -> Matchup:
+        return Matchup(rules, rs.side(entrants[first]), rs.side(entrants[second]))
+
+    made = round_robin_verdict(table, labels=labels, matchup_of=matchup_of,
+                               resamples=args.resamples)
+    made = dataclasses.replace(made, rests_on=(*readings, *disclosed))
+    if args.sensitivity:
+        made = sensitivity(made, rs, seed=args.seed)
     if args.json:
         _print_json({"ruleset": rs.name, "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "n_per_pair": None if exact or args.precision is not None else n,
                      "precision": args.precision, "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -444,65 +553,13 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "fight_lengths": lengths.to_dict(orient="records"),
                      "caveat": caveat, "assumptions": readings, "policies": disclosed})
         return 0
-    score, _ = analysis.score_matrix(table)
-    print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
-          f"{how}")
-    _print_rests_on(readings, disclosed)
-    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
-    print(score.round(3).to_string())
-    if exact:
-        print("\nA-seat win probability, row in seat A (exact):")
-        cells = table.assign(cell=[f"{r.a_win:.4f}" for r in table.itertuples()])
-    else:
-        print("\nA-seat win rate [95% Wilson interval], row in seat A:")
-        cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
-                                   for r in table.itertuples()])
-    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    print("\nDraw rate, row in seat A" + (" (exact):" if exact else ":"))
-    print(table.pivot(index="a", columns="b", values="draw").loc[names, names]
-          .round(4).to_string())
-    if exact:
-        print("\nMean fight length in rounds, row in seat A (exact):")
-        print(table.pivot(index="a", columns="b", values="mean_rounds").loc[names, names]
-              .round(2).to_string())
-    else:
-        print("\nFight length in rounds, row in seat A: mean (10% / 50% / 90% quantiles):")
-        cells = table.assign(cell=[f"{r.mean_rounds:.2f} ({r.rounds_q10:g}/{r.rounds_q50:g}/"
-                                   f"{r.rounds_q90:g})" for r in table.itertuples()])
-        print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    if caveat:
-        print(f"note: {caveat}")
-    if len(seat):
-        print("\nSeat advantage in mirror matches (A's win rate minus B's"
-              + (", exact):" if exact else ", 95% interval):"))
-        print((seat[["advantage", "draw"]] if exact else
-               seat[["advantage", "advantage_low", "advantage_high", "draw", "n"]])
-              .round(4).to_string())
-    if exact:
-        print("\nBradley-Terry ratings fitted to the exact score matrix (no interval"
-              + ("" if rating.attrs["tiers"] == 1 else
-                 "; tiers: an entrant of a better tier beats every one of a worse tier, "
-                 "elo is relative within a tier")
-              + f"; largest misfit {rating.attrs['max_misfit']:.3f}):")
-        print(rating[["theta", "elo", "expected_score", "tier"]].round(3).to_string())
-    else:
-        print("\nBradley-Terry ratings (Elo scale, 95% interval):")
-        print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
-    print("\nUpsets: the chance the lower-rated entrant wins, both seats "
-          + ("counted alike (exact):" if exact else "pooled [95% Wilson interval]:"))
-    print((ups[["weaker", "stronger", "upset"]] if exact else
-           ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
-          .round(4).to_string(index=False))
-    if exact:
-        print("\nMetagame equilibrium (exact, no resampling):")
-        print(meta[["weight"]].round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0; exact):")
-        print(dom[["margin", "dominated"]].round(4).to_string())
-    else:
-        print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
-        print(meta.round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0):")
-        print(dom.round(4).to_string())
+    from .report.console import round_robin_lines
+
+    print("\n".join(round_robin_lines(
+        table, made, header=f"{rs.name}: round robin of {len(names)} presets; method "
+                            f"{table.attrs['method']}: {how}",
+        labels=labels, resamples=args.resamples, seed=args.seed, caveat=caveat,
+        rests_on=_rests_on_lines(readings, disclosed))))
     return 0
 
 
@@ -511,17 +568,24 @@ def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
     seen: dict[str, str] = {}
     for a in names:
         for b in names:
-            for item in rs.assumptions(rules, (rs.preset(a),), (rs.preset(b),)):
+            for item in rs.assumptions(rules, (_entrant(rs, a),), (_entrant(rs, b),)):
                 seen.setdefault(item.partition("=")[0], item)
     return list(seen.values())
 
 
-def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+def _rests_on_lines(readings: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+    out = []
     if readings:
-        print(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
-              + "; ".join(readings))
+        out.append(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
+                   + "; ".join(readings))
     if disclosed:
-        print("policies: " + "; ".join(disclosed))
+        out.append("policies: " + "; ".join(disclosed))
+    return out
+
+
+def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+    for line in _rests_on_lines(readings, disclosed):
+        print(line)
 
 
 def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rules: Any,
@@ -532,9 +596,9 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     from .analysis import bestplay
     from .sweep.runner import default_workers
 
-    table = analysis.round_robin(rs.name, names, rules=rules, n=args.n,
-                                 precision=args.precision, seed=args.seed, method=method,
-                                 play="best", draw_worth=args.draw_worth,
+    table = analysis.round_robin(rs, {name: _entrant(rs, name) for name in names}, rules=rules,
+                                 n=args.n, precision=args.precision, seed=args.seed,
+                                 method=method, play="best", draw_worth=args.draw_worth,
                                  workers=args.workers or default_workers())
     exact = table.attrs["method"] == "exact"
     given = bestplay.as_given(table)
@@ -640,7 +704,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
 
-    executor = args.executor or ("dask" if args.scheduler else "processes")
+    executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
         spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
         cells = expand(spec)
@@ -678,7 +742,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
+    on = f"on {meta['executor']}" + (f" x{meta['workers']}" if meta["workers"] else "")
     if meta.get("play") == "best":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} under best play "
               f"({meta['method']}) in {t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} "
@@ -701,6 +765,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")
     print(f"provenance: {path / 'meta.json'}; plots: balance plot {path}")
+    from .report.build import run_verdict
+    from .report.console import verdict_lines
+
+    print()
+    print("\n".join(verdict_lines(run_verdict(
+        table, meta, sensitivity=bool((meta["spec"].get("verdict") or {}).get("sensitivity")),
+        allow_import=args.allow_import))))
     return 0
 
 
@@ -730,7 +801,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
-    paths = render(args.run, args.out, allow_import=args.allow_import)
+    paths = render(args.run, args.out, allow_import=args.allow_import,
+                   sensitivity=args.sensitivity)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0
@@ -743,10 +815,60 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                  port=args.port, experiments=args.experiments)
 
 
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .analysis import tune as tuning
+    from .progress import Progress
+
+    bounds = None
+    if args.bounds is not None:
+        try:
+            bounds = [float(v) for v in args.bounds.split(",")]
+        except ValueError:
+            bounds = None
+        if bounds is None or len(bounds) != 2:
+            raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
+    with Progress(None, desc=f"tune {args.knob}", unit="evaluation",
+                  enabled=False if args.quiet else None) as bar:
+        result = _tuned(args, tuning, {"knob": args.knob, "method": args.method,
+                                       "bounds": bounds, "draw_worth": args.draw_worth,
+                                       "progress": bar.update})
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any:
+    """The answer of ``balance tune``: handicaps with --entrants, else one knob's value."""
+    if args.entrants is not None:
+        for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
+            if given:
+                raise SpecError(f"{flag}: the round robin mode (--entrants) takes its entrants "
+                                "from --entrants only")
+        if args.target != 0.5 or args.metric != "score":
+            raise SpecError("--target/--metric: the round robin mode brings every expected "
+                            "score to 50%")
+        names = [p.strip() for p in args.entrants.split(",")]
+        return tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                rules=_rule_overrides(args.rule), n=args.n,
+                                seed=0 if args.seed is None else args.seed,
+                                precision=args.precision, anchor=args.anchor, **common)
+    for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+        if given is not None:
+            raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+    rs, rules, side_a, side_b = _matchup(args)
+    extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+    return tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                       metric=args.metric, precision=args.precision, seed=args.seed,
+                       **common, **extra)
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore,
+            "tune": _cmd_tune}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,7 +5,7 @@ of a reference fight, exact :class:`Probabilities`, and the one end-cause type
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -15,6 +15,17 @@ import numpy as np
 from .fields import plain
 
 __all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner", "rests_on"]
+
+
+def rests_on(assumptions: tuple[str, ...], policies: tuple[str, ...]) -> list[str]:
+    """The lines a printed result ends with: the readings and the policies it rests on."""
+    lines = []
+    if assumptions:
+        lines.append(f"  rests on {len(assumptions)} DEFAULT/AMBIG readings (see `balance "
+                     "show`); e.g. " + "; ".join(assumptions[:3]))
+    if policies:
+        lines.append("  policies: " + "; ".join(policies))
+    return lines
 
 
 class Winner(IntEnum):
@@ -140,15 +151,4 @@ class Probabilities:
             lines.append(f"  {k}: {v}")
         lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
-
-
-def rests_on(assumptions: Sequence[str], policies: Sequence[str]) -> list[str]:
-    """The closing lines of a printed result: the readings and the policies it rests on."""
-    lines = []
-    if assumptions:
-        lines.append(f"  rests on {len(assumptions)} DEFAULT/AMBIG readings (see `balance "
-                     "show`); e.g. " + "; ".join(assumptions[:3]))
-    if policies:
-        lines.append("  policies: " + "; ".join(policies))
-    return lines
 

@@ -940,29 +940,40 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
     A change counts only if it gains more than ``step`` and more than twice the standard
     error of the paired difference (so the search does not wander among profiles that
     differ by noise), and the profile returned keeps only such changes: every policy whose
-    change does not count is put back as given."""
-    memo: dict[int, np.ndarray] = {}
+    change does not count is put back as given.  A profile the kernel refuses to play is
+    passed over."""
+    memo: dict[int, np.ndarray | None] = {}
 
-    def score(index: int) -> np.ndarray:
+    def score(index: int) -> np.ndarray | None:
         if index not in memo:
-            memo[index] = _side_score(space, sampler, index, opponent, "screen")
+            try:
+                memo[index] = _side_score(space, sampler, index, opponent, "screen")
+            except SpecError:  # the kernel cannot play it (pool's equilibrium bids with
+                memo[index] = None  # a turn policy the solver does not model)
         return memo[index]
 
+    def mean(index: int) -> float:
+        values = score(index)
+        return -math.inf if values is None else float(np.mean(values))
+
     def better(index: int, than: int) -> bool:
-        diff = score(index) - score(than)
+        mine, theirs = score(index), score(than)
+        if mine is None or theirs is None:
+            return mine is not None
+        diff = mine - theirs
         se = float(np.std(diff, ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
         return float(np.mean(diff)) > max(step, Z_ADD * se, 1e-12)
 
     if space.small:  # every distinct profile, the least change first
         listed = space.listed()
-        top = max(listed, key=lambda i: float(np.mean(score(i))))
+        top = max(listed, key=mean)
         return next(i for i in listed if i == top or not better(top, i))
-    best = max((i for i, _ in own), key=lambda i: float(np.mean(score(i))))
+    best = max((i for i, _ in own), key=mean)
     for _ in range(MAX_SWEEPS):
         moves = list(space.neighbours(best))
         if not moves:
             break
-        top = max(moves, key=lambda i: float(np.mean(score(i))))
+        top = max(moves, key=mean)
         if not better(top, best):
             break
         best = top

@@ -15,8 +15,9 @@ workers, in whatever order they finished -- and the same as
   cells, chunks past the current one may be computed ahead; they are cached and used only
   if the cell gets that far.
 
-Executors: ``serial`` (in this process), ``processes`` (a ``ProcessPoolExecutor``, one worker
-per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
+Executors: ``auto`` (the default: in this process while the work is small, see
+:data:`SMALL_WORK_S`, then on ``processes``), ``serial`` (in this process), ``processes`` (a
+``ProcessPoolExecutor``, one worker per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
 ``LocalCluster`` started for the run, or an existing scheduler by address).  On Dask every
 task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun elsewhere,
 which changes nothing since the tasks are pure.
@@ -60,12 +61,20 @@ if TYPE_CHECKING:
 __all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
            "sweep"]
 
-EXECUTORS: tuple[str, ...] = ("serial", "processes", "dask")
+EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = "balance-run/1"
 STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long to try to reach a dask scheduler given by address."""
+SMALL_WORK_S = 2.0
+"""The ``auto`` executor's rule: run tasks in this process while the whole sweep is
+estimated to take less than this many seconds here (the mean time of the tasks run so far
+times the number of tasks), and hand every later task to a ``processes`` pool as soon as the
+estimate (or the time already spent) exceeds it.  Starting a pool costs about a second on a
+loaded two-core machine (each worker imports NumPy and balance), which a small sweep -- a
+few exact cells, a few thousand fights -- would spend several times over; a large sweep
+loses at most its first task or two to running here."""
 
 
 def default_workers() -> int:
@@ -209,7 +218,63 @@ class _Serial:
         pass
 
 
-class _Processes:
+class _LocalFutures:
+    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
+    already done in this process."""
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        cf.wait(list(futures), timeout=timeout)
+
+
+class _Auto(_LocalFutures):
+    """Serial while the work is small (:data:`SMALL_WORK_S`), then a process pool."""
+
+    def __init__(self, workers: int | None, n_tasks: int) -> None:
+        self.serial, self.pool_workers = _Serial(), workers or default_workers()
+        self.pool: _Processes | None = None
+        self.n_tasks, self.ran, self.spent = max(1, n_tasks), 0, 0.0
+        self.address: str | None = None
+
+    @property
+    def name(self) -> str:
+        return "processes" if self.pool is not None else "serial"
+
+    @property
+    def workers(self) -> int:
+        return self.pool.workers if self.pool is not None else self.pool_workers
+
+    @property
+    def window(self) -> int:
+        return self.pool.window if self.pool is not None else 1
+
+    def estimate_s(self) -> float:
+        """The whole sweep's time here, from the tasks run so far."""
+        return self.spent / self.ran * self.n_tasks if self.ran else 0.0
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
+        if self.pool is None and (self.spent > SMALL_WORK_S or self.estimate_s() > SMALL_WORK_S):
+            self.pool = _Processes(self.pool_workers)
+        if self.pool is not None:
+            return self.pool.submit(fn, *args, key=key)
+        start = time.perf_counter()
+        future = self.serial.submit(fn, *args, key=key)
+        self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
+        return future
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+
+class _Processes(_LocalFutures):
     name = "processes"
 
     def __init__(self, workers: int) -> None:
@@ -228,17 +293,6 @@ class _Processes:
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
         return self.pool.submit(fn, *args)
-
-    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
-        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-        return done
-
-    def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -290,7 +344,10 @@ class _Dask:
             self.cluster.close()
 
 
-def _make_pool(executor: str, workers: int | None, scheduler: str | None) -> Any:
+def _make_pool(executor: str, workers: int | None, scheduler: str | None,
+               n_tasks: int = 1) -> Any:
+    if executor == "auto":
+        return _Auto(workers, n_tasks)
     if executor == "serial":
         return _Serial()
     if executor == "processes":
@@ -529,7 +586,7 @@ def load_run(path: str | Path) -> Run:
     meta = store.read_json(path / store.META)
     table = store.read_table(path)
     table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", []))})
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
     return Run(table, path)
 
 
@@ -598,7 +655,7 @@ def _check_executor(executor: str, workers: int | None, scheduler: str | None) -
 
 
 def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
-          executor: str = "processes", workers: int | None = None,
+          executor: str = "auto", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
           stream: IO[str] | None = None, allow_import: bool = False,
           play: str | None = None) -> Run:
@@ -612,7 +669,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
         or hold a run to resume.
     executor
-        ``"serial"``, ``"processes"`` (default: one worker per core) or ``"dask"``.
+        ``"auto"`` (the default: in this process while the work is small, else
+        ``"processes"``; see :data:`SMALL_WORK_S`), ``"serial"``, ``"processes"`` (one
+        worker per core) or ``"dask"`` (implied by ``scheduler``).
     workers
         Worker processes (``processes``) or local-cluster workers (``dask``).
     scheduler
@@ -646,8 +705,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             out = Path(str(_default_out(spec)) + "-best")
     elif play is not None:
         raise SpecError("play= overrides a spec file or mapping; a Spec says its own play")
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
     _check_executor(executor, workers, scheduler)
-    rs: Ruleset = resolve_ruleset(spec.ruleset, allow_import=allow_import)
+    rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
@@ -709,7 +770,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         todo = [r for r in run_list if not r.finished]
         n_todo = len(todo)
 
-    pool = _make_pool(executor, workers, scheduler) if n_todo else None
+    n_tasks = n_todo if exact else sum(r.n_chunks - len(r.done) for r in todo)
+    pool = _make_pool(executor, workers, scheduler, n_tasks) if n_todo else None
     meta: dict[str, Any] = {
         "format": RUN_FORMAT, "status": "running", "description": spec.description,
         "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
@@ -757,6 +819,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             elif pool is not None:
                 counts = _execute(todo, pool, spec, entropy, tag, cache, bar)
         except BaseException as exc:
+            executor = _settle(pool, meta, executor)
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
             meta["status"] = "interrupted" if stopped else "failed"
             if not stopped:
@@ -777,6 +840,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     finally:
         if pool is not None:
             pool.close()
+    executor = _settle(pool, meta, executor)
 
     import pandas as pd
 
@@ -791,7 +855,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         totals = {key: run.total() for key, run in runs.items()}
         table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields)})
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock
@@ -823,19 +887,37 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     return Run(table, run_dir)
 
 
+def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:
+    """The executor that ran the work, recorded in ``meta``: what ``auto`` chose, or
+    ``executor`` itself."""
+    if not isinstance(pool, _Auto):
+        return executor
+    meta["executor"] = pool.name
+    meta["workers"] = 1 if pool.pool is None else pool.workers
+    meta["executor_rule"] = (f"auto: {pool.ran} task(s) run here took {pool.spent:.2f} s, "
+                             f"{pool.n_tasks} in all"
+                             + (f"; the rest went to a pool of {pool.workers} worker processes"
+                                if pool.pool is not None else
+                                f"; estimated under {SMALL_WORK_S:g} s, so no worker pool"))
+    return pool.name
+
+
 def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
     if not spec.plots:
         return []
     from .. import plots
+    from ..labels import Labels
 
+    labels = Labels.for_run(table)
     written: list[Path] = []
     for plot in spec.plots:
         part = table
         for name, value in plot.where.items():
             part = part[part[name] == display(value, name)]
         held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
+                         for name, value in plot.where.items())
         written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
                                      y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held),
-                                     note=", ".join(held)))
+                                     suffix="".join(f"-{h}" for h in held), note=note))
     return written

@@ -42,7 +42,26 @@ An experiment is a question written as data::
     kind = "heatmap"                      # heatmap | curves | matchup
     x = "a.0.combats"
     y = "a.0.skill"
-    value = "a_win"
+    value = "a_win"                       # or score (a draw counts half), draw, mean_rounds
+
+    [labels]                              # optional: how tables and figures name things
+    "a.0.combats" = "challenger's combats survived"
+    [labels.values."a.0.skill"]           # ... and the values of an axis
+    "0" = "unskilled"
+
+    [verdict]                             # optional: the verdict that opens the report
+    margin = 0.05                         # "balanced": expected scores within 50% +/- this
+    sensitivity = true                    # recompute its key answer under each alternative
+                                          # DEFAULT / AMBIG reading and policy
+    focus = "max_attacks=3"               # the option the question is about (a value of an
+                                          # axis): its comparison is the key answer
+
+    [[tune]]                              # optional: "what would make it fair" in the report
+    knob = "a.0.combats"                  # the value of this field that makes the spec's
+    # target = 0.5                        # matchup (a, b, rules; `where` fixes other fields)
+    # metric = "score"                    # even: see balance.analysis.tune; or, with
+    # where = { "a.0.skill" = 2 }         # entrants = [...] and a bare field name, handicaps
+                                          # that bring a round robin within margin of 50%
 
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
@@ -78,7 +97,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
-from ..errors import SpecError
+from ..errors import SpecError, did_you_mean
 from ..fields import Table, plain, split_spec
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
@@ -102,13 +121,14 @@ __all__ = [
 COMBINE: tuple[str, ...] = ("product", "zip")
 TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value",
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "value", "default_value",
                                 "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
 METHODS: tuple[str, ...] = ("simulate", "exact")
 PLAYS: tuple[str, ...] = ("default", "best")
-EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
-BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw")
+EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "mean_rounds")
+BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw",
+                                     "score")
 """What a best-play run's table has to draw: the value, the value with the policies as
 given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
@@ -117,8 +137,12 @@ SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confiden
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
-_TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
-             "outputs")
+_TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
+             "grid", "run", "outputs", "tune", "labels", "verdict")
+LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_rounds",
+            "rounds_q10", "rounds_q50", "rounds_q90", "n")
+"""Columns besides the axes that ``[labels]`` may name."""
+_VERDICT_KEYS = ("margin", "sensitivity", "focus")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -126,6 +150,11 @@ _RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method"
              "draw_worth")
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
+_TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw_worth",
+              "seed", "where", "entrants", "margin", "fights")
+_TUNE_MATCHUP_KEYS = ("target", "metric", "where")
+"""[tune] keys of a matchup tuning only (a round robin, ``entrants``, aims at 50% for all)."""
+_TUNE_ROUND_ROBIN_KEYS = ("margin", "fights")
 SIDES: tuple[str, ...] = ("a", "b")
 
 
@@ -195,6 +224,9 @@ class Spec:
     plots: tuple[PlotSpec, ...] = ()
     method: str = "simulate"
     """``"simulate"`` (Monte Carlo) or ``"exact"`` (each cell by ``ruleset.exact``)."""
+    tune: tuple[Table, ...] = ()
+    """``[[tune]]`` tables: knobs whose fair values the report states
+    (:func:`balance.analysis.tune.from_spec`)."""
     play: str = "default"
     """``"default"`` (the policies as given) or ``"best"`` (best play, each cell a game)."""
     draw_worth: float = 0.5
@@ -204,8 +236,20 @@ class Spec:
     """The designer's question, in a sentence (reports open with it)."""
     notes: str = ""
     """What to look for in the answer (reports print it under the question)."""
+    labels: Table = field(default_factory=Table)
+    """Display labels: column -> label, and ``values``: column -> (value text -> label)."""
+    verdict: Table = field(default_factory=Table)
+    """Verdict options: ``margin`` (balanced within 50% +/- it), ``sensitivity`` (bool)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
+    presets: Table = field(default_factory=Table)
+    """Named combatants of this experiment (``[presets.NAME]`` tables), usable wherever a
+    preset name is."""
+
+    def ruleset_object(self, *, allow_import: bool = False) -> Ruleset:
+        """The ruleset, with this experiment's own presets."""
+        rs = resolve(self.ruleset, allow_import=allow_import)
+        return rs.with_presets(self.presets) if self.presets else rs
 
     @property
     def cap(self) -> int:
@@ -232,6 +276,8 @@ class Spec:
         for key in ("description", "question", "notes"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
+        if self.presets:
+            out["presets"] = plain(self.presets)
         if self.rules:
             out["rules"] = plain(self.rules)
         for label in SIDES:
@@ -256,6 +302,11 @@ class Spec:
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
                           "plots": [_plot_dict(p) for p in self.plots]}
+        if self.tune:
+            out["tune"] = [plain(entry) for entry in self.tune]
+        for key in ("labels", "verdict"):
+            if getattr(self, key):
+                out[key] = plain(getattr(self, key))
         return out
 
 
@@ -286,8 +337,8 @@ class _Reader:
                                    f"got {_show(value)}")
         for key in value:
             if key not in allowed:
-                raise self.fail(_join(place, key), f"unknown key {key!r}; allowed: "
-                                                   + ", ".join(allowed))
+                raise self.fail(_join(place, key), f"unknown key {key!r}"
+                                f"{did_you_mean(key, allowed)}; allowed: " + ", ".join(allowed))
         return value
 
     def integer(self, value: Any, place: str, low: int, high: int | None = None) -> int:
@@ -312,7 +363,8 @@ class _Reader:
                             + (f" (one of {', '.join(choices)})" if choices else "")
                             + f", got {_show(value)}")
         if choices is not None and value not in choices:
-            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}")
+            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}"
+                            + did_you_mean(value, choices))
         return value
 
     def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
@@ -402,6 +454,15 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     question = r.text(data.get("question", ""), "question")
     notes = r.text(data.get("notes", ""), "notes")
 
+    presets = data.get("presets", {})
+    if not isinstance(presets, Mapping):
+        raise r.fail("presets", "must be a table of [presets.NAME] combatant tables, got "
+                                + _show(presets))
+    if presets:
+        try:
+            rs = rs.with_presets(presets, where="presets")
+        except SpecError as exc:
+            raise r.fail(exc.where or "presets", exc.reason) from None
     rules = _parse_rules(rs, data.get("rules", {}), r)
     grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
     combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
@@ -494,16 +555,84 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
             raise r.fail(f"outputs.plots[{i}].{key}", f"{allowed[0]} has no {drawn} to draw: "
                                                       "it draws one of " + ", ".join(allowed[1]))
 
+    raw_tune = data.get("tune", [])
+    tune_tables = [raw_tune] if isinstance(raw_tune, Mapping) else raw_tune
+    if not isinstance(tune_tables, list):
+        raise r.fail("tune", "must be a table ([tune]) or a list of tables ([[tune]])")
+    tune = tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
+                             r) for i, raw in enumerate(tune_tables))
+
+    labels = _parse_labels(data.get("labels", {}), axes, r)
+    verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
+    if "margin" in verdict:
+        r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
+    if "focus" in verdict:
+        from .grid import display
+
+        shown = [str(display(v, a.field)) for a in axes for v in a.values]
+        text = r.text(verdict["focus"], "verdict.focus")
+        if text not in shown:
+            raise r.fail("verdict.focus", f"not a value of any axis{did_you_mean(text, shown)}")
+    if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
+        raise r.fail("verdict.sensitivity", f"must be true or false, got "
+                                            f"{_show(verdict['sensitivity'])}")
+
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
-                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
+                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
                 play=play, draw_worth=draw_worth,
                 description=description,
-                question=question, notes=notes, source=r.source)
+                question=question, notes=notes, source=r.source, presets=Table(presets),
+                labels=Table(labels), verdict=Table(dict(verdict)))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
+    for i, entry in enumerate(spec.tune):
+        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
+            place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
+            r.ruled(place, _check_tuned, rs, spec, entry)
     return spec
+
+
+def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
+    """``[labels]``: a label for an axis or a result column, and ``[labels.values."<axis>"]``
+    a label for some of that axis's values (written as the table shows them)."""
+    from .grid import display
+
+    if not isinstance(raw, Mapping):
+        raise r.fail("labels", f"must be a table of labels, got {_show(raw)}")
+    fields = [axis.field for axis in axes]
+    known = [*fields, *LABELLED]
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        place = _join("labels", key)
+        if key == "values":
+            if not isinstance(value, Mapping):
+                raise r.fail(place, "must be a table: [labels.values.\"<axis>\"]")
+            values: dict[str, dict[str, str]] = {}
+            for column, names in value.items():
+                cplace = _join(place, column)
+                if column not in fields:
+                    raise r.fail(cplace, f"not a swept axis{did_you_mean(column, fields)}; "
+                                         "axes: " + (", ".join(fields) or "none"))
+                if not isinstance(names, Mapping):
+                    raise r.fail(cplace, "must be a table of value = \"label\"")
+                axis = axes[fields.index(column)]
+                shown = [str(display(v, column)) for v in axis.values]
+                for text, label in names.items():
+                    if text not in shown:
+                        raise r.fail(_join(cplace, text),
+                                     f"not a value of the axis{did_you_mean(text, shown)}; "
+                                     "values: " + ", ".join(shown))
+                    r.text(label, _join(cplace, text))
+                values[column] = {str(k): str(v) for k, v in names.items()}
+            out["values"] = values
+            continue
+        if key not in known:
+            raise r.fail(place, f"not an axis or result column{did_you_mean(key, known)}; "
+                                "labels name: " + ", ".join(known))
+        out[key] = r.text(value, place)
+    return out
 
 
 # --- rules and sides -----------------------------------------------------------------------------
@@ -645,7 +774,8 @@ def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
     if parts[0] == "rules" and len(parts) == 2:
         allowed = _field_types(rs.Rules)
         if parts[1] not in allowed:
-            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}; allowed: "
+            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}"
+                                f"{did_you_mean(parts[1], allowed)}; allowed: "
                                 + ", ".join(allowed))
         return text
     if parts[0] in SIDES and len(parts) == 1:
@@ -665,7 +795,8 @@ def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
                                     "combatants per side")
         allowed = _field_types(rs.Combatant)
         if name != "preset" and name not in allowed:
-            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}; allowed: preset, "
+            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}"
+                                f"{did_you_mean(name, ['preset', *allowed])}; allowed: preset, "
                                 + ", ".join(allowed))
         return text
     raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")
@@ -745,6 +876,95 @@ def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
         r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
 
 
+# --- what would make it fair ------------------------------------------------------------------------
+
+
+def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
+    """One ``[tune]`` table, checked; its values plain (see :mod:`balance.analysis.tune`)."""
+    from ..analysis import tune as tuning
+
+    r.table(raw, place, _TUNE_KEYS)
+    if "knob" not in raw:
+        raise r.fail(place, "missing 'knob': the field to tune, e.g. knob = \"b.0.combats\"")
+    knob = r.text(raw["knob"], f"{place}.knob")
+    round_robin = "entrants" in raw
+    for key in _TUNE_MATCHUP_KEYS if round_robin else _TUNE_ROUND_ROBIN_KEYS:
+        if key in raw:
+            raise r.fail(f"{place}.{key}", (
+                f"{key!r} belongs to a matchup tuning (no entrants); a round robin brings "
+                "every expected score to 50%" if round_robin else
+                f"{key!r} belongs to a round robin of handicaps: give entrants = [...]"))
+    if "metric" in raw:
+        r.text(raw["metric"], f"{place}.metric", tuning.METRICS)
+    if "method" in raw:
+        r.text(raw["method"], f"{place}.method", METHODS)
+    if "target" in raw:
+        r.number(raw["target"], f"{place}.target", 0.0, 1.0)
+    if "margin" in raw:
+        r.number(raw["margin"], f"{place}.margin", 0.0, 0.5)
+    if "draw_worth" in raw:
+        value = raw["draw_worth"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise r.fail(f"{place}.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+    if "seed" in raw:
+        r.integer(raw["seed"], f"{place}.seed", 0)
+    if "fights" in raw:
+        r.integer(raw["fights"], f"{place}.fights", 1, MAX_FIGHTS)
+    bounds = raw.get("bounds")
+    if bounds is not None and (not isinstance(bounds, list) or len(bounds) != 2):
+        raise r.fail(f"{place}.bounds", f"must be [low, high], got {_show(bounds)}")
+    if round_robin:
+        entrants = raw["entrants"]
+        if not isinstance(entrants, list) or len(entrants) < 2:
+            raise r.fail(f"{place}.entrants", "must list at least two preset names")
+        for j, name in enumerate(entrants):
+            r.ruled(f"{place}.entrants[{j}]", rs.preset, r.text(name, f"{place}.entrants[{j}]"))
+        if "." in knob or knob not in tuning._numeric_fields(rs.Combatant):
+            raise r.fail(f"{place}.knob", "a round robin tunes one combatant field of every "
+                                          "entrant: one of " + ", ".join(
+                                              tuning._numeric_fields(rs.Combatant)))
+        r.ruled(f"{place}.bounds", lambda: tuning.parse_knob(rs, f"a.0.{knob}", bounds=bounds))
+    else:
+        r.ruled(f"{place}.knob", lambda: tuning.parse_knob(rs, knob, bounds=bounds))
+        where = raw.get("where", {})
+        if not isinstance(where, Mapping):
+            raise r.fail(f"{place}.where", "must be a table: field = the value it takes")
+        for key, value in _flatten(where, ()).items():
+            wplace = f"{place}.where.{key}"
+            _parse_field(key, wplace, rs, {}, r)
+            if key in (knob, f"rules.{knob}"):
+                raise r.fail(wplace, "is the knob being tuned")
+            if isinstance(value, Mapping | list) and key not in SIDES:
+                raise r.fail(wplace, f"must be one value, got {_show(value)}")
+    if "precision" in raw:
+        value = raw["precision"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise r.fail(f"{place}.precision", "must be a positive half-width in the knob's "
+                                               f"units, got {_show(value)}")
+    return Table(raw)
+
+
+def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
+    from ..analysis.tune import knob_for
+
+    cell = _tuned_cell(spec, entry)
+    knob_for(rs, cell.rules, cell.side_a, cell.side_b, entry["knob"], entry.get("bounds"))
+
+
+def _tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:
+    """The matchup a ``[tune]`` table tunes: the spec's rules and sides with its ``where``
+    values applied, built and checked as a one-cell grid."""
+    from .grid import expand
+
+    where = _flatten(dict(entry.get("where", {})), ())
+    for label in SIDES:
+        if getattr(spec, label) is None and label not in where:
+            raise SpecError(f"side {label.upper()} is swept; name the one to tune with "
+                            f"where = {{ {label} = \"preset\" }}")
+    axes = tuple(Axis(key, (_freeze_list(value),)) for key, value in where.items())
+    return expand(dataclasses.replace(spec, axes=axes, combine="product"))[0]
+
+
 # --- outputs -------------------------------------------------------------------------------------
 
 
@@ -790,7 +1010,8 @@ def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> Plo
                                            f"got {names[key]!r}")
     if kind != "curves" and names["y"] is None:
         raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
-    value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
+    value = r.text(raw.get("value", "score" if kind == "matchup" else "a_win"),
+                   f"{place}.value", PLOT_VALUES)
     raw_where = raw.get("where", {})
     if not isinstance(raw_where, Mapping):
         raise r.fail(f"{place}.where", "must be a table: axis field = the value to draw")

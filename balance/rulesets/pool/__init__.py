@@ -36,7 +36,7 @@ class Pool(Ruleset):
     causes = _reference.CAUSES
     presets = PRESETS
     scenarios = SCENARIOS
-    max_side = 2
+    max_side = 6
     has_strategy = True
 
     def simulate(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, n: int,
@@ -49,29 +49,32 @@ class Pool(Ruleset):
 
     def exact(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         self.check_sides(rules, side_a, side_b)
-        return _exact.solve(rules, side_a, side_b,
-                            assumptions=self.assumptions(rules, side_a, side_b))
+        return dataclasses.replace(_exact.solve(rules, side_a, side_b),
+                                   assumptions=self.assumptions(rules, side_a, side_b))
 
     def exact_best_play(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *,
                         draw_worth: float = 0.5) -> Probabilities:
         """Best play exactly: the solver's equilibrium over every bid in every state (the
         whole fight is already a game; see :mod:`.exact`), with A maximising ``P(A wins) +
         draw_worth x P(draw)``.  ``pool_policy`` and ``exact_play`` do not apply: every
-        bid is chosen, state by state.  ``details["value"]`` is the game value,
+        bid is chosen, state by state.  The turns stay as given: the solver models attack
+        turns only, so a side given another ``turn_policy`` is intractable here (Monte Carlo
+        best play searches the turn policies too).  ``details["value"]`` is the game value,
         ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
         why = _exact.unsupported(rules, side_a, side_b)
         if why:
             raise self.exact_unavailable(why)
         rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
         self.check_sides(rules, side_a, side_b)
-        answer = _exact.solve(rules, side_a, side_b,
-                              assumptions=self.assumptions(rules, side_a, side_b))
+        answer = dataclasses.replace(_exact.solve(rules, side_a, side_b),
+                                     assumptions=self.assumptions(rules, side_a, side_b))
         given = _exact.solve(dataclasses.replace(rules, exact_play="policies"), side_a, side_b)
         details = {"value": answer.details["game_value"], **answer.details,
                    "given": (given.a_win, given.b_win, given.draw)}
         said = ("every bid chosen state by state: the sealed-bid equilibrium (--strategy "
                 "shows the opening bids)" if rules.bid_protocol == "sealed" else
                 f"every bid chosen state by state ({rules.bid_protocol} bidding)")
+        said += "; every turn an attack, as given"
         details["policy_a"] = details["policy_b"] = said
         return dataclasses.replace(answer, details=details)
 
@@ -103,6 +106,11 @@ class Pool(Ruleset):
             skip.add("armour_wp")
         if all(c.status == 0 for c in everyone):
             skip.add("status_in_checks")
+        turns = {c.turn_policy for c in everyone}
+        if not turns & {"full_defence", "defend_if_no_hit"}:
+            skip.add("full_defence_bonus")
+        if not turns & {"aid", "aid_if_no_hit"} or max(len(side_a), len(side_b)) == 1:
+            skip.add("aid_bonus")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 
@@ -132,6 +140,13 @@ class Pool(Ruleset):
                                  pool_policy="equilibrium"),)),
             BenchCase("guards 2v1", "two guards against a duellist (minimal sure hit)",
                       Rules(), guards.side_a, guards.side_b),
+            BenchCase("melee 3v3", "three against three, 1d6, mixed bids, aid and full "
+                      "defence when a fighter cannot hit",
+                      Rules(randomiser="1d6"),
+                      tuple(Combatant(name=f"A{k}", pool_policy="random_mixed",
+                                      turn_policy="aid_if_no_hit") for k in (1, 2, 3)),
+                      tuple(Combatant(name=f"B{k}", coordination=3 + k, fortitude=5 - k,
+                                      turn_policy="defend_if_no_hit") for k in (1, 2, 3))),
         )
 
     def bench_extra_cases(self) -> tuple[str, ...]:

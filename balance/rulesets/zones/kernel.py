@@ -29,7 +29,7 @@ import numpy as np
 from ...dice import sum_table
 from ...outcomes import Outcomes
 from ...results import Winner
-from .maps import compile_map
+from .maps import UNREACHABLE, compile_map
 from .reference import CAUSES
 from .rules import (
     POLICIES,
@@ -43,7 +43,7 @@ from .rules import (
     melee_damage,
     start_location,
     starting_hp,
-    total_defense,
+    total_defence,
 )
 
 __all__ = ["simulate"]
@@ -51,10 +51,9 @@ __all__ = ["simulate"]
 # action codes
 SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9)
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
-_CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
 _STRIKE_INDEX = np.arange(8, dtype=np.int16)[:, None]
-_FLAT = ("defending", "hp", "loc", "moved", "n_press", "occupancy", "pressers", "start_loc")
+_FLAT = ("defending", "hp", "loc", "moved", "n_pressers", "occupancy", "pressers", "start_loc")
 _MERGE_BELOW = 1 << 16
 """Below this many fights the two first-side parts share one batch and one merged
 schedule (fewer NumPy calls, which dominate small batches); above it they run as two
@@ -89,6 +88,8 @@ class _Me:
     spare_defend: bool
     defends: int
     leave_engaged: bool
+    frontage_full: str
+    advance_fire: bool
     disengage: bool
     keep_distance: int
     long_shots: bool
@@ -100,7 +101,7 @@ class _Me:
     can_be_entangled: bool
     melee_dmg: np.ndarray      # int8 (n_foes, 4): damage by foe and result category
     ranged_dmg: np.ndarray     # int8 (n_foes, 4)
-    foe_defense: np.ndarray    # int16 (n_foes, 1): total Defense of each foe
+    foe_defence: np.ndarray    # int16 (n_foes, 1): total Defence of each foe
     foe_priority: np.ndarray   # int32 (n_foes, 1)
     foe_faster: np.ndarray     # bool (n_foes, 1): outruns me when it has broken away
     j_index: np.ndarray        # int32 (n_foes, 1): 0..n_foes-1
@@ -115,13 +116,15 @@ class _Static:
     hp0: np.ndarray
     loc0: np.ndarray
     entangled0: np.ndarray
-    defense: np.ndarray        # int16 (N,) total Defense
+    defence: np.ndarray        # int16 (N,) total Defence
     frontage: np.ndarray       # int8 (N,) melee attackers allowed on each as target
-    armor: np.ndarray
+    armour: np.ndarray
     me: tuple[_Me, ...]
     orders: tuple[tuple[int, ...], tuple[int, ...]]
     distance: np.ndarray
     distance_flat: np.ndarray
+    sight: np.ndarray
+    sight_flat: np.ndarray
     next_step: np.ndarray
     next_flat: np.ndarray
     band_flat: np.ndarray
@@ -132,6 +135,8 @@ class _Static:
     hazard: np.ndarray
     chokepoint: np.ndarray
     has_choke: bool
+    has_walls: bool            # some locations cannot be walked to from others
+    has_blind: bool            # range differs from walking distance somewhere
     n_locations: int
     ladder_lut: np.ndarray     # int8: result category of total + _LUT_OFFSET
     map_values: np.ndarray     # int16 MAP by attack index (last repeats)
@@ -154,9 +159,9 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         foe_list = everyone[foes]
         mdmg = melee_damage(c, rules)
         rdmg = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
-        melee = np.array([[damage(k, mdmg, t.armor, rules) for k in range(4)] for t in foe_list],
+        melee = np.array([[damage(k, mdmg, t.armour, rules) for k in range(4)] for t in foe_list],
                          np.int16)
-        ranged = np.array([[damage(k, rdmg, t.armor, rules) for k in range(4)]
+        ranged = np.array([[damage(k, rdmg, t.armour, rules) for k in range(4)]
                            for t in foe_list], np.int16)
         ward = -1
         if c.policy == "guard" and c.guard:
@@ -172,12 +177,13 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
             reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
             spare_defend=c.spare == "defend", defends=c.defends,
-            leave_engaged=c.leave_engaged, disengage=c.disengage,
+            leave_engaged=c.leave_engaged, frontage_full=c.frontage_full,
+            advance_fire=c.advance_fire, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
             ward=ward, can_be_entangled=c.entangled, melee_dmg=melee, ranged_dmg=ranged,
-            foe_defense=np.array([[total_defense(t, rules)] for t in foe_list], np.int16),
+            foe_defence=np.array([[total_defence(t, rules)] for t in foe_list], np.int16),
             foe_priority=np.array([[t.priority] for t in foe_list], np.int32),
             foe_faster=np.array([[rules.pursuit == "speed" and t.speed > c.speed]
                                  for t in foe_list]),
@@ -189,7 +195,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     all_melee = np.zeros((n, n, 4), np.int16)
     for i, c in enumerate(everyone):
         for j, t in enumerate(everyone):
-            all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armor, rules)
+            all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armour, rules)
                                for k in range(4)]
     return _Static(
         rules=rules, n=n, n_a=n_a, sides=sides,
@@ -197,20 +203,24 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         loc0=np.array([start_location(c, int(sides[i]), rules, cmap)
                        for i, c in enumerate(everyone)], np.int8),
         entangled0=np.array([c.entangled for c in everyone]),
-        defense=np.array([total_defense(c, rules) for c in everyone], np.int16),
+        defence=np.array([total_defence(c, rules) for c in everyone], np.int16),
         frontage=np.array([rules.frontage_large if c.large else rules.frontage
                            for c in everyone], np.int8),
-        armor=np.array([c.armor for c in everyone], np.int8),
+        armour=np.array([c.armour for c in everyone], np.int8),
         me=tuple(me_list),
         orders=(activation_order(rules, side_a, side_b, 0),
                 activation_order(rules, side_a, side_b, 1)),
         distance=cmap.distance.astype(np.int16),
         distance_flat=cmap.distance.astype(np.int16).reshape(-1),
+        sight=cmap.sight.astype(np.int16),
+        sight_flat=cmap.sight.astype(np.int16).reshape(-1),
         next_flat=cmap.next_step.astype(np.int16).reshape(-1),
         band_flat=cmap.band_step.reshape(-1), next_step=cmap.next_step,
         band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
         cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
-        has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
+        has_choke=bool(cmap.chokepoint.any()),
+        has_walls=bool((cmap.distance >= UNREACHABLE).any()),
+        has_blind=bool((cmap.sight != cmap.distance).any()), n_locations=cmap.n_locations,
         ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
                                             np.int16),
         melee_dmg_all=all_melee,
@@ -225,14 +235,14 @@ class _Batch:
     f_hp: np.ndarray
     f_loc: np.ndarray
     f_moved: np.ndarray
-    f_n_press: np.ndarray
+    f_n_pressers: np.ndarray
     f_occupancy: np.ndarray
     f_pressers: np.ndarray
     f_start_loc: np.ndarray
 
-    FIELDS = ("hp", "loc", "progress", "prog_to", "moved", "hold", "defending", "struck",
-              "free_strikes", "fled", "loaded", "debt", "entangled", "start_loc", "pressers",
-              "n_press", "occupancy")
+    FIELDS = ("hp", "loc", "progress", "moving_to", "moved", "hold", "defending", "struck",
+              "free_strikes", "fled", "loaded", "hazard_moves", "entangled", "start_loc",
+              "pressers", "n_pressers", "occupancy")
 
     def __init__(self, st: _Static, n: int, rng: np.random.Generator, boundary: int = 0
                  ) -> None:
@@ -247,7 +257,7 @@ class _Batch:
         self.hp = rows(st.hp0, np.int16)
         self.loc = rows(st.loc0, np.int8)
         self.progress = np.zeros((big, n), np.int8)
-        self.prog_to = np.full((big, n), -1, np.int8)
+        self.moving_to = np.full((big, n), -1, np.int8)
         self.moved = np.zeros((big, n), bool)
         self.hold = np.zeros((big, n), np.int8)
         self.defending = np.zeros((big, n), bool)
@@ -255,11 +265,11 @@ class _Batch:
         self.free_strikes = np.zeros((big, n), np.int8)
         self.fled = np.zeros((big, n), bool)
         self.loaded = np.ones((big, n), bool)
-        self.debt = np.zeros((big, n), np.int8)
+        self.hazard_moves = np.zeros((big, n), np.int8)
         self.entangled = rows(st.entangled0, bool)
         self.start_loc = self.loc.copy()
         self.pressers = np.zeros((big, n), np.int16)
-        self.n_press = np.zeros((big, n), np.int8)
+        self.n_pressers = np.zeros((big, n), np.int8)
         # standing combatants of each side at each location: row side * L + loc
         n_loc = st.n_locations
         occ = np.zeros(2 * n_loc, np.int8)
@@ -306,7 +316,7 @@ class _Batch:
             self.ongoing[done] = False
             self.actions[done] = 0
             self.winner[done] = Winner.B if side == 0 else Winner.A
-            self.cause[done] = _CAUSE_DOWN
+            self.cause[done] = CAUSES.down
 
     def count_at(self, side: int, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
         """Standing combatants of ``side`` at location ``where`` (per fight of ``ix``)."""
@@ -319,12 +329,12 @@ class _Batch:
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
-                mods: np.ndarray, defense: np.ndarray, dmg_table: np.ndarray,
+                mods: np.ndarray, defence: np.ndarray, dmg_table: np.ndarray,
                 dmg_row: np.ndarray) -> None:
         """Roll for fights ``ix`` (attack on global ``target``) and apply the damage."""
         # |total| < 60 for any allowed parameters (3d6, attributes 0-4, modifiers within
-        # +-4 each, MAP >= -20, Defense <= 12), well inside the table's +-96
-        total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defense
+        # +-4 each, MAP >= -20, Defence <= 12), well inside the table's +-96
+        total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defence
         cat = self.st.ladder_lut.take(total)
         dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
         flat = target * self.size + ix
@@ -361,10 +371,10 @@ class _Batch:
             mods += high * np.int16(r.higher_ground_bonus)
         return mods
 
-    def melee_defense(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
+    def melee_defence(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
         flat = target.astype(np.intp) * self.size + ix
-        return (self.st.defense[target]
-                + self.f_defending[flat] * np.int16(self.rules.defend_defense_bonus))
+        return (self.st.defence[target]
+                + self.f_defending[flat] * np.int16(self.rules.defend_defence_bonus))
 
     # --- the round ----------------------------------------------------------------------
     def run(self, schedule: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, ...]:
@@ -374,12 +384,12 @@ class _Batch:
         n_total = self.size
         winner = np.zeros(n_total, np.int8)
         rounds = np.zeros(n_total, np.int16)
-        cause = np.full(n_total, _CAUSE_ROUNDS, np.int8)
+        cause = np.full(n_total, CAUSES.max_rounds, np.int8)
         standing = np.zeros((2, n_total), np.int8)
         down_mask = np.zeros((self.st.n, n_total), bool)
         for rnd in range(1, r.max_rounds + 1):
             self.pressers[:] = 0
-            self.n_press[:] = 0
+            self.n_pressers[:] = 0
             if self.st.has_choke:
                 self.choke_bits[:] = 0
                 self.choke_count[:] = 0
@@ -391,7 +401,7 @@ class _Batch:
             stale = self.ongoing & (self.idle >= 2)
             if _any(stale):
                 self.ongoing[stale] = False
-                self.cause[stale] = _CAUSE_STALEMATE
+                self.cause[stale] = CAUSES.stalemate
             last = rnd == r.max_rounds
             done = (~self.ongoing & ~self.recorded) | last
             if _any(done):
@@ -399,7 +409,7 @@ class _Batch:
                 o = self.orig[done]
                 winner[o] = self.winner[done]
                 rounds[o] = rnd
-                cause[o] = np.where(self.ongoing[done], _CAUSE_ROUNDS, self.cause[done])
+                cause[o] = np.where(self.ongoing[done], CAUSES.max_rounds, self.cause[done])
                 up = self.hp[:, done] > 0
                 standing[0, o] = up[: self.st.n_a].sum(axis=0)
                 standing[1, o] = up[self.st.n_a:].sum(axis=0)
@@ -449,14 +459,15 @@ class _Batch:
         width = len(range(*fresh.indices(self.size)))
         n = self.size
         actions = act * np.int8(r.actions_per_activation)
-        owed = act & (self.debt[c] > 0)
+        owed = act & (self.hazard_moves[c] > 0)
         if _any(owed):
             dx = np.flatnonzero(owed)
-            actions[dx] -= np.minimum(self.debt[c, dx], r.actions_per_activation).astype(np.int8)
+            actions[dx] -= np.minimum(self.hazard_moves[c, dx],
+                                      r.actions_per_activation).astype(np.int8)
             if r.hazard_is_move:
                 self.moved[c, dx] = True
             self.active[dx] = True
-        self.debt[c, fresh] = 0
+        self.hazard_moves[c, fresh] = 0
         a = _ActState(n)
         self.actions = actions   # zeroed by end_check / a fall, so actions > 0 is who acts
         for _ in range(r.actions_per_activation + 1):
@@ -504,6 +515,9 @@ class _Batch:
             ward_loc = _sub(self.loc[me.ward], ix)
             threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
                 view.my_loc != ward_loc)
+            if st.has_walls:  # the ward's zone must be walkable to
+                threat &= st.distance_flat.take(view.my_loc.astype(np.intp) * st.n_locations
+                                                + ward_loc) < UNREACHABLE
             if _any(threat & todo):
                 mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
                 take(threat & (mc != BLOCKED), mc, ma)
@@ -534,6 +548,14 @@ class _Batch:
         if not me.leave_engaged:
             # fight where engaged: foes elsewhere only when none may be struck here
             cand = np.where(view.strikable.any(axis=0), view.strikable, cand)
+        here_foes = view.alive & view.same_loc
+        # foes here, none it may strike: the frontage is full (002.4)
+        capped = ~view.strikable.any(axis=0) & here_foes.any(axis=0)
+        if me.frontage_full != "switch" and _any(capped):
+            if me.frontage_full == "wait":
+                cand = cand & ~capped[None, :]     # no target: the spare action
+            elif me.has_ranged:
+                cand = cand & ~capped[None, :]
         t, has_t = view.best(cand)
         t_loc = view.foe_loc.reshape(-1).take(t * view.n + view.arange)
         here = has_t & (t_loc == view.my_loc)
@@ -552,6 +574,19 @@ class _Batch:
                 sel = blocked & has_s
                 adv_code = np.where(sel, mc, adv_code)  # the plan's code is target-free
                 adv_arg = np.where(sel, s, adv_arg)
+            if me.advance_fire and me.has_ranged:
+                fire = ok & ~self.finishes_step(me, view, ix, t_loc, actions, a)
+                if _any(fire):
+                    s, has_s = view.best(view.shootable, long_last=True)
+                    rc, _ = self.ranged_plan(me, ix, s, actions, a)
+                    sel = fire & has_s & (rc != SPARE)
+                    adv_code = np.where(sel, rc, adv_code)
+                    adv_arg = np.where(sel, s, adv_arg)
+        if me.frontage_full == "shoot" and me.has_ranged and _any(capped):
+            s, _ = view.best(here_foes)
+            rc, _ = self.ranged_plan(me, ix, s, actions, a)
+            adv_code = np.where(capped, rc, adv_code)
+            adv_arg = np.where(capped, s, adv_arg)
         if policy == _ADVANCE:
             return adv_code, adv_arg.astype(np.int16)
         take(todo, adv_code, adv_arg)
@@ -591,6 +626,23 @@ class _Batch:
         code = np.where(use_melee, mc, np.where(has_s, rc, spare))
         return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
 
+    def finishes_step(self, me: _Me, view: _View, ix: np.ndarray | slice | None,
+                      dest: np.ndarray, actions: np.ndarray, a: _ActState) -> np.ndarray:
+        """Whether the actions left finish the next step toward ``dest`` (an Entangled
+        fighter counts as finishing: it fights the snare, ``reference`` likewise)."""
+        st = self.st
+        c = me.index
+        here = view.my_loc.astype(np.intp) * st.n_locations
+        nxt = st.next_flat.take(here + dest)
+        band = st.band_flat.take(here + nxt)
+        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        progress = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
+        left = _sub(actions, ix) + (~band & _sub(a.free_shift, ix) if me.free_shift else 0)
+        done = progress + left >= cost
+        if me.can_be_entangled:
+            done |= _sub(self.entangled[c], ix)
+        return done
+
     def toward(self, me: _Me, view: _View, ix: np.ndarray | slice | None, dest: np.ndarray,
                actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:
         """A Move toward ``dest`` (or the Disengage it needs first, or BLOCKED)."""
@@ -602,7 +654,7 @@ class _Batch:
         if me.disengage and view.any_holder:
             band = st.band_flat.take(here + nxt)
             cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
-            prog = _sub(self.progress[c], ix) * (_sub(self.prog_to[c], ix) == nxt)
+            prog = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
             need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
             if _any(need_dis):
                 need: np.ndarray | int = (np.where(~band & _sub(a.free_shift, ix), 1, 2)
@@ -679,7 +731,7 @@ class _Batch:
         pressers = self.f_pressers
         new = (pressers[flat] & me.bit) == 0
         pressers[flat] |= np.int16(me.bit)
-        self.f_n_press[flat] += new.astype(np.int8)
+        self.f_n_pressers[flat] += new.astype(np.int8)
         if st.has_choke:
             cap = st.chokepoint[where] > 0
             if _any(cap):
@@ -690,7 +742,7 @@ class _Batch:
                 bits[cflat] |= np.int16(me.bit)
                 self.choke_count.reshape(-1)[cflat] += fresh.astype(np.int8)
         a.steady[ix] = 0
-        self.attack_series(me, ix, t, j, me.might + mods - self.melee_defense(t, ix), first,
+        self.attack_series(me, ix, t, j, me.might + mods - self.melee_defence(t, ix), first,
                            again, me.melee_dmg, True, a)
 
     def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
@@ -701,7 +753,7 @@ class _Batch:
         flat = t * n + ix
         here = self.loc[c, ix]
         there = self.f_loc[flat]
-        d = st.distance[here, there]
+        d = st.sight[here, there]
         mods = np.zeros(len(ix), np.int16)
         applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
                    self.f_moved[flat])
@@ -723,7 +775,7 @@ class _Batch:
             self.loaded[c, ix] = False
         first = a.steady[ix]
         a.steady[ix] = 0
-        self.attack_series(me, ix, t, j, me.agility + mods - st.defense[t], first, 0,
+        self.attack_series(me, ix, t, j, me.agility + mods - st.defence[t], first, 0,
                            me.ranged_dmg, not me.reloads, a)
 
     def attack_series(self, me: _Me, ix: np.ndarray, t: np.ndarray, j: np.ndarray,
@@ -735,7 +787,7 @@ class _Batch:
         nothing it reads has changed but that foe's HP, which only makes it weaker, and the
         attack count, which only blocks Steady), so up to ``max_attacks`` attacks, as far as
         the actions go, are rolled at once; those after the foe falls are discarded.
-        ``base`` is attribute + modifiers - Defense; ``first`` / ``again`` are the extra
+        ``base`` is attribute + modifiers - Defence; ``first`` / ``again`` are the extra
         modifiers of the first / later attacks (Steady, charge); the MAP is added here.
         """
         st = self.st
@@ -793,13 +845,13 @@ class _Batch:
         band = st.band_flat.take(here.astype(np.intp) * st.n_locations + nxt)
         nxt = nxt.astype(np.int8)
         cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
-        prog = self.progress[c, ix] * (self.prog_to[c, ix] == nxt) + 1
+        prog = self.progress[c, ix] * (self.moving_to[c, ix] == nxt) + 1
         self.moved[c, ix] = True
         done = prog >= cost
         if not done.all():
             self.keep_moving(me, ix, here, prog, cost, done, a)
         self.progress[c, ix] = prog
-        self.prog_to[c, ix] = nxt
+        self.moving_to[c, ix] = nxt
         if not _any(done):
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
@@ -818,10 +870,10 @@ class _Batch:
         self.occupy(me.side, ix, nxt, +1)
         self.loc[c, ix] = nxt
         self.progress[c, ix] = 0
-        self.prog_to[c, ix] = -1
+        self.moving_to[c, ix] = -1
         if r.hazard_cost and _any(st.hazard):
             hz = st.hazard[nxt]
-            self.debt[c, ix[hz]] = r.hazard_cost
+            self.hazard_moves[c, ix[hz]] = r.hazard_cost
         met = self.count_at(foe_side, ix, nxt) > 0
         charge = met if r.charge_on_shift else met & band
         a.charge[ix[charge]] = True
@@ -868,7 +920,7 @@ class _Batch:
                 eligible &= ~struck_once
             if r.free_strike_frontage:
                 eligible &= ((self.pressers[c, ix] & (1 << h)) != 0) | (
-                    self.n_press[c, ix] < st.frontage[c])
+                    self.n_pressers[c, ix] < st.frontage[c])
             if not _any(eligible):
                 continue
             dx, where = ix[eligible], here[eligible]
@@ -885,9 +937,9 @@ class _Batch:
             if r.free_strike_frontage:
                 new = (self.pressers[c, dx] & (1 << h)) == 0
                 self.pressers[c, dx] |= np.int16(1 << h)
-                self.n_press[c, dx] += new.astype(np.int8)
+                self.n_pressers[c, dx] += new.astype(np.int8)
             target = np.full(len(dx), c, np.intp)
-            self.resolve(dx, target, hm.might, mods, self.melee_defense(target, dx),
+            self.resolve(dx, target, hm.might, mods, self.melee_defence(target, dx),
                          st.melee_dmg_all[h], target)
             self.end_check(dx, me.side)
 
@@ -976,8 +1028,9 @@ class _View:
         self.foe_hp = _sub(b.hp[foes], ix)
         self.alive = self.foe_hp > 0
         self.same_loc = self.foe_loc == self.my_loc
-        self.dist = st.distance_flat.take(self.my_loc.astype(np.intp) * st.n_locations
-                                          + self.foe_loc)
+        self.pair = self.my_loc.astype(np.intp) * st.n_locations + self.foe_loc
+        self.dist = st.distance_flat.take(self.pair)
+        self._sight: np.ndarray | None = None
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
         self._key: np.ndarray | None = None
@@ -1014,8 +1067,8 @@ class _View:
         if self._strikable is None:
             b, me, ix, st = self.b, self.me, self.ix, self.b.st
             pressers = _sub(b.pressers[me.foes], ix)
-            n_press = _sub(b.n_press[me.foes], ix)
-            room = (n_press < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
+            n_pressers = _sub(b.n_pressers[me.foes], ix)
+            room = (n_pressers < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
             ok = self.alive & self.same_loc & room
             if st.has_choke:
                 cap = st.chokepoint[self.my_loc]
@@ -1032,30 +1085,41 @@ class _View:
         return self._strikable
 
     @property
+    def sight(self) -> np.ndarray:
+        """(n_foes, n) steps of the line of sight to each foe: the range of a shot."""
+        if self._sight is None:
+            st = self.b.st
+            self._sight = st.sight_flat.take(self.pair) if st.has_blind else self.dist
+        return self._sight
+
+    @property
     def shootable(self) -> np.ndarray:
         reach = self.me.reach + (1 if self.me.long_shots else 0)
-        return self.alive & (self.dist <= reach)
+        return self.alive & (self.sight <= reach)
 
     @property
     def approachable(self) -> np.ndarray:
+        """A walkable path (002.3: not past a blocked zone), and not a foe that broke away
+        and outruns me."""
+        ok = self.dist < UNREACHABLE if self.b.st.has_walls else np.ones_like(self.alive)
         if not _any(self.me.foe_faster):
-            return np.ones_like(self.alive)
+            return ok
         fled = _sub(self.b.fled[self.me.foes], self.ix)
-        return ~(fled & self.me.foe_faster)
+        return ok & ~(fled & self.me.foe_faster)
 
     def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Local index of the best foe under the target rule among ``mask``, and whether
         there is one (002: target choice)."""
         me = self.me
-        if self._key is None:
-            self._key = self.dist.astype(np.int32) * 64 + me.j_index
+        if self._key is None:  # the unreachable (127 steps) tie at 63, as all beyond
+            self._key = np.minimum(self.dist, 63).astype(np.int32) * 64 + me.j_index
         key = self._key
         if me.target == 1:      # weakest
             key = key + self.foe_hp.astype(np.int32) * 4096
         elif me.target == 2:    # priority
             key = key + (16 - me.foe_priority) * 4096
         if long_last:
-            key = key + (self.dist > me.reach).astype(np.int32) * (1 << 20)
+            key = key + (self.sight > me.reach).astype(np.int32) * (1 << 20)
         key = key | (~mask * _INVALID)
         low = key.min(axis=0)
         return low & 63, low < _INVALID
@@ -1068,9 +1132,9 @@ def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     Returns
     -------
     Outcomes
-        ``winner`` int8, ``rounds`` int16, ``cause`` int8 over ``("down", "stalemate",
-        "max_rounds")``; extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
-        death saves).  Fights whose first side is A come first.
+        ``winner`` int8, ``rounds`` int16, ``cause`` int8, codes of ``CAUSES`` (down,
+        stalemate, max_rounds); extras ``a_standing``, ``b_standing`` (and ``a_dead``,
+        ``b_dead`` with death saves).  Fights whose first side is A come first.
     """
     st = _compile(rules, tuple(side_a), tuple(side_b))
     if rules.first_side == "random":

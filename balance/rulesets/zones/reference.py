@@ -30,7 +30,7 @@ import numpy as np
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
-from .maps import CompiledMap, compile_map
+from .maps import UNREACHABLE, CompiledMap, compile_map
 from .rules import (
     CATEGORIES,
     Combatant,
@@ -41,7 +41,7 @@ from .rules import (
     melee_damage,
     start_location,
     starting_hp,
-    total_defense,
+    total_defence,
 )
 
 __all__ = ["fight"]
@@ -60,16 +60,16 @@ class _Fighter:
     max_hp: int
     loc: int
     entangled: bool
-    progress: int = 0          # Moves spent toward the step to ``prog_to``
-    prog_to: int = -1
+    progress: int = 0          # Moves spent toward the step to ``moving_to``
+    moving_to: int = -1
     moved: bool = False        # spent a Move since its last activation began
     hold: int = 0              # Defend actions left to answer leavers with free Strikes
-    defending: bool = False    # +Defense vs melee until its next activation
+    defending: bool = False    # +Defence vs melee until its next activation
     struck: set[int] = field(default_factory=set)  # leavers struck this holding period
     free_strikes: int = 0      # free Strikes made this holding period (free_strike_map)
     fled: bool = False         # broke away from an engagement (pursuit, 002.3)
     loaded: bool = True
-    debt: int = 0              # Moves owed to picking clear of a hazard (002.2)
+    hazard_moves: int = 0      # Moves owed to picking clear of a hazard (002.2)
     start_loc: int = 0         # location at the start of the round (higher ground)
     pressers: set[int] = field(default_factory=set)  # melee attackers this round (002.4)
     saves: tuple[int, int] = (0, 0)
@@ -130,7 +130,12 @@ class _Fight:
 
     # --- geometry ---------------------------------------------------------------------
     def dist(self, u: int, v: int) -> int:
+        """Steps of the walkable path (UNREACHABLE: none)."""
         return int(self.map.distance[u, v])
+
+    def sight(self, u: int, v: int) -> int:
+        """Steps of the line of sight, the range of a shot (UNREACHABLE: none)."""
+        return int(self.map.sight[u, v])
 
     def foes(self, f: _Fighter) -> list[_Fighter]:
         return [g for g in self.fighters if g.side != f.side and g.up]
@@ -177,12 +182,15 @@ class _Fight:
         return True
 
     def approachable(self, f: _Fighter, t: _Fighter) -> bool:
-        """Pursuit (002.3): a foe that broke away is out of reach of slower pursuers."""
+        """Whether ``f`` may close on ``t``: a walkable path (002.3: a blocked zone put
+        between them stops a pursuit), and not a foe that broke away and outruns it."""
+        if self.dist(f.loc, t.loc) >= UNREACHABLE:
+            return False
         return not (self.rules.pursuit == "speed" and t.fled and t.c.speed > f.c.speed)
 
     def shootable(self, f: _Fighter, t: _Fighter) -> bool:
         reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
-        return t.up and self.dist(f.loc, t.loc) <= reach
+        return t.up and self.sight(f.loc, t.loc) <= reach
 
     def best(self, f: _Fighter, candidates: list[_Fighter],
              long_last: bool = False) -> _Fighter | None:
@@ -190,7 +198,7 @@ class _Fight:
             return None
         if long_last:
             reach = self.rules.reach(f.c.ranged)
-            return min(candidates, key=lambda t: (self.dist(f.loc, t.loc) > reach,
+            return min(candidates, key=lambda t: (self.sight(f.loc, t.loc) > reach,
                                                   *self.key(f, t)))
         return min(candidates, key=lambda t: self.key(f, t))
 
@@ -208,12 +216,19 @@ class _Fight:
             return ("escape",)
         nxt = int(self.map.next_step[f.loc, dest])
         cost = self.step_cost(f, f.loc, nxt)
-        progress = f.progress if f.prog_to == nxt else 0
+        progress = f.progress if f.moving_to == nxt else 0
         if (progress + 1 >= cost and f.c.disengage and not act.disengaged
                 and self.threatened_leaving(f)):
             need = 1 + (0 if self.free_move(f, act, nxt) else 1)
             return ("disengage",) if act.actions >= need else None
         return ("move", nxt)
+
+    def in_reach_of_step(self, f: _Fighter, act: _Activation, dest: int) -> bool:
+        """Whether the actions left this activation finish the next step toward ``dest``."""
+        nxt = int(self.map.next_step[f.loc, dest])
+        progress = f.progress if f.moving_to == nxt else 0
+        free = 1 if self.free_move(f, act, nxt) else 0
+        return progress + act.actions + free >= self.step_cost(f, f.loc, nxt)
 
     def melee_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
         if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
@@ -257,7 +272,8 @@ class _Fight:
                 t = self.best(f, [g for g in foes if self.strikable(f, g)])
                 if t is not None:
                     return self.melee_plan(f, act, t)
-                if f.loc != ward.loc and self.at(ward.loc, 1 - f.side):
+                if (f.loc != ward.loc and self.at(ward.loc, 1 - f.side)
+                        and self.dist(f.loc, ward.loc) < UNREACHABLE):
                     move = self.toward(f, act, ward.loc)
                     if move is not None:
                         return move
@@ -280,6 +296,14 @@ class _Fight:
                 return self.ranged_plan(f, act, t)
             # nothing in reach: close in on the best foe
         candidates = [g for g in foes if g.loc == f.loc and self.strikable(f, g)]
+        if not candidates and any(g.loc == f.loc for g in foes):
+            # foes here, none it may strike: the frontage is full (002.4: "wait for an
+            # opening next round, turn on a different enemy, or strike from range")
+            capped = self.best(f, [g for g in foes if g.loc == f.loc])
+            if f.c.frontage_full == "shoot" and f.c.ranged != "none" and capped is not None:
+                return self.ranged_plan(f, act, capped)
+            if f.c.frontage_full == "wait":
+                return ("spare",)
         if f.c.leave_engaged or not candidates:
             candidates += [g for g in foes if g.loc != f.loc and self.approachable(f, g)]
         t = self.best(f, candidates)
@@ -287,6 +311,14 @@ class _Fight:
             return ("spare",)
         if t.loc == f.loc:
             return self.melee_plan(f, act, t)
+        if (f.c.advance_fire and f.c.ranged != "none" and not f.entangled
+                and not self.in_reach_of_step(f, act, t.loc)):
+            # the next step cannot be finished this activation: shoot rather than bank
+            shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
+            if shot is not None:
+                plan = self.ranged_plan(f, act, shot)
+                if plan[0] != "spare":
+                    return plan
         move = self.toward(f, act, t.loc)
         if move is not None:
             return move
@@ -301,14 +333,14 @@ class _Fight:
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, f: _Fighter, t: _Fighter, attribute: tuple[str, int],
-                mods: list[tuple[str, int]], defense: int, weapon_damage: int) -> None:
+                mods: list[tuple[str, int]], defence: int, weapon_damage: int) -> None:
         roll = self.roll3d6()
-        total = roll + attribute[1] + sum(m for _, m in mods) - defense
+        total = roll + attribute[1] + sum(m for _, m in mods) - defence
         cat = category(total, self.rules.ladder)
-        dmg = damage(cat, weapon_damage, t.c.armor, self.rules)
+        dmg = damage(cat, weapon_damage, t.c.armour, self.rules)
         t.hp = max(0, t.hp - dmg)
         parts = "".join(f" {'+' if m >= 0 else '-'} {name} {abs(m)}" for name, m in mods if m)
-        self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defense {defense}"
+        self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defence {defence}"
                  f" = {total}: {CATEGORIES[cat]}, {dmg} damage; {t.name} {t.hp}/{t.max_hp} HP")
         if not t.up:
             self.say(f"    {t.name} is Down")
@@ -325,8 +357,8 @@ class _Fight:
             mods.append(("higher ground", r.higher_ground_bonus))
         return mods
 
-    def defense_vs_melee(self, t: _Fighter) -> int:
-        return total_defense(t.c, self.rules) + (self.rules.defend_defense_bonus
+    def defence_vs_melee(self, t: _Fighter) -> int:
+        return total_defence(t.c, self.rules) + (self.rules.defend_defence_bonus
                                                  if t.defending else 0)
 
     def strike(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
@@ -345,12 +377,12 @@ class _Fight:
         act.attacks += 1
         act.steady = 0
         self.say(f"  {f.name} strikes {t.name} in {self.where(f)}")
-        self.resolve(f, t, ("Might", f.c.might), mods, self.defense_vs_melee(t),
+        self.resolve(f, t, ("Might", f.c.might), mods, self.defence_vs_melee(t),
                      melee_damage(f.c, r))
 
     def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
         r = self.rules
-        d = self.dist(f.loc, t.loc)
+        d = self.sight(f.loc, t.loc)
         mods = [("MAP", r.attack_penalty(act.attacks))]
         if act.steady:
             mods.append(("Steady", act.steady))
@@ -373,7 +405,7 @@ class _Fight:
         act.steady = 0
         self.say(f"  {f.name} shoots ({f.c.ranged}) at {t.name} in {self.where(t)}, "
                  f"{d} step{'s' if d != 1 else ''} away")
-        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defense(t.c, r),
+        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defence(t.c, r),
                      int(r.weapon_damage[f.c.ranged]))
 
     def free_strike(self, h: _Fighter, f: _Fighter) -> None:
@@ -389,7 +421,7 @@ class _Fight:
         if r.free_strike_frontage:
             f.pressers.add(h.index)
         self.say(f"  {h.name} holds its ground: a free Strike at {f.name} breaking away")
-        self.resolve(h, f, ("Might", h.c.might), mods, self.defense_vs_melee(f),
+        self.resolve(h, f, ("Might", h.c.might), mods, self.defence_vs_melee(f),
                      melee_damage(h.c, r))
 
     # --- movement ------------------------------------------------------------------------
@@ -399,8 +431,8 @@ class _Fight:
             act.free_shift = False
         else:
             act.actions -= 1
-        f.progress = (f.progress if f.prog_to == nxt else 0) + 1
-        f.prog_to = nxt
+        f.progress = (f.progress if f.moving_to == nxt else 0) + 1
+        f.moving_to = nxt
         f.moved = True
         cost = self.step_cost(f, f.loc, nxt)
         kind = "band" if self.map.band_step[f.loc, nxt] else "shift"
@@ -424,9 +456,9 @@ class _Fight:
         if self.at(old, 1 - f.side):
             f.fled = True
         f.loc = nxt
-        f.progress, f.prog_to = 0, -1
+        f.progress, f.moving_to = 0, -1
         if self.map.hazard[nxt] and self.rules.hazard_cost:
-            f.debt = self.rules.hazard_cost
+            f.hazard_moves = self.rules.hazard_cost
             self.say(f"    {f.name} runs into the hazard in {self.where(f)}")
         foes_here = self.at(nxt, 1 - f.side)
         if foes_here and (self.map.band_step[old, nxt] or self.rules.charge_on_shift):
@@ -446,10 +478,10 @@ class _Fight:
         where = self.where(f)
         self.say(f" {f.name} ({'AB'[f.side]}, {f.hp}/{f.max_hp} HP) activates in {where}"
                  + (" with a banked Move" if f.progress else ""))
-        if f.debt:
-            lost = min(f.debt, act.actions)
+        if f.hazard_moves:
+            lost = min(f.hazard_moves, act.actions)
             act.actions -= lost
-            f.debt = 0
+            f.hazard_moves = 0
             f.moved = f.moved or r.hazard_is_move
             self.active_round = True
             self.say(f"  {f.name} spends {lost} Move picking clear of the hazard")
