@@ -940,29 +940,40 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
     A change counts only if it gains more than ``step`` and more than twice the standard
     error of the paired difference (so the search does not wander among profiles that
     differ by noise), and the profile returned keeps only such changes: every policy whose
-    change does not count is put back as given."""
-    memo: dict[int, np.ndarray] = {}
+    change does not count is put back as given.  A profile the kernel refuses to play is
+    passed over."""
+    memo: dict[int, np.ndarray | None] = {}
 
-    def score(index: int) -> np.ndarray:
+    def score(index: int) -> np.ndarray | None:
         if index not in memo:
-            memo[index] = _side_score(space, sampler, index, opponent, "screen")
+            try:
+                memo[index] = _side_score(space, sampler, index, opponent, "screen")
+            except SpecError:  # the kernel cannot play it (pool's equilibrium bids with
+                memo[index] = None  # a turn policy the solver does not model)
         return memo[index]
 
+    def mean(index: int) -> float:
+        values = score(index)
+        return -math.inf if values is None else float(np.mean(values))
+
     def better(index: int, than: int) -> bool:
-        diff = score(index) - score(than)
+        mine, theirs = score(index), score(than)
+        if mine is None or theirs is None:
+            return mine is not None
+        diff = mine - theirs
         se = float(np.std(diff, ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
         return float(np.mean(diff)) > max(step, Z_ADD * se, 1e-12)
 
     if space.small:  # every distinct profile, the least change first
         listed = space.listed()
-        top = max(listed, key=lambda i: float(np.mean(score(i))))
+        top = max(listed, key=mean)
         return next(i for i in listed if i == top or not better(top, i))
-    best = max((i for i, _ in own), key=lambda i: float(np.mean(score(i))))
+    best = max((i for i, _ in own), key=mean)
     for _ in range(MAX_SWEEPS):
         moves = list(space.neighbours(best))
         if not moves:
             break
-        top = max(moves, key=lambda i: float(np.mean(score(i))))
+        top = max(moves, key=mean)
         if not better(top, best):
             break
         best = top
@@ -1114,29 +1125,42 @@ def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
+SURE = 0.9
+"""A share of bootstrap replicates at least this (or at most 1 - this) is a clear
+verdict on dominance; in between it is unsure."""
+
+
 def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
                      seed: int = 0) -> tuple[Any, list[str]]:
     """The verdicts of a round robin with the policies as given and under best play, side
     by side, and the sentences saying which change.
 
-    Verdicts compared: the Bradley-Terry ranking (and who is on top), who is dominated by
-    a mix of the others (in most bootstrap replicates), who the metagame plays, and which
-    pairings change favourite (the seat-averaged expected score crosses one half).
+    Verdicts compared, each change told apart from noise:
+
+    * the Bradley-Terry ranking: who is on top; which pairs of entrants swap order beyond
+      their ratings' 95% intervals (each clearly ahead in one play, clearly behind in the
+      other), and which ranks move only within them;
+    * dominance by a mix of the others: clear when the entrant is dominated in at least
+      90% of the bootstrap replicates, or in at most 10%; unsure in between;
+    * who the metagame plays (weight above 1%);
+    * which pairings change favourite: the seat-averaged expected score on one side of 1/2
+      beyond its 95% interval with the policies as given, and on the other under best play.
 
     Returns
     -------
     table, sentences
         One row per entrant: ``rank`` and ``elo`` (with ``_best``), ``dominated`` and
-        ``dominated_best`` (the share of replicates), ``metagame`` and ``metagame_best``
-        (equilibrium weights); and plain sentences naming the changes.
+        ``dominated_best`` (the share of replicates in which it is dominated), ``metagame``
+        and ``metagame_best`` (equilibrium weights); and plain sentences naming the changes.
     """
     import pandas as pd
 
+    from .. import stats
     from .equilibria import dominated, metagame
     from .matchups import score_matrix
     from .ratings import ratings
 
-    parts = []
+    parts, intervals = [], []
     for label, table in (("", default), ("_best", best)):
         rating = ratings(table)
         dom = dominated(table, resamples=resamples, seed=seed + 1)
@@ -1147,26 +1171,55 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
             f"elo{label}": rating["elo"].round(1),
             f"dominated{label}": dom[column].astype(float),
             f"metagame{label}": meta["weight"].round(3)}))
+        intervals.append(rating[["elo_low", "elo_high"]])
     frame = pd.concat(parts, axis=1).sort_values("rank_best")
     frame.index.name = "entrant"
+    names = list(frame.index)
     sentences: list[str] = []
     top, top_best = frame["rank"].idxmin(), frame["rank_best"].idxmin()
     sentences.append(f"Strongest: {top} with the policies as given, {top_best} under best play."
                      if top != top_best else f"Strongest: {top}, under both.")
-    moved = frame[frame["rank"] != frame["rank_best"]]
-    if len(moved):
-        sentences.append("Ranking changes: " + "; ".join(
-            f"{name} {_ordinal(int(r['rank']))} -> {_ordinal(int(r['rank_best']))}"
-            for name, r in moved.sort_values("rank_best").iterrows()) + ".")
-    else:
+
+    def ahead(which: int, i: str, j: str) -> bool:  # i clearly rated above j
+        return bool(intervals[which].loc[i, "elo_low"] > intervals[which].loc[j, "elo_high"])
+
+    overtakes: dict[str, list[str]] = {}
+    for i in names:
+        for j in names:
+            if i != j and ahead(0, j, i) and ahead(1, i, j):
+                overtakes.setdefault(i, []).append(j)
+    if overtakes:
+        sentences.append("Order changes beyond the ratings' 95% intervals: " + "; ".join(
+            f"{i} ({_ordinal(int(frame.loc[i, 'rank']))} -> "
+            f"{_ordinal(int(frame.loc[i, 'rank_best']))}) overtakes " + ", ".join(js)
+            for i, js in sorted(overtakes.items(), key=lambda kv: frame.loc[kv[0], "rank_best"]))
+            + ".")
+    moved = [n for n in names if frame.loc[n, "rank"] != frame.loc[n, "rank_best"]
+             and n not in overtakes and not any(n in js for js in overtakes.values())]
+    if moved:
+        sentences.append("Ranks that move only within the ratings' intervals: " + "; ".join(
+            f"{n} {_ordinal(int(frame.loc[n, 'rank']))} -> "
+            f"{_ordinal(int(frame.loc[n, 'rank_best']))}" for n in moved) + ".")
+    if not overtakes and not moved:
         sentences.append("The ranking is the same.")
-    held = frame["dominated"] > 0.5
-    held_best = frame["dominated_best"] > 0.5
-    for mask, text in ((held & ~held_best, "dominated only with the policies as given"),
-                       (~held & held_best, "dominated only under best play"),
-                       (held & held_best, "dominated under both")):
+
+    def state(share: float) -> str:
+        return "yes" if share >= SURE else "no" if share <= 1 - SURE else "unsure"
+
+    was = frame["dominated"].map(state)
+    now = frame["dominated_best"].map(state)
+    for mask, text in (((was == "yes") & (now == "no"), "dominated only with the policies as "
+                        "given"),
+                       ((was == "no") & (now == "yes"), "dominated only under best play"),
+                       ((was == "yes") & (now == "yes"), "dominated under both")):
         if mask.any():
             sentences.append(f"{text.capitalize()}: " + ", ".join(frame.index[mask]) + ".")
+    unsure = frame.index[(was == "unsure") | (now == "unsure")]
+    if len(unsure):
+        sentences.append("Unsure (dominated in 10-90% of the bootstrap replicates in one play "
+                         "or both): " + ", ".join(
+                             f"{n} {frame.loc[n, 'dominated']:.0%} -> "
+                             f"{frame.loc[n, 'dominated_best']:.0%}" for n in unsure) + ".")
     support = list(frame.index[frame["metagame"] > 0.01])
     support_best = list(frame.index[frame["metagame_best"] > 0.01])
     if set(support) != set(support_best):
@@ -1176,17 +1229,32 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
                          + " under best play.")
     else:
         sentences.append("The metagame plays " + ", ".join(support) + " under both.")
-    score, _ = score_matrix(default)
-    score_best, _ = score_matrix(best)
-    names = list(score.index)
-    flips = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
-             if (score.loc[a, b] - 0.5) * (score_best.loc[a, b] - 0.5) < 0]
+    z = stats.z_value(0.95)
+    (score, fights), (score_best, fights_best) = score_matrix(default), score_matrix(best)
+
+    def side(s: Any, n: Any, a: str, b: str) -> int:  # +1 / -1 beyond the interval, else 0
+        value, count = float(s.loc[a, b]), float(n.loc[a, b])
+        exact = bool(((default if s is score else best)["n"] == 0).all())
+        half = 0.0 if exact else z * math.sqrt(max(value * (1 - value), 0.0) / max(count, 1.0))
+        return 1 if value - half > 0.5 else -1 if value + half < 0.5 else 0
+
+    flips, near = [], []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            before, after = side(score, fights, a, b), side(score_best, fights_best, a, b)
+            text = f"{a} v {b}: {score.loc[a, b]:.3f} -> {score_best.loc[a, b]:.3f}"
+            if before * after < 0:
+                flips.append(text)
+            elif (score.loc[a, b] - 0.5) * (score_best.loc[a, b] - 0.5) < 0:
+                near.append(text)
     if flips:
-        shown = "; ".join(f"{a} v {b}: {score.loc[a, b]:.3f} -> {score_best.loc[a, b]:.3f}"
-                          for a, b in flips[:12])
         more = f" (and {len(flips) - 12} more)" if len(flips) > 12 else ""
-        sentences.append(f"{len(flips)} pairing(s) change favourite (the row's seat-averaged "
-                         f"expected score crosses 1/2): {shown}{more}.")
+        sentences.append(f"{len(flips)} pairing(s) change favourite beyond the 95% interval "
+                         "(the row's seat-averaged expected score crosses 1/2): "
+                         + "; ".join(flips[:12]) + more + ".")
     else:
-        sentences.append("No pairing changes favourite.")
+        sentences.append("No pairing changes favourite beyond the 95% interval.")
+    if near:
+        sentences.append(f"{len(near)} pairing(s) cross 1/2 within the noise: "
+                         + "; ".join(near[:12]) + ".")
     return frame, sentences

@@ -57,7 +57,9 @@ class Pool(Ruleset):
         """Best play exactly: the solver's equilibrium over every bid in every state (the
         whole fight is already a game; see :mod:`.exact`), with A maximising ``P(A wins) +
         draw_worth x P(draw)``.  ``pool_policy`` and ``exact_play`` do not apply: every
-        bid is chosen, state by state.  ``details["value"]`` is the game value,
+        bid is chosen, state by state.  The turns stay as given: the solver models attack
+        turns only, so a side given another ``turn_policy`` is intractable here (Monte Carlo
+        best play searches the turn policies too).  ``details["value"]`` is the game value,
         ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
         why = _exact.unsupported(rules, side_a, side_b)
         if why:
@@ -72,6 +74,7 @@ class Pool(Ruleset):
         said = ("every bid chosen state by state: the sealed-bid equilibrium (--strategy "
                 "shows the opening bids)" if rules.bid_protocol == "sealed" else
                 f"every bid chosen state by state ({rules.bid_protocol} bidding)")
+        said += "; every turn an attack, as given"
         details["policy_a"] = details["policy_b"] = said
         return dataclasses.replace(answer, details=details)
 
