@@ -653,6 +653,8 @@ def best_play(rules: Rules, side_a: Side, side_b: Side, /, *, draw_worth: float 
         "plans": f"{names[0]} {len(game.plans[0][True])}, {names[1]} "
                  f"{len(game.plans[1][True])}",
         "opening": "; ".join(openings),
+        "policy_a": "each activation's plan chosen state by state (the strategy table)",
+        "policy_b": "each activation's plan chosen state by state (the strategy table)",
         "states": live * n_keys * cap * len(weights),
         "scope": "the one-zone contact duel: plans of " + ", ".join(ACTIONS) + "; neither "
                  "side leaves the zone",
