@@ -357,6 +357,7 @@ def test_the_third_attack_under_best_play(might, two_strikes_defend, three_strik
 @pytest.mark.parametrize(("a", "b", "rules", "match"), [
     ((Combatant(), Combatant()), (Combatant(),), CONTACT, "1-against-1"),
     ((Combatant(),), (Combatant(),), Rules(), "one location"),
+    ((Combatant(ranged="breath"),), (Combatant(),), CONTACT, "area weapon"),
 ])
 def test_unsupported_matchups_raise(a, b, rules, match):
     with pytest.raises(IntractableError, match=match):

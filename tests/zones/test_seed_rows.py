@@ -149,3 +149,45 @@ def test_smoke_hides_and_the_barred_gate_turns_the_raiders():
 def test_kernel_matches_reference_in_the_ruins():
     p = compare(*RUINS, 1500, seed=43)
     assert min(p) > 1e-3, p  # false alarm 0.1% per p-value for a correct kernel
+
+
+# --- area effects: a blast, a breath (002.1) --------------------------------------------
+
+BLAST = (
+    ZONES.rules(battlefield="line", initial_gap="short", max_rounds=12),
+    (ZONES.combatant("name=grenadier,ranged=blast,policy=hold,agility=2,zone=west"),
+     ZONES.combatant("soldier,name=soldier,zone=west,policy=hold,hp=20")),
+    (ZONES.combatant("ogre,name=drake,ranged=breath,frontage_full=shoot,area_allies=accept"),
+     ZONES.combatant("raider,name=raider 1"), ZONES.combatant("raider,name=raider 2")),
+)
+
+
+def test_a_breath_hits_everyone_in_the_zone_one_roll_each():
+    _, lines = narrate(*BLAST, seed=2)
+    at = lines.index("  drake looses a breath on west, 0 steps away: grenadier, drake, raider 1, "
+                     "raider 2")
+    rolls = lines[at + 1:at + 5]
+    assert [r.split(";")[-1].split()[0] for r in rolls] == ["grenadier", "drake", "raider",
+                                                            "raider"]
+    # the grenadier never blasts a zone where its soldier stands (area_allies = avoid)
+    blasts = []
+    for seed in range(10):
+        _, lines = narrate(*BLAST, seed=seed)
+        blasts += [line for line in lines if line.startswith("  grenadier looses a blast")]
+    assert blasts and not any("soldier" in line for line in blasts)
+
+
+def test_area_friendly_fire_off_spares_allies():
+    rules = ZONES.rules(BLAST[0], area_friendly_fire=False)
+    _, lines = narrate(rules, *BLAST[1:], seed=2)
+    breaths = [line for line in lines if "looses a breath" in line]
+    assert breaths and all("drake" not in line.split(":")[1] and "raider" not in
+                           line.split(":")[1] for line in breaths)
+
+
+def test_kernel_matches_reference_with_area_effects():
+    p = compare(*BLAST, 1500, seed=47)
+    assert min(p) > 1e-3, p  # false alarm 0.1% per p-value for a correct kernel
+    rules = ZONES.rules(BLAST[0], area_friendly_fire=False, penalty_stacking="worst")
+    p = compare(rules, *BLAST[1:], 1500, seed=49)
+    assert min(p) > 1e-3, p  # false alarm 0.1% per p-value for a correct kernel

@@ -141,14 +141,16 @@ class Combatant:
                                  "the reference (003.4); exact plays the equilibrium unless "
                                  "exact_play=policies", policy=True)
 
+    # not searched by default (search=()): the exact game plays attack turns only, so best
+    # play keeps to them unless a search names these (then by Monte Carlo)
     turn_policy: str = param("attack", tag="DEFAULT", choices=TURN_POLICIES,
                              doc="what this fighter declares on its turn: attack, or full "
                                  "defence / aid, always or when it cannot possibly hit its "
-                                 "target (003.2 step 3)", policy=True)
+                                 "target (003.2 step 3)", policy=True, search=())
     withdraw_at: int = param(0, tag="DEFAULT", low=0, high=999,
                              doc="withdraw from the fight (its turn, instead of acting) once "
                                  "its WP are at or below this; 0 = never (003.2 step 3)",
-                             policy=True, search=(0, 2, 4, 6))
+                             policy=True, search=())
 
     def __post_init__(self) -> None:
         check_fields(self)

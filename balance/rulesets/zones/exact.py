@@ -67,6 +67,10 @@ def best_play_unsupported(rules: Rules, side_a: Side, side_b: Side) -> str | Non
     if start_location(side_a[0], 0, rules, cmap) != start_location(side_b[0], 1, rules, cmap):
         return ("exact best play needs the duellists in one location from the start "
                 "(initial_gap='contact', or the same zone); the approach is not solved")
+    for c in (side_a[0], side_b[0]):
+        if c.ranged in rules.area_weapons:
+            return (f"{c.name}'s {c.ranged} is an area weapon: in contact it would catch the "
+                    "shooter too, which the duel's plans do not model")
     return None
 
 
@@ -653,6 +657,8 @@ def best_play(rules: Rules, side_a: Side, side_b: Side, /, *, draw_worth: float 
         "plans": f"{names[0]} {len(game.plans[0][True])}, {names[1]} "
                  f"{len(game.plans[1][True])}",
         "opening": "; ".join(openings),
+        "policy_a": "each activation's plan chosen state by state (the strategy table)",
+        "policy_b": "each activation's plan chosen state by state (the strategy table)",
         "states": live * n_keys * cap * len(weights),
         "scope": "the one-zone contact duel: plans of " + ", ".join(ACTIONS) + "; neither "
                  "side leaves the zone",

@@ -94,6 +94,8 @@ class _Me:
     keep_distance: int
     long_shots: bool
     melee_first: bool
+    area: bool                 # an area weapon: hits everyone in the target's zone
+    area_avoid: bool           # never aims at a zone holding an ally or itself
     band_cost: int
     shift_cost: int
     free_shift: bool
@@ -141,6 +143,7 @@ class _Static:
     ladder_lut: np.ndarray     # int8: result category of total + _LUT_OFFSET
     map_values: np.ndarray     # int16 MAP by attack index (last repeats)
     melee_dmg_all: np.ndarray  # int8 (N, N, 4) damage of attacker i on target j
+    ranged_dmg_all: np.ndarray  # int16 (N, N, 4) the same with i's ranged weapon
 
 
 @lru_cache(maxsize=32)
@@ -180,6 +183,9 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             leave_engaged=c.leave_engaged, frontage_full=c.frontage_full,
             advance_fire=c.advance_fire, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
+            area=c.ranged in rules.area_weapons,
+            area_avoid=(c.ranged in rules.area_weapons and c.area_allies == "avoid"
+                        and rules.area_friendly_fire),
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
             ward=ward, can_be_entangled=c.entangled, melee_dmg=melee, ranged_dmg=ranged,
@@ -193,10 +199,13 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
                    np.int8)
     n_map = max(6, len(rules.map))
     all_melee = np.zeros((n, n, 4), np.int16)
+    all_ranged = np.zeros((n, n, 4), np.int16)
     for i, c in enumerate(everyone):
+        shot = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
         for j, t in enumerate(everyone):
             all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armour, rules)
                                for k in range(4)]
+            all_ranged[i, j] = [damage(k, shot, t.armour, rules) for k in range(4)]
     return _Static(
         rules=rules, n=n, n_a=n_a, sides=sides,
         hp0=np.array([starting_hp(c, rules) for c in everyone], np.int16),
@@ -223,7 +232,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         has_blind=bool((cmap.sight != cmap.distance).any()), n_locations=cmap.n_locations,
         ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
                                             np.int16),
-        melee_dmg_all=all_melee,
+        melee_dmg_all=all_melee, ranged_dmg_all=all_ranged,
     )
 
 
@@ -745,18 +754,13 @@ class _Batch:
         self.attack_series(me, ix, t, j, me.might + mods - self.melee_defence(t, ix), first,
                            again, me.melee_dmg, True, a)
 
-    def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
+    def shot_mods(self, ix: np.ndarray, here: np.ndarray, there: np.ndarray, d: np.ndarray,
+                  reach: int, moved: np.ndarray) -> np.ndarray:
+        """Long shot, cover, moved target and higher ground of shots (002.1, 002.5)."""
         r, st = self.rules, self.st
-        c = me.index
-        t = (me.foes.start + j).astype(np.intp)
-        n = self.size
-        flat = t * n + ix
-        here = self.loc[c, ix]
-        there = self.f_loc[flat]
-        d = st.sight[here, there]
         mods = np.zeros(len(ix), np.int16)
-        applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
-                   self.f_moved[flat])
+        applies = (d == reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
+                   moved)
         values = (r.long_shot_penalty, r.cover_penalty, r.moved_target_penalty)
         if r.penalty_stacking == "worst":
             worst = np.full(len(ix), 127, np.int16)
@@ -771,12 +775,49 @@ class _Batch:
             if r.higher_ground == "split":
                 high = high & (there != here)
             mods += high * np.int16(r.higher_ground_bonus)
+        return mods
+
+    def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
+        st = self.st
+        c = me.index
+        t = (me.foes.start + j).astype(np.intp)
+        n = self.size
+        flat = t * n + ix
+        here = self.loc[c, ix]
+        there = self.f_loc[flat]
+        d = st.sight[here, there]
         if me.reloads:
             self.loaded[c, ix] = False
         first = a.steady[ix]
         a.steady[ix] = 0
+        if me.area:
+            self.area_attack(me, ix, here, there, d, first, a)
+            return
+        mods = self.shot_mods(ix, here, there, d, me.reach, self.f_moved[flat])
         self.attack_series(me, ix, t, j, me.agility + mods - st.defence[t], first, 0,
                            me.ranged_dmg, not me.reloads, a)
+
+    def area_attack(self, me: _Me, ix: np.ndarray, here: np.ndarray, there: np.ndarray,
+                    d: np.ndarray, first: np.ndarray, a: _ActState) -> None:
+        """An area effect on the zone ``there``: everyone in it (allies too, under
+        ``area_friendly_fire``), one roll each in listing order, as one attack (002.1)."""
+        st = self.st
+        base = first + st.map_values.take(a.attacks[ix]) + me.agility
+        a.attacks[ix] += 1
+        for g in range(st.n):
+            if st.sides[g] == me.side and not self.rules.area_friendly_fire:
+                continue
+            caught = self.ongoing[ix] & (self.hp[g, ix] > 0) & (self.loc[g, ix] == there)
+            if not _any(caught):
+                continue
+            dx = ix[caught]
+            mods = base[caught] + self.shot_mods(dx, here[caught], there[caught], d[caught],
+                                                 me.reach, self.moved[g, dx])
+            target = np.full(len(dx), g, np.intp)
+            self.resolve(dx, target, 0, mods, st.defence[target], st.ranged_dmg_all[me.index],
+                         target)
+            self.end_check(dx, int(st.sides[g]))
+        self.actions[ix[self.hp[me.index, ix] <= 0]] = 0  # caught in its own blast
 
     def attack_series(self, me: _Me, ix: np.ndarray, t: np.ndarray, j: np.ndarray,
                       base: np.ndarray, first: np.ndarray, again: np.ndarray | int,
@@ -1095,7 +1136,12 @@ class _View:
     @property
     def shootable(self) -> np.ndarray:
         reach = self.me.reach + (1 if self.me.long_shots else 0)
-        return self.alive & (self.sight <= reach)
+        ok = self.alive & (self.sight <= reach)
+        if self.me.area_avoid:  # no zone holding an ally, or itself (counted there)
+            b = self.b
+            row = self.foe_loc.astype(np.intp) + self.me.side * b.st.n_locations
+            ok &= b.f_occupancy.take(row * b.size + self.fights[None, :]) == 0
+        return ok
 
     @property
     def approachable(self) -> np.ndarray:

@@ -92,6 +92,14 @@ MAPS: dict[str, dict[str, Any]] = {
         "front_a": "hall", "front_b": "yard",
         "approach_a": "the inner keep", "approach_b": "the courtyard",
     },
+    "hall": {
+        "description": "hall - door - yard, the door uncapped (the chokepoint map without "
+                       "its cap: the baseline of holding a door)",
+        "zones": [{"name": "hall"}, {"name": "door"}, {"name": "yard"}],
+        "adjacent": [["hall", "door"], ["door", "yard"]],
+        "front_a": "hall", "front_b": "yard",
+        "approach_a": "the inner keep", "approach_b": "the courtyard",
+    },
     "ruins": {
         "description": "a ruined keep: yard - arch - tower (commanding) - garden (smoke: "
                        "obscured), the garden's gate to the yard barred (blocked: no way "

@@ -190,7 +190,12 @@ class _Fight:
 
     def shootable(self, f: _Fighter, t: _Fighter) -> bool:
         reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
-        return t.up and self.sight(f.loc, t.loc) <= reach
+        if not (t.up and self.sight(f.loc, t.loc) <= reach):
+            return False
+        if f.c.ranged in self.rules.area_weapons and f.c.area_allies == "avoid" \
+                and self.rules.area_friendly_fire:
+            return not (f.loc == t.loc or self.at(t.loc, f.side))  # no ally (or itself) hit
+        return True
 
     def best(self, f: _Fighter, candidates: list[_Fighter],
              long_last: bool = False) -> _Fighter | None:
@@ -380,9 +385,10 @@ class _Fight:
         self.resolve(f, t, ("Might", f.c.might), mods, self.defence_vs_melee(t),
                      melee_damage(f.c, r))
 
-    def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
+    def shot_mods(self, f: _Fighter, act: _Activation, t: _Fighter, d: int
+                  ) -> list[tuple[str, int]]:
+        """Modifiers of a shot by ``f`` at ``t``, ``d`` steps away (002.1, 002.5)."""
         r = self.rules
-        d = self.sight(f.loc, t.loc)
         mods = [("MAP", r.attack_penalty(act.attacks))]
         if act.steady:
             mods.append(("Steady", act.steady))
@@ -399,14 +405,31 @@ class _Fight:
         if self.map.commanding[f.loc] and (r.higher_ground == "any_from_commanding"
                                            or t.loc != f.loc):
             mods.append(("higher ground", r.higher_ground_bonus))
+        return mods
+
+    def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
+        r = self.rules
+        d = self.sight(f.loc, t.loc)
+        area = f.c.ranged in r.area_weapons
+        # an area effect hits everyone in the zone, one roll each (002.1); a shot, one foe
+        targets = ([g for g in self.fighters if g.up and g.loc == t.loc
+                    and (g.side != f.side or r.area_friendly_fire)] if area else [t])
+        mods = {g.index: self.shot_mods(f, act, g, d) for g in targets}
         if f.c.ranged in r.reloading:
             f.loaded = False
         act.attacks += 1
         act.steady = 0
-        self.say(f"  {f.name} shoots ({f.c.ranged}) at {t.name} in {self.where(t)}, "
-                 f"{d} step{'s' if d != 1 else ''} away")
-        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defence(t.c, r),
-                     int(r.weapon_damage[f.c.ranged]))
+        away = f"{d} step{'s' if d != 1 else ''} away"
+        if area:
+            self.say(f"  {f.name} looses a {f.c.ranged} on {self.where(t)}, {away}: "
+                     + ", ".join(g.name for g in targets))
+        else:
+            self.say(f"  {f.name} shoots ({f.c.ranged}) at {t.name} in {self.where(t)}, {away}")
+        for g in targets:
+            if self.ended:
+                break
+            self.resolve(f, g, ("Agility", f.c.agility), mods[g.index], total_defence(g.c, r),
+                         int(r.weapon_damage[f.c.ranged]))
 
     def free_strike(self, h: _Fighter, f: _Fighter) -> None:
         """Holder ``h`` strikes the leaver ``f`` (002.3)."""

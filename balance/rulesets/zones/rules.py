@@ -20,20 +20,23 @@ from .maps import MAPS, CompiledMap, map_table
 
 MELEE_WEAPONS: tuple[str, ...] = ("unarmed", "light", "one_handed", "two_handed")
 RANGED_WEAPONS: tuple[str, ...] = ("none", "short_bow", "long_bow", "crossbow", "thrown",
-                                   "spell")
+                                   "spell", "blast", "breath")
 POLICIES: tuple[str, ...] = ("advance", "hold", "skirmish", "guard")
 TARGETS: tuple[str, ...] = ("nearest", "weakest", "priority")
 SPARES: tuple[str, ...] = ("defend", "pass")
 CATEGORIES: tuple[str, ...] = ("Failure", "Partial", "Success", "Critical")
 
 # 002.8 Damage [DEFAULT]: weapon damage; "spell" is the caster's close-range bolt of the
-# worked example (002.6 step 6), given a one-handed weapon's damage.
+# worked example (002.6 step 6), given a one-handed weapon's damage.  002.1's area effects
+# ("a blast, a breath: everyone in one zone") as ranged weapons that hit a whole zone
+# [DEFAULT]: a thrown blast (a fire pot, a bomb) and a Large creature's breath.
 WEAPON_DAMAGE = {"unarmed": 1, "light": 3, "one_handed": 4, "two_handed": 6, "short_bow": 3,
-                 "long_bow": 4, "crossbow": 5, "thrown": 3, "spell": 4}
+                 "long_bow": 4, "crossbow": 5, "thrown": 3, "spell": 4, "blast": 3,
+                 "breath": 4}
 
 # 002.8 Range bands [DEFAULT]: short = thrown / short bow, medium = crossbow, long = long bow.
 WEAPON_RANGE = {"short_bow": "short", "long_bow": "long", "crossbow": "medium",
-                "thrown": "short", "spell": "short"}
+                "thrown": "short", "spell": "short", "blast": "short", "breath": "short"}
 RANGE_STEPS = {"short": 1, "medium": 2, "long": 3}
 
 # 002.8 Initial gap [DEFAULT] long; 002.7.1 gap in {long=3, medium=2, short=1}; 0 = contact.
@@ -118,6 +121,9 @@ class Combatant:
                                    "steps (0 = only break away when engaged)", policy=True, search=(0, 1, 2))
     long_shots: bool = param(True, tag="DEFAULT",
                              doc="shoot at one band past reach (-1) rather than close in", policy=True)
+    area_allies: str = param("avoid", tag="DEFAULT", choices=("avoid", "accept"),
+                             doc="with an area weapon: never aim at a zone holding an ally "
+                                 "(or itself), or accept hitting them", policy=True)
     melee_first: bool = param(True, tag="DEFAULT",
                               doc="with a foe in its zone, Strike it rather than Shoot (a "
                                   "caster's close-range spell: false)", policy=True)
@@ -163,6 +169,15 @@ class Rules:
     range_steps: Table = param(RANGE_STEPS, tag="DEFAULT", low=0, high=6,
                                doc="steps a band reaches; one past = long shot, two past = out "
                                    "of reach (002.1, 002.8)")
+    area_weapons: tuple[str, ...] = param(("blast", "breath"), tag="DEFAULT",
+                                          choices=RANGED_WEAPONS[1:],
+                                          doc="ranged weapons that hit everyone in the "
+                                              "target's zone, one roll each (002.1 'an area "
+                                              "effect (a blast, a breath): everyone in one "
+                                              "zone')")
+    area_friendly_fire: bool = param(True, tag="TEXT",
+                                     doc="an area attack hits allies in the zone too, the "
+                                         "attacker itself if there (002.1 'everyone')")
     reloading: tuple[str, ...] = param(("crossbow",), tag="DEFAULT",
                                        choices=RANGED_WEAPONS[1:],
                                        doc="ranged weapons that need a Reload action after "
