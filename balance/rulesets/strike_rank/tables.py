@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ... import dice as _dice
-
 # --- Table 16: Number of Actions from Agility [TEXT] (000.2.1) --------------------------------
 # (highest Agility of the band, Actions); above 24: +1 per (started) block of 4.
 ACTIONS_TABLE: tuple[tuple[int, int], ...] = (
@@ -27,7 +25,9 @@ TABLE_TOP = 24
 """Both tables grow by one per block of 4 above 24 ("each additional block of 4 above 24")."""
 
 # --- Index Resolution [TEXT] (5.3, 000.2.3): d6 face -> bonus Actions --------------------------
-INDEX_RESOLUTION = _dice.INDEX_RESOLUTION  # 5 -> +1, 6 -> +2 (the one table, in dice.py)
+# A d6 face counts 0 on 1-4, +1 on a 5, +2 on a 6; only the dice that showed 5 or 6 stay in
+# the initiative index for the next round.
+INDEX_RESOLUTION: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 2)  # indexed by face 1..6 (0 unused)
 
 # --- Attack types [TEXT] (5.4, 000.4) ---------------------------------------------------------
 ATTACK_TYPES: tuple[str, ...] = ("thrust", "swing", "blow")
