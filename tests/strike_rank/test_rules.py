@@ -478,3 +478,51 @@ def test_log_names_the_action_costs_that_break_a_tie() -> None:
     assert [g.p.c.name for g in order] == ["rapier", "sword"]  # equal cost and DEX: slot
     floored.say_order(order)
     assert lines2[-1].endswith("(7, action cost 1), sword [B1] (7, action cost 1)")
+
+
+# --- seed rows (issue 14) ---------------------------------------------------------------------
+
+
+def test_table_36_moves_are_rows_the_unarmed_styles_use() -> None:
+    for move in ("punch", "straight kick", "butt", "knee"):
+        w = RULES.weapon(move)
+        assert w.kind == "unarmed" and move in T.INVENTED_WEAPON_NAMES
+        for style, mod in (("brawling", 0), ("martial_artist", 0), ("feral", 0),
+                           ("skirmisher", 0), ("swashbuckler", -10), ("legionnaire", -10)):
+            assert R.style_weapon_mod(Combatant(style=style, weapon=move), RULES) == mod
+    kick = profile(Combatant(style="brawling", weapon="straight kick"), RULES)
+    assert not kick.can_weapon_parry and kick.types == (0, 2)  # no swing, no parry with it
+    assert R.style_weapon_mod(Combatant(style="swashbuckler", weapon="improvised"), RULES) == 0
+
+
+def test_log_names_the_move() -> None:
+    lines: list[str] = []
+    StrikeRank().fight(RULES, (Combatant(name="brawler", style="brawling",
+                                         weapon="straight kick"),),
+                       (Combatant(name="boxer", style="brawling", weapon="punch"),),
+                       rng=__import__("numpy").random.default_rng(4), log=lines.append)
+    text = "\n".join(lines)
+    assert "brawler [A1] strikes a blow with its straight kick at boxer [B1]" in text
+    assert "with its punch at brawler [A1]" in text
+
+
+def test_half_skill_with_mods_halves_situation_and_wounds_too() -> None:
+    dodger = profile(Combatant(dodge=25), RULES)
+    situation = [("alone (solo style)", 5), ("wounded", -5)]
+    skill_only = dodger.dodge_parts(dodger, True, situation)
+    assert total(skill_only) == 12 + 5 - 5
+    with_mods = profile(Combatant(dodge=25), Rules(half_skill_mode="with_mods"))
+    assert total(with_mods.dodge_parts(with_mods, True, situation)) == (25 + 5 - 5) // 2
+    assert total(with_mods.dodge_parts(with_mods, True, [("alone", 5)])) == 15
+    block = profile(Combatant(armour={"head": 0, "arms": 0, "torso": 2, "legs": 0}),
+                    Rules(half_skill_mode="with_mods"))
+    assert total(block.block_parts(block, True, [("wounded", -5)])) == (30 + 10 - 10 - 5) // 2
+
+
+def test_a_two_handed_bow_needs_free_hands() -> None:
+    with pytest.raises(SpecError, match="'missile'.*strapped buckler"):
+        profile(Combatant(style="archer", weapon="hand axe", missile="long bow",
+                          shield="buckler"), RULES)
+    archer = presets.PRESETS["archer"]
+    assert archer.buckler_strapped and profile(archer, RULES).missile is not None
+    assert R.shield_parry_bonus(archer) == T.STRAPPED_BUCKLER_PARRY

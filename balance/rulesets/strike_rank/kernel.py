@@ -1191,11 +1191,14 @@ class _Kernel:
                 d_fixed += ndef * self.cst(setup.step[k], d)
             kind[:] = k
         for k in (setup.kinds if self.single_kind is None else ()):
-            base = self.pair(setup.defence_total[k], d, a)
+            tot = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
             if behind is not None and k in (DODGE, BLOCK):
-                half = self.pair(setup.defence_half[k], d, a)
-                base = base + (half - base) * behind
-            tot = base + (dg_d if k == DODGE else sk_d)
+                # at half skill: the skill halved, or the whole with situation and wounds
+                if rules.half_skill_mode == "with_mods":
+                    half = tot // 2
+                else:
+                    half = self.pair(setup.defence_half[k], d, a) + (dg_d if k == DODGE else sk_d)
+                tot = tot + (half - tot) * behind
             if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
                 tot += own
             step = setup.step[k]

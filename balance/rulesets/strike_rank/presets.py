@@ -30,8 +30,10 @@ def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> dict
 
 
 STYLE_PRESETS = {
-    "archer": _style("archer", "hand axe", shield="buckler", missile="long bow",
-                     missiles=12),
+    # the buckler strapped to the forearm, leaving both hands for the two-handed bow (5.6
+    # Archer: "the buckler was mounted on the forearm, leaving the hands free")
+    "archer": _style("archer", "hand axe", shield="buckler", buckler_strapped=True,
+                     missile="long bow", missiles=12),
     "assassin": _style("assassin", "short sword", shield="buckler"),
     "berserker": _style("berserker", "battle axe", berserk_trigger="on_first_wound"),
     "bladesman": _style("bladesman", "knife", missile="throwing knife", missiles=4),

@@ -18,7 +18,8 @@ from . import rules as R
 from . import tables as T
 from .rules import Combatant, Rules
 
-Parts = list[tuple[str, int]]
+Part = tuple[str, int]
+Parts = list[Part]
 
 WEAPON_PARRY, SHIELD_PARRY, DODGE, BLOCK, BOTH_PARRY = range(5)
 DEFENCE_NAMES: tuple[str, ...] = ("parry", "shield parry", "dodge", "armour block",
@@ -193,7 +194,11 @@ class Profile:
                         -10 if rules.hunter_parry_mode == "net_zero" else -20))
         return out
 
-    def dodge_parts(self, attacker: Profile, half: bool = False) -> Parts:
+    def dodge_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
+                    ) -> Parts:
+        """A Dodge's fixed parts with the ``situation`` parts (alone, wounded, ...); at half
+        skill when dodged behind: the Dodge skill halved (``half_skill_mode="skill_only"``)
+        or the whole, situation and wounds included (``"with_mods"``)."""
         c, rules = self.c, self.rules
         skill = c.dodge // 2 if half and rules.half_skill_mode == "skill_only" else c.dodge
         out: Parts = [("dodge" + (" at half skill" if skill != c.dodge else ""), skill)]
@@ -202,9 +207,12 @@ class Profile:
             out.append((f"{c.style} out of heavy armour", -5))
         if self.has_shield and rules.shield_penalty_scope == "all_rolls" and self.shield_mod:
             out.append((f"style with {c.shield} shield", self.shield_mod))
-        return _halved(out, half and rules.half_skill_mode == "with_mods")
+        return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
 
-    def block_parts(self, attacker: Profile, half: bool = False) -> Parts:
+    def block_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
+                    ) -> Parts:
+        """An Armour block's fixed parts with the ``situation`` parts, halved as
+        :meth:`dodge_parts` says when dodged behind."""
         c, rules = self.c, self.rules
         skill = c.skill // 2 if half and rules.half_skill_mode == "skill_only" else c.skill
         out: Parts = [("skill" + (" at half" if skill != c.skill else ""), skill),
@@ -216,7 +224,7 @@ class Profile:
         out += [p for p in self._skill_mods(attacker)
                 if not p[0].endswith(" out of heavy armour")
                 or rules.knight_unarmoured_scope == "all"]
-        return _halved(out, half and rules.half_skill_mode == "with_mods")
+        return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
 
     def berserker_parts(self, berserk: bool, defence: int) -> Parts:
         """The Berserker's defence modifiers: -5 on every defensive move in normal mode;

@@ -178,7 +178,7 @@ class _Fight:
             f.target = t.slot
             attack_type = self.best[f.slot][t.slot][0]
             self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
-                        verb=TYPE_VERBS[attack_type], depth=0, undefended=True)
+                        verb=self.verb(f, attack_type), depth=0, undefended=True)
         for f in self.fs:
             f.surprised = False
 
@@ -437,7 +437,12 @@ class _Fight:
             f.behind = None
         attack_type = f.attack_type if f.attack_type is not None else 0
         self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
-                    verb=TYPE_VERBS[attack_type], depth=0, behind=behind)
+                    verb=self.verb(f, attack_type), depth=0, behind=behind)
+
+    @staticmethod
+    def verb(f: _Fighter, attack_type: int) -> str:
+        """``thrusts with its long sword``: the attack type and the weapon (or move)."""
+        return f"{TYPE_VERBS[attack_type]} with its {f.p.weapon.name}"
 
     def dynamic_skill_parts(self, f: _Fighter) -> tuple[Parts, Parts]:
         """Situation and wound modifiers now: (on style-skill rolls, on Dodge)."""
@@ -463,8 +468,8 @@ class _Fight:
             return [(f"after {dfn.n_def} defence{'s' if dfn.n_def > 1 else ''}",
                      R.defence_penalty(dfn.n_def, p.step(kind)))]
 
-        def parts(kind: int, base: Parts) -> Parts:
-            extra = skill_sit if kind != DODGE else dodge_sit
+        def parts(kind: int, base: Parts, situated: bool = False) -> Parts:
+            extra = [] if situated else skill_sit if kind != DODGE else dodge_sit
             penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else []
             return base + extra + penalty + cumulative(kind) + p.berserker_parts(dfn.berserk, kind)
 
@@ -481,9 +486,9 @@ class _Fight:
             if weapon_ok and shield_ok and rules.parry_bonus_mode == "sum":
                 options[BOTH_PARRY] = parts(BOTH_PARRY, p.parry_parts(att.p, BOTH_PARRY))
         if not dfn.berserk and "leg" not in dfn.crippled:
-            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, half=behind))
+            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, behind, dodge_sit), situated=True)
         if p.can_block:
-            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, half=behind))
+            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, behind, skill_sit), situated=True)
         return options
 
     def count_defence(self, dfn: _Fighter, att: _Fighter, kind: int) -> None:

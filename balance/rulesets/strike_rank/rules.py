@@ -921,6 +921,11 @@ def missile_problem(c: Combatant, rules: Rules) -> str | None:
     if c.missile == "none":
         return None
     m = rules.missile(c.missile)
+    if m.hands == "2" and c.shield != "none" and not (c.shield == "buckler"
+                                                       and c.buckler_strapped):
+        return (f"{c.name}: the {m.name} is two-handed and cannot be shot with a {c.shield} "
+                "shield in hand (field 'missile'; only a strapped buckler leaves the hands "
+                "free, 5.6 Archer)")
     if rules.weapon_str_mode != "off" and c.strength < m.strength:
         return (f"{c.name}: Strength {c.strength} is below the {m.name}'s {m.strength} "
                 f"(field 'missile', 000.8.1)")

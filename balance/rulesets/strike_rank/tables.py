@@ -148,12 +148,17 @@ CLUBS: tuple[Weapon, ...] = (
     _w("hammer", -2, -1, 0, 5, 0, 8, 0.5, "1", "club"),
 )
 
-# The digest's invented rows [DEFAULT] (000.8.1 notes, 000.10): a punch (Table 36), a spear,
-# the improvised weapon of 5.19 (a Cleaver with Parry -5), and two rows the digest asks for
-# but does not give, invented here on the same patterns: a polearm (halberd) for the
-# Poleaxeman and a whip for the Specialist.
+# The digest's invented rows [DEFAULT] (000.8.1 notes, 000.10): a punch (Table 36's straight
+# punch), a spear, the improvised weapon of 5.19 (a Cleaver with Parry -5), and rows the
+# digest asks for but does not give, invented here on the same patterns: the other Table 36
+# moves Brawling and Martial artist use (straight kick, butt, knee: no swing, no parry, a
+# little harder than a punch, the kick slower), a polearm (halberd) for the Poleaxeman and a
+# whip for the Specialist.
 INVENTED_WEAPONS: tuple[Weapon, ...] = (
     _w("punch", -4, -4, -3, -10, -2, 0, 0.0, "1", "unarmed"),
+    _w("straight kick", -3, NA, -2, NA, -1, 0, 0.0, "1", "unarmed"),
+    _w("butt", -3, NA, -3, NA, -2, 0, 0.0, "1", "unarmed"),
+    _w("knee", -3, NA, -2, NA, -2, 0, 0.0, "1", "unarmed"),
     _w("spear", 1, -1, 1, 5, 0, 6, 1.8, "1+", "spear", throwable=True),
     _w("improvised", -2, 0, 1, -5, 0, 6, 0.3, "1", "improvised"),
     _w("halberd", 1, 2, 3, 10, 1, 12, 2.0, "2", "polearm"),
