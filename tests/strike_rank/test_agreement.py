@@ -71,6 +71,14 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
     ("behind-half-with-mods", ["swashbuckler,skill=40,defence_policy=dodge,dodge=40"],
      ["gladiator,dodge=30,defence_policy=dodge,armour=torso:1"],
      {"half_skill_mode": "with_mods"}, 3000),
+    # untrained fighters: a natural skill rolled each fight (also halved behind, and kept
+    # when the situation changes in a group)
+    ("untrained-duel", ["skirmisher,untrained=true"], ["brawler,untrained=true"], {}, 3000),
+    ("untrained-groups-behind",
+     ["skirmisher,untrained=true,armour=torso:2,defence_policy=armour_block",
+      "brawler,untrained=true"],
+     ["swashbuckler,defence_policy=dodge,dodge=35,skill=20", "skirmisher,skill=10"],
+     {"untrained_skill": "2d6+1"}, 1500),
     ("ambush-first-round", ["assassin"], ["skirmisher,surprised=true"],
      {"ambush_rules": "first_round"}, 3000),
     ("knight-vs-two-weakest", ["knight,target_policy=weakest"],

@@ -520,9 +520,28 @@ def test_half_skill_with_mods_halves_situation_and_wounds_too() -> None:
 
 
 def test_a_two_handed_bow_needs_free_hands() -> None:
-    with pytest.raises(SpecError, match="'missile'.*strapped buckler"):
+    with pytest.raises(SpecError, match=r"'missile'.*strapped buckler"):
         profile(Combatant(style="archer", weapon="hand axe", missile="long bow",
                           shield="buckler"), RULES)
     archer = presets.PRESETS["archer"]
     assert archer.buckler_strapped and profile(archer, RULES).missile is not None
     assert R.shield_parry_bonus(archer) == T.STRAPPED_BUCKLER_PARRY
+
+
+def test_untrained_fighters_roll_a_natural_skill() -> None:
+    assert R.natural_dice("1d10") == (1, 10, 0) and R.natural_dice("2d6+3") == (2, 6, 3)
+    assert R.natural_dice("7") == (0, 1, 7)
+    assert R.natural_skill_mean(RULES) == 5.5
+    with pytest.raises(SpecError, match="untrained_skill"):
+        Rules(untrained_skill="d")
+    with pytest.raises(SpecError, match="'untrained'"):
+        profile(Combatant(style="knight", untrained=True), RULES)
+    p = profile(Combatant(untrained=True, skill=40), RULES)
+    assert p.c.skill == 0  # the natural skill replaces it, rolled each fight
+    lines: list[str] = []
+    StrikeRank().fight(RULES, (Combatant(name="peasant", untrained=True),),
+                       (Combatant(name="brawler", style="brawling", weapon="punch",
+                                  untrained=True),),
+                       rng=__import__("numpy").random.default_rng(2), log=lines.append)
+    assert lines[0] == "peasant [A1] fights skirmisher untrained: natural skill 1d10 -> 9"
+    assert "0 skill +9 natural skill + d20" in "\n".join(lines)

@@ -166,6 +166,7 @@ class _Setup:
     berserker_mod: tuple[tuple[tuple[int, int], ...], ...]  # [kind][d][berserk]
     preferred: tuple[tuple[int, ...], ...]  # [kind][d]
     undefending: tuple[int, ...]  # defence_policy "none"
+    untrained: tuple[int, ...]  # fights on a natural skill rolled each fight
     best: tuple[tuple[tuple[int, ...], ...], ...]  # [a][t][k]
     policy_best: tuple[int, ...]
     armour: tuple[tuple[int, ...], ...]  # [d][location]
@@ -328,7 +329,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any(p.c.riposte_policy == "disarm" for p in ps)
         or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps)))
     block_table = opt[BLOCK]
-    if not groups and not any_disarm and rules.limb_destroyed != "crippled":
+    if (not groups and not any_disarm and rules.limb_destroyed != "crippled"
+            and not any(p.c.untrained for p in ps)):  # a rolled skill moves parries
         opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in slots for a in slots))
@@ -385,6 +387,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                                    total(p.berserker_parts(True, k)))
                          for p in ps) for k in KINDS),
         preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+        untrained=tuple(int(p.c.untrained) for p in ps),
         best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
@@ -433,11 +436,13 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
 
-_SLOT_VARS = ("wound_points", "standing", "skill_situation", "dodge_situation", "defences",
+_SLOT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation", "dodge_situation",
+              "defences",
               "own_penalty", "attack_type", "damage", "disarmed", "berserk", "behind",
               "behind_round", "shield_foes", "target", "crippled", "dice", "kept_bonus",
               "strike_rank", "remaining", "ammo", "ready")
-_COMBAT_VARS = ("wound_points", "standing", "skill_situation", "dodge_situation", "defences",
+_COMBAT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation",
+                "dodge_situation", "defences",
                 "own_penalty", "disarmed", "berserk", "behind", "behind_round", "shield_foes",
                 "crippled")
 """What an attack reads or writes: the variables a riposte's sub-batch carries."""
@@ -451,6 +456,7 @@ class _Lanes:
 
     wound_points: Any  # int32: wound points
     standing: Any  # int8: still in the fight (groups)
+    natural_skill: Any  # int16: an untrained fighter's skill, rolled for the fight (else 0)
     skill_situation: Any  # int16: situation + wounded modifier on style-skill rolls
     dodge_situation: Any  # int16: the same on Dodge
     defences: Any  # int16: defensive moves made this round
@@ -677,6 +683,17 @@ class _Kernel:
         lanes.standing = [np.ones(m, np.int8) for _ in range(n_slots)]
         lanes.skill_situation = [np.full(m, setup.situation_skill[full][i], np.int16)
                                  for i in range(n_slots)]
+        if any(setup.untrained):
+            n, sides, plus = R.natural_dice(self.rules.untrained_skill)
+            lanes.natural_skill = []
+            for i in range(n_slots):
+                natural = np.zeros(m, np.int16)
+                if setup.untrained[i]:
+                    natural += np.int16(plus)
+                    for _ in range(n):
+                        natural += (uniform(self.bits, m, sides) % sides).astype(np.int16) + 1
+                lanes.natural_skill.append(natural)
+                lanes.skill_situation[i] += natural
         if DODGE in setup.kinds or DODGE in setup.shot_kinds:
             lanes.dodge_situation = [np.full(m, setup.situation_dodge[full][i], np.int16)
                                      for i in range(n_slots)]
@@ -1198,6 +1215,9 @@ class _Kernel:
                     half = tot // 2
                 else:
                     half = self.pair(setup.defence_half[k], d, a) + (dg_d if k == DODGE else sk_d)
+                    if k == BLOCK and lanes.natural_skill is not None:
+                        natural = self.sel(lanes.natural_skill, d)  # halved like a skill
+                        half = half - (natural - natural // 2)
                 tot = tot + (half - tot) * behind
             if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
                 tot += own
@@ -1518,6 +1538,8 @@ class _Kernel:
             for i in range(n_slots):
                 wounded = lanes.wound_points[i].take(going) >= setup.wounded_at[i]
                 lanes.skill_situation[i][going] = sk[mask, i] + wpen * wounded
+                if lanes.natural_skill is not None:
+                    lanes.skill_situation[i][going] += lanes.natural_skill[i].take(going)
                 if lanes.dodge_situation is not None:
                     lanes.dodge_situation[i][going] = dg[mask, i] + wpen * wounded
         ended &= ~lanes.done.take(idx)

@@ -10,6 +10,7 @@ swing / blow penalty) are added by the reference and the kernel themselves.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -282,6 +283,12 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         raise SpecError(problem)
     weapon = rules.weapon(c.weapon)
     style = rules.style(c.style)
+    if c.untrained:
+        if not style.has("natural"):
+            raise SpecError(f"{c.name}: only a style everyone can perform (Brawling, "
+                            f"Skirmisher) is fought untrained, not {c.style} (field "
+                            "'untrained', 5.6)")
+        c = dataclasses.replace(c, skill=0)  # the natural skill is rolled each fight
     dice, flat = R.initiative_index(c.dexterity, rules.block_rounding)
     types = R.attack_types(c, rules)
     if not types:

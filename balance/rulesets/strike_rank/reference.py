@@ -80,6 +80,7 @@ class _Fighter:
         self.target: int | None = None
         self.crippled: set[str] = set()
         self.surprised = p.c.surprised
+        self.natural = 0  # an untrained fighter's natural skill, rolled each fight
         self.ammo = p.c.missiles if p.missile else 0
         self.ready = p.missile.reload if p.missile else 0  # loaded at the start
 
@@ -147,6 +148,12 @@ class _Fight:
     # --- the fight ------------------------------------------------------------------------
     def run(self) -> Outcome:
         rules = self.rules
+        n, sides, plus = R.natural_dice(rules.untrained_skill)
+        for f in self.fs:
+            if f.p.c.untrained:
+                f.natural = sum(self.d(sides) for _ in range(n)) + plus
+                self.say(f"{f} fights {f.p.c.style} untrained: natural skill "
+                         f"{rules.untrained_skill} -> {f.natural}")
         for f in self.fs:
             if f.p.can_berserk and f.p.c.berserk_trigger == "start":
                 f.berserk = True
@@ -447,6 +454,8 @@ class _Fight:
     def dynamic_skill_parts(self, f: _Fighter) -> tuple[Parts, Parts]:
         """Situation and wound modifiers now: (on style-skill rolls, on Dodge)."""
         skill, dodge = situation_parts(self.ps, self.alive, f.slot)
+        if f.p.c.untrained:
+            skill = [("natural skill", f.natural), *skill]
         if f.wounded and self.rules.wounded_penalty:
             skill = [*skill, ("wounded", self.rules.wounded_penalty)]
             dodge = [*dodge, ("wounded", self.rules.wounded_penalty)]
@@ -488,7 +497,12 @@ class _Fight:
         if not dfn.berserk and "leg" not in dfn.crippled:
             options[DODGE] = parts(DODGE, p.dodge_parts(att.p, behind, dodge_sit), situated=True)
         if p.can_block:
-            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, behind, skill_sit), situated=True)
+            block_sit = skill_sit
+            if behind and rules.half_skill_mode == "skill_only" and p.c.untrained:
+                # at half skill: the natural skill is the skill, halved like a trained one
+                block_sit = [("natural skill at half", v // 2) if label == "natural skill"
+                             else (label, v) for label, v in skill_sit]
+            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, behind, block_sit), situated=True)
         return options
 
     def count_defence(self, dfn: _Fighter, att: _Fighter, kind: int) -> None:

@@ -46,6 +46,11 @@ class Combatant:
                            "rules 'styles' (5.6, 000.7)")
     skill: int = param(30, tag="DEFAULT", low=0, high=100,
                        doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
+    untrained: bool = param(False, tag="TEXT",
+                            doc="has no Skill points in its style: Brawling and Skirmisher, "
+                                "which everyone can perform, then fight on a natural skill "
+                                "rolled each fight from rules untrained_skill, not 'skill' "
+                                "(5.6)")
     dodge: int = param(20, tag="DEFAULT", low=0, high=100, doc="Dodge skill (5.4)")
     agility: int = param(12, tag="DEFAULT", low=1, high=60,
                          doc="Agility: base Actions, Table 16 (5.3, 000.2.1)")
@@ -231,6 +236,10 @@ class Rules:
                                       doc="a successful Armour block absorbs the blow, or lets "
                                           "it through at double armour (000.10)")
     # styles (000.7)
+    untrained_skill: str = param("1d10", tag="DEFAULT",
+                                 doc="natural skill of the untrained in Brawling and "
+                                     "Skirmisher, rolled each fight: NdS, NdS+K or a number "
+                                     "(Table 10 row 0 missing; 000.10)")
     group_alone_penalty_dodge: bool = param(False, tag="AMBIG",
                                             doc="the group styles' -5 alone also applies to "
                                                 "Dodge (000.7)")
@@ -395,6 +404,7 @@ class Rules:
             for clause in ("weapons", "missiles"):
                 for test, _ in row[clause]:
                     _parse_test(test, self, f"styles.{name}.{clause}")
+        natural_dice(self.untrained_skill)  # a well-formed dice expression
         if self.range_rounds >= self.max_rounds:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
                             f"({self.max_rounds}), got {self.range_rounds}")
@@ -423,6 +433,28 @@ class Rules:
         except KeyError:
             raise SpecError(f"unknown style {name!r}; styles: "
                             + ", ".join(self.styles)) from None
+
+
+def natural_dice(text: str) -> tuple[int, int, int]:
+    """``(n, sides, plus)`` of an ``untrained_skill`` expression: ``"1d10"``, ``"2d6+3"`` or
+    ``"5"`` (no dice)."""
+    import re
+
+    m = re.fullmatch(r"\s*(?:(\d+)\s*d\s*(\d+))?\s*([+-]?\s*\d+)?\s*", text)
+    if not m or not (m.group(1) or m.group(3)):
+        raise SpecError("strike-rank rules field 'untrained_skill' must be NdS, NdS+K or a "
+                        f"number, e.g. 1d10, got {text!r}")
+    n, sides = int(m.group(1) or 0), int(m.group(2) or 1)
+    plus = int((m.group(3) or "0").replace(" ", ""))
+    if n > 10 or not 1 <= sides <= 100 or not -20 <= plus <= 100:
+        raise SpecError("strike-rank rules field 'untrained_skill' allows up to 10 dice of "
+                        f"1..100 sides plus -20..100, got {text!r}")
+    return n, sides, plus
+
+
+def natural_skill_mean(rules: Rules) -> float:
+    n, sides, plus = natural_dice(rules.untrained_skill)
+    return n * (sides + 1) / 2 + plus
 
 
 def _is_rank_letter(text: str) -> bool:

@@ -294,6 +294,8 @@ MECHANICS = MappingProxyType({
     "leaderless": "legionnaire_leaderless when its group has no leader (5.6 Legionnaire)",
     "throwables_in_melee": "its 'throwable' clause follows bladesman_mode (000.9 #16)",
     "feral": "fights as feral_as says (5.26 missing)",
+    "natural": "everyone can perform it: an untrained fighter uses a natural skill rolled "
+               "from untrained_skill (5.6 Brawling, Skirmisher)",
 })
 """The special rules a style row may name (its ``mechanics``)."""
 
@@ -326,7 +328,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
                         missiles=(("throwable", 0), ("missile", -5)), buckler=-20, shield=-20,
                         aim_doubled=True, mechanics=("throwables_in_melee",)),
     # Table 36 moves and improvised weapons without penalty; any other attack -20
-    "brawling": _style("none", (("unarmed", 0), ("improvised", 0), ("any", -20))),
+    "brawling": _style("none", (("unarmed", 0), ("improvised", 0), ("any", -20)),
+                       mechanics=("natural",)),
     # 5.26 missing: as Brawling with natural weapons (claws) [DEFAULT feral_as]
     "feral": _style("none", (("natural", 0), ("unarmed", 0), ("any", -20)),
                     mechanics=("feral",)),
@@ -356,7 +359,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
     # includes the -5 for fighting without a shield)" -- the -5 is a mechanic
     "shieldman": _style("none", (("one_handed", 0), ("any", -10)),
                         missiles=(("missile", -10),), mechanics=("shield_step",)),
-    "skirmisher": _style("none", (("any", 0),)),
+    # "one of the Skills all people have a natural ability to perform"
+    "skirmisher": _style("none", (("any", 0),), mechanics=("natural",)),
     # spears 0, polearms -5, "other weapons (including missile weapons) ... -10"; "may throw
     # spears"
     "spearman": _style("group", (("spear", 0), ("polearm", -5), ("any", -10)),
