@@ -79,6 +79,11 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
       "brawler,untrained=true"],
      ["swashbuckler,defence_policy=dodge,dodge=35,skill=20", "skirmisher,skill=10"],
      {"untrained_skill": "2d6+1"}, 1500),
+    # the Swashbuckler's mobility: dodges on its skill (and gets behind), lost in armour
+    ("swashbuckler-mobility", ["swashbuckler,skill=38,defence_policy=dodge"],
+     ["gladiator,skill=30"], {}, 3000),
+    ("swashbuckler-armoured", ["swashbuckler,skill=38,defence_policy=dodge,armour=torso:3"],
+     ["skirmisher"], {"armour_mode": "roll_reduction"}, 3000),
     ("ambush-first-round", ["assassin"], ["skirmisher,surprised=true"],
      {"ambush_rules": "first_round"}, 3000),
     ("knight-vs-two-weakest", ["knight,target_policy=weakest"],

@@ -545,3 +545,16 @@ def test_untrained_fighters_roll_a_natural_skill() -> None:
                        rng=__import__("numpy").random.default_rng(2), log=lines.append)
     assert lines[0] == "peasant [A1] fights skirmisher untrained: natural skill 1d10 -> 9"
     assert "0 skill +9 natural skill + d20" in "\n".join(lines)
+
+
+def test_swashbuckler_mobility_dodges_on_its_skill_unless_heavily_armoured() -> None:
+    def dodge(torso: int, rules: Rules = RULES) -> list[tuple[str, int]]:
+        p = profile(Combatant(style="swashbuckler", weapon="rapier", skill=40, dodge=25,
+                              armour={"head": 0, "arms": 0, "torso": torso, "legs": 0}), rules)
+        return p.dodge_parts(p)
+    assert dodge(0) == [("swashbuckler skill (mobility)", 40)]
+    assert dodge(2) == [("swashbuckler skill (mobility)", 40)]
+    assert dodge(3) == [("dodge", 25)]  # armour rank > 2: too encumbered (5.6)
+    assert dodge(0, Rules(mobility_task="off")) == [("dodge", 25)]
+    skirmisher = profile(Combatant(skill=40, dodge=25), RULES)
+    assert skirmisher.dodge_parts(skirmisher) == [("dodge", 25)]

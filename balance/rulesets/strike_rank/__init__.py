@@ -77,6 +77,7 @@ class StrikeRank(Ruleset):
                                 ("throwables_in_melee", {"bladesman_mode"}),
                                 ("shield_step", {"shieldman_step_scope", "shield_riposte"}),
                                 ("armour_rank_limit", {"armour_rank_mode"}),
+                                ("mobility", {"mobility_task"}),
                                 ("shield_training", {"gladiator_untrained_shield"}),
                                 ("feral", {"feral_as"})):
             if mechanic not in mechanics:

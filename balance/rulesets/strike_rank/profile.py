@@ -117,6 +117,13 @@ class Profile:
         return self.style.has("shield_step") and self.has_shield
 
     @property
+    def mobile(self) -> bool:
+        """Moving tasks (dodges) on the style skill: the Swashbuckler's mobility, lost in
+        armour of Armour Rank > 2 (5.6; rule mobility_task)."""
+        return (self.style.has("mobility") and self.rules.mobility_task == "dodge_on_skill"
+                and R.armour_rank(self.c, self.rules) <= 2)
+
+    @property
     def aim_shift(self) -> int:
         """Shift on the Hit Distribution table (5.6 Archer / Bladesman: aim high or low)."""
         return self.c.aim_shift if self.style.aim_doubled else 0
@@ -201,8 +208,11 @@ class Profile:
         skill when dodged behind: the Dodge skill halved (``half_skill_mode="skill_only"``)
         or the whole, situation and wounds included (``"with_mods"``)."""
         c, rules = self.c, self.rules
-        skill = c.dodge // 2 if half and rules.half_skill_mode == "skill_only" else c.dodge
-        out: Parts = [("dodge" + (" at half skill" if skill != c.dodge else ""), skill)]
+        base, label = c.dodge, "dodge"
+        if self.mobile and c.skill > c.dodge:  # a moving task on the style skill (5.6)
+            base, label = c.skill, f"{c.style} skill (mobility)"
+        skill = base // 2 if half and rules.half_skill_mode == "skill_only" else base
+        out: Parts = [(label + (" at half skill" if skill != base else ""), skill)]
         if (rules.knight_unarmoured_scope == "all" and self.style.has("heavy_armour")
                 and not self.knight_armoured):
             out.append((f"{c.style} out of heavy armour", -5))

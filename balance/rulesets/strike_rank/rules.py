@@ -276,6 +276,12 @@ class Rules:
                                       choices=("shield_parries", "all_rolls"),
                                       doc="style shield penalties apply to shield parries, or "
                                           "to every roll while carrying it (000.9 #17)")
+    mobility_task: str = param("dodge_on_skill", tag="DEFAULT",
+                               choices=("dodge_on_skill", "off"),
+                               doc="the abstract duel's moving task is the dodge (out of the "
+                                   "way, or behind the foe by 20): a style with mobility "
+                                   "(Swashbuckler) dodges on its style skill where higher, "
+                                   "unless in armour rank > 2; or off (5.6)")
     armour_rank_mode: str = param("highest", tag="AMBIG", choices=("highest", "torso"),
                                   doc="Swashbuckler 'Armour Rank': the highest AI worn, or the "
                                       "torso's (000.9 #20)")

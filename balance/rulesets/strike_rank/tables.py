@@ -294,6 +294,9 @@ MECHANICS = MappingProxyType({
     "leaderless": "legionnaire_leaderless when its group has no leader (5.6 Legionnaire)",
     "throwables_in_melee": "its 'throwable' clause follows bladesman_mode (000.9 #16)",
     "feral": "fights as feral_as says (5.26 missing)",
+    "mobility": "moving tasks on the style skill: with mobility_task, its dodges may use the "
+                "style skill instead of Dodge; lost in armour of Armour Rank > 2 (5.6 "
+                "Swashbuckler)",
     "natural": "everyone can perform it: an untrained fighter uses a natural skill rolled "
                "from untrained_skill (5.6 Brawling, Skirmisher)",
 })
@@ -373,7 +376,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
     # "Blades with a Speed of +0 or lower and Improvised weapons ... other weapons and shields
     # at -10"
     "swashbuckler": _style("solo", (("blade_speed<=0", 0), ("improvised", 0), ("any", -10)),
-                           buckler=-10, shield=-10, mechanics=("armour_rank_limit",)),
+                           buckler=-10, shield=-10,
+                           mechanics=("armour_rank_limit", "mobility")),
 }
 STYLES: tuple[str, ...] = tuple(STYLE_ROWS)
 
