@@ -558,3 +558,35 @@ def test_swashbuckler_mobility_dodges_on_its_skill_unless_heavily_armoured() -> 
     assert dodge(0, Rules(mobility_task="off")) == [("dodge", 25)]
     skirmisher = profile(Combatant(skill=40, dodge=25), RULES)
     assert skirmisher.dodge_parts(skirmisher) == [("dodge", 25)]
+
+
+def test_a_holder_acts_just_before_its_target_once_it_declares() -> None:
+    quick = Combatant(name="quick", agility=20, hold_policy="react", target_policy="weakest")
+    mid = Combatant(name="mid", skill=28)
+    slow = Combatant(name="slow", agility=6, skill=25)
+    lines: list[str] = []
+    f = _Fight(RULES, (quick,), (mid, slow), __import__("numpy").random.default_rng(1),
+               lines.append)
+    f.round = 1
+    living = list(f.fs)
+    for g in living:
+        f.roll_initiative(g)
+    for g in living:  # no dice: Strike Ranks 9, 7, 6
+        g.strike_rank = g.p.actions + g.p.flat
+    f.commit(living)
+    order = sorted(living, key=f.order_key, reverse=True)
+    assert [g.p.c.name for g in order] == ["quick", "mid", "slow"]
+    assert f.fs[f.fs[0].target].p.c.name == "slow"  # the weakest: least Skill
+    held = f.hold(order)
+    assert [g.p.c.name for g in held] == ["mid", "quick", "slow"]
+    text = "\n".join(lines)
+    assert "quick [A1] holds until slow [B2] declares (thrusts), then acts before it" in text
+    assert lines[-1].startswith("  order: mid [B1] (7), quick [A1] (9), slow [B2] (6)")
+    # in a duel the order stays (the holder is first), but it answers the declared type
+    g, _ = fight_of(Combatant(agility=20, hold_policy="react"),
+                    Combatant(attack_policy="blow"), [1, 1, 1, 1, 0, 0, 0.5, 0.5])
+    for x in g.fs:
+        g.roll_initiative(x)
+    g.commit(g.fs)
+    duel = sorted(g.fs, key=g.order_key, reverse=True)
+    assert g.hold(duel) == duel and g.fs[0].attack_type == g.best[0][1][3]

@@ -167,6 +167,7 @@ class _Setup:
     preferred: tuple[tuple[int, ...], ...]  # [kind][d]
     undefending: tuple[int, ...]  # defence_policy "none"
     untrained: tuple[int, ...]  # fights on a natural skill rolled each fight
+    hold: tuple[int, ...]  # hold_policy "react": waits for its target to declare
     best: tuple[tuple[tuple[int, ...], ...], ...]  # [a][t][k]
     policy_best: tuple[int, ...]
     armour: tuple[tuple[int, ...], ...]  # [d][location]
@@ -388,6 +389,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                          for p in ps) for k in KINDS),
         preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
         untrained=tuple(int(p.c.untrained) for p in ps),
+        hold=tuple(int(p.c.hold_policy == "react") for p in ps),
         best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
@@ -561,7 +563,7 @@ class _Kernel:
         # In a duel with no disarm and no holding, each fighter's attack type is the same
         # every round: its damage, action cost and own-defence penalty are constants.
         self.static_types = (not setup.groups and not setup.any_disarm
-                             and rules.hold_policy == "never")
+                             and not any(setup.hold))
         types = [setup.best[i][1 - i][0] if not setup.groups else 0 for i in range(n_slots)]
         self.type_const = tuple(types)
         self.damage_const = tuple(setup.damage_mod[i][types[i]] for i in range(n_slots))
@@ -743,18 +745,21 @@ class _Kernel:
                 self.act(lanes, first)
                 self.act(lanes, second)
         else:
-            order = self.sr_order(lanes)
-            if rules.hold_policy == "react":
-                self.hold(lanes, order)
+            ranks = self.ranks(lanes, lanes.strike_rank)
+            if any(setup.hold):
+                ranks = self.hold(lanes, ranks)
+            order = self.sr_order(lanes, ranks)
             for _ in range(rules.attacks_per_round):
                 for who in order:
                     self.act(lanes, who)
         self.end_round(lanes)
 
-    def sr_order(self, lanes: _Lanes) -> list[_Who]:
-        """Who acts k-th in each fight, k = 0 .. S-1, by Strike Rank and tie-breaks."""
+    def sr_order(self, lanes: _Lanes, ranks: list[np.ndarray] | None = None) -> list[_Who]:
+        """Who acts k-th in each fight, k = 0 .. n_slots-1, by Strike Rank and tie-breaks
+        (or by ``ranks``: each slot's acting rank)."""
         n_slots = self.n_slots
-        ranks = self.ranks(lanes, lanes.strike_rank)
+        if ranks is None:
+            ranks = self.ranks(lanes, lanes.strike_rank)
         order = []
         for k in range(n_slots):
             actor = np.zeros(lanes.n_fights, np.int16)
@@ -932,30 +937,54 @@ class _Kernel:
         elif not whole:
             lanes.own_penalty[i][:] = 0
 
-    def hold(self, lanes: _Lanes, order: list[_Who]) -> None:
-        """``hold_policy="react"``: all but the last hold; knowing the last one's declared
-        type, a holder whose target it is re-picks its type (5.2)."""
-        setup, n_slots = self.setup, self.n_slots
-        # the last living actor of each fight
-        last = np.full(lanes.n_fights, -1, np.int16)
-        for who in order:
-            alive = self.sel(lanes.standing, who) != 0
-            last[alive] = who.idx[alive]
-        lw = _Who(np.maximum(last, 0), n_slots)
-        ltype = self.sel(lanes.attack_type, lw)
+    def hold(self, lanes: _Lanes, ranks: list[np.ndarray]) -> list[np.ndarray]:
+        """Holding (5.2): a fighter on ``hold_policy="react"`` whose living target acts later
+        and is not itself holding waits for it to declare, then acts just before it with
+        its best answer to the declared type.  Returns each slot's new acting rank."""
+        setup, n_slots, m = self.setup, self.n_slots, lanes.n_fights
+        targets = [lanes.target[i] if setup.groups else np.full(m, 1 - i, np.int16)
+                   for i in range(n_slots)]
+        ranks16 = [r.astype(np.int16) for r in ranks]
+        holding = [np.zeros(m, np.int8) for _ in range(n_slots)]
+        for k in reversed(range(n_slots)):  # a target acts later: its status is known first
+            for h in range(n_slots):
+                if not setup.hold[h]:
+                    continue
+                at = (ranks16[h] == k) & (lanes.standing[h] != 0) & (targets[h] >= 0) \
+                    & (lanes.attack_type[h] >= 0)
+                if not at.any():
+                    continue
+                tw = _Who(np.maximum(targets[h], 0), n_slots)
+                holds = at & (self.sel(lanes.standing, tw) != 0) \
+                    & (self.sel(ranks16, tw) > k) & (self.sel(holding, tw) == 0)
+                holding[h] |= holds.astype(np.int8)
+        if not any(x.any() for x in holding):
+            return ranks
+        keys = []
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(n_slots):
-            if not setup.policy_best[i]:
-                continue
-            tgt = lanes.target[i] if setup.groups else np.full(lanes.n_fights, 1 - i, np.int16)
-            mask = ((last >= 0) & (last != i) & (tgt == last) & (ltype >= 0)
-                    & (lanes.attack_type[i] >= 0))
-            if not mask.any():
-                continue
-            flat = np.asarray(setup.best[i], np.int16).ravel()  # [t][k]
-            new = flat.take(np.maximum(last, 0) * 4 + np.maximum(ltype, 0) + 1)
-            lanes.attack_type[i] = np.where(mask, new, lanes.attack_type[i]).astype(np.int16)
-            self.type_effects(lanes, i, whole)
+            key = ranks16[i] * np.int16(n_slots + 1) + np.int16(n_slots)
+            if setup.hold[i] and holding[i].any():
+                tw = _Who(np.maximum(targets[i], 0), n_slots)
+                held = holding[i] != 0
+                key = np.where(held, self.sel(ranks16, tw) * np.int16(n_slots + 1) + ranks16[i],
+                               key).astype(np.int16)
+                # the best answer to the type the target declared
+                declared = self.sel(lanes.attack_type, tw)
+                answer = held & (declared >= 0)
+                flat = np.asarray(setup.best[i], np.int16).ravel()  # [target][k]
+                new = flat.take(tw.idx * 4 + np.maximum(declared, 0) + 1)
+                lanes.attack_type[i] = np.where(answer, new, lanes.attack_type[i]).astype(np.int16)
+                self.type_effects(lanes, i, whole)
+            keys.append(key)
+        out = []
+        for i in range(n_slots):
+            r = np.zeros(m, np.int8)
+            for j in range(n_slots):
+                if j != i:
+                    r += keys[j] < keys[i]
+            out.append(r)
+        return out
 
     def budget_round(self, lanes: _Lanes) -> None:
         n_slots = self.n_slots

@@ -205,7 +205,7 @@ class _Fight:
         else:
             order = sorted(living, key=self.order_key, reverse=True)
             self.say_order(order)
-            self.hold(order)
+            order = self.hold(order)
             for _ in range(rules.attacks_per_round):
                 for f in order:
                     if self.winner is not None:
@@ -383,18 +383,39 @@ class _Fight:
         key.append(-f.slot)
         return tuple(key)
 
-    def hold(self, order: list[_Fighter]) -> None:
-        """``hold_policy="react"``: everyone but the last holds until the last declares, then
-        acts ahead of it in Strike Rank order, knowing its declared attack (5.2)."""
-        if self.rules.hold_policy != "react" or len(order) < 2:
-            return
-        last = order[-1]
-        if last.attack_type is None:
-            return
-        self.say(f"  all hold until {last} declares: it {TYPE_VERBS[last.attack_type]}")
-        for f in order[:-1]:
-            if f.target == last.slot and f.attack_type is not None:
-                f.attack_type = self.best[f.slot][last.slot][last.attack_type + 1]
+    def hold(self, order: list[_Fighter]) -> list[_Fighter]:
+        """Holding (5.2 steps 2-3): a fighter on ``hold_policy="react"`` whose target acts
+        later (and is not itself holding) waits until the target declares, then acts just
+        before it, knowing its declared attack type.  Holders waiting for the same fighter
+        act in Strike Rank order.  Returns the order in which they act."""
+        n = len(order)
+        pos = {f.slot: k for k, f in enumerate(order)}
+        holding: dict[int, _Fighter] = {}  # holder slot -> the fighter it waits for
+        for f in reversed(order):  # a target acts later, so its status is known first
+            t = self.fs[f.target] if f.target is not None else None
+            if (f.p.c.hold_policy == "react" and t is not None and t.out is None
+                    and f.attack_type is not None and pos[t.slot] > pos[f.slot]
+                    and t.slot not in holding):
+                holding[f.slot] = t
+        if not holding:
+            return order
+
+        def key(f: _Fighter) -> int:
+            t = holding.get(f.slot)
+            return pos[f.slot] * (n + 1) + n if t is None else pos[t.slot] * (n + 1) + pos[f.slot]
+
+        for f in order:
+            t = holding.get(f.slot)
+            if t is None:
+                continue
+            known = ("recovers its weapon" if t.attack_type is None
+                     else TYPE_VERBS[t.attack_type])
+            if t.attack_type is not None:
+                f.attack_type = self.best[f.slot][t.slot][t.attack_type + 1]
+            self.say(f"  {f} holds until {t} declares ({known}), then acts before it")
+        order = sorted(order, key=key)
+        self.say_order(order)
+        return order
 
     def budget_round(self, living: list[_Fighter]) -> None:
         """``action_economy="budget"``: the highest remaining Strike Rank acts, paying the

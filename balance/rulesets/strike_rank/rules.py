@@ -21,6 +21,7 @@ from . import tables as T
 
 ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
 DEFENCE_POLICIES: tuple[str, ...] = ("best", "parry", "dodge", "armour_block", "none")
+HOLD_POLICIES: tuple[str, ...] = ("never", "react")
 RIPOSTE_POLICIES: tuple[str, ...] = ("riposte", "disarm", "never")
 OVERPOWER_POLICIES: tuple[str, ...] = ("head", "rank", "disarm")
 BERSERK_TRIGGERS: tuple[str, ...] = ("never", "start", "on_first_wound")
@@ -109,6 +110,11 @@ class Combatant:
                                doc="attack type: always thrust / swing / blow, or best = "
                                    "chosen by the race model of the whole fight (000.11)",
                                policy=True)
+    hold_policy: str = param("never", tag="DEFAULT", choices=HOLD_POLICIES,
+                             doc="holding (5.2): never, or react = hold until its target "
+                                 "declares, then act just before it, knowing its declared "
+                                 "attack type (only if the target acts later and is not "
+                                 "itself holding)", policy=True)
     defence_policy: str = param("best", tag="DEFAULT", choices=DEFENCE_POLICIES,
                                 doc="defence: the highest total among those allowed, or "
                                     "prefer parry / dodge / armour block, or none", policy=True)
@@ -168,9 +174,6 @@ class Rules:
                                               "formula, so a rapier thrust costs 0 and a "
                                               "knife's -1, winning ties against a long "
                                               "sword's 1), or this number (000.2.4)")
-    hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
-                             doc="holding: never, or react = hold and act just before the "
-                                 "last actor, knowing its declared attack (000.2.4)", policy=True)
     attacks_per_round: int = param(1, tag="AMBIG", low=1, high=5,
                                    doc="attacks each combatant makes per round, plus ripostes "
                                        "(000.2.4)")
