@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -46,41 +47,49 @@ _PLOT_SPEC = {
 }
 
 
-def _time_kernel(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
-    """Best throughput over repeated calls of one engine chunk (the size the engine uses)."""
+def _time_kernel(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, float, int]:
+    """Best throughput over repeated calls of one engine chunk (the size the engine uses),
+    by the wall clock and by this process's CPU time."""
     rng = stream(0, "bench", rs.name, case.name, "kernel")
     rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
     n = DEFAULT_CHUNK_SIZE
-    best = float("inf")
+    best = best_cpu = float("inf")
     spent = 0.0
     calls = 0
     while calls < 2 or (spent < seconds and calls < 10):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         best, spent, calls = min(best, elapsed), spent + elapsed, calls + 1
-    return n / best, n
+        best_cpu = min(best_cpu, cpu)
+    return n / best, n / max(best_cpu, 1e-9), n
 
 
-def _time_reference(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
+def _time_reference(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, float, int]:
     rng = stream(0, "bench", rs.name, case.name, "reference")
     count = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while True:
         rs.fight(case.rules, case.side_a, case.side_b, rng=rng)
         count += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and count >= 20:
-            return count / elapsed, count
+            return count / elapsed, count / max(time.process_time() - cpu, 1e-9), count
 
 
 def measure(rs: Ruleset, case: BenchCase, seconds: float = 1.0) -> dict[str, Any]:
-    """Time one case through kernel and reference; a JSON-ready row."""
-    kernel, n_kernel = _time_kernel(rs, case, seconds)
-    reference, n_reference = _time_reference(rs, case, seconds)
+    """Time one case through kernel and reference; a JSON-ready row.
+
+    The ``..._cpu_...`` figures divide by this process's CPU time instead of the wall
+    clock: on a shared machine they measure the code rather than the load.
+    """
+    kernel, kernel_cpu, n_kernel = _time_kernel(rs, case, seconds)
+    reference, reference_cpu, n_reference = _time_reference(rs, case, seconds)
     return {"ruleset": rs.name, "case": case.name, "description": case.description,
             "kernel_fights_per_s": kernel, "reference_fights_per_s": reference,
-            "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference}
+            "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference,
+            "kernel_fights_per_cpu_s": kernel_cpu, "reference_fights_per_cpu_s": reference_cpu,
+            "ratio_cpu": kernel_cpu / reference_cpu, "load_average": os.getloadavg()[0]}
 
 
 def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
@@ -108,7 +117,8 @@ def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
 
 def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
             ) -> list[dict[str, Any]]:
-    """Wall time of whole commands in fresh processes: the median and the best of ``runs``.
+    """Wall time of whole commands in fresh processes: the median and the best of ``runs``,
+    and the median CPU seconds (user + system), which a loaded machine inflates less.
 
     Each command runs as ``python -m balance ...`` (what the ``balance`` script does), so
     the time includes the interpreter's own start; ``plot`` draws a heatmap (PNG and SVG)
@@ -135,19 +145,26 @@ def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
         for name, argv in commands:
             if progress:
                 print(f"bench startup / {name} ...", file=progress, flush=True)
-            times = []
+            times, cpu = [], []
             for _ in range(runs):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(argv, check=True, capture_output=True)
                 times.append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             median = sorted(times)[len(times) // 2]
+            cpu_median = sorted(cpu)[len(cpu) // 2]
             rows.append({"ruleset": "-", "case": f"{STARTUP}: {name}",
                          "description": "wall time of the command in a fresh process",
                          "command": " ".join(["balance", *argv[3:]] if argv[1] == "-m"
                                              else ["python", *argv[1:]]),
-                         "wall_s_median": median, "wall_s_best": min(times), "runs": runs,
-                         "summary": f"{median:.2f} s wall (median of {runs}; best "
-                                    f"{min(times):.2f} s)"})
+                         "wall_s_median": median, "wall_s_best": min(times),
+                         "cpu_s_median": cpu_median, "runs": runs,
+                         "load_average": os.getloadavg()[0],
+                         "summary": f"{median:.2f} s wall, {cpu_median:.2f} s CPU (medians of "
+                                    f"{runs}; best wall {min(times):.2f} s; load "
+                                    f"{os.getloadavg()[0]:.1f})"})
     return rows
 
 
@@ -188,7 +205,15 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
         if rs.bench_extra_cases() and (cases is None or set(cases) & set(rs.bench_extra_cases())):
             if progress:  # ruleset-specific rows, e.g. exact-solver timings
                 print(f"bench {rs.name} / extra ...", file=progress, flush=True)
-            rows.extend(rs.bench_extra(cases))
+            for name in rs.bench_extra_cases():  # one call a case, to time its CPU alone
+                if cases is not None and name not in cases:
+                    continue
+                cpu = time.process_time()
+                extra = rs.bench_extra([name])
+                cpu = time.process_time() - cpu
+                for row in extra:  # CPU seconds of one solve (the call may repeat it)
+                    row.setdefault("cpu_s", cpu / len(extra) / row.get("repeats", 1))
+                rows.extend(extra)
         if memory and chosen:
             if progress:
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
@@ -197,7 +222,8 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
     if cases is None or STARTUP in cases:
         rows.extend(startup(progress=progress))
     for row in rows:
-        for key in ("kernel_fights_per_s", "reference_fights_per_s", "ratio"):
+        for key in ("kernel_fights_per_s", "reference_fights_per_s", "ratio",
+                    "kernel_fights_per_cpu_s", "reference_fights_per_cpu_s", "ratio_cpu"):
             row.setdefault(key, None)
         row.update(versions())
     return rows
@@ -206,7 +232,7 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     """A plain-text table of bench rows."""
     lines = [f"{'ruleset':<12} {'case':<28} {'kernel fights/s':>16} {'reference fights/s':>19} "
-             f"{'ratio':>8}"]
+             f"{'ratio':>8} {'kernel /CPU s':>14}"]
     for r in rows:
         if "summary" in r:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['summary']}")
@@ -215,5 +241,6 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
                          f"{r['elapsed_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB")
         else:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['kernel_fights_per_s']:>16,.0f} "
-                         f"{r['reference_fights_per_s']:>19,.0f} {r['ratio']:>7,.0f}x")
+                         f"{r['reference_fights_per_s']:>19,.0f} {r['ratio']:>7,.0f}x "
+                         f"{r['kernel_fights_per_cpu_s']:>14,.0f}")
     return "\n".join(lines)

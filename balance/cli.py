@@ -815,32 +815,9 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                  port=args.port, experiments=args.experiments)
 
 
-def _progress_line(enabled: bool) -> Any:
-    """A status line on stderr, shown once a command has run for 2 s (terminals only)."""
-    import time
-
-    if not enabled or not sys.stderr.isatty():
-        return None
-    start, shown = time.perf_counter(), [0.0]
-
-    def show(text: str | None) -> None:
-        now = time.perf_counter()
-        if text is None:  # done: clear the line if one was drawn
-            if shown[0]:
-                sys.stderr.write("\r\033[K")
-                sys.stderr.flush()
-            return
-        if now - start < 2.0 or now - shown[0] < 0.2:
-            return
-        shown[0] = now
-        sys.stderr.write(f"\r{text[:120]}\033[K")
-        sys.stderr.flush()
-
-    return show
-
-
 def _cmd_tune(args: argparse.Namespace) -> int:
     from .analysis import tune as tuning
+    from .progress import Progress
 
     bounds = None
     if args.bounds is not None:
@@ -850,9 +827,20 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             bounds = None
         if bounds is None or len(bounds) != 2:
             raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
-    progress = _progress_line(not args.quiet)
-    common = {"knob": args.knob, "method": args.method, "bounds": bounds,
-              "draw_worth": args.draw_worth, "progress": progress}
+    with Progress(None, desc=f"tune {args.knob}", unit="evaluation",
+                  enabled=False if args.quiet else None) as bar:
+        result = _tuned(args, tuning, {"knob": args.knob, "method": args.method,
+                                       "bounds": bounds, "draw_worth": args.draw_worth,
+                                       "progress": bar.update})
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any:
+    """The answer of ``balance tune``: handicaps with --entrants, else one knob's value."""
     if args.entrants is not None:
         for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
             if given:
@@ -862,26 +850,18 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             raise SpecError("--target/--metric: the round robin mode brings every expected "
                             "score to 50%")
         names = [p.strip() for p in args.entrants.split(",")]
-        result: Any = tuning.handicaps(_ruleset(args), names, margin=args.margin,
-                                       rules=_rule_overrides(args.rule), n=args.n,
-                                       seed=0 if args.seed is None else args.seed,
-                                       precision=args.precision, anchor=args.anchor, **common)
-    else:
-        for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
-            if given is not None:
-                raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
-        rs, rules, side_a, side_b = _matchup(args)
-        extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
-        result = tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
-                             metric=args.metric, precision=args.precision, seed=args.seed,
-                             **common, **extra)
-    if progress is not None:
-        progress(None)
-    if args.json:
-        _print_json(result.to_dict())
-    else:
-        print(result)
-    return 0
+        return tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                rules=_rule_overrides(args.rule), n=args.n,
+                                seed=0 if args.seed is None else args.seed,
+                                precision=args.precision, anchor=args.anchor, **common)
+    for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+        if given is not None:
+            raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+    rs, rules, side_a, side_b = _matchup(args)
+    extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+    return tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                       metric=args.metric, precision=args.precision, seed=args.seed,
+                       **common, **extra)
 
 
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,

@@ -182,15 +182,11 @@ class Labels:
         if column.endswith(".preset") or (column in ("a", "b") and isinstance(value, str)
                                           and value in self.titles):
             return self.titles.get(text, _words(text))
-        if isinstance(value, str) and value[:1] in "[{":
-            try:
-                parsed = json.loads(value)
-            except ValueError:
-                parsed = None
-            if isinstance(parsed, dict):
-                return self._table_value(column, parsed)
-            if isinstance(parsed, list):
-                return ", ".join(_text(v) for v in parsed)
+        parsed = _parsed(value)
+        if isinstance(parsed, dict):
+            return self._table_value(column, parsed)
+        if isinstance(parsed, list):
+            return ", ".join(_text(v) for v in parsed)
         if isinstance(value, str):
             members = value.split(" + ")
             if len(members) > 1 and len(set(members)) == 1:
@@ -199,14 +195,8 @@ class Labels:
 
     def _table_value(self, column: str, table: Mapping[str, Any]) -> str:
         """A rule table by its entries that differ from the other values of the axis."""
-        others = []
-        for v in self.axis_values.get(column, ()):
-            try:
-                parsed = json.loads(v) if isinstance(v, str) else v
-            except ValueError:
-                continue
-            if isinstance(parsed, dict):
-                others.append(parsed)
+        others = [p for p in map(_parsed, self.axis_values.get(column, ()))
+                  if isinstance(p, dict)]
         keys = [k for k in table if any(o.get(k) != table[k] for o in others)] or list(table)
         shown = [f"{k}={_text(table[k])}" for k in keys[:4]]
         return ", ".join(shown) + (", ..." if len(keys) > 4 else "")
@@ -228,6 +218,26 @@ class Labels:
             if column in out.columns:
                 out[column] = [self.value(column, v) for v in out[column].tolist()]
         return out.rename(columns={c: self.column(str(c)) for c in out.columns})
+
+
+_TABLE_TEXT = re.compile(r"^[A-Za-z_]\w*:[^,:]+(,[A-Za-z_]\w*:[^,:]+)+$")
+
+
+def _parsed(value: Any) -> Any:
+    """A table or list written as a table entry: compact JSON, or a rule table in the
+    command line's ``key:value,key:value`` form; anything else as it is."""
+    if isinstance(value, Mapping | list | tuple):
+        return dict(value) if isinstance(value, Mapping) else list(value)
+    if not isinstance(value, str):
+        return value
+    if value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if _TABLE_TEXT.match(value):
+        return {k: v for k, _, v in (part.partition(":") for part in value.split(","))}
+    return value
 
 
 def _text(value: Any) -> str:

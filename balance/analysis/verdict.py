@@ -589,12 +589,9 @@ def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
     if not len(mv):
         return []
     slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
-    where = f" (with {', '.join(held)})" if held else ""
-    digits = 2 if exact else decimals_for(Z95 * se, most=2)
-    interval = "" if exact else (f" [{100 * (slope - Z95 * se):+.{digits}f}, "
-                                 f"{100 * (slope + Z95 * se):+.{digits}f}]")
+    where = f" (with {_and(held)})" if held else ""
     out = [Sentence(f"Each point of {labels.column(x)} changes A's win rate by "
-                    f"{100 * slope:+.{digits}f}{interval} points on average{where}.",
+                    f"{_points(slope, Z95 * se, exact)} on average{where}.",
                     "marginal", slope, slope - Z95 * se, slope + Z95 * se)]
     flag, share, jumps = staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
                                    noise=0.0 if exact else _noise(curve))
@@ -794,9 +791,11 @@ def _and(items: Sequence[str]) -> str:
 
 
 def _points(diff: float, half: float, exact: bool) -> str:
+    """A change in percentage points with its 95% half-width, to the decimals it supports
+    (at most two; the half-width never shown as 0)."""
     if exact:
-        return f"{100 * diff:+.1f} points"
-    digits = 1 if half >= 0.0005 else 2
+        return f"{100 * diff:+.2f} points"
+    digits = decimals_for(half, most=2)
     return f"{100 * diff:+.{digits}f} ± {max(100 * half, 10.0 ** -digits):.{digits}f} points"
 
 

@@ -122,13 +122,12 @@ def test_groups_where_the_ruleset_allows_them(crt):
     crt.side_b.grow("watchman")
     crt.side_b.grow("watchman")
     assert len(crt.side_b.members) == 3
-    for _ in range(crt.rs.max_side - 3):
-        crt.side_b.grow("watchman")
-    assert len(crt.side_b.members) == crt.rs.max_side and crt.side_b.add.disabled
-    for _ in range(crt.rs.max_side - 3):
-        crt.side_b.shrink()
     same_as_duel(crt.answer, "crt", "novice", ["veteran", "watchman", "watchman"])
-    crt.side_b.shrink()
+    while not crt.side_b.add.disabled:
+        crt.side_b.grow("watchman")
+    assert len(crt.side_b.members) == crt.rs.max_side  # max_side reached
+    while len(crt.side_b.members) > 2:
+        crt.side_b.shrink()
     same_as_duel(crt.answer, "crt", "novice", ["veteran", "watchman"])
 
 
