@@ -25,6 +25,11 @@ allow(SR, "rules of the ruleset (an ambush round, a row's size, the Knight's dou
       "not results", "A fight that ends there lasts 1 round", "thrown rows of 0.8 m or less",
       "no Knight double defence")
 allow(SR, "sections of seed 000", pattern=r"\(5\.1[16]\b")
+allow(SR, "sections of seed 000 (5.2 round, 5.6 styles, 5.19 improvised weapons)",
+      pattern=r"\b5\.(?:2|6|19)\b(?!%)")
+allow(SR, "the rules' words, not results: the dice faces that carry over, what half skill "
+      "halves, an illustration of the race", "5s and 6s", "`skill_only` (DEFAULT) halves",
+      "`with_mods` halves", "to deal 50% more")
 
 
 def _rates(summary: dict) -> tuple[float, list[float]]:

@@ -152,3 +152,21 @@ def test_quoted_choices_of_the_attack_type() -> None:
     assert "in most preset duels (284 of the 342 where the weapon can thrust)" in TEXT
     assert (thrusting[0], sum(thrusting.values())) == (284, 342)
     assert "swings or blows in the other 58" in TEXT
+
+
+def test_derived_figures() -> None:
+    """The differences the page draws from the cells it quotes."""
+    agi16, agi6 = _skill(30, 16).a_win, _skill(30, 6).a_win
+    skill31 = _skill(31, 12).a_win
+    first = cell("strike-rank-agility-dexterity", a__0__agility=16, a__0__dexterity=12).a_win
+    assert ("two Skirmishers at Skill 30 split about 47% / 53% when one always acts first, "
+            "whatever the margin") in TEXT
+    assert abs(100 * (1 - first) - 47) <= 1 and abs(100 * first - 53) <= 1
+    assert "is worth 5 points of win rate, about half a point of Skill" in TEXT
+    assert 4 <= 100 * (agi16 - agi6) <= 6
+    assert 0.35 <= (agi16 - agi6) / (skill31 - 0.5) <= 0.65
+    assert "A point of Skill is worth about twice the whole of initiative" in TEXT
+    assert 1.5 <= (skill31 - 0.5) / (agi16 - agi6) <= 2.5
+    assert "The Shieldman's -2 step is worth about 25 points against three" in TEXT
+    gap = _many("shieldman", 40, THREE).a_win - _many(BROADSWORD, 40, THREE).a_win
+    assert 22 <= 100 * gap <= 29
