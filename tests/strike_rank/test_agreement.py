@@ -85,6 +85,17 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
      ["gladiator,skill=30"], {}, 3000),
     ("swashbuckler-armoured", ["swashbuckler,skill=38,defence_policy=dodge,armour=torso:3"],
      ["skirmisher"], {"armour_mode": "roll_reduction"}, 3000),
+    # a second style (each roll in the better one) and fighting on unarmed when disarmed
+    ("archer-second-style", ["archer,second_style=skirmisher,second_skill=25"],
+     ["skirmisher"], {"range_rounds": 0}, 3000),
+    ("fight-unarmed", ["skirmisher,when_disarmed=fight_unarmed,second_style=brawling,"
+                       "second_skill=30"], ["skirmisher,riposte_policy=disarm,skill=42"],
+     {}, 3000),
+    ("fight-unarmed-groups",
+     ["skirmisher,when_disarmed=fight_unarmed,unarmed_move=straight kick",
+      "knight,second_style=shieldman,second_skill=34,overpower_policy=disarm"],
+     ["swashbuckler,riposte_policy=disarm,skill=38", "gladiator,overpower_policy=disarm"],
+     {"max_rounds": 40}, 800),
     ("ambush-first-round", ["assassin"], ["skirmisher,surprised=true"],
      {"ambush_rules": "first_round"}, 3000),
     ("knight-vs-two-weakest", ["knight,target_policy=weakest"],

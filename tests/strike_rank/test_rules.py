@@ -590,3 +590,41 @@ def test_a_holder_acts_just_before_its_target_once_it_declares() -> None:
     g.commit(g.fs)
     duel = sorted(g.fs, key=g.order_key, reverse=True)
     assert g.hold(duel) == duel and g.fs[0].attack_type == g.best[0][1][3]
+
+
+def test_a_second_style_is_used_where_it_is_better() -> None:
+    archer = profile(Combatant(style="archer", weapon="hand axe", second_style="skirmisher",
+                               second_skill=25), RULES)
+    parts = archer.attack_parts(archer)
+    assert parts[0] == ("skirmisher skill", 25) and total(parts) == 25  # not 30 - 10
+    alone = profile(Combatant(style="archer", weapon="hand axe"), RULES)
+    assert total(alone.attack_parts(alone)) == 20
+    assert archer.parry_parts(archer, WEAPON_PARRY)[0] == ("skirmisher skill", 25)
+    keen = profile(Combatant(style="archer", weapon="hand axe", second_style="skirmisher",
+                             second_skill=15), RULES)
+    assert keen.attack_parts(keen)[0] == ("archer skill", 30)  # the archer's own is better
+    with pytest.raises(SpecError, match="'second_style' names its first style"):
+        profile(Combatant(second_style="skirmisher"), RULES)
+    with pytest.raises(SpecError, match="knows no second style"):
+        profile(Combatant(untrained=True, second_style="brawling"), RULES)
+    with pytest.raises(SpecError, match="'second_style' must be a row"):
+        profile(Combatant(second_style="ninja"), RULES)
+    with pytest.raises(SpecError, match="'unarmed_move' must be an unarmed row"):
+        profile(Combatant(when_disarmed="fight_unarmed", unarmed_move="knife"), RULES)
+
+
+def test_a_disarmed_brawler_fights_on_unarmed() -> None:
+    sailor = Combatant(name="sailor", when_disarmed="fight_unarmed", second_style="brawling",
+                       second_skill=30)
+    fencer = Combatant(name="fencer", riposte_policy="disarm", skill=45)
+    for seed in range(60):
+        lines: list[str] = []
+        StrikeRank().fight(RULES, (sailor,), (fencer,),
+                           rng=__import__("numpy").random.default_rng(seed), log=lines.append)
+        text = "\n".join(lines)
+        assert "recovering its weapon" not in text
+        if "sailor [A1] thrusts with its punch (disarmed) at fencer [B1]" in text:
+            first = text.index("sailor [A1] thrusts with its punch (disarmed)")
+            assert text.index("fencer [B1] disarms sailor [A1]") < first
+            return
+    raise AssertionError("no unarmed attack after a disarm in 60 fights")

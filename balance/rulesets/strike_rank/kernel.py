@@ -168,6 +168,9 @@ class _Setup:
     undefending: tuple[int, ...]  # defence_policy "none"
     untrained: tuple[int, ...]  # fights on a natural skill rolled each fight
     hold: tuple[int, ...]  # hold_policy "react": waits for its target to declare
+    fights_unarmed: tuple[int, ...]  # when_disarmed "fight_unarmed"
+    unarmed_attack_total: tuple[tuple[int, ...], ...]  # [a][d] with its unarmed move
+    unarmed_damage: tuple[int, ...]  # damage modifier of its unarmed thrust
     best: tuple[tuple[tuple[int, ...], ...], ...]  # [a][t][k]
     policy_best: tuple[int, ...]
     armour: tuple[tuple[int, ...], ...]  # [d][location]
@@ -390,6 +393,12 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
         untrained=tuple(int(p.c.untrained) for p in ps),
         hold=tuple(int(p.c.hold_policy == "react") for p in ps),
+        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
+        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
+                                         if a.unarmed is not None and a.side != d.side else 0
+                                         for d in ps) for a in ps),
+        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
+                             if p.unarmed is not None else 0 for p in ps),
         best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
@@ -1049,14 +1058,28 @@ class _Kernel:
             go &= ~(lanes.surprise & (self.cst(setup.surprised, who) != 0))
         if lanes.crippled is not None:
             go &= (self.sel(lanes.crippled, who) & 1) == 0
+        unarmed = None
         if lanes.disarmed is not None:
             recovering = go & (self.sel(lanes.disarmed, who) != 0)
             if recovering.any():
+                if any(setup.fights_unarmed):  # fights on with its unarmed move instead
+                    unarmed = recovering & (self.cst(setup.fights_unarmed, who) != 0)
+                    recovering &= ~unarmed
                 self.setv(lanes.disarmed, who, 0, recovering)
                 go &= ~recovering
+                if unarmed is not None:
+                    go |= unarmed
         if not go.any():
             return
         go, tw = self.target_of(lanes, who, go)
+        if unarmed is not None:
+            unarmed &= go
+            go &= ~unarmed
+            if unarmed.any():
+                self.attack(lanes, unarmed, who, tw, self.cst(setup.unarmed_damage, who), 0,
+                            totals=setup.unarmed_attack_total)
+            if not go.any():
+                return
         if self.after_attack and setup.any_own_penalty:
             # the swing / blow penalty starts with the attack (attack_penalty_scope)
             for i in range(n_slots):
@@ -1204,8 +1227,8 @@ class _Kernel:
 
     # --- an attack -----------------------------------------------------------------------
     def attack(self, lanes: _Lanes, go: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray, depth: int,
-               *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None
-               ) -> None:
+               *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None,
+               totals: Sequence[Sequence[int]] | None = None) -> None:
         """Attack of ``a`` on ``d`` in the lanes ``go`` (000.3-000.6), and its sequels."""
         setup, rules = self.setup, self.rules
         m = lanes.n_fights
@@ -1213,7 +1236,8 @@ class _Kernel:
         if lanes.surprise is not None:
             undefended = lanes.surprise & (self.cst(setup.surprised, d) != 0)
         x, y = opposed_dice(self.bits, m)
-        a_total = self.pair(setup.attack_total, a, d) + self.sel(lanes.skill_situation, a) + x
+        a_total = (self.pair(totals or setup.attack_total, a, d)
+                   + self.sel(lanes.skill_situation, a) + x)
         # the defender's options (000.5): static part + situation + own type penalty +
         # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
         sk_d = self.sel(lanes.skill_situation, d)
@@ -1640,7 +1664,7 @@ def _wound_table(setup: _Setup, rules: Rules) -> tuple[np.ndarray, int, int]:
     """Every plain hit's value by (attacker, defender, damage modifier, dice word)."""
     n_slots = setup.n_slots
     mods = ([v for row in setup.damage_mod for v in row] + list(setup.riposte_damage)
-            + list(setup.missile_damage))
+            + list(setup.missile_damage) + list(setup.unarmed_damage))
     low, high = min(mods), max(mods)
     n_dmg = high - low + 1
     a, d, k, code = np.meshgrid(np.arange(n_slots), np.arange(n_slots), np.arange(n_dmg),

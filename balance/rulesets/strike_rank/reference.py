@@ -452,12 +452,20 @@ class _Fight:
         if "weapon_arm" in f.crippled:
             self.say(f"  {f} cannot attack with a destroyed weapon arm")
             return
-        if f.disarmed:
+        if f.disarmed and f.p.unarmed is None:
             f.disarmed = False
             self.say(f"  {f} spends the action recovering its weapon")
             return
         t = self.current_target(f)
         if t is None:
+            return
+        if f.disarmed:  # fights on unarmed (when_disarmed="fight_unarmed"): a thrust
+            move = f.p.unarmed
+            assert move is not None
+            f.acted = True
+            self.attack(f, t, int(move.weapon.damage(move.types[0])),  # type: ignore[arg-type]
+                        verb=f"{TYPE_VERBS[move.types[0]]} with its {move.weapon.name} "
+                             "(disarmed)", depth=0, profile=move)
             return
         f.acted = True
         behind = f.behind == t.slot
@@ -541,7 +549,8 @@ class _Fight:
         return margin
 
     def attack(self, att: _Fighter, dfn: _Fighter, damage: int, *, verb: str, depth: int,
-               behind: bool = False, no_parry: bool = False, undefended: bool = False) -> None:
+               behind: bool = False, no_parry: bool = False, undefended: bool = False,
+               profile: Profile | None = None) -> None:
         """One attack of ``att`` on ``dfn`` and everything it sets off (000.3-000.6)."""
         rules = self.rules
         surprised = dfn.surprised
@@ -550,7 +559,7 @@ class _Fight:
             self.wound(att, dfn, damage, blocks=0)
             return
         skill_sit, _ = self.dynamic_skill_parts(att)
-        a_parts = att.p.attack_parts(dfn.p) + skill_sit
+        a_parts = (profile or att.p).attack_parts(dfn.p) + skill_sit
         a_roll = self.d(20)
         a_total = total(a_parts) + a_roll
         note = " from behind" if behind else ""

@@ -47,6 +47,22 @@ class Combatant:
                            "rules 'styles' (5.6, 000.7)")
     skill: int = param(30, tag="DEFAULT", low=0, high=100,
                        doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
+    second_style: str = param("none", tag="TEXT",
+                              doc="a second fighting style it knows (none, or a row of "
+                                  "'styles'): styles may be freely mixed, so each attack, "
+                                  "parry, dodge and Armour block is made in the style that "
+                                  "gives the higher total (5.6: the archer who defends with a "
+                                  "melee style)")
+    second_skill: int = param(0, tag="DEFAULT", low=0, high=100,
+                              doc="Skill in the second style (5.6)")
+    when_disarmed: str = param("recover", tag="DEFAULT", choices=("recover", "fight_unarmed"),
+                               doc="disarmed: spend the next attack recovering the weapon, or "
+                                   "fight on with the unarmed move, in the better of its "
+                                   "styles, without recovering (000.6: 'or fights with "
+                                   "Brawling / Martial artist if it has them')", policy=True)
+    unarmed_move: str = param("punch", tag="DEFAULT",
+                              doc="the Table 36 move it fights with unarmed (an unarmed row of "
+                                  "'weapons')")
     untrained: bool = param(False, tag="TEXT",
                             doc="has no Skill points in its style: Brawling and Skirmisher, "
                                 "which everyone can perform, then fight on a natural skill "
@@ -997,8 +1013,9 @@ def wield_problem(c: Combatant, rules: Rules) -> str | None:
     """Why ``c`` cannot fight with its equipment, or ``None`` (000.8.1-2, 5.6)."""
     w = rules.weapon(c.weapon)
     shield = T.SHIELDS[c.shield]
-    if w.specialist and not (style_of(c, rules).has("specialist")
-                             and c.specialist_weapon == w.name):
+    specialist = style_of(c, rules).has("specialist") or (
+        c.second_style in rules.styles and rules.style(c.second_style).has("specialist"))
+    if w.specialist and not (specialist and c.specialist_weapon == w.name):
         return (f"{c.name}: the {w.name} is a specialist weapon; only the specialist style "
                 f"for it can fight with it (5.6 Specialist)")
     if c.shield != "none" and w.two_handed and not (c.shield == "buckler" and c.buckler_strapped):
