@@ -628,3 +628,22 @@ def test_a_disarmed_brawler_fights_on_unarmed() -> None:
             assert text.index("fencer [B1] disarms sailor [A1]") < first
             return
     raise AssertionError("no unarmed attack after a disarm in 60 fights")
+
+
+def test_ranks_hold_the_rear_out_of_reach() -> None:
+    rs = StrikeRank()
+    ranks = rs.side(["legionnaire,formation=ranked,leader=true,name=front",
+                     "legionnaire,formation=ranked,name=second",
+                     "spearman,formation=ranked,name=pike"])
+    foes = rs.side(["skirmisher,name=raider"] * 3)
+    rules = Rules(rank_frontage=1, range_rounds=0)
+    lines: list[str] = []
+    f = _Fight(rules, ranks, foes, __import__("numpy").random.default_rng(3), lines.append)
+    assert [f.in_front(g) for g in f.fs] == [True, False, False, True, True, True]
+    assert {g.slot for g in f.foes(f.fs[3])} == {0}  # only the front rank can be reached
+    f.run()
+    text = "\n".join(lines)
+    assert "second [A2] waits in the second rank" in text
+    assert "pike [A3] thrusts with its spear at raider" in text  # a reach weapon strikes
+    with pytest.raises(SpecError, match=r"allows 1\.\.6"):
+        rs.check_sides(RULES, rs.side(["skirmisher"] * 7), rs.side("skirmisher"))

@@ -168,6 +168,11 @@ class _Setup:
     undefending: tuple[int, ...]  # defence_policy "none"
     untrained: tuple[int, ...]  # fights on a natural skill rolled each fight
     hold: tuple[int, ...]  # hold_policy "react": waits for its target to declare
+    ranked: tuple[int, ...]  # formation "ranked"
+    ranked_ahead: tuple[tuple[int, ...], ...]  # ranked side-mates in lower slots
+    rank_frontage: int
+    reach: tuple[int, ...]  # strikes from the second rank
+    any_rear: bool  # some side has more ranked fighters than the frontage
     fights_unarmed: tuple[int, ...]  # when_disarmed "fight_unarmed"
     unarmed_attack_total: tuple[tuple[int, ...], ...]  # [a][d] with its unarmed move
     unarmed_damage: tuple[int, ...]  # damage modifier of its unarmed thrust
@@ -393,6 +398,15 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
         untrained=tuple(int(p.c.untrained) for p in ps),
         hold=tuple(int(p.c.hold_policy == "react") for p in ps),
+        ranked=tuple(int(p.c.formation == "ranked") for p in ps),
+        ranked_ahead=tuple(tuple(q.slot for q in ps if q.side == p.side and q.slot < p.slot
+                                 and q.c.formation == "ranked") if p.c.formation == "ranked"
+                           else () for p in ps),
+        rank_frontage=rules.rank_frontage,
+        reach=tuple(int(p.weapon.size is not None and p.weapon.size >= rules.rank_reach)
+                    for p in ps),
+        any_rear=any(sum(1 for q in ps if q.side == side and q.c.formation == "ranked")
+                     > rules.rank_frontage for side in (0, 1)),
         fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
         unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
                                          if a.unarmed is not None and a.side != d.side else 0
@@ -817,10 +831,10 @@ class _Kernel:
                 else:
                     if rand is None:
                         rand = [(self.bits.random_raw(lanes.n_fights)
-                                 >> np.uint64(32)).astype(np.int64)
+                                 >> np.uint64(33)).astype(np.int64)
                                 for _ in range(n_slots)]
-                    key = (key << 32) | rand[i]
-            key = (key << 3) | (7 - i)
+                    key = (key << 31) | rand[i]
+            key = (key << 4) | (15 - i)  # up to 12 slots
             dead = lanes.standing[i] == 0
             if eligible is not None:
                 dead = dead | ~eligible[i]
@@ -878,14 +892,28 @@ class _Kernel:
             if setup.target_policy[i] == 0:
                 t = lanes.target[i]
                 cur_alive = np.zeros(lanes.n_fights, bool)
+                fronts = self.fronts(lanes) if setup.any_rear else None
                 for j in range(self.n_slots):
                     if setup.side[j] != setup.side[i]:
-                        cur_alive |= (t == j) & (lanes.standing[j] != 0)
+                        up = (t == j) & (lanes.standing[j] != 0)
+                        cur_alive |= up if fronts is None else (up & fronts[j])
                 need &= ~cur_alive
             need &= ~lanes.done
             if need.any():
                 idx = np.flatnonzero(need)
                 lanes.target[i][idx] = self.pick(lanes, i, idx)
+
+    def fronts(self, lanes: _Lanes) -> list[np.ndarray]:
+        """Per slot, the lanes where it stands in its side's front rank: loose, or among the
+        first ``rank_frontage`` living ranked fighters of its side (5.25 DEFAULT)."""
+        setup, out = self.setup, []
+        for j in range(self.n_slots):
+            ahead = np.zeros(lanes.n_fights, np.int16)
+            for k in setup.ranked_ahead[j]:
+                ahead += lanes.standing[k]
+            out.append(ahead < setup.rank_frontage if setup.ranked[j]
+                       else np.ones(lanes.n_fights, bool))
+        return out
 
     def pick(self, lanes: _Lanes, i: int, idx: np.ndarray, among: Sequence[int] | None = None
              ) -> np.ndarray:
@@ -894,13 +922,16 @@ class _Kernel:
         foes = [j for j in range(self.n_slots) if setup.side[j] != setup.side[i]
                 and (among is None or j in among)]
         cand = [lanes.standing[j].take(idx) != 0 for j in foes]
+        if setup.any_rear:  # a foe in a rear rank cannot be reached
+            fronts = self.fronts(lanes)
+            cand = [c & fronts[j].take(idx) for j, c in zip(foes, cand, strict=True)]
         m = len(idx)
         out = np.full(m, -1, np.int16)
         policy = setup.target_policy[i]
         if policy == 0:
             count = sum(c.astype(np.int16) for c in cand)
-            r, _ = split(self.uniform(m, 6), 6)
-            r = r.astype(np.int16) % np.maximum(count, 1)  # 6 is a multiple of 1, 2, 3
+            r, _ = split(self.uniform(m, 60), 60)
+            r = r.astype(np.int16) % np.maximum(count, 1)  # 60: a multiple of 1, 2, ..., 6
             cum = np.zeros(m, np.int16)
             for j, c in zip(foes, cand, strict=True):
                 hit = c & (cum == r) & (out < 0)
@@ -1069,6 +1100,13 @@ class _Kernel:
                 go &= ~recovering
                 if unarmed is not None:
                     go |= unarmed
+        if setup.any_rear:  # in a rear rank: only a reach weapon strikes (5.25 DEFAULT)
+            front = self.sel([f.astype(np.int8) for f in self.fronts(lanes)], who) != 0
+            reach = self.cst(setup.reach, who) != 0
+            if unarmed is not None:
+                unarmed &= front
+            go &= front | (reach & (self.sel(lanes.disarmed, who) == 0)
+                           if lanes.disarmed is not None else front | reach)
         if not go.any():
             return
         go, tw = self.target_of(lanes, who, go)

@@ -117,4 +117,15 @@ SCENARIOS = MappingProxyType({
          Combatant(name="legionnaire", style="legionnaire", weapon="short sword",
                    shield="large", formation="ranked")),
         (_S["skirmisher"], _S["skirmisher"], _S["skirmisher"])),
+    "ranks-6v6": Scenario(
+        "sides of six (5.25 DEFAULT ranks): three ranked Legionnaires with a leader in front "
+        "of three ranked Spearmen, whose spears strike from the second rank, against six "
+        "loose Skirmishers of Skill 38",
+        tuple(Combatant(name="legionnaire", style="legionnaire", weapon="short sword",
+                        shield="large", armour=_armour(torso=2), formation="ranked",
+                        leader=i == 0) for i in range(3))
+        + tuple(Combatant(name="spearman", style="spearman", weapon="spear", shield="medium",
+                          missile="thrown spear", missiles=2, formation="ranked")
+                for _ in range(3)),
+        tuple(Combatant(name="skirmisher", skill=38) for _ in range(6))),
 })

@@ -123,7 +123,21 @@ class _Fight:
         return [f.out is None for f in self.fs]
 
     def foes(self, f: _Fighter) -> list[_Fighter]:
-        return [g for g in self.fs if g.side != f.side and g.out is None]
+        """The living foes ``f`` can reach: those in their side's front rank."""
+        return [g for g in self.fs if g.side != f.side and g.out is None and self.in_front(g)]
+
+    def in_front(self, g: _Fighter) -> bool:
+        """Whether ``g`` stands in its side's front rank: loose, or among the first
+        ``rank_frontage`` living ranked fighters of its side (5.25 DEFAULT)."""
+        if g.p.c.formation != "ranked":
+            return True
+        ahead = sum(1 for h in self.fs if h.side == g.side and h.out is None
+                    and h.p.c.formation == "ranked" and h.slot < g.slot)
+        return ahead < self.rules.rank_frontage
+
+    def reaches_from_behind(self, g: _Fighter) -> bool:
+        size = g.p.weapon.size
+        return size is not None and size >= self.rules.rank_reach
 
     def pick_target(self, f: _Fighter, among: list[_Fighter] | None = None) -> _Fighter | None:
         """A living foe by ``f``'s target policy (000.10)."""
@@ -455,6 +469,9 @@ class _Fight:
         if f.disarmed and f.p.unarmed is None:
             f.disarmed = False
             self.say(f"  {f} spends the action recovering its weapon")
+            return
+        if not self.in_front(f) and (f.disarmed or not self.reaches_from_behind(f)):
+            self.say(f"  {f} waits in the second rank")
             return
         t = self.current_target(f)
         if t is None:

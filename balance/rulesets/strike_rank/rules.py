@@ -273,6 +273,14 @@ class Rules:
                                             "('may suffer -5, if the GM considers it')")
     rank_bonus_group: int = param(5, tag="DEFAULT", low=0, high=20,
                                   doc="group styles fighting ranked (5.25 missing; 000.10)")
+    rank_frontage: int = param(3, tag="DEFAULT", low=1, high=6,
+                               doc="a side's ranked fighters stand in ranks this wide: those "
+                                   "behind the front rank cannot be attacked and attack only "
+                                   "with a reach weapon; the next steps up when one falls "
+                                   "(5.25 missing)")
+    rank_reach: float = param(1.8, tag="DEFAULT", low=0.0, high=10.0,
+                              doc="weapons this long (m) or longer (spears, polearms, great "
+                                  "weapons) strike from the second rank (5.25 missing)")
     outnumbered_mode: str = param("side_count", tag="AMBIG",
                                   choices=("side_count", "two_foes"),
                                   doc="Footpad 'outnumbered': more living foes than living "
