@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "INDEX_RESOLUTION",
     "Pmf",
     "categorical",
     "codes",
@@ -28,8 +27,6 @@ __all__ = [
     "d",
     "die",
     "expand",
-    "index_resolution",
-    "index_resolution_pmf",
     "nd",
     "outcome_table",
     "pmf",
@@ -246,51 +243,3 @@ def categorical(probabilities: np.ndarray, size: int, *, rng: np.random.Generato
     cdf = np.cumsum(probabilities)
     cdf[-1] = 1.0
     return np.searchsorted(cdf, rng.random(size), side="right").astype(np.int16)
-
-
-# --- Index Resolution (seed 000, section 5.3) ------------------------------------------------
-# A d6 face counts 0 on 1-4, +1 on a 5, +2 on a 6; only the dice that showed 5 or 6 stay in
-# the initiative index for the next round.
-INDEX_RESOLUTION: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 2)  # indexed by face 1..6 (0 unused)
-
-
-def index_resolution(n_dice: np.ndarray, *, rng: np.random.Generator,
-                     max_dice: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Roll each fighter's initiative-index dice with Index Resolution.
-
-    Parameters
-    ----------
-    n_dice
-        Integer array of dice counts, any shape.
-    rng
-        The generator.
-    max_dice
-        Upper bound on ``n_dice`` (computed when omitted).
-
-    Returns
-    -------
-    bonus, kept
-        Arrays of ``n_dice``'s shape (int16 / int8): the sum of IR values, and the number of
-        dice that showed 5 or 6 (the carried-over index).
-    """
-    n_dice = np.asarray(n_dice)
-    top = int(n_dice.max(initial=0)) if max_dice is None else max_dice
-    shape = n_dice.shape
-    if top == 0:
-        return np.zeros(shape, np.int16), np.zeros(shape, np.int8)
-    faces = rng.integers(1, 7, size=(*shape, top), dtype=np.int8)
-    live = np.arange(top) < n_dice[..., None]
-    value = np.asarray(INDEX_RESOLUTION, dtype=np.int8)[faces] * live
-    bonus = value.sum(axis=-1, dtype=np.int16)
-    kept = (value > 0).sum(axis=-1, dtype=np.int8)
-    return bonus, kept
-
-
-@cache
-def index_resolution_pmf(n_dice: int) -> Pmf:
-    """Exact distribution of the Index Resolution bonus of ``n_dice`` dice (flat part 0)."""
-    one = die(6).map(lambda face: INDEX_RESOLUTION[face])
-    total = Pmf({0: 1})
-    for _ in range(n_dice):
-        total = total + one
-    return total

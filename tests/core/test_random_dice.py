@@ -71,23 +71,3 @@ def test_codes_are_uniform_and_unbiased():
     table = dice.expand(np.arange(k))
     assert np.array_equal(table[u], u % k)
 
-
-@pytest.mark.parametrize("n_dice", [1, 2, 3, 4])
-def test_index_resolution_matches_exact(n_dice):
-    exact = dice.index_resolution_pmf(n_dice)
-    bonus, kept = dice.index_resolution(np.full(100_000, n_dice), rng=np.random.default_rng(n_dice))
-    outcomes, probs = exact.to_arrays()
-    counts = np.array([(bonus == v).sum() for v in outcomes])
-    assert counts.sum() == bonus.size
-    assert gof_pvalue(counts, probs) > ALPHA
-    # the dice kept are those that showed 5 or 6: Binomial(n, 1/3)
-    kept_p = [float(Fraction(1, 3) ** j * Fraction(2, 3) ** (n_dice - j)
-                    * __import__("math").comb(n_dice, j)) for j in range(n_dice + 1)]
-    assert gof_pvalue(np.bincount(kept, minlength=n_dice + 1), kept_p) > ALPHA
-
-
-def test_index_resolution_digest_vectors():  # 000.2.3 / 000.12 #4
-    assert dice.index_resolution_pmf(4)[0] == Fraction(16, 81)
-    assert dice.index_resolution_pmf(4).mean() + 1 == 3  # 4+1: E[bonus] = 3
-    assert dice.index_resolution_pmf(2)[2] == Fraction(1, 4)
-    assert dice.index_resolution_pmf(3)[3] == Fraction(25, 216)

@@ -478,3 +478,172 @@ def test_log_names_the_action_costs_that_break_a_tie() -> None:
     assert [g.p.c.name for g in order] == ["rapier", "sword"]  # equal cost and DEX: slot
     floored.say_order(order)
     assert lines2[-1].endswith("(7, action cost 1), sword [B1] (7, action cost 1)")
+
+
+# --- seed rows (issue 14) ---------------------------------------------------------------------
+
+
+def test_table_36_moves_are_rows_the_unarmed_styles_use() -> None:
+    for move in ("punch", "straight kick", "butt", "knee"):
+        w = RULES.weapon(move)
+        assert w.kind == "unarmed" and move in T.INVENTED_WEAPON_NAMES
+        for style, mod in (("brawling", 0), ("martial_artist", 0), ("feral", 0),
+                           ("skirmisher", 0), ("swashbuckler", -10), ("legionnaire", -10)):
+            assert R.style_weapon_mod(Combatant(style=style, weapon=move), RULES) == mod
+    kick = profile(Combatant(style="brawling", weapon="straight kick"), RULES)
+    assert not kick.can_weapon_parry and kick.types == (0, 2)  # no swing, no parry with it
+    assert R.style_weapon_mod(Combatant(style="swashbuckler", weapon="improvised"), RULES) == 0
+
+
+def test_log_names_the_move() -> None:
+    lines: list[str] = []
+    StrikeRank().fight(RULES, (Combatant(name="brawler", style="brawling",
+                                         weapon="straight kick"),),
+                       (Combatant(name="boxer", style="brawling", weapon="punch"),),
+                       rng=__import__("numpy").random.default_rng(4), log=lines.append)
+    text = "\n".join(lines)
+    assert "brawler [A1] strikes a blow with its straight kick at boxer [B1]" in text
+    assert "with its punch at brawler [A1]" in text
+
+
+def test_half_skill_with_mods_halves_situation_and_wounds_too() -> None:
+    dodger = profile(Combatant(dodge=25), RULES)
+    situation = [("alone (solo style)", 5), ("wounded", -5)]
+    skill_only = dodger.dodge_parts(dodger, True, situation)
+    assert total(skill_only) == 12 + 5 - 5
+    with_mods = profile(Combatant(dodge=25), Rules(half_skill_mode="with_mods"))
+    assert total(with_mods.dodge_parts(with_mods, True, situation)) == (25 + 5 - 5) // 2
+    assert total(with_mods.dodge_parts(with_mods, True, [("alone", 5)])) == 15
+    block = profile(Combatant(armour={"head": 0, "arms": 0, "torso": 2, "legs": 0}),
+                    Rules(half_skill_mode="with_mods"))
+    assert total(block.block_parts(block, True, [("wounded", -5)])) == (30 + 10 - 10 - 5) // 2
+
+
+def test_a_two_handed_bow_needs_free_hands() -> None:
+    with pytest.raises(SpecError, match=r"'missile'.*strapped buckler"):
+        profile(Combatant(style="archer", weapon="hand axe", missile="long bow",
+                          shield="buckler"), RULES)
+    archer = presets.PRESETS["archer"]
+    assert archer.buckler_strapped and profile(archer, RULES).missile is not None
+    assert R.shield_parry_bonus(archer) == T.STRAPPED_BUCKLER_PARRY
+
+
+def test_untrained_fighters_roll_a_natural_skill() -> None:
+    assert R.natural_dice("1d10") == (1, 10, 0) and R.natural_dice("2d6+3") == (2, 6, 3)
+    assert R.natural_dice("7") == (0, 1, 7)
+    assert R.natural_skill_mean(RULES) == 5.5
+    with pytest.raises(SpecError, match="untrained_skill"):
+        Rules(untrained_skill="d")
+    with pytest.raises(SpecError, match="'untrained'"):
+        profile(Combatant(style="knight", untrained=True), RULES)
+    p = profile(Combatant(untrained=True, skill=40), RULES)
+    assert p.c.skill == 0  # the natural skill replaces it, rolled each fight
+    lines: list[str] = []
+    StrikeRank().fight(RULES, (Combatant(name="peasant", untrained=True),),
+                       (Combatant(name="brawler", style="brawling", weapon="punch",
+                                  untrained=True),),
+                       rng=__import__("numpy").random.default_rng(2), log=lines.append)
+    assert lines[0] == "peasant [A1] fights skirmisher untrained: natural skill 1d10 -> 9"
+    assert "0 skill +9 natural skill + d20" in "\n".join(lines)
+
+
+def test_swashbuckler_mobility_dodges_on_its_skill_unless_heavily_armoured() -> None:
+    def dodge(torso: int, rules: Rules = RULES) -> list[tuple[str, int]]:
+        p = profile(Combatant(style="swashbuckler", weapon="rapier", skill=40, dodge=25,
+                              armour={"head": 0, "arms": 0, "torso": torso, "legs": 0}), rules)
+        return p.dodge_parts(p)
+    assert dodge(0) == [("swashbuckler skill (mobility)", 40)]
+    assert dodge(2) == [("swashbuckler skill (mobility)", 40)]
+    assert dodge(3) == [("dodge", 25)]  # armour rank > 2: too encumbered (5.6)
+    assert dodge(0, Rules(mobility_task="off")) == [("dodge", 25)]
+    skirmisher = profile(Combatant(skill=40, dodge=25), RULES)
+    assert skirmisher.dodge_parts(skirmisher) == [("dodge", 25)]
+
+
+def test_a_holder_acts_just_before_its_target_once_it_declares() -> None:
+    quick = Combatant(name="quick", agility=20, hold_policy="react", target_policy="weakest")
+    mid = Combatant(name="mid", skill=28)
+    slow = Combatant(name="slow", agility=6, skill=25)
+    lines: list[str] = []
+    f = _Fight(RULES, (quick,), (mid, slow), __import__("numpy").random.default_rng(1),
+               lines.append)
+    f.round = 1
+    living = list(f.fs)
+    for g in living:
+        f.roll_initiative(g)
+    for g in living:  # no dice: Strike Ranks 9, 7, 6
+        g.strike_rank = g.p.actions + g.p.flat
+    f.commit(living)
+    order = sorted(living, key=f.order_key, reverse=True)
+    assert [g.p.c.name for g in order] == ["quick", "mid", "slow"]
+    assert f.fs[f.fs[0].target].p.c.name == "slow"  # the weakest: least Skill
+    held = f.hold(order)
+    assert [g.p.c.name for g in held] == ["mid", "quick", "slow"]
+    text = "\n".join(lines)
+    assert "quick [A1] holds until slow [B2] declares (thrusts), then acts before it" in text
+    assert lines[-1].startswith("  order: mid [B1] (7), quick [A1] (9), slow [B2] (6)")
+    # in a duel the order stays (the holder is first), but it answers the declared type
+    g, _ = fight_of(Combatant(agility=20, hold_policy="react"),
+                    Combatant(attack_policy="blow"), [1, 1, 1, 1, 0, 0, 0.5, 0.5])
+    for x in g.fs:
+        g.roll_initiative(x)
+    g.commit(g.fs)
+    duel = sorted(g.fs, key=g.order_key, reverse=True)
+    assert g.hold(duel) == duel and g.fs[0].attack_type == g.best[0][1][3]
+
+
+def test_a_second_style_is_used_where_it_is_better() -> None:
+    archer = profile(Combatant(style="archer", weapon="hand axe", second_style="skirmisher",
+                               second_skill=25), RULES)
+    parts = archer.attack_parts(archer)
+    assert parts[0] == ("skirmisher skill", 25) and total(parts) == 25  # not 30 - 10
+    alone = profile(Combatant(style="archer", weapon="hand axe"), RULES)
+    assert total(alone.attack_parts(alone)) == 20
+    assert archer.parry_parts(archer, WEAPON_PARRY)[0] == ("skirmisher skill", 25)
+    keen = profile(Combatant(style="archer", weapon="hand axe", second_style="skirmisher",
+                             second_skill=15), RULES)
+    assert keen.attack_parts(keen)[0] == ("archer skill", 30)  # the archer's own is better
+    with pytest.raises(SpecError, match="'second_style' names its first style"):
+        profile(Combatant(second_style="skirmisher"), RULES)
+    with pytest.raises(SpecError, match="knows no second style"):
+        profile(Combatant(untrained=True, second_style="brawling"), RULES)
+    with pytest.raises(SpecError, match="'second_style' must be a row"):
+        profile(Combatant(second_style="ninja"), RULES)
+    with pytest.raises(SpecError, match="'unarmed_move' must be an unarmed row"):
+        profile(Combatant(when_disarmed="fight_unarmed", unarmed_move="knife"), RULES)
+
+
+def test_a_disarmed_brawler_fights_on_unarmed() -> None:
+    sailor = Combatant(name="sailor", when_disarmed="fight_unarmed", second_style="brawling",
+                       second_skill=30)
+    fencer = Combatant(name="fencer", riposte_policy="disarm", skill=45)
+    for seed in range(60):
+        lines: list[str] = []
+        StrikeRank().fight(RULES, (sailor,), (fencer,),
+                           rng=__import__("numpy").random.default_rng(seed), log=lines.append)
+        text = "\n".join(lines)
+        assert "recovering its weapon" not in text
+        if "sailor [A1] thrusts with its punch (disarmed) at fencer [B1]" in text:
+            first = text.index("sailor [A1] thrusts with its punch (disarmed)")
+            assert text.index("fencer [B1] disarms sailor [A1]") < first
+            return
+    raise AssertionError("no unarmed attack after a disarm in 60 fights")
+
+
+def test_ranks_hold_the_rear_out_of_reach() -> None:
+    rs = StrikeRank()
+    ranks = rs.side(["legionnaire,formation=ranked,leader=true,name=front",
+                     "legionnaire,formation=ranked,name=second",
+                     "spearman,formation=ranked,name=pike"])
+    foes = rs.side(["skirmisher,name=raider"] * 3)
+    rules = Rules(rank_frontage=1, range_rounds=0)
+    lines: list[str] = []
+    f = _Fight(rules, ranks, foes, __import__("numpy").random.default_rng(3), lines.append)
+    assert [f.in_front(g) for g in f.fs] == [True, False, False, True, True, True]
+    assert {g.slot for g in f.foes(f.fs[3])} == {0}  # only the front rank can be reached
+    f.run()
+    text = "\n".join(lines)
+    assert "second [A2] waits in the second rank" in text
+    assert "pike [A3] thrusts with its spear at raider" in text  # a reach weapon strikes
+    with pytest.raises(SpecError, match=r"allows 1\.\.6"):
+        rs.check_sides(RULES, rs.side(["skirmisher"] * 7), rs.side("skirmisher"))

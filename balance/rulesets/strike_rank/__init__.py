@@ -39,7 +39,7 @@ class StrikeRank(Ruleset):
     causes = _reference.CAUSES
     presets = PRESETS
     scenarios = SCENARIOS
-    max_side = 3
+    max_side = 6
 
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
@@ -70,6 +70,11 @@ class StrikeRank(Ruleset):
         if len(side_a) == len(side_b) == 1:
             skip |= {"task_assist_bonus", "auto_leader", "legionnaire_leaderless",
                      "rank_bonus_group", "outnumbered_mode"}
+        for side in (side_a, side_b):
+            if sum(c.formation == "ranked" for c in side) > rules.rank_frontage:
+                break
+        else:
+            skip |= {"rank_frontage", "rank_reach"}
         if not any(c.surprised for c in everyone):
             skip.add("ambush_rules")
         for mechanic, names in (("hunter", {"hunter_parry_mode"}),
@@ -77,6 +82,7 @@ class StrikeRank(Ruleset):
                                 ("throwables_in_melee", {"bladesman_mode"}),
                                 ("shield_step", {"shieldman_step_scope", "shield_riposte"}),
                                 ("armour_rank_limit", {"armour_rank_mode"}),
+                                ("mobility", {"mobility_task"}),
                                 ("shield_training", {"gladiator_untrained_shield"}),
                                 ("feral", {"feral_as"})):
             if mechanic not in mechanics:
@@ -135,6 +141,9 @@ class StrikeRank(Ruleset):
             BenchCase("2v3 group", "two ranked legionnaires with a leader against three "
                       "skirmishers, random targets", Rules(), SCENARIOS["legion-2v3"].side_a,
                       SCENARIOS["legion-2v3"].side_b),
+            BenchCase("6v6 ranks", "three ranked legionnaires (a leader) in front of three "
+                      "spearmen striking from the second rank, against six skirmishers",
+                      Rules(), SCENARIOS["ranks-6v6"].side_a, SCENARIOS["ranks-6v6"].side_b),
         )
 
 

@@ -20,13 +20,14 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from ...dice import Pmf, die, index_resolution_pmf, pmf
+from ...dice import Pmf, die, pmf
 from . import rules as R
 from . import tables as T
 from .rules import Rules
 
 __all__ = [
     "carried_dice_pmf",
+    "index_resolution_pmf",
     "initiative_bonus_pmf",
     "opposed_margin_pmf",
     "opposed_table",
@@ -42,6 +43,17 @@ def unsupported(rules: Rules, side_a: object, side_b: object) -> str:
             "wound points make the state space too large); use `balance duel` for Monte "
             "Carlo estimates; the dice layer's exact distributions are in "
             "balance.rulesets.strike_rank.exact")
+
+
+@lru_cache(maxsize=64)
+def index_resolution_pmf(n_dice: int) -> Pmf:
+    """Exact distribution of the Index Resolution bonus of ``n_dice`` dice: each d6 counts
+    0 on 1-4, +1 on a 5, +2 on a 6 (5.3)."""
+    one = die(6).map(lambda face: T.INDEX_RESOLUTION[face])
+    out = Pmf({0: 1})
+    for _ in range(n_dice):
+        out = out + one
+    return out
 
 
 def initiative_bonus_pmf(n_dice: int, flat: int = 0) -> Pmf:

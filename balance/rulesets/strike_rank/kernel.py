@@ -1,7 +1,8 @@
 """The vectorised kernel of seed 000: many fights at once, one loop over rounds.
 
 Layout ("lanes"): fights run along axis 0 of every array; each combatant slot ``s``
-(side A first, ``S <= 6``) has its own 1-D array per state variable (``st.pts[s]``, ...).
+(side A first) has its own 1-D array per state variable (``lanes.wound_points[s]``, ...);
+the matchup's constants are in a :class:`_Setup` (``setup.attack_total[a][d]``, ...).
 Who attacks whom differs from fight to fight, so per-fight slot indices (``a``, ``d``) are
 resolved by arithmetic selection (``x0 + (x1 - x0) * a`` for a duel) rather than by
 gathers, and updates are masked, full-width, in-place arithmetic: on this hardware an
@@ -52,8 +53,9 @@ from .rules import Combatant, Rules
 
 __all__ = ["simulate"]
 
-KILLED, UNCONSCIOUS, INSTANT, LIMB, KNOCKED_OUT, MAX_ROUNDS = range(len(CAUSES))
-_CAUSE_OF_CODE = np.array([KNOCKED_OUT, -1, LIMB, INSTANT, UNCONSCIOUS], np.int8)
+KILLED, KNOCKED_OUT, MAX_ROUNDS = CAUSES.killed, CAUSES.knocked_out, CAUSES.max_rounds
+_CAUSE_OF_CODE = np.array([KNOCKED_OUT, -1, CAUSES.limb_destroyed, CAUSES.instant_death,
+                           CAUSES.unconscious], np.int8)
 """Cause of going out by wound value + 4 (values >= 0: points, unconscious or killed)."""
 NO_WOUND = -3
 """Value of a hit the armour stopped (wound rank below F)."""
@@ -136,46 +138,56 @@ def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Static:
+class _Setup:
     """Per-slot and per-pair constants of one matchup (lists of Python ints by slot)."""
 
     rules: Rules
-    S: int
+    n_slots: int
     side: tuple[int, ...]
-    base_sr: tuple[int, ...]
+    base_strike_rank: tuple[int, ...]
     dice: tuple[int, ...]
     dex: tuple[int, ...]
     agility: tuple[int, ...]
-    thr_w: tuple[int, ...]
-    thr_u: tuple[int, ...]
-    thr_k: tuple[int, ...]
+    wounded_at: tuple[int, ...]
+    unconscious_at: tuple[int, ...]
+    killed_at: tuple[int, ...]
     death_head: tuple[int, ...]
     death_torso: tuple[int, ...]
-    dmg: tuple[tuple[int, int, int], ...]  # by slot and type (0 where impossible)
-    riposte_dmg: tuple[int, ...]
+    damage_mod: tuple[tuple[int, int, int], ...]  # by slot and type (0 where impossible)
+    riposte_damage: tuple[int, ...]
     can_riposte: tuple[int, ...]
     cost: tuple[tuple[int, int, int], ...]
     budget_cost: tuple[tuple[int, int, int], ...]
-    att: tuple[tuple[int, ...], ...]  # [a][d]
-    opt: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a], UNAVAILABLE if never
-    opt_half: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] when dodged behind
-    block_table: tuple[tuple[int, ...], ...]  # [d][a] Armour block, never pruned
+    attack_total: tuple[tuple[int, ...], ...]  # [a][d]
+    defence_total: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a], UNAVAILABLE if never
+    defence_half: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] when dodged behind
+    block_total: tuple[tuple[int, ...], ...]  # [d][a] Armour block, never pruned
     step: tuple[tuple[int, ...], ...]  # [kind][d]
-    bers: tuple[tuple[tuple[int, int], ...], ...]  # [kind][d][berserk]
-    pref: tuple[tuple[int, ...], ...]  # [kind][d]
+    berserker_mod: tuple[tuple[tuple[int, int], ...], ...]  # [kind][d][berserk]
+    preferred: tuple[tuple[int, ...], ...]  # [kind][d]
     undefending: tuple[int, ...]  # defence_policy "none"
+    untrained: tuple[int, ...]  # fights on a natural skill rolled each fight
+    hold: tuple[int, ...]  # hold_policy "react": waits for its target to declare
+    ranked: tuple[int, ...]  # formation "ranked"
+    ranked_ahead: tuple[tuple[int, ...], ...]  # ranked side-mates in lower slots
+    rank_frontage: int
+    reach: tuple[int, ...]  # strikes from the second rank
+    any_rear: bool  # some side has more ranked fighters than the frontage
+    fights_unarmed: tuple[int, ...]  # when_disarmed "fight_unarmed"
+    unarmed_attack_total: tuple[tuple[int, ...], ...]  # [a][d] with its unarmed move
+    unarmed_damage: tuple[int, ...]  # damage modifier of its unarmed thrust
     best: tuple[tuple[tuple[int, ...], ...], ...]  # [a][t][k]
     policy_best: tuple[int, ...]
     armour: tuple[tuple[int, ...], ...]  # [d][location]
     has_armour: bool
-    aim: tuple[int, ...]
+    aim_shift: tuple[int, ...]
     knight_double: tuple[int, ...]
-    shield_opps: tuple[int, ...]
+    shield_opponents: tuple[int, ...]
     shieldman_riposte: tuple[int, ...]
     riposte_policy: tuple[int, ...]  # 0 riposte, 1 disarm, 2 never
-    op_loc: tuple[tuple[int, ...], ...]  # [a][blocks]: forced location or -1
-    op_shift: tuple[tuple[int, ...], ...]
-    op_disarm: tuple[tuple[int, ...], ...]
+    overpower_location: tuple[tuple[int, ...], ...]  # [a][blocks]: forced location or -1
+    overpower_shift: tuple[tuple[int, ...], ...]
+    overpower_disarm: tuple[tuple[int, ...], ...]
     berserk_start: tuple[int, ...]
     berserk_on_wound: tuple[int, ...]
     assassin: tuple[int, ...]
@@ -184,8 +196,8 @@ class _Static:
     surprised: tuple[int, ...]
     target_policy: tuple[int, ...]  # 0 random, 1 weakest, 2 strongest
     skill: tuple[int, ...]
-    sit_skill: tuple[tuple[int, ...], ...]  # [alive mask][slot]
-    sit_dodge: tuple[tuple[int, ...], ...]
+    situation_skill: tuple[tuple[int, ...], ...]  # [alive mask][slot]
+    situation_dodge: tuple[tuple[int, ...], ...]
     kinds: tuple[int, ...]  # defence kinds anybody may ever use
     points: tuple[int, ...]  # wound points by rank 0..MAX_RANK
     hit_edges: tuple[int, ...]  # d20 face (0-based) at which each location after head starts
@@ -202,10 +214,10 @@ class _Static:
     groups: bool
     # the range phase (000.10 DEFAULT)
     ranged: int  # range rounds played (0: none)
-    matt: tuple[tuple[int, ...], ...]  # [a][d] static total of a shot
-    mdef: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] against a shot
-    mkinds: tuple[int, ...]  # defence kinds anybody may use against shots
-    missile_dmg: tuple[int, ...]
+    shot_total: tuple[tuple[int, ...], ...]  # [a][d] static total of a shot
+    shot_defence: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] against a shot
+    shot_kinds: tuple[int, ...]  # defence kinds anybody may use against shots
+    missile_damage: tuple[int, ...]
     shot_cost: tuple[int, ...]  # range actions between shots (reloads + aims)
     reload: tuple[int, ...]
     ammo: tuple[int, ...]
@@ -279,10 +291,10 @@ def _start_situation(ps: Sequence[Profile], i: int) -> tuple[int, int]:
 
 @lru_cache(maxsize=128)
 def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...]
-            ) -> _Static:
+            ) -> _Setup:
     ps, _, best = matchup_setup(rules, side_a, side_b)
-    S = len(ps)
-    rng_slots = range(S)
+    n_slots = len(ps)
+    slots = range(n_slots)
 
     def opp(kind: int, d: Profile, a: Profile, half: bool) -> int:
         if d.side == a.side:
@@ -313,7 +325,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
     mdef = tuple(tuple(tuple(missile_opp(k, d, a) if ranged else UNAVAILABLE for a in ps)
                        for d in ps) for k in KINDS)
     mkinds = tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
-                                           for d in rng_slots for a in rng_slots))
+                                           for d in slots for a in slots))
     opt_half = tuple(tuple(tuple(opp(k, d, a, True) if k in (DODGE, BLOCK) else UNAVAILABLE
                                  for a in ps) for d in ps) for k in KINDS)
     preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
@@ -326,16 +338,17 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any(p.c.riposte_policy == "disarm" for p in ps)
         or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps)))
     block_table = opt[BLOCK]
-    if not groups and not any_disarm and rules.limb_destroyed != "crippled":
+    if (not groups and not any_disarm and rules.limb_destroyed != "crippled"
+            and not any(p.c.untrained for p in ps)):  # a rolled skill moves parries
         opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
-                  if any(opt[k][d][a] > UNAVAILABLE for d in rng_slots for a in rng_slots))
-    masks = 1 << S
+                  if any(opt[k][d][a] > UNAVAILABLE for d in slots for a in slots))
+    masks = 1 << n_slots
     sit_skill, sit_dodge = [], []
     for mask in range(masks):
-        alive = [bool(mask >> s & 1) for s in rng_slots]
+        alive = [bool(mask >> s & 1) for s in slots]
         row_s, row_d = [], []
-        for s in rng_slots:
+        for s in slots:
             sk, dg = situation_parts(ps, alive, s)
             row_s.append(total(sk))
             row_d.append(total(dg))
@@ -356,38 +369,61 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
     for n in list(rules.hit_table.values())[:-1]:
         top += n
         edges.append(top)
-    types_used = {best[a][t][k] for a in rng_slots for t in rng_slots for k in range(4)
+    types_used = {best[a][t][k] for a in slots for t in slots for k in range(4)
                   if ps[a].side != ps[t].side}
-    return _Static(
-        rules=rules, S=S, side=tuple(p.side for p in ps),
-        base_sr=tuple(p.actions + p.flat for p in ps), dice=tuple(p.dice for p in ps),
+    return _Setup(
+        rules=rules, n_slots=n_slots, side=tuple(p.side for p in ps),
+        base_strike_rank=tuple(p.actions + p.flat for p in ps), dice=tuple(p.dice for p in ps),
         dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
-        thr_w=tuple(p.thresholds[0] for p in ps), thr_u=tuple(p.thresholds[1] for p in ps),
-        thr_k=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
+        wounded_at=tuple(p.thresholds[0] for p in ps),
+        unconscious_at=tuple(p.thresholds[1] for p in ps),
+        killed_at=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
         death_torso=tuple(p.death[1] for p in ps),
-        dmg=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3)) for p in ps),  # type: ignore[misc]
-        riposte_dmg=tuple(int(p.riposte_damage or 0) for p in ps),
+        damage_mod=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3))  # type: ignore[misc]
+                         for p in ps),
+        riposte_damage=tuple(int(p.riposte_damage or 0) for p in ps),
         can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
-        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3)) for p in ps),  # type: ignore[misc]
-        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules) for t in range(3))  # type: ignore[misc]
+        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3))  # type: ignore[misc]
+                   for p in ps),
+        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules)  # type: ignore[misc]
+                                for t in range(3))
                           for p in ps),
-        att=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps) for a in ps),
-        opt=opt, opt_half=opt_half, block_table=block_table,
+        attack_total=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps)
+                           for a in ps),
+        defence_total=opt, defence_half=opt_half, block_total=block_table,
         step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
-        bers=tuple(tuple((total(p.berserker_parts(False, k)), total(p.berserker_parts(True, k)))
+        berserker_mod=tuple(tuple((total(p.berserker_parts(False, k)),
+                                   total(p.berserker_parts(True, k)))
                          for p in ps) for k in KINDS),
-        pref=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+        preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+        untrained=tuple(int(p.c.untrained) for p in ps),
+        hold=tuple(int(p.c.hold_policy == "react") for p in ps),
+        ranked=tuple(int(p.c.formation == "ranked") for p in ps),
+        ranked_ahead=tuple(tuple(q.slot for q in ps if q.side == p.side and q.slot < p.slot
+                                 and q.c.formation == "ranked") if p.c.formation == "ranked"
+                           else () for p in ps),
+        rank_frontage=rules.rank_frontage,
+        reach=tuple(int(p.weapon.size is not None and p.weapon.size >= rules.rank_reach)
+                    for p in ps),
+        any_rear=any(sum(1 for q in ps if q.side == side and q.c.formation == "ranked")
+                     > rules.rank_frontage for side in (0, 1)),
+        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
+        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
+                                         if a.unarmed is not None and a.side != d.side else 0
+                                         for d in ps) for a in ps),
+        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
+                             if p.unarmed is not None else 0 for p in ps),
         best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
         has_armour=any(v for p in ps for v in p.c.armour.values()),
-        aim=tuple(p.aim_shift for p in ps),
+        aim_shift=tuple(p.aim_shift for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
-        shield_opps=tuple(p.shield_opponents for p in ps),
+        shield_opponents=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
         riposte_policy=tuple(R.RIPOSTE_POLICIES.index(p.c.riposte_policy) for p in ps),
-        op_loc=tuple(s[0] for s in spends), op_shift=tuple(s[1] for s in spends),
-        op_disarm=tuple(s[2] for s in spends),
+        overpower_location=tuple(s[0] for s in spends), overpower_shift=tuple(s[1] for s in spends),
+        overpower_disarm=tuple(s[2] for s in spends),
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
                                for p in ps),
@@ -397,7 +433,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         surprised=tuple(int(p.c.surprised) for p in ps),
         target_policy=tuple(R.TARGET_POLICIES.index(p.c.target_policy) for p in ps),
         skill=tuple(p.c.skill for p in ps),
-        sit_skill=tuple(sit_skill), sit_dodge=tuple(sit_dodge), kinds=kinds,
+        situation_skill=tuple(sit_skill), situation_dodge=tuple(sit_dodge), kinds=kinds,
         points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
                      for r in range(MAX_RANK + 1)),
         hit_edges=tuple(edges),
@@ -413,10 +449,10 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         and any(p.c.surprised for p in ps),
         groups=groups,
         ranged=ranged,
-        matt=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side else 0
+        shot_total=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side else 0
                          for d in ps) for a in ps),
-        mdef=mdef, mkinds=mkinds,
-        missile_dmg=tuple(p.missile.damage if p.missile else 0 for p in ps),
+        shot_defence=mdef, shot_kinds=mkinds,
+        missile_damage=tuple(p.missile.damage if p.missile else 0 for p in ps),
         shot_cost=tuple(p.shot_cost for p in ps),
         reload=tuple(p.missile.reload if p.missile else 0 for p in ps),
         ammo=tuple(p.c.missiles if p.missile else 0 for p in ps),
@@ -425,56 +461,62 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
 
-_SLOT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "typ", "dmg", "dis", "bers", "beh",
-              "behr", "sfoe", "tgt", "crip", "dice", "keep", "sr", "rem", "ammo", "rdy")
-_COMBAT_VARS = ("pts", "alive", "sk", "dg", "ndef", "own", "dis", "bers", "beh", "behr",
-                "sfoe", "crip")
+_SLOT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation", "dodge_situation",
+              "defences",
+              "own_penalty", "attack_type", "damage", "disarmed", "berserk", "behind",
+              "behind_round", "shield_foes", "target", "crippled", "dice", "kept_bonus",
+              "strike_rank", "remaining", "ammo", "ready")
+_COMBAT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation",
+                "dodge_situation", "defences",
+                "own_penalty", "disarmed", "berserk", "behind", "behind_round", "shield_foes",
+                "crippled")
 """What an attack reads or writes: the variables a riposte's sub-batch carries."""
 
 
 class _Lanes:
-    """State of ``m`` fights: per-slot lists of arrays and per-fight arrays.
+    """State of ``n_fights`` fights: per-slot lists of arrays and per-fight arrays.
 
-    A variable no fighter of the matchup can change is ``None`` (e.g. ``bers`` with no
+    A variable no fighter of the matchup can change is ``None`` (e.g. ``berserk`` with no
     berserker), so the kernel skips it and its mechanism entirely."""
 
-    pts: Any  # int32: wound points
-    alive: Any  # int8: still in the fight (groups)
-    sk: Any  # int16: situation + wounded modifier on style-skill rolls
-    dg: Any  # int16: the same on Dodge
-    ndef: Any  # int16: defensive moves made this round
-    own: Any  # int16: swing / blow penalty on own parries and dodges now
-    typ: Any  # int16: attack type this round (-1 recovering a weapon)
-    dmg: Any  # int16: damage modifier of that type
-    dis: Any  # int8: disarmed
-    bers: Any  # int8: berserk
-    beh: Any  # int16: slot of the foe this fighter is behind (-1 none)
-    behr: Any  # int16: round it got behind
-    sfoe: Any  # int16: bitmask of foes parried with the shield this round
-    tgt: Any  # int16: target slot (groups)
-    crip: Any  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
+    wound_points: Any  # int32: wound points
+    standing: Any  # int8: still in the fight (groups)
+    natural_skill: Any  # int16: an untrained fighter's skill, rolled for the fight (else 0)
+    skill_situation: Any  # int16: situation + wounded modifier on style-skill rolls
+    dodge_situation: Any  # int16: the same on Dodge
+    defences: Any  # int16: defensive moves made this round
+    own_penalty: Any  # int16: swing / blow penalty on own parries and dodges now
+    attack_type: Any  # int16: attack type this round (-1 recovering a weapon)
+    damage: Any  # int16: damage modifier of that type
+    disarmed: Any  # int8: disarmed
+    berserk: Any  # int8: berserk
+    behind: Any  # int16: slot of the foe this fighter is behind (-1 none)
+    behind_round: Any  # int16: round it got behind
+    shield_foes: Any  # int16: bitmask of foes parried with the shield this round
+    target: Any  # int16: target slot (groups)
+    crippled: Any  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
     dice: Any  # int8: initiative dice carried over
-    keep: Any  # int16: kept initiative bonus (carry_mode="keep")
-    sr: Any  # int16: Strike Rank this round
-    rem: Any  # int16: Strike Rank left to spend (action_economy="budget")
+    kept_bonus: Any  # int16: kept initiative bonus (carry_mode="keep")
+    strike_rank: Any  # int16: Strike Rank this round
+    remaining: Any  # int16: Strike Rank left to spend (action_economy="budget")
     ammo: Any  # int16: shots left (range phase)
-    rdy: Any  # int16: range actions done towards the next shot
+    ready: Any  # int16: range actions done towards the next shot
 
     def __init__(self) -> None:
-        self.m = 0
+        self.n_fights = 0
         for v in _SLOT_VARS:
             setattr(self, v, None)
-        self.fid: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
+        self.fight: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
         self.done: np.ndarray = np.zeros(0, bool)
-        self.rnd: np.ndarray = np.zeros(0, np.int16)  # the round each fight is in
-        self.sup: np.ndarray | None = None  # surprise in force (ambush, first round)
+        self.round: np.ndarray = np.zeros(0, np.int16)  # the round each fight is in
+        self.surprise: np.ndarray | None = None  # surprise in force (ambush, first round)
 
     def _fight_vars(self) -> list[str]:
-        return ["fid", "done", "rnd"] + (["sup"] if self.sup is not None else [])
+        return ["fight", "done", "round"] + (["surprise"] if self.surprise is not None else [])
 
     def take(self, idx: np.ndarray) -> _Lanes:
         out = _Lanes()
-        out.m = len(idx)
+        out.n_fights = len(idx)
         for v in _COMBAT_VARS:
             xs = getattr(self, v)
             if xs is not None:
@@ -483,13 +525,13 @@ class _Lanes:
             setattr(out, v, getattr(self, v).take(idx))
         return out
 
-    def put(self, idx: np.ndarray, sub: _Lanes) -> None:
+    def put(self, idx: np.ndarray, sub_lanes: _Lanes) -> None:
         for v in _COMBAT_VARS:
             xs = getattr(self, v)
             if xs is not None:
-                for x, y in zip(xs, getattr(sub, v), strict=True):
+                for x, y in zip(xs, getattr(sub_lanes, v), strict=True):
                     x[idx] = y
-        self.done[idx] = sub.done
+        self.done[idx] = sub_lanes.done
 
     def compress(self, keep: np.ndarray) -> None:
         idx = np.flatnonzero(keep)
@@ -499,7 +541,7 @@ class _Lanes:
                 setattr(self, v, [x.take(idx) for x in xs])
         for v in self._fight_vars():
             setattr(self, v, getattr(self, v).take(idx))
-        self.m = len(idx)
+        self.n_fights = len(idx)
 
     def extend(self, new: _Lanes) -> None:
         """Append the fights of ``new`` (same matchup) after these."""
@@ -508,9 +550,9 @@ class _Lanes:
             if xs is not None:
                 setattr(self, v, [np.concatenate((x, y)) for x, y in zip(xs, getattr(new, v),
                                                                           strict=True)])
-        for v in ("fid", "done", "rnd"):
+        for v in ("fight", "done", "round"):
             setattr(self, v, np.concatenate((getattr(self, v), getattr(new, v))))
-        self.m += new.m
+        self.n_fights += new.n_fights
 
 
 class _Who:
@@ -518,49 +560,51 @@ class _Who:
 
     __slots__ = ("hot", "idx")
 
-    def __init__(self, idx: np.ndarray, S: int) -> None:
+    def __init__(self, idx: np.ndarray, n_slots: int) -> None:
         self.idx = idx.astype(np.int16, copy=False)
-        if S == 2:
+        if n_slots == 2:
             b = self.idx.astype(bool)
             self.hot = [~b, b]
         else:
-            self.hot = [self.idx == s for s in range(S)]
+            self.hot = [self.idx == s for s in range(n_slots)]
 
-    def take(self, sub: np.ndarray) -> _Who:
+    def take(self, picked: np.ndarray) -> _Who:
         w = _Who.__new__(_Who)
-        w.idx = self.idx.take(sub)
-        w.hot = [h.take(sub) for h in self.hot]
+        w.idx = self.idx.take(picked)
+        w.hot = [h.take(picked) for h in self.hot]
         return w
 
 
 class _Kernel:
-    def __init__(self, st: _Static, rng: np.random.Generator) -> None:
-        self.s = st
-        self.rules = st.rules
-        self.S = st.S
+    def __init__(self, setup: _Setup, rng: np.random.Generator) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.n_slots = setup.n_slots
         self.bits = rng.bit_generator
-        self.after_attack = st.rules.attack_penalty_scope == "after_attack"
-        rules, S = st.rules, st.S
+        self.after_attack = setup.rules.attack_penalty_scope == "after_attack"
+        rules, n_slots = setup.rules, setup.n_slots
         # In a duel with no disarm and no holding, each fighter's attack type is the same
         # every round: its damage, action cost and own-defence penalty are constants.
-        self.static_types = (not st.groups and not st.any_disarm
-                             and rules.hold_policy == "never")
-        types = [st.best[i][1 - i][0] if not st.groups else 0 for i in range(S)]
+        self.static_types = (not setup.groups and not setup.any_disarm
+                             and not any(setup.hold))
+        types = [setup.best[i][1 - i][0] if not setup.groups else 0 for i in range(n_slots)]
         self.type_const = tuple(types)
-        self.dmg_const = tuple(st.dmg[i][types[i]] for i in range(S))
+        self.damage_const = tuple(setup.damage_mod[i][types[i]] for i in range(n_slots))
         self.own_const = tuple(T.OWN_DEFENCE_PENALTY[t] for t in types) \
             if self.static_types and not self.after_attack else None
         # one defence kind, always available, chosen by everyone: no choice to make
-        dynamic_availability = (st.any_disarm or st.any_behind or st.any_shield_limit
-                                or st.any_berserk or rules.limb_destroyed == "crippled")
-        self.wound_table, self.n_dmg, self.dmg_low = _cached_wound_table(st)
-        self.wound_rows = tuple(tuple((i * S + j) * self.n_dmg - self.dmg_low for j in range(S))
-                                for i in range(S))
-        self.single_kind = st.kinds[0] if (
-            len(st.kinds) == 1 and not dynamic_availability and not any(st.undefending)
-            and not any(st.surprised)
-            and all(st.opt[st.kinds[0]][d][a] > UNAVAILABLE
-                    for d in range(S) for a in range(S) if st.side[d] != st.side[a])) else None
+        dynamic_availability = (setup.any_disarm or setup.any_behind or setup.any_shield_limit
+                                or setup.any_berserk or rules.limb_destroyed == "crippled")
+        self.wound_table, self.n_damage, self.damage_low = _cached_wound_table(setup)
+        self.wound_rows = tuple(tuple((i * n_slots + j) * self.n_damage - self.damage_low
+                                      for j in range(n_slots))
+                                for i in range(n_slots))
+        self.single_kind = setup.kinds[0] if (
+            len(setup.kinds) == 1 and not dynamic_availability and not any(setup.undefending)
+            and not any(setup.surprised)
+            and all(setup.defence_total[setup.kinds[0]][d][a] > UNAVAILABLE
+                    for d in range(n_slots) for a in range(n_slots)
+                    if setup.side[d] != setup.side[a])) else None
 
     # --- random numbers ------------------------------------------------------------------
     def uniform(self, m: int, k: int) -> np.ndarray:
@@ -568,10 +612,10 @@ class _Kernel:
 
     # --- selection helpers ---------------------------------------------------------------
     def sel(self, xs: list[np.ndarray], who: _Who) -> np.ndarray:
-        if self.S == 2:
+        if self.n_slots == 2:
             return xs[0] + (xs[1] - xs[0]) * who.idx
         out = xs[0] * who.hot[0]
-        for s in range(1, self.S):
+        for s in range(1, self.n_slots):
             out += xs[s] * who.hot[s]
         return out
 
@@ -580,27 +624,27 @@ class _Kernel:
         first = tab[0]
         if all(v == first for v in tab):
             return np.int16(first)
-        if self.S == 2:
+        if self.n_slots == 2:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
         return np.asarray(tab, np.int16).take(who.idx)
 
     def pair(self, tab: Sequence[Sequence[int]], x: _Who, y: _Who) -> Any:
         """``tab[x][y]`` per lane (x and y on opposite sides)."""
-        if self.S == 2:
+        if self.n_slots == 2:
             if tab[0][1] == tab[1][0]:
                 return np.int16(tab[0][1])
             return np.int16(tab[0][1]) + np.int16(tab[1][0] - tab[0][1]) * x.idx
         flat = np.asarray(tab, np.int16).ravel()
-        return flat.take(x.idx * self.S + y.idx)
+        return flat.take(x.idx * self.n_slots + y.idx)
 
     def setv(self, xs: list[np.ndarray], who: _Who, val: Any, mask: np.ndarray) -> None:
-        for s in range(self.S):
+        for s in range(self.n_slots):
             m = mask & who.hot[s]
             xs[s] += ((val - xs[s]) * m).astype(xs[s].dtype, copy=False)
 
     def addv(self, xs: list[np.ndarray], who: _Who, inc: Any, mask: np.ndarray) -> None:
         """``xs[who] += inc`` in lanes ``mask`` (``inc`` 1 adds the mask itself)."""
-        for s in range(self.S):
+        for s in range(self.n_slots):
             m = mask & who.hot[s]
             if isinstance(inc, int) and inc == 1:
                 xs[s] += m
@@ -617,242 +661,277 @@ class _Kernel:
         self.rounds = np.zeros(n, np.int16)
         self.cause = np.full(n, MAX_ROUNDS, np.int8)
         started = min(n, BATCH)
-        L = self.start_lanes(np.arange(started, dtype=np.int32))
-        first_round_surprise = rules.ambush_rules == "first_round" and any(self.s.surprised)
-        while L.m:
-            L.sup = (L.rnd == 1) if first_round_surprise else None
-            self.play_round(L)
-            L.sup = None
-            capped = ~L.done & (L.rnd >= rules.max_rounds)
+        lanes = self.start_lanes(np.arange(started, dtype=np.int32))
+        first_round_surprise = rules.ambush_rules == "first_round" and any(self.setup.surprised)
+        while lanes.n_fights:
+            lanes.surprise = (lanes.round == 1) if first_round_surprise else None
+            self.play_round(lanes)
+            lanes.surprise = None
+            capped = ~lanes.done & (lanes.round >= rules.max_rounds)
             if capped.any():
-                live = L.fid[capped]
+                live = lanes.fight[capped]
                 self.winner[live] = Winner.DRAW
                 self.rounds[live] = rules.max_rounds
                 self.cause[live] = MAX_ROUNDS
-                L.done |= capped
-            L.rnd += 1
-            if int(np.count_nonzero(L.done)) * 4 >= L.m:
-                L.compress(~L.done)
+                lanes.done |= capped
+            lanes.round += 1
+            if int(np.count_nonzero(lanes.done)) * 4 >= lanes.n_fights:
+                lanes.compress(~lanes.done)
                 if started < n:
-                    more = min(BATCH - L.m, n - started)
-                    L.extend(self.start_lanes(np.arange(started, started + more,
+                    more = min(BATCH - lanes.n_fights, n - started)
+                    lanes.extend(self.start_lanes(np.arange(started, started + more,
                                                         dtype=np.int32)))
                     started += more
         return Outcomes(self.winner, self.rounds, self.cause, CAUSES)
 
     def start_lanes(self, fid: np.ndarray) -> _Lanes:
         """Fresh fights, through the ambush if anyone is surprised (5.21 default)."""
-        L = self.new_lanes(fid)
-        if self.rules.ambush_rules == "free_attack" and any(self.s.surprised):
-            L.sup = np.ones(L.m, bool)
-            self.ambush(L)
-            L.sup = None
-        for _ in range(self.s.ranged):
-            self.range_round(L)
-            L.rnd += 1
-        return L
+        lanes = self.new_lanes(fid)
+        if self.rules.ambush_rules == "free_attack" and any(self.setup.surprised):
+            lanes.surprise = np.ones(lanes.n_fights, bool)
+            self.ambush(lanes)
+            lanes.surprise = None
+        for _ in range(self.setup.ranged):
+            self.range_round(lanes)
+            lanes.round += 1
+        return lanes
 
     def new_lanes(self, fid: np.ndarray) -> _Lanes:
-        s, S, m = self.s, self.S, len(fid)
-        L = _Lanes()
-        L.m = m
-        L.fid = fid
-        L.done = np.zeros(m, bool)
-        L.rnd = np.ones(m, np.int16)
-        full = (1 << S) - 1
-        L.pts = [np.zeros(m, np.int32) for _ in range(S)]
-        L.alive = [np.ones(m, np.int8) for _ in range(S)]
-        L.sk = [np.full(m, s.sit_skill[full][i], np.int16) for i in range(S)]
-        if DODGE in s.kinds or DODGE in s.mkinds:
-            L.dg = [np.full(m, s.sit_dodge[full][i], np.int16) for i in range(S)]
-        L.ndef = [np.zeros(m, np.int16) for _ in range(S)]
+        setup, n_slots, m = self.setup, self.n_slots, len(fid)
+        lanes = _Lanes()
+        lanes.n_fights = m
+        lanes.fight = fid
+        lanes.done = np.zeros(m, bool)
+        lanes.round = np.ones(m, np.int16)
+        full = (1 << n_slots) - 1
+        lanes.wound_points = [np.zeros(m, np.int32) for _ in range(n_slots)]
+        lanes.standing = [np.ones(m, np.int8) for _ in range(n_slots)]
+        lanes.skill_situation = [np.full(m, setup.situation_skill[full][i], np.int16)
+                                 for i in range(n_slots)]
+        if any(setup.untrained):
+            n, sides, plus = R.natural_dice(self.rules.untrained_skill)
+            lanes.natural_skill = []
+            for i in range(n_slots):
+                natural = np.zeros(m, np.int16)
+                if setup.untrained[i]:
+                    natural += np.int16(plus)
+                    for _ in range(n):
+                        natural += (uniform(self.bits, m, sides) % sides).astype(np.int16) + 1
+                lanes.natural_skill.append(natural)
+                lanes.skill_situation[i] += natural
+        if DODGE in setup.kinds or DODGE in setup.shot_kinds:
+            lanes.dodge_situation = [np.full(m, setup.situation_dodge[full][i], np.int16)
+                                     for i in range(n_slots)]
+        lanes.defences = [np.zeros(m, np.int16) for _ in range(n_slots)]
         if self.own_const is None:
-            L.own = [np.zeros(m, np.int16) for _ in range(S)]
-        L.typ = [np.full(m, self.type_const[i] if self.static_types else 0, np.int16)
-                 for i in range(S)]
-        L.dmg = [np.zeros(m, np.int16) for _ in range(S)]
-        L.sr = [np.zeros(m, np.int16) for _ in range(S)]
-        L.dice = [np.full(m, s.dice[i], np.int8) for i in range(S)]
+            lanes.own_penalty = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        lanes.attack_type = [np.full(m, self.type_const[i] if self.static_types else 0, np.int16)
+                 for i in range(n_slots)]
+        lanes.damage = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        lanes.strike_rank = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        lanes.dice = [np.full(m, setup.dice[i], np.int8) for i in range(n_slots)]
         if self.rules.carry_mode == "keep":
-            L.keep = [np.zeros(m, np.int16) for _ in range(S)]
-        if s.any_disarm:
-            L.dis = [np.zeros(m, np.int8) for _ in range(S)]
-        if s.any_berserk:
-            L.bers = [np.full(m, s.berserk_start[i], np.int8) for i in range(S)]
-        if s.any_behind:
-            L.beh = [np.full(m, -1, np.int16) for _ in range(S)]
-            L.behr = [np.zeros(m, np.int16) for _ in range(S)]
-        if s.any_shield_limit:
-            L.sfoe = [np.zeros(m, np.int16) for _ in range(S)]
-        if s.groups:
-            L.tgt = [np.full(m, -1, np.int16) for _ in range(S)]
+            lanes.kept_bonus = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        if setup.any_disarm:
+            lanes.disarmed = [np.zeros(m, np.int8) for _ in range(n_slots)]
+        if setup.any_berserk:
+            lanes.berserk = [np.full(m, setup.berserk_start[i], np.int8) for i in range(n_slots)]
+        if setup.any_behind:
+            lanes.behind = [np.full(m, -1, np.int16) for _ in range(n_slots)]
+            lanes.behind_round = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        if setup.any_shield_limit:
+            lanes.shield_foes = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        if setup.groups:
+            lanes.target = [np.full(m, -1, np.int16) for _ in range(n_slots)]
         if self.rules.limb_destroyed == "crippled":
-            L.crip = [np.zeros(m, np.int8) for _ in range(S)]
+            lanes.crippled = [np.zeros(m, np.int8) for _ in range(n_slots)]
         if self.rules.action_economy == "budget":
-            L.rem = [np.zeros(m, np.int16) for _ in range(S)]
-        if s.ranged:
-            L.ammo = [np.full(m, s.ammo[i], np.int16) for i in range(S)]
-            L.rdy = [np.full(m, s.reload[i], np.int16) for i in range(S)]
-        return L
+            lanes.remaining = [np.zeros(m, np.int16) for _ in range(n_slots)]
+        if setup.ranged:
+            lanes.ammo = [np.full(m, setup.ammo[i], np.int16) for i in range(n_slots)]
+            lanes.ready = [np.full(m, setup.reload[i], np.int16) for i in range(n_slots)]
+        return lanes
 
     # --- one round -----------------------------------------------------------------------
-    def play_round(self, L: _Lanes) -> None:
-        rules, s, S = self.rules, self.s, self.S
-        self.initiative(L)
-        if s.groups:
-            self.round_targets(L)
-        self.commit_types(L)
+    def play_round(self, lanes: _Lanes) -> None:
+        rules, setup, n_slots = self.rules, self.setup, self.n_slots
+        self.initiative(lanes)
+        if setup.groups:
+            self.round_targets(lanes)
+        self.commit_types(lanes)
         if rules.action_economy == "budget":
-            self.budget_round(L)
-        elif S == 2 and self.static_types:
-            first = _Who(self.duel_first(L), S)
-            second = _Who(1 - first.idx, S)
+            self.budget_round(lanes)
+        elif n_slots == 2 and self.static_types:
+            first = _Who(self.duel_first(lanes), n_slots)
+            second = _Who(1 - first.idx, n_slots)
             for _ in range(rules.attacks_per_round):
-                self.act(L, first)
-                self.act(L, second)
+                self.act(lanes, first)
+                self.act(lanes, second)
         else:
-            order = self.sr_order(L)
-            if rules.hold_policy == "react":
-                self.hold(L, order)
+            ranks = self.ranks(lanes, lanes.strike_rank)
+            if any(setup.hold):
+                ranks = self.hold(lanes, ranks)
+            order = self.sr_order(lanes, ranks)
             for _ in range(rules.attacks_per_round):
                 for who in order:
-                    self.act(L, who)
-        self.end_round(L)
+                    self.act(lanes, who)
+        self.end_round(lanes)
 
-    def sr_order(self, L: _Lanes) -> list[_Who]:
-        """Who acts k-th in each fight, k = 0 .. S-1, by Strike Rank and tie-breaks."""
-        S = self.S
-        ranks = self.ranks(L, L.sr)
+    def sr_order(self, lanes: _Lanes, ranks: list[np.ndarray] | None = None) -> list[_Who]:
+        """Who acts k-th in each fight, k = 0 .. n_slots-1, by Strike Rank and tie-breaks
+        (or by ``ranks``: each slot's acting rank)."""
+        n_slots = self.n_slots
+        if ranks is None:
+            ranks = self.ranks(lanes, lanes.strike_rank)
         order = []
-        for k in range(S):
-            actor = np.zeros(L.m, np.int16)
-            for i in range(1, S):
+        for k in range(n_slots):
+            actor = np.zeros(lanes.n_fights, np.int16)
+            for i in range(1, n_slots):
                 actor += np.int16(i) * (ranks[i] == k)
-            order.append(_Who(actor, S))
+            order.append(_Who(actor, n_slots))
         return order
 
-    def initiative(self, L: _Lanes) -> None:
+    def initiative(self, lanes: _Lanes) -> None:
         """Index Resolution of every fighter's dice: 5 -> +1, 6 -> +2; 5s and 6s carry."""
-        s = self.s
+        setup = self.setup
         keep = self.rules.carry_mode == "keep"
-        for i in range(self.S):
-            dice = L.dice[i]
-            base = np.int16(s.base_sr[i])
+        for i in range(self.n_slots):
+            dice = lanes.dice[i]
+            base = np.int16(setup.base_strike_rank[i])
             # carry_mode="keep": a fight's dice are rolled once, in its first round, and
             # their bonus is kept (dice 0 afterwards)
-            fixed = L.keep[i] + base if keep else base
+            fixed = lanes.kept_bonus[i] + base if keep else base
             if not dice.any():
-                L.sr[i][:] = fixed
+                lanes.strike_rank[i][:] = fixed
                 continue
             bonus, kept = initiative_dice(self.bits, dice)
-            np.add(bonus, fixed, out=L.sr[i])
+            np.add(bonus, fixed, out=lanes.strike_rank[i])
             if keep:
-                L.keep[i] += bonus
-                L.dice[i][:] = 0
+                lanes.kept_bonus[i] += bonus
+                lanes.dice[i][:] = 0
             else:
-                L.dice[i] = kept
+                lanes.dice[i] = kept
 
-    def ranks(self, L: _Lanes, primary: list[np.ndarray], eligible: list[np.ndarray] | None
+    def ranks(self, lanes: _Lanes, primary: list[np.ndarray], eligible: list[np.ndarray] | None
               = None) -> list[np.ndarray]:
         """Acting rank of each slot (0 acts first): Strike Rank, the tie-breaks, slot."""
-        s, S = self.s, self.S
+        setup, n_slots = self.setup, self.n_slots
         keys = []
         rand = None
-        for i in range(S):
+        for i in range(n_slots):
             key = primary[i].astype(np.int64) + 64
             for tb in self.rules.sr_tiebreak:
                 if tb == "action_cost":  # a cost in -16..47 keeps to its 6 bits
-                    cost = np.int64(COST_TOP) - self.cost_of(L, i)
+                    cost = np.int64(COST_TOP) - self.cost_of(lanes, i)
                     key = (key << 6) | cost
                 elif tb == "dex":
-                    key = (key << 7) | s.dex[i]
+                    key = (key << 7) | setup.dex[i]
                 elif tb == "agility":
-                    key = (key << 7) | s.agility[i]
+                    key = (key << 7) | setup.agility[i]
                 else:
                     if rand is None:
-                        rand = [(self.bits.random_raw(L.m) >> np.uint64(32)).astype(np.int64)
-                                for _ in range(S)]
-                    key = (key << 32) | rand[i]
-            key = (key << 3) | (7 - i)
-            dead = L.alive[i] == 0
+                        rand = [(self.bits.random_raw(lanes.n_fights)
+                                 >> np.uint64(33)).astype(np.int64)
+                                for _ in range(n_slots)]
+                    key = (key << 31) | rand[i]
+            key = (key << 4) | (15 - i)  # up to 12 slots
+            dead = lanes.standing[i] == 0
             if eligible is not None:
                 dead = dead | ~eligible[i]
             key[dead] = -1 - i
             keys.append(key)
-        if S == 2:
+        if n_slots == 2:
             r1 = (keys[0] > keys[1]).astype(np.int8)
             return [1 - r1, r1]
         out = []
-        for i in range(S):
-            r = np.zeros(L.m, np.int8)
-            for j in range(S):
+        for i in range(n_slots):
+            r = np.zeros(lanes.n_fights, np.int8)
+            for j in range(n_slots):
                 if j != i:
                     r += keys[j] > keys[i]
             out.append(r)
         return out
 
-    def duel_first(self, L: _Lanes) -> np.ndarray:
+    def duel_first(self, lanes: _Lanes) -> np.ndarray:
         """Slot (0 or 1) that acts first in each duel: higher Strike Rank, then the
         tie-breaks, all constants here but the random one (000.2.4)."""
-        s = self.s
-        sr0, sr1 = L.sr
+        setup = self.setup
+        sr0, sr1 = lanes.strike_rank
         first = sr1 > sr0
         tie = sr1 == sr0
         for tb in self.rules.sr_tiebreak:
             if tb == "random":
-                coin = np.unpackbits(self.bits.random_raw((L.m + 63) // 64).view(np.uint8),
-                                     count=L.m).view(bool)
+                words = self.bits.random_raw((lanes.n_fights + 63) // 64)
+                coin = np.unpackbits(words.view(np.uint8),
+                                     count=lanes.n_fights).view(bool)
                 first |= tie & coin
                 break
             if tb == "action_cost":
-                v0 = -s.cost[0][self.type_const[0]]
-                v1 = -s.cost[1][self.type_const[1]]
+                v0 = -setup.cost[0][self.type_const[0]]
+                v1 = -setup.cost[1][self.type_const[1]]
             elif tb == "dex":
-                v0, v1 = s.dex
+                v0, v1 = setup.dex
             else:
-                v0, v1 = s.agility
+                v0, v1 = setup.agility
             if v1 > v0:
                 first |= tie
             if v1 != v0:
                 break
         return first.view(np.int8)
 
-    def cost_of(self, L: _Lanes, i: int, budget: bool = False) -> np.ndarray:
+    def cost_of(self, lanes: _Lanes, i: int, budget: bool = False) -> np.ndarray:
         """Action cost of slot ``i``'s attack per lane (``budget``: the Actions it spends)."""
-        c = self.s.budget_cost[i] if budget else self.s.cost[i]
-        t = np.maximum(L.typ[i], 0)
+        c = self.setup.budget_cost[i] if budget else self.setup.cost[i]
+        t = np.maximum(lanes.attack_type[i], 0)
         return np.int64(c[0]) + (t == 1) * np.int64(c[1] - c[0]) + (t == 2) * np.int64(c[2] - c[0])
 
-    def round_targets(self, L: _Lanes) -> None:
-        s = self.s
-        for i in range(self.S):
-            need = L.alive[i] != 0
-            if s.target_policy[i] == 0:
-                t = L.tgt[i]
-                cur_alive = np.zeros(L.m, bool)
-                for j in range(self.S):
-                    if s.side[j] != s.side[i]:
-                        cur_alive |= (t == j) & (L.alive[j] != 0)
+    def round_targets(self, lanes: _Lanes) -> None:
+        setup = self.setup
+        for i in range(self.n_slots):
+            need = lanes.standing[i] != 0
+            if setup.target_policy[i] == 0:
+                t = lanes.target[i]
+                cur_alive = np.zeros(lanes.n_fights, bool)
+                fronts = self.fronts(lanes) if setup.any_rear else None
+                for j in range(self.n_slots):
+                    if setup.side[j] != setup.side[i]:
+                        up = (t == j) & (lanes.standing[j] != 0)
+                        cur_alive |= up if fronts is None else (up & fronts[j])
                 need &= ~cur_alive
-            need &= ~L.done
+            need &= ~lanes.done
             if need.any():
                 idx = np.flatnonzero(need)
-                L.tgt[i][idx] = self.pick(L, i, idx)
+                lanes.target[i][idx] = self.pick(lanes, i, idx)
 
-    def pick(self, L: _Lanes, i: int, idx: np.ndarray, among: Sequence[int] | None = None
+    def fronts(self, lanes: _Lanes) -> list[np.ndarray]:
+        """Per slot, the lanes where it stands in its side's front rank: loose, or among the
+        first ``rank_frontage`` living ranked fighters of its side (5.25 DEFAULT)."""
+        setup, out = self.setup, []
+        for j in range(self.n_slots):
+            ahead = np.zeros(lanes.n_fights, np.int16)
+            for k in setup.ranked_ahead[j]:
+                ahead += lanes.standing[k]
+            out.append(ahead < setup.rank_frontage if setup.ranked[j]
+                       else np.ones(lanes.n_fights, bool))
+        return out
+
+    def pick(self, lanes: _Lanes, i: int, idx: np.ndarray, among: Sequence[int] | None = None
              ) -> np.ndarray:
         """A living foe of slot ``i`` in fights ``idx`` by its target policy (-1: none)."""
-        s = self.s
-        foes = [j for j in range(self.S) if s.side[j] != s.side[i]
+        setup = self.setup
+        foes = [j for j in range(self.n_slots) if setup.side[j] != setup.side[i]
                 and (among is None or j in among)]
-        cand = [L.alive[j].take(idx) != 0 for j in foes]
+        cand = [lanes.standing[j].take(idx) != 0 for j in foes]
+        if setup.any_rear:  # a foe in a rear rank cannot be reached
+            fronts = self.fronts(lanes)
+            cand = [c & fronts[j].take(idx) for j, c in zip(foes, cand, strict=True)]
         m = len(idx)
         out = np.full(m, -1, np.int16)
-        policy = s.target_policy[i]
+        policy = setup.target_policy[i]
         if policy == 0:
             count = sum(c.astype(np.int16) for c in cand)
-            r, _ = split(self.uniform(m, 6), 6)
-            r = r.astype(np.int16) % np.maximum(count, 1)  # 6 is a multiple of 1, 2, 3
+            r, _ = split(self.uniform(m, 60), 60)
+            r = r.astype(np.int16) % np.maximum(count, 1)  # 60: a multiple of 1, 2, ..., 6
             cum = np.zeros(m, np.int16)
             for j, c in zip(foes, cand, strict=True):
                 hit = c & (cum == r) & (out < 0)
@@ -861,220 +940,269 @@ class _Kernel:
             return out
         best = np.full(m, 1 << 30 if policy == 1 else -(1 << 30), np.int64)
         for j, c in zip(foes, cand, strict=True):
-            key = (np.int64(s.thr_u[j]) - L.pts[j].take(idx)) * 256 + s.skill[j]
+            left = np.int64(setup.unconscious_at[j]) - lanes.wound_points[j].take(idx)
+            key = left * 256 + setup.skill[j]
             better = c & ((key < best) if policy == 1 else (key > best))
             best[better] = key[better]
             out[better] = j
         return out
 
-    def commit_types(self, L: _Lanes) -> None:
+    def commit_types(self, lanes: _Lanes) -> None:
         """Attack type per fighter for the round (000.4): its policy against its target."""
-        s, S = self.s, self.S
+        setup, n_slots = self.setup, self.n_slots
         if self.static_types:
             return
         whole = self.rules.attack_penalty_scope == "whole_round"
-        for i in range(S):
+        for i in range(n_slots):
             typ: np.ndarray
-            if s.groups:
-                t = np.maximum(L.tgt[i], 0)
-                tab = np.asarray([s.best[i][j][0] for j in range(S)], np.int16)
+            if setup.groups:
+                t = np.maximum(lanes.target[i], 0)
+                tab = np.asarray([setup.best[i][j][0] for j in range(n_slots)], np.int16)
                 typ = tab.take(t)
             else:
-                typ = np.full(L.m, s.best[i][1 - i][0], np.int16)
-            if L.dis is not None:
-                typ[L.dis[i] != 0] = -1
-            L.typ[i] = typ
-            self.type_effects(L, i, whole)
+                typ = np.full(lanes.n_fights, setup.best[i][1 - i][0], np.int16)
+            if lanes.disarmed is not None:
+                typ[lanes.disarmed[i] != 0] = -1
+            lanes.attack_type[i] = typ
+            self.type_effects(lanes, i, whole)
 
-    def type_effects(self, L: _Lanes, i: int, whole: bool) -> None:
-        s = self.s
-        typ = L.typ[i]
-        d = s.dmg[i]
-        L.dmg[i] = (np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0])
+    def type_effects(self, lanes: _Lanes, i: int, whole: bool) -> None:
+        setup = self.setup
+        typ = lanes.attack_type[i]
+        d = setup.damage_mod[i]
+        lanes.damage[i] = (np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0])
                     + (typ == 2) * np.int16(d[2] - d[0]))
-        if whole and s.any_own_penalty:
-            L.own[i] = (typ == 1) * np.int16(-5) + (typ == 2) * np.int16(-10)
+        if whole and setup.any_own_penalty:
+            lanes.own_penalty[i] = (typ == 1) * np.int16(-5) + (typ == 2) * np.int16(-10)
         elif not whole:
-            L.own[i][:] = 0
+            lanes.own_penalty[i][:] = 0
 
-    def hold(self, L: _Lanes, order: list[_Who]) -> None:
-        """``hold_policy="react"``: all but the last hold; knowing the last one's declared
-        type, a holder whose target it is re-picks its type (5.2)."""
-        s, S = self.s, self.S
-        # the last living actor of each fight
-        last = np.full(L.m, -1, np.int16)
-        for who in order:
-            alive = self.sel(L.alive, who) != 0
-            last[alive] = who.idx[alive]
-        lw = _Who(np.maximum(last, 0), S)
-        ltype = self.sel(L.typ, lw)
+    def hold(self, lanes: _Lanes, ranks: list[np.ndarray]) -> list[np.ndarray]:
+        """Holding (5.2): a fighter on ``hold_policy="react"`` whose living target acts later
+        and is not itself holding waits for it to declare, then acts just before it with
+        its best answer to the declared type.  Returns each slot's new acting rank."""
+        setup, n_slots, m = self.setup, self.n_slots, lanes.n_fights
+        targets = [lanes.target[i] if setup.groups else np.full(m, 1 - i, np.int16)
+                   for i in range(n_slots)]
+        ranks16 = [r.astype(np.int16) for r in ranks]
+        holding = [np.zeros(m, np.int8) for _ in range(n_slots)]
+        for k in reversed(range(n_slots)):  # a target acts later: its status is known first
+            for h in range(n_slots):
+                if not setup.hold[h]:
+                    continue
+                at = (ranks16[h] == k) & (lanes.standing[h] != 0) & (targets[h] >= 0) \
+                    & (lanes.attack_type[h] >= 0)
+                if not at.any():
+                    continue
+                tw = _Who(np.maximum(targets[h], 0), n_slots)
+                holds = at & (self.sel(lanes.standing, tw) != 0) \
+                    & (self.sel(ranks16, tw) > k) & (self.sel(holding, tw) == 0)
+                holding[h] |= holds.astype(np.int8)
+        if not any(x.any() for x in holding):
+            return ranks
+        keys = []
         whole = self.rules.attack_penalty_scope == "whole_round"
-        for i in range(S):
-            if not s.policy_best[i]:
-                continue
-            tgt = L.tgt[i] if s.groups else np.full(L.m, 1 - i, np.int16)
-            mask = (last >= 0) & (last != i) & (tgt == last) & (ltype >= 0) & (L.typ[i] >= 0)
-            if not mask.any():
-                continue
-            flat = np.asarray(s.best[i], np.int16).ravel()  # [t][k]
-            new = flat.take(np.maximum(last, 0) * 4 + np.maximum(ltype, 0) + 1)
-            L.typ[i] = np.where(mask, new, L.typ[i]).astype(np.int16)
-            self.type_effects(L, i, whole)
+        for i in range(n_slots):
+            key = ranks16[i] * np.int16(n_slots + 1) + np.int16(n_slots)
+            if setup.hold[i] and holding[i].any():
+                tw = _Who(np.maximum(targets[i], 0), n_slots)
+                held = holding[i] != 0
+                key = np.where(held, self.sel(ranks16, tw) * np.int16(n_slots + 1) + ranks16[i],
+                               key).astype(np.int16)
+                # the best answer to the type the target declared
+                declared = self.sel(lanes.attack_type, tw)
+                answer = held & (declared >= 0)
+                flat = np.asarray(setup.best[i], np.int16).ravel()  # [target][k]
+                new = flat.take(tw.idx * 4 + np.maximum(declared, 0) + 1)
+                lanes.attack_type[i] = np.where(answer, new, lanes.attack_type[i]).astype(np.int16)
+                self.type_effects(lanes, i, whole)
+            keys.append(key)
+        out = []
+        for i in range(n_slots):
+            r = np.zeros(m, np.int8)
+            for j in range(n_slots):
+                if j != i:
+                    r += keys[j] < keys[i]
+            out.append(r)
+        return out
 
-    def budget_round(self, L: _Lanes) -> None:
-        S = self.S
-        for i in range(S):
-            L.rem[i][:] = L.sr[i]
+    def budget_round(self, lanes: _Lanes) -> None:
+        n_slots = self.n_slots
+        for i in range(n_slots):
+            lanes.remaining[i][:] = lanes.strike_rank[i]
         while True:
-            costs = [self.cost_of(L, i, budget=True).astype(np.int16) for i in range(S)]
-            elig = [(L.alive[i] != 0) & (L.rem[i] >= costs[i]) & ~L.done for i in range(S)]
+            costs = [self.cost_of(lanes, i, budget=True).astype(np.int16) for i in range(n_slots)]
+            elig = [(lanes.standing[i] != 0) & (lanes.remaining[i] >= costs[i]) & ~lanes.done
+                    for i in range(n_slots)]
             if not any(e.any() for e in elig):
                 return
-            ranks = self.ranks(L, L.rem, elig)
-            actor = np.zeros(L.m, np.int16)
-            for i in range(1, S):
+            ranks = self.ranks(lanes, lanes.remaining, elig)
+            actor = np.zeros(lanes.n_fights, np.int16)
+            for i in range(1, n_slots):
                 actor += np.int16(i) * (ranks[i] == 0)
-            who = _Who(actor, S)
-            anyone = np.zeros(L.m, bool)
-            for i in range(S):
+            who = _Who(actor, n_slots)
+            anyone = np.zeros(lanes.n_fights, bool)
+            for i in range(n_slots):
                 go = elig[i] & who.hot[i]
                 anyone |= go
-                L.rem[i] -= costs[i] * go
-            self.act(L, who, anyone)
+                lanes.remaining[i] -= costs[i] * go
+            self.act(lanes, who, anyone)
 
-    def end_round(self, L: _Lanes) -> None:
-        for x in L.ndef:
+    def end_round(self, lanes: _Lanes) -> None:
+        for x in lanes.defences:
             x[:] = 0
         if self.after_attack:
-            for x in L.own:
+            for x in lanes.own_penalty:
                 x[:] = 0
-        if L.sfoe is not None:
-            for x in L.sfoe:
+        if lanes.shield_foes is not None:
+            for x in lanes.shield_foes:
                 x[:] = 0
-        if L.beh is not None and self.rules.behind_duration == "next_round":
-            for b, r in zip(L.beh, L.behr, strict=True):
-                b[(b >= 0) & (r + 1 <= L.rnd)] = -1
+        if lanes.behind is not None and self.rules.behind_duration == "next_round":
+            for b, r in zip(lanes.behind, lanes.behind_round, strict=True):
+                b[(b >= 0) & (r + 1 <= lanes.round)] = -1
 
     # --- actions -------------------------------------------------------------------------
-    def target_of(self, L: _Lanes, who: _Who, go: np.ndarray) -> tuple[np.ndarray, _Who]:
+    def target_of(self, lanes: _Lanes, who: _Who, go: np.ndarray) -> tuple[np.ndarray, _Who]:
         """The target of ``who`` in lanes ``go``, re-picked where it has fallen (groups)."""
-        S = self.S
-        if not self.s.groups:
-            return go, _Who(1 - who.idx, S)
-        tgt = self.sel(L.tgt, who)
-        tw = _Who(np.maximum(tgt, 0), S)
-        bad = go & ((tgt < 0) | (self.sel(L.alive, tw) == 0))
+        n_slots = self.n_slots
+        if not self.setup.groups:
+            return go, _Who(1 - who.idx, n_slots)
+        tgt = self.sel(lanes.target, who)
+        tw = _Who(np.maximum(tgt, 0), n_slots)
+        bad = go & ((tgt < 0) | (self.sel(lanes.standing, tw) == 0))
         if bad.any():
-            for i in range(S):
-                sub = np.flatnonzero(bad & who.hot[i])
-                if len(sub):
-                    L.tgt[i][sub] = self.pick(L, i, sub)
-            tgt = self.sel(L.tgt, who)
+            for i in range(n_slots):
+                refit = np.flatnonzero(bad & who.hot[i])
+                if len(refit):
+                    lanes.target[i][refit] = self.pick(lanes, i, refit)
+            tgt = self.sel(lanes.target, who)
             go = go & (tgt >= 0)
-            tw = _Who(np.maximum(tgt, 0), S)
+            tw = _Who(np.maximum(tgt, 0), n_slots)
         return go, tw
 
-    def act(self, L: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
-        s, S = self.s, self.S
-        go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
+    def act(self, lanes: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
+        setup, n_slots = self.setup, self.n_slots
+        go = (self.sel(lanes.standing, who) != 0) & ~lanes.done if setup.groups else ~lanes.done
         if extra is not None:
             go &= extra
-        if L.sup is not None:
-            go &= ~(L.sup & (self.cst(s.surprised, who) != 0))
-        if L.crip is not None:
-            go &= (self.sel(L.crip, who) & 1) == 0
-        if L.dis is not None:
-            recovering = go & (self.sel(L.dis, who) != 0)
+        if lanes.surprise is not None:
+            go &= ~(lanes.surprise & (self.cst(setup.surprised, who) != 0))
+        if lanes.crippled is not None:
+            go &= (self.sel(lanes.crippled, who) & 1) == 0
+        unarmed = None
+        if lanes.disarmed is not None:
+            recovering = go & (self.sel(lanes.disarmed, who) != 0)
             if recovering.any():
-                self.setv(L.dis, who, 0, recovering)
+                if any(setup.fights_unarmed):  # fights on with its unarmed move instead
+                    unarmed = recovering & (self.cst(setup.fights_unarmed, who) != 0)
+                    recovering &= ~unarmed
+                self.setv(lanes.disarmed, who, 0, recovering)
                 go &= ~recovering
+                if unarmed is not None:
+                    go |= unarmed
+        if setup.any_rear:  # in a rear rank: only a reach weapon strikes (5.25 DEFAULT)
+            front = self.sel([f.astype(np.int8) for f in self.fronts(lanes)], who) != 0
+            reach = self.cst(setup.reach, who) != 0
+            if unarmed is not None:
+                unarmed &= front
+            go &= front | (reach & (self.sel(lanes.disarmed, who) == 0)
+                           if lanes.disarmed is not None else front | reach)
         if not go.any():
             return
-        go, tw = self.target_of(L, who, go)
-        if self.after_attack and s.any_own_penalty:
+        go, tw = self.target_of(lanes, who, go)
+        if unarmed is not None:
+            unarmed &= go
+            go &= ~unarmed
+            if unarmed.any():
+                self.attack(lanes, unarmed, who, tw, self.cst(setup.unarmed_damage, who), 0,
+                            totals=setup.unarmed_attack_total)
+            if not go.any():
+                return
+        if self.after_attack and setup.any_own_penalty:
             # the swing / blow penalty starts with the attack (attack_penalty_scope)
-            for i in range(S):
-                t = L.typ[i]
+            for i in range(n_slots):
+                t = lanes.attack_type[i]
                 pen = (t == 1) * np.int16(-5) + (t == 2) * np.int16(-10)
-                L.own[i] += ((pen - L.own[i]) * (go & who.hot[i])).astype(np.int16)
+                change = (pen - lanes.own_penalty[i]) * (go & who.hot[i])
+                lanes.own_penalty[i] += change.astype(np.int16)
         behind = None
-        if L.beh is not None:
-            beh = self.sel(L.beh, who)
+        if lanes.behind is not None:
+            beh = self.sel(lanes.behind, who)
             behind = go & (beh == tw.idx)
             if behind.any():
-                self.setv(L.beh, who, -1, behind)
+                self.setv(lanes.behind, who, -1, behind)
             else:
                 behind = None
-        dmg = self.cst(self.dmg_const, who) if self.static_types else self.sel(L.dmg, who)
-        self.attack(L, go, who, tw, dmg, 0, behind=behind)
+        dmg = self.cst(self.damage_const, who) if self.static_types else self.sel(lanes.damage, who)
+        self.attack(lanes, go, who, tw, dmg, 0, behind=behind)
 
     # --- the range phase (000.10 DEFAULT) -----------------------------------------------
-    def range_round(self, L: _Lanes) -> None:
+    def range_round(self, lanes: _Lanes) -> None:
         """A round before the sides close: in Strike Rank order, one range action each
         (reload, aim or shoot) for fighters with shots; the others close in."""
-        S = self.S
-        self.initiative(L)
-        if self.s.groups:
-            self.round_targets(L)
-        self.commit_types(L)  # the melee type's action cost breaks Strike Rank ties
-        if S == 2 and self.static_types:
-            first = _Who(self.duel_first(L), S)
-            order = [first, _Who(1 - first.idx, S)]
+        n_slots = self.n_slots
+        self.initiative(lanes)
+        if self.setup.groups:
+            self.round_targets(lanes)
+        self.commit_types(lanes)  # the melee type's action cost breaks Strike Rank ties
+        if n_slots == 2 and self.static_types:
+            first = _Who(self.duel_first(lanes), n_slots)
+            order = [first, _Who(1 - first.idx, n_slots)]
         else:
-            order = self.sr_order(L)
+            order = self.sr_order(lanes)
         for who in order:
-            self.shoot(L, who)
-        self.end_round(L)
+            self.shoot(lanes, who)
+        self.end_round(lanes)
 
-    def shoot(self, L: _Lanes, who: _Who) -> None:
+    def shoot(self, lanes: _Lanes, who: _Who) -> None:
         """One range action of ``who``: reload, aim, or a shot against Dodge or a shield
         parry (no riposte, no getting behind), hits wounding as in melee."""
-        s, rules = self.s, self.rules
-        go = (self.sel(L.alive, who) != 0) & ~L.done if s.groups else ~L.done
-        go &= self.sel(L.ammo, who) > 0
-        if L.crip is not None:
-            go &= (self.sel(L.crip, who) & 1) == 0
+        setup, rules = self.setup, self.rules
+        go = (self.sel(lanes.standing, who) != 0) & ~lanes.done if setup.groups else ~lanes.done
+        go &= self.sel(lanes.ammo, who) > 0
+        if lanes.crippled is not None:
+            go &= (self.sel(lanes.crippled, who) & 1) == 0
         if not go.any():
             return
-        go, d = self.target_of(L, who, go)
-        prep = go & (self.sel(L.rdy, who) < self.cst(s.shot_cost, who))
+        go, d = self.target_of(lanes, who, go)
+        prep = go & (self.sel(lanes.ready, who) < self.cst(setup.shot_cost, who))
         if prep.any():
-            self.addv(L.rdy, who, 1, prep)
+            self.addv(lanes.ready, who, 1, prep)
             go &= ~prep
         if not go.any():
             return
-        self.setv(L.rdy, who, 0, go)
-        self.addv(L.ammo, who, np.int16(-1), go)
-        m = L.m
+        self.setv(lanes.ready, who, 0, go)
+        self.addv(lanes.ammo, who, np.int16(-1), go)
+        m = lanes.n_fights
         x, y = opposed_dice(self.bits, m)
-        a_total = self.pair(s.matt, who, d) + self.sel(L.sk, who) + x
-        sk_d = self.sel(L.sk, d)
-        dg_d = self.sel(L.dg, d) if L.dg is not None else None
-        ndef = self.sel(L.ndef, d)
-        bers = self.sel(L.bers, d) if L.bers is not None else None
-        crip = self.sel(L.crip, d) if L.crip is not None else None
+        a_total = self.pair(setup.shot_total, who, d) + self.sel(lanes.skill_situation, who) + x
+        sk_d = self.sel(lanes.skill_situation, d)
+        dg_d = self.sel(lanes.dodge_situation, d) if lanes.dodge_situation is not None else None
+        ndef = self.sel(lanes.defences, d)
+        bers = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
+        crip = self.sel(lanes.crippled, d) if lanes.crippled is not None else None
         best_score = None
         d_fixed = np.zeros(m, np.int16)
-        for k in s.mkinds:
-            tot = self.pair(s.mdef[k], d, who) + (dg_d if k == DODGE else sk_d)
-            if any(s.step[k]):
-                tot = tot + ndef * self.cst(s.step[k], d)
+        for k in setup.shot_kinds:
+            tot = self.pair(setup.shot_defence[k], d, who) + (dg_d if k == DODGE else sk_d)
+            if any(setup.step[k]):
+                tot = tot + ndef * self.cst(setup.step[k], d)
             no = None
             if bers is not None:
-                b0 = self.cst([s.bers[k][i][0] for i in range(self.S)], d)
-                b1 = self.cst([s.bers[k][i][1] for i in range(self.S)], d)
+                b0 = self.cst([setup.berserker_mod[k][i][0] for i in range(self.n_slots)], d)
+                b1 = self.cst([setup.berserker_mod[k][i][1] for i in range(self.n_slots)], d)
                 tot = tot + b0 + (b1 - b0) * bers
                 if k == DODGE:
                     no = bers != 0
-            if k == WEAPON_PARRY and L.dis is not None:
-                c = self.sel(L.dis, d) != 0
+            if k == WEAPON_PARRY and lanes.disarmed is not None:
+                c = self.sel(lanes.disarmed, d) != 0
                 no = c if no is None else (no | c)
             if crip is not None:
                 c = (crip & {WEAPON_PARRY: 1, SHIELD_PARRY: 2, DODGE: 4}[k]) != 0
                 no = c if no is None else (no | c)
             if no is not None:
                 tot = tot + (np.int16(UNAVAILABLE - 1000) - tot) * no
-            score = tot + self.cst(s.pref[k], d) if any(s.pref[k]) else tot
+            score = tot + self.cst(setup.preferred[k], d) if any(setup.preferred[k]) else tot
             if best_score is None:
                 best_score, d_fixed = score, tot
             else:
@@ -1085,17 +1213,17 @@ class _Kernel:
             defended = np.zeros(m, bool)
         else:
             defended = best_score > DEFENDED
-            if any(s.undefending):
-                defended &= self.cst(s.undefending, d) == 0
+            if any(setup.undefending):
+                defended &= self.cst(setup.undefending, d) == 0
         margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
             self.break_ties(margin, go & defended)
-        self.addv(L.ndef, d, 1, go & defended)
+        self.addv(lanes.defences, d, 1, go & defended)
         hit = go & (~defended | (margin > 0))
         if not hit.any():
             return
-        dmg = np.broadcast_to(self.cst(s.missile_dmg, who), (m,)).astype(np.int16)
-        self.wound(L, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
+        dmg = np.broadcast_to(self.cst(setup.missile_damage, who), (m,)).astype(np.int16)
+        self.wound(lanes, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
 
     def blocks(self, hit: np.ndarray, margin: np.ndarray) -> np.ndarray | None:
         """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
@@ -1107,82 +1235,89 @@ class _Kernel:
         blocks = (mm - 1) // 20 if strict else mm // 20
         return np.minimum(blocks * strong, 7).astype(np.int16)
 
-    def ambush(self, L: _Lanes) -> None:
+    def ambush(self, lanes: _Lanes) -> None:
         """5.21 default: each fighter not surprised attacks a surprised foe, undefended."""
-        s, S = self.s, self.S
-        surprised = [i for i in range(S) if s.surprised[i]]
-        for i in range(S):
-            if s.surprised[i]:
+        setup, n_slots = self.setup, self.n_slots
+        surprised = [i for i in range(n_slots) if setup.surprised[i]]
+        for i in range(n_slots):
+            if setup.surprised[i]:
                 continue
-            foes = [j for j in surprised if s.side[j] != s.side[i]]
+            foes = [j for j in surprised if setup.side[j] != setup.side[i]]
             if not foes:
                 continue
-            idx = np.arange(L.m)
-            if s.groups:
-                t = self.pick(L, i, idx, among=foes)
-                L.tgt[i][:] = t
+            idx = np.arange(lanes.n_fights)
+            if setup.groups:
+                t = self.pick(lanes, i, idx, among=foes)
+                lanes.target[i][:] = t
             else:
-                t = np.full(L.m, foes[0], np.int16)
-            go = (L.alive[i] != 0) & ~L.done & (t >= 0)
+                t = np.full(lanes.n_fights, foes[0], np.int16)
+            go = (lanes.standing[i] != 0) & ~lanes.done & (t >= 0)
             if not go.any():
                 continue
-            who = _Who(np.full(L.m, i, np.int16), S)
-            tw = _Who(np.maximum(t, 0), S)
-            flat = np.asarray([s.best[i][j][0] for j in range(S)], np.int16)
+            who = _Who(np.full(lanes.n_fights, i, np.int16), n_slots)
+            tw = _Who(np.maximum(t, 0), n_slots)
+            flat = np.asarray([setup.best[i][j][0] for j in range(n_slots)], np.int16)
             typ = flat.take(tw.idx)
-            d = s.dmg[i]
+            d = setup.damage_mod[i]
             dmg = np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0]) \
                 + (typ == 2) * np.int16(d[2] - d[0])
-            self.wound(L, go, who, tw, dmg.astype(np.int16), None, None)
+            self.wound(lanes, go, who, tw, dmg.astype(np.int16), None, None)
 
     # --- an attack -----------------------------------------------------------------------
-    def attack(self, L: _Lanes, go: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray, depth: int,
-               *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None
-               ) -> None:
+    def attack(self, lanes: _Lanes, go: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray, depth: int,
+               *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None,
+               totals: Sequence[Sequence[int]] | None = None) -> None:
         """Attack of ``a`` on ``d`` in the lanes ``go`` (000.3-000.6), and its sequels."""
-        s, rules = self.s, self.rules
-        m = L.m
+        setup, rules = self.setup, self.rules
+        m = lanes.n_fights
         undefended = None
-        if L.sup is not None:
-            undefended = L.sup & (self.cst(s.surprised, d) != 0)
+        if lanes.surprise is not None:
+            undefended = lanes.surprise & (self.cst(setup.surprised, d) != 0)
         x, y = opposed_dice(self.bits, m)
-        a_total = self.pair(s.att, a, d) + self.sel(L.sk, a) + x
+        a_total = (self.pair(totals or setup.attack_total, a, d)
+                   + self.sel(lanes.skill_situation, a) + x)
         # the defender's options (000.5): static part + situation + own type penalty +
         # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
-        sk_d = self.sel(L.sk, d)
-        dg_d = self.sel(L.dg, d) if L.dg is not None else None
-        ndef = self.sel(L.ndef, d)
-        own = self.own_of(L, d)
-        bers = self.sel(L.bers, d) if L.bers is not None else None
+        sk_d = self.sel(lanes.skill_situation, d)
+        dg_d = self.sel(lanes.dodge_situation, d) if lanes.dodge_situation is not None else None
+        ndef = self.sel(lanes.defences, d)
+        own = self.own_of(lanes, d)
+        bers = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
-        dis_d = self.sel(L.dis, d) != 0 if L.dis is not None else None
-        crip_d = self.sel(L.crip, d) if L.crip is not None else None
+        dis_d = self.sel(lanes.disarmed, d) != 0 if lanes.disarmed is not None else None
+        crip_d = self.sel(lanes.crippled, d) if lanes.crippled is not None else None
         best_score = None
         kind = np.zeros(m, np.int8)
         d_fixed = np.zeros(m, np.int16)
         if self.single_kind is not None:
             k = self.single_kind
-            d_fixed = self.pair(s.opt[k], d, a) + (dg_d if k == DODGE else sk_d)
+            d_fixed = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
             if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
                 d_fixed += own
-            if any(s.step[k]):
-                d_fixed += ndef * self.cst(s.step[k], d)
+            if any(setup.step[k]):
+                d_fixed += ndef * self.cst(setup.step[k], d)
             kind[:] = k
-        for k in (s.kinds if self.single_kind is None else ()):
-            base = self.pair(s.opt[k], d, a)
+        for k in (setup.kinds if self.single_kind is None else ()):
+            tot = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
             if behind is not None and k in (DODGE, BLOCK):
-                half = self.pair(s.opt_half[k], d, a)
-                base = base + (half - base) * behind
-            tot = base + (dg_d if k == DODGE else sk_d)
+                # at half skill: the skill halved, or the whole with situation and wounds
+                if rules.half_skill_mode == "with_mods":
+                    half = tot // 2
+                else:
+                    half = self.pair(setup.defence_half[k], d, a) + (dg_d if k == DODGE else sk_d)
+                    if k == BLOCK and lanes.natural_skill is not None:
+                        natural = self.sel(lanes.natural_skill, d)  # halved like a skill
+                        half = half - (natural - natural // 2)
+                tot = tot + (half - tot) * behind
             if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
                 tot += own
-            step = s.step[k]
+            step = setup.step[k]
             if any(step) and ndef.any():
                 tot += ndef * self.cst(step, d)
             if bers is not None:
-                b0 = self.cst([s.bers[k][i][0] for i in range(self.S)], d)
-                b1 = self.cst([s.bers[k][i][1] for i in range(self.S)], d)
+                b0 = self.cst([setup.berserker_mod[k][i][0] for i in range(self.n_slots)], d)
+                b1 = self.cst([setup.berserker_mod[k][i][1] for i in range(self.n_slots)], d)
                 tot += b0 + (b1 - b0) * bers
             # dynamic availability
             no = None
@@ -1198,8 +1333,8 @@ class _Kernel:
                 if crip_d is not None:
                     c = (crip_d & 2) != 0
                     no = c if no is None else (no | c)
-                if L.sfoe is not None:
-                    c = ~self.shield_ok(L, d, a)
+                if lanes.shield_foes is not None:
+                    c = ~self.shield_ok(lanes, d, a)
                     no = c if no is None else (no | c)
             if k == DODGE:
                 if bers is not None:
@@ -1210,7 +1345,7 @@ class _Kernel:
                     no = c if no is None else (no | c)
             if no is not None:
                 tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
-            pref = s.pref[k]
+            pref = setup.preferred[k]
             score = tot + self.cst(pref, d) if any(pref) else tot
             if best_score is None:
                 best_score = score
@@ -1227,68 +1362,68 @@ class _Kernel:
             defended = np.zeros(m, bool)
         else:
             defended = best_score > DEFENDED
-            if any(s.undefending):
-                defended &= self.cst(s.undefending, d) == 0
+            if any(setup.undefending):
+                defended &= self.cst(setup.undefending, d) == 0
         if undefended is not None:
             defended &= ~undefended
         margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
             self.break_ties(margin, go & defended)
         active_def = go & defended
-        self.addv(L.ndef, d, 1, active_def)
-        if L.sfoe is not None:
+        self.addv(lanes.defences, d, 1, active_def)
+        if lanes.shield_foes is not None:
             shield_used = active_def & ((kind == SHIELD_PARRY) | (kind == BOTH_PARRY))
             if shield_used.any():
                 bit = (np.int16(1) << a.idx).astype(np.int16)
-                for i in range(self.S):
-                    L.sfoe[i] |= bit * (shield_used & d.hot[i])
+                for i in range(self.n_slots):
+                    lanes.shield_foes[i] |= bit * (shield_used & d.hot[i])
         hit = go & (~defended | (margin > 0))
-        if s.any_knight:
+        if setup.any_knight:
             kd = hit & defended & (kind != DODGE) & (kind != BLOCK) \
-                & (self.cst(s.knight_double, d) != 0)
+                & (self.cst(setup.knight_double, d) != 0)
             if kd.any():
-                margin, kind, hit = self.knight_block(L, kd, a, d, a_total, margin, kind, hit)
+                margin, kind, hit = self.knight_block(lanes, kd, a, d, a_total, margin, kind, hit)
         # hits
         if hit.any():
-            self.wound(L, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
+            self.wound(lanes, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
         # defences that succeeded
         miss = go & defended & ~hit
         if not miss.any():
             return
-        if rules.armour_block_success == "double_armour" and BLOCK in s.kinds:
+        if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
             dbl = miss & (kind == BLOCK)
             if dbl.any():
-                self.wound(L, dbl, a, d, dmg, None, 2)
+                self.wound(lanes, dbl, a, d, dmg, None, 2)
         won = -margin
         need = T.OVERPOWER_BLOCK + int(rules.overpower_strict)
         big = miss & (won >= need)
         if not big.any():
             return
-        if s.any_behind:
+        if setup.any_behind:
             dodged = big & (kind == DODGE)
             if dodged.any():
-                self.setv(L.beh, d, a.idx, dodged)
-                self.setv(L.behr, d, L.rnd, dodged)
+                self.setv(lanes.behind, d, a.idx, dodged)
+                self.setv(lanes.behind_round, d, lanes.round, dodged)
         parried = big & (kind != DODGE) & (kind != BLOCK)
-        if parried.any() and (s.any_riposte or s.any_disarm):
-            self.parry_overpower(L, parried, a, d, won, kind, depth)
+        if parried.any() and (setup.any_riposte or setup.any_disarm):
+            self.parry_overpower(lanes, parried, a, d, won, kind, depth)
 
-    def own_of(self, L: _Lanes, d: _Who) -> np.ndarray | None:
+    def own_of(self, lanes: _Lanes, d: _Who) -> np.ndarray | None:
         """The swing / blow penalty on ``d``'s parries and dodges now (``None``: none)."""
-        if not self.s.any_own_penalty:
+        if not self.setup.any_own_penalty:
             return None
         if self.own_const is not None:
             return self.cst(self.own_const, d)
-        return self.sel(L.own, d)
+        return self.sel(lanes.own_penalty, d)
 
-    def shield_ok(self, L: _Lanes, d: _Who, a: _Who) -> np.ndarray:
-        s = self.s
-        mask = self.sel(L.sfoe, d)
+    def shield_ok(self, lanes: _Lanes, d: _Who, a: _Who) -> np.ndarray:
+        setup = self.setup
+        mask = self.sel(lanes.shield_foes, d)
         seen = ((mask >> a.idx) & 1) != 0
-        count = np.zeros(L.m, np.int16)
-        for b in range(self.S):
+        count = np.zeros(lanes.n_fights, np.int16)
+        for b in range(self.n_slots):
             count += (mask >> b) & 1
-        return seen | (count < self.cst(s.shield_opps, d))
+        return seen | (count < self.cst(setup.shield_opponents, d))
 
     def break_ties(self, margin: np.ndarray, lanes: np.ndarray) -> None:
         tie = np.flatnonzero(lanes & (margin == 0))
@@ -1297,65 +1432,66 @@ class _Kernel:
             margin[tie] += x - y
             tie = tie[margin[tie] == 0]
 
-    def knight_block(self, L: _Lanes, kd: np.ndarray, a: _Who, d: _Who, a_total: np.ndarray,
+    def knight_block(self, lanes: _Lanes, kd: np.ndarray, a: _Who, d: _Who, a_total: np.ndarray,
                      margin: np.ndarray, kind: np.ndarray, hit: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The Knight's Armour block after a failed parry, at the next defence step."""
-        s, rules = self.s, self.rules
-        tot = self.pair(s.block_table, d, a) + self.sel(L.sk, d)
-        tot += self.sel(L.ndef, d) * self.cst(s.step[BLOCK], d)
-        if rules.swing_penalty_armour_block and s.any_own_penalty:
-            tot += self.own_of(L, d)
-        if L.bers is not None:
-            b0 = self.cst([s.bers[BLOCK][i][0] for i in range(self.S)], d)
-            b1 = self.cst([s.bers[BLOCK][i][1] for i in range(self.S)], d)
-            tot += b0 + (b1 - b0) * self.sel(L.bers, d)
-        _, y = opposed_dice(self.bits, L.m)
+        setup, rules = self.setup, self.rules
+        tot = self.pair(setup.block_total, d, a) + self.sel(lanes.skill_situation, d)
+        tot += self.sel(lanes.defences, d) * self.cst(setup.step[BLOCK], d)
+        if rules.swing_penalty_armour_block and setup.any_own_penalty:
+            tot += self.own_of(lanes, d)
+        if lanes.berserk is not None:
+            b0 = self.cst([setup.berserker_mod[BLOCK][i][0] for i in range(self.n_slots)], d)
+            b1 = self.cst([setup.berserker_mod[BLOCK][i][1] for i in range(self.n_slots)], d)
+            tot += b0 + (b1 - b0) * self.sel(lanes.berserk, d)
+        _, y = opposed_dice(self.bits, lanes.n_fights)
         m2 = a_total - tot - y
         if rules.tie_rule == "add_d20":
             self.break_ties(m2, kd)
-        self.addv(L.ndef, d, 1, kd)
+        self.addv(lanes.defences, d, 1, kd)
         margin = margin + (m2 - margin) * kd
         kind = kind + ((BLOCK - kind) * kd).astype(np.int8)
         hit = hit & (~kd | (m2 > 0))
         return margin, kind, hit
 
-    def parry_overpower(self, L: _Lanes, parried: np.ndarray, a: _Who, d: _Who,
+    def parry_overpower(self, lanes: _Lanes, parried: np.ndarray, a: _Who, d: _Who,
                         won: np.ndarray, kind: np.ndarray, depth: int) -> None:
         """Riposte, shield riposte or disarm after a parry by 20+ (5.5, 5.6 Shieldman)."""
-        s, rules = self.s, self.rules
-        policy = self.cst(s.riposte_policy, d)
+        setup, rules = self.setup, self.rules
+        policy = self.cst(setup.riposte_policy, d)
         ok = parried & (policy != 2)
-        if L.dis is not None:
-            ok &= self.sel(L.dis, d) == 0
-        if L.crip is not None:
-            ok &= (self.sel(L.crip, d) & 1) == 0
+        if lanes.disarmed is not None:
+            ok &= self.sel(lanes.disarmed, d) == 0
+        if lanes.crippled is not None:
+            ok &= (self.sel(lanes.crippled, d) & 1) == 0
         if not ok.any():
             return
-        if s.any_disarm:
+        if setup.any_disarm:
             dis = ok & (policy == 1) & (won >= T.DISARM_MARGIN + int(rules.overpower_strict))
             if dis.any():
-                self.setv(L.dis, a, 1, dis)
+                self.setv(lanes.disarmed, a, 1, dis)
                 ok &= ~dis
-        ok &= self.cst(s.can_riposte, d) != 0
+        ok &= self.cst(setup.can_riposte, d) != 0
         if depth >= rules.max_riposte_depth or not ok.any():
             return
         idx = np.flatnonzero(ok)
-        sub = L.take(idx)
+        sub_lanes = lanes.take(idx)
         sa, sd = a.take(idx), d.take(idx)
         shield = None
-        if any(s.shieldman_riposte):
+        if any(setup.shieldman_riposte):
             k = kind.take(idx)
             shield = ((k == SHIELD_PARRY) | (k == BOTH_PARRY)) & (
-                self.cst(s.shieldman_riposte, sd) != 0)
+                self.cst(setup.shieldman_riposte, sd) != 0)
             if not shield.any():
                 shield = None
         go = np.ones(len(idx), bool)
-        self.attack(sub, go, sd, sa, self.cst(s.riposte_dmg, sd), depth + 1, no_parry=shield)
-        L.put(idx, sub)
+        self.attack(sub_lanes, go, sd, sa, self.cst(setup.riposte_damage, sd), depth + 1,
+                    no_parry=shield)
+        lanes.put(idx, sub_lanes)
 
     # --- wounds --------------------------------------------------------------------------
-    def wound(self, L: _Lanes, hit: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
+    def wound(self, lanes: _Lanes, hit: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
               blocks: np.ndarray | None, armour_mult: int | None) -> None:
         """Resolve the hits in lanes ``hit``: location, Wound Matrix, rank shifts, armour,
         death and the wound code (000.8.4).
@@ -1365,8 +1501,8 @@ class _Kernel:
         or called hits are computed arithmetically on their subset, by the same function
         that built the table.
         """
-        s, rules = self.s, self.rules
-        m = L.m
+        setup, rules = self.setup, self.rules
+        m = lanes.n_fights
         code, _ = split(uniform(self.bits, m, 720), 720)
         shift = None
         forced = None
@@ -1376,23 +1512,24 @@ class _Kernel:
             if len(bidx):
                 key = a.idx.take(bidx) * 8 + blocks.take(bidx)
                 shift = np.zeros(m, np.int16)
-                shift[bidx] = np.asarray(s.op_shift, np.int16).ravel().take(key)
-                loc = np.asarray(s.op_loc, np.int16).ravel().take(key)
+                shift[bidx] = np.asarray(setup.overpower_shift, np.int16).ravel().take(key)
+                loc = np.asarray(setup.overpower_location, np.int16).ravel().take(key)
                 if (loc >= 0).any():
                     forced = np.full(m, -1, np.int16)
                     forced[bidx] = loc
-                if s.any_disarm:
+                if setup.any_disarm:
                     disarm = np.zeros(m, bool)
-                    disarm[bidx] = np.asarray(s.op_disarm, np.int16).ravel().take(key) != 0
-        if L.bers is not None:
-            extra = self.sel(L.bers, a).astype(np.int16)
+                    table = np.asarray(setup.overpower_disarm, np.int16).ravel()
+                    disarm[bidx] = table.take(key) != 0
+        if lanes.berserk is not None:
+            extra = self.sel(lanes.berserk, a).astype(np.int16)
             shift = extra if shift is None else shift + extra
-        if L.sup is not None and s.any_assassin_surprise:
-            extra = L.sup * self.cst(s.assassin, a) * self.cst(s.surprised, d)
+        if lanes.surprise is not None and setup.any_assassin_surprise:
+            extra = lanes.surprise * self.cst(setup.assassin, a) * self.cst(setup.surprised, d)
             shift = extra if shift is None else shift + extra
-        detail = rules.limb_destroyed == "crippled" or any(s.knockout)
+        detail = rules.limb_destroyed == "crippled" or any(setup.knockout)
         if detail or armour_mult is not None or self.wound_table is None:
-            value, loc, rank = wound_outcome(s, rules, a.idx, d.idx, dmg, code, shift, forced,
+            value, loc, rank = wound_outcome(setup, rules, a.idx, d.idx, dmg, code, shift, forced,
                                              armour_mult or 1)
         else:
             index = (self.pair(self.wound_rows, a, d) + dmg).astype(np.intp) * 720 + code
@@ -1403,79 +1540,79 @@ class _Kernel:
             if forced is not None:
                 special = (forced >= 0) if special is None else (special | (forced >= 0))
             if special is not None:
-                sub = np.flatnonzero(special & hit)
-                if len(sub):
-                    value[sub] = wound_outcome(
-                        s, rules, a.idx.take(sub), d.idx.take(sub),
-                        np.broadcast_to(dmg, (m,)).take(sub),
-                        code.take(sub), None if shift is None else shift.take(sub),
-                        None if forced is None else forced.take(sub), 1)[0]
+                special_idx = np.flatnonzero(special & hit)
+                if len(special_idx):
+                    value[special_idx] = wound_outcome(
+                        setup, rules, a.idx.take(special_idx), d.idx.take(special_idx),
+                        np.broadcast_to(dmg, (m,)).take(special_idx),
+                        code.take(special_idx), None if shift is None else shift.take(special_idx),
+                        None if forced is None else forced.take(special_idx), 1)[0]
         hurt = hit & (value >= 0)
         lethal = hit & (value < 0) & (value > NO_WOUND)
         cause_code = value  # -1 instant death, -2 limb destroyed, where lethal
         if detail:
             head = loc == T.HEAD
-            if any(s.knockout):
-                ko = hurt & head & (self.cst(s.knockout, a) != 0) \
-                    & (rank + self.cst(s.footpad, a) >= T.S)
+            if any(setup.knockout):
+                ko = hurt & head & (self.cst(setup.knockout, a) != 0) \
+                    & (rank + self.cst(setup.footpad, a) >= T.S)
                 if ko.any():
                     lethal = lethal | ko
                     hurt = hurt & ~ko
                     cause_code = np.where(ko, KO_CODE, cause_code)
-            if L.crip is not None:
+            if lanes.crippled is not None:
                 limb = ~head & (loc != T.CHEST) & (loc != T.ABDOMEN)
                 cr = hurt & limb & (rank >= T.LIMB_DESTROYED_RANK)
                 if cr.any():
                     bit = np.where(loc == T.WEAPON_ARM, 1, np.where(loc == T.OFF_ARM, 2, 4))
-                    for i in range(self.S):
-                        L.crip[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
+                    for i in range(self.n_slots):
+                        lanes.crippled[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
         gain = value * hurt
-        old = self.sel(L.pts, d)
-        for i in range(self.S):
-            L.pts[i] += gain * d.hot[i]
+        old = self.sel(lanes.wound_points, d)
+        for i in range(self.n_slots):
+            lanes.wound_points[i] += gain * d.hot[i]
         pts = old + gain
-        out_u = hurt & (pts >= self.cst(s.thr_u, d))
+        out_u = hurt & (pts >= self.cst(setup.unconscious_at, d))
         out = lethal | out_u
         if rules.wounded_penalty:
-            w = self.cst(s.thr_w, d)
+            w = self.cst(setup.wounded_at, d)
             crossed = hurt & ~out & (pts >= w) & (old < w)
             if crossed.any():
-                self.addv(L.sk, d, np.int16(rules.wounded_penalty), crossed)
-                if L.dg is not None:
-                    self.addv(L.dg, d, np.int16(rules.wounded_penalty), crossed)
+                self.addv(lanes.skill_situation, d, np.int16(rules.wounded_penalty), crossed)
+                if lanes.dodge_situation is not None:
+                    self.addv(lanes.dodge_situation, d, np.int16(rules.wounded_penalty), crossed)
         standing = hit & ~out
         if disarm is not None:
-            self.setv(L.dis, d, 1, standing & disarm)
-        if L.bers is not None and any(s.berserk_on_wound):
-            trig = standing & hurt & (self.cst(s.berserk_on_wound, d) != 0)
-            self.setv(L.bers, d, 1, trig)
+            self.setv(lanes.disarmed, d, 1, standing & disarm)
+        if lanes.berserk is not None and any(setup.berserk_on_wound):
+            trig = standing & hurt & (self.cst(setup.berserk_on_wound, d) != 0)
+            self.setv(lanes.berserk, d, 1, trig)
         if out.any():
             idx = np.flatnonzero(out)
             cc = np.maximum(cause_code.take(idx), KO_CODE) - KO_CODE
             cause = _CAUSE_OF_CODE.take(np.minimum(cc, 4))
-            killed = pts.take(idx) >= np.asarray(s.thr_k, np.int32).take(d.idx.take(idx))
+            killed = pts.take(idx) >= np.asarray(setup.killed_at, np.int32).take(d.idx.take(idx))
             cause[(cc >= 4) & killed] = KILLED
-            self.put_out(L, idx, d, cause)
+            self.put_out(lanes, idx, d, cause)
 
-    def put_out(self, L: _Lanes, idx: np.ndarray, d: _Who, cause: np.ndarray) -> None:
+    def put_out(self, lanes: _Lanes, idx: np.ndarray, d: _Who, cause: np.ndarray) -> None:
         """Fighters ``d`` of fights ``idx`` go out with ``cause``; finished fights are
         recorded."""
-        s, S = self.s, self.S
+        setup, n_slots = self.setup, self.n_slots
         d_out = d.idx.take(idx)
-        if not s.groups:  # a duel ends with its first fighter out
-            fid = L.fid.take(idx)
+        if not setup.groups:  # a duel ends with its first fighter out
+            fid = lanes.fight.take(idx)
             self.winner[fid] = np.int8(Winner.A) + (d_out == 0)
             self.cause[fid] = cause
-            self.rounds[fid] = L.rnd.take(idx)
-            L.done[idx] = True
+            self.rounds[fid] = lanes.round.take(idx)
+            lanes.done[idx] = True
             return
-        for i in range(S):
-            L.alive[i][idx[d_out == i]] = 0
+        for i in range(n_slots):
+            lanes.standing[i][idx[d_out == i]] = 0
         a_up = np.zeros(len(idx), bool)
         b_up = np.zeros(len(idx), bool)
-        for i in range(S):
-            up = L.alive[i].take(idx) != 0
-            if s.side[i] == 0:
+        for i in range(n_slots):
+            up = lanes.standing[i].take(idx) != 0
+            if setup.side[i] == 0:
                 a_up |= up
             else:
                 b_up |= up
@@ -1484,34 +1621,36 @@ class _Kernel:
         going = idx[~ended]
         if len(going):
             mask = np.zeros(len(going), np.int32)
-            for i in range(S):
-                mask |= (L.alive[i].take(going).astype(np.int32)) << i
-            sk = np.asarray(s.sit_skill, np.int16)
-            dg = np.asarray(s.sit_dodge, np.int16)
+            for i in range(n_slots):
+                mask |= (lanes.standing[i].take(going).astype(np.int32)) << i
+            sk = np.asarray(setup.situation_skill, np.int16)
+            dg = np.asarray(setup.situation_dodge, np.int16)
             wpen = self.rules.wounded_penalty
-            for i in range(S):
-                wounded = L.pts[i].take(going) >= s.thr_w[i]
-                L.sk[i][going] = sk[mask, i] + wpen * wounded
-                if L.dg is not None:
-                    L.dg[i][going] = dg[mask, i] + wpen * wounded
-        ended &= ~L.done.take(idx)
+            for i in range(n_slots):
+                wounded = lanes.wound_points[i].take(going) >= setup.wounded_at[i]
+                lanes.skill_situation[i][going] = sk[mask, i] + wpen * wounded
+                if lanes.natural_skill is not None:
+                    lanes.skill_situation[i][going] += lanes.natural_skill[i].take(going)
+                if lanes.dodge_situation is not None:
+                    lanes.dodge_situation[i][going] = dg[mask, i] + wpen * wounded
+        ended &= ~lanes.done.take(idx)
         if ended.any():
             fights = idx[ended]
-            fid = L.fid.take(fights)
+            fid = lanes.fight.take(fights)
             self.winner[fid] = winner[ended]
             self.cause[fid] = cause[ended]
-            self.rounds[fid] = L.rnd.take(fights)
-            L.done[fights] = True
+            self.rounds[fid] = lanes.round.take(fights)
+            lanes.done[fights] = True
 
 
 @lru_cache(maxsize=32)
-def _cached_wound_table(s: _Static) -> tuple[np.ndarray | None, int, int]:
-    if s.rules.limb_destroyed == "crippled" or any(s.knockout):
+def _cached_wound_table(setup: _Setup) -> tuple[np.ndarray | None, int, int]:
+    if setup.rules.limb_destroyed == "crippled" or any(setup.knockout):
         return None, 0, 0
-    return _wound_table(s, s.rules)
+    return _wound_table(setup, setup.rules)
 
 
-def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: np.ndarray,
+def wound_outcome(setup: _Setup, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: np.ndarray,
                   code: np.ndarray, shift: np.ndarray | None, forced: np.ndarray | None,
                   armour_mult: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What one hit does, per lane: (value, location, rank).
@@ -1525,10 +1664,10 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
     d1, d2 = split(dice6, 6)
     roll = dmg.astype(np.int16) + d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
     face = face.view(np.int16)
-    if s.any_aim:
-        face = np.clip(face + np.asarray(s.aim, np.int16).take(a), 0, 19).astype(np.int16)
+    if setup.any_aim:
+        face = np.clip(face + np.asarray(setup.aim_shift, np.int16).take(a), 0, 19).astype(np.int16)
     loc = np.zeros(len(code), np.int16)
-    for edge in s.hit_edges:
+    for edge in setup.hit_edges:
         loc += face >= edge
     if forced is not None:
         loc = np.where(forced >= 0, forced, loc).astype(np.int16)
@@ -1536,8 +1675,8 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
         roll = (roll + shift * np.int16(3)).astype(np.int16)
         shift = None
     ai = None
-    if s.has_armour:
-        ai = np.asarray(s.armour, np.int16).ravel().take(d.astype(np.intp) * len(T.LOCATIONS)
+    if setup.has_armour:
+        ai = np.asarray(setup.armour, np.int16).ravel().take(d.astype(np.intp) * len(T.LOCATIONS)
                                                           + loc) * np.int16(armour_mult)
         if rules.armour_mode == "roll_reduction":
             roll = roll - ai * np.int16(rules.armour_roll_per_ai)
@@ -1547,11 +1686,11 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
         rank += shift
     if ai is not None:
         rank -= ai
-    value = np.asarray(s.points, np.int32).take(np.clip(rank, 0, MAX_RANK))
+    value = np.asarray(setup.points, np.int32).take(np.clip(rank, 0, MAX_RANK))
     head = loc == T.HEAD
     torso = (loc == T.CHEST) | (loc == T.ABDOMEN)
-    instant = (head & (rank >= np.asarray(s.death_head, np.int16).take(d))) | (
-        torso & (rank >= np.asarray(s.death_torso, np.int16).take(d)))
+    instant = (head & (rank >= np.asarray(setup.death_head, np.int16).take(d))) | (
+        torso & (rank >= np.asarray(setup.death_torso, np.int16).take(d)))
     value[instant] = -1
     if rules.limb_destroyed == "out":
         value[~head & ~torso & (rank >= T.LIMB_DESTROYED_RANK)] = -2
@@ -1559,15 +1698,17 @@ def wound_outcome(s: _Static, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: n
     return value, loc, rank
 
 
-def _wound_table(s: _Static, rules: Rules) -> tuple[np.ndarray, int, int]:
+def _wound_table(setup: _Setup, rules: Rules) -> tuple[np.ndarray, int, int]:
     """Every plain hit's value by (attacker, defender, damage modifier, dice word)."""
-    S = s.S
-    mods = [v for row in s.dmg for v in row] + list(s.riposte_dmg) + list(s.missile_dmg)
+    n_slots = setup.n_slots
+    mods = ([v for row in setup.damage_mod for v in row] + list(setup.riposte_damage)
+            + list(setup.missile_damage) + list(setup.unarmed_damage))
     low, high = min(mods), max(mods)
     n_dmg = high - low + 1
-    a, d, k, code = np.meshgrid(np.arange(S), np.arange(S), np.arange(n_dmg), np.arange(720),
+    a, d, k, code = np.meshgrid(np.arange(n_slots), np.arange(n_slots), np.arange(n_dmg),
+                                np.arange(720),
                                 indexing="ij")
-    value, _, _ = wound_outcome(s, rules, a.ravel(), d.ravel(),
+    value, _, _ = wound_outcome(setup, rules, a.ravel(), d.ravel(),
                                 (k.ravel() + low).astype(np.int16), code.ravel(), None, None, 1)
     return value.astype(np.int32), n_dmg, low
 
@@ -1582,5 +1723,5 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
         ``winner`` int8 (n,), ``rounds`` int16 (n,), ``cause`` int8 (n,) indexing
         :data:`.reference.CAUSES`.
     """
-    st = _static(rules, tuple(side_a), tuple(side_b))
-    return _Kernel(st, rng).run(n)
+    setup = _static(rules, tuple(side_a), tuple(side_b))
+    return _Kernel(setup, rng).run(n)

@@ -22,7 +22,7 @@ from functools import lru_cache
 from . import tables as T
 from .profile import Profile, choose_defence, profiles, range_phase, situation_parts, total
 from .race import best_response, race_scores, security_choice
-from .rules import Combatant, Rules
+from .rules import Combatant, Rules, natural_skill_mean
 
 __all__ = ["UNKNOWN", "best_type_table", "choose_defence", "incoming_attacks",
            "matchup_setup"]
@@ -42,7 +42,9 @@ def matchup_setup(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Com
     sits = []
     for i in range(len(ps)):
         skill, dodge = situation_parts(ps, everyone, i)
-        sits.append((total(skill), total(dodge)))
+        # the race model takes an untrained fighter's natural skill at its mean
+        natural = round(natural_skill_mean(rules)) if ps[i].c.untrained else 0
+        sits.append((total(skill) + natural, total(dodge)))
     table = best_type_table(ps, sits)
     return ps, tuple(sits), tuple(tuple(tuple(row) for row in t) for t in table)
 

@@ -30,8 +30,10 @@ def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> dict
 
 
 STYLE_PRESETS = {
-    "archer": _style("archer", "hand axe", shield="buckler", missile="long bow",
-                     missiles=12),
+    # the buckler strapped to the forearm, leaving both hands for the two-handed bow (5.6
+    # Archer: "the buckler was mounted on the forearm, leaving the hands free")
+    "archer": _style("archer", "hand axe", shield="buckler", buckler_strapped=True,
+                     missile="long bow", missiles=12),
     "assassin": _style("assassin", "short sword", shield="buckler"),
     "berserker": _style("berserker", "battle axe", berserk_trigger="on_first_wound"),
     "bladesman": _style("bladesman", "knife", missile="throwing knife", missiles=4),
@@ -115,4 +117,15 @@ SCENARIOS = MappingProxyType({
          Combatant(name="legionnaire", style="legionnaire", weapon="short sword",
                    shield="large", formation="ranked")),
         (_S["skirmisher"], _S["skirmisher"], _S["skirmisher"])),
+    "ranks-6v6": Scenario(
+        "sides of six (5.25 DEFAULT ranks): three ranked Legionnaires with a leader in front "
+        "of three ranked Spearmen, whose spears strike from the second rank, against six "
+        "loose Skirmishers of Skill 38",
+        tuple(Combatant(name="legionnaire", style="legionnaire", weapon="short sword",
+                        shield="large", armour=_armour(torso=2), formation="ranked",
+                        leader=i == 0) for i in range(3))
+        + tuple(Combatant(name="spearman", style="spearman", weapon="spear", shield="medium",
+                          missile="thrown spear", missiles=2, formation="ranked")
+                for _ in range(3)),
+        tuple(Combatant(name="skirmisher", skill=38) for _ in range(6))),
 })

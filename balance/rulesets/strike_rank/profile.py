@@ -10,7 +10,8 @@ swing / blow penalty) are added by the reference and the kernel themselves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...errors import SpecError
@@ -18,7 +19,8 @@ from . import rules as R
 from . import tables as T
 from .rules import Combatant, Rules
 
-Parts = list[tuple[str, int]]
+Part = tuple[str, int]
+Parts = list[Part]
 
 WEAPON_PARRY, SHIELD_PARRY, DODGE, BLOCK, BOTH_PARRY = range(5)
 DEFENCE_NAMES: tuple[str, ...] = ("parry", "shield parry", "dodge", "armour block",
@@ -74,6 +76,11 @@ class Profile:
     missile: T.Missile | None = None  # with shots to fire (range phase)
     missile_mod: int = 0
     aim_bonus: int = 0
+    second: Profile | None = None
+    """The same fighter in its second style: each roll is made in the better one (5.6)."""
+    unarmed: Profile | None = None
+    """The same fighter with its unarmed move, for ``when_disarmed="fight_unarmed"``."""
+    skill_label: str = "skill"
 
     @property
     def shot_cost(self) -> int:
@@ -115,6 +122,13 @@ class Profile:
         return self.style.has("shield_step") and self.has_shield
 
     @property
+    def mobile(self) -> bool:
+        """Moving tasks (dodges) on the style skill: the Swashbuckler's mobility, lost in
+        armour of Armour Rank > 2 (5.6; rule mobility_task)."""
+        return (self.style.has("mobility") and self.rules.mobility_task == "dodge_on_skill"
+                and R.armour_rank(self.c, self.rules) <= 2)
+
+    @property
     def aim_shift(self) -> int:
         """Shift on the Hit Distribution table (5.6 Archer / Bladesman: aim high or low)."""
         return self.c.aim_shift if self.style.aim_doubled else 0
@@ -145,18 +159,18 @@ class Profile:
             out.append((f"style with {c.shield} shield", self.shield_mod))
         return out
 
-    def attack_parts(self, target: Profile) -> Parts:
+    def _attack_parts(self, target: Profile) -> Parts:
         c = self.c
-        out: Parts = [("skill", c.skill)]
+        out: Parts = [(self.skill_label, c.skill)]
         if self.weapon_mod:
             out.append((f"{c.style} with {self.weapon.name}", self.weapon_mod))
         return out + self._attack_mods(target)
 
-    def missile_parts(self, target: Profile) -> Parts:
+    def _missile_parts(self, target: Profile) -> Parts:
         """A shot: skill, the style's missile modifier, the aim bonus (000.7, 000.10)."""
         c = self.c
         assert self.missile is not None
-        out: Parts = [("skill", c.skill)]
+        out: Parts = [(self.skill_label, c.skill)]
         if self.missile_mod:
             out.append((f"{c.style} with {self.missile.name}", self.missile_mod))
         if self.aim_bonus:
@@ -174,11 +188,11 @@ class Profile:
             out.append(("style compatibility", c.compat_mod))
         return out
 
-    def parry_parts(self, attacker: Profile, defence: int) -> Parts:
+    def _parry_parts(self, attacker: Profile, defence: int) -> Parts:
         c, rules = self.c, self.rules
         use_weapon = defence in (WEAPON_PARRY, BOTH_PARRY)
         use_shield = uses_shield(defence)
-        out: Parts = [("skill", c.skill)]
+        out: Parts = [(self.skill_label, c.skill)]
         if use_weapon:
             out.append((f"{self.weapon.name} parry", int(self.weapon.parry or 0)))
             if self.weapon_mod:
@@ -193,21 +207,31 @@ class Profile:
                         -10 if rules.hunter_parry_mode == "net_zero" else -20))
         return out
 
-    def dodge_parts(self, attacker: Profile, half: bool = False) -> Parts:
+    def _dodge_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
+                    ) -> Parts:
+        """A Dodge's fixed parts with the ``situation`` parts (alone, wounded, ...); at half
+        skill when dodged behind: the Dodge skill halved (``half_skill_mode="skill_only"``)
+        or the whole, situation and wounds included (``"with_mods"``)."""
         c, rules = self.c, self.rules
-        skill = c.dodge // 2 if half and rules.half_skill_mode == "skill_only" else c.dodge
-        out: Parts = [("dodge" + (" at half skill" if skill != c.dodge else ""), skill)]
+        base, label = c.dodge, "dodge"
+        if self.mobile and c.skill > c.dodge:  # a moving task on the style skill (5.6)
+            base, label = c.skill, f"{c.style} skill (mobility)"
+        skill = base // 2 if half and rules.half_skill_mode == "skill_only" else base
+        out: Parts = [(label + (" at half skill" if skill != base else ""), skill)]
         if (rules.knight_unarmoured_scope == "all" and self.style.has("heavy_armour")
                 and not self.knight_armoured):
             out.append((f"{c.style} out of heavy armour", -5))
         if self.has_shield and rules.shield_penalty_scope == "all_rolls" and self.shield_mod:
             out.append((f"style with {c.shield} shield", self.shield_mod))
-        return _halved(out, half and rules.half_skill_mode == "with_mods")
+        return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
 
-    def block_parts(self, attacker: Profile, half: bool = False) -> Parts:
+    def _block_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
+                    ) -> Parts:
+        """An Armour block's fixed parts with the ``situation`` parts, halved as
+        :meth:`dodge_parts` says when dodged behind."""
         c, rules = self.c, self.rules
         skill = c.skill // 2 if half and rules.half_skill_mode == "skill_only" else c.skill
-        out: Parts = [("skill" + (" at half" if skill != c.skill else ""), skill),
+        out: Parts = [(self.skill_label + (" at half" if skill != c.skill else ""), skill),
                       (f"torso armour {c.armour['torso']}",
                        rules.armour_block_ai_mult * c.armour["torso"])]
         free = self.style.has("free_armour_block") or self.knight_armoured
@@ -216,7 +240,33 @@ class Profile:
         out += [p for p in self._skill_mods(attacker)
                 if not p[0].endswith(" out of heavy armour")
                 or rules.knight_unarmoured_scope == "all"]
-        return _halved(out, half and rules.half_skill_mode == "with_mods")
+        return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
+
+    # --- each roll in the better of the fighter's styles (5.6: styles may be mixed) -------
+    def _best(self, parts: Callable[[Profile], Parts]) -> Parts:
+        out = parts(self)
+        if self.second is not None:
+            other = parts(self.second)
+            if total(other) > total(out):
+                return other
+        return out
+
+    def attack_parts(self, target: Profile) -> Parts:
+        return self._best(lambda p: p._attack_parts(target))
+
+    def missile_parts(self, target: Profile) -> Parts:
+        return self._best(lambda p: p._missile_parts(target))
+
+    def parry_parts(self, attacker: Profile, defence: int) -> Parts:
+        return self._best(lambda p: p._parry_parts(attacker, defence))
+
+    def dodge_parts(self, attacker: Profile, half: bool = False,
+                    situation: Sequence[Part] = ()) -> Parts:
+        return self._best(lambda p: p._dodge_parts(attacker, half, situation))
+
+    def block_parts(self, attacker: Profile, half: bool = False,
+                    situation: Sequence[Part] = ()) -> Parts:
+        return self._best(lambda p: p._block_parts(attacker, half, situation))
 
     def berserker_parts(self, berserk: bool, defence: int) -> Parts:
         """The Berserker's defence modifiers: -5 on every defensive move in normal mode;
@@ -258,22 +308,33 @@ def describe(parts: Parts) -> str:
     return text
 
 
+_TABLE_OF = {"style": "styles", "second_style": "styles", "weapon": "weapons",
+             "specialist_weapon": "weapons", "missile": "missile_weapons"}
+
+
 def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int = 0
             ) -> Profile:
     """The static profile of ``c``, or :class:`SpecError` if it cannot fight so equipped."""
     for field, name, table in (("style", c.style, rules.styles),
+                               ("second_style", c.second_style, {"none": 0, **rules.styles}),
                                ("weapon", c.weapon, rules.weapons),
                                ("specialist_weapon", c.specialist_weapon, rules.weapons),
                                ("missile", c.missile, {"none": 0, **rules.missile_weapons})):
         if name not in table:
             raise SpecError(f"strike-rank combatant field '{field}' must be a row of rules "
-                            f"'{'styles' if field == 'style' else 'missile_weapons' if field == 'missile' else 'weapons'}'"
+                            f"'{_TABLE_OF[field]}'"
                             f" ({', '.join(table)}), got {name!r}")
     problem = R.wield_problem(c, rules) or R.missile_problem(c, rules)
     if problem:
         raise SpecError(problem)
     weapon = rules.weapon(c.weapon)
     style = rules.style(c.style)
+    if c.untrained:
+        if not style.has("natural"):
+            raise SpecError(f"{c.name}: only a style everyone can perform (Brawling, "
+                            f"Skirmisher) is fought untrained, not {c.style} (field "
+                            "'untrained', 5.6)")
+        c = dataclasses.replace(c, skill=0)  # the natural skill is rolled each fight
     dice, flat = R.initiative_index(c.dexterity, rules.block_rounding)
     types = R.attack_types(c, rules)
     if not types:
@@ -282,8 +343,32 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         raise SpecError(f"{c.name}: attack_policy {c.attack_policy!r} is impossible with a "
                         f"{weapon.name}; allowed: "
                         + ", ".join(T.ATTACK_TYPES[t] for t in types) + ", best")
+    second = unarmed = None
+    label = "skill"
+    if c.second_style != "none":
+        if c.untrained:
+            raise SpecError(f"{c.name}: an untrained fighter (field 'untrained') knows no "
+                            "second style")
+        if c.second_style == c.style:
+            raise SpecError(f"{c.name}: field 'second_style' names its first style {c.style!r}")
+        label = f"{c.style} skill"
+        second = profile(dataclasses.replace(c, style=c.second_style, skill=c.second_skill,
+                                             second_style="none", untrained=False,
+                                             when_disarmed="recover"),
+                         rules, slot, side, index)
+        second = dataclasses.replace(second, skill_label=f"{c.second_style} skill")
+    if c.when_disarmed == "fight_unarmed":
+        move = rules.weapon(c.unarmed_move) if c.unarmed_move in rules.weapons else None
+        if move is None or move.kind != "unarmed":
+            raise SpecError("strike-rank combatant field 'unarmed_move' must be an unarmed "
+                            "row of rules 'weapons' ("
+                            + ", ".join(n for n, w in rules.weapons.items()
+                                        if w["kind"] == "unarmed") + f"), got {c.unarmed_move!r}")
+        unarmed = profile(dataclasses.replace(c, weapon=c.unarmed_move, attack_policy="best",
+                                              when_disarmed="recover"), rules, slot, side, index)
     return Profile(
-        c=c, rules=rules, style=style, slot=slot, side=side,
+        c=c, rules=rules, style=style, slot=slot, side=side, second=second, unarmed=unarmed,
+        skill_label=label,
         label=f"{c.name} [{'AB'[side]}{index + 1}]",
         weapon=weapon, actions=R.actions(c.agility, rules.block_rounding), dice=dice,
         flat=flat, thresholds=R.stage_thresholds(c.endurance, rules),

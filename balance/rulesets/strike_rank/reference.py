@@ -80,6 +80,7 @@ class _Fighter:
         self.target: int | None = None
         self.crippled: set[str] = set()
         self.surprised = p.c.surprised
+        self.natural = 0  # an untrained fighter's natural skill, rolled each fight
         self.ammo = p.c.missiles if p.missile else 0
         self.ready = p.missile.reload if p.missile else 0  # loaded at the start
 
@@ -122,7 +123,21 @@ class _Fight:
         return [f.out is None for f in self.fs]
 
     def foes(self, f: _Fighter) -> list[_Fighter]:
-        return [g for g in self.fs if g.side != f.side and g.out is None]
+        """The living foes ``f`` can reach: those in their side's front rank."""
+        return [g for g in self.fs if g.side != f.side and g.out is None and self.in_front(g)]
+
+    def in_front(self, g: _Fighter) -> bool:
+        """Whether ``g`` stands in its side's front rank: loose, or among the first
+        ``rank_frontage`` living ranked fighters of its side (5.25 DEFAULT)."""
+        if g.p.c.formation != "ranked":
+            return True
+        ahead = sum(1 for h in self.fs if h.side == g.side and h.out is None
+                    and h.p.c.formation == "ranked" and h.slot < g.slot)
+        return ahead < self.rules.rank_frontage
+
+    def reaches_from_behind(self, g: _Fighter) -> bool:
+        size = g.p.weapon.size
+        return size is not None and size >= self.rules.rank_reach
 
     def pick_target(self, f: _Fighter, among: list[_Fighter] | None = None) -> _Fighter | None:
         """A living foe by ``f``'s target policy (000.10)."""
@@ -147,6 +162,12 @@ class _Fight:
     # --- the fight ------------------------------------------------------------------------
     def run(self) -> Outcome:
         rules = self.rules
+        n, sides, plus = R.natural_dice(rules.untrained_skill)
+        for f in self.fs:
+            if f.p.c.untrained:
+                f.natural = sum(self.d(sides) for _ in range(n)) + plus
+                self.say(f"{f} fights {f.p.c.style} untrained: natural skill "
+                         f"{rules.untrained_skill} -> {f.natural}")
         for f in self.fs:
             if f.p.can_berserk and f.p.c.berserk_trigger == "start":
                 f.berserk = True
@@ -178,7 +199,7 @@ class _Fight:
             f.target = t.slot
             attack_type = self.best[f.slot][t.slot][0]
             self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
-                        verb=TYPE_VERBS[attack_type], depth=0, undefended=True)
+                        verb=self.verb(f, attack_type), depth=0, undefended=True)
         for f in self.fs:
             f.surprised = False
 
@@ -198,7 +219,7 @@ class _Fight:
         else:
             order = sorted(living, key=self.order_key, reverse=True)
             self.say_order(order)
-            self.hold(order)
+            order = self.hold(order)
             for _ in range(rules.attacks_per_round):
                 for f in order:
                     if self.winner is not None:
@@ -376,18 +397,39 @@ class _Fight:
         key.append(-f.slot)
         return tuple(key)
 
-    def hold(self, order: list[_Fighter]) -> None:
-        """``hold_policy="react"``: everyone but the last holds until the last declares, then
-        acts ahead of it in Strike Rank order, knowing its declared attack (5.2)."""
-        if self.rules.hold_policy != "react" or len(order) < 2:
-            return
-        last = order[-1]
-        if last.attack_type is None:
-            return
-        self.say(f"  all hold until {last} declares: it {TYPE_VERBS[last.attack_type]}")
-        for f in order[:-1]:
-            if f.target == last.slot and f.attack_type is not None:
-                f.attack_type = self.best[f.slot][last.slot][last.attack_type + 1]
+    def hold(self, order: list[_Fighter]) -> list[_Fighter]:
+        """Holding (5.2 steps 2-3): a fighter on ``hold_policy="react"`` whose target acts
+        later (and is not itself holding) waits until the target declares, then acts just
+        before it, knowing its declared attack type.  Holders waiting for the same fighter
+        act in Strike Rank order.  Returns the order in which they act."""
+        n = len(order)
+        pos = {f.slot: k for k, f in enumerate(order)}
+        holding: dict[int, _Fighter] = {}  # holder slot -> the fighter it waits for
+        for f in reversed(order):  # a target acts later, so its status is known first
+            t = self.fs[f.target] if f.target is not None else None
+            if (f.p.c.hold_policy == "react" and t is not None and t.out is None
+                    and f.attack_type is not None and pos[t.slot] > pos[f.slot]
+                    and t.slot not in holding):
+                holding[f.slot] = t
+        if not holding:
+            return order
+
+        def key(f: _Fighter) -> int:
+            t = holding.get(f.slot)
+            return pos[f.slot] * (n + 1) + n if t is None else pos[t.slot] * (n + 1) + pos[f.slot]
+
+        for f in order:
+            t = holding.get(f.slot)
+            if t is None:
+                continue
+            known = ("recovers its weapon" if t.attack_type is None
+                     else TYPE_VERBS[t.attack_type])
+            if t.attack_type is not None:
+                f.attack_type = self.best[f.slot][t.slot][t.attack_type + 1]
+            self.say(f"  {f} holds until {t} declares ({known}), then acts before it")
+        order = sorted(order, key=key)
+        self.say_order(order)
+        return order
 
     def budget_round(self, living: list[_Fighter]) -> None:
         """``action_economy="budget"``: the highest remaining Strike Rank acts, paying the
@@ -424,12 +466,23 @@ class _Fight:
         if "weapon_arm" in f.crippled:
             self.say(f"  {f} cannot attack with a destroyed weapon arm")
             return
-        if f.disarmed:
+        if f.disarmed and f.p.unarmed is None:
             f.disarmed = False
             self.say(f"  {f} spends the action recovering its weapon")
             return
+        if not self.in_front(f) and (f.disarmed or not self.reaches_from_behind(f)):
+            self.say(f"  {f} waits in the second rank")
+            return
         t = self.current_target(f)
         if t is None:
+            return
+        if f.disarmed:  # fights on unarmed (when_disarmed="fight_unarmed"): a thrust
+            move = f.p.unarmed
+            assert move is not None
+            f.acted = True
+            self.attack(f, t, int(move.weapon.damage(move.types[0])),  # type: ignore[arg-type]
+                        verb=f"{TYPE_VERBS[move.types[0]]} with its {move.weapon.name} "
+                             "(disarmed)", depth=0, profile=move)
             return
         f.acted = True
         behind = f.behind == t.slot
@@ -437,11 +490,18 @@ class _Fight:
             f.behind = None
         attack_type = f.attack_type if f.attack_type is not None else 0
         self.attack(f, t, int(f.p.weapon.damage(attack_type)),  # type: ignore[arg-type]
-                    verb=TYPE_VERBS[attack_type], depth=0, behind=behind)
+                    verb=self.verb(f, attack_type), depth=0, behind=behind)
+
+    @staticmethod
+    def verb(f: _Fighter, attack_type: int) -> str:
+        """``thrusts with its long sword``: the attack type and the weapon (or move)."""
+        return f"{TYPE_VERBS[attack_type]} with its {f.p.weapon.name}"
 
     def dynamic_skill_parts(self, f: _Fighter) -> tuple[Parts, Parts]:
         """Situation and wound modifiers now: (on style-skill rolls, on Dodge)."""
         skill, dodge = situation_parts(self.ps, self.alive, f.slot)
+        if f.p.c.untrained:
+            skill = [("natural skill", f.natural), *skill]
         if f.wounded and self.rules.wounded_penalty:
             skill = [*skill, ("wounded", self.rules.wounded_penalty)]
             dodge = [*dodge, ("wounded", self.rules.wounded_penalty)]
@@ -463,8 +523,8 @@ class _Fight:
             return [(f"after {dfn.n_def} defence{'s' if dfn.n_def > 1 else ''}",
                      R.defence_penalty(dfn.n_def, p.step(kind)))]
 
-        def parts(kind: int, base: Parts) -> Parts:
-            extra = skill_sit if kind != DODGE else dodge_sit
+        def parts(kind: int, base: Parts, situated: bool = False) -> Parts:
+            extra = [] if situated else skill_sit if kind != DODGE else dodge_sit
             penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else []
             return base + extra + penalty + cumulative(kind) + p.berserker_parts(dfn.berserk, kind)
 
@@ -481,9 +541,14 @@ class _Fight:
             if weapon_ok and shield_ok and rules.parry_bonus_mode == "sum":
                 options[BOTH_PARRY] = parts(BOTH_PARRY, p.parry_parts(att.p, BOTH_PARRY))
         if not dfn.berserk and "leg" not in dfn.crippled:
-            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, half=behind))
+            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, behind, dodge_sit), situated=True)
         if p.can_block:
-            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, half=behind))
+            block_sit = skill_sit
+            if behind and rules.half_skill_mode == "skill_only" and p.c.untrained:
+                # at half skill: the natural skill is the skill, halved like a trained one
+                block_sit = [("natural skill at half", v // 2) if label == "natural skill"
+                             else (label, v) for label, v in skill_sit]
+            options[BLOCK] = parts(BLOCK, p.block_parts(att.p, behind, block_sit), situated=True)
         return options
 
     def count_defence(self, dfn: _Fighter, att: _Fighter, kind: int) -> None:
@@ -501,7 +566,8 @@ class _Fight:
         return margin
 
     def attack(self, att: _Fighter, dfn: _Fighter, damage: int, *, verb: str, depth: int,
-               behind: bool = False, no_parry: bool = False, undefended: bool = False) -> None:
+               behind: bool = False, no_parry: bool = False, undefended: bool = False,
+               profile: Profile | None = None) -> None:
         """One attack of ``att`` on ``dfn`` and everything it sets off (000.3-000.6)."""
         rules = self.rules
         surprised = dfn.surprised
@@ -510,7 +576,7 @@ class _Fight:
             self.wound(att, dfn, damage, blocks=0)
             return
         skill_sit, _ = self.dynamic_skill_parts(att)
-        a_parts = att.p.attack_parts(dfn.p) + skill_sit
+        a_parts = (profile or att.p).attack_parts(dfn.p) + skill_sit
         a_roll = self.d(20)
         a_total = total(a_parts) + a_roll
         note = " from behind" if behind else ""

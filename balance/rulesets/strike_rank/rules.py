@@ -21,6 +21,7 @@ from . import tables as T
 
 ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
 DEFENCE_POLICIES: tuple[str, ...] = ("best", "parry", "dodge", "armour_block", "none")
+HOLD_POLICIES: tuple[str, ...] = ("never", "react")
 RIPOSTE_POLICIES: tuple[str, ...] = ("riposte", "disarm", "never")
 OVERPOWER_POLICIES: tuple[str, ...] = ("head", "rank", "disarm")
 BERSERK_TRIGGERS: tuple[str, ...] = ("never", "start", "on_first_wound")
@@ -46,6 +47,27 @@ class Combatant:
                            "rules 'styles' (5.6, 000.7)")
     skill: int = param(30, tag="DEFAULT", low=0, high=100,
                        doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
+    second_style: str = param("none", tag="TEXT",
+                              doc="a second fighting style it knows (none, or a row of "
+                                  "'styles'): styles may be freely mixed, so each attack, "
+                                  "parry, dodge and Armour block is made in the style that "
+                                  "gives the higher total (5.6: the archer who defends with a "
+                                  "melee style)")
+    second_skill: int = param(0, tag="DEFAULT", low=0, high=100,
+                              doc="Skill in the second style (5.6)")
+    when_disarmed: str = param("recover", tag="DEFAULT", choices=("recover", "fight_unarmed"),
+                               doc="disarmed: spend the next attack recovering the weapon, or "
+                                   "fight on with the unarmed move, in the better of its "
+                                   "styles, without recovering (000.6: 'or fights with "
+                                   "Brawling / Martial artist if it has them')", policy=True)
+    unarmed_move: str = param("punch", tag="DEFAULT",
+                              doc="the Table 36 move it fights with unarmed (an unarmed row of "
+                                  "'weapons')")
+    untrained: bool = param(False, tag="TEXT",
+                            doc="has no Skill points in its style: Brawling and Skirmisher, "
+                                "which everyone can perform, then fight on a natural skill "
+                                "rolled each fight from rules untrained_skill, not 'skill' "
+                                "(5.6)")
     dodge: int = param(20, tag="DEFAULT", low=0, high=100, doc="Dodge skill (5.4)")
     agility: int = param(12, tag="DEFAULT", low=1, high=60,
                          doc="Agility: base Actions, Table 16 (5.3, 000.2.1)")
@@ -104,6 +126,11 @@ class Combatant:
                                doc="attack type: always thrust / swing / blow, or best = "
                                    "chosen by the race model of the whole fight (000.11)",
                                policy=True)
+    hold_policy: str = param("never", tag="DEFAULT", choices=HOLD_POLICIES,
+                             doc="holding (5.2): never, or react = hold until its target "
+                                 "declares, then act just before it, knowing its declared "
+                                 "attack type (only if the target acts later and is not "
+                                 "itself holding)", policy=True)
     defence_policy: str = param("best", tag="DEFAULT", choices=DEFENCE_POLICIES,
                                 doc="defence: the highest total among those allowed, or "
                                     "prefer parry / dodge / armour block, or none", policy=True)
@@ -163,9 +190,6 @@ class Rules:
                                               "formula, so a rapier thrust costs 0 and a "
                                               "knife's -1, winning ties against a long "
                                               "sword's 1), or this number (000.2.4)")
-    hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
-                             doc="holding: never, or react = hold and act just before the "
-                                 "last actor, knowing its declared attack (000.2.4)", policy=True)
     attacks_per_round: int = param(1, tag="AMBIG", low=1, high=5,
                                    doc="attacks each combatant makes per round, plus ripostes "
                                        "(000.2.4)")
@@ -231,6 +255,10 @@ class Rules:
                                       doc="a successful Armour block absorbs the blow, or lets "
                                           "it through at double armour (000.10)")
     # styles (000.7)
+    untrained_skill: str = param("1d10", tag="DEFAULT",
+                                 doc="natural skill of the untrained in Brawling and "
+                                     "Skirmisher, rolled each fight: NdS, NdS+K or a number "
+                                     "(Table 10 row 0 missing; 000.10)")
     group_alone_penalty_dodge: bool = param(False, tag="AMBIG",
                                             doc="the group styles' -5 alone also applies to "
                                                 "Dodge (000.7)")
@@ -245,6 +273,14 @@ class Rules:
                                             "('may suffer -5, if the GM considers it')")
     rank_bonus_group: int = param(5, tag="DEFAULT", low=0, high=20,
                                   doc="group styles fighting ranked (5.25 missing; 000.10)")
+    rank_frontage: int = param(3, tag="DEFAULT", low=1, high=6,
+                               doc="a side's ranked fighters stand in ranks this wide: those "
+                                   "behind the front rank cannot be attacked and attack only "
+                                   "with a reach weapon; the next steps up when one falls "
+                                   "(5.25 missing)")
+    rank_reach: float = param(1.8, tag="DEFAULT", low=0.0, high=10.0,
+                              doc="weapons this long (m) or longer (spears, polearms, great "
+                                  "weapons) strike from the second rank (5.25 missing)")
     outnumbered_mode: str = param("side_count", tag="AMBIG",
                                   choices=("side_count", "two_foes"),
                                   doc="Footpad 'outnumbered': more living foes than living "
@@ -267,6 +303,12 @@ class Rules:
                                       choices=("shield_parries", "all_rolls"),
                                       doc="style shield penalties apply to shield parries, or "
                                           "to every roll while carrying it (000.9 #17)")
+    mobility_task: str = param("dodge_on_skill", tag="DEFAULT",
+                               choices=("dodge_on_skill", "off"),
+                               doc="the abstract duel's moving task is the dodge (out of the "
+                                   "way, or behind the foe by 20): a style with mobility "
+                                   "(Swashbuckler) dodges on its style skill where higher, "
+                                   "unless in armour rank > 2; or off (5.6)")
     armour_rank_mode: str = param("highest", tag="AMBIG", choices=("highest", "torso"),
                                   doc="Swashbuckler 'Armour Rank': the highest AI worn, or the "
                                       "torso's (000.9 #20)")
@@ -395,6 +437,7 @@ class Rules:
             for clause in ("weapons", "missiles"):
                 for test, _ in row[clause]:
                     _parse_test(test, self, f"styles.{name}.{clause}")
+        natural_dice(self.untrained_skill)  # a well-formed dice expression
         if self.range_rounds >= self.max_rounds:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
                             f"({self.max_rounds}), got {self.range_rounds}")
@@ -423,6 +466,28 @@ class Rules:
         except KeyError:
             raise SpecError(f"unknown style {name!r}; styles: "
                             + ", ".join(self.styles)) from None
+
+
+def natural_dice(text: str) -> tuple[int, int, int]:
+    """``(n, sides, plus)`` of an ``untrained_skill`` expression: ``"1d10"``, ``"2d6+3"`` or
+    ``"5"`` (no dice)."""
+    import re
+
+    m = re.fullmatch(r"\s*(?:(\d+)\s*d\s*(\d+))?\s*([+-]?\s*\d+)?\s*", text)
+    if not m or not (m.group(1) or m.group(3)):
+        raise SpecError("strike-rank rules field 'untrained_skill' must be NdS, NdS+K or a "
+                        f"number, e.g. 1d10, got {text!r}")
+    n, sides = int(m.group(1) or 0), int(m.group(2) or 1)
+    plus = int((m.group(3) or "0").replace(" ", ""))
+    if n > 10 or not 1 <= sides <= 100 or not -20 <= plus <= 100:
+        raise SpecError("strike-rank rules field 'untrained_skill' allows up to 10 dice of "
+                        f"1..100 sides plus -20..100, got {text!r}")
+    return n, sides, plus
+
+
+def natural_skill_mean(rules: Rules) -> float:
+    n, sides, plus = natural_dice(rules.untrained_skill)
+    return n * (sides + 1) / 2 + plus
 
 
 def _is_rank_letter(text: str) -> bool:
@@ -921,6 +986,11 @@ def missile_problem(c: Combatant, rules: Rules) -> str | None:
     if c.missile == "none":
         return None
     m = rules.missile(c.missile)
+    if m.hands == "2" and c.shield != "none" and not (c.shield == "buckler"
+                                                       and c.buckler_strapped):
+        return (f"{c.name}: the {m.name} is two-handed and cannot be shot with a {c.shield} "
+                "shield in hand (field 'missile'; only a strapped buckler leaves the hands "
+                "free, 5.6 Archer)")
     if rules.weapon_str_mode != "off" and c.strength < m.strength:
         return (f"{c.name}: Strength {c.strength} is below the {m.name}'s {m.strength} "
                 f"(field 'missile', 000.8.1)")
@@ -951,8 +1021,9 @@ def wield_problem(c: Combatant, rules: Rules) -> str | None:
     """Why ``c`` cannot fight with its equipment, or ``None`` (000.8.1-2, 5.6)."""
     w = rules.weapon(c.weapon)
     shield = T.SHIELDS[c.shield]
-    if w.specialist and not (style_of(c, rules).has("specialist")
-                             and c.specialist_weapon == w.name):
+    specialist = style_of(c, rules).has("specialist") or (
+        c.second_style in rules.styles and rules.style(c.second_style).has("specialist"))
+    if w.specialist and not (specialist and c.specialist_weapon == w.name):
         return (f"{c.name}: the {w.name} is a specialist weapon; only the specialist style "
                 f"for it can fight with it (5.6 Specialist)")
     if c.shield != "none" and w.two_handed and not (c.shield == "buckler" and c.buckler_strapped):

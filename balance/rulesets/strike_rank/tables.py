@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ... import dice as _dice
-
 # --- Table 16: Number of Actions from Agility [TEXT] (000.2.1) --------------------------------
 # (highest Agility of the band, Actions); above 24: +1 per (started) block of 4.
 ACTIONS_TABLE: tuple[tuple[int, int], ...] = (
@@ -27,7 +25,9 @@ TABLE_TOP = 24
 """Both tables grow by one per block of 4 above 24 ("each additional block of 4 above 24")."""
 
 # --- Index Resolution [TEXT] (5.3, 000.2.3): d6 face -> bonus Actions --------------------------
-INDEX_RESOLUTION = _dice.INDEX_RESOLUTION  # 5 -> +1, 6 -> +2 (the one table, in dice.py)
+# A d6 face counts 0 on 1-4, +1 on a 5, +2 on a 6; only the dice that showed 5 or 6 stay in
+# the initiative index for the next round.
+INDEX_RESOLUTION: tuple[int, ...] = (0, 0, 0, 0, 0, 1, 2)  # indexed by face 1..6 (0 unused)
 
 # --- Attack types [TEXT] (5.4, 000.4) ---------------------------------------------------------
 ATTACK_TYPES: tuple[str, ...] = ("thrust", "swing", "blow")
@@ -148,12 +148,17 @@ CLUBS: tuple[Weapon, ...] = (
     _w("hammer", -2, -1, 0, 5, 0, 8, 0.5, "1", "club"),
 )
 
-# The digest's invented rows [DEFAULT] (000.8.1 notes, 000.10): a punch (Table 36), a spear,
-# the improvised weapon of 5.19 (a Cleaver with Parry -5), and two rows the digest asks for
-# but does not give, invented here on the same patterns: a polearm (halberd) for the
-# Poleaxeman and a whip for the Specialist.
+# The digest's invented rows [DEFAULT] (000.8.1 notes, 000.10): a punch (Table 36's straight
+# punch), a spear, the improvised weapon of 5.19 (a Cleaver with Parry -5), and rows the
+# digest asks for but does not give, invented here on the same patterns: the other Table 36
+# moves Brawling and Martial artist use (straight kick, butt, knee: no swing, no parry, a
+# little harder than a punch, the kick slower), a polearm (halberd) for the Poleaxeman and a
+# whip for the Specialist.
 INVENTED_WEAPONS: tuple[Weapon, ...] = (
     _w("punch", -4, -4, -3, -10, -2, 0, 0.0, "1", "unarmed"),
+    _w("straight kick", -3, NA, -2, NA, -1, 0, 0.0, "1", "unarmed"),
+    _w("butt", -3, NA, -3, NA, -2, 0, 0.0, "1", "unarmed"),
+    _w("knee", -3, NA, -2, NA, -2, 0, 0.0, "1", "unarmed"),
     _w("spear", 1, -1, 1, 5, 0, 6, 1.8, "1+", "spear", throwable=True),
     _w("improvised", -2, 0, 1, -5, 0, 6, 0.3, "1", "improvised"),
     _w("halberd", 1, 2, 3, 10, 1, 12, 2.0, "2", "polearm"),
@@ -289,6 +294,11 @@ MECHANICS = MappingProxyType({
     "leaderless": "legionnaire_leaderless when its group has no leader (5.6 Legionnaire)",
     "throwables_in_melee": "its 'throwable' clause follows bladesman_mode (000.9 #16)",
     "feral": "fights as feral_as says (5.26 missing)",
+    "mobility": "moving tasks on the style skill: with mobility_task, its dodges may use the "
+                "style skill instead of Dodge; lost in armour of Armour Rank > 2 (5.6 "
+                "Swashbuckler)",
+    "natural": "everyone can perform it: an untrained fighter uses a natural skill rolled "
+               "from untrained_skill (5.6 Brawling, Skirmisher)",
 })
 """The special rules a style row may name (its ``mechanics``)."""
 
@@ -321,7 +331,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
                         missiles=(("throwable", 0), ("missile", -5)), buckler=-20, shield=-20,
                         aim_doubled=True, mechanics=("throwables_in_melee",)),
     # Table 36 moves and improvised weapons without penalty; any other attack -20
-    "brawling": _style("none", (("unarmed", 0), ("improvised", 0), ("any", -20))),
+    "brawling": _style("none", (("unarmed", 0), ("improvised", 0), ("any", -20)),
+                       mechanics=("natural",)),
     # 5.26 missing: as Brawling with natural weapons (claws) [DEFAULT feral_as]
     "feral": _style("none", (("natural", 0), ("unarmed", 0), ("any", -20)),
                     mechanics=("feral",)),
@@ -351,7 +362,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
     # includes the -5 for fighting without a shield)" -- the -5 is a mechanic
     "shieldman": _style("none", (("one_handed", 0), ("any", -10)),
                         missiles=(("missile", -10),), mechanics=("shield_step",)),
-    "skirmisher": _style("none", (("any", 0),)),
+    # "one of the Skills all people have a natural ability to perform"
+    "skirmisher": _style("none", (("any", 0),), mechanics=("natural",)),
     # spears 0, polearms -5, "other weapons (including missile weapons) ... -10"; "may throw
     # spears"
     "spearman": _style("group", (("spear", 0), ("polearm", -5), ("any", -10)),
@@ -364,7 +376,8 @@ STYLE_ROWS: dict[str, dict[str, object]] = {
     # "Blades with a Speed of +0 or lower and Improvised weapons ... other weapons and shields
     # at -10"
     "swashbuckler": _style("solo", (("blade_speed<=0", 0), ("improvised", 0), ("any", -10)),
-                           buckler=-10, shield=-10, mechanics=("armour_rank_limit",)),
+                           buckler=-10, shield=-10,
+                           mechanics=("armour_rank_limit", "mobility")),
 }
 STYLES: tuple[str, ...] = tuple(STYLE_ROWS)
 
