@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
 def _verdict(name: str) -> str:
     text = (ROOT / "reports" / name / "report.md").read_text(encoding="utf-8")
     return " ".join(text.split("## Verdict", 1)[1].split("\n## ", 1)[0].split())
