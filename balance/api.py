@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import platform
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from . import __version__
 from .engine import DEFAULT_CHUNK_SIZE, run
 from .errors import SpecError
 from .random import as_generator, root_entropy
-from .results import Summary
+from .results import Summary, Tally
 from .rulesets import RULESETS
 from .rulesets.base import Log, Outcome, Probabilities, RulesetBase, plain
 
@@ -73,7 +73,7 @@ def matchup(ruleset: str | RulesetBase, a: Any, b: Any, rules: Any = None,
 def duel(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
          n: int | None = None, precision: float | None = None, seed: int | None = None,
          chunk_size: int = DEFAULT_CHUNK_SIZE, confidence: float = 0.95,
-         **rule_overrides: Any) -> Summary:
+         on_chunk: Callable[[Tally], None] | None = None, **rule_overrides: Any) -> Summary:
     """Simulate fights between side ``a`` and side ``b`` and summarise them.
 
     Parameters
@@ -96,6 +96,9 @@ def duel(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
         Fights per kernel call; part of what makes a run reproducible.
     confidence
         Level of the reported intervals.
+    on_chunk
+        Called with the running :class:`~balance.results.Tally` after every chunk
+        (progress reporting).
 
     Returns
     -------
@@ -108,7 +111,7 @@ def duel(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
     entropy = root_entropy(seed)
     start = time.perf_counter()
     tally = run(rs, rules_obj, side_a, side_b, entropy=entropy, n=n, precision=precision,
-                chunk_size=chunk_size, confidence=confidence)
+                chunk_size=chunk_size, confidence=confidence, on_chunk=on_chunk)
     elapsed = time.perf_counter() - start
     meta = {"seed": seed, "entropy": entropy, "chunk_size": chunk_size, "precision": precision,
             "elapsed_s": elapsed, "fights_per_s": tally.n / elapsed if elapsed else None,

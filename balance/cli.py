@@ -1,23 +1,29 @@
 """The ``balance`` command line: parse, build objects, call the API, print.
 
 Bad input (an unknown ruleset, field, preset or value, a value out of range, a malformed
-spec or file) prints one line ``balance: error: ...`` naming what was wrong and what is
-allowed, exits with status 2, and writes nothing.
+spec or file, a damaged run folder, an output folder that cannot be made) prints one line
+``balance: error: ...`` naming what was wrong and what is allowed, exits with status 2, and
+writes nothing.  So does a run estimated to take over an hour (``balance.budget``) unless
+``--yes`` is given.  Ctrl-C and ``SIGTERM`` stop a command the same way: one line, a sweep
+keeps its finished chunks and marks its run interrupted, and the exit status is
+``128 + signal`` (130 for Ctrl-C, 143 for ``SIGTERM``).  Bare ``balance`` lists the commands.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import api
-from .errors import SpecError
+from . import api, budget
+from .errors import Interrupted, SpecError
 from .rulesets import RULESETS
 from .rulesets.base import RulesetBase
+from .sweep import guard
 
 __all__ = ["main"]
 
@@ -72,6 +78,12 @@ def _add_matchup(p: argparse.ArgumentParser) -> None:
                    help="a named scenario or a TOML scenario file; --a/--b replace its sides")
 
 
+def _add_yes(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--yes", action="store_true",
+                   help="run even if a short pilot estimates it over "
+                        f"{budget.duration(budget.MAX_SECONDS)} (otherwise refused)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="balance", description="Monte Carlo balance analysis of tabletop "
                      "combat rules.")
@@ -92,6 +104,7 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="stop when every 95%% interval half-width is at most this")
     p.add_argument("--seed", type=_seed, help="root seed (default: fresh entropy, printed)")
     p.add_argument("--chunk-size", type=_positive_int, default=None)
+    _add_yes(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("exact", help="exact win / loss / draw probabilities")
@@ -123,6 +136,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
+    _add_yes(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
@@ -150,6 +164,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--dry-run", action="store_true",
                    help="validate the experiment and describe its grid; run and write nothing")
+    _add_yes(p)
     p.add_argument("--json", action="store_true", help="print the run record (meta.json)")
 
     p = sub.add_parser("plot", help="draw a run's results as PNG and SVG: heatmap, win-rate "
@@ -238,12 +253,40 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+PROGRESS_ABOVE_S = 5.0
+"""A duel estimated to take longer than this shows its progress (on a terminal)."""
+
+
 def _cmd_duel(args: argparse.Namespace) -> int:
+    from .engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
+
     rs, rules, side_a, side_b = _matchup(args)
-    kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
-    if args.chunk_size:
-        kwargs["chunk_size"] = args.chunk_size
-    summary = api.duel(rs, side_a, side_b, rules=rules, **kwargs)
+    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
+    if args.precision is not None:
+        fights = min(args.n or MAX_FIGHTS, budget.fights_needed(args.precision))
+        what = f"--precision {args.precision:g}"
+    else:
+        fights = args.n or api.DEFAULT_N
+        what = f"-n {fights:,}"
+    found = budget.estimate(rs, rules, side_a, side_b, fights=fights, chunk_size=chunk_size)
+    budget.check(found, what, None if args.yes else budget.MAX_SECONDS)
+    bar = None
+    if found is not None and found.seconds > PROGRESS_ABOVE_S and sys.stderr.isatty():
+        bar = budget.progress_bar(sys.stderr, total=fights, desc=f"{rs.name} duel")
+    done = [0]
+
+    def on_chunk(total: Any) -> None:
+        if bar is not None:
+            bar.update(total.n - done[0])
+            done[0] = total.n
+
+    try:
+        summary = api.duel(rs, side_a, side_b, rules=rules, n=args.n,
+                           precision=args.precision, seed=args.seed, chunk_size=chunk_size,
+                           on_chunk=on_chunk)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.json:
         _print_json(summary.to_dict())
     else:
@@ -321,6 +364,17 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "simulate")
     method = args.method or ("simulate" if sized else None)
     n = args.n or MATCHUPS_N
+    if sized and names:
+        per_pair = (n if args.precision is None
+                    else min(MAX_FIGHTS, budget.fights_needed(args.precision)))
+        _, pilot_rules, side_a, side_b = api.matchup(rs, names[0], names[0], rules)
+        found = budget.estimate(rs, pilot_rules, side_a, side_b,
+                                fights=per_pair * len(names) ** 2,
+                                chunk_size=min(per_pair, 1 << 18))
+        budget.check(found, f"{len(names) ** 2} pairs of "
+                     + (f"-n {n:,}" if args.precision is None else
+                        f"--precision {args.precision:g}"),
+                     None if args.yes else budget.MAX_SECONDS)
     table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
                                  seed=args.seed, method=method)
     exact = table.attrs["method"] == "exact"
@@ -468,11 +522,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     try:
         table, path = sweep(args.experiment, out=args.out, executor=executor,
                             workers=args.workers, scheduler=args.scheduler,
-                            resume=args.resume, progress=False if args.quiet else None)
+                            resume=args.resume, progress=False if args.quiet else None,
+                            max_seconds=None if args.yes else budget.MAX_SECONDS)
     except SweepInterrupted as stop:
-        print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
+        how = "interrupted" if stop.signum == signal.SIGINT else "terminated"
+        print(f"balance: {how}; every completed chunk is kept in {stop.path}: rerun "
               "with --resume to finish", file=sys.stderr)
-        return 130
+        return 128 + stop.signum
     meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
     if args.json:
         _print_json(meta)
@@ -523,17 +579,35 @@ COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "report": _cmd_report}
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``balance`` command; returns the exit status."""
     parser = _build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:  # bare `balance`: what it can do
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        with guard.terminate_as_interrupt():
+            return COMMANDS[args.command](args)
     except SpecError as exc:
-        print(f"balance: error: {exc}", file=sys.stderr)
+        print(f"balance: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("balance: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path given on the command line (or named in a spec) that the system refuses
+        # in a way no check foresaw: still one line, never a traceback.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"balance: error: {_one_line(where + (exc.strerror or str(exc)))}",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        print("balance: " + ("interrupted" if signum == signal.SIGINT else "terminated"),
+              file=sys.stderr)
+        return 128 + signum

@@ -7,7 +7,7 @@ allowed.  The command line turns it into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["IntractableError", "SpecError"]
+__all__ = ["Interrupted", "IntractableError", "SpecError"]
 
 
 class SpecError(ValueError):
@@ -30,3 +30,13 @@ class SpecError(ValueError):
 
 class IntractableError(SpecError):
     """An exact solution was asked for a configuration the solver cannot handle."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal: Ctrl-C (``SIGINT``) or ``SIGTERM`` (what ``timeout`` and
+    batch schedulers send), handled alike.  ``signum`` is the signal; the command line exits
+    with ``128 + signum`` (130 for Ctrl-C, 143 for ``SIGTERM``)."""
+
+    def __init__(self, signum: int = 2) -> None:
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum

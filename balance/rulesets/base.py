@@ -222,7 +222,7 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
             raise _fail(owner, name, f"a number ({_allowed_md(md)})", value)
         value = float(value)
         if not math.isfinite(value):
-            raise _fail(owner, name, "a finite number", value)
+            raise _fail(owner, name, f"a finite number ({_allowed_md(md)})", value)
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
