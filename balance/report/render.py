@@ -71,13 +71,13 @@ def to_html(report: Report) -> str:
 
 
 _MD_ESCAPES = str.maketrans({"\\": "\\\\", "&": "&amp;", "<": "&lt;", ">": "&gt;",
-                              "[": "\\[", "]": "\\]"})
+                              "[": "\\[", "]": "\\]", "`": "\\`"})
 
 
 def _md(text: Any) -> str:
     """Text for the Markdown twin, escaped as the HTML page escapes it: no raw HTML (``&``,
-    ``<``, ``>`` as entities, which every Markdown reader shows as the characters) and no
-    links or images (brackets and backslashes backslash-escaped).  A name or description
+    ``<``, ``>`` as entities, which every Markdown reader shows as the characters), no
+    links, images or code fences (brackets, backticks and backslashes backslash-escaped).  A name or description
     holding ``<script>`` or ``[x](javascript:...)`` is shown, never run."""
     return str(text).translate(_MD_ESCAPES)
 
@@ -154,12 +154,12 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
 
     loaded = load_run(run)
     run_dir = Path(loaded.path)
+    out_dir = Path(out) if out is not None else run_dir / "report"
+    check_folder(out_dir, "--out", " for the report")
     results, meta = loaded.table, loaded.meta
     spec_copy = run_dir / "experiment.toml"
     question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
     report = build(results, meta, question, spec_figures(run_dir, meta))
-    out_dir = Path(out) if out is not None else run_dir / "report"
-    check_folder(out_dir, "--out", " for the report")
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / "figures").glob("*"):

@@ -407,8 +407,15 @@ def check_folder(path: str | Path, what: str = "--out", purpose: str = "") -> No
     ends them (``" for the plots"``)."""
     given = str(path)
     target = Path(os.path.abspath(path))
+
+    def exists(path: Path) -> bool:
+        try:
+            return path.exists()
+        except OSError:  # a name too long, a loop: it is not there to write in
+            return False
+
     existing = target
-    while not existing.exists() and existing != existing.parent:
+    while not exists(existing) and existing != existing.parent:
         existing = existing.parent
     try:
         name_max = os.pathconf(existing, "PC_NAME_MAX")
