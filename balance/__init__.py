@@ -27,13 +27,12 @@ Conventions, stated once:
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .api import duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
+from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
-from .rulesets.base import Outcome, Outcomes, Probabilities
 from .sweep import Run, load_run, load_spec, sweep  # binds balance.sweep to the function
 
 __all__ = [

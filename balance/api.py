@@ -15,27 +15,25 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from ._version import __version__
 from .engine import DEFAULT_CHUNK_SIZE, run
 from .errors import SpecError
+from .fields import plain
+from .outcomes import Outcome, Probabilities
 from .random import as_generator, root_entropy
 from .results import Summary, Tally
-from .rulesets import RULESETS
-from .rulesets.base import Log, Outcome, Probabilities, RulesetBase, plain
+from .rulesets import resolve
+from .rulesets.base import Log, Ruleset
 
-__all__ = ["duel", "exact", "fight", "get", "matchup", "versions"]
+__all__ = ["duel", "exact", "fight", "get", "matchup", "solve", "versions"]
 
 DEFAULT_N = 100_000
 
 
-def get(ruleset: str | RulesetBase) -> RulesetBase:
-    """The ruleset object registered under ``ruleset``."""
-    if isinstance(ruleset, RulesetBase):
-        return ruleset
-    try:
-        return RULESETS[ruleset]
-    except (KeyError, TypeError):
-        raise SpecError(f"unknown ruleset {ruleset!r}; rulesets: " + ", ".join(RULESETS)) from None
+def get(ruleset: str | Ruleset) -> Ruleset:
+    """The ruleset ``ruleset`` names: a built-in or installed name, or a
+    ``"package.module:OBJECT"`` path (imported: in Python you asked for it), or the object."""
+    return resolve(ruleset, allow_import=True)
 
 
 def versions() -> dict[str, str]:
@@ -54,8 +52,8 @@ def versions() -> dict[str, str]:
     return out
 
 
-def matchup(ruleset: str | RulesetBase, a: Any, b: Any, rules: Any = None,
-            **rule_overrides: Any) -> tuple[RulesetBase, Any, tuple[Any, ...], tuple[Any, ...]]:
+def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None,
+            **rule_overrides: Any) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
     """Resolve a ruleset name, rules and two sides to validated objects."""
     rs = get(ruleset)
     if isinstance(rules, rs.Rules):
@@ -70,7 +68,7 @@ def matchup(ruleset: str | RulesetBase, a: Any, b: Any, rules: Any = None,
     return rs, rules_obj, side_a, side_b
 
 
-def duel(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
+def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
          n: int | None = None, precision: float | None = None, seed: int | None = None,
          chunk_size: int = DEFAULT_CHUNK_SIZE, confidence: float = 0.95,
          on_chunk: Callable[[Tally], None] | None = None, **rule_overrides: Any) -> Summary:
@@ -117,20 +115,31 @@ def duel(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
             "elapsed_s": elapsed, "fights_per_s": tally.n / elapsed if elapsed else None,
             "side_a": [plain_fields(c) for c in side_a], "side_b": [plain_fields(c) for c in side_b],
             "rules": plain_fields(rules_obj), "versions": versions()}
-    return Summary(rs.name, tally, confidence, meta, rs.assumptions(rules_obj, side_a, side_b))
+    return Summary(rs.name, tally, confidence, meta, rs.assumptions(rules_obj, side_a, side_b),
+                   rs.policies(rules_obj, side_a, side_b))
 
 
-def exact(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
+def exact(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
           **rule_overrides: Any) -> Probabilities:
     """The exact win / loss / draw probabilities, where the ruleset can solve the matchup.
 
     Raises :class:`~balance.errors.IntractableError` (a ``SpecError``) where it cannot.
     """
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
-    return rs.exact(rules_obj, side_a, side_b)
+    return solve(rs, rules_obj, side_a, side_b)
 
 
-def fight(ruleset: str | RulesetBase, a: Any, b: Any, /, *, rules: Any = None,
+def solve(rs: Ruleset, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...]
+          ) -> Probabilities:
+    """``rs.exact`` on validated objects, with the readings and policies it rests on."""
+    import dataclasses
+
+    answer = rs.exact(rules, side_a, side_b)
+    return dataclasses.replace(answer, assumptions=rs.assumptions(rules, side_a, side_b),
+                               policies=rs.policies(rules, side_a, side_b))
+
+
+def fight(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
           seed: int | None = None, log: Log | None = print, **rule_overrides: Any) -> Outcome:
     """One fight by the scalar reference implementation, narrated roll by roll to ``log``."""
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)

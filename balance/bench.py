@@ -3,8 +3,8 @@
 For every bench case a ruleset declares, the same rules and sides are timed through
 ``simulate`` (fights per second, the best of several calls of one engine chunk) and through
 ``fight`` (fights per second over a fixed time budget), in one run, and the ratio printed.
-A ruleset may also define ``bench_extra(cases)`` returning JSON-ready rows of its own (an
-exact solver's timings, say); a row with a ``summary`` string is printed as that line.
+A ruleset may also name ``bench_extra_cases()`` and time them in ``bench_extra(cases)``,
+returning JSON-ready rows of its own (an exact solver's timings, say); a row with a ``summary`` string is printed as that line.
 Everything runs in this process on one core (NumPy's element-wise kernels are
 single-threaded).  ``memory=True`` also runs one long duel per ruleset in a subprocess and
 reports its peak resident memory.
@@ -24,13 +24,14 @@ from typing import IO, Any
 from .api import get, versions
 from .engine import DEFAULT_CHUNK_SIZE
 from .errors import SpecError
+from .fields import plain
 from .random import stream
-from .rulesets.base import BenchCase, RulesetBase, plain
+from .rulesets.base import BenchCase, Ruleset
 
 __all__ = ["format_table", "measure", "run"]
 
 
-def _time_kernel(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+def _time_kernel(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
     """Best throughput over repeated calls of one engine chunk (the size the engine uses)."""
     rng = stream(0, "bench", rs.name, case.name, "kernel")
     rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
@@ -46,7 +47,7 @@ def _time_kernel(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[floa
     return n / best, n
 
 
-def _time_reference(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[float, int]:
+def _time_reference(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
     rng = stream(0, "bench", rs.name, case.name, "reference")
     count = 0
     start = time.perf_counter()
@@ -58,7 +59,7 @@ def _time_reference(rs: RulesetBase, case: BenchCase, seconds: float) -> tuple[f
             return count / elapsed, count
 
 
-def measure(rs: RulesetBase, case: BenchCase, seconds: float = 1.0) -> dict[str, Any]:
+def measure(rs: Ruleset, case: BenchCase, seconds: float = 1.0) -> dict[str, Any]:
     """Time one case through kernel and reference; a JSON-ready row."""
     kernel, n_kernel = _time_kernel(rs, case, seconds)
     reference, n_reference = _time_reference(rs, case, seconds)
@@ -67,7 +68,7 @@ def measure(rs: RulesetBase, case: BenchCase, seconds: float = 1.0) -> dict[str,
             "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference}
 
 
-def _peak_memory(rs: RulesetBase, case: BenchCase, n: int) -> dict[str, Any]:
+def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
     """Run one ``n``-fight duel of ``case`` in a fresh process; its peak RSS."""
     code = (
         "import json, sys, resource, balance\n"
@@ -96,7 +97,7 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
-def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds: float = 1.0,
+def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None, seconds: float = 1.0,
         memory: bool = False, memory_n: int = 100_000_000, progress: IO[str] | None = None
         ) -> list[dict[str, Any]]:
     """Measure every bench case of the named rulesets (or only the named ``cases``).
@@ -110,7 +111,7 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
         raise SpecError(f"bench seconds must be a finite number > 0, got {seconds!r}")
     if cases is not None:
         known = {c.name for name in rulesets for c in get(name).bench_cases()}
-        known |= {case for name in rulesets for case in _extra_cases(get(name))}
+        known |= {case for name in rulesets for case in get(name).bench_extra_cases()}
         unknown = [c for c in cases if c not in known]
         if unknown:
             raise SpecError(f"unknown bench case {unknown[0]!r}; cases: "
@@ -123,11 +124,10 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
             if progress:
                 print(f"bench {rs.name} / {case.name} ...", file=progress, flush=True)
             rows.append(measure(rs, case, seconds))
-        extra = getattr(rs, "bench_extra", None)
-        if callable(extra):  # optional: ruleset-specific rows, e.g. exact-solver timings
-            if progress:
+        if rs.bench_extra_cases() and (cases is None or set(cases) & set(rs.bench_extra_cases())):
+            if progress:  # ruleset-specific rows, e.g. exact-solver timings
                 print(f"bench {rs.name} / extra ...", file=progress, flush=True)
-            rows.extend(extra(cases))
+            rows.extend(rs.bench_extra(cases))
         if memory and chosen:
             if progress:
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
@@ -138,12 +138,6 @@ def run(rulesets: Sequence[str], *, cases: Sequence[str] | None = None, seconds:
             row.setdefault(key, None)
         row.update(versions())
     return rows
-
-
-def _extra_cases(rs: RulesetBase) -> tuple[str, ...]:
-    """The names of a ruleset's extra rows, without timing anything."""
-    names = getattr(rs, "bench_extra_cases", None)
-    return tuple(names()) if callable(names) else ()
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:

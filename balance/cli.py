@@ -21,8 +21,8 @@ from typing import Any, NoReturn
 
 from . import api, budget
 from .errors import Interrupted, SpecError
-from .rulesets import RULESETS
-from .rulesets.base import RulesetBase
+from .rulesets import RULESETS, available, resolve
+from .rulesets.base import Ruleset
 from .sweep import guard
 
 __all__ = ["main"]
@@ -65,8 +65,22 @@ def _precision(text: str) -> float:
     return value
 
 
+_ALLOW_IMPORT_HELP = ("a ruleset given as 'package.module:OBJECT' may be imported (that runs "
+                      "its code; installed 'balance.rulesets' entry points need no flag)")
+
+
+def _add_ruleset(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ruleset", help="ruleset: a name (see `balance rulesets`) or "
+                                   "'package.module:OBJECT' with --allow-import")
+    p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
+
+
+def _ruleset(args: argparse.Namespace) -> Ruleset:
+    return resolve(args.ruleset, allow_import=args.allow_import)
+
+
 def _add_matchup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("ruleset", help="ruleset name (see `balance rulesets`)")
+    _add_ruleset(p)
     p.add_argument("--a", action="append", default=[], metavar="SPEC",
                    help="a combatant of side A: 'preset', 'preset,field=value,...' or "
                         "'field=value,...'; repeat for a group")
@@ -92,8 +106,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rulesets", help="list the rule systems")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("show", help="fields, rule parameters, presets of a ruleset")
-    p.add_argument("ruleset")
+    p = sub.add_parser("show", help="fields, rule parameters, policies, presets of a ruleset")
+    _add_ruleset(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("duel", help="simulate many fights and print win rates with intervals")
@@ -119,7 +133,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
-    p.add_argument("ruleset")
+    _add_ruleset(p)
     p.add_argument("--presets", metavar="NAME,NAME,...",
                    help="entrants (default: every preset of the ruleset)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
@@ -141,6 +155,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
+    p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
     p.add_argument("--case", action="append", default=None, metavar="NAME")
     p.add_argument("--seconds", type=float, default=1.0, help="time budget per measurement")
     p.add_argument("--memory", action="store_true",
@@ -162,6 +177,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="continue the run in DIR: compute only the chunks not cached")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--allow-import", action="store_true",
+                   help="the spec's ruleset may be 'package.module:OBJECT' (importing it runs "
+                        "its code)")
     p.add_argument("--dry-run", action="store_true",
                    help="validate the experiment and describe its grid; run and write nothing")
     _add_yes(p)
@@ -187,11 +205,14 @@ def _build_parser() -> argparse.ArgumentParser:
                                       "and a Markdown twin")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
+    p.add_argument("--allow-import", action="store_true",
+                   help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
+                        "its code)")
     return parser
 
 
-def _matchup(args: argparse.Namespace) -> tuple[RulesetBase, Any, tuple[Any, ...], tuple[Any, ...]]:
-    rs = api.get(args.ruleset)
+def _matchup(args: argparse.Namespace) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
+    rs = _ruleset(args)
     rules: dict[str, Any] = {}
     side_a: Any = None
     side_b: Any = None
@@ -221,18 +242,22 @@ def _print_json(obj: Any) -> None:
 
 
 def _cmd_rulesets(args: argparse.Namespace) -> int:
-    rows = [{"name": rs.name, "title": rs.title, "seed": rs.seed_document,
-             "presets": list(rs.presets), "max_side": rs.max_side} for rs in RULESETS.values()]
+    rows = []
+    for name, origin in available().items():
+        rs = resolve(name)
+        rows.append({"name": name, "title": rs.title, "seed": rs.seed_document,
+                     "presets": list(rs.presets), "max_side": rs.max_side, "from": origin})
     if args.json:
         _print_json(rows)
     else:
         for row in rows:
-            print(f"{row['name']:<12} {row['title']}  (seed {row['seed']})")
+            where = f"seed {row['seed']}" if row["from"] == "built-in" else row["from"]
+            print(f"{row['name']:<12} {row['title']}  ({where})")
     return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    info = api.get(args.ruleset).describe()
+    info = _ruleset(args).describe()
     if args.json:
         _print_json(info)
         return 0
@@ -242,6 +267,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print(f"\n{title} (name = default  [tag]  allowed: description)")
         for f in info[key]:
             print(f"  {f['name']} = {json.dumps(f['default'])}  [{f['tag']}]  {f['allowed']}: {f['doc']}")
+    if info["policies"]:
+        print("\nPolicies: the decisions fighters make (results list the ones they rest on; "
+              "best play searches the combatant ones)")
+        for pol in info["policies"]:
+            print(f"  {pol['name']} ({pol['scope']}) = {json.dumps(pol['default'])}; tries "
+                  + " | ".join(str(v) for v in pol["values"]))
     print("\nPresets")
     for name, fields in info["presets"].items():
         print(f"  {name}: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in fields.items()))
@@ -303,7 +334,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
                             r.name for r in RULESETS.values() if r.has_strategy))
-    result = rs.exact(rules, side_a, side_b)
+    result = api.solve(rs, rules, side_a, side_b)
     if args.json:
         out = result.to_dict()
         if not args.strategy:
@@ -352,7 +383,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     from .engine import MAX_FIGHTS
     from .report.build import EQUILIBRIUM_CAVEAT
 
-    rs = api.get(args.ruleset)
+    rs = _ruleset(args)
     names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
     for name in names:
         rs.preset(name)
@@ -475,9 +506,8 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
-    names = args.ruleset or list(RULESETS)
-    for name in names:
-        api.get(name)
+    names = [resolve(name, allow_import=args.allow_import) for name in
+             (args.ruleset or list(RULESETS))]
     rows = bench.run(names, cases=args.case, seconds=args.seconds, memory=args.memory,
                      memory_n=args.memory_n, progress=None if args.json else sys.stderr)
     if args.json:
@@ -496,19 +526,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep.runner import SweepInterrupted
 
     executor = args.executor or ("dask" if args.scheduler else "processes")
-    if "" not in sys.path and str(Path.cwd()) not in sys.path:
-        # As with `python -m`: a spec's "package.module:OBJECT" ruleset may live here.
-        sys.path.insert(0, str(Path.cwd()))
     if args.dry_run:
-        spec = load_spec(args.experiment)
+        spec = load_spec(args.experiment, allow_import=args.allow_import)
         cells = expand(spec)
         if spec.method == "exact":
             from .sweep.exact import check_cells
-            from .sweep.spec import resolve_ruleset
 
-            checked = check_cells(spec, cells, resolve_ruleset(spec.ruleset))
-            size = ("each cell solved exactly" + ("" if checked else " (the solver is "
-                                                  "first tried on a cell when the run starts)"))
+            check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
+            size = "each cell solved exactly"
         elif spec.precision is None:
             size = f"{spec.fights:,} fights per cell"
         else:
@@ -523,7 +548,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table, path = sweep(args.experiment, out=args.out, executor=executor,
                             workers=args.workers, scheduler=args.scheduler,
                             resume=args.resume, progress=False if args.quiet else None,
-                            max_seconds=None if args.yes else budget.MAX_SECONDS)
+                            max_seconds=None if args.yes else budget.MAX_SECONDS,
+                            allow_import=args.allow_import)
     except SweepInterrupted as stop:
         how = "interrupted" if stop.signum == signal.SIGINT else "terminated"
         print(f"balance: {how}; every completed chunk is kept in {stop.path}: rerun "
@@ -567,7 +593,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
-    paths = render(args.run, args.out)
+    paths = render(args.run, args.out, allow_import=args.allow_import)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

@@ -10,25 +10,17 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import stats
+from .outcomes import Winner
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["OUTCOMES", "Summary", "Tally", "Winner"]
-
-
-class Winner(IntEnum):
-    """Who won one fight. Draws are a first-class outcome."""
-
-    DRAW = 0
-    A = 1
-    B = 2
 
 
 OUTCOMES: tuple[str, ...] = ("draw", "a_win", "b_win")  # indexed by Winner
@@ -132,6 +124,9 @@ class Summary:
         Provenance: seed entropy, chunk size, rules, sides, versions, elapsed time.
     assumptions
         DEFAULT / AMBIG rule readings the numbers rest on, ``"name=value [TAG]"``.
+    policies
+        The decisions the fighters made (attack type, diversion, bids, targets), as
+        ``"name=value"`` or ``"name: A=value; B=value"``: the numbers rest on them too.
     """
 
     ruleset: str
@@ -139,6 +134,7 @@ class Summary:
     confidence: float = 0.95
     meta: Mapping[str, Any] = field(default_factory=dict)
     assumptions: tuple[str, ...] = ()
+    policies: tuple[str, ...] = ()
 
     # --- rates ---------------------------------------------------------------------------
     @property
@@ -245,6 +241,7 @@ class Summary:
         out["rounds_median"] = self.rounds_quantile(0.5)
         out["end_causes"] = self.cause_shares()
         out["assumptions"] = list(self.assumptions)
+        out["policies"] = list(self.policies)
         out.update({k: v for k, v in self.meta.items() if k not in ("seed", "entropy")})
         return out
 
@@ -266,6 +263,8 @@ class Summary:
         if self.assumptions:
             lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
                          "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
+        if self.policies:
+            lines.append("  policies: " + "; ".join(self.policies))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -12,9 +12,9 @@ import pandas as pd
 from ..api import matchup
 from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
+from ..fields import plain
 from ..random import root_entropy
 from ..results import Summary
-from ..rulesets.base import plain
 from ..sweep.spec import METHODS
 
 __all__ = ["round_robin", "score_matrix"]
@@ -94,8 +94,7 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
 
 def _solvable(rs: Any, rules: Any, side_a: Any, side_b: Any) -> bool:
     """Whether the ruleset says (without solving) that its exact solver answers this pair."""
-    check = getattr(rs, "exact_check", None)
-    return callable(check) and not check(rules, side_a, side_b)
+    return not rs.exact_check(rules, side_a, side_b)
 
 
 def _exact_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[Any, ...]],

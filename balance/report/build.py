@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import analysis
-from ..rulesets.base import describe_fields
+from ..fields import describe_fields
 
 __all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
            "question_from_spec", "spec_figures"]
@@ -335,15 +335,16 @@ def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
 
 
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
-          figures: Sequence[Figure] = ()) -> Report:
+          figures: Sequence[Figure] = (), *, allow_import: bool = False) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
-    here when it asked for none)."""
+    here when it asked for none).  ``allow_import``: the run's ruleset may be a
+    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`)."""
     from .. import plots
-    from ..sweep.spec import resolve_ruleset
+    from ..rulesets import resolve
 
-    ruleset = resolve_ruleset(meta.get("source_ruleset") or meta["spec"].get("ruleset")
-                              or meta["ruleset"])
+    ruleset = resolve(meta.get("source_ruleset") or meta["spec"].get("ruleset")
+                      or meta["ruleset"], allow_import=allow_import)
     spec = meta.get("spec", {})
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}

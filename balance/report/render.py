@@ -134,7 +134,8 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
     return "\n".join(parts)
 
 
-def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
+def render(run: str | Path, out: str | Path | None = None, *,
+           allow_import: bool = False) -> dict[str, Any]:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
 
     Parameters
@@ -143,6 +144,8 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
         A run directory written by ``balance sweep``.
     out
         Where to write (default: ``<run>/report``).
+    allow_import
+        The run's ruleset may be a ``package.module:OBJECT`` path to import.
 
     Returns
     -------
@@ -159,7 +162,8 @@ def render(run: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     results, meta = loaded.table, loaded.meta
     spec_copy = run_dir / "experiment.toml"
     question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
-    report = build(results, meta, question, spec_figures(run_dir, meta))
+    report = build(results, meta, question, spec_figures(run_dir, meta),
+                   allow_import=allow_import)
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / "figures").glob("*"):

@@ -1,24 +1,125 @@
-"""The registry: ruleset name -> ruleset object, built by explicit import.
+"""The registry of built-in rulesets, and the one resolver every command and the API use.
 
-Nothing is discovered by crawling packages; adding a ruleset means adding a line here.
+Built-ins are listed here by explicit import (no package crawling).  Others arrive by the
+standard plugin mechanism -- an entry point in the ``balance.rulesets`` group of a package the
+user installed -- or as a ``package.module:OBJECT`` path, which is imported only when the user
+allows it (``--allow-import`` on the command line, ``allow_import=True`` in Python): a spec
+file received from someone else must not run their code without a word.
 """
 
 from __future__ import annotations
 
+import difflib
+import importlib
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
+from ..errors import SpecError
 from .base import Ruleset, RulesetBase
 from .crt import CRT
 from .pool import Pool
 from .strike_rank import StrikeRank
 from .zones import Zones
 
-__all__ = ["RULESETS", "Ruleset", "RulesetBase"]
+__all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "RulesetBase", "available", "resolve"]
 
-RULESETS: Mapping[str, RulesetBase] = MappingProxyType({
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({
     CRT.name: CRT(),
     Pool.name: Pool(),
     StrikeRank.name: StrikeRank(),
     Zones.name: Zones(),
 })
+
+ENTRY_POINT_GROUP = "balance.rulesets"
+"""Installed packages register rulesets here: ``[project.entry-points."balance.rulesets"]``
+``d10 = "d10:RULESET"`` (the object, or its class)."""
+
+_LOADED: dict[str, Ruleset] = {}
+
+
+def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def available() -> dict[str, str]:
+    """Every ruleset name that resolves without an import flag: name -> where it comes from
+    (``"built-in"`` or the entry point's ``module:OBJECT``)."""
+    out = {name: "built-in" for name in RULESETS}
+    for name, ep in _entry_points().items():
+        out.setdefault(name, ep.value)
+    return out
+
+
+def _as_ruleset(obj: Any, ref: str) -> Ruleset:
+    if isinstance(obj, type) and issubclass(obj, Ruleset):
+        obj = obj()
+    if not isinstance(obj, Ruleset):
+        raise SpecError(f"ruleset {ref!r} is a {type(obj).__name__}, not a ruleset (a "
+                        "balance.rulesets.base.Ruleset subclass or instance)")
+    return obj
+
+
+def resolve(ref: str | Ruleset, *, allow_import: bool = False) -> Ruleset:
+    """The ruleset ``ref`` names.
+
+    Parameters
+    ----------
+    ref
+        A ruleset object (returned as is), a built-in name (``"crt"``), the name of an
+        installed ``balance.rulesets`` entry point, or ``"package.module:OBJECT"``.
+    allow_import
+        Whether a ``module:OBJECT`` path may be imported (the current directory is put on
+        ``sys.path`` first, as ``python -m`` does).  Without it such a path is refused with
+        a message saying what would be imported and how to allow it.
+
+    Raises
+    ------
+    SpecError
+        Unknown name (with the nearest names), refused or failed import, not a ruleset.
+    """
+    if isinstance(ref, Ruleset):
+        return ref
+    if not isinstance(ref, str):
+        raise SpecError(f"a ruleset is a name or 'package.module:OBJECT', got {ref!r}")
+    ref = ref.strip()
+    if ref in RULESETS:
+        return RULESETS[ref]
+    if ref in _LOADED:
+        return _LOADED[ref]
+    module_name, sep, attr = ref.partition(":")
+    if not sep:
+        eps = _entry_points()
+        if ref in eps:
+            try:
+                obj = eps[ref].load()
+            except Exception as exc:  # a broken plugin must not be a traceback
+                raise SpecError(f"ruleset {ref!r}: entry point {eps[ref].value!r} failed to "
+                                f"load: {type(exc).__name__}: {exc}") from None
+            _LOADED[ref] = _as_ruleset(obj, ref)
+            return _LOADED[ref]
+        names = list(available())
+        near = difflib.get_close_matches(ref, names, n=1)
+        raise SpecError(f"unknown ruleset {ref!r}"
+                        + (f" (did you mean {near[0]!r}?)" if near else "")
+                        + f"; rulesets: {', '.join(names)} (or 'package.module:OBJECT' with "
+                        "--allow-import)")
+    if not module_name or not attr.isidentifier():
+        raise SpecError(f"ruleset {ref!r}: an import path is 'package.module:OBJECT'")
+    if not allow_import:
+        raise SpecError(f"ruleset {ref!r} would import and run the Python module "
+                        f"{module_name!r}; allow it with --allow-import (in Python: "
+                        "allow_import=True), or install it as a 'balance.rulesets' entry point")
+    cwd = str(Path.cwd())
+    if "" not in sys.path and cwd not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        obj = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SpecError(f"cannot import ruleset {ref!r}: {exc}") from None
+    _LOADED[ref] = _as_ruleset(obj, ref)
+    return _LOADED[ref]

@@ -1,486 +1,63 @@
-"""The ruleset contract, and the machinery every ruleset shares.
+"""The ruleset contract: one base class every ruleset derives from, every hook declared.
 
 A ruleset is a singleton object with
 
 * ``Combatant`` and ``Rules``: frozen, keyword-only dataclasses whose fields are declared with
-  :func:`param`, so every field carries its documentation, its allowed values and its
-  provenance tag (TEXT / SRC / AMBIG / DEFAULT, see ``../shared/rules/README.md``);
-* ``simulate`` -- the vectorised kernel, ``fight`` -- the scalar reference with an optional
-  narrated log, and ``exact`` -- an exact solver that raises
-  :class:`~balance.errors.IntractableError` where it cannot answer;
-* presets (named combatants), scenarios (named rules + sides), end causes, bench cases.
+  :func:`balance.fields.param` (documentation, allowed values, provenance tag, policy flag);
+* ``simulate`` -- the vectorised kernel, and ``fight`` -- the scalar reference with an
+  optional narrated log (both required);
+* ``exact`` -- an exact solver that raises :class:`~balance.errors.IntractableError` where it
+  cannot answer (default: none), and ``exact_check`` -- why it cannot, without solving;
+* its policy space (:meth:`Ruleset.policy_space`: the fields that are decisions, not rules)
+  and the disclosure of the policies a result rests on (:meth:`Ruleset.policies`);
+* presets (named combatants), scenarios (named rules + sides), end causes
+  (:class:`~balance.outcomes.EndCauses`), bench cases.
 
-Nothing here knows which ruleset it serves.
+Nothing here knows which ruleset it serves; :func:`balance.testing.check_ruleset` is the
+contract as an executable test suite.
 """
 
 from __future__ import annotations
 
 import abc
 import dataclasses
-import functools
-import math
 import types
-import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
 from ..errors import IntractableError, SpecError
-from ..results import Winner
+from ..fields import (  # noqa: F401  (re-exported while rulesets move to balance.fields)
+    TAGS,
+    FieldInfo,
+    Table,
+    build,
+    check_fields,
+    coerce,
+    describe_fields,
+    nondefault,
+    param,
+    plain,
+    read_toml,
+    split_spec,
+)
+from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities, Winner  # noqa: F401
 
 __all__ = [
-    "TAGS",
     "BenchCase",
     "Log",
-    "Outcome",
-    "Outcomes",
-    "Probabilities",
+    "Policy",
     "Ruleset",
     "RulesetBase",
     "Scenario",
     "Side",
-    "Table",
-    "build",
-    "check_fields",
-    "describe_fields",
-    "param",
 ]
 
-Tag: TypeAlias = Literal["TEXT", "SRC", "AMBIG", "DEFAULT"]
-TAGS: tuple[str, ...] = ("TEXT", "SRC", "AMBIG", "DEFAULT")
 Log: TypeAlias = Callable[[str], None]
 Side: TypeAlias = tuple[Any, ...]
 """A side of a fight: a tuple of one ruleset's combatants."""
-
-
-# --- immutable table values --------------------------------------------------------------
-
-
-class Table(Mapping[str, Any]):
-    """An immutable, hashable, picklable mapping: a rules table held in a frozen dataclass.
-
-    On the command line a table is written ``key:value,key:value``; the keys given replace
-    those of the default and the rest are kept.
-    """
-
-    __slots__ = ("_d",)
-
-    def __init__(self, data: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
-        items = data.items() if isinstance(data, Mapping) else data
-        self._d = {str(k): _freeze(v) for k, v in items}
-
-    def __getitem__(self, key: str) -> Any:
-        return self._d[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._d)
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def __hash__(self) -> int:
-        return hash(tuple(sorted(self._d.items(), key=lambda kv: kv[0])))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Mapping) and dict(self._d) == dict(other)
-
-    def __repr__(self) -> str:
-        return f"Table({self._d!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Table, (self._d,))
-
-    def replace(self, **changes: Any) -> Table:
-        return Table({**self._d, **changes})
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, Mapping) and not isinstance(value, Table):
-        return Table(value)
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def plain(value: Any) -> Any:
-    """A JSON-ready copy of a field value (tables -> dicts, tuples -> lists)."""
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-# --- fields with provenance ----------------------------------------------------------------
-
-
-def param(default: Any, *, tag: Tag, doc: str, choices: Sequence[Any] | None = None,
-          low: float | None = None, high: float | None = None) -> Any:
-    """Declare a rule parameter or combatant field.
-
-    Parameters
-    ----------
-    default
-        The default value (tables may be given as dicts; they are frozen).
-    tag
-        Provenance of the default: ``"TEXT"`` (the seed says it), ``"SRC"`` (the identified
-        source game), ``"AMBIG"`` (a chosen reading of unclear text) or ``"DEFAULT"``
-        (invented to fill a gap).
-    doc
-        One line: what the field means, citing the seed or digest section.
-    choices, low, high
-        Allowed values: a closed set, or an inclusive numeric range (for tuples and tables,
-        the range applies to every element).
-    """
-    if tag not in TAGS:
-        raise ValueError(f"tag must be one of {TAGS}, got {tag!r}")
-    metadata = {"tag": tag, "doc": doc, "choices": tuple(choices) if choices else None,
-                "low": low, "high": high}
-    default = _freeze(default)
-    return field(default=default, metadata=metadata)
-
-
-@dataclass(frozen=True)
-class FieldInfo:
-    """What ``balance show`` prints about one field."""
-
-    name: str
-    type: str
-    default: Any
-    allowed: str
-    tag: str
-    doc: str
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _type_name(tp: Any) -> str:
-    origin = typing.get_origin(tp)
-    if origin in (types.UnionType, typing.Union):
-        return " | ".join(_type_name(a) for a in typing.get_args(tp))
-    if origin is tuple:
-        return f"tuple[{_type_name(typing.get_args(tp)[0])}, ...]"
-    return "None" if tp is type(None) else getattr(tp, "__name__", str(tp))
-
-
-def _allowed(f: dataclasses.Field, tp: Any) -> str:
-    md = f.metadata
-    if md.get("choices"):
-        return " | ".join(str(c) for c in md["choices"])
-    low, high = md.get("low"), md.get("high")
-    if low is not None or high is not None:
-        lo = "-inf" if low is None else f"{low:g}"
-        hi = "inf" if high is None else f"{high:g}"
-        return f"{lo}..{hi}"
-    if tp is bool:
-        return "true | false"
-    return "any " + _type_name(tp)
-
-
-def describe_fields(cls: type) -> list[FieldInfo]:
-    """The documented fields of a ``Combatant`` or ``Rules`` dataclass."""
-    return list(_described(cls))
-
-
-@functools.cache
-def _described(cls: type) -> tuple[FieldInfo, ...]:
-    # A class's fields never change, and resolving its type hints costs ~1 ms: once.
-    hints = _hints(cls)
-    return tuple(FieldInfo(f.name, _type_name(hints[f.name]), plain(f.default),
-                           _allowed(f, hints[f.name]), f.metadata["tag"], f.metadata["doc"])
-                 for f in dataclasses.fields(cls) if "tag" in f.metadata)
-
-
-def _fail(owner: str, name: str, allowed: str, value: Any) -> SpecError:
-    return SpecError(f"{owner} field '{name}' must be {allowed}, got {value!r}")
-
-
-def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, Any]) -> Any:
-    """Validate (and normalise int -> float) one value against its type and metadata."""
-    origin = typing.get_origin(tp)
-    if origin in (types.UnionType, typing.Union):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        tp = next(a for a in args if a is not type(None))
-    if tp is bool:
-        if not isinstance(value, bool | np.bool_):
-            raise _fail(owner, name, "true or false", value)
-        return bool(value)
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise _fail(owner, name, f"an integer ({_allowed_md(md)})", value)
-        value = int(value)
-    elif tp is float:
-        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-            raise _fail(owner, name, f"a number ({_allowed_md(md)})", value)
-        value = float(value)
-        if not math.isfinite(value):
-            raise _fail(owner, name, f"a finite number ({_allowed_md(md)})", value)
-    elif tp is str and not isinstance(value, str):
-        raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
-    if md.get("choices") and value not in md["choices"]:
-        raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
-    low, high = md.get("low"), md.get("high")
-    if isinstance(value, int | float) and ((low is not None and value < low)
-                                           or (high is not None and value > high)):
-        raise _fail(owner, name, f"in {_allowed_md(md)}", value)
-    return value
-
-
-def _allowed_md(md: Mapping[str, Any]) -> str:
-    if md.get("choices"):
-        return "one of " + ", ".join(map(str, md["choices"]))
-    low, high = md.get("low"), md.get("high")
-    if low is None and high is None:
-        return "any value"
-    lo = "-inf" if low is None else f"{low:g}"
-    hi = "inf" if high is None else f"{high:g}"
-    return f"{lo}..{hi}"
-
-
-def _check_entry(owner: str, name: str, default: Any, value: Any, md: Mapping[str, Any]
-                 ) -> None:
-    """One entry of a table field: the type of the default's entry, and the field's range.
-
-    Row-valued entries (tuples, nested tables) must stay rows; their contents are the
-    ruleset's to check (their columns differ in type)."""
-    if isinstance(default, Mapping | tuple):
-        if not isinstance(value, type(default)):
-            raise _fail(owner, name, "a table" if isinstance(default, Mapping) else "a list",
-                        value)
-        return
-    if isinstance(value, Mapping | tuple):
-        raise _fail(owner, name, f"a single value ({_allowed_md(md)})", value)
-    tp = int if default is None else type(default)
-    _check_scalar(owner, name, tp if tp in (bool, int, float, str) else type(value), value, md)
-
-
-def check_fields(obj: Any) -> None:
-    """Validate every :func:`param` field of a frozen dataclass instance, in place.
-
-    Call from ``__post_init__``.  Ints given for float fields become floats, lists become
-    tuples and dicts become :class:`Table`; anything else of the wrong type or out of range
-    raises :class:`SpecError` naming the field and what is allowed.
-    """
-    cls = type(obj)
-    owner = getattr(cls, "_owner", cls.__name__)
-    hints = _hints(cls)
-    for f in dataclasses.fields(cls):
-        if "tag" not in f.metadata:
-            continue
-        tp, value, md = hints[f.name], getattr(obj, f.name), f.metadata
-        origin = typing.get_origin(tp)
-        if origin is tuple:
-            if isinstance(value, list):
-                value = tuple(value)
-            if not isinstance(value, tuple):
-                raise _fail(owner, f.name, "a list", value)
-            item = typing.get_args(tp)[0]
-            value = tuple(_check_scalar(owner, f.name, item, v, md) for v in value)
-        elif tp is Table or origin is Table:
-            if isinstance(value, Mapping) and not isinstance(value, Table):
-                value = Table(value)
-            if not isinstance(value, Table):
-                raise _fail(owner, f.name, "a table", value)
-            expected = set(f.default) if isinstance(f.default, Table) else set(value)
-            if set(value) != expected:
-                raise _fail(owner, f.name, "a table with keys " + ", ".join(sorted(expected)),
-                            dict(value))
-            defaults = f.default if isinstance(f.default, Table) else {}
-            for k, v in value.items():
-                _check_entry(owner, f"{f.name}.{k}", defaults.get(k, v), v, md)
-        else:
-            value = _check_scalar(owner, f.name, tp, value, md)
-        object.__setattr__(obj, f.name, value)
-
-
-# --- building from text -------------------------------------------------------------------
-
-
-def _parse_scalar(owner: str, name: str, tp: Any, text: str, md: Mapping[str, Any]) -> Any:
-    origin = typing.get_origin(tp)
-    if origin in (types.UnionType, typing.Union):
-        if text.strip().lower() in ("none", "null", ""):
-            return None
-        tp = next(a for a in typing.get_args(tp) if a is not type(None))
-    text = text.strip()
-    try:
-        if tp is bool:
-            low = text.lower()
-            if low in ("true", "yes", "on", "1"):
-                return True
-            if low in ("false", "no", "off", "0"):
-                return False
-            raise ValueError
-        if tp is int:
-            return int(text)
-        if tp is float:
-            return float(text)
-    except ValueError:
-        kind = {bool: "true or false", int: "an integer", float: "a number"}[tp]
-        raise _fail(owner, name, f"{kind} ({_allowed_md(md)})", text) from None
-    return text
-
-
-def coerce(cls: type, name: str, value: Any) -> Any:
-    """Convert ``value`` (possibly a command-line string) to field ``name`` of ``cls``."""
-    owner = getattr(cls, "_owner", cls.__name__)
-    fields = {f.name: f for f in dataclasses.fields(cls) if "tag" in f.metadata}
-    if name not in fields:
-        raise SpecError(f"unknown {owner} field '{name}'; allowed: " + ", ".join(fields))
-    if not isinstance(value, str):
-        return value
-    f, tp = fields[name], _hints(cls)[name]
-    origin = typing.get_origin(tp)
-    if origin is tuple:
-        item = typing.get_args(tp)[0]
-        parts = [p for p in value.replace("/", ",").split(",") if p.strip()]
-        return tuple(_parse_scalar(owner, name, item, p, f.metadata) for p in parts)
-    if tp is Table:
-        table = dict(f.default)  # type: ignore[arg-type]
-        for part in filter(None, (p.strip() for p in value.split(","))):
-            key, sep, text = part.partition(":")
-            if not sep or key.strip() not in table:
-                raise SpecError(f"{owner} field '{name}' is a table written key:value,...; "
-                                f"keys: {', '.join(table)}; got {part!r}")
-            old = table[key.strip()]
-            kind = float if isinstance(old, float) else int if isinstance(old, int) else str
-            table[key.strip()] = _parse_scalar(owner, f"{name}.{key.strip()}", kind, text,
-                                               f.metadata)
-        return Table(table)
-    return _parse_scalar(owner, name, tp, value, f.metadata)
-
-
-def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = None) -> Any:
-    """Make a ``cls`` instance from ``base`` (or the defaults) with ``values`` replaced.
-
-    String values are parsed by the field's type, so command-line text and TOML values go
-    through the same checks.
-    """
-    values = dict(values or {})
-    converted = {name: coerce(cls, name, value) for name, value in values.items()}
-    if base is None:
-        return cls(**converted)
-    return dataclasses.replace(base, **converted)
-
-
-def split_spec(text: str) -> tuple[str | None, dict[str, str]]:
-    """Split ``"preset,name=value,name=value"`` (the preset is optional).
-
-    A part with no ``=`` after the first continues the previous value, so list values may
-    be written with commas: ``styles=knight,shieldman``.
-    """
-    preset: str | None = None
-    values: dict[str, str] = {}
-    last: str | None = None
-    if not text.strip():
-        raise SpecError("malformed spec '': give a preset name or name=value fields")
-    for i, raw in enumerate(text.split(",")):
-        part = raw.strip()
-        if not part:
-            raise SpecError(f"malformed spec {text!r}: an empty item between commas")
-        if "=" in part:
-            name, _, value = part.partition("=")
-            name = name.strip()
-            if not name:
-                raise SpecError(f"malformed spec {text!r}: empty field name before '='")
-            if name in values:
-                raise SpecError(f"malformed spec {text!r}: field '{name}' is given twice")
-            values[name] = value.strip()
-            last = name
-        elif i == 0:
-            preset = part
-        elif last is not None:
-            values[last] += "," + part
-        else:
-            raise SpecError(f"malformed spec {text!r}: expected name=value, got {part!r}")
-    return preset, values
-
-
-# --- what simulations return -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Outcomes:
-    """Per-fight results of one vectorised batch (fights along axis 0).
-
-    Attributes
-    ----------
-    winner
-        int8 ``(n,)``: :class:`~balance.results.Winner` codes.
-    rounds
-        integer ``(n,)``: rounds fought.
-    cause
-        int8 ``(n,)``: index into ``causes`` of how the fight ended.
-    causes
-        The ruleset's end-cause names.
-    extras
-        Optional per-fight measurements (name -> ``(n,)`` numeric array).
-    """
-
-    winner: np.ndarray
-    rounds: np.ndarray
-    cause: np.ndarray
-    causes: tuple[str, ...]
-    extras: Mapping[str, np.ndarray] = field(default_factory=dict)
-
-    def __len__(self) -> int:
-        return len(self.winner)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of one scalar reference fight."""
-
-    winner: Winner
-    rounds: int
-    cause: str
-    extras: Mapping[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Probabilities:
-    """An exact answer: win, loss and draw probabilities of one matchup.
-
-    ``details`` holds solver facts (state count, time); ``strategy`` an optional table of
-    equilibrium play (a ``pandas.DataFrame``) where the ruleset has one.
-    """
-
-    ruleset: str
-    a_win: float
-    b_win: float
-    draw: float
-    mean_rounds: float | None = None
-    details: Mapping[str, Any] = field(default_factory=dict)
-    strategy: Any = None
-    assumptions: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"ruleset": self.ruleset, "a_win": self.a_win, "b_win": self.b_win,
-               "draw": self.draw, "mean_rounds": self.mean_rounds}
-        out.update(plain(dict(self.details)))
-        out["assumptions"] = list(self.assumptions)
-        if self.strategy is not None:
-            out["strategy"] = self.strategy.to_dict(orient="records")
-        return out
-
-    def __str__(self) -> str:
-        lines = [f"{self.ruleset}: exact",
-                 f"  A wins  {100 * self.a_win:8.4f}%",
-                 f"  B wins  {100 * self.b_win:8.4f}%",
-                 f"  draw    {100 * self.draw:8.4f}%"]
-        if self.mean_rounds is not None:
-            lines.append(f"  rounds  mean {self.mean_rounds:.3f}")
-        for k, v in self.details.items():
-            lines.append(f"  {k}: {v}")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -504,60 +81,96 @@ class BenchCase:
     side_b: Side
 
 
-# --- the contract ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Policy:
+    """One decision in a ruleset's policy space.
 
-
-@runtime_checkable
-class Ruleset(Protocol):
-    """What every ruleset provides (see ``DESIGN.md``, "The ruleset contract")."""
-
-    name: ClassVar[str]
-    Combatant: ClassVar[type]
-    Rules: ClassVar[type]
-
-    def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
-                 rng: np.random.Generator) -> Outcomes: ...
-
-    def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
-              log: Log | None = None) -> Outcome: ...
-
-    def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities: ...
-
-
-class RulesetBase(abc.ABC):
-    """Shared behaviour of the four rulesets: building combatants and rules, checks, show.
-
-    Subclasses set the class attributes and implement ``simulate``, ``fight`` and ``exact``.
+    ``scope`` says who decides: ``"combatant"`` (each fighter, so each side can choose its
+    own: best play searches these) or ``"rules"`` (one setting for everyone: disclosed, not
+    searched per side).  ``values`` are the alternatives best play tries.
     """
 
+    name: str
+    scope: Literal["combatant", "rules"]
+    values: tuple[Any, ...]
+    default: Any
+    doc: str
+
+
+def _describe_policy(name: str, values_a: Sequence[Any], values_b: Sequence[Any]) -> str:
+    """``"name=value"`` when everyone plays the same, else ``"name: A=..., B=..."``."""
+    everyone = [plain(v) for v in (*values_a, *values_b)]
+    if all(v == everyone[0] for v in everyone):
+        return f"{name}={everyone[0]}"
+
+    def side(values: Sequence[Any]) -> str:
+        shown = [str(plain(v)) for v in values]
+        return shown[0] if len(set(shown)) == 1 else "[" + ", ".join(shown) + "]"
+
+    return f"{name}: A={side(values_a)}, B={side(values_b)}"
+
+
+class Ruleset(abc.ABC):
+    """The contract every ruleset implements (see ``DESIGN.md``, "The ruleset contract").
+
+    Subclasses set the class attributes and implement :meth:`simulate` and :meth:`fight`;
+    every other hook has a default.  Sides are tuples of combatants; fights are A against B.
+    """
+
+    # identity and content ------------------------------------------------------------------
+    name: ClassVar[str]
+    """Registry key, e.g. ``"crt"``."""
+    title: ClassVar[str]
+    seed_document: ClassVar[str] = ""
+    digest: ClassVar[str] = ""
+    Combatant: ClassVar[type]
+    """Frozen keyword-only dataclass of one fighter's fields (declared with ``param``)."""
+    Rules: ClassVar[type]
+    """Frozen keyword-only dataclass of every rule parameter (declared with ``param``)."""
+    causes: ClassVar[EndCauses]
+    """How a fight can end; kernels return codes into it."""
+    presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
+    scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
+    max_side: ClassVar[int] = 1
+    """Largest side the kernel supports."""
+    has_strategy: ClassVar[bool] = False
+    """Whether ``exact`` solves a game and fills ``Probabilities.strategy`` (``balance exact
+    --strategy``; its fight lengths are those of the strategy picked, reports say so)."""
+    scenario_keys: ClassVar[tuple[str, ...]] = ()
+    """Top-level keys a ruleset's scenario files may hold beyond the generic ones."""
+
+    # the three ways to answer ---------------------------------------------------------------
     @abc.abstractmethod
     def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
-        """The vectorised kernel: ``n`` fights (see :class:`Ruleset`)."""
+        """The vectorised kernel: ``n`` fights along axis 0, every draw from ``rng``."""
 
     @abc.abstractmethod
     def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
               log: Log | None = None) -> Outcome:
-        """The scalar reference: one fight, narrated to ``log``."""
+        """The scalar reference: one fight, every roll narrated to ``log``."""
 
-    @abc.abstractmethod
     def exact(self, rules: Any, side_a: Side, side_b: Side, /) -> Probabilities:
-        """The exact answer, or raise :class:`~balance.errors.IntractableError`."""
+        """The exact answer, or raise :class:`~balance.errors.IntractableError` (default:
+        this ruleset has no exact solver)."""
+        raise self.exact_unavailable("it has no exact solver")
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    seed_document: ClassVar[str]
-    digest: ClassVar[str]
-    Combatant: ClassVar[type]
-    Rules: ClassVar[type]
-    causes: ClassVar[tuple[str, ...]]
-    presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
-    scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
-    max_side: ClassVar[int] = 1
-    has_strategy: ClassVar[bool] = False
-    """Whether ``exact`` solves a game and fills ``Probabilities.strategy`` (``balance exact
-    --strategy``; its fight lengths are those of the strategy picked, reports say so)."""
-    """Largest side the kernel supports."""
+    def exact_check(self, rules: Any, side_a: Side, side_b: Side, /) -> str | None:
+        """Why :meth:`exact` cannot answer this matchup, or ``None`` -- cheaply, without
+        solving (exact sweeps ask it of every cell before running any)."""
+        if type(self).exact is Ruleset.exact:
+            return self.exact_unavailable("it has no exact solver").reason
+        return None
+
+    def exact_best_play(self, rules: Any, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """The exact answer under best play: each side's decisions chosen, state by state,
+        to maximise its expected score (win + ``draw_worth`` x draw) against the other's
+        -- a zero-sum stochastic game solved exactly.  ``details["value"]`` is A's game
+        value, ``strategy`` a table of each side's equilibrium decisions in the game's
+        words.  Raises :class:`~balance.errors.IntractableError` where no solver reaches
+        (default); best play then falls back to Monte Carlo over :meth:`policy_space`."""
+        raise self.exact_unavailable("it has no exact best-play solver")
 
     def __repr__(self) -> str:
         return f"<ruleset {self.name!r}: {self.title}>"
@@ -611,9 +224,6 @@ class RulesetBase(abc.ABC):
         except KeyError:
             raise SpecError(f"unknown {self.name} scenario {name!r}; scenarios: "
                             + (", ".join(self.scenarios) or "none")) from None
-
-    scenario_keys: ClassVar[tuple[str, ...]] = ()
-    """Top-level keys a ruleset's scenario files may hold beyond the generic ones."""
 
     def load_scenario(self, path: Any) -> Scenario:
         """Read a scenario from a TOML file::
@@ -678,10 +288,11 @@ class RulesetBase(abc.ABC):
         """The DEFAULT and AMBIG readings in force, as ``"name=value [TAG]"``.
 
         Rulesets may narrow this to the parameters that matter for the given matchup.
+        Policy parameters are not readings: :meth:`policies` discloses them.
         """
         out = []
         for info in describe_fields(type(rules)):
-            if info.tag in ("DEFAULT", "AMBIG"):
+            if info.tag in ("DEFAULT", "AMBIG") and not info.policy:
                 out.append(f"{info.name}={plain(getattr(rules, info.name))!r} [{info.tag}]")
         return tuple(out)
 
@@ -700,33 +311,60 @@ class RulesetBase(abc.ABC):
             "end_causes": list(self.causes),
             "combatant_fields": [dataclasses.asdict(i) for i in describe_fields(self.Combatant)],
             "rule_parameters": [dataclasses.asdict(i) for i in describe_fields(self.Rules)],
-            "presets": {name: _nondefault(c) for name, c in self.presets.items()},
+            "policies": [dataclasses.asdict(p) for p in self.policy_space()],
+            "presets": {name: nondefault(c) for name, c in self.presets.items()},
             "scenarios": {name: s.description for name, s in self.scenarios.items()},
         }
 
+    # policies ------------------------------------------------------------------------------
+    def policy_space(self) -> tuple[Policy, ...]:
+        """The decisions of this ruleset: every field declared ``param(..., policy=True)``,
+        combatant fields first.  Best play searches the combatant ones per side."""
+        out = []
+        for scope, cls in (("combatant", self.Combatant), ("rules", self.Rules)):
+            for info in describe_fields(cls):
+                if info.policy:
+                    out.append(Policy(info.name, scope, tuple(info.search or ()),  # type: ignore[arg-type]
+                                      info.default, info.doc))
+        return tuple(out)
+
+    def policies(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
+        """The policies a result on this matchup rests on, ``"name=value"`` (everyone the
+        same) or ``"name: A=..., B=..."``.  Rulesets narrow it to those that can matter
+        here by overriding :meth:`idle_policies`."""
+        out = []
+        idle = self.idle_policies(rules, side_a, side_b)
+        for policy in self.policy_space():
+            if policy.name in idle:
+                continue
+            if policy.scope == "rules":
+                out.append(_describe_policy(policy.name, [getattr(rules, policy.name)], []))
+            else:
+                out.append(_describe_policy(policy.name,
+                                            [getattr(c, policy.name) for c in side_a],
+                                            [getattr(c, policy.name) for c in side_b]))
+        return tuple(out)
+
+    def idle_policies(self, rules: Any, side_a: Side, side_b: Side) -> set[str]:
+        """The policies that cannot change this matchup (a threshold of a policy nobody
+        plays, a target choice in a duel): left out of :meth:`policies`."""
+        return set()
+
+    # benchmarks ----------------------------------------------------------------------------
     def bench_cases(self) -> Sequence[BenchCase]:
+        """Matchups ``balance bench`` times through both :meth:`simulate` and :meth:`fight`."""
         return ()
 
+    def bench_extra_cases(self) -> tuple[str, ...]:
+        """Names of the other rows :meth:`bench_extra` can time (exact solvers, ...)."""
+        return ()
 
-def read_toml(path: Any) -> dict[str, Any]:
-    """Parse a TOML file; a missing or malformed file is a :class:`SpecError`."""
-    import tomllib
-    from pathlib import Path
-
-    path = Path(path)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Timings beyond kernel against reference: rows with ``ruleset``, ``case``,
+        ``description`` and a ``summary`` line (``cases``: only these names)."""
+        return []
 
 
-def _nondefault(obj: Any) -> dict[str, Any]:
-    """The fields of a dataclass instance that differ from their defaults."""
-    out = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if f.default is dataclasses.MISSING or value != f.default:
-            out[f.name] = plain(value)
-    return out
+
+RulesetBase = Ruleset
+"""Old name of :class:`Ruleset`, kept while code moves to the new one."""

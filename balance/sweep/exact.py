@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import SpecError
-from ..rulesets.base import RulesetBase, plain
+from ..fields import plain
+from ..rulesets.base import Ruleset
 from .grid import Cell, display, place
 from .spec import Spec, resolve_ruleset
 
@@ -54,7 +55,7 @@ def solve_task(ruleset: str, rules: Any, side_a: Any, side_b: Any) -> dict[str, 
     A pure function of its arguments (safe to run anywhere, twice).  The ruleset travels
     by name (or import path) and is looked up where the task runs.
     """
-    rs = resolve_ruleset(ruleset)
+    rs = resolve_ruleset(ruleset, allow_import=True)  # the spec was checked when loaded
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = rs.exact(rules, side_a, side_b)
@@ -81,27 +82,23 @@ def rejected(spec: Spec, cell: Cell, record: Mapping[str, Any]) -> SpecError | N
     return None
 
 
-def check_cells(spec: Spec, cells: Iterable[Cell], rs: RulesetBase) -> bool:
-    """Ask the ruleset's ``exact_check`` about every distinct cell; raise a SpecError naming
-    the first it rejects.  ``False`` when the ruleset has no such check (then
-    :func:`probe` is the way to know)."""
-    check = getattr(rs, "exact_check", None)
-    if not callable(check):
-        return False
+def check_cells(spec: Spec, cells: Iterable[Cell], rs: Ruleset) -> None:
+    """Ask the ruleset's ``exact_check`` about every distinct cell (cheap, no solving);
+    raise a SpecError naming the first it rejects.  A ruleset that cannot tell without
+    solving answers ``None``: :func:`probe` then finds out on the first cell."""
     seen: set[str] = set()
     for cell in cells:
         if cell.key in seen:
             continue
         seen.add(cell.key)
-        why = check(cell.rules, cell.side_a, cell.side_b)
+        why = rs.exact_check(cell.rules, cell.side_a, cell.side_b)
         if why:
             raise _reject(spec, cell, str(why))
-    return True
 
 
 def probe(spec: Spec, cell: Cell) -> dict[str, Any]:
-    """Solve ``cell`` here, now (validation for rulesets without ``exact_check``); its record,
-    or a SpecError naming the cell if the solver rejects it."""
+    """Solve ``cell`` here, now (validation beyond what ``exact_check`` can tell); its
+    record, or a SpecError naming the cell if the solver rejects it."""
     record = solve_task(spec.ruleset, cell.rules, cell.side_a, cell.side_b)
     error = rejected(spec, cell, record)
     if error is not None:
@@ -114,8 +111,10 @@ COUNT_COLUMNS = ("a_wins", "b_wins", "draws")
 draws by cause) must not shadow them, so it is kept as ``detail_<name>``."""
 
 
-def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One tidy row per cell, in the shape of a simulated run's rows."""
+def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]],
+         rs: Ruleset) -> list[dict[str, Any]]:
+    """One tidy row per cell, in the shape of a simulated run's rows (with the policies
+    each cell rests on)."""
     out = []
     for cell in cells:
         record = records[cell.key]
@@ -133,6 +132,7 @@ def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> lis
                 continue
             reserved = key in row or key in COUNT_COLUMNS or key == "cell"
             row[f"detail_{key}" if reserved else key] = value
+        row["policies"] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
         row["cell"] = cell.key
         out.append(row)
     return out

@@ -1,7 +1,7 @@
 """Expand a :class:`~balance.sweep.spec.Spec` into cells, each with a stable key.
 
 A cell is one matchup of the sweep: the rules and both sides with the cell's axis values
-applied, built and checked through the ruleset (``RulesetBase.rules``, ``.side``,
+applied, built and checked through the ruleset (``Ruleset.rules``, ``.side``,
 ``.check_sides``).  Its **key** is a hash of its canonical parameter JSON -- the ruleset
 name and every field of the rules and of each combatant, with sorted keys -- never its
 position in the grid.  The random streams of a cell's chunk ``i`` are
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import SpecError
-from ..rulesets.base import RulesetBase, Side, Table, plain
+from ..fields import Table, plain
+from ..rulesets.base import Ruleset, Side
 from .spec import SIDES, Axis, Spec, _member_dict, resolve_ruleset
 
 __all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand", "place"]
@@ -126,7 +127,7 @@ def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
     return members
 
 
-def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
+def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     """Build and check every cell of ``spec``.
 
     Raises
@@ -134,7 +135,7 @@ def expand(spec: Spec, ruleset: RulesetBase | None = None) -> tuple[Cell, ...]:
     SpecError
         Naming the cell (its axis values) that the ruleset rejects, e.g. a side too large.
     """
-    rs = ruleset if ruleset is not None else resolve_ruleset(spec.ruleset)
+    rs = ruleset if ruleset is not None else resolve_ruleset(spec.ruleset, allow_import=True)
     cells = []
     rules_cache: dict[Any, Any] = {}
     for index, combo in enumerate(combinations(spec)):

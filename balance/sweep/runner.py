@@ -49,7 +49,7 @@ from ..engine import reached, run_chunk
 from ..errors import Interrupted, SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
-from ..rulesets.base import RulesetBase
+from ..rulesets.base import Ruleset
 from . import exact as _exact
 from . import guard, store
 from .grid import Cell, display, expand
@@ -88,7 +88,7 @@ def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) and is looked up where it runs.
     """
-    rs = resolve_ruleset(ruleset)
+    rs = resolve_ruleset(ruleset, allow_import=True)  # the parent resolved it first
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -501,16 +501,17 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
 # --- results -------------------------------------------------------------------------------------
 
 
-def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], ruleset: str,
+def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
           confidence: float) -> list[dict[str, Any]]:
     rows = []
     for cell in cells:
         tally = totals[cell.key]
         row: dict[str, Any] = {name: display(value, name) for name, value in cell.params.items()}
-        row.update(Summary(ruleset, tally, confidence).to_row())
+        row.update(Summary(rs.name, tally, confidence).to_row())
         wins = tally.wins
         row["a_wins"], row["b_wins"], row["draws"] = (
             int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
+        row["policies"] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
         row["cell"] = cell.key
         rows.append(row)
     return rows
@@ -555,7 +556,7 @@ def load_run(path: str | Path) -> Run:
     return Run(table, path)
 
 
-def _assumptions(rs: RulesetBase, cells: Iterable[Cell]) -> list[str]:
+def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     """The DEFAULT / AMBIG readings in force in any cell (a ruleset may list only those that
     touch a matchup), each named once with its value in the first cell that has it."""
     seen: dict[str, str] = {}
@@ -563,6 +564,16 @@ def _assumptions(rs: RulesetBase, cells: Iterable[Cell]) -> list[str]:
         for item in rs.assumptions(cell.rules, cell.side_a, cell.side_b):
             seen.setdefault(item.partition("=")[0], item)
     return list(seen.values())
+
+
+def _policies(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
+    """The policies the run rests on: each distinct disclosure of any cell, in order (a
+    policy swept as an axis appears once per value; each row names its own)."""
+    seen: dict[str, None] = {}
+    for cell in cells:
+        for item in rs.policies(cell.rules, cell.side_a, cell.side_b):
+            seen.setdefault(item)
+    return list(seen)
 
 
 def _now() -> str:
@@ -681,7 +692,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
           executor: str = "processes", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
           stream: IO[str] | None = None,
-          max_seconds: float | None = budget.MAX_SECONDS) -> Run:
+          max_seconds: float | None = budget.MAX_SECONDS, allow_import: bool = False) -> Run:
     """Run an experiment and write its run directory.
 
     Parameters
@@ -709,6 +720,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         Refuse, before anything is written, a run whose estimate (a short pilot's rate,
         the fights left and the workers) is longer than this; ``None`` for no limit (the
         command line's ``--yes``).  Default :data:`balance.budget.MAX_SECONDS`, one hour.
+    allow_import
+        Whether the spec may name a ``package.module:OBJECT`` ruleset (importing it runs
+        its code; see :func:`balance.rulesets.resolve`).
 
     Returns
     -------
@@ -726,9 +740,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     """
     started, clock = _now(), time.perf_counter()
     if not isinstance(spec, Spec):
-        spec = load_spec(spec)
+        spec = load_spec(spec, allow_import=allow_import)
     _check_executor(executor, workers, scheduler)
-    rs: RulesetBase = resolve_ruleset(spec.ruleset)
+    rs: Ruleset = resolve_ruleset(spec.ruleset, allow_import=allow_import)
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
@@ -767,9 +781,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 records[cell.key] = record
         cached = len(records)
         todo_cells = [cell for cell in distinct if cell.key not in records]
-        # Validation before any work: the ruleset's own check of every cell, or (without
-        # one) the first missing cell solved here; either raises a SpecError naming the cell.
-        if todo_cells and not _exact.check_cells(spec, todo_cells, rs):
+        # Validation before any work: the ruleset's own check of every cell, then the first
+        # missing cell solved here; either raises a SpecError naming the cell.
+        if todo_cells:
+            _exact.check_cells(spec, todo_cells, rs)
             probed_key = todo_cells[0].key
             probed = _exact.probe(spec, todo_cells[0])
             records[probed_key] = probed
@@ -823,6 +838,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             "cells": len(cells), "distinct_cells": len(distinct),
             "resumed": previous is not None,
             "assumptions": _assumptions(rs, cells),
+            "policies": _policies(rs, cells),
             "timings": {"started": started},
         }
         # Every session that worked on this run directory, oldest first: a resumed run's
@@ -916,7 +932,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     return Run(table, run_dir)
 
 
-def _finish(spec: Spec, rs: RulesetBase, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
+def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
             records: Mapping[str, dict[str, Any]], exact: bool, run_dir: Path
             ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The results table, written with the spec's plots, and what the run record says of
@@ -924,10 +940,10 @@ def _finish(spec: Spec, rs: RulesetBase, cells: tuple[Cell, ...], runs: Mapping[
     import pandas as pd
 
     if exact:
-        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records)))
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
     else:
         totals = {key: run.total() for key, run in runs.items()}
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs.name, spec.confidence))
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields)})
     written = store.write_table(table, run_dir, spec.tables)

@@ -50,7 +50,7 @@ Everything is validated before any work starts: unknown keys, wrong types, value
 range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
 naming its place in the file (``experiments/x.toml: grid.axes[1].values[3]: ...``) and what
 is allowed.  Combatant and rule values are checked by the ruleset itself
-(``RulesetBase.combatant`` / ``.rules``), so a sweep accepts exactly what ``balance duel``
+(``Ruleset.combatant`` / ``.rules``), so a sweep accepts exactly what ``balance duel``
 accepts.
 """
 
@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import math
 import tomllib
 import types
@@ -70,8 +69,9 @@ from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError
-from ..rulesets import RULESETS
-from ..rulesets.base import RulesetBase, Table, plain, split_spec
+from ..fields import Table, plain, split_spec
+from ..rulesets import RULESETS, resolve
+from ..rulesets.base import Ruleset
 
 __all__ = [
     "COMBINE",
@@ -240,33 +240,9 @@ class Spec:
 # --- rulesets by name or import path -----------------------------------------------------------
 
 
-_IMPORTED: dict[str, RulesetBase] = {}
-
-
-def resolve_ruleset(ref: str) -> RulesetBase:
-    """The ruleset named ``ref``: a registry name, or ``"package.module:OBJECT"``.
-
-    The import form lets a spec use a ruleset that lives outside the registry (a plugin, or
-    the test ruleset of the runner's own tests).
-    """
-    if not isinstance(ref, str):
-        raise SpecError(f"ruleset must be a string, got {ref!r}")
-    if ref in RULESETS:
-        return RULESETS[ref]
-    if ref in _IMPORTED:
-        return _IMPORTED[ref]
-    module_name, sep, attr = ref.partition(":")
-    if not sep:
-        raise SpecError(f"unknown ruleset {ref!r}; rulesets: {', '.join(RULESETS) or 'none'} "
-                        "(or 'package.module:OBJECT' for one outside the registry)")
-    try:
-        obj = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise SpecError(f"cannot import ruleset {ref!r}: {exc}") from None
-    if not isinstance(obj, RulesetBase):
-        raise SpecError(f"{ref!r} is a {type(obj).__name__}, not a ruleset object")
-    _IMPORTED[ref] = obj
-    return obj
+def resolve_ruleset(ref: str, *, allow_import: bool = False) -> Ruleset:
+    """The ruleset named ``ref`` (see :func:`balance.rulesets.resolve`)."""
+    return resolve(ref, allow_import=allow_import)
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -345,7 +321,8 @@ def _reason(exc: SpecError) -> str:
     return exc.reason if isinstance(exc, SpecError) else str(exc)
 
 
-def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None) -> Spec:
+def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None,
+              allow_import: bool = False) -> Spec:
     """Read and validate an experiment from a TOML file or its mapping form.
 
     Parameters
@@ -355,6 +332,9 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
         :meth:`Spec.to_dict` of another spec).
     name
         How errors refer to a mapping source (a file is named by its path).
+    allow_import
+        Whether a ``ruleset = "package.module:OBJECT"`` may be imported (it runs that
+        module's code; see :func:`balance.rulesets.resolve`).
 
     Raises
     ------
@@ -391,19 +371,19 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
                             "each other hundreds of levels down); an experiment is a few "
                             "levels deep") from None
     try:
-        return _parse(data, _Reader(origin))
+        return _parse(data, _Reader(origin), allow_import)
     except RecursionError:
         raise SpecError(f"{origin or 'spec'}: nested too deeply (values within each other "
                         "hundreds of levels down); an experiment is a few levels deep") \
             from None
 
 
-def _parse(data: Mapping[str, Any], r: _Reader) -> Spec:
+def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> Spec:
     r.table(data, "", _TOP_KEYS)
     if "ruleset" not in data:
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
     ref = r.text(data["ruleset"], "ruleset")
-    rs = r.ruled("ruleset", resolve_ruleset, ref)
+    rs = r.ruled("ruleset", lambda ref: resolve(ref, allow_import=allow_import), ref)
     description = r.text(data.get("description", ""), "description")
     question = r.text(data.get("question", ""), "question")
     notes = r.text(data.get("notes", ""), "notes")
@@ -530,7 +510,7 @@ def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -
                         + f", got the string {value!r}; write it without quotes")
 
 
-def _parse_rules(rs: RulesetBase, raw: Any, r: _Reader) -> Table:
+def _parse_rules(rs: Ruleset, raw: Any, r: _Reader) -> Table:
     if not isinstance(raw, Mapping):
         raise r.fail("rules", f"must be a table of rule overrides, got {_show(raw)}")
     for name, value in raw.items():
@@ -552,7 +532,7 @@ def _member_dict(member: Any) -> dict[str, Any]:
     return dict(member)
 
 
-def _check_member(rs: RulesetBase, member: Any, place: str, r: _Reader) -> None:
+def _check_member(rs: Ruleset, member: Any, place: str, r: _Reader) -> None:
     if isinstance(member, str):
         r.ruled(place, rs.combatant, member)
         return
@@ -575,7 +555,7 @@ def _check_member(rs: RulesetBase, member: Any, place: str, r: _Reader) -> None:
         raise r.fail(place, _reason(exc)) from None
 
 
-def _parse_side(rs: RulesetBase, raw: Any, place: str, r: _Reader) -> tuple[Any, ...]:
+def _parse_side(rs: Ruleset, raw: Any, place: str, r: _Reader) -> tuple[Any, ...]:
     members = [raw] if isinstance(raw, str | Mapping) else raw
     if not isinstance(members, list) or not members:
         raise r.fail(place, "a side is a preset name, a table of fields, or a non-empty list "
@@ -623,7 +603,7 @@ def _decimals(x: float) -> int:
     return len(text.split(".")[1].rstrip("0")) if "." in text else 0
 
 
-def _parse_field(raw: Any, place: str, rs: RulesetBase, sides: Mapping[str, Any],
+def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
                  r: _Reader) -> str:
     text = r.text(raw, place)
     parts = text.split(".")
@@ -658,7 +638,7 @@ def _parse_field(raw: Any, place: str, rs: RulesetBase, sides: Mapping[str, Any]
     raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")
 
 
-def _parse_axis(rs: RulesetBase, raw: Any, i: int, rules: Table,
+def _parse_axis(rs: Ruleset, raw: Any, i: int, rules: Table,
                 sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> Axis:
     place = f"grid.axes[{i}]"
     r.table(raw, place, _AXIS_KEYS)
@@ -703,7 +683,7 @@ def _show_value(value: Any) -> str:
     return repr(plain(value))
 
 
-def _check_value(rs: RulesetBase, axis: Axis, value: Any, place: str, rules: Table,
+def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
                  sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> None:
     """Check one axis value by building what it changes, on the spec's base."""
     if axis.target == "rules":

@@ -11,8 +11,9 @@ import pytest
 import balance
 from balance import engine, stats
 from balance.errors import SpecError
+from balance.fields import Table, build, split_spec
+from balance.outcomes import Outcomes
 from balance.results import Summary, Tally, Winner
-from balance.rulesets.base import Outcomes, Table, build, split_spec
 from balance.rulesets.crt import Combatant, Rules
 
 crt = balance.get("crt")

@@ -26,7 +26,8 @@ def start_sweep(spec_path: Path, out: Path, *extra: str, delay: float = 0.0
     """``balance sweep`` in a process of its own; each coin kernel call sleeps ``delay``."""
     env = {**os.environ, "BALANCE_COIN_DELAY": str(delay), "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
-                             str(out), "-q", *extra], cwd=ROOT, env=env, text=True,
+                             str(out), "-q", "--allow-import", *extra], cwd=ROOT, env=env,
+                            text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

@@ -171,6 +171,46 @@ def a_full_folder(tmp: Path) -> Path:
     return tmp / "mine"
 
 
+EVIL = "import pathlib\npathlib.Path('pwned.txt').write_text('code ran')\nX = None\n"
+
+
+def evil_module(tmp: Path) -> str:
+    """A module in the working directory that writes a file when imported: if any case
+    imported it, the snapshot would show ``pwned.txt``."""
+    (tmp / "evilmod.py").write_text(EVIL)
+    return "evilmod:X"
+
+
+def evil_words(*words: str) -> Callable[[Path, Path], list[str]]:
+    """``words`` with ``EVIL`` standing for the import path of :func:`evil_module`."""
+
+    def case(tmp: Path, run: Path) -> list[str]:
+        ref = evil_module(tmp)
+        return [ref if w == "EVIL" else w for w in words]
+
+    return case
+
+
+def evil_spec(*extra: str) -> Callable[[Path, Path], list[str]]:
+    def case(tmp: Path, run: Path) -> list[str]:
+        ref = evil_module(tmp)
+        path = spec(edited('"crt"', f'"{ref}"'))(tmp)
+        return ["sweep", str(path), *extra]
+
+    return case
+
+
+def evil_run(tmp: Path, run: Path) -> list[str]:
+    """A finished run whose record names an importable module as its ruleset."""
+    ref = evil_module(tmp)
+    target = copy_run(tmp, run)
+    meta = json.loads((target / "meta.json").read_text())
+    meta["ruleset"] = ref
+    meta["spec"]["ruleset"] = ref
+    (target / "meta.json").write_text(json.dumps(meta))
+    return ["report", str(target)]
+
+
 def locked_run(tmp: Path, run: Path) -> list[str]:
     target = copy_run(tmp, run)
     meta = json.loads((target / "meta.json").read_text())
@@ -283,6 +323,18 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "exact"),
     ("spec-dry-run", lambda t, r: ["sweep", str(spec(edited("fights = 1000", "fights = -1"))(t)),
                                    "--dry-run"], "run.fights"),
+    # --- code that would run without a word: refused ---
+    ("import-sweep", evil_spec("--out", "out"), "would import and run the Python module"),
+    ("import-sweep-dry-run", evil_spec("--dry-run"), "--allow-import"),
+    ("import-sweep-json", evil_spec("--json"), "--allow-import"),
+    ("import-duel", evil_words("duel", "EVIL", "--a", "x", "--b", "y"), "'evilmod'"),
+    ("import-exact-json", evil_words("exact", "EVIL", "--a", "x", "--b", "y", "--json"),
+     "--allow-import"),
+    ("import-log", evil_words("log", "EVIL", "--a", "x", "--b", "y"), "--allow-import"),
+    ("import-show", evil_words("show", "EVIL"), "--allow-import"),
+    ("import-matchups", evil_words("matchups", "EVIL"), "--allow-import"),
+    ("import-bench", evil_words("bench", "--ruleset", "EVIL"), "--allow-import"),
+    ("import-report", evil_run, "--allow-import"),
     # --- the run folder and executor options ---
     ("out-under-proc", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out",
                                      "/proc/balance-test/run"], "cannot create"),

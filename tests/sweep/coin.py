@@ -22,20 +22,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from balance.errors import SpecError
-from balance.results import Winner
-from balance.rulesets.base import (
-    BenchCase,
-    Log,
-    Outcome,
-    Outcomes,
-    Probabilities,
-    RulesetBase,
-    Side,
-    check_fields,
-    param,
-)
+from balance.fields import check_fields, param
+from balance.outcomes import EndCauses, Outcome, Outcomes, Probabilities, Winner
+from balance.rulesets.base import BenchCase, Log, Ruleset, Side
 
-CAUSES = ("decided", "timeout")
+CAUSES = EndCauses("decided", "timeout")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,7 +79,7 @@ def _delay() -> None:
         time.sleep(seconds)
 
 
-class Coin(RulesetBase):
+class Coin(Ruleset):
     name: ClassVar[str] = "coin"
     title: ClassVar[str] = "coin tossing duel (test ruleset)"
     seed_document: ClassVar[str] = "none"

@@ -7,11 +7,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from balance.rulesets import resolve
+
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # specs name the test ruleset as tests.sweep.coin:COIN
     sys.path.insert(0, str(ROOT))
 
 COIN = "tests.sweep.coin:COIN"
+
+# The tests allow this import once (as `--allow-import` or allow_import=True would), so specs
+# naming it load in this process; subprocesses pass --allow-import themselves.
+resolve(COIN, allow_import=True)
 
 BASE: dict[str, Any] = {
     "ruleset": COIN,

@@ -120,7 +120,7 @@ def test_missing_file_and_existing_run(capsys: pytest.CaptureFixture[str], write
 def test_real_exit_status(write_spec: Any, tmp_path: Path) -> None:
     path = write_spec(make_spec(rules={"max_rounds": 0}))
     done = subprocess.run([sys.executable, "-m", "balance", "sweep", str(path), "--out",
-                           str(tmp_path / "run")], cwd=ROOT, capture_output=True, text=True)
+                           str(tmp_path / "run"), "--allow-import"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr == (f"balance: error: {path}: rules.max_rounds: coin rules field "
                            "'max_rounds' must be in 1..1000, got 0\n")

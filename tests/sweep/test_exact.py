@@ -302,11 +302,14 @@ def test_curves_of_an_exact_table_have_no_band(tmp_path: Path) -> None:
 def test_a_solver_detail_never_shadows_a_count_column():
     from balance.sweep import exact as sweep_exact
 
+    duelist = balance.get("crt").presets["duelist"]
+
     class _Cell:
         key, params = "k", {"a.0.x": 1}
+        rules, side_a, side_b = balance.get("crt").rules(), (duelist,), (duelist,)
 
     record = {"a_win": 0.5, "b_win": 0.5, "draw": 0.0, "mean_rounds": 3.0, "wall_s": 0.001,
               "details": {"draws": "stalemate 0.000000", "states": 12, "cell": "x"}}
-    (row,) = sweep_exact.rows([_Cell()], {"k": record})
+    (row,) = sweep_exact.rows([_Cell()], {"k": record}, balance.get("crt"))
     assert "draws" not in row and row["detail_draws"] == "stalemate 0.000000"
     assert row["states"] == 12 and row["detail_cell"] == "x" and row["cell"] == "k"

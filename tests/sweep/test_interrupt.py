@@ -29,7 +29,7 @@ def chunk_files(run_dir: Path) -> list[Path]:
 def start(spec_path: Path, out: Path, *extra: str, delay: float = 0.0) -> subprocess.Popen:
     env = {**os.environ, "BALANCE_COIN_DELAY": str(delay)}
     return subprocess.Popen([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
-                             str(out), "-q", *extra], cwd=ROOT, env=env, text=True,
+                             str(out), "-q", "--allow-import", *extra], cwd=ROOT, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -43,7 +43,7 @@ def wait_for_chunks(out: Path, proc: subprocess.Popen, count: int) -> None:
 
 def resume(spec_path: Path, out: Path) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
-                           str(out), "--resume", "-q", "--executor", "serial"], cwd=ROOT,
+                           str(out), "--resume", "-q", "--executor", "serial", "--allow-import"], cwd=ROOT,
                           text=True, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"results: {out / 'results.parquet'}" in done.stdout

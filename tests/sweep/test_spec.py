@@ -31,8 +31,9 @@ BAD = [
     ("missing ruleset", {k: v for k, v in make_spec().items() if k != "ruleset"}, "ruleset",
      "missing"),
     ("unknown ruleset", make_spec(ruleset="cart"), "ruleset", "unknown ruleset 'cart'"),
-    ("unimportable ruleset", make_spec(ruleset="tests.sweep.nothing:X"), "ruleset",
-     "cannot import ruleset"),
+    ("import not allowed", make_spec(ruleset="tests.sweep.nothing:X"), "ruleset",
+     "would import and run the Python module 'tests.sweep.nothing'; allow it with "
+     "--allow-import"),
     ("missing side", {k: v for k, v in make_spec().items() if k != "b"}, "b",
      "missing: give side B"),
     ("unknown preset", make_spec(a=[{"preset": "lucki"}]), "a[0].preset",
@@ -255,3 +256,8 @@ def test_a_table_rule_may_be_given_as_the_rulesets_text(write_spec: Any) -> None
     spec["rules"]["weapon_damage"] = "x"
     with pytest.raises(SpecError, match=r"rules\.weapon_damage: .*table written key:value"):
         load_spec(write_spec(spec))
+
+
+def test_an_allowed_import_that_fails_is_one_line() -> None:
+    with pytest.raises(SpecError, match=r"^ruleset: cannot import ruleset 'tests.sweep.nothing:X'"):
+        load_spec(make_spec(ruleset="tests.sweep.nothing:X"), allow_import=True)

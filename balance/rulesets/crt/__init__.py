@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Side
+from ...outcomes import Outcome, Outcomes, Probabilities
+from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -19,7 +20,7 @@ from .rules import Rules as _Rules
 __all__ = ["CRT", "Combatant", "Rules"]
 
 
-class CRT(RulesetBase):
+class CRT(Ruleset):
     """Seed 001: combat score bands on a 2d6 table, simultaneous strokes, draws."""
 
     name = "crt"
@@ -48,7 +49,7 @@ class CRT(RulesetBase):
         return _exact.solve(rules, side_a[0], side_b[0],
                             assumptions=self.assumptions(rules, side_a, side_b))
 
-    def exact_check(self, rules: _Rules, side_a: Side, side_b: Side) -> str | None:
+    def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
         runner asks it of every cell of an exact sweep)."""
         why = _exact.unsupported(rules, side_a, side_b)
@@ -71,6 +72,15 @@ class CRT(RulesetBase):
             skip.add("fixed_health")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
+
+    def idle_policies(self, rules: _Rules, side_a: Side, side_b: Side) -> set[str]:
+        divert = {c.divert for c in (*side_a, *side_b)}
+        idle = set()
+        if not divert & {"below_health", "reactive"}:
+            idle.add("divert_health")
+        if "random" not in divert:
+            idle.add("divert_p")
+        return idle
 
     def bench_extra_cases(self) -> tuple[str, ...]:
         """The names of the rows :meth:`bench_extra` can time."""

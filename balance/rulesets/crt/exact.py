@@ -17,7 +17,7 @@ import numpy as np
 from scipy import sparse
 
 from ...dice import pmf
-from ..base import Probabilities
+from ...outcomes import Probabilities
 from .rules import Combatant, Rules, combat_score, scores, starting_health
 
 __all__ = ["damage_pmf", "solve", "stroke_probability", "unsupported"]

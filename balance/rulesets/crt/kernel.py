@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...dice import codes, expand, sum_table
+from ...outcomes import Outcomes
 from ...results import Winner
-from ..base import Outcomes
 from .reference import CAUSES
 from .rules import (
     DIVERT_POLICIES,

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...outcomes import EndCauses, Outcome
 from ...results import Winner
-from ..base import Log, Outcome
+from ..base import Log
 from .rules import (
     EF_TABLE,
     ES_TABLE,
@@ -34,7 +35,7 @@ from .rules import (
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES: tuple[str, ...] = ("down", "surrender", "broke", "mishap", "max_rounds")
+CAUSES = EndCauses("down", "surrender", "broke", "mishap", "max_rounds")
 """End causes.  When several fighters fall in the deciding round, the fight's cause is the
 latest in this order among the losing side's fallen (mishap over broke over surrender over
 down), so "decided by mishap" is counted whenever a mishap took part."""

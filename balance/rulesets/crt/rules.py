@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..base import Table, check_fields, param
+from ...fields import Table, check_fields, param
 
 ABILITIES: tuple[str, ...] = ("agility", "strength", "toughness", "creativity")
 WEAPON_TYPES: tuple[str, ...] = ("one_handed", "two_handed", "unarmed")
@@ -118,11 +118,11 @@ class Combatant:
                         doc="diversion policy (001.5): never, always, if_deficit, below_health "
                             "(health <= divert_health), random (with divert_p), reactive "
                             "(below_health, but declaring second, with the advantage, it "
-                            "diverts only if the foe declared an attack)")
+                            "diverts only if the foe declared an attack)", policy=True)
     divert_health: int = param(3, tag="DEFAULT", low=0, high=999,
-                               doc="below_health policy: divert when health is at most this")
+                               doc="below_health policy: divert when health is at most this", policy=True, search=(1, 2, 3, 4, 5, 6))
     divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
-                            doc="random policy: probability of diverting each exchange")
+                            doc="random policy: probability of diverting each exchange", policy=True, search=(0.25, 0.5, 0.75))
     leader: bool = param(False, tag="DEFAULT",
                          doc="a leader or champion whose breaking may break the side (ES 12)")
 

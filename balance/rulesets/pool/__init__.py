@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
-from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Side
+from ...outcomes import Outcome, Outcomes, Probabilities
+from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -21,7 +22,7 @@ from .rules import Combatant, Rules, check_stats
 __all__ = ["Combatant", "Pool", "Rules"]
 
 
-class Pool(RulesetBase):
+class Pool(Ruleset):
     """Seed 003: Turn Value order, one Combat Pool per fight bid on every check, attack must
     beat defence, fixed damage through an armour WP buffer."""
 
@@ -50,7 +51,7 @@ class Pool(RulesetBase):
         return _exact.solve(rules, side_a, side_b,
                             assumptions=self.assumptions(rules, side_a, side_b))
 
-    def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> str | None:
+    def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (sizes only, no solving;
         the sweep runner asks it of every cell of an exact sweep)."""
         return _exact.unsupported(rules, side_a, side_b)
@@ -80,6 +81,9 @@ class Pool(RulesetBase):
             skip.add("status_in_checks")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
+
+    def idle_policies(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> set[str]:
+        return {"target_policy"} if len(side_a) == len(side_b) == 1 else set()
 
     # benchmarks ----------------------------------------------------------------------------
     def bench_cases(self) -> Sequence[BenchCase]:

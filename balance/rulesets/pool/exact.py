@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import IntractableError
-from ..base import Probabilities
+from ...outcomes import Probabilities
 from .matrix_game import solve_batch
 from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, order_groups, profile
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...outcomes import Outcomes
 from ...results import Winner
-from ..base import Outcomes
 from .reference import CAUSES
 from .rules import Combatant, Profile, Rules, margin_bonus, profile
 

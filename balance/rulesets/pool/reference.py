@@ -23,8 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...outcomes import EndCauses, Outcome
 from ...results import Winner
-from ..base import Log, Outcome
+from ..base import Log
 from .rules import (
     Combatant,
     Profile,
@@ -39,7 +40,7 @@ from .rules import (
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES: tuple[str, ...] = ("down", "stalemate", "max_rounds")
+CAUSES = EndCauses("down", "stalemate", "max_rounds")
 
 
 @dataclass

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ...errors import SpecError
-from ..base import Table, check_fields, param
+from ...fields import Table, check_fields, param
 
 __all__ = [
     "ARMOUR_WP",
@@ -125,7 +125,7 @@ class Combatant:
     pool_policy: str = param("minimal_sure_hit", tag="DEFAULT", choices=POOL_POLICIES,
                              doc="how this fighter spends its Combat Pool in Monte Carlo and "
                                  "the reference (003.4); exact plays the equilibrium unless "
-                                 "exact_play=policies")
+                                 "exact_play=policies", policy=True)
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -189,7 +189,7 @@ class Rules:
                             doc="rounds after which the fight is a draw (003.4)")
     target_policy: str = param("lowest_wp", tag="DEFAULT", choices=("lowest_wp", "first"),
                                doc="whom an attacker in a group fight strikes: the living foe "
-                                   "with the fewest WP, or the first listed (003.4)")
+                                   "with the fewest WP, or the first listed (003.4)", policy=True)
     draw_worth: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
                               doc="exact solver's objective: side A maximises P(A wins) + "
                                   "this x P(draw); 0.5 is maximising P(A) - P(B)")

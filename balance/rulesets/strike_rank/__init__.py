@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
-from ..base import BenchCase, Log, Outcome, Outcomes, Probabilities, RulesetBase, Side
+from ...outcomes import Outcome, Outcomes, Probabilities
+from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -25,7 +26,7 @@ from .rules import Rules as _Rules
 __all__ = ["Combatant", "Rules", "StrikeRank"]
 
 
-class StrikeRank(RulesetBase):
+class StrikeRank(Ruleset):
     """Seed 000: Strike Rank order, opposed d20 rolls, fighting styles, the Wound Matrix."""
 
     name = "strike-rank"
@@ -49,6 +50,9 @@ class StrikeRank(RulesetBase):
 
     def exact(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         raise self.exact_unavailable(_exact.unsupported(rules, side_a, side_b))
+
+    def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
+        return self.exact_unavailable(_exact.unsupported(rules, side_a, side_b)).reason
 
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
         super().check_sides(rules, side_a, side_b)
@@ -96,6 +100,22 @@ class StrikeRank(RulesetBase):
             skip.add("action_cost")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
+
+    def idle_policies(self, rules: _Rules, side_a: Side, side_b: Side) -> set[str]:
+        everyone: Sequence[Combatant] = (*side_a, *side_b)
+        styles = {c.style for c in everyone}
+        idle = set()
+        if len(side_a) == len(side_b) == 1:
+            idle.add("target_policy")
+        if "berserker" not in styles and not any(c.berserker for c in everyone):
+            idle.add("berserk_trigger")
+        if "knight" not in styles:
+            idle.add("knight_double")
+        if not rules.ko_rules:
+            idle.add("knockout")
+        if not range_phase(profiles(rules, side_a, side_b)):
+            idle.add("aim_actions")
+        return idle
 
     def bench_cases(self) -> Sequence[BenchCase]:
         skirmisher = PRESETS["skirmisher"]

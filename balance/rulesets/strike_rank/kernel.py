@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from ...dice import codes_from_bits
+from ...outcomes import Outcomes
 from ...results import Winner
-from ..base import Outcomes
 from . import rules as R
 from . import tables as T
 from .policy import matchup_setup

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...outcomes import EndCauses, Outcome
 from ...results import Winner
-from ..base import Log, Outcome
+from ..base import Log
 from . import rules as R
 from . import tables as T
 from .policy import choose_defence, matchup_setup
@@ -46,8 +47,8 @@ from .rules import Combatant, Rules
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES: tuple[str, ...] = ("killed", "unconscious", "instant_death", "limb_destroyed",
-                           "knocked_out", "max_rounds")
+CAUSES = EndCauses("killed", "unconscious", "instant_death", "limb_destroyed",
+                   "knocked_out", "max_rounds")
 """End causes: how the last fighter of the losing side went out (or the round cap)."""
 
 TYPE_VERBS = ("thrusts", "swings", "strikes a blow")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ...errors import SpecError
-from ..base import Table, check_fields, param
+from ...fields import Table, check_fields, param
 from . import tables as T
 
 ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
@@ -63,7 +63,7 @@ class Combatant:
                           doc="shots carried: arrows, bolts, stones or throwables (000.10)")
     aim_actions: int = param(0, tag="DEFAULT", low=0, high=4,
                              doc="range actions spent aiming before each shot, each "
-                                 "+aim_step up to aim_max (5.16 Aim, 000.10)")
+                                 "+aim_step up to aim_max (5.16 Aim, 000.10)", policy=True, search=(0, 1, 2))
     shield: str = param("none", tag="SRC", choices=T.SHIELD_CLASSES,
                         doc="shield class (5.13, 000.8.2)")
     buckler_strapped: bool = param(False, tag="SRC",
@@ -97,28 +97,28 @@ class Combatant:
                                 "style (5.4), on attacks")
     attack_policy: str = param("best", tag="DEFAULT", choices=ATTACK_POLICIES,
                                doc="attack type: always thrust / swing / blow, or best = "
-                                   "highest one-round expected net damage (000.11)")
+                                   "highest one-round expected net damage (000.11)", policy=True)
     defence_policy: str = param("best", tag="DEFAULT", choices=DEFENCE_POLICIES,
                                 doc="defence: the highest total among those allowed, or "
-                                    "prefer parry / dodge / armour block, or none")
+                                    "prefer parry / dodge / armour block, or none", policy=True)
     knight_double: bool = param(True, tag="DEFAULT",
                                 doc="Knight in heavy armour: follow a failed parry with an "
-                                    "Armour block (5.6 Knight)")
+                                    "Armour block (5.6 Knight)", policy=True)
     riposte_policy: str = param("riposte", tag="DEFAULT", choices=RIPOSTE_POLICIES,
                                 doc="after a parry by 20+: riposte; or disarm at 30+ (else "
-                                    "riposte); or never (5.5)")
+                                    "riposte); or never (5.5)", policy=True)
     overpower_policy: str = param("head", tag="DEFAULT", choices=OVERPOWER_POLICIES,
                                   doc="attacker's overpower blocks: head = called shot to the "
                                       "head then +1 rank each; rank = +1 rank each; disarm "
-                                      "first, then ranks (5.5)")
+                                      "first, then ranks (5.5)", policy=True)
     berserk_trigger: str = param("on_first_wound", tag="AMBIG", choices=BERSERK_TRIGGERS,
                                  doc="when a Berserker goes berserk: never, from the start, or "
-                                     "when first wounded ('injured', 5.6)")
+                                     "when first wounded ('injured', 5.6)", policy=True)
     target_policy: str = param("random", tag="DEFAULT", choices=TARGET_POLICIES,
                                doc="group fights: random (kept until it falls), or the "
-                                   "weakest / strongest living foe each round (000.10)")
+                                   "weakest / strongest living foe each round (000.10)", policy=True)
     knockout: bool = param(False, tag="DEFAULT",
-                           doc="attempts knock-outs when rule ko_rules is on (5.12 missing)")
+                           doc="attempts knock-outs when rule ko_rules is on (5.12 missing)", policy=True)
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -154,7 +154,7 @@ class Rules:
                                    "(000.2.4)")
     hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
                              doc="holding: never, or react = hold and act just before the "
-                                 "last actor, knowing its declared attack (000.2.4)")
+                                 "last actor, knowing its declared attack (000.2.4)", policy=True)
     attacks_per_round: int = param(1, tag="AMBIG", low=1, high=5,
                                    doc="attacks each combatant makes per round, plus ripostes "
                                        "(000.2.4)")

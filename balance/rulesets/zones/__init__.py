@@ -13,17 +13,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...errors import SpecError
-from ..base import (
-    BenchCase,
-    Log,
-    Outcome,
-    Outcomes,
-    Probabilities,
-    RulesetBase,
-    Scenario,
-    Side,
-    read_toml,
-)
+from ...fields import read_toml
+from ...outcomes import EndCauses, Outcome, Outcomes, Probabilities
+from ..base import BenchCase, Log, Ruleset, Scenario, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -44,7 +36,7 @@ def _battlefield(value: Any) -> Any:
     return map_table(value)
 
 
-class Zones(RulesetBase):
+class Zones(Ruleset):
     name: ClassVar[str] = "zones"
     title: ClassVar[str] = ("Abstract zones: 3d6 ladder, three actions, MAP, band gap, "
                             "frontage, held ground")
@@ -52,7 +44,7 @@ class Zones(RulesetBase):
     digest: ClassVar[str] = "002-zones.md"
     Combatant: ClassVar[type] = Combatant
     Rules: ClassVar[type] = Rules
-    causes: ClassVar[tuple[str, ...]] = CAUSES
+    causes: ClassVar[EndCauses] = CAUSES
     presets: ClassVar[Mapping[str, Any]] = PRESETS
     scenarios: ClassVar[Mapping[str, Scenario]] = SCENARIOS
     max_side: ClassVar[int] = 6
@@ -112,6 +104,15 @@ class Zones(RulesetBase):
                     raise SpecError(f"{where}: guard names {c.guard!r}, not an ally; allies: "
                                     + ", ".join(n for n in names if n != c.name))
 
+    def idle_policies(self, rules: Any, side_a: Side, side_b: Side) -> set[str]:
+        everyone = (*side_a, *side_b)
+        idle = set()
+        if len(side_a) == len(side_b) == 1:
+            idle |= {"target"}
+        if all(c.ranged == "none" for c in everyone):
+            idle |= {"long_shots", "melee_first", "keep_distance"}
+        return idle
+
     # the contract -------------------------------------------------------------------------
     def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
@@ -127,7 +128,7 @@ class Zones(RulesetBase):
             raise self.exact_unavailable(why)
         return _exact.solve(rules, side_a, side_b)
 
-    def exact_check(self, rules: Any, side_a: Side, side_b: Side) -> str | None:
+    def exact_check(self, rules: Any, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
         runner asks it of every cell of an exact sweep)."""
         why = _exact.unsupported(rules, side_a, side_b)

@@ -17,7 +17,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..base import Probabilities, Side
+from ...outcomes import Probabilities
+from ..base import Side
 from .maps import compile_map
 from .reference import CAUSES
 from .rules import (

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from ...dice import sum_table
+from ...outcomes import Outcomes
 from ...results import Winner
-from ..base import Outcomes
 from .maps import compile_map
 from .reference import CAUSES
 from .rules import (

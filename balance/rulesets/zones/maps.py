@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
-from ..base import Table
+from ...fields import Table
 
 __all__ = ["BANDS", "MAPS", "MAP_KEYS", "ZONE_TAGS", "CompiledMap", "compile_map", "map_table"]
 

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...outcomes import EndCauses, Outcome
 from ...results import Winner
-from ..base import Log, Outcome
+from ..base import Log
 from .maps import CompiledMap, compile_map
 from .rules import (
     CATEGORIES,
@@ -45,7 +46,7 @@ from .rules import (
 
 __all__ = ["fight"]
 
-CAUSES = ("down", "stalemate", "rounds")
+CAUSES = EndCauses("down", "stalemate", "rounds")
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ... import dice
 from ...errors import SpecError
-from ..base import Table, check_fields, param
+from ...fields import Table, check_fields, param
 from .maps import MAPS, CompiledMap, map_table
 
 MELEE_WEAPONS: tuple[str, ...] = ("unarmed", "light", "one_handed", "two_handed")
@@ -75,10 +75,10 @@ class Combatant:
                                 "rules' initial_gap for the approaching side, else 0 (002.7.1)")
     policy: str = param("advance", tag="DEFAULT", choices=POLICIES,
                         doc="advance and strike | hold ground | skirmish: shoot and keep "
-                            "distance | guard an ally")
+                            "distance | guard an ally", policy=True)
     target: str = param("nearest", tag="DEFAULT", choices=TARGETS,
                         doc="target choice: nearest (fewest steps), weakest (lowest HP), "
-                            "priority (highest foe priority), ties to the nearer, then order")
+                            "priority (highest foe priority), ties to the nearer, then order", policy=True)
     priority: int = param(0, tag="DEFAULT", low=0, high=9,
                           doc="how much foes with target=priority want this one (002.6: both "
                               "raiders want Sela)")
@@ -87,31 +87,31 @@ class Combatant:
                            "foe is there and none is in yours)")
     max_attacks: int = param(2, tag="DEFAULT", low=1, high=3,
                              doc="attacks per activation at most; 3 takes the third at MAP -4 "
-                                 "(002.9 q1)")
+                                 "(002.9 q1)", policy=True, search=(1, 2, 3))
     steady: int = param(0, tag="DEFAULT", low=0, high=2,
                         doc="Steady actions before the first attack, if one action is left "
-                            "to attack")
+                            "to attack", policy=True, search=(0, 1, 2))
     spare: str = param("defend", tag="DEFAULT", choices=SPARES,
                        doc="what an action with nothing better does: Defend (hold ground) "
-                           "or pass")
+                           "or pass", policy=True)
     defends: int = param(6, tag="DEFAULT", low=1, high=6,
                          doc="most Defend actions an activation when spare is Defend; later "
-                             "spare actions pass (002.6: 'each spent an action' on Defend)")
+                             "spare actions pass (002.6: 'each spent an action' on Defend)", policy=True, search=(1, 2, 3, 6))
     leave_engaged: bool = param(True, tag="DEFAULT",
                                 doc="advance: leave a zone where it may strike a foe for a "
                                     "better target elsewhere; false: fight where engaged "
-                                    "(002.6: the second raider is left trading at the gate)")
+                                    "(002.6: the second raider is left trading at the gate)", policy=True)
     disengage: bool = param(True, tag="DEFAULT",
                             doc="spend a Maneuver to Disengage before leaving a zone a foe "
-                                "holds (002.3); false: leave and take the free Strikes")
+                                "holds (002.3); false: leave and take the free Strikes", policy=True)
     keep_distance: int = param(0, tag="DEFAULT", low=0, high=3,
                                doc="skirmish: fall back while a foe is within this many "
-                                   "steps (0 = only break away when engaged)")
+                                   "steps (0 = only break away when engaged)", policy=True, search=(0, 1, 2))
     long_shots: bool = param(True, tag="DEFAULT",
-                             doc="shoot at one band past reach (-1) rather than close in")
+                             doc="shoot at one band past reach (-1) rather than close in", policy=True)
     melee_first: bool = param(True, tag="DEFAULT",
                               doc="with a foe in its zone, Strike it rather than Shoot (a "
-                                  "caster's close-range spell: false)")
+                                  "caster's close-range spell: false)", policy=True)
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -1,0 +1,103 @@
+"""The ruleset contract's shared parts: the resolver, policy spaces and their disclosure,
+end causes."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import balance
+from balance.errors import SpecError
+from balance.outcomes import EndCauses
+from balance.rulesets import RULESETS, available, resolve
+from balance.rulesets.base import Ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_resolve_names_objects_and_refuses_unknown_with_a_suggestion() -> None:
+    crt = RULESETS["crt"]
+    assert resolve("crt") is crt and resolve(crt) is crt
+    with pytest.raises(SpecError, match=r"unknown ruleset 'cr' \(did you mean 'crt'\?\)"):
+        resolve("cr")
+    assert set(RULESETS) <= set(available())
+
+
+def test_an_import_path_runs_code_only_when_allowed(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "planted.py").write_text("import pathlib\npathlib.Path('ran').write_text('x')\n"
+                                         "from tests.sweep.coin import COIN\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(ROOT))
+    with pytest.raises(SpecError, match="would import and run the Python module 'planted'; "
+                                        "allow it with --allow-import"):
+        resolve("planted:COIN")
+    assert not (tmp_path / "ran").exists()
+    rs = resolve("planted:COIN", allow_import=True)
+    assert isinstance(rs, Ruleset) and (tmp_path / "ran").exists()
+    with pytest.raises(SpecError, match="is a str, not a ruleset"):
+        (tmp_path / "plain.py").write_text("X = 'no'\n")
+        resolve("plain:X", allow_import=True)
+
+
+def test_the_command_line_refuses_an_import_without_the_flag(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "balance", "show", "tests.sweep.coin:COIN"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "--allow-import" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "balance", "show", "tests.sweep.coin:COIN",
+                           "--allow-import", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_end_causes_bind_names_to_codes_and_pickle() -> None:
+    causes = EndCauses("down", "surrender", "max_rounds")
+    assert causes.surrender == causes.code("surrender") == 1 and causes[2] == "max_rounds"
+    assert pickle.loads(pickle.dumps(causes)) == causes
+    assert type(pickle.loads(pickle.dumps(causes))) is EndCauses
+    with pytest.raises(ValueError):
+        EndCauses("down", "down")
+    for rs in RULESETS.values():
+        assert isinstance(rs.causes, EndCauses)
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_every_policy_is_declared_with_values_to_try(name: str) -> None:
+    rs = RULESETS[name]
+    space = rs.policy_space()
+    assert space, f"{name} declares no policies"
+    for policy in space:
+        assert len(policy.values) >= 2, policy
+        owner = rs.Combatant if policy.scope == "combatant" else rs.Rules
+        for value in policy.values:  # every value best play tries is a valid setting
+            if policy.scope == "combatant":
+                rs.combatant(None, **{policy.name: value})
+            else:
+                rs.rules(**{policy.name: value})
+        assert policy.name in {f.name for f in balance.fields.describe_fields(owner)}
+
+
+def test_results_disclose_their_policies_apart_from_the_readings() -> None:
+    s = balance.duel("crt", "veteran", "novice,divert=below_health,divert_health=4", n=2000,
+                     seed=1)
+    assert "divert: A=never, B=below_health" in s.policies
+    assert "divert_health: A=3, B=4" in s.policies    # shown once someone plays it
+    assert not any(a.startswith(("divert=", "divert_health=", "divert_p=")) for a in s.assumptions)
+    assert s.to_dict()["policies"] == list(s.policies)
+    assert "policies: divert: A=never, B=below_health" in str(s)
+    p = balance.exact("crt", "veteran", "novice", extraordinary=False)
+    assert p.policies == ("divert=never",) and p.assumptions
+    assert p.to_dict()["policies"] == ["divert=never"]
+
+
+def test_sweep_rows_name_their_policies(tmp_path: Path) -> None:
+    spec = {"ruleset": "crt", "a": "veteran", "b": "novice", "rules": {"extraordinary": False},
+            "grid": {"axes": [{"field": "b.0.divert", "values": ["never", "always"]}]},
+            "run": {"method": "exact"}}
+    table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial", progress=False)
+    assert list(table["policies"]) == ["divert=never", "divert: A=never, B=always"]
+    meta = balance.load_run(path)
+    assert "policies" in meta.table.columns
