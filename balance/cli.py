@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from collections.abc import Sequence
@@ -77,6 +78,21 @@ def _add_ruleset(p: argparse.ArgumentParser) -> None:
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
     return resolve(args.ruleset, allow_import=args.allow_import)
+
+
+MAX_BENCH_SECONDS = 600.0
+"""Longest time budget of one bench measurement (a typo must not run for a day)."""
+
+
+def _bench_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_BENCH_SECONDS:  # nan fails too
+        raise argparse.ArgumentTypeError(f"expected seconds in (0, {MAX_BENCH_SECONDS:g}], "
+                                         f"got {text!r}")
+    return value
 
 
 def _add_matchup(p: argparse.ArgumentParser) -> None:
@@ -157,7 +173,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
     p.add_argument("--case", action="append", default=None, metavar="NAME")
-    p.add_argument("--seconds", type=float, default=1.0, help="time budget per measurement")
+    p.add_argument("--seconds", type=_bench_seconds, default=1.0,
+                   help=f"time budget per measurement (0 < SECONDS <= {MAX_BENCH_SECONDS:g})")
     p.add_argument("--memory", action="store_true",
                    help="also measure peak memory of one long duel per ruleset")
     p.add_argument("--memory-n", type=_positive_int, default=100_000_000)

@@ -67,6 +67,9 @@ STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long to try to reach a dask scheduler given by address."""
+MAX_WORKERS = 256
+"""Most worker processes a run starts on this machine (a typo must not fork thousands);
+an external dask scheduler brings as many as it has."""
 
 
 def default_workers() -> int:
@@ -632,8 +635,8 @@ def _check_executor(executor: str, workers: int | None, scheduler: str | None) -
     if executor not in EXECUTORS:
         raise SpecError(f"unknown executor {executor!r}; executors: " + ", ".join(EXECUTORS))
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise SpecError(f"workers must be a whole number >= 1, got {workers!r}")
+                                or not 1 <= workers <= MAX_WORKERS):
+        raise SpecError(f"workers must be a whole number 1..{MAX_WORKERS}, got {workers!r}")
     if scheduler is not None and executor != "dask":
         raise SpecError(f"a scheduler address needs executor 'dask', not {executor!r}")
     if scheduler is not None and workers is not None:
