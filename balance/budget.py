@@ -38,7 +38,9 @@ def fights_needed(precision: float, confidence: float = 0.95) -> int:
     """Fights after which every rate's interval half-width is at most ``precision`` whatever
     the rates are (the worst case, a rate of one half): ``z^2 / (4 h^2)``."""
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return math.ceil(z * z / (4 * precision * precision))
+    if not precision > 1e-12:  # so tiny that it needs more fights than any cap allows
+        return 10**30
+    return math.ceil((z / (2 * precision)) ** 2)
 
 
 def pilot_rate(ruleset: Any, rules: Any, side_a: Any, side_b: Any, *,

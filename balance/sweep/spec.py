@@ -59,7 +59,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import tomllib
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -69,7 +68,7 @@ from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError
-from ..fields import Table, plain, split_spec
+from ..fields import Table, plain, read_toml, split_spec
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
@@ -99,8 +98,6 @@ SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confiden
 """[run] keys of a simulated run only."""
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
-MAX_SPEC_BYTES = 10_000_000
-"""Largest experiment file read (a grid of a million cells is far smaller)."""
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
              "outputs")
@@ -344,32 +341,8 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
     if isinstance(source, Mapping):
         data, origin = source, name
     else:
-        path = Path(source)
-        origin = str(path)
-        try:
-            if path.stat().st_size > MAX_SPEC_BYTES:
-                raise SpecError(f"experiment file {origin!r} is {path.stat().st_size:,} bytes; "
-                                f"an experiment is at most {MAX_SPEC_BYTES:,}")
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SpecError(f"experiment file {origin!r} does not exist") from None
-        except IsADirectoryError:
-            raise SpecError(f"experiment file {origin!r} is a folder; give a .toml file") \
-                from None
-        except UnicodeDecodeError as exc:
-            raise SpecError(f"experiment file {origin!r} is not UTF-8 text ({exc.reason} at "
-                            f"byte {exc.start})") from None
-        except OSError as exc:  # a symlink loop, a permission, a device...
-            raise SpecError(f"cannot read experiment file {origin!r}: "
-                            f"{exc.strerror or exc}") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{origin}: not valid TOML: {exc}") from None
-        except RecursionError:
-            raise SpecError(f"{origin}: nested too deeply to read (arrays or tables within "
-                            "each other hundreds of levels down); an experiment is a few "
-                            "levels deep") from None
+        origin = str(source)
+        data = read_toml(source, "experiment file")
     try:
         return _parse(data, _Reader(origin), allow_import)
     except RecursionError:
