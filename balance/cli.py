@@ -538,6 +538,25 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
+                    workers: int | None) -> str:
+    """What a short pilot says of a whole sweep (for --dry-run), or nothing for a small one."""
+    from .sweep.runner import MAX_WORKERS, default_workers
+
+    per_cell = spec.cap if spec.precision is None else min(
+        spec.cap, budget.fights_needed(spec.precision, spec.confidence))
+    distinct = list({cell.key: cell for cell in cells}.values())
+    first = distinct[0]
+    planned = 1 if executor == "serial" else min(MAX_WORKERS, workers or default_workers())
+    found = budget.estimate(rs, first.rules,
+                            first.side_a, first.side_b, fights=per_cell * len(distinct),
+                            chunk_size=spec.chunk_size, workers=planned)
+    if found is None:
+        return ""
+    over = found.seconds > budget.MAX_SECONDS
+    return f"; {found.describe()}" + ("; it needs --yes to start" if over else "")
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
@@ -556,6 +575,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         else:
             size = (f"until every interval half-width is <= {spec.precision:g} (at most "
                     f"{spec.cap:,} fights)")
+        if spec.method != "exact":
+            size += _sweep_estimate(spec, resolve(spec.ruleset, allow_import=args.allow_import),
+                                    cells, executor, args.workers)
         print(f"{args.experiment}: {spec.ruleset}, {_count(len(cells), 'cell')} "
               f"({len({c.key for c in cells}):,} distinct) over "
               f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "

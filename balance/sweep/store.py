@@ -252,10 +252,13 @@ class ChunkCache:
 
 
 def remove_partial_writes(run_dir: Path) -> int:
-    """Delete the temporary files of writes a killed run left half done (``.*.tmp``, never
-    read as results); the number removed.  Call only while holding the run's lock."""
+    """Delete the temporary files of the runner's writes a killed run left half done
+    (``.*.tmp`` in the run folder, its cache and its plots; never read as results); the
+    number removed.  Call only while holding the run's lock."""
+    run_dir = Path(run_dir)
     removed = 0
-    for path in Path(run_dir).rglob(".*.tmp"):
+    for path in [*run_dir.glob(".*.tmp"), *(run_dir / "plots").glob(".*.tmp"),
+                 *(run_dir / "cache").rglob(".*.tmp")]:
         try:
             path.unlink()
             removed += 1

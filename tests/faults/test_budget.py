@@ -100,3 +100,21 @@ def test_the_documented_limits_are_the_code_s() -> None:
     for words, holds in stated.items():
         assert words in text, words
         assert holds, words
+
+
+def test_a_dry_run_says_how_long_the_sweep_would_take(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from balance.cli import main
+
+    from ..sweep.helpers import to_toml
+
+    monkeypatch.setattr(budget, "ESTIMATE_ABOVE", 0)
+    monkeypatch.setattr(budget, "MAX_SECONDS", 1e-9)
+    path = tmp_path / "exp.toml"
+    path.write_text(to_toml(make_spec()))
+    assert main(["sweep", str(path), "--dry-run", "--allow-import", "--executor", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert "; 45,000 fights would take about " in out and "fights/s on one core)" in out
+    assert "it needs --yes to start; valid, nothing run" in out
+    assert list(tmp_path.iterdir()) == [path]
