@@ -5,8 +5,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-demo
+NSTAMP := $(VENV)/.installed-notebooks
 
-.PHONY: install install-test browser demo test bench lint typecheck reports clean
+.PHONY: install install-test browser demo notebooks notebooks-sync test bench lint typecheck reports clean
 
 # The flagship experiments: `make reports` runs each (reusing its cache) and writes its
 # playtest report to reports/<name>/.
@@ -35,6 +36,12 @@ $(DSTAMP): pyproject.toml | $(BIN)/python
 		|| (cat $(VENV)/install.log; exit 1)
 	@touch $@ $(STAMP)
 
+$(NSTAMP): pyproject.toml | $(BIN)/python
+	@echo "installing balance with its notebook extras into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e '.[notebooks]' > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	@touch $@ $(STAMP)
+
 install: $(STAMP)
 
 install-test: $(TSTAMP)
@@ -44,11 +51,21 @@ install-test: $(TSTAMP)
 demo: $(DSTAMP)
 	$(BIN)/balance duel crt --a bruggish --b watchman --b watchman --b watchman -n 1000000 --seed 1
 	$(BIN)/balance exact crt --a veteran --b expert --rule extraordinary=false
-	$(BIN)/balance matchups crt --presets novice,skilled,expert,veteran,superior,master -n 20000
+	$(BIN)/balance matchups crt --entrants novice,skilled,expert,veteran,superior,master -n 20000
 	$(BIN)/balance sweep experiments/crt-skill-vs-experience.toml --resume
 	$(BIN)/balance report runs/crt-skill-vs-experience
 	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
 	@echo "playtest report: runs/crt-skill-vs-experience/report/report.html"
+
+# JupyterLab on notebooks/: each notebook is a plain-text .py (jupytext percent format)
+# paired with its .ipynb; opening either and saving writes both.
+notebooks: $(NSTAMP)
+	$(BIN)/jupyter lab notebooks
+
+# After editing a notebook's .py outside Jupyter: bring its .ipynb up to date (the test
+# suite fails on a drifted pair).
+notebooks-sync: $(NSTAMP)
+	$(BIN)/jupytext --sync notebooks/*.py
 
 # The report test renders a page in headless Chromium: install Debian's package if missing.
 browser:
@@ -56,7 +73,10 @@ browser:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 		> $(VENV)/apt.log 2>&1 || echo "could not install chromium (see $(VENV)/apt.log)"; }
 
+# Lint and type checks first (seconds), then every test.
 test: $(TSTAMP) browser
+	$(BIN)/ruff check balance tests notebooks
+	$(BIN)/mypy balance
 	BALANCE_BROWSER_TESTS=required $(BIN)/python -m pytest -n 2 tests
 
 reports: $(DSTAMP)

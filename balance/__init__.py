@@ -30,6 +30,7 @@ from __future__ import annotations
 from ._version import __version__
 from .api import duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
+from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
@@ -49,6 +50,7 @@ __all__ = [
     "__version__",
     "duel",
     "exact",
+    "explore",
     "fight",
     "get",
     "load_run",

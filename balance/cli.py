@@ -74,10 +74,21 @@ def _add_ruleset(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset", help="ruleset: a name (see `balance rulesets`) or "
                                    "'package.module:OBJECT' with --allow-import")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
+    p.add_argument("--presets", metavar="FILE", default=None,
+                   help="a TOML file of [presets.NAME] tables: more named combatants, usable "
+                        "wherever a preset is")
 
 
 def _ruleset(args: argparse.Namespace) -> Ruleset:
-    return resolve(args.ruleset, allow_import=args.allow_import)
+    rs = resolve(args.ruleset, allow_import=args.allow_import)
+    if getattr(args, "presets", None):
+        path = Path(args.presets)
+        if not path.is_file() and path.suffix != ".toml":
+            raise SpecError(f"--presets takes a TOML file of presets, got {args.presets!r}"
+                            + ("; to choose the entrants of a round robin give --entrants "
+                               "NAME,NAME or --entrant SPEC" if "," in args.presets else ""))
+        rs = rs.load_presets(path)
+    return rs
 
 
 MAX_BENCH_SECONDS = 600.0
@@ -150,8 +161,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
-    p.add_argument("--presets", metavar="NAME,NAME,...",
-                   help="entrants (default: every preset of the ruleset)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...",
+                   help="entrants by preset name (default: every preset of the ruleset)")
+    p.add_argument("--entrant", action="append", default=[], metavar="SPEC",
+                   help="an entrant given as any combatant SPEC ('preset,field=value,...' or "
+                        "'field=value,...'); repeat, or combine with --entrants")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     size = p.add_mutually_exclusive_group()
     size.add_argument("-n", type=_positive_int, default=None,
@@ -218,6 +232,23 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep the rows with this value of another axis; repeatable")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
 
+    p = sub.add_parser("new", help="write a new ruleset package to edit: rules, presets, "
+                                   "kernel, reference, tests")
+    p.add_argument("what", choices=("ruleset",))
+    p.add_argument("name", help="the new ruleset's name (a lowercase Python identifier)")
+    p.add_argument("--out", metavar="DIR", default=".", help="folder to write it in")
+
+    p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
+                                       "(needs the explore extra)")
+    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
+    p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=_seed, default=1)
+    p.add_argument("--port", type=int, default=8866, help="port on 127.0.0.1 (default 8866)")
+    p.add_argument("--experiments", metavar="DIR", default=".",
+                   help="folder 'save as experiment' writes to (default: here)")
+
     p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
                                       "and a Markdown twin")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
@@ -279,7 +310,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
         _print_json(info)
         return 0
     print(f"{info['name']}: {info['title']}")
-    print(f"seed {info['seed']}, digest {info['digest']}; up to {info['max_side']} per side")
+    source = ", ".join(f"{k} {info[k]}" for k in ("seed", "digest") if info[k])
+    print((f"{source}; " if source else "") + f"up to {info['max_side']} per side")
     for title, key in (("Combatant fields", "combatant_fields"), ("Rule parameters", "rule_parameters")):
         print(f"\n{title} (name = default  [tag]  allowed: description)")
         for f in info[key]:
@@ -395,15 +427,31 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
+    """Round-robin entrants: label -> combatant (a preset's label is its name, any other
+    SPEC's label is the SPEC as written)."""
+    picked: dict[str, Any] = {}
+    names = [p.strip() for p in args.entrants.split(",")] if args.entrants else []
+    if not names and not args.entrant:
+        names = list(rs.presets)
+    for name in names:
+        picked[name] = rs.preset(name)
+    for spec in args.entrant:
+        try:
+            picked[spec.strip()] = rs.combatant(spec)
+        except SpecError as exc:
+            raise SpecError(exc.reason, where=f"--entrant {spec!r}") from None
+    return picked
+
+
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
-    names = [p.strip() for p in args.presets.split(",")] if args.presets else list(rs.presets)
-    for name in names:
-        rs.preset(name)
+    entrants = _entrants(args, rs)
+    names = list(entrants)
     rules = rs.rules(_rule_overrides(args.rule))
     sized = args.n is not None or args.precision is not None
     if args.method == "exact" and sized:
@@ -412,10 +460,11 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "simulate")
     method = args.method or ("simulate" if sized else None)
     n = args.n or MATCHUPS_N
-    if sized and names:
+    if sized and entrants:
         per_pair = (n if args.precision is None
                     else min(MAX_FIGHTS, budget.fights_needed(args.precision)))
-        _, pilot_rules, side_a, side_b = api.matchup(rs, names[0], names[0], rules)
+        first = next(iter(entrants.values()))
+        _, pilot_rules, side_a, side_b = api.matchup(rs, first, first, rules)
         found = budget.estimate(rs, pilot_rules, side_a, side_b,
                                 fights=per_pair * len(names) ** 2,
                                 chunk_size=min(per_pair, 1 << 18))
@@ -423,7 +472,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      + (f"-n {n:,}" if args.precision is None else
                         f"--precision {args.precision:g}"),
                      None if args.yes else budget.MAX_SECONDS)
-    table = analysis.round_robin(rs.name, names, rules=rules, n=n, precision=args.precision,
+    table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                  seed=args.seed, method=method)
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
@@ -629,6 +678,19 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import new_ruleset
+
+    root = new_ruleset(args.name, args.out)
+    print(f"wrote {root}/ (rules, presets, kernel, reference, tests). Next:")
+    print(f"  pip install -e {root}        # registers '{args.name}' with every balance command")
+    print(f"  balance duel {args.name} --a veteran --b novice -n 100000 --seed 1")
+    print(f"  cd {root} && python -m pytest tests   # the ruleset contract")
+    print(f"  (without installing: balance duel {args.name}:RULESET --allow-import ... from "
+          f"inside {root})")
+    return 0
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
@@ -638,10 +700,17 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_explore(args: argparse.Namespace) -> int:
+    from .explore.serve import serve
+
+    return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
+                 port=args.port, experiments=args.experiments)
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
 
 
 def _one_line(text: str) -> str:

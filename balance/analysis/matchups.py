@@ -20,7 +20,7 @@ from ..sweep.spec import METHODS
 __all__ = ["round_robin", "score_matrix"]
 
 
-def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
+def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                 rules: Any = None, n: int = 20_000, precision: float | None = None,
                 seed: int | None = 0, mirror: bool = True, chunk_size: int = DEFAULT_CHUNK_SIZE,
                 method: str | None = None,
@@ -30,7 +30,8 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
     Parameters
     ----------
     ruleset
-        Registry name.
+        Registry name or ruleset object (e.g. one with presets of your own,
+        :meth:`~balance.rulesets.base.Ruleset.with_presets`).
     entrants
         Name -> side (anything :func:`balance.duel` accepts), or a list of preset names.
     rules
@@ -65,8 +66,12 @@ def round_robin(ruleset: str, entrants: Mapping[str, Any] | Sequence[str], *,
         raise SpecError("a round robin needs at least two entrants")
     if method not in (None, *METHODS):
         raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    from ..api import get
+
+    rs = get(ruleset)
+    ruleset = rs.name
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
-    resolved = [(a, b, *matchup(ruleset, entrants[a], entrants[b], rules)) for a, b in pairs]
+    resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
     if method is None:
         method = "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
     if method == "exact":

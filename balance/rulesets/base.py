@@ -20,6 +20,7 @@ contract as an executable test suite.
 from __future__ import annotations
 
 import abc
+import copy
 import dataclasses
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -202,6 +203,43 @@ class Ruleset(abc.ABC):
         except KeyError:
             raise SpecError(f"unknown {self.name} preset {name!r}; presets: "
                             + ", ".join(self.presets)) from None
+
+    def with_presets(self, presets: Mapping[str, Any], *, where: str = "presets") -> Ruleset:
+        """A copy of this ruleset whose presets also hold ``presets``: name -> a combatant,
+        a ``"preset,field=value"`` spec or a mapping of fields (which may name a ``preset``
+        to start from, one of these included if defined earlier).  A preset's ``name``
+        field defaults to its key.  The ruleset itself is not changed."""
+        if not isinstance(presets, Mapping):
+            raise SpecError(f"{where} must be a table of name = combatant, got "
+                            f"{type(presets).__name__}")
+        clone = copy.copy(self)
+        made = dict(self.presets)
+        has_name = "name" in {f.name for f in dataclasses.fields(self.Combatant)}
+        for key, spec in presets.items():
+            if not isinstance(key, str) or not key.strip() or any(c in key for c in ",=:"):
+                raise SpecError(f"{where}: a preset name is a non-empty word without ',', "
+                                f"'=' or ':', got {key!r}")
+            vars(clone)["presets"] = types.MappingProxyType(made)  # this copy only
+            if has_name and isinstance(spec, Mapping) and "name" not in spec:
+                spec = {**spec, "name": key}
+            try:
+                made[key] = clone.combatant(spec)
+            except SpecError as exc:
+                raise SpecError(exc.reason, where=f"{where}.{key}") from None
+        vars(clone)["presets"] = types.MappingProxyType(made)
+        return clone
+
+    def load_presets(self, path: Any) -> Ruleset:
+        """:meth:`with_presets` from a TOML file of ``[presets.NAME]`` tables (or of
+        ``[NAME]`` tables at the top level)::
+
+            [presets.duelist2]
+            preset = "duelist"      # optional: start from a preset
+            agility = 12
+        """
+        data = read_toml(path)
+        table = data["presets"] if set(data) == {"presets"} else data
+        return self.with_presets(table, where=f"{path}: presets")
 
     def side(self, members: Any) -> Side:
         """A side from one combatant spec or a sequence of them."""

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import SpecError
 from ..fields import Table, plain
 from ..rulesets.base import Ruleset, Side
-from .spec import SIDES, Axis, Spec, _member_dict, resolve_ruleset
+from .spec import SIDES, Axis, Spec, _member_dict
 
 __all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand", "place"]
 
@@ -135,7 +135,7 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     SpecError
         Naming the cell (its axis values) that the ruleset rejects, e.g. a side too large.
     """
-    rs = ruleset if ruleset is not None else resolve_ruleset(spec.ruleset, allow_import=True)
+    rs = ruleset if ruleset is not None else spec.ruleset_object(allow_import=True)
     cells = []
     rules_cache: dict[Any, Any] = {}
     for index, combo in enumerate(combinations(spec)):

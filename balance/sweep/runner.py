@@ -745,7 +745,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     if not isinstance(spec, Spec):
         spec = load_spec(spec, allow_import=allow_import)
     _check_executor(executor, workers, scheduler)
-    rs: Ruleset = resolve_ruleset(spec.ruleset, allow_import=allow_import)
+    rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)

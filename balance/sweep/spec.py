@@ -99,8 +99,8 @@ SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confiden
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
-_TOP_KEYS = ("description", "question", "notes", "ruleset", "rules", "a", "b", "grid", "run",
-             "outputs")
+_TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
+             "grid", "run", "outputs")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -183,6 +183,14 @@ class Spec:
     """What to look for in the answer (reports print it under the question)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
+    presets: Table = field(default_factory=Table)
+    """Named combatants of this experiment (``[presets.NAME]`` tables), usable wherever a
+    preset name is."""
+
+    def ruleset_object(self, *, allow_import: bool = False) -> Ruleset:
+        """The ruleset, with this experiment's own presets."""
+        rs = resolve(self.ruleset, allow_import=allow_import)
+        return rs.with_presets(self.presets) if self.presets else rs
 
     @property
     def cap(self) -> int:
@@ -209,6 +217,8 @@ class Spec:
         for key in ("description", "question", "notes"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
+        if self.presets:
+            out["presets"] = plain(self.presets)
         if self.rules:
             out["rules"] = plain(self.rules)
         for label in SIDES:
@@ -361,6 +371,15 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     question = r.text(data.get("question", ""), "question")
     notes = r.text(data.get("notes", ""), "notes")
 
+    presets = data.get("presets", {})
+    if not isinstance(presets, Mapping):
+        raise r.fail("presets", "must be a table of [presets.NAME] combatant tables, got "
+                                + _show(presets))
+    if presets:
+        try:
+            rs = rs.with_presets(presets, where="presets")
+        except SpecError as exc:
+            raise r.fail(exc.where or "presets", exc.reason) from None
     rules = _parse_rules(rs, data.get("rules", {}), r)
     grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
     combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
@@ -440,7 +459,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
                 description=description,
-                question=question, notes=notes, source=r.source)
+                question=question, notes=notes, source=r.source, presets=Table(presets))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     return spec

@@ -203,7 +203,7 @@ def test_round_robin_on_pool_defaults_to_exact():
 
 
 def test_matchups_cli_exact_pool(capsys):
-    args = ["matchups", "pool", "--presets", "duellist,guard,brute", "--rule", "max_rounds=8"]
+    args = ["matchups", "pool", "--entrants", "duellist,guard,brute", "--rule", "max_rounds=8"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("pool: round robin of 3 presets; method exact")
@@ -219,13 +219,13 @@ def test_matchups_cli_exact_pool(capsys):
 
 
 def test_matchups_cli_simulated(capsys):
-    assert main(["matchups", "crt", "--presets", "novice,expert", "-n", "300"]) == 0
+    assert main(["matchups", "crt", "--entrants", "novice,expert", "-n", "300"]) == 0
     out = capsys.readouterr().out
     assert "method simulate: simulated, 300 fights per ordered pair" in out
     for text in ("Draw rate", "Fight length in rounds", "Seat advantage", "Upsets",
                  "95% Wilson"):
         assert text in out, text
-    assert main(["matchups", "pool", "--presets", "duellist,brute", "--rule", "max_rounds=8",
+    assert main(["matchups", "pool", "--entrants", "duellist,brute", "--rule", "max_rounds=8",
                  "--precision", "0.2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "simulate" and data["precision"] == 0.2
@@ -239,7 +239,7 @@ def test_matchups_cli_simulated(capsys):
     (["--precision", "0.7"], "expected a half-width in (0, 0.5)"),
     (["-n", "10", "--precision", "0.1"], "not allowed with argument"),
     (["--method", "guess"], "invalid choice: 'guess'"),
-    (["--presets", "duellist,nobody"], "nobody"),
+    (["--entrants", "duellist,nobody"], "nobody"),
 ])
 def test_matchups_cli_bad_input(args, message, capsys):
     try:

@@ -3,6 +3,7 @@ end causes."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -101,3 +102,53 @@ def test_sweep_rows_name_their_policies(tmp_path: Path) -> None:
     assert list(table["policies"]) == ["divert=never", "divert: A=never, B=always"]
     meta = balance.load_run(path)
     assert "policies" in meta.table.columns
+
+
+def test_presets_as_data_build_on_each_other_and_leave_the_ruleset_alone() -> None:
+    crt = balance.get("crt")
+    mine = crt.with_presets({"champion": {"preset": "veteran", "combats": 40},
+                             "champion2": "champion,skill=5", "plain": {"agility": 9}})
+    assert mine.presets["champion2"].combats == 40 and mine.presets["champion2"].skill == 5
+    assert mine.presets["plain"].name == "plain"          # the key names it
+    assert "champion" not in crt.presets and resolve("crt") is crt
+    with pytest.raises(SpecError, match=r"^presets\.bad: unknown crt combatant field 'agilty'"):
+        crt.with_presets({"bad": {"agilty": 9}})
+    with pytest.raises(SpecError, match="a preset name is a non-empty word"):
+        crt.with_presets({"a,b": {}})
+
+
+def test_every_command_takes_a_presets_file_and_matchups_any_spec(tmp_path: Path,
+                                                                  capsys) -> None:
+    from balance.cli import main
+
+    presets = tmp_path / "mine.toml"
+    presets.write_text('[presets.champion]\npreset = "veteran"\ncombats = 40\n')
+    assert main(["duel", "crt", "--presets", str(presets), "--a", "champion", "--b", "novice",
+                 "-n", "2000", "--seed", "1"]) == 0
+    assert main(["exact", "crt", "--presets", str(presets), "--a", "champion", "--b", "novice",
+                 "--rule", "extraordinary=false"]) == 0
+    capsys.readouterr()
+    assert main(["matchups", "crt", "--presets", str(presets), "--entrants", "champion,novice",
+                 "--entrant", "novice,skill=2", "--rule", "extraordinary=false"]) == 0
+    out = capsys.readouterr().out
+    assert "novice,skill=2" in out and "champion" in out
+    assert main(["matchups", "crt", "--presets", "novice,expert"]) == 2
+    err = capsys.readouterr().err
+    assert "--presets takes a TOML file" in err and "--entrants" in err
+    assert main(["matchups", "crt", "--entrant", "novice,agilty=3"]) == 2
+    assert "--entrant 'novice,agilty=3': unknown crt combatant field 'agilty'" in \
+        capsys.readouterr().err
+
+
+def test_an_experiment_defines_its_own_presets(tmp_path: Path) -> None:
+    spec = {"ruleset": "crt", "a": [{"preset": "champion"}], "b": "rookie",
+            "presets": {"champion": {"preset": "veteran", "combats": 40},
+                        "rookie": {"agility": 9}},
+            "rules": {"extraordinary": False}, "run": {"method": "exact"}}
+    table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial", progress=False)
+    direct = balance.exact("crt", "veteran,combats=40", "agility=9", extraordinary=False)
+    assert table["a_win"].iloc[0] == pytest.approx(direct.a_win, abs=1e-12)
+    loaded = balance.load_spec(json.loads((path / "meta.json").read_text())["spec"])
+    assert loaded.presets["champion"]["combats"] == 40
+    with pytest.raises(SpecError, match=r"presets\.rookie: unknown crt combatant field"):
+        balance.load_spec({**spec, "presets": {"rookie": {"agilty": 9}}})

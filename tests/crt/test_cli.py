@@ -170,7 +170,7 @@ def test_console_script_entry_point():
 
 
 def test_matchups_json(capsys):
-    status, out, _ = run(capsys, "matchups", "crt", "--presets", "novice,expert,master",
+    status, out, _ = run(capsys, "matchups", "crt", "--entrants", "novice,expert,master",
                          "-n", "2000", "--resamples", "20", "--json")
     assert status == 0
     data = json.loads(out)
@@ -180,5 +180,5 @@ def test_matchups_json(capsys):
 
 
 def test_matchups_bad_preset(capsys):
-    status, out, err = run(capsys, "matchups", "crt", "--presets", "novice,bogus")
+    status, out, err = run(capsys, "matchups", "crt", "--entrants", "novice,bogus")
     assert status == 2 and out == "" and "unknown crt preset 'bogus'" in err

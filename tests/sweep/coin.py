@@ -26,7 +26,7 @@ from balance.fields import check_fields, param
 from balance.outcomes import EndCauses, Outcome, Outcomes, Probabilities, Winner
 from balance.rulesets.base import BenchCase, Log, Ruleset, Side
 
-CAUSES = EndCauses("decided", "timeout")
+CAUSES = EndCauses("decided", "max_rounds")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,7 +102,7 @@ class Coin(Ruleset):
         pb = side_chance(side_b, rules.handicap[1])
         winner = np.zeros(n, np.int8)
         rounds = np.full(n, rules.max_rounds, np.int16)
-        cause = np.full(n, CAUSES.index("timeout"), np.int8)
+        cause = np.full(n, CAUSES.index("max_rounds"), np.int8)
         points_a = np.zeros(n, np.int16)
         points_b = np.zeros(n, np.int16)
         active = np.arange(n)
@@ -141,7 +141,7 @@ class Coin(Ruleset):
             if max(points) >= rules.target:
                 winner = Winner.A if points[0] >= rules.target else Winner.B
                 return Outcome(winner, r, "decided", {"margin": float(points[0] - points[1])})
-        return Outcome(Winner.DRAW, rules.max_rounds, "timeout",
+        return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds",
                        {"margin": float(points[0] - points[1])})
 
     def exact(self, rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:

@@ -49,7 +49,7 @@ def test_table_is_tidy(run: balance.Run) -> None:
     assert (table["a_wins"] + table["b_wins"] + table["draws"] == table["n"]).all()
     assert np.allclose(table["a_win"] + table["b_win"] + table["draw"], 1.0)
     assert {"mean_rounds", "rounds_q10", "rounds_q50", "rounds_q90", "end_decided",
-            "end_timeout", "mean_margin", "cell"} <= set(table.columns)
+            "end_max_rounds", "mean_margin", "cell"} <= set(table.columns)
 
 
 def test_meta_round_trip(run: balance.Run) -> None:

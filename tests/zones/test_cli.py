@@ -132,7 +132,7 @@ def test_show_lists_parameters_with_tags(capsys):
     code, out, err = run(capsys, "show", "zones")
     assert code == 0, err
     for text in ("battlefield", "ladder = [9, 12, 17]  [DEFAULT]", "map = [0, -2, -4]",
-                 "shift_speed_rule", "gate:", "End causes: down, stalemate, rounds"):
+                 "shift_speed_rule", "gate:", "End causes: down, stalemate, max_rounds"):
         assert text in out
 
 

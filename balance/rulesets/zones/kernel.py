@@ -1069,7 +1069,7 @@ def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     -------
     Outcomes
         ``winner`` int8, ``rounds`` int16, ``cause`` int8 over ``("down", "stalemate",
-        "rounds")``; extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
+        "max_rounds")``; extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
         death saves).  Fights whose first side is A come first.
     """
     st = _compile(rules, tuple(side_a), tuple(side_b))

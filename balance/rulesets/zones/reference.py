@@ -46,7 +46,7 @@ from .rules import (
 
 __all__ = ["fight"]
 
-CAUSES = EndCauses("down", "stalemate", "rounds")
+CAUSES = EndCauses("down", "stalemate", "max_rounds")
 
 
 @dataclass
@@ -550,7 +550,7 @@ class _Fight:
                 self.ended = "stalemate"
                 self.say("Two rounds pass with nobody able to act: a stalemate")
                 break
-        cause = self.ended or "rounds"
+        cause = self.ended or "max_rounds"
         up = [sum(g.up for g in self.fighters if g.side == s) for s in (0, 1)]
         winner = Winner.DRAW
         if cause == "down":

@@ -1,0 +1,144 @@
+"""``balance explore``: the explorer panel as a local web page.
+
+The page is a one-cell notebook that builds the panel, rendered by Voilà (the notebook's
+code is not shown, only its widgets), listening on 127.0.0.1 only.  A port already in use
+is a :class:`~balance.errors.SpecError` (the command's one line and exit status 2), never
+a silent move to another port.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import SpecError
+
+__all__ = ["HOST", "check_port", "page_notebook", "serve", "voila_command"]
+
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8866
+
+
+def check_port(port: int, host: str = HOST) -> None:
+    """Raise :class:`SpecError` if ``host:port`` cannot be listened on."""
+    if not 1 <= port <= 65535:
+        raise SpecError(f"--port must be in 1..65535, got {port}")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                raise SpecError(f"port {port} on {host} is taken; choose another with "
+                                "--port") from None
+            raise SpecError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def page_notebook(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
+                  rules: Mapping[str, Any] | None = None, *, seed: int = 1,
+                  experiments: str | Path = ".") -> dict[str, Any]:
+    """The one-cell notebook (nbformat 4, as a dict) that shows the panel."""
+    args = [repr(ruleset), repr(list(a) or None), repr(list(b) or None)]
+    code = ("import balance\n\n"
+            f"balance.explore({', '.join(args)}, rules={dict(rules or {})!r}, seed={seed!r},\n"
+            f"                experiments={str(experiments)!r})")
+    return {"nbformat": 4, "nbformat_minor": 5,
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                        "language": "python"},
+                         "language_info": {"name": "python"}},
+            "cells": [{"cell_type": "code", "id": "explorer", "metadata": {},
+                       "execution_count": None, "outputs": [], "source": code}]}
+
+
+TEMPLATES = Path(__file__).parent / "jupyter"
+"""A Jupyter data folder holding the page's Voilà template (``balance-explore``)."""
+
+WIDGETS_EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "@voila-dashboards/widgets-manager8")
+
+
+def voila_command(notebook: Path, port: int) -> list[str]:
+    """The Voilà command line serving ``notebook`` on 127.0.0.1:``port`` and no other.
+
+    Only the widgets' JupyterLab extension is loaded: others installed beside JupyterLab
+    (jupytext's, say) are built for JupyterLab's version, not Voilà's, and fail to load.
+    """
+    return [sys.executable, "-m", "voila", str(notebook), f"--port={port}",
+            f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--no-browser",
+            f"--Voila.root_dir={notebook.parent}", "--theme=light",
+            "--template=balance-explore",
+            *(f"--VoilaConfiguration.extension_allowlist={name}" for name in WIDGETS_EXTENSIONS),
+            "--VoilaConfiguration.show_tracebacks=True"]
+
+
+def voila_environment() -> dict[str, str]:
+    """The environment of the Voilà process: ours, with the page template's folder first
+    on ``JUPYTER_PATH``."""
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), env.get("JUPYTER_PATH", "")) if p)
+    return env
+
+
+def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
+          rules: Mapping[str, Any] | None = None, *, seed: int = 1, port: int = DEFAULT_PORT,
+          experiments: str | Path = ".", out: Any = None) -> int:
+    """Serve the explorer at ``http://127.0.0.1:PORT/`` until interrupted; the exit status.
+
+    Everything is checked before the server starts (the ruleset, sides and rules, the port,
+    that Voilà is installed), each failure a one-line :class:`SpecError`.
+    """
+    from importlib.util import find_spec
+
+    from ..api import get, matchup
+
+    rs = get(ruleset)
+    presets = list(rs.presets)
+    matchup(rs, list(a) or presets[:1], list(b) or presets[1:2] or presets[:1], dict(rules or {}))
+    for name in ("voila", "ipywidgets"):
+        if find_spec(name) is None:
+            raise SpecError(f"`balance explore` needs {name}: pip install 'balance[explore]'")
+    check_port(port)
+    out = out or sys.stdout
+    with tempfile.TemporaryDirectory(prefix="balance-explore-") as folder:
+        notebook = Path(folder) / "explore.ipynb"
+        notebook.write_text(json.dumps(page_notebook(
+            rs.name, a, b, rules, seed=seed, experiments=Path(experiments).resolve())),
+            encoding="utf-8")
+        process: subprocess.Popen[bytes] | None = None
+        terminated = False
+
+        def on_term(*_: Any) -> None:
+            # a terminated `balance explore` takes its server (and the server its kernels)
+            # along, whenever the signal comes
+            nonlocal terminated
+            terminated = True
+            if process is not None:
+                process.terminate()
+
+        previous = signal.signal(signal.SIGTERM, on_term)
+        try:
+            print(f"balance explore: {rs.name} at http://{HOST}:{port}/ (this machine only; "
+                  "Ctrl-C stops it)", file=out, flush=True)
+            if terminated:
+                return 143
+            process = subprocess.Popen(voila_command(notebook, port), env=voila_environment(),
+                                       stdout=subprocess.DEVNULL)
+            if terminated:  # the signal came between the fork and the assignment
+                process.terminate()
+            status = process.wait()
+            return 128 + signal.SIGTERM if terminated else status
+        except KeyboardInterrupt:
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,179 @@
+"""HTML for the explorer's answers: pure functions of an Answer or a Comparison.
+
+The panel puts these strings in ipywidgets ``HTML`` widgets; they hold no scripts, only a
+table, a stacked bar, an inline SVG histogram of fight lengths and the readings and policies
+the numbers rest on.  Elements a test (or a browser) reads carry classes: ``a-win``,
+``b-win``, ``draw``, ``method``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import numpy as np
+
+from .compute import Answer, Comparison, Difference
+
+__all__ = ["answer_html", "comparison_html", "error_html", "pct"]
+
+COLOURS = {"A": "#2b6cb0", "draw": "#a0aec0", "B": "#c05621"}
+
+
+def pct(x: float, digits: int = 2) -> str:
+    """``0.0391`` -> ``"3.91%"``."""
+    return f"{100 * x:.{digits}f}%"
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _method_line(a: Answer, refining: bool) -> str:
+    if a.exact:
+        solver = a.details.get("method") or a.details.get("play") or "exact solver"
+        how = f"exact ({_esc(solver)})"
+    else:
+        how = (f"Monte Carlo: {a.n:,} fights, seed {a.question.seed}, "
+               f"&plusmn;{100 * a.half_width:.2f} points (95%)")
+    state = " &middot; <i>refining&hellip;</i>" if refining else ""
+    return (f'<div class="method" style="color:#4a5568">{how}{state} &middot; '
+            f"{1000 * a.elapsed_s:,.0f} ms</div>")
+
+
+def _rates_table(a: Answer) -> str:
+    digits = 3 if a.exact else 2
+    rows = []
+    for label, cls, rate, (low, high), colour in (
+            ("A wins", "a-win", a.a_win, a.a_win_ci, COLOURS["A"]),
+            ("B wins", "b-win", a.b_win, a.b_win_ci, COLOURS["B"]),
+            ("draw", "draw", a.draw, a.draw_ci, COLOURS["draw"])):
+        interval = ("exact" if a.exact else f"[{pct(low, digits)}, {pct(high, digits)}]")
+        rows.append(f'<tr><td style="color:{colour};font-weight:bold">{label}</td>'
+                    f'<td class="{cls}" style="text-align:right;font-size:1.2em">'
+                    f"{pct(rate, digits)}</td><td style=\"color:#4a5568\">{interval}</td></tr>")
+    rows.append(f"<tr><td>A's score</td><td style=\"text-align:right\">{a.score:.3f}</td>"
+                "<td style=\"color:#4a5568\">win 1, draw &frac12;</td></tr>")
+    return '<table style="border-collapse:collapse" cellpadding="3">' + "".join(rows) + "</table>"
+
+
+def _bar(a: Answer) -> str:
+    parts = [(a.a_win, COLOURS["A"]), (a.draw, COLOURS["draw"]), (a.b_win, COLOURS["B"])]
+    cells = "".join(f'<div style="width:{100 * share:.3f}%;background:{colour}"></div>'
+                    for share, colour in parts if share > 0)
+    return ('<div style="display:flex;height:14px;width:100%;max-width:420px;'
+            f'margin:6px 0;border-radius:3px;overflow:hidden">{cells}</div>')
+
+
+def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 110) -> str:
+    """An inline SVG bar chart of a fight-length histogram (the last bar holds the tail
+    beyond the 99th percentile)."""
+    counts = np.asarray(rounds, dtype=float)
+    total = counts.sum()
+    if total == 0:
+        return ""
+    cdf = np.cumsum(counts) / total
+    last = int(np.searchsorted(cdf, 0.99)) + 1
+    shown = counts[: last + 1].copy()
+    tail = counts[last + 1:].sum()
+    shown[-1] += tail
+    first = int(np.flatnonzero(shown)[0]) if shown.any() else 0
+    shown = shown[first:]
+    bar_w = width / len(shown)
+    top = shown.max()
+    bars = []
+    for i, c in enumerate(shown):
+        h = (height - 16) * c / top
+        label = f"{first + i}{'+' if tail and i == len(shown) - 1 else ''} rounds: {c / total:.1%}"
+        bars.append(f'<rect x="{i * bar_w:.2f}" y="{height - 16 - h:.2f}" '
+                    f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" fill="#4a5568">'
+                    f"<title>{label}</title></rect>")
+    ticks = sorted({0, len(shown) - 1, (len(shown) - 1) // 2})
+    labels = "".join(f'<text x="{(i + 0.5) * bar_w:.1f}" y="{height - 3}" font-size="10" '
+                     f'text-anchor="middle" fill="#4a5568">{first + i}'
+                     f'{"+" if tail and i == len(shown) - 1 else ""}</text>' for i in ticks)
+    return (f'<svg width="{width}" height="{height}" role="img" '
+            f'aria-label="fight length distribution">{"".join(bars)}{labels}</svg>')
+
+
+def _quantile(rounds: np.ndarray, q: float) -> int:
+    cdf = np.cumsum(rounds)
+    return int(np.searchsorted(cdf, q * cdf[-1]))
+
+
+def _lengths(a: Answer) -> str:
+    mean = "" if np.isnan(a.mean_rounds) else f"mean {a.mean_rounds:.2f} rounds"
+    if a.exact and mean:
+        mean += " (exact)"
+    parts = [mean]
+    if a.n and np.sum(a.rounds):
+        parts.append(f"median {_quantile(a.rounds, 0.5)}, 90% within "
+                     f"{_quantile(a.rounds, 0.9)}")
+    head = ", ".join(p for p in parts if p)
+    note = f" &middot; {_esc(a.lengths_note)}" if a.lengths_note else ""
+    ended = ", ".join(f"{_esc(c)} {pct(s, 1)}" for c, s in a.causes.items() if s)
+    svg = lengths_svg(a.rounds) if a.n else ""
+    return (f"<div><b>Fight length</b>: {head}{note}</div>{svg}"
+            + (f'<div style="color:#4a5568">ended by {ended}</div>' if ended else ""))
+
+
+def _rests_on(a: Answer) -> str:
+    out = []
+    if a.policies:
+        out.append(f"<details><summary>plays {len(a.policies)} policies</summary><ul>"
+                   + "".join(f"<li><code>{_esc(p)}</code></li>" for p in a.policies)
+                   + "</ul></details>")
+    out.append(f"<details><summary>rests on {len(a.assumptions)} DEFAULT / AMBIG "
+               "readings</summary><ul>"
+               + "".join(f"<li><code>{_esc(r)}</code></li>" for r in a.assumptions)
+               + "</ul></details>")
+    if a.why_not_exact:
+        out.append(f'<div style="color:#4a5568;font-size:0.9em">not exact: '
+                   f"{_esc(a.why_not_exact)}</div>")
+    return "".join(out)
+
+
+def answer_html(a: Answer, *, refining: bool = False) -> str:
+    """The whole answer to one question."""
+    return (f'<div class="balance-answer"><div><b>{_esc(a.question.describe())}</b> '
+            f"({_esc(a.question.ruleset)})</div>{_method_line(a, refining)}"
+            f"{_rates_table(a)}{_bar(a)}{_lengths(a)}{_rests_on(a)}</div>")
+
+
+def _difference_row(d: Difference, exact: bool) -> str:
+    if exact:
+        interval = "exact"
+    else:
+        interval = (f"[{100 * d.low:+.2f}, {100 * d.high:+.2f}] points; "
+                    f"&plusmn;{100 * d.independent_half_width:.2f} without common random "
+                    "numbers")
+    return (f"<tr><td>{_esc(d.name)}</td><td class=\"diff\" style=\"text-align:right\">"
+            f"{100 * d.value:+.2f} points</td><td style=\"color:#4a5568\">{interval}</td></tr>")
+
+
+def comparison_html(c: Comparison, *, refining: bool = False) -> str:
+    """Baseline and variant side by side, with the differences and their intervals."""
+    exact = c.method == "exact"
+    how = ("both exact" if exact else
+           f"common random numbers: {c.baseline.n:,} fights each on the same streams "
+           f"(seed {c.baseline.question.seed})")
+    state = " &middot; <i>refining&hellip;</i>" if refining else ""
+    diffs = "".join(_difference_row(d, exact) for d in c.differences)
+    sides = "".join(f'<div style="flex:1;min-width:280px"><div><b>{label}</b></div>'
+                    f"{answer_html(a)}</div>"
+                    for label, a in (("baseline", c.baseline), ("variant", c.variant)))
+    return (f'<div class="balance-comparison"><div><b>Variant minus baseline</b> '
+            f'<span class="method" style="color:#4a5568">({how}){state}</span></div>'
+            f'<table style="border-collapse:collapse" cellpadding="3">{diffs}</table>'
+            f'<div style="display:flex;gap:16px;flex-wrap:wrap;margin-top:8px">{sides}</div>'
+            "</div>")
+
+
+def error_html(message: str) -> str:
+    return (f'<div class="balance-error" style="color:#c53030"><b>cannot answer:</b> '
+            f"{_esc(message)}</div>")
+
+
+def narration_html(title: str, lines: Sequence[str]) -> str:
+    return (f"<div><b>{_esc(title)}</b></div><pre style=\"max-height:360px;overflow:auto;"
+            f"font-size:0.85em\">{_esc(chr(10).join(lines))}</pre>")

@@ -1,0 +1,112 @@
+"""Benchmark of the explorer (not a test): time from a control change to an updated answer.
+
+Two figures, each the median (and the worst) over several changes of a control, measured
+through the panel itself (``balance.explore(background=False)``: a change is answered
+before ``set`` returns, with the widget updates included):
+
+* ``exact``       -- the change of a stat in a matchup the exact solver covers (a crt plain
+  duel, a zones one-zone duel): solve, one chunk of simulated fight lengths, the HTML.
+  Target: under 0.3 s.
+* ``monte carlo`` -- the change of a stat in a matchup it does not (every ruleset's Monte
+  Carlo case), until A's win rate is known to +/- 1 point (95% interval half-width of every
+  rate at most 0.01).  Target: under 1 s.
+
+Each change is a value not seen before (no cache helps).  Usage::
+
+    .venv/bin/python benchmarks/explore_bench.py
+    .venv/bin/python benchmarks/explore_bench.py --changes 9 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import balance
+
+TARGET_EXACT_S = 0.3
+TARGET_MC_S = 1.0
+PRECISION = 0.01
+
+# (ruleset, side A, side B, rules, the control moved, its values); the first value is set
+# before timing starts
+EXACT_CASES = [
+    ("crt", "novice", "veteran", {"extraordinary": False}, "a.0.combats", range(0, 40, 3)),
+    ("zones", "swordsman", "soldier", {"initial_gap": "contact"}, "a.0.might", range(0, 6)),
+]
+MC_CASES = [
+    ("crt", "novice", "veteran", {}, "a.0.combats", range(0, 40, 3)),
+    ("strike-rank", "skirmisher", "gladiator", {}, "a.0.skill", range(30, 60, 3)),
+    ("zones", "swordsman", "soldier", {}, "a.0.might", range(0, 6)),
+    ("pool", "duellist", "guard", {}, "a.0.combat", range(1, 6)),
+]
+
+
+def _time_changes(ex: Any, control: str, values: Any, changes: int, *,
+                  refine: bool) -> tuple[list[float], list[Any]]:
+    values = list(values)
+    ex.set(control, values[0])
+    times, answers = [], []
+    for value in values[1:changes + 1]:
+        start = time.perf_counter()
+        ex.set(control, value)            # answered before set returns (background=False)
+        if refine:
+            ex.refine(30.0)               # stops at ex.precision
+        times.append(time.perf_counter() - start)
+        answers.append(ex.answer)
+    return times, answers
+
+
+def run(changes: int = 5) -> list[dict[str, Any]]:
+    rows = []
+    for ruleset, a, b, rules, control, values in EXACT_CASES:
+        ex = balance.explore(ruleset, a, b, rules=rules, background=False)
+        times, answers = _time_changes(ex, control, values, changes, refine=False)
+        assert all(x.exact for x in answers), f"{ruleset}: not exact"
+        rows.append({"kind": "exact", "ruleset": ruleset, "matchup": f"{a} v {b}",
+                     "control": control, "changes": len(times),
+                     "median_s": statistics.median(times), "max_s": max(times),
+                     "target_s": TARGET_EXACT_S})
+    for ruleset, a, b, rules, control, values in MC_CASES:
+        # the first answer after one chunk, then refined to +/- 1 point
+        ex = balance.explore(ruleset, a, b, rules=rules, background=False, budget=0.0,
+                             precision=PRECISION)
+        ex.use_exact.value = False
+        times, answers = _time_changes(ex, control, values, changes, refine=True)
+        assert all(x.half_width <= PRECISION for x in answers), f"{ruleset}: not +/- 1 point"
+        rows.append({"kind": "monte carlo", "ruleset": ruleset, "matchup": f"{a} v {b}",
+                     "control": control, "changes": len(times),
+                     "median_s": statistics.median(times), "max_s": max(times),
+                     "fights": statistics.median(x.n for x in answers),
+                     "half_width": max(x.half_width for x in answers),
+                     "target_s": TARGET_MC_S})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--changes", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = run(args.changes)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"explorer: control change -> updated answer, median (worst) of {args.changes} "
+          "changes, one core")
+    for r in rows:
+        ok = "ok" if r["max_s"] < r["target_s"] else "OVER TARGET"
+        extra = (f", {r['fights']:,.0f} fights, +/- {100 * r['half_width']:.2f} points"
+                 if r["kind"] == "monte carlo" else "")
+        print(f"  {r['kind']:<11} {r['ruleset']:<12} {r['matchup']:<22} {r['control']:<12} "
+              f"{1000 * r['median_s']:7.1f} ms ({1000 * r['max_s']:.1f} ms){extra}; target "
+              f"< {r['target_s']:g} s: {ok}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""`balance explore` in a real browser: the page served on 127.0.0.1, opened in headless
+Chromium, a control changed, the shown rate follows, a matrix cell narrates its fight, no
+console errors, nothing fetched from anywhere but this machine, and a screenshot that is not
+blank."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from io import BytesIO
+
+import pytest
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(url: str, process: subprocess.Popen, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"balance explore exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"{url} did not answer within {timeout} s")
+
+
+def test_explorer_page_in_headless_chromium(tmp_path):
+    # As the report test: `make test` installs Debian's chromium and requires this test.
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("BALANCE_BROWSER_TESTS") == "required":
+            pytest.fail("chromium is required (make test installs it) but was not found")
+        pytest.skip("no chromium on this machine")
+    pytest.importorskip("voila")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from PIL import Image
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "balance", "explore", "crt", "--a", "novice", "--b", "veteran",
+         "--port", str(port), "--experiments", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    errors: list[str] = []
+    requests: list[str] = []
+    try:
+        assert url in process.stdout.readline()  # the one line saying where it serves
+        _wait_for(url, process)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1250, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(url)
+            rate = page.locator(".balance-answer .a-win").first
+            rate.wait_for(timeout=90_000)
+            before = rate.inner_text()
+            assert before.endswith("%")
+            # the designer picks another preset for side A
+            preset = page.locator(".widget-dropdown", has=page.locator("label", has_text="A1"))
+            preset.locator("select").select_option("master")
+            page.wait_for_function(
+                "old => { const e = document.querySelector('.balance-answer .a-win');"
+                " return e && e.textContent !== old; }", arg=before, timeout=30_000)
+            after = rate.inner_text()
+            heading = page.locator(".balance-answer b").first.inner_text()
+            shot = page.screenshot(full_page=True)
+            # the matrix: its buttons are made by the panel's worker thread; a click narrates
+            page.get_by_text("Matchup matrix").click()
+            fights = page.locator(".widget-dropdown", has=page.locator("label",
+                                                                       has_text="fights a pair"))
+            fights.locator("select").select_option("2000")
+            page.get_by_role("button", name="run the round robin").click()
+            page.get_by_role("button", name="0.500").first.wait_for(timeout=60_000)
+            page.locator("button", has_text="0.9").first.click()
+            narration = page.locator("pre").first
+            narration.wait_for(timeout=30_000)
+            assert "Round 1" in narration.inner_text()
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert heading.startswith("master against veteran")
+    assert float(after.rstrip("%")) > 50 > float(before.rstrip("%"))  # the master wins
+    assert errors == []
+    local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:")
+    assert [u for u in requests if not u.startswith(local)] == []
+    picture = Image.open(BytesIO(shot)).convert("RGB")
+    colours = picture.getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50  # not blank: text, bars, a histogram

@@ -1,0 +1,256 @@
+"""The explorer driven from Python: controls from the field metadata, and every number it
+shows checked against balance.duel / balance.exact / balance.fight for the same matchup
+and seed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+
+import numpy as np
+import pytest
+
+import balance
+from balance import analysis
+from balance.cli import main
+from balance.explore import CHUNK, Member, Question, compare, controls
+from balance.explore.view import pct
+
+pytest.importorskip("ipywidgets")
+
+
+@pytest.fixture
+def crt():
+    return balance.explore("crt", "novice", "veteran", background=False, budget=0.05)
+
+
+def same_as_duel(answer, ruleset, a, b, **rules):
+    """The explorer's Monte Carlo answer is balance.duel with its n, seed and chunk size."""
+    s = balance.duel(ruleset, a, b, n=answer.n, seed=answer.question.seed, chunk_size=CHUNK,
+                     **rules)
+    assert answer.method == "monte carlo"
+    assert (answer.a_win, answer.b_win, answer.draw) == (s.a_win, s.b_win, s.draw)
+    assert (answer.a_win_ci, answer.draw_ci) == (s.a_win_ci, s.draw_ci)
+    assert answer.mean_rounds == s.mean_rounds
+    assert answer.assumptions == s.assumptions and answer.policies == s.policies
+    return s
+
+
+def test_controls_follow_the_field_metadata():
+    kinds = {c.name: c for c in controls(balance.get("crt").Rules)}
+    assert kinds["es2_mode"].kind == "dropdown"                  # choices
+    assert kinds["es2_mode"].options == ("roller_fails", "foe_rolls_ef", "foe_slain")
+    assert kinds["damage_die"].kind == "int_slider"              # bounded int
+    assert (kinds["damage_die"].low, kinds["damage_die"].high) == (1, 20)
+    assert kinds["max_rounds"].kind == "int"                     # 1..100 000: a box
+    assert kinds["extraordinary"].kind == "checkbox"
+    assert kinds["leader_break_p"].kind == "float_slider"
+    assert kinds["armour_points"].kind == "table"                # editable rows
+    assert [r.name for r in kinds["armour_points"].rows] == ["none", "leather", "mail", "plate"]
+    assert kinds["armour_points"].rows[0].kind == "int_slider"
+    assert kinds["es2_mode"].label == "es2_mode [AMBIG]"
+    fighter = {c.name: c for c in controls(balance.get("crt").Combatant)}
+    assert fighter["health"].kind == "optional_int"
+    assert fighter["skill"].kind == "int_slider"
+    # the policy flag of the metadata: the panel shows these apart, as decisions
+    assert fighter["divert"].policy and not fighter["skill"].policy
+
+
+@pytest.mark.parametrize("ruleset", list(balance.RULESETS))
+def test_every_ruleset_gets_a_panel_that_answers(ruleset):
+    ex = balance.explore(ruleset, background=False, budget=0.01)
+    assert ex.error is None and ex.answer is not None
+    a, b = (list(ex.rs.presets)[:1], list(ex.rs.presets)[1:2])
+    if ex.answer.exact:
+        assert ex.answer.a_win == balance.exact(ruleset, a, b).a_win
+    else:
+        same_as_duel(ex.answer, ruleset, a, b)
+    names = {c.name for c in controls(ex.rs.Combatant)}
+    assert set(ex.side_a.members[0].fields.fields) == names
+
+
+def test_monte_carlo_answer_is_balance_duel_for_the_same_seed(crt):
+    crt.set("a.0.combats", 12)
+    crt.set("b.0.armour", "mail")
+    crt.seed.value = 7
+    answer = crt.answer
+    assert answer.question.seed == 7
+    assert answer.why_not_exact.startswith("crt has no exact solution here")
+    s = same_as_duel(answer, "crt", "novice,combats=12", "veteran,armour=mail")
+    shown = crt.output.value
+    assert f'class="a-win" style="text-align:right;font-size:1.2em">{pct(s.a_win)}' in shown
+    assert f"{s.n:,} fights, seed 7" in shown
+    for reading in (*s.assumptions, *s.policies):
+        assert reading.replace("'", "&#x27;") in shown
+
+
+def test_refining_continues_the_same_streams(crt):
+    first = crt.answer.n
+    crt.refine(0.2)
+    assert crt.answer.n > first
+    same_as_duel(crt.answer, "crt", "novice", "veteran")
+
+
+def test_exact_where_the_solver_covers_the_matchup(crt):
+    crt.set("rules.extraordinary", False)
+    crt.set("a.0.skill", 2)
+    exact = balance.exact("crt", "novice,skill=2", "veteran", extraordinary=False)
+    answer = crt.answer
+    assert answer.method == "exact"
+    assert (answer.a_win, answer.b_win, answer.draw) == (exact.a_win, exact.b_win, exact.draw)
+    assert answer.mean_rounds == exact.mean_rounds and answer.assumptions == exact.assumptions
+    assert answer.policies == exact.policies == ("divert=never",)
+    assert pct(exact.a_win, 3) in crt.output.value and "exact" in crt.output.value
+    # the fight-length histogram beside it is simulated, and says so
+    lengths = balance.duel("crt", "novice,skill=2", "veteran", n=answer.n, seed=1,
+                           chunk_size=CHUNK, extraordinary=False)
+    np.testing.assert_array_equal(answer.rounds, lengths.tally.rounds)
+    assert "simulated" in answer.lengths_note
+    crt.use_exact.value = False  # the designer can ask for Monte Carlo instead
+    same_as_duel(crt.answer, "crt", "novice,skill=2", "veteran", extraordinary=False)
+
+
+def test_a_game_solver_answers_without_pretending_to_know_its_lengths():
+    ex = balance.explore("pool", "duellist", "guard", background=False)
+    exact = balance.exact("pool", "duellist", "guard")
+    assert ex.answer.exact and ex.answer.a_win == exact.a_win and ex.answer.n == 0
+    assert "not simulated" in ex.answer.lengths_note
+
+
+def test_groups_where_the_ruleset_allows_them(crt):
+    assert crt.rs.max_side == 3
+    crt.side_b.grow("watchman")
+    crt.side_b.grow("watchman")
+    assert len(crt.side_b.members) == 3 and crt.side_b.add.disabled  # max_side reached
+    same_as_duel(crt.answer, "crt", "novice", ["veteran", "watchman", "watchman"])
+    crt.side_b.shrink()
+    same_as_duel(crt.answer, "crt", "novice", ["veteran", "watchman"])
+
+
+def test_a_preset_is_a_starting_point(crt):
+    crt.set("a.0.preset", "master")
+    assert crt.get("a.0.skill") == 5 and crt.get("a.0.combats") == 30
+    crt.set("a.0.combats", 0)
+    assert crt.question().a == (Member("master", {"combats": 0}),)
+    same_as_duel(crt.answer, "crt", "master,combats=0", "veteran")
+
+
+def test_bad_input_is_shown_not_raised():
+    ex = balance.explore("zones", "swordsman", "soldier", background=False)
+    ex.set("rules.map", [0, -2, -4])
+    ex.control("rules.map").value = "0, two"
+    assert ex.answer is None and "list of numbers" in ex.error
+    assert "cannot answer" in ex.output.value
+    ex.control("rules.map").value = "0, -3, -6"
+    assert ex.error is None
+    same_as_duel(ex.answer, "zones", "swordsman", "soldier", map=[0, -3, -6])
+
+
+def test_compare_two_builds_on_common_random_numbers(crt):
+    crt.pin()
+    crt.set("a.0.combats", 20)
+    c = crt.comparison
+    assert c.method == "monte carlo" and c.baseline.n == c.variant.n
+    base = same_as_duel(c.baseline, "crt", "novice", "veteran")
+    var = same_as_duel(c.variant, "crt", "novice,combats=20", "veteran")
+    d = {x.name: x for x in c.differences}
+    assert d["A wins"].value == pytest.approx(var.a_win - base.a_win, abs=1e-12)
+    assert d["A wins"].low < d["A wins"].value < d["A wins"].high
+    assert "Variant minus baseline" in crt.output.value
+    crt.set("a.0.combats", 0)  # the variant is the baseline again: no difference at all
+    assert all(x.value == x.low == x.high == 0 for x in crt.comparison.differences)
+    crt.unpin()
+    assert crt.comparison is None
+
+
+def test_compare_two_rule_variants_exactly():
+    ex = balance.explore("crt", "novice", "veteran", rules={"extraordinary": False},
+                         background=False)
+    ex.pin()
+    ex.set("rules.damage_die", 8)
+    c = ex.comparison
+    base = balance.exact("crt", "novice", "veteran", extraordinary=False)
+    var = balance.exact("crt", "novice", "veteran", extraordinary=False, damage_die=8)
+    assert c.method == "exact"
+    assert c.differences[0].value == var.a_win - base.a_win == c.differences[0].low
+
+
+def test_the_paired_interval_covers_the_exact_difference():
+    # Two plain crt duels whose exact A-win difference is known; the Monte Carlo comparison
+    # on common random numbers (one chunk each) should cover it about 95 times in 100.
+    # Threshold fixed in advance: at least 16 of 20 seeds (P(X <= 15) = 0.016 for
+    # X ~ Binomial(20, 0.95)).
+    base_q = dict(a=(Member("novice"),), b=(Member("veteran"),), rules={"extraordinary": False})
+    var_q = dict(base_q, a=(Member("novice", {"combats": 25}),))
+    truth = (balance.exact("crt", "novice,combats=25", "veteran", extraordinary=False).a_win
+             - balance.exact("crt", "novice", "veteran", extraordinary=False).a_win)
+    covered = 0
+    for seed in range(20):
+        c = compare(Question("crt", seed=seed, **base_q), Question("crt", seed=seed, **var_q),
+                    budget=0, exact=False).comparison()
+        d = c.differences[0]
+        covered += d.low <= truth <= d.high
+    assert covered >= 16
+
+
+def test_matrix_is_the_round_robin_and_a_cell_narrates_its_fight(crt):
+    names = ["novice", "expert", "master"]
+    crt.run_matrix(names, 2000)
+    table = analysis.round_robin("crt", names, n=2000, seed=1)
+    score, _ = analysis.score_matrix(table)
+    for (a, b), button in crt.matrix_buttons.items():
+        assert button.description == f"{score.loc[a, b]:.3f}"  # win + half a draw
+    lines: list[str] = []
+    outcome = balance.fight("crt", "master", "novice", seed=1, log=lines.append)
+    crt.matrix_buttons[("master", "novice")].click()
+    shown = crt.narration.value
+    assert lines[0].replace("'", "&#x27;") in shown and f"after {outcome.rounds} rounds" in shown
+
+
+def test_save_as_experiment_writes_a_spec_that_balance_sweep_runs(crt, tmp_path, capsys):
+    crt.set("a.0.combats", 6)
+    crt.set("rules.damage_die", 8)
+    path = crt.save_experiment(tmp_path / "skill.toml", axis="a.0.skill", values="0, 1, 2",
+                               fights=2000)
+    spec = tomllib.loads(path.read_text())
+    assert spec["a"] == [{"preset": "novice", "combats": 6}]
+    assert spec["rules"] == {"damage_die": 8}
+    assert spec["grid"]["axes"] == [{"field": "a.0.skill", "values": [0, 1, 2]}]
+    assert spec["run"] == {"fights": 2000, "seed": 1}
+    out = tmp_path / "run"
+    assert main(["sweep", str(path), "--out", str(out), "--executor", "serial", "-q"]) == 0
+    table = balance.load_run(out).table
+    assert list(table["a.0.skill"]) == [0, 1, 2] and set(table["n"]) == {2000}
+    # an exact question is saved as an exact experiment
+    crt.set("rules.extraordinary", False)
+    path = crt.save_experiment(tmp_path / "exact.toml")
+    assert tomllib.loads(path.read_text())["run"] == {"method": "exact"}
+    assert main(["sweep", str(path), "--out", str(tmp_path / "exact"), "--executor",
+                 "serial", "-q"]) == 0
+    row = balance.load_run(tmp_path / "exact").table.iloc[0]
+    assert row["a_win"] == pytest.approx(crt.answer.a_win, abs=1e-12)
+    capsys.readouterr()
+
+
+def test_the_save_button_reports_bad_values(crt, tmp_path):
+    crt.save_name.value = str(tmp_path / "x.toml")
+    crt.save_axis.value = "a.0.skill"
+    crt.save_values.value = "0, 9"
+    crt.save_button.click()
+    assert "must be in 0..5" in crt.save_message.value and not (tmp_path / "x.toml").exists()
+
+
+def test_background_answers_arrive_and_are_refined():
+    ex = balance.explore("crt", "novice", "veteran", budget=0.05, refine_s=0.3)
+    ex.set("a.0.combats", 3)
+    assert ex.wait(30)
+    assert ex.answer.question.a == (Member("novice", {"combats": 3}),)
+    same_as_duel(ex.answer, "crt", "novice,combats=3", "veteran")
+
+
+def test_import_balance_does_not_import_ipywidgets():
+    code = "import sys, balance; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"

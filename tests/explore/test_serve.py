@@ -1,0 +1,52 @@
+"""`balance explore` on the command line: what it serves, where, and its one-line errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+import types
+
+from balance.cli import main
+from balance.explore.serve import HOST, TEMPLATES, page_notebook, voila_command
+
+
+def test_a_taken_port_is_one_line_and_status_2(capsys):
+    with socket.socket() as taken:
+        taken.bind((HOST, 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["explore", "crt", "--port", str(port)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"balance: error: port {port} on 127.0.0.1 is taken; choose "
+                            "another with --port\n")
+
+
+def test_bad_sides_and_rules_fail_before_anything_starts(capsys):
+    assert main(["explore", "crt", "--a", "novice,skill=9"]) == 2
+    assert main(["explore", "crt", "--rule", "damage_die=0"]) == 2
+    assert main(["explore", "nope"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(line.startswith("balance: error: ") for line in err)
+    assert "'skill' must be in 0..5" in err[0] and "damage_die" in err[1]
+
+
+def test_the_server_listens_on_this_machine_only(tmp_path):
+    command = voila_command(tmp_path / "explore.ipynb", 8899)
+    assert "--Voila.ip=127.0.0.1" in command and "--port=8899" in command
+    assert "--Voila.port_retries=0" in command  # never a silent move to another port
+    assert "--no-browser" in command and "--template=balance-explore" in command
+    template = TEMPLATES / "voila" / "templates" / "balance-explore"
+    assert json.loads((template / "conf.json").read_text())["base_template"] == "lab"
+
+
+def test_the_page_is_one_cell_building_the_panel(tmp_path):
+    nb = page_notebook("zones", ["swordsman"], ["soldier,might=2"], {"initial_gap": "contact"},
+                       seed=4, experiments=tmp_path)
+    (cell,) = nb["cells"]
+    calls: list = []
+    recorder = types.SimpleNamespace(explore=lambda *a, **k: calls.append((a, k)))
+    exec(cell["source"].replace("import balance\n", ""), {"balance": recorder})
+    assert calls == [(("zones", ["swordsman"], ["soldier,might=2"]),
+                      {"rules": {"initial_gap": "contact"}, "seed": 4,
+                       "experiments": str(tmp_path)})]
