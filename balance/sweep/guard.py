@@ -161,7 +161,7 @@ def lock_holder(run_dir: Path) -> str | None:
     if not isinstance(pid, int) or isinstance(pid, bool):
         return None
     if holder.get("host") not in (None, socket.gethostname()):
-        return _describe(holder)  # another machine's process: cannot tell, assume held
+        return None  # another machine's process: cannot tell here; the lock itself decides
     return _describe(holder) if alive(pid, holder.get("start_time")) else None
 
 
