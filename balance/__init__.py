@@ -19,6 +19,12 @@ Conventions, stated once:
 >>> s = balance.duel("crt", "bruggish", ["watchman"] * 3, n=200_000, seed=1)
 >>> s.to_frame()                          # doctest: +SKIP
 >>> table, path = balance.sweep("experiments/crt-skill-vs-experience.toml")  # doctest: +SKIP
+>>> balance.tune("crt", "veteran", "novice", knob="b.0.combats").sentence()  # doctest: +SKIP
+>>> balance.best_play("strike-rank", "gladiator", "skirmisher", seed=11)  # doctest: +SKIP
+
+``balance.best_play`` (and ``play="best"`` on ``duel``, ``exact``, round robins and sweeps)
+chooses each side's policies -- attack type, diversion, bids, targets -- as a zero-sum game:
+exact where a solver reaches, Monte Carlo over the policy profiles elsewhere.
 
 ``balance.sweep`` is the function that runs an experiment; its modules are
 ``balance.sweep.spec``, ``.grid``, ``.runner`` and ``.store`` (import them with
@@ -28,7 +34,7 @@ Conventions, stated once:
 from __future__ import annotations
 
 from ._version import __version__
-from .api import duel, exact, fight, get, versions
+from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
 from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 from .outcomes import Outcome, Outcomes, Probabilities
@@ -48,6 +54,7 @@ __all__ = [
     "Tally",
     "Winner",
     "__version__",
+    "best_play",
     "duel",
     "exact",
     "explore",
@@ -56,5 +63,16 @@ __all__ = [
     "load_run",
     "load_spec",
     "sweep",
+    "tune",
     "versions",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # ``balance.tune`` lives in ``balance.analysis``, which imports pandas: loaded on first use
+    # so that ``import balance`` stays light.
+    if name == "tune":
+        from .analysis.tune import tune
+
+        return tune
+    raise AttributeError(f"module 'balance' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import platform
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,9 +25,20 @@ from .results import Summary, Tally
 from .rulesets import resolve
 from .rulesets.base import Log, Ruleset
 
-__all__ = ["duel", "exact", "fight", "get", "matchup", "solve", "versions"]
+if TYPE_CHECKING:
+    from .analysis.bestplay import BestPlay
+
+__all__ = ["PLAYS", "best_play", "duel", "exact", "fight", "get", "matchup", "solve", "versions"]
 
 DEFAULT_N = 100_000
+PLAYS: tuple[str, ...] = ("default", "best")
+"""How fighters choose: their policies as given, or best play (each side's policies chosen
+as a zero-sum game; see :func:`best_play`)."""
+
+
+def check_play(play: str) -> None:
+    if play not in PLAYS:
+        raise SpecError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
 
 
 def get(ruleset: str | Ruleset) -> Ruleset:
@@ -70,8 +81,9 @@ def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None,
 
 def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
          n: int | None = None, precision: float | None = None, seed: int | None = None,
-         chunk_size: int = DEFAULT_CHUNK_SIZE, confidence: float = 0.95,
-         on_chunk: Callable[[Tally], None] | None = None, **rule_overrides: Any) -> Summary:
+         chunk_size: int | None = None, confidence: float = 0.95, play: str = "default",
+         draw_worth: float = 0.5, on_chunk: Callable[[Tally], None] | None = None,
+         **rule_overrides: Any) -> Summary | BestPlay:
     """Simulate fights between side ``a`` and side ``b`` and summarise them.
 
     Parameters
@@ -85,24 +97,42 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
         A ``Rules`` object or a mapping of parameter overrides; ``**rule_overrides`` adds
         more.
     n
-        Fights to run (default 100 000, or the cap when ``precision`` is given).
+        Fights to run (default 100 000, or the cap when ``precision`` is given).  Under
+        best play: fights per profile pair.
     precision
-        Stop once every rate's 95% interval half-width is at most this.
+        Stop once every rate's 95% interval half-width is at most this.  Under best play:
+        the value's half-width (default 0.01).
     seed
         Root seed; ``None`` draws fresh entropy, which is recorded in ``meta["entropy"]``.
     chunk_size
         Fights per kernel call; part of what makes a run reproducible.
     confidence
         Level of the reported intervals.
+    play
+        ``"default"`` (the policies as given) or ``"best"``: each side's policies chosen
+        by Monte Carlo best play (:func:`best_play` with ``method="simulate"``).
+    draw_worth
+        Under best play: what a draw is worth to A (A maximises win + this x draw).
     on_chunk
         Called with the running :class:`~balance.results.Tally` after every chunk
-        (progress reporting).
+        (progress reporting; not with ``play="best"``).
 
     Returns
     -------
     Summary
-        Rates with intervals; ``.to_frame()`` for a table.
+        Rates with intervals; ``.to_frame()`` for a table.  Under best play a
+        :class:`~balance.analysis.bestplay.BestPlay`.
     """
+    check_play(play)
+    if play == "best":
+        from .analysis.bestplay import CHUNK_SIZE, DEFAULT_PRECISION
+
+        if n is None and precision is None:
+            precision = DEFAULT_PRECISION
+        return best_play(ruleset, a, b, rules=rules, method="simulate", n=n,
+                         precision=precision, seed=seed, chunk_size=chunk_size or CHUNK_SIZE,
+                         confidence=confidence, draw_worth=draw_worth, **rule_overrides)
+    chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
     if n is None and precision is None:
         n = DEFAULT_N
@@ -120,13 +150,32 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
 
 
 def exact(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
-          **rule_overrides: Any) -> Probabilities:
+          play: str = "default", draw_worth: float = 0.5,
+          **rule_overrides: Any) -> Probabilities | BestPlay:
     """The exact win / loss / draw probabilities, where the ruleset can solve the matchup.
+
+    ``play="best"``: exact best play instead (:func:`best_play` with ``method="exact"``):
+    the ruleset's state-by-state solver, else the matrix game of exact profile payoffs.
 
     Raises :class:`~balance.errors.IntractableError` (a ``SpecError``) where it cannot.
     """
+    check_play(play)
+    if play == "best":
+        return best_play(ruleset, a, b, rules=rules, method="exact", draw_worth=draw_worth,
+                         **rule_overrides)
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
     return solve(rs, rules_obj, side_a, side_b)
+
+
+def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, **options: Any) -> BestPlay:
+    """Best play of side ``a`` against side ``b``: each side's policies chosen to do its
+    best against the other's, a zero-sum game (exact where a solver reaches, else Monte
+    Carlo over the policy profiles).  See :func:`balance.analysis.bestplay.best_play` for
+    the options (``rules``, ``draw_worth``, ``method``, ``space``, ``search``,
+    ``precision``, ``n``, ``seed``, ...)."""
+    from .analysis import bestplay
+
+    return bestplay.best_play(ruleset, a, b, **options)
 
 
 def solve(rs: Ruleset, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...]

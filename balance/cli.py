@@ -125,6 +125,26 @@ def _add_yes(p: argparse.ArgumentParser) -> None:
                         f"{budget.duration(budget.MAX_SECONDS)} (otherwise refused)")
 
 
+def _draw_worth(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in 0..1, got {text!r}")
+    return value
+
+
+def _add_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--play", choices=("default", "best"), default="default",
+                   help="default: the policies as given; best: each side's policies chosen "
+                        "to do its best against the other's (a zero-sum game over the "
+                        "ruleset's policies; exact where a solver reaches, else Monte Carlo)")
+    p.add_argument("--draw-worth", type=_draw_worth, default=0.5, metavar="W",
+                   help="with --play best: what a draw is worth to side A, 0..1 (A maximises "
+                        "win + W x draw; default 0.5)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="balance", description="Monte Carlo balance analysis of tabletop "
                      "combat rules.")
@@ -146,12 +166,14 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, help="root seed (default: fresh entropy, printed)")
     p.add_argument("--chunk-size", type=_positive_int, default=None)
     _add_yes(p)
+    _add_play(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("exact", help="exact win / loss / draw probabilities")
     _add_matchup(p)
     p.add_argument("--strategy", action="store_true",
                    help="also print the equilibrium strategy, where the ruleset has one")
+    _add_play(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("log", help="one fight by the reference implementation, narrated")
@@ -181,6 +203,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
     _add_yes(p)
+    _add_play(p)
+    p.add_argument("--workers", type=_positive_int, default=None,
+                   help="with --play best: pairs solved at once (default: one per core)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
@@ -211,6 +236,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the spec's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--play", choices=("default", "best"), default=None,
+                   help="override the experiment's [run] play: best chooses each cell's "
+                        "policies as a zero-sum game (value and policies become columns)")
     p.add_argument("--dry-run", action="store_true",
                    help="validate the experiment and describe its grid; run and write nothing")
     _add_yes(p)
@@ -256,6 +284,46 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+
+    p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
+                                    "target rate; with --entrants, handicaps that flatten a "
+                                    "round robin")
+    _add_matchup(p)
+    p.add_argument("--knob", required=True, metavar="FIELD",
+                   help="a.<i>.<field>, b.<i>.<field>, a.*.<field> or rules.<name> (or a bare "
+                        "rule name): an integer or real field; with --entrants, a combatant "
+                        "field name such as combats")
+    p.add_argument("--target", type=float, default=0.5,
+                   help="the rate to reach (default 0.5: even)")
+    p.add_argument("--metric", default="score",
+                   help="score (A wins + draw worth x draws; default), a_win, b_win or draw")
+    p.add_argument("--draw-worth", type=float, default=None, metavar="W",
+                   help="what a draw scores (default 0.5, or the rules' own draw_worth)")
+    p.add_argument("--method", choices=("exact", "simulate"), default=None,
+                   help="default: exact where the ruleset's solver answers, else simulate")
+    p.add_argument("--seed", type=_seed, default=None,
+                   help="root seed of the common random numbers (default: fresh entropy, "
+                        "printed; 0 with --entrants)")
+    p.add_argument("--precision", type=float, default=None, metavar="H",
+                   help="simulate until the crossing's 95%% interval half-width is at most H, "
+                        "in the knob's units (default 0.25 for whole numbers, 1%% of the "
+                        "range for reals)")
+    p.add_argument("--bounds", metavar="LOW,HIGH", default=None,
+                   help="search inside these values (default: the field's range)")
+    p.add_argument("--max-fights", type=_positive_int, default=None, metavar="N",
+                   help="most fights simulated at one value (default 4194304)")
+    p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
+                   help="round robin mode: per-entrant handicaps on --knob for these presets")
+    p.add_argument("--margin", type=float, default=0.02,
+                   help="round robin: bring every expected score within this of 50%% "
+                        "(default 0.02)")
+    p.add_argument("-n", type=_positive_int, default=None,
+                   help="round robin, simulated: fights per ordered pair and value "
+                        "(default 20000)")
+    p.add_argument("--anchor", default=None, metavar="NAME",
+                   help="round robin: the entrant whose value stays (default the strongest)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -348,8 +416,17 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     else:
         fights = args.n or api.DEFAULT_N
         what = f"-n {fights:,}"
+    # Best play runs at least this many fights (a profile pair's worth): the same bound.
     found = budget.estimate(rs, rules, side_a, side_b, fights=fights, chunk_size=chunk_size)
     budget.check(found, what, None if args.yes else budget.MAX_SECONDS)
+    kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
+    if args.chunk_size:
+        kwargs["chunk_size"] = args.chunk_size
+    if args.play == "best":  # Monte Carlo best play: -n fights a profile pair
+        best = api.duel(rs, side_a, side_b, rules=rules, play="best",
+                        draw_worth=args.draw_worth, **kwargs)
+        _print_json(best.to_dict()) if args.json else print(best)
+        return 0
     bar = None
     if found is not None and found.seconds > PROGRESS_ABOVE_S and sys.stderr.isatty():
         bar = budget.progress_bar(sys.stderr, total=fights, desc=f"{rs.name} duel")
@@ -361,9 +438,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
             done[0] = total.n
 
     try:
-        summary = api.duel(rs, side_a, side_b, rules=rules, n=args.n,
-                           precision=args.precision, seed=args.seed, chunk_size=chunk_size,
-                           on_chunk=on_chunk)
+        summary = api.duel(rs, side_a, side_b, rules=rules, on_chunk=on_chunk, **kwargs)
     finally:
         if bar is not None:
             bar.close()
@@ -379,11 +454,15 @@ def _cmd_duel(args: argparse.Namespace) -> int:
 
 def _cmd_exact(args: argparse.Namespace) -> int:
     rs, rules, side_a, side_b = _matchup(args)
-    if args.strategy and not rs.has_strategy:
+    if args.strategy and not rs.has_strategy and args.play == "default":
         raise SpecError(f"--strategy: {rs.name} has no equilibrium strategy to show; "
                         "rulesets with one: " + ", ".join(
                             r.name for r in RULESETS.values() if r.has_strategy))
-    result = api.solve(rs, rules, side_a, side_b)
+    if args.play == "best":
+        result = api.exact(rs, side_a, side_b, rules=rules, play="best",
+                           draw_worth=args.draw_worth)
+    else:
+        result = api.solve(rs, rules, side_a, side_b)
     if args.json:
         out = result.to_dict()
         if not args.strategy:
@@ -427,6 +506,11 @@ def _rule_overrides(items: Sequence[str]) -> dict[str, str]:
 MATCHUPS_N = 20_000
 
 
+def _entrant(rs: Ruleset, label: str) -> Any:
+    """The combatant an entrant label names: a preset, or a SPEC as written."""
+    return rs.preset(label) if label in rs.presets else rs.combatant(label)
+
+
 def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
     """Round-robin entrants: label -> combatant (a preset's label is its name, any other
     SPEC's label is the SPEC as written)."""
@@ -459,6 +543,8 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "solves every pair instead of sampling it; drop it or use --method "
                         "simulate")
     method = args.method or ("simulate" if sized else None)
+    if args.play == "best":
+        return _matchups_best(args, rs, names, rules, method)
     n = args.n or MATCHUPS_N
     if sized and entrants:
         per_pair = (n if args.precision is None
@@ -474,6 +560,8 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      None if args.yes else budget.MAX_SECONDS)
     table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                  seed=args.seed, method=method)
+    readings = _readings(rs, rules, names)
+    disclosed = analysis.matchups.policies(table)
     exact = table.attrs["method"] == "exact"
     rating = analysis.ratings(table)
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
@@ -505,12 +593,12 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "seat_advantage": seat.reset_index().to_dict(orient="records"),
                      "upsets": ups.to_dict(orient="records"),
                      "fight_lengths": lengths.to_dict(orient="records"),
-                     "caveat": caveat,
-                     "assumptions": list(rs.assumptions(rules, (), ()))})
+                     "caveat": caveat, "assumptions": readings, "policies": disclosed})
         return 0
     score, _ = analysis.score_matrix(table)
     print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
           f"{how}")
+    _print_rests_on(readings, disclosed)
     print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
     print(score.round(3).to_string())
     if exact:
@@ -569,6 +657,118 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     return 0
 
 
+def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
+    """The DEFAULT / AMBIG readings any pair of a round robin rests on, each named once."""
+    seen: dict[str, str] = {}
+    for a in names:
+        for b in names:
+            for item in rs.assumptions(rules, (rs.preset(a),), (rs.preset(b),)):
+                seen.setdefault(item.partition("=")[0], item)
+    return list(seen.values())
+
+
+def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+    if readings:
+        print(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
+              + "; ".join(readings))
+    if disclosed:
+        print("policies: " + "; ".join(disclosed))
+
+
+def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rules: Any,
+                   method: str | None) -> int:
+    """``balance matchups --play best``: every ordered pair under best play, the analyses
+    on its values, and the verdicts beside those of the policies as given."""
+    from . import analysis
+    from .analysis import bestplay
+    from .sweep.runner import default_workers
+
+    table = analysis.round_robin(rs, {name: _entrant(rs, name) for name in names}, rules=rules,
+                                 n=args.n, precision=args.precision, seed=args.seed,
+                                 method=method, play="best", draw_worth=args.draw_worth,
+                                 workers=args.workers or default_workers())
+    exact = table.attrs["method"] == "exact"
+    given = bestplay.as_given(table)
+    rating = analysis.ratings(table)
+    meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
+    dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
+    seat = analysis.seat_advantage(table)
+    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=args.resamples,
+                                                  seed=args.seed)
+    readings = _readings(rs, rules, names)
+    rule_policies = [p for p in analysis.matchups.policies(table)
+                     if not p.startswith("best play ")]
+    searched = "; ".join(dict.fromkeys(table["searched"])) or "none"
+    if exact:
+        how = "each ordered pair's best play solved exactly"
+    else:
+        target = (f"value to within +/- {table.attrs['precision']:g} (95% bootstrap)"
+                  if table.attrs.get("precision") is not None else
+                  f"{table.attrs['n']:,} fights a profile pair")
+        how = (f"Monte Carlo best play over the policy profiles (common random numbers, double "
+               f"oracle, linear programming), {target}, seed {args.seed}; "
+               f"{int(table['fights'].sum()):,} fights in all")
+    if args.json:
+        _print_json({"ruleset": rs.name, "play": "best", "method": table.attrs["method"],
+                     "draw_worth": args.draw_worth, "precision": table.attrs.get("precision"),
+                     "seed": None if exact else args.seed,
+                     "matchups": table.to_dict(orient="records"),
+                     "ratings": rating.reset_index().to_dict(orient="records"),
+                     "ratings_exact": bool(rating.attrs["exact"]),
+                     "metagame": meta.reset_index().to_dict(orient="records"),
+                     "dominated": dom.reset_index().to_dict(orient="records"),
+                     "seat_advantage": seat.reset_index().to_dict(orient="records"),
+                     "verdicts": verdicts.reset_index().to_dict(orient="records"),
+                     "verdict_changes": changes, "assumptions": readings,
+                     "policies": rule_policies + [
+                         f"{r.a} v {r.b}: A plays {r.policy_a}; B plays {r.policy_b}"
+                         for r in table.itertuples()]})
+        return 0
+    print(f"{rs.name}: round robin of {len(names)} presets under best play; method "
+          f"{table.attrs['method']}: {how}")
+    print(f"each side's policies ({searched}) chosen to do its best: "
+          f"A maximises its expected score (win + {args.draw_worth:g} x draw), B minimises it; "
+          "each side plays one profile for all its members")
+    _print_rests_on(readings, rule_policies)
+    cells = table.assign(cell=[f"{r.value:.4f}" if exact else
+                               f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"
+                               for r in table.itertuples()])
+    print("\nValue under best play: the row's expected score in seat A against the column"
+          + (" (exact):" if exact else " [95% interval]:"))
+    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
+    score, _ = analysis.score_matrix(table)
+    print("\nExpected score of the row against the column under best play (both seats):")
+    print(score.round(3).to_string())
+    print("\nThe policies each value rests on (row in seat A):")
+    shown = table[["a", "b", "value", "default_value", "policy_a", "policy_b"]].rename(
+        columns={"default_value": "as given", "policy_a": "A plays", "policy_b": "B plays"})
+    plays = set(table["policy_a"]) | set(table["policy_b"])
+    if len(plays) == 1:  # the same words everywhere (a solver's state-by-state play)
+        print(f"  both sides, every pair: {plays.pop()}")
+        shown = shown.drop(columns=["A plays", "B plays"])
+    if not exact:
+        shown = shown.assign(profiles=[f"{r.profiles_a}/{r.profiles_b}"
+                                       for r in table.itertuples()])
+    print(shown.round(4).to_string(index=False))
+    if len(seat):
+        print("\nSeat advantage in mirror matches under best play (A's win rate minus B's):")
+        print(seat[["advantage", "advantage_low", "advantage_high", "draw"]].round(4)
+              .to_string())
+    print("\nBradley-Terry ratings under best play"
+          + (" (fitted to the exact score matrix):" if exact else " (Elo scale, 95% interval):"))
+    print((rating[["theta", "elo", "expected_score", "tier"]] if exact else
+           rating[["elo", "elo_low", "elo_high", "expected_score"]]).round(1).to_string())
+    print("\nMetagame equilibrium under best play:")
+    print(meta.round(3).to_string())
+    print("\nDominated by a mix of the others under best play (margin > 0):")
+    print(dom.round(4).to_string())
+    print("\nVerdicts with the policies as given (the same fights) and under best play:")
+    print(verdicts.round(3).to_string())
+    for sentence in changes:
+        print("  " + sentence)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -612,9 +812,14 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     executor = args.executor or ("dask" if args.scheduler else "processes")
     if args.dry_run:
-        spec = load_spec(args.experiment, allow_import=args.allow_import)
+        spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
         cells = expand(spec)
-        if spec.method == "exact":
+        if spec.play == "best":
+            size = ("each cell's best play solved exactly" if spec.method == "exact" else
+                    "each cell's best play by Monte Carlo, "
+                    + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
+                       else f"value to within +/- {spec.precision:g}"))
+        elif spec.method == "exact":
             from .sweep.exact import check_cells
 
             check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
@@ -637,7 +842,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                             workers=args.workers, scheduler=args.scheduler,
                             resume=args.resume, progress=False if args.quiet else None,
                             max_seconds=None if args.yes else budget.MAX_SECONDS,
-                            allow_import=args.allow_import)
+                            allow_import=args.allow_import, play=args.play)
     except SweepInterrupted as stop:
         how = "interrupted" if stop.signum == signal.SIGINT else "terminated"
         print(f"balance: {how}; every completed chunk is kept in {stop.path}: rerun "
@@ -649,7 +854,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         return 0
     t = meta["timings"]
     on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
-    if meta.get("method") == "exact":
+    if meta.get("play") == "best":
+        print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} under best play "
+              f"({meta['method']}) in {t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} "
+              f"played, {t['cells_cached']:,} from cache; {meta['fights']:,} fights)")
+        shown = [*meta["axes"], "value", "value_low", "value_high", "default_value",
+                 "policy_a", "policy_b"]
+    elif meta.get("method") == "exact":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} solved exactly in "
               f"{t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} solved, "
               f"{t['cells_cached']:,} from cache)")
@@ -707,10 +918,80 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                  port=args.port, experiments=args.experiments)
 
 
+def _progress_line(enabled: bool) -> Any:
+    """A status line on stderr, shown once a command has run for 2 s (terminals only)."""
+    import time
+
+    if not enabled or not sys.stderr.isatty():
+        return None
+    start, shown = time.perf_counter(), [0.0]
+
+    def show(text: str | None) -> None:
+        now = time.perf_counter()
+        if text is None:  # done: clear the line if one was drawn
+            if shown[0]:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+            return
+        if now - start < 2.0 or now - shown[0] < 0.2:
+            return
+        shown[0] = now
+        sys.stderr.write(f"\r{text[:120]}\033[K")
+        sys.stderr.flush()
+
+    return show
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .analysis import tune as tuning
+
+    bounds = None
+    if args.bounds is not None:
+        try:
+            bounds = [float(v) for v in args.bounds.split(",")]
+        except ValueError:
+            bounds = None
+        if bounds is None or len(bounds) != 2:
+            raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
+    progress = _progress_line(not args.quiet)
+    common = {"knob": args.knob, "method": args.method, "bounds": bounds,
+              "draw_worth": args.draw_worth, "progress": progress}
+    if args.entrants is not None:
+        for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
+            if given:
+                raise SpecError(f"{flag}: the round robin mode (--entrants) takes its entrants "
+                                "from --entrants only")
+        if args.target != 0.5 or args.metric != "score":
+            raise SpecError("--target/--metric: the round robin mode brings every expected "
+                            "score to 50%")
+        names = [p.strip() for p in args.entrants.split(",")]
+        result: Any = tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                       rules=_rule_overrides(args.rule), n=args.n,
+                                       seed=0 if args.seed is None else args.seed,
+                                       precision=args.precision, anchor=args.anchor, **common)
+    else:
+        for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+            if given is not None:
+                raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+        rs, rules, side_a, side_b = _matchup(args)
+        extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+        result = tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                             metric=args.metric, precision=args.precision, seed=args.seed,
+                             **common, **extra)
+    if progress is not None:
+        progress(None)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
-            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore}
+            "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore,
+            "tune": _cmd_tune}
 
 
 def _one_line(text: str) -> str:

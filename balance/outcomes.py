@@ -14,7 +14,18 @@ import numpy as np
 
 from .fields import plain
 
-__all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner"]
+__all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner", "rests_on"]
+
+
+def rests_on(assumptions: tuple[str, ...], policies: tuple[str, ...]) -> list[str]:
+    """The lines a printed result ends with: the readings and the policies it rests on."""
+    lines = []
+    if assumptions:
+        lines.append(f"  rests on {len(assumptions)} DEFAULT/AMBIG readings (see `balance "
+                     "show`); e.g. " + "; ".join(assumptions[:3]))
+    if policies:
+        lines.append("  policies: " + "; ".join(policies))
+    return lines
 
 
 class Winner(IntEnum):
@@ -138,10 +149,6 @@ class Probabilities:
             lines.append(f"  rounds  mean {self.mean_rounds:.3f}")
         for k, v in self.details.items():
             lines.append(f"  {k}: {v}")
-        if self.assumptions:
-            lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
-                         "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
-        if self.policies:
-            lines.append("  policies: " + "; ".join(self.policies))
+        lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
 

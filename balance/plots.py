@@ -36,8 +36,11 @@ if TYPE_CHECKING:
 __all__ = ["KINDS", "curves", "draw_to", "heatmap", "intervals", "matchup", "plot_run", "save"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-RATES: tuple[str, ...] = ("a_win", "b_win", "draw")
+RATES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value")
+"""Fractions on a 0..1 scale (best play's value is A's expected score)."""
 LABELS = {"a_win": "A win rate", "b_win": "B win rate", "draw": "draw rate",
+          "value": "A's expected score, best play",
+          "default_value": "A's expected score, policies as given",
           "mean_rounds": "mean rounds",
           "rounds_q10": "rounds, 10th percentile", "rounds_q50": "rounds, median",
           "rounds_q90": "rounds, 90th percentile"}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import stats
-from .outcomes import Winner
+from .outcomes import Winner, rests_on
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -260,11 +260,7 @@ class Summary:
                      f"90th percentile {self.rounds_quantile(0.9):g}")
         shares = ", ".join(f"{c} {100 * s:.1f}%" for c, s in self.cause_shares().items() if s)
         lines.append(f"  ended by {shares}")
-        if self.assumptions:
-            lines.append(f"  rests on {len(self.assumptions)} DEFAULT/AMBIG readings "
-                         "(see `balance show`); e.g. " + "; ".join(self.assumptions[:3]))
-        if self.policies:
-            lines.append("  policies: " + "; ".join(self.policies))
+        lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -74,8 +74,8 @@ print(gate.description)
 describe_map(field)
 hp = zones.rules(gate.rules).hp  # a combatant without its own HP has the rules' 12
 pd.DataFrame([{"side": side, **{k: getattr(c, k) for k in
-                                ("name", "zone", "might", "agility", "defense", "shield",
-                                 "armor", "weapon", "ranged", "policy")}, "hp": c.hp or hp}
+                                ("name", "zone", "might", "agility", "defence", "shield",
+                                 "armour", "weapon", "ranged", "policy")}, "hp": c.hp or hp}
               for side, members in (("A", gate.side_a), ("B", gate.side_b))
               for c in members])
 
@@ -127,7 +127,7 @@ fight_4v4.to_frame()
 # %%
 readings = [("charge_scope", "all_strikes"), ("hold_strikes", "per_leave"),
             ("outnumber_scope", "off"), ("activation", "side_all"),
-            ("shift_speed_rule", "speed2_first_shift_free"), ("armor_mode", "success_bypasses")]
+            ("shift_speed_rule", "speed2_first_shift_free"), ("armour_mode", "success_bypasses")]
 rows = [{"reading": "(defaults)", "A wins": fight_4v4.a_win, "low": fight_4v4.a_win_ci[0],
          "high": fight_4v4.a_win_ci[1]}]
 for name, value in readings:
@@ -216,7 +216,7 @@ ambig.set_index("name")
 # %%
 plain = balance.exact("zones", "swordsman", "soldier", initial_gap="contact")
 bypass = balance.exact("zones", "swordsman", "soldier", initial_gap="contact",
-                       armor_mode="success_bypasses")
+                       armour_mode="success_bypasses")
 print(f"swordsman against soldier: armor subtracted {plain.a_win:.3f}, "
       f"Success bypasses Armor {bypass.a_win:.3f}")
 

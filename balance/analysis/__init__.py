@@ -1,5 +1,7 @@
 """Fairness analyses on top of simulated matchups: round robins, ratings, equilibria,
-marginal values of stat points, seat (first-mover) advantage, fight lengths.
+marginal values of stat points, seat (first-mover) advantage, fight lengths, and what would
+make it fair (``balance.analysis.tune``: ``tune``, exported as ``balance.tune``, and
+``handicaps``).
 
 Every function takes and returns tidy pandas tables; intervals are 95% unless said.
 """
@@ -11,10 +13,12 @@ from .marginal import marginal_value
 from .matchups import round_robin, score_matrix
 from .ratings import ratings
 from .shape import fight_lengths, seat_advantage, upsets
+from .tune import handicaps
 
 __all__ = [
     "dominated",
     "fight_lengths",
+    "handicaps",
     "marginal_value",
     "metagame",
     "ratings",

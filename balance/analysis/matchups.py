@@ -17,13 +17,19 @@ from ..random import root_entropy
 from ..results import Summary
 from ..sweep.spec import METHODS
 
-__all__ = ["round_robin", "score_matrix"]
+__all__ = ["policies", "round_robin", "score_matrix"]
+
+
+DEFAULT_N = 20_000
+"""Fights per ordered pair of a simulated round robin (policies as given)."""
 
 
 def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
-                rules: Any = None, n: int = 20_000, precision: float | None = None,
-                seed: int | None = 0, mirror: bool = True, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                method: str | None = None,
+                rules: Any = None, n: int | None = None, precision: float | None = None,
+                seed: int | None = 0, mirror: bool = True, chunk_size: int | None = None,
+                method: str | None = None, play: str = "default", draw_worth: float = 0.5,
+                search: Mapping[str, Sequence[Any] | None] | None = None,
+                workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """Fight every entrant against every other, in both seats.
 
@@ -37,7 +43,9 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     rules
         Rules object or overrides, shared by every matchup.
     n, precision
-        Fights per ordered pair, or a target interval half-width (with ``n`` the cap).
+        Fights per ordered pair (default 20 000), or a target interval half-width (with
+        ``n`` the cap).  Under best play: fights per profile pair, or the value's target
+        half-width (default 0.01).
     seed
         Root seed.  Each ordered pair ``(a, b)`` draws from its own streams keyed by the
         two names, so adding an entrant never changes the numbers of the others.
@@ -49,15 +57,35 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         ``n = 0``, ``_low = _high`` = the rate, no counts).  ``None`` (the default): exact
         when the ruleset has an exact solver that accepts every pair (its ``exact_check``
         says so without solving), else simulate.  The method used is in ``attrs``.
+    play
+        ``"default"`` (the policies as given) or ``"best"``: each ordered pair's policies
+        chosen as a zero-sum game (:mod:`balance.analysis.bestplay`; exact where the
+        ruleset's solver reaches every pair, else Monte Carlo over the profiles).
+    draw_worth, search
+        Best play: what a draw is worth to A, and the policies searched (see
+        :func:`balance.analysis.bestplay.best_play`).
+    workers
+        Best play: pairs solved at once in worker processes (default 1: here).  The
+        numbers do not depend on it: each pair's streams are keyed by the two names.
 
     Returns
     -------
     DataFrame
         One row per ordered pair: ``a``, ``b``, ``n``, ``a_win``/``b_win``/``draw`` with
         ``_low``/``_high`` 95% Wilson bounds, fight-length statistics, and the counts
-        ``a_wins``, ``b_wins``, ``draws``.  Exact rows: ``n = 0``, ``method = "exact"``,
+        ``a_wins``, ``b_wins``, ``draws``, and ``policies``: the policies the pair rests
+        on (``Ruleset.policies``, ``"; "``-joined).  Exact rows: ``n = 0``, ``method = "exact"``,
         ``mean_rounds`` where the solver gives it, and the solver's details as
         ``detail_<name>`` columns.
+
+        Best-play rows add ``value`` (A's expected score under best play) with
+        ``value_low`` / ``value_high``, ``policy_a`` / ``policy_b`` (each side's
+        equilibrium in the game's words), ``profiles_a`` / ``profiles_b`` (profiles
+        evaluated), ``default_value`` and ``default_a_win`` / ``_b_win`` / ``_draw`` (the
+        policies as given, on the same streams), ``fights`` (all fights run) and
+        ``play = "best"``.  Their rates are those of the equilibrium; ``n`` is the fights
+        behind each entry of the payoff matrix and the counts are the rates times ``n``
+        (the analyses read them as that many fights).  ``attrs["play"]`` says so.
     """
     if not isinstance(entrants, Mapping):
         entrants = {name: name for name in entrants}
@@ -70,8 +98,17 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
 
     rs = get(ruleset)
     ruleset = rs.name
+    if play not in ("default", "best"):
+        raise SpecError(f"play must be one of default, best, got {play!r}")
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
     resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
+    if play == "best":
+        return _best_round_robin(ruleset, names, resolved, method=method, n=n,
+                                 precision=precision, seed=seed, chunk_size=chunk_size,
+                                 draw_worth=draw_worth, search=search, workers=workers,
+                                 progress=progress)
+    n = DEFAULT_N if n is None else n
+    chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
     if method is None:
         method = "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
     if method == "exact":
@@ -86,15 +123,132 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         summary = Summary(rs.name, tally)
         draws, a_wins, b_wins = (int(v) for v in tally.wins)
         rows.append({"a": a, "b": b, **summary.to_row(), "a_wins": a_wins, "b_wins": b_wins,
-                     "draws": draws, "elapsed_s": time.perf_counter() - start})
+                     "draws": draws, "policies": _disclosed(rs, rules_obj, side_a, side_b),
+                     "elapsed_s": time.perf_counter() - start})
         if progress is not None:
             progress(i + 1, len(pairs))
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": ruleset, "seed": seed, "entropy": entropy,
-                        "entrants": names, "chunk_size": chunk_size, "method": "simulate"})
+                        "entrants": names, "chunk_size": chunk_size, "method": "simulate",
+                        "play": "default"})
     return frame
 
 
+def _best_pair(ruleset: Any, a: str, b: str, rules: Any, side_a: Any, side_b: Any,
+               options: Mapping[str, Any]) -> dict[str, Any]:
+    """One ordered pair under best play, as a row (a task: runs in any process)."""
+    from ..rulesets import resolve
+    from . import bestplay
+
+    rs = resolve(ruleset, allow_import=True) if isinstance(ruleset, str) else ruleset
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        answer = bestplay.solve(rs, rules, side_a, side_b, key=("round-robin-best", a, b),
+                                **options)
+    except SpecError as exc:
+        return {"a": a, "b": b, "rejected": exc.reason}
+    row: dict[str, Any] = {"a": a, "b": b, **answer.to_row()}
+    row["policies"] = "; ".join(answer.policies) or "none"
+    if answer.n:  # the equilibrium's rates as counts of the fights behind each entry
+        a_wins, draws = round(answer.a_win * answer.n), round(answer.draw * answer.n)
+        row.update({"a_wins": a_wins, "b_wins": answer.n - a_wins - draws, "draws": draws})
+    row["elapsed_s"] = time.perf_counter() - start
+    row["cpu_s"] = time.process_time() - cpu
+    return row
+
+
+def _map_pairs(tasks: Sequence[tuple[Any, ...]], workers: int | None,
+               progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
+    """``_best_pair`` over the tasks, here or in ``workers`` processes, in task order."""
+    rows: list[dict[str, Any] | None] = [None] * len(tasks)
+    if not workers or workers <= 1 or len(tasks) <= 1:
+        for i, task in enumerate(tasks):
+            rows[i] = _best_pair(*task)
+            if progress is not None:
+                progress(i + 1, len(tasks))
+        return [r for r in rows if r is not None]
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)) as pool:
+        futures = {pool.submit(_best_pair, *task): i for i, task in enumerate(tasks)}
+        for done, future in enumerate(cf.as_completed(futures), start=1):
+            rows[futures[future]] = future.result()
+            if progress is not None:
+                progress(done, len(tasks))
+    return [r for r in rows if r is not None]
+
+
+def _best_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[Any, ...]], *,
+                      method: str | None, n: int | None, precision: float | None,
+                      seed: int | None, chunk_size: int | None, draw_worth: float,
+                      search: Mapping[str, Sequence[Any] | None] | None,
+                      workers: int | None,
+                      progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+    """Every ordered pair under best play: exact where the solver reaches every pair (or
+    ``method="exact"``), else Monte Carlo for all (one method a table)."""
+    from . import bestplay
+
+    if n is None and precision is None:
+        precision = bestplay.DEFAULT_PRECISION
+    bestplay.check_options(draw_worth=draw_worth, method=method, space=None,
+                           precision=precision, n=n,
+                           chunk_size=chunk_size or bestplay.CHUNK_SIZE)
+    entropy = root_entropy(seed)
+    name = resolved[0][2].name if resolved else ruleset
+    simulate = {"method": "simulate", "draw_worth": draw_worth, "search": search,
+                "precision": precision, "n": n, "entropy": entropy, "seed": seed,
+                "chunk_size": chunk_size or bestplay.CHUNK_SIZE}
+
+    def tasks(options: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        ref = ruleset if isinstance(ruleset, str) else name
+        return [(ref, a, b, rules_obj, side_a, side_b, options)
+                for a, b, rs, rules_obj, side_a, side_b in resolved]
+
+    rows: list[dict[str, Any]] | None = None
+    if method in (None, "exact"):
+        exact = {"method": "exact", "draw_worth": draw_worth, "search": search}
+        first = _best_pair(*tasks(exact)[0]) if resolved else {}
+        if "rejected" not in first:
+            rows = [first, *_map_pairs(tasks(exact)[1:], workers, progress)]
+        rejected = next((r for r in rows or [first] if "rejected" in r), None)
+        if rejected is not None:
+            if method == "exact":
+                raise SpecError(f"{rejected['a']} against {rejected['b']}: "
+                                f"{rejected['rejected']} (method 'simulate' runs it by Monte "
+                                "Carlo)")
+            rows = None
+    if rows is None:
+        rows = _map_pairs(tasks(simulate), workers, progress)
+        bad = next((r for r in rows if "rejected" in r), None)
+        if bad is not None:
+            raise SpecError(f"{bad['a']} against {bad['b']}: {bad['rejected']}")
+    frame = pd.DataFrame(rows)
+    used = "simulate" if (frame["method"] == "simulate").all() else "exact"
+    frame.attrs.update({"ruleset": name, "entrants": names, "method": used, "play": "best",
+                        "draw_worth": draw_worth, "precision": precision, "n": n,
+                        **({"seed": seed, "entropy": entropy} if used == "simulate" else {})})
+    return frame
+
+
+
+
+def _disclosed(rs: Any, rules: Any, side_a: Any, side_b: Any) -> str:
+    """The policies a pair rests on, as one cell (``"; "``-joined, ``"none"``)."""
+    return "; ".join(rs.policies(rules, side_a, side_b)) or "none"
+
+
+def policies(table: pd.DataFrame) -> list[str]:
+    """The policies a round-robin table rests on: each distinct disclosure of any pair,
+    in order (best-play tables: the rule-scope policies and each pair's equilibria are in
+    their ``policy_a`` / ``policy_b`` columns)."""
+    seen: dict[str, None] = {}
+    for cell in table.get("policies", pd.Series([], dtype=object)):
+        for item in str(cell).split("; "):
+            if item and item != "none":
+                seen.setdefault(item)
+    return list(seen)
 
 
 def _solvable(rs: Any, rules: Any, side_a: Any, side_b: Any) -> bool:
@@ -119,6 +273,7 @@ def _exact_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[
         row["mean_rounds"] = (np.nan if answer.mean_rounds is None
                               else float(answer.mean_rounds))
         row["method"] = "exact"
+        row["policies"] = _disclosed(rs, rules_obj, side_a, side_b)
         for key, value in dict(answer.details).items():
             plain_value = plain(value)
             row[f"detail_{key}"] = (plain_value if plain_value is None or isinstance(
@@ -128,7 +283,7 @@ def _exact_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[
         if progress is not None:
             progress(i + 1, len(resolved))
     frame = pd.DataFrame(rows)
-    frame.attrs.update({"ruleset": ruleset, "entrants": names, "method": "exact"})
+    frame.attrs.update({"ruleset": ruleset, "entrants": names, "method": "exact", "play": "default"})
     return frame
 
 

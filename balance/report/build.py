@@ -71,6 +71,30 @@ def is_exact(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bo
     return "method" in results.columns and bool((results["method"] == "exact").all())
 
 
+def is_best(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bool:
+    """Whether a run played every cell under best play (``[run] play = "best"``)."""
+    if meta is not None and meta.get("play") is not None:
+        return meta.get("play") == "best"
+    return "play" in results.columns and bool((results["play"] == "best").all())
+
+
+def best_results_table(results: pd.DataFrame, axes: Sequence[str], *,
+                       exact: bool = False) -> pd.DataFrame:
+    """The cells of a best-play run: the value (with its interval), the value with the
+    policies as given, and each side's equilibrium policy."""
+    out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
+    out["value"] = (results["value"].map(lambda v: f"{v:.4f}") if exact
+                    else _interval_text(results, "value"))
+    out["as given"] = results["default_value"].map(lambda v: f"{v:.4f}")
+    out["A plays"] = results["policy_a"]
+    out["B plays"] = results["policy_b"]
+    if not exact:
+        out["profiles A/B"] = [f"{a}/{b}" for a, b in zip(results["profiles_a"],
+                                                           results["profiles_b"], strict=True)]
+        out["fights"] = results["fights"]
+    return out.reset_index(drop=True)
+
+
 def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False
                   ) -> pd.DataFrame:
     """The cells with each rate as ``rate [low, high]`` (exact runs: the value alone) and
@@ -132,6 +156,31 @@ def _assumption_rows(ruleset: Any, rules: Mapping[str, Any], flagged: Sequence[s
         rows.append({"parameter": name, "value": value, "tag": tag.rstrip("]"),
                      "overridden": name in rules or name in swept,
                      "meaning": info.doc if info else ""})
+    return pd.DataFrame(rows)
+
+
+def _rule_policies(ruleset: Any, disclosed: Sequence[str]) -> list[str]:
+    """The rule-scope policies among a run's disclosures (one setting for everyone)."""
+    names = {p.name for p in ruleset.policy_space() if p.scope == "rules"}
+    return [d for d in disclosed if d.split("=", 1)[0].split(":", 1)[0] in names]
+
+
+def _policy_rows(ruleset: Any, disclosed: Sequence[str], best: bool) -> pd.DataFrame:
+    """One row per policy disclosure of a run (best play: the rule-scope ones, and a row
+    saying the combatant ones were chosen by best play, cell by cell)."""
+    docs = {p.name: p for p in ruleset.policy_space()}
+    rows = []
+    for item in (_rule_policies(ruleset, disclosed) if best else disclosed):
+        name = item.split("=", 1)[0].split(":", 1)[0]
+        policy = docs.get(name)
+        rows.append({"policy": item, "who decides": policy.scope if policy else "",
+                     "meaning": policy.doc if policy else ""})
+    if best:
+        searched = [p.name for p in ruleset.policy_space() if p.scope == "combatant"]
+        rows.append({"policy": ", ".join(searched),
+                     "who decides": "best play (each side, each cell)",
+                     "meaning": "chosen as a zero-sum game; each cell names the equilibrium "
+                                "(Results: A plays, B plays)"})
     return pd.DataFrame(rows)
 
 
@@ -226,6 +275,42 @@ def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> li
                             + ("counted alike (exact)" if exact else
                                "pooled (95% Wilson interval)"),
                             collapsed=len(ups) > 40))
+    return blocks
+
+
+def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
+    """What best play changes in one round robin: the verdicts with the policies as given
+    (the same fights) and under best play side by side, the sentences naming the changes,
+    and the policies each pairing rests on."""
+    from ..analysis import bestplay
+
+    at = f" ({level})" if level else ""
+    given = bestplay.as_given(table)
+    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=200, seed=0)
+    blocks: list[Block] = [
+        Paragraph(f"Verdicts{at} with the policies as given and under best play. "
+                  + " ".join(changes)),
+        Table(verdicts.round(3).reset_index(),
+              f"Verdicts{at}: rank and Elo (Bradley-Terry), the share of bootstrap replicates "
+              "in which the entrant is dominated by a mix of the others, and its metagame "
+              "weight, with the policies as given (left) and under best play (_best); "
+              "the as-given numbers come from the same fights")]
+    pairs = table[table["a"] != table["b"]]
+    moved = ((pairs["default_value"] - pairs["value"]).abs() > 1e-9) if exact else (
+        (pairs["default_value"] < pairs["value_low"]) | (pairs["default_value"] > pairs["value_high"]))
+    shown = pd.DataFrame({
+        "A": pairs["a"], "B": pairs["b"],
+        "value": (pairs["value"].map(lambda v: f"{v:.4f}") if exact
+                  else _interval_text(pairs, "value")),
+        "as given": pairs["default_value"].map(lambda v: f"{v:.4f}"),
+        "A plays": pairs["policy_a"], "B plays": pairs["policy_b"]})
+    blocks.append(Table(shown.reset_index(drop=True),
+                        f"The policies each pairing's verdict rests on{at}: A's value under "
+                        "best play" + ("" if exact else " [95% interval]")
+                        + ", with the policies as given, and each side's equilibrium policy "
+                        f"(best play moves the value of {int(moved.sum())} of {len(pairs)} "
+                        "pairings" + ("" if exact else " beyond its interval") + ")",
+                        collapsed=len(shown) > 40))
     return blocks
 
 
@@ -349,7 +434,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
     flagged = meta.get("assumptions", [])
+    disclosed = list(meta.get("policies", []))
     exact = is_exact(results, meta)
+    best = is_best(results, meta)
+    if best:
+        exact = str(results["method"].iloc[0]).startswith("exact") if len(results) else exact
     sections: list[Section] = []
 
     # --- the question ---
@@ -357,7 +446,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     blocks: list[Block] = [Paragraph(p) for p in question.split("\n\n") if p]
     if spec.get("notes"):
         blocks.append(Paragraph(str(spec["notes"])))
-    n_cells, fights = len(results), int(results["n"].sum())
+    n_cells = len(results)
+    fights = int(results["fights"].sum() if best and "fights" in results else results["n"].sum())
     lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
     band = "" if exact else " with 95% interval bands"
 
@@ -370,7 +460,30 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         return (f"{results.loc[i, 'a_win']:.1%} [{results.loc[i, 'a_win_low']:.1%}, "
                 f"{results.loc[i, 'a_win_high']:.1%}]")
 
-    if exact:
+    if best:
+        lo_i, hi_i = results["value"].idxmin(), results["value"].idxmax()
+
+        def rate(i: Any) -> str:
+            if exact:
+                return f"{results.loc[i, 'value']:.3f}"
+            return (f"{results.loc[i, 'value']:.3f} [{results.loc[i, 'value_low']:.3f}, "
+                    f"{results.loc[i, 'value_high']:.3f}]")
+
+        worth = float(results["draw_worth"].iloc[0]) if "draw_worth" in results else 0.5
+        solved = (f"{n_cells:,} cells under best play: in each, every side's policies are "
+                  f"chosen to do its best against the other's (A maximises its expected "
+                  f"score, win + {worth:g} x draw; B minimises it; each side plays one "
+                  "profile for all its members), "
+                  + ("solved exactly" if exact else
+                     f"by Monte Carlo over the policy profiles ({int(results['fights'].sum()):,}"
+                     " fights, common random numbers within a cell)"))
+        closing = ("every number is exact." if exact else
+                   "value intervals are 95% bootstrap intervals over chunks.")
+        blocks.append(Paragraph(
+            f"{solved}. A's value ranges from {rate(lo_i)} ({where(lo_i)}) to "
+            f"{rate(hi_i)} ({where(hi_i)}); {closing} Each cell's equilibrium policies are "
+            "in the results table (A plays, B plays)."))
+    elif exact:
         solved = (f"{n_cells:,} cells, each solved exactly by the {ruleset.name} solver "
                   "(no sampling)")
         closing = ("every number is exact: the probability itself, not an estimate, so "
@@ -378,14 +491,23 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     else:
         solved = f"{n_cells:,} cells, {fights:,} fights"
         closing = "every interval is 95% Wilson."
-    blocks.append(Paragraph(
-        f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
-        f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
-    if flagged:
+    if not best:
+        blocks.append(Paragraph(
+            f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
+            f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
+    if flagged or disclosed:
+        policies_text = ("each cell's policies chosen by best play (and "
+                         + "; ".join(_rule_policies(ruleset, disclosed)) + ")"
+                         if best and _rule_policies(ruleset, disclosed) else
+                         "each cell's policies chosen by best play" if best else
+                         "; ".join(disclosed))
         blocks.append(Paragraph(
             f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
-            "unclear passages of the seed filled by a chosen reading); they are listed under "
-            "'Rules used'. Change any of them with the spec's [rules] table.", kind="note"))
+            "unclear passages of the seed filled by a chosen reading) and on the policies "
+            f"the fighters play ({policies_text or 'none'}); both are listed under 'Rules "
+            "used'. Change a reading with the spec's [rules] table, a policy with the "
+            "sides' fields" + ("." if best else ", or let `--play best` choose them."),
+            kind="note"))
     sections.append(Section("The question", tuple(blocks)))
 
     # --- figures and analyses ---
@@ -404,11 +526,15 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         table = entrants(results)
         if not others:
             if not figures:
+                shown_value = "value" if best else "a_win"
                 blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
-                                                            value="a_win"), "matchups",
-                                      f"Side A's win rate, row ({a_ax}) against column "
-                                      f"({b_ax})"))
+                                                            value=shown_value), "matchups",
+                                      ("A's value under best play" if best else
+                                       "Side A's win rate")
+                                      + f", row ({a_ax}) against column ({b_ax})"))
             blocks.extend(_round_robin_blocks(table, exact))
+            if best:
+                blocks.extend(_best_play_blocks(table, exact))
         else:
             blocks.append(Paragraph(f"A round robin of {a_ax} against {b_ax} at each level of "
                                     f"{', '.join(others)}: each level's analyses in turn."))
@@ -416,6 +542,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 keys = key if isinstance(key, tuple) else (key,)
                 level = ", ".join(f"{o} = {v}" for o, v in zip(others, keys, strict=True))
                 blocks.extend(_round_robin_blocks(entrants(part), exact, level))
+                if best:
+                    blocks.extend(_best_play_blocks(entrants(part), exact, level))
             blocks.extend(_sensitivity_tables(results, axes, others))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
@@ -528,12 +656,22 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         blocks.append(caveat)
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
+    fair = _fair_section(spec, meta, allow_import)
+    if fair is not None:
+        sections.append(fair)
 
     # --- the table ---
-    caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
-               "time" if exact else "Every cell; rates with 95% Wilson intervals")
-    result_blocks: list[Block] = [Table(results_table(results, axes, exact=exact), caption,
-                                        collapsed=len(results) > 40)]
+    if best:
+        caption = ("Every cell under best play: A's value" + ("" if exact else
+                   " [95% bootstrap interval]") + ", the value with the policies as given, "
+                   "and the policies each side plays at the equilibrium (a mix shows each "
+                   "profile's weight)" + ("" if exact else "; profiles evaluated and fights run"))
+        shown_results = best_results_table(results, axes, exact=exact)
+    else:
+        caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
+                   "time" if exact else "Every cell; rates with 95% Wilson intervals")
+        shown_results = results_table(results, axes, exact=exact)
+    result_blocks: list[Block] = [Table(shown_results, caption, collapsed=len(results) > 40)]
     if caveat is not None:
         result_blocks.append(caveat)
     sections.append(Section("Results", tuple(result_blocks)))
@@ -556,19 +694,25 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                  if a.startswith("rules.")}
         blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
+    policy_rows = _policy_rows(ruleset, disclosed, best)
+    if len(policy_rows):
+        blocks.append(Table(policy_rows, "Policies: the decisions fighters make (not rules); "
+                            "the results rest on these too"
+                            + (" (best play chose each side's, cell by cell)" if best else "")))
     sections.append(Section("Rules used", tuple(blocks)))
 
     # --- reproduce ---
     versions = meta.get("versions", {})
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
-    lines = [f"balance sweep {source}"]
+    lines = [f"balance sweep {source}" + (" --play best" if best else "")]
     seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
                               {"item": "seed entropy", "value": str(meta.get("entropy"))}]
     facts = pd.DataFrame([
         *seeds,
-        {"item": "method", "value": "exact (each cell by the ruleset's exact solver)"
-         if exact else f"simulate (chunk size {meta.get('chunk_size')})"},
+        {"item": "method", "value": ("best play, " if best else "")
+         + ("exact (each cell by the ruleset's exact solver)"
+            if exact else f"simulate (chunk size {meta.get('chunk_size')})")},
         {"item": "executor", "value": _executor_text(meta)},
         {"item": "versions", "value": ", ".join(f"{k} {v}" for k, v in versions.items())},
         {"item": "elapsed", "value": _elapsed_text(meta)},
@@ -586,6 +730,32 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                   f"{ruleset.name} · {n_cells:,} cells · "
                   + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
 
+
+
+def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
+                  ) -> Section | None:
+    """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
+    out now by :func:`balance.analysis.tune.from_spec` (seeded by the run, so the same each
+    time), with the values tried and how."""
+    if not spec.get("tune"):
+        return None
+    from ..analysis.tune import from_spec
+    from ..sweep.spec import load_spec
+
+    parsed = load_spec(spec, name="spec", allow_import=allow_import)
+    blocks: list[Block] = []
+    for i in range(len(parsed.tune)):
+        result = from_spec(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
+        around = getattr(result, "around", lambda: "")()
+        blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
+        frame = result.to_frame()
+        blocks.append(Table(frame, "Every value tried" if "fights" in frame else
+                            "Handicaps, and each entrant's expected score against the field "
+                            "(both seats) before and after", collapsed=len(frame) > 12))
+        blocks.append(Paragraph(" ".join([result.how(), *(f"{n[0].upper()}{n[1:]}."
+                                                           for n in result.notes)]),
+                                kind="note"))
+    return Section("What would make it fair", tuple(blocks))
 
 
 def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:

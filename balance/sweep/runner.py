@@ -50,6 +50,7 @@ from ..errors import Interrupted, SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets.base import Ruleset
+from . import bestplay as _best
 from . import exact as _exact
 from . import guard, store
 from .grid import Cell, display, expand
@@ -474,20 +475,27 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
 def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: Any, spec: Spec,
                    tag: str, cache: store.ExactCache, progress: _Progress,
-                   copies: Mapping[str, int]) -> _Counts:
-    """Solve every cell of ``todo`` on ``pool``, caching each answer as it completes."""
+                   copies: Mapping[str, int], entropy: int | None = None) -> _Counts:
+    """Solve every cell of ``todo`` on ``pool``, caching each answer as it completes (one
+    task a cell: the exact solver's, or best play's when ``spec.play == "best"``)."""
     counts = _Counts()
     queue = deque(todo)
+    best = spec.play == "best"
+    opts = _best.options(spec) if best else {}
 
     def take() -> _Task | None:
         if not queue:
             return None
         cell = queue.popleft()
+        if best:
+            return (_best.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b,
+                                       opts, entropy, cell.key),
+                    f"balance-best-{tag}-{cell.key}", cell)
         return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
                 f"balance-exact-{tag}-{cell.key}", cell)
 
     def complete(cell: Cell, record: dict[str, Any]) -> None:
-        error = _exact.rejected(spec, cell, record)
+        error = (_best.rejected if best else _exact.rejected)(spec, cell, record)
         if error is not None:
             raise error
         cache.save(cell.key, record)
@@ -695,7 +703,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
           executor: str = "processes", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
           stream: IO[str] | None = None,
-          max_seconds: float | None = budget.MAX_SECONDS, allow_import: bool = False) -> Run:
+          max_seconds: float | None = budget.MAX_SECONDS, allow_import: bool = False,
+          play: str | None = None) -> Run:
     """Run an experiment and write its run directory.
 
     Parameters
@@ -726,6 +735,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     allow_import
         Whether the spec may name a ``package.module:OBJECT`` ruleset (importing it runs
         its code; see :func:`balance.rulesets.resolve`).
+    play
+        Override the experiment's ``[run] play`` (a file or mapping spec only): ``"best"``
+        plays every cell under best play; its run directory defaults to
+        ``runs/<experiment file stem>-best``.
 
     Returns
     -------
@@ -743,7 +756,11 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     """
     started, clock = _now(), time.perf_counter()
     if not isinstance(spec, Spec):
-        spec = load_spec(spec, allow_import=allow_import)
+        spec = load_spec(spec, allow_import=allow_import, play=play)
+        if play == "best" and out is None:
+            out = Path(str(_default_out(spec)) + "-best")
+    elif play is not None:
+        raise SpecError("play= overrides a spec file or mapping; a Spec says its own play")
     _check_executor(executor, workers, scheduler)
     rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
@@ -767,7 +784,12 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         if before != spec.method:
             raise SpecError(f"the run in {run_dir} used method {before!r}; the spec asks for "
                             f"{spec.method!r}. Choose another --out")
-    exact = spec.method == "exact"
+        played = previous.get("play", "default")
+        if played != spec.play:
+            raise SpecError(f"the run in {run_dir} used play {played!r}; the spec asks for "
+                            f"{spec.play!r}. Choose another --out")
+    best = spec.play == "best"
+    exact = spec.method == "exact" or best  # one task a cell (not chunks)
     copies = Counter(cell.key for cell in cells)
     distinct = list({cell.key: cell for cell in cells}.values())
     runs: dict[str, _CellRun] = {}
@@ -776,8 +798,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     probed_key = ""
     cache: store.ChunkCache | store.ExactCache
     if exact:
-        tag = store.exact_tag(vers)
-        cache = exact_cache = store.ExactCache(run_dir, tag)
+        tag = _best.tag(spec, entropy, vers) if best else store.exact_tag(vers)
+        cache = exact_cache = (_best.BestPlayCache if best else store.ExactCache)(run_dir, tag)
         for cell in distinct if previous else ():
             record = exact_cache.load(cell.key)
             if record is not None:
@@ -786,7 +808,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         todo_cells = [cell for cell in distinct if cell.key not in records]
         # Validation before any work: the ruleset's own check of every cell, then the first
         # missing cell solved here; either raises a SpecError naming the cell.
-        if todo_cells:
+        if todo_cells and not best:
             _exact.check_cells(spec, todo_cells, rs)
             probed_key = todo_cells[0].key
             probed = _exact.probe(spec, todo_cells[0])
@@ -833,8 +855,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         meta: dict[str, Any] = {
             "format": RUN_FORMAT, "status": "running", "description": spec.description,
             "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
-            "axes": list(spec.axis_fields), "method": spec.method, "seed": spec.seed,
-            "entropy": entropy, "chunk_size": None if exact else spec.chunk_size,
+            "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
+            "seed": spec.seed, "entropy": entropy,
+            "chunk_size": (spec.chunk_size if not exact or (best and spec.method != "exact")
+                           else None),
             "cache": f"cache/{tag}", "executor": executor,
             "workers": pool.workers if pool else None,
             "scheduler": pool.address if pool else None, "versions": vers,
@@ -874,7 +898,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 try:
                     if pool is not None and exact:
                         counts = _execute_exact(todo_cells, records, pool, spec, tag,
-                                                exact_cache, bar, copies)
+                                                exact_cache, bar, copies, entropy)
                     elif pool is not None:
                         counts = _execute(todo, pool, spec, entropy, tag, chunk_cache, bar)
                 finally:
@@ -882,7 +906,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 if pool is not None:
                     pool.close()
                     pool = None
-                table, outputs = _finish(spec, rs, cells, runs, records, exact, run_dir)
+                table, outputs = _finish(spec, rs, cells, runs, records, run_dir)
         except BaseException as exc:
             failed = exc
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
@@ -936,13 +960,20 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
 
 
 def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
-            records: Mapping[str, dict[str, Any]], exact: bool, run_dir: Path
+            records: Mapping[str, dict[str, Any]], run_dir: Path
             ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The results table, written with the spec's plots, and what the run record says of
-    them: the fights in all, the files written and the tables' checksums."""
+    them: the fights in all, the files written and the tables' checksums (and under best
+    play, the policies the cells' equilibria rest on)."""
     import pandas as pd
 
-    if exact:
+    said: dict[str, Any] = {}
+    if spec.play == "best":
+        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+        said["policies"] = list(dict.fromkeys(
+            item for cell in table["policies"] for item in str(cell).split("; ")
+            if item and item != "none"))
+    elif spec.method == "exact":
         table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
     else:
         totals = {key: run.total() for key, run in runs.items()}
@@ -951,11 +982,12 @@ def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str,
                         "axes": list(spec.axis_fields)})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
-    return table, {
-        "fights": int(table["n"].sum()),
+    said.update({
+        "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
         "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
         "checksums": {p.name: store.file_checksum(p) for p in written},
-    }
+    })
+    return table, said
 
 
 def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:

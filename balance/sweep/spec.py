@@ -28,6 +28,8 @@ An experiment is a question written as data::
 
     [run]
     # method = "exact"                    # solve each cell exactly (ruleset.exact) instead
+    # play = "best"                       # best play: each cell's policies chosen as a game
+    # draw_worth = 0.5                    # (best play) what a draw is worth to side A
     fights = 100_000                      # per cell; with precision, the cap
     # precision = 0.01                    # or: stop at this 95% interval half-width
     seed = 2024                           # omitted: fresh entropy, recorded in meta.json
@@ -42,9 +44,24 @@ An experiment is a question written as data::
     y = "a.0.skill"
     value = "a_win"
 
+    [[tune]]                              # optional: "what would make it fair" in the report
+    knob = "a.0.combats"                  # the value of this field that makes the spec's
+    # target = 0.5                        # matchup (a, b, rules; `where` fixes other fields)
+    # metric = "score"                    # even: see balance.analysis.tune; or, with
+    # where = { "a.0.skill" = 2 }         # entrants = [...] and a bare field name, handicaps
+                                          # that bring a round robin within margin of 50%
+
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
 are rejected.
+
+With ``play = "best"`` each cell is played under best play
+(:mod:`balance.analysis.bestplay`): each side's policies chosen to do its best against the
+other's, a zero-sum game -- by Monte Carlo over the policy profiles (``fights`` is then the
+fights per profile pair, ``precision`` the value's target half-width, 0.01 when neither is
+given, ``chunk_size`` 1000 unless given) or, with ``method = "exact"``, exactly.  The cell's
+value, its interval and each side's equilibrium policy become columns; ``draw_worth`` (0..1,
+default 0.5) is what a draw is worth to side A.
 
 Everything is validated before any work starts: unknown keys, wrong types, values out of
 range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
@@ -73,9 +90,11 @@ from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
 __all__ = [
+    "BEST_PLOT_VALUES",
     "COMBINE",
     "EXACT_PLOT_VALUES",
     "METHODS",
+    "PLAYS",
     "PLOT_KINDS",
     "PLOT_VALUES",
     "TABLE_FORMATS",
@@ -89,10 +108,15 @@ __all__ = [
 COMBINE: tuple[str, ...] = ("product", "zip")
 TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds", "rounds_q10",
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value",
+                                "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
 METHODS: tuple[str, ...] = ("simulate", "exact")
+PLAYS: tuple[str, ...] = ("default", "best")
 EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
+BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw")
+"""What a best-play run's table has to draw: the value, the value with the policies as
+given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
 SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
 """[run] keys of a simulated run only."""
@@ -100,13 +124,19 @@ DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
-             "grid", "run", "outputs")
+             "grid", "run", "outputs", "tune")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
-_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method")
+_RUN_KEYS = ("fights", "precision", "seed", "chunk_size", "confidence", "method", "play",
+             "draw_worth")
 _OUTPUT_KEYS = ("tables", "plots")
 _PLOT_KEYS = ("kind", "x", "y", "value", "by", "where")
+_TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw_worth",
+              "seed", "where", "entrants", "margin", "fights")
+_TUNE_MATCHUP_KEYS = ("target", "metric", "where")
+"""[tune] keys of a matchup tuning only (a round robin, ``entrants``, aims at 50% for all)."""
+_TUNE_ROUND_ROBIN_KEYS = ("margin", "fights")
 SIDES: tuple[str, ...] = ("a", "b")
 
 
@@ -176,6 +206,13 @@ class Spec:
     plots: tuple[PlotSpec, ...] = ()
     method: str = "simulate"
     """``"simulate"`` (Monte Carlo) or ``"exact"`` (each cell by ``ruleset.exact``)."""
+    tune: tuple[Table, ...] = ()
+    """``[[tune]]`` tables: knobs whose fair values the report states
+    (:func:`balance.analysis.tune.from_spec`)."""
+    play: str = "default"
+    """``"default"`` (the policies as given) or ``"best"`` (best play, each cell a game)."""
+    draw_worth: float = 0.5
+    """Best play: what a draw is worth to side A."""
     description: str = ""
     question: str = ""
     """The designer's question, in a sentence (reports open with it)."""
@@ -236,11 +273,15 @@ class Spec:
             for key in ("fights", "precision"):
                 if getattr(self, key) is not None:
                     run[key] = getattr(self, key)
+        if self.play != "default":
+            run.update({"play": self.play, "draw_worth": self.draw_worth})
         if self.seed is not None:
             run["seed"] = self.seed
         out["run"] = run
         out["outputs"] = {"tables": list(self.tables),
                           "plots": [_plot_dict(p) for p in self.plots]}
+        if self.tune:
+            out["tune"] = [plain(entry) for entry in self.tune]
         return out
 
 
@@ -329,7 +370,7 @@ def _reason(exc: SpecError) -> str:
 
 
 def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None,
-              allow_import: bool = False) -> Spec:
+              allow_import: bool = False, play: str | None = None) -> Spec:
     """Read and validate an experiment from a TOML file or its mapping form.
 
     Parameters
@@ -342,6 +383,9 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
     allow_import
         Whether a ``ruleset = "package.module:OBJECT"`` may be imported (it runs that
         module's code; see :func:`balance.rulesets.resolve`).
+    play
+        Overrides ``[run] play`` (``balance sweep --play best``): the experiment as if it
+        said so (``"default"`` also drops a ``draw_worth``).
 
     Raises
     ------
@@ -353,6 +397,14 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
     else:
         origin = str(source)
         data = read_toml(source, "experiment file")
+    if play is not None:
+        if play not in PLAYS:
+            raise SpecError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
+        run = dict(data.get("run", {})) if isinstance(data.get("run", {}), Mapping) else {}
+        run["play"] = play
+        if play == "default":
+            run.pop("draw_worth", None)
+        data = {**data, "run": run}
     try:
         return _parse(data, _Reader(origin), allow_import)
     except RecursionError:
@@ -421,16 +473,33 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
                 raise r.fail(f"run.{key}", "an exact run solves every cell instead of "
                                            f"sampling it, so {key!r} does not apply: remove "
                                            "it, or set method = \"simulate\"")
+    play = r.text(run.get("play", "default"), "run.play", PLAYS)
+    draw_worth = 0.5
+    if "draw_worth" in run:
+        if play != "best":
+            raise r.fail("run.draw_worth", "applies to best play only: set play = \"best\", "
+                                           "or remove it")
+        value = run["draw_worth"]
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not 0 <= value <= 1:
+            raise r.fail("run.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+        draw_worth = float(value)
     precision = None
     if "precision" in run:
         precision = r.number(run["precision"], "run.precision", 0.0, 0.5)
     fights: int | None = DEFAULT_FIGHTS if precision is None and method == "simulate" \
         else None
+    if play == "best" and method == "simulate" and "fights" not in run and precision is None:
+        from ..analysis.bestplay import DEFAULT_PRECISION
+
+        fights, precision = None, DEFAULT_PRECISION  # best play aims at the value's interval
     if "fights" in run:
         fights = r.integer(run["fights"], "run.fights", 1, MAX_FIGHTS)
     seed = r.integer(run["seed"], "run.seed", 0) if "seed" in run else None
-    chunk_size = r.integer(run.get("chunk_size", DEFAULT_CHUNK_SIZE), "run.chunk_size", 1,
-                           1 << 24)
+    default_chunk = DEFAULT_CHUNK_SIZE
+    if play == "best":
+        from ..analysis.bestplay import CHUNK_SIZE as default_chunk
+    chunk_size = r.integer(run.get("chunk_size", default_chunk), "run.chunk_size", 1, 1 << 24)
     confidence = r.number(run.get("confidence", 0.95), "run.confidence", 0.0, 1.0)
 
     outputs = r.table(data.get("outputs", {}), "outputs", _OUTPUT_KEYS)
@@ -445,23 +514,36 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
         raise r.fail("outputs.plots", "must be a list of tables ([[outputs.plots]])")
     plots = tuple(_parse_plot(raw, f"outputs.plots[{i}]", axes, r)
                   for i, raw in enumerate(raw_plots))
-    if method == "exact":
-        for i, plot in enumerate(plots):
-            key, drawn = (("y", plot.y) if plot.kind == "curves" and plot.y
-                          else ("value", plot.value))
-            if drawn not in EXACT_PLOT_VALUES:
-                raise r.fail(f"outputs.plots[{i}].{key}", f"an exact run has no {drawn}: it "
-                                                          "draws one of "
-                                                          + ", ".join(EXACT_PLOT_VALUES))
+    for i, plot in enumerate(plots):
+        key, drawn = (("y", plot.y) if plot.kind == "curves" and plot.y
+                      else ("value", plot.value))
+        allowed = ("play = \"best\"", BEST_PLOT_VALUES) if play == "best" else (
+            "an exact run", EXACT_PLOT_VALUES) if method == "exact" else (
+            "a simulated run", tuple(v for v in PLOT_VALUES if "value" not in v))
+        if drawn not in allowed[1]:
+            raise r.fail(f"outputs.plots[{i}].{key}", f"{allowed[0]} has no {drawn} to draw: "
+                                                      "it draws one of " + ", ".join(allowed[1]))
+
+    raw_tune = data.get("tune", [])
+    tune_tables = [raw_tune] if isinstance(raw_tune, Mapping) else raw_tune
+    if not isinstance(tune_tables, list):
+        raise r.fail("tune", "must be a table ([tune]) or a list of tables ([[tune]])")
+    tune = tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
+                             r) for i, raw in enumerate(tune_tables))
 
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
-                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method,
+                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
+                play=play, draw_worth=draw_worth,
                 description=description,
                 question=question, notes=notes, source=r.source, presets=Table(presets))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
+    for i, entry in enumerate(spec.tune):
+        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
+            place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
+            r.ruled(place, _check_tuned, rs, spec, entry)
     return spec
 
 
@@ -702,6 +784,95 @@ def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
     indices = range(len(side)) if member == "*" else [int(member or 0)]
     for k in indices:
         r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
+
+
+# --- what would make it fair ------------------------------------------------------------------------
+
+
+def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
+    """One ``[tune]`` table, checked; its values plain (see :mod:`balance.analysis.tune`)."""
+    from ..analysis import tune as tuning
+
+    r.table(raw, place, _TUNE_KEYS)
+    if "knob" not in raw:
+        raise r.fail(place, "missing 'knob': the field to tune, e.g. knob = \"b.0.combats\"")
+    knob = r.text(raw["knob"], f"{place}.knob")
+    round_robin = "entrants" in raw
+    for key in _TUNE_MATCHUP_KEYS if round_robin else _TUNE_ROUND_ROBIN_KEYS:
+        if key in raw:
+            raise r.fail(f"{place}.{key}", (
+                f"{key!r} belongs to a matchup tuning (no entrants); a round robin brings "
+                "every expected score to 50%" if round_robin else
+                f"{key!r} belongs to a round robin of handicaps: give entrants = [...]"))
+    if "metric" in raw:
+        r.text(raw["metric"], f"{place}.metric", tuning.METRICS)
+    if "method" in raw:
+        r.text(raw["method"], f"{place}.method", METHODS)
+    if "target" in raw:
+        r.number(raw["target"], f"{place}.target", 0.0, 1.0)
+    if "margin" in raw:
+        r.number(raw["margin"], f"{place}.margin", 0.0, 0.5)
+    if "draw_worth" in raw:
+        value = raw["draw_worth"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise r.fail(f"{place}.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+    if "seed" in raw:
+        r.integer(raw["seed"], f"{place}.seed", 0)
+    if "fights" in raw:
+        r.integer(raw["fights"], f"{place}.fights", 1, MAX_FIGHTS)
+    bounds = raw.get("bounds")
+    if bounds is not None and (not isinstance(bounds, list) or len(bounds) != 2):
+        raise r.fail(f"{place}.bounds", f"must be [low, high], got {_show(bounds)}")
+    if round_robin:
+        entrants = raw["entrants"]
+        if not isinstance(entrants, list) or len(entrants) < 2:
+            raise r.fail(f"{place}.entrants", "must list at least two preset names")
+        for j, name in enumerate(entrants):
+            r.ruled(f"{place}.entrants[{j}]", rs.preset, r.text(name, f"{place}.entrants[{j}]"))
+        if "." in knob or knob not in tuning._numeric_fields(rs.Combatant):
+            raise r.fail(f"{place}.knob", "a round robin tunes one combatant field of every "
+                                          "entrant: one of " + ", ".join(
+                                              tuning._numeric_fields(rs.Combatant)))
+        r.ruled(f"{place}.bounds", lambda: tuning.parse_knob(rs, f"a.0.{knob}", bounds=bounds))
+    else:
+        r.ruled(f"{place}.knob", lambda: tuning.parse_knob(rs, knob, bounds=bounds))
+        where = raw.get("where", {})
+        if not isinstance(where, Mapping):
+            raise r.fail(f"{place}.where", "must be a table: field = the value it takes")
+        for key, value in _flatten(where, ()).items():
+            wplace = f"{place}.where.{key}"
+            _parse_field(key, wplace, rs, {}, r)
+            if key in (knob, f"rules.{knob}"):
+                raise r.fail(wplace, "is the knob being tuned")
+            if isinstance(value, Mapping | list) and key not in SIDES:
+                raise r.fail(wplace, f"must be one value, got {_show(value)}")
+    if "precision" in raw:
+        value = raw["precision"]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise r.fail(f"{place}.precision", "must be a positive half-width in the knob's "
+                                               f"units, got {_show(value)}")
+    return Table(raw)
+
+
+def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
+    from ..analysis.tune import knob_for
+
+    cell = _tuned_cell(spec, entry)
+    knob_for(rs, cell.rules, cell.side_a, cell.side_b, entry["knob"], entry.get("bounds"))
+
+
+def _tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:
+    """The matchup a ``[tune]`` table tunes: the spec's rules and sides with its ``where``
+    values applied, built and checked as a one-cell grid."""
+    from .grid import expand
+
+    where = _flatten(dict(entry.get("where", {})), ())
+    for label in SIDES:
+        if getattr(spec, label) is None and label not in where:
+            raise SpecError(f"side {label.upper()} is swept; name the one to tune with "
+                            f"where = {{ {label} = \"preset\" }}")
+    axes = tuple(Axis(key, (_freeze_list(value),)) for key, value in where.items())
+    return expand(dataclasses.replace(spec, axes=axes, combine="product"))[0]
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -194,6 +194,7 @@ class ExactCache:
                            for k in ("a_win", "b_win", "draw")):
             self.rejected.append(path)
             return None
+        record.pop("tag")
         return record
 
     def count(self) -> int:
@@ -341,6 +342,7 @@ def read_meta(run_dir: Path) -> dict[str, Any]:
         ("spec", isinstance(meta.get("spec"), dict), "the experiment as a table"),
         ("method", meta.get("method", "simulate") in ("simulate", "exact"),
          "simulate or exact"),
+        ("play", meta.get("play", "default") in ("default", "best"), "default or best"),
         ("entropy", whole(meta.get("entropy"), 0), "a whole number >= 0"),
         ("axes", text_list(meta.get("axes")), "a list of swept fields"),
         ("cells", whole(meta.get("cells"), 1), "a whole number >= 1"),

@@ -64,17 +64,18 @@ def test_general_kernel_with_diversion_matches_exact(case, policy):
     assert gof_pvalue(counts, [exact.draw, exact.a_win, exact.b_win]) > ALPHA
 
 
+@pytest.mark.parametrize("declarations", ["deficit_first", "secret"])
 @pytest.mark.parametrize("a_bonus", [3, -3])  # A declares second (answers), or first
-def test_reactive_diversion_matches_exact(a_bonus):
-    rules = Rules(extraordinary=False, max_table_chain=0)
+def test_reactive_diversion_matches_exact(a_bonus, declarations):
+    rules = Rules(extraordinary=False, max_table_chain=0, declarations=declarations)
     a = Combatant(name="a", agility=10, toughness=10, bonus=a_bonus, divert="reactive",
                   divert_health=6)
     b = Combatant(name="b", agility=10, toughness=10, divert="below_health", divert_health=5)
     exact = balance.exact("crt", a, b, rules=rules)
     plain = balance.exact("crt", dataclasses.replace(a, divert="below_health"), b, rules=rules)
-    if a_bonus > 0:  # answering an attack only is a different policy from below_health
+    if a_bonus > 0 and declarations == "deficit_first":  # answering an attack only
         assert abs(exact.a_win - plain.a_win) > 0.005
-    else:  # declaring first there is nothing to answer: the two policies coincide
+    else:  # declaring first, or all written down: nothing to answer, the two coincide
         assert exact.a_win == pytest.approx(plain.a_win, abs=1e-12)
     general = dataclasses.replace(rules, extraordinary=True)
     out = crt.simulate(general, (a,), (b,), n=100_000, rng=np.random.default_rng(14))
@@ -90,12 +91,17 @@ REFERENCE_CASES = {
         Rules(), (Combatant(name="a", bonus=14, shield="large", armour="leather"),),
         (Combatant(name="b", toughness=12, armour="mail", shield="buckler"),)),
     "diversion mix and es variants": (
-        Rules(es2_mode="foe_rolls_ef", es7_own_stroke=True, es11="surrender", divert_12_es=True,
+        Rules(es2_mode="foe_rolls_ef", es7_own_stroke=True, divert_12_es=True,
               ef6_no_shield="weapon"),
-        (Combatant(name="a", bonus=-3, divert="random", divert_p=0.4, shield="round"),),
+        (Combatant(name="a", bonus=-3, divert="random", divert_p=0.4, shield="round",
+                   es11="surrender"),),
         (Combatant(name="b", divert="below_health", divert_health=4),)),
     "reactive against a diverter, tables on": (
         Rules(), (Combatant(name="a", bonus=5, divert="reactive", divert_health=6),),
+        (Combatant(name="b", divert="below_health", divert_health=5),)),
+    "reactive, declarations written down": (
+        Rules(declarations="secret"), (Combatant(name="a", bonus=5, divert="reactive",
+                                                 divert_health=6),),
         (Combatant(name="b", divert="below_health", divert_health=5),)),
     "long chains": (Rules(max_table_chain=8, es2_mode="foe_slain"), (D,), (D,)),
     "ambush by a master": (Rules(ambush="a"), (Combatant(name="a", ambush=5),), (D,)),
@@ -148,3 +154,31 @@ def test_extraordinary_tables_decide_some_fights():
     # errors away (a false alarm has p < 1e-100).
     assert 0.01 < share[crt.causes.index("mishap")] < 0.3
     assert 0.001 < share[crt.causes.index("broke")] < 0.1
+
+
+@pytest.mark.parametrize("rules", [Rules(extraordinary=False), Rules()])
+def test_kernel_stores_the_end_cause_codes(rules):
+    # the kernel's codes are the EndCauses codes themselves (no offset), on both paths
+    out = crt.simulate(rules, (D,), (D,), n=20_000, rng=np.random.default_rng(3))
+    assert out.causes is crt.causes
+    assert out.cause.min() >= 0 and out.cause.max() < len(crt.causes)
+    assert (out.cause == crt.causes.down).any()
+    if rules.extraordinary:
+        assert (out.cause == crt.causes.mishap).any()
+
+
+@pytest.mark.parametrize("stops_12", [False, True])
+def test_twelves_and_shields_kernel_matches_exact(stops_12):
+    # a large shield and a round one: 12s (undeflectable unless shield_stops_12) matter
+    rules = Rules(extraordinary=False, shield_stops_12=stops_12)
+    a = Combatant(name="a", agility=10, toughness=10, bonus=4, shield="large")
+    b = Combatant(name="b", agility=10, toughness=12, shield="round", divert="if_deficit")
+    exact = balance.exact("crt", a, b, rules=rules)
+    for path, general in (("fast", rules), ("general", dataclasses.replace(
+            rules, extraordinary=True, max_table_chain=0))):
+        fighters = (a, dataclasses.replace(b, divert="never")) if path == "fast" else (a, b)
+        expected = exact if path == "general" else balance.exact("crt", *fighters, rules=rules)
+        out = crt.simulate(general, (fighters[0],), (fighters[1],), n=100_000,
+                           rng=np.random.default_rng(61 + stops_12))
+        counts = np.bincount(out.winner, minlength=3)
+        assert gof_pvalue(counts, [expected.draw, expected.a_win, expected.b_win]) > ALPHA

@@ -11,6 +11,8 @@ import balance
 from balance.rulesets.crt import Combatant, Rules
 from balance.rulesets.crt.exact import damage_pmf, stroke_probability
 
+crt = balance.get("crt")
+
 # 001.4 analytic sanity checks: (advantage, strokes to drop, stronger, weaker, draw), 3 d.p.
 RACE_TABLE = [(25, 1, 0.821, 0.015, 0.164), (25, 2, 0.964, 0.005, 0.031),
               (13, 2, 0.878, 0.034, 0.088), (1, 1, 0.503, 0.138, 0.359),
@@ -33,17 +35,22 @@ def brute_force(rules: Rules, a: Combatant, b: Combatant) -> tuple[Fraction, Fra
     """Exact win/loss/draw by recursion over health with Fractions (no round cap).
 
     Independent of the solver: no matrices, no diversion, the self-loop removed by
-    dividing by (1 - P(nothing changes)).
+    dividing by (1 - P(nothing changes)).  A 12 (1/36) is a stroke no shield deflects
+    (001.9), unless ``shield_stops_12``.
     """
     adv = a.bonus - b.bonus
-    pa, pb = stroke_probability(adv), stroke_probability(-adv)
-    da, db = damage_pmf(a, b, rules), damage_pmf(b, a, rules)
-    to_b = {0: 1 - pa}
-    for dmg, p in da.items():
-        to_b[dmg] = to_b.get(dmg, Fraction(0)) + pa * p
-    to_a = {0: 1 - pb}
-    for dmg, p in db.items():
-        to_a[dmg] = to_a.get(dmg, Fraction(0)) + pb * p
+    twelve = Fraction(1, 36)
+
+    def dealt(attacker, target, p_stroke):
+        law = {0: 1 - p_stroke}
+        for deflectable, weight in ((True, p_stroke - twelve),
+                                    (rules.shield_stops_12, twelve)):
+            for dmg, p in damage_pmf(attacker, target, rules, deflectable=deflectable).items():
+                law[dmg] = law.get(dmg, Fraction(0)) + weight * p
+        return law
+
+    to_b = dealt(a, b, stroke_probability(adv, rules))
+    to_a = dealt(b, a, stroke_probability(-adv, rules))
 
     @cache
     def value(ha: int, hb: int) -> tuple[Fraction, Fraction, Fraction]:
@@ -70,11 +77,13 @@ def brute_force(rules: Rules, a: Combatant, b: Combatant) -> tuple[Fraction, Fra
                  rules.fixed_health if b.health is None else b.health)
 
 
+@pytest.mark.parametrize("stops_12", [False, True])
 @pytest.mark.parametrize(("adv", "ha", "hb", "armour", "shield"), [
     (0, 10, 10, "none", "none"), (7, 6, 9, "leather", "none"), (-14, 8, 5, "none", "round"),
     (30, 4, 12, "mail", "large")])
-def test_solver_matches_brute_force(adv, ha, hb, armour, shield):
-    rules = Rules(extraordinary=False, health="fixed", max_rounds=5000)
+def test_solver_matches_brute_force(adv, ha, hb, armour, shield, stops_12):
+    rules = Rules(extraordinary=False, health="fixed", max_rounds=5000,
+                  shield_stops_12=stops_12)
     a = Combatant(bonus=adv, health=ha)
     b = Combatant(health=hb, armour=armour, shield=shield)
     p = balance.exact("crt", a, b, rules=rules)
@@ -106,3 +115,19 @@ def test_solver_is_fast_enough_to_sweep():
     assert p.details["states"] == 100
     # timing is shown by the details, never asserted
     assert "solve_ms" in p.details
+
+
+def test_solve_takes_the_contract_signature():
+    # solve(rules, side_a, side_b, /): the same call as every ruleset's exact solver
+    from balance.rulesets.crt.exact import solve
+
+    rules = Rules(extraordinary=False)
+    d = crt.presets["duelist"]
+    p = solve(rules, (d,), (d,))
+    q = crt.exact(rules, (d,), (d,))
+    assert (p.a_win, p.b_win, p.draw, p.mean_rounds) == (q.a_win, q.b_win, q.draw, q.mean_rounds)
+    assert q.policies == ("divert=never",) and q.assumptions and not p.assumptions
+    with pytest.raises(balance.IntractableError, match="crt has no exact solution here"):
+        solve(Rules(), (d,), (d,))
+    with pytest.raises(TypeError):
+        solve(rules, side_a=(d,), side_b=(d,))

@@ -30,10 +30,10 @@ def test_watchmen_aggregate_is_32():  # 001.11 #2
 
 
 def test_bruggish_against_watchmen_bands():  # 001.11 #3, #4
-    assert needed(63 - 32) == 4
-    assert needed(32 - 63) == 10
+    assert needed(63 - 32, RULES) == 4
+    assert needed(32 - 63, RULES) == 10
     # against the 2nd and 3rd watchman he fights at zero: only 7 or 12 score
-    assert [r for r in range(2, 13) if scores(0, r)] == [7, 12]
+    assert [r for r in range(2, 13) if scores(0, r, RULES)] == [7, 12]
 
 
 def test_the_engine_fights_bruggish_as_the_example_says():  # 001.11 #2-#5, through a fight
@@ -52,26 +52,26 @@ def test_the_engine_fights_bruggish_as_the_example_says():  # 001.11 #2-#5, thro
 
 
 def test_expected_strokes_per_round_in_the_example():  # 001.11 #3-#4: 1.31 and 0.56
-    bruggish = stroke_probability(31) + 2 * stroke_probability(0)
-    watchmen = stroke_probability(-31) + 2 * stroke_probability(0)
+    bruggish = stroke_probability(31, RULES) + 2 * stroke_probability(0, RULES)
+    watchmen = stroke_probability(-31, RULES) + 2 * stroke_probability(0, RULES)
     assert float(bruggish) == pytest.approx(1.31, abs=0.005)
     assert float(watchmen) == pytest.approx(0.56, abs=0.005)
 
 
 def test_zero_band():  # 001.11 #5
-    assert not scores(0, 11)
-    assert scores(0, 7)
-    assert scores(0, 12)
+    assert not scores(0, 11, RULES)
+    assert scores(0, 7, RULES)
+    assert scores(0, 12, RULES)
 
 
 def test_deficit_25():  # 001.11 #6
-    assert [scores(-25, r) for r in (9, 10, 11)] == [False, True, True]
+    assert [scores(-25, r, RULES) for r in (9, 10, 11)] == [False, True, True]
 
 
 @pytest.mark.parametrize(("adv", "roll"), [(12, 6), (13, 5), (24, 5), (25, 4),
                                            (-12, 8), (-13, 9), (-24, 9), (-25, 10)])
 def test_band_edges(adv, roll):  # 001.11 #7, #8
-    assert needed(adv) == roll
+    assert needed(adv, RULES) == roll
 
 
 @pytest.mark.parametrize(("adv", "p"), [(25, Fraction(33, 36)), (13, Fraction(30, 36)),
@@ -80,13 +80,13 @@ def test_band_edges(adv, roll):  # 001.11 #7, #8
                                         (-25, Fraction(6, 36)), (99, Fraction(33, 36)),
                                         (-99, Fraction(6, 36))])
 def test_band_probabilities(adv, p):  # 001.4, exact
-    assert stroke_probability(adv) == p
+    assert stroke_probability(adv, RULES) == p
 
 
 def test_two_never_twelve_always_scores():
     for adv in range(-40, 41):
-        assert not scores(adv, 2)
-        assert scores(adv, 12)
+        assert not scores(adv, 2, RULES)
+        assert scores(adv, 12, RULES)
 
 
 @pytest.mark.parametrize("level", range(6))
@@ -99,13 +99,13 @@ def test_ambush_probabilities(level):  # 001.3 table, from the reference's readi
                 5: [0, 0, Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)]}[level]
     d6 = pmf(1, 6) + level
     names = ["warned", "none", "brief", "surprise", "total"]
-    got = [d6.probability(lambda t, name=name: ambush_result(t) == name) for name in names]
+    got = [d6.probability(lambda t, name=name: ambush_result(t, RULES) == name) for name in names]
     assert got == expected
 
 
 def test_ambush_vectors():  # 001.11 #9, #10
-    assert ambush_result(1 + 0) == "warned"
-    assert ambush_result(4 + 5) == "total"
+    assert ambush_result(1 + 0, RULES) == "warned"
+    assert ambush_result(4 + 5, RULES) == "total"
 
 
 def _scripted_round(scripted, values, a, b, rules=RULES):
@@ -180,3 +180,30 @@ def test_two_d6_lookup_is_exact():
 
     counts = np.bincount(sum_table(2, 6), minlength=13)
     assert [Fraction(int(c), 36) for c in counts[2:]] == [pmf(2, 6)[k] for k in range(2, 13)]
+
+
+def test_a_shield_cannot_deflect_a_12_with_the_tables_off(scripted):  # 001.9
+    # Tables off.  A rolls 12 (6, 6), B rolls 3 (1, 2); A's damage die 4 lands on B's large
+    # shield, which cannot deflect a 12: no shield die is rolled.
+    rules = Rules(extraordinary=False)
+    a, b = Combatant(name="A"), Combatant(name="B", health=4, shield="large")
+    outcome, lines, rng = _scripted_round(scripted, [6, 6, 1, 2, 4], a, b, rules)
+    assert any("large shield cannot deflect a 12" in line for line in lines)
+    assert outcome.winner == balance.Winner.A and rng.exhausted
+    # shield_stops_12 = true: the shield rolls (d6 2 <= 3) and deflects it
+    stops = Rules(extraordinary=False, shield_stops_12=True, max_rounds=1)
+    outcome, lines, rng = _scripted_round(scripted, [6, 6, 1, 2, 4, 2], a, b, stops)
+    assert any("deflects the stroke (d6 2 <= 3)" in line for line in lines)
+    assert outcome.winner == balance.Winner.DRAW and rng.exhausted
+
+
+def test_shield_stops_12_is_a_reading_where_someone_has_a_shield():
+    plain = Rules(extraordinary=False)
+    shielded = crt.combatant("duelist", shield="round")
+    readings = crt.assumptions(plain, (shielded,), (crt.presets["duelist"],))
+    assert "shield_stops_12=False [DEFAULT]" in readings
+    bare = crt.assumptions(plain, (crt.presets["duelist"],), (crt.presets["duelist"],))
+    assert not any(r.startswith("shield_stops_12") for r in bare)
+    deflect = balance.exact("crt", "duelist", shielded, rules=plain)
+    stops = balance.exact("crt", "duelist", shielded, extraordinary=False, shield_stops_12=True)
+    assert stops.b_win - deflect.b_win > 0.005  # the shield holds off one stroke in 36 more

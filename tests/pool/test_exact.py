@@ -269,7 +269,7 @@ def test_linprog_method_agrees():
     rules, side_a, side_b = CASES["1d6 coin for the order, draws worth 0"]
     rules = dataclasses.replace(rules, max_rounds=10)
     auto = exact.solve(rules, side_a, side_b).details["game_value"]
-    slow = exact.solve(rules, side_a, side_b, method="linprog").details["game_value"]
+    slow = exact.solve_with(rules, side_a, side_b, method="linprog").details["game_value"]
     assert auto == pytest.approx(slow, abs=1e-9)
 
 

@@ -5,8 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 import balance
+from balance.rulesets.zones.rules import Combatant, Rules
 
 ZONES = balance.get("zones")
+
+# one-zone duels from contact, each exercising different readings (kernel, exact chain and
+# best play are compared on them)
+DUELS = {
+    "default": (Rules(initial_gap="contact"), Combatant(), Combatant()),
+    "third attack vs steady shield": (
+        Rules(initial_gap="contact"), Combatant(might=2, max_attacks=3),
+        Combatant(shield=True, armour=2, steady=1)),
+    "bypass armour, no defend": (
+        Rules(initial_gap="contact", armour_mode="success_bypasses", map=(0, -3),
+              first_side="b", activation="initiative_speed", max_rounds=8),
+        Combatant(might=3, weapon="two_handed", spare="pass", speed=1),
+        Combatant(defence=2, armour=3, speed=3, hp=20)),
+    "commanding, might to damage": (
+        Rules(battlefield={"zones": [{"name": "hill", "commanding": True}]},
+              initial_gap="contact", higher_ground="any_from_commanding", might_to_damage=True,
+              ladder=(8, 13, 16), critical_bonus=2),
+        Combatant(might=3, weapon="light", large=True), Combatant(might=1, weapon="two_handed")),
+}
 
 
 def joint_counts(winner: np.ndarray, rounds: np.ndarray, max_rounds: int) -> np.ndarray:
@@ -31,7 +51,7 @@ def reference_sample(rules, side_a, side_b, n: int, seed: int):
     rounds = np.array([o.rounds for o in outs])
     a = np.array([o.extras["a_standing"] for o in outs], np.int64)
     b = np.array([o.extras["b_standing"] for o in outs], np.int64)
-    causes = np.array([ZONES.causes.index(o.cause) for o in outs])
+    causes = np.array([ZONES.causes.code(o.cause) for o in outs])
     dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
                     np.int64)
     return winner, rounds, a, b, causes, dead

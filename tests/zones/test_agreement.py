@@ -10,27 +10,9 @@ import numpy as np
 import pytest
 
 from balance.rulesets.zones.exact import rounds_distribution
-from balance.rulesets.zones.rules import Combatant, Rules
 from balance.stats import chi2_homogeneity, gof_pvalue
 
-from .conftest import ZONES, joint_counts, kernel_sample, reference_sample, standing_counts
-
-DUELS = {
-    "default": (Rules(initial_gap="contact"), Combatant(), Combatant()),
-    "third attack vs steady shield": (
-        Rules(initial_gap="contact"), Combatant(might=2, max_attacks=3),
-        Combatant(shield=True, armor=2, steady=1)),
-    "bypass armour, no defend": (
-        Rules(initial_gap="contact", armor_mode="success_bypasses", map=(0, -3),
-              first_side="b", activation="initiative_speed", max_rounds=8),
-        Combatant(might=3, weapon="two_handed", spare="pass", speed=1),
-        Combatant(defense=2, armor=3, speed=3, hp=20)),
-    "commanding, might to damage": (
-        Rules(battlefield={"zones": [{"name": "hill", "commanding": True}]},
-              initial_gap="contact", higher_ground="any_from_commanding", might_to_damage=True,
-              ladder=(8, 13, 16), critical_bonus=2),
-        Combatant(might=3, weapon="light", large=True), Combatant(might=1, weapon="two_handed")),
-}
+from .conftest import DUELS, ZONES, joint_counts, kernel_sample, reference_sample, standing_counts
 
 
 @pytest.mark.parametrize("name", list(DUELS))

@@ -12,7 +12,7 @@ from .test_agreement import ZONES, compare, scenario
 
 ARCHER = Combatant(name="archer", agility=3, weapon="light", ranged="long_bow",
                    policy="skirmish", keep_distance=1, speed=3)
-HEAVY = Combatant(name="heavy", might=2, weapon="two_handed", armor=3, speed=1, slowed=True)
+HEAVY = Combatant(name="heavy", might=2, weapon="two_handed", armour=3, speed=1, slowed=True)
 
 VARIANTS = {
     # hazard, cover and commanding zones; slowed and entangled; pursuit; free shifts

@@ -75,7 +75,7 @@ def test_log_of_the_gate_follows_the_seed_timeline(capsys):
         "Wick strikes raider 2 in gate",
         "= 13: Success",
         "Wick strikes raider 2 in gate",
-        "- MAP 2 + outnumbering 1 - Defense 1 = 11: Partial",
+        "- MAP 2 + outnumbering 1 - Defence 1 = 11: Partial",
         "Round 3",
         "raider 2 is Down",                                       # the round after it came
         "Wick Moves: gate -> keep-yard",                          # Wick following

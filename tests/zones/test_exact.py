@@ -18,8 +18,8 @@ ZONES = balance.get("zones")
 def test_one_hp_duel_is_a_geometric_race():
     """With 1 HP each any damage kills: P(first wins) = sum_k (q1 q2)^(k-1) p1."""
     rules = Rules(initial_gap="contact", hp=1, first_side="a", max_rounds=20)
-    a = Combatant(name="a", might=2, spare="pass", armor=0)
-    b = Combatant(name="b", might=0, spare="pass", armor=0)
+    a = Combatant(name="a", might=2, spare="pass", armour=0)
+    b = Combatant(name="b", might=0, spare="pass", armour=0)
     hit_a = [1 - ladder_pmf(2 - 1 + m, rules.ladder)[0] for m in (0, -2)]
     hit_b = [1 - ladder_pmf(0 - 1 + m, rules.ladder)[0] for m in (0, -2)]
     q1 = (1 - hit_a[0]) * (1 - hit_a[1])
@@ -35,10 +35,10 @@ def test_one_hp_duel_is_a_geometric_race():
 def test_activation_damage_is_the_convolution_of_its_strikes():
     rules = Rules()
     a = Combatant(might=2, max_attacks=3, steady=0)
-    b = Combatant(armor=1, shield=True)
+    b = Combatant(armour=1, shield=True)
     table = activation_damage(rules, a, b, target_defending=True, commanding=False)
     assert sum(table.values()) == 1
-    # brute force over the three strikes' result categories (Might 2 + MAP - Defense 3)
+    # brute force over the three strikes' result categories (Might 2 + MAP - Defence 3)
     brute: dict[int, Fraction] = {}
     cats = [ladder_pmf(2 + pen - 3, rules.ladder) for pen in (0, -2, -4)]
     for c0 in range(4):

@@ -47,7 +47,7 @@ def test_vector_1_medium_three_moves_end_short_with_one_banked():
     assert f.map.names[r.loc] == "B's open ground, medium band out"
     f.activate(r)
     assert f.map.names[r.loc] == "B's open ground, short band out"
-    assert (r.progress, r.prog_to) == (1, f.map.zone_index("field"))
+    assert (r.progress, r.moving_to) == (1, f.map.zone_index("field"))
 
 
 def test_vector_2_banked_move_plus_one_makes_contact_with_two_actions_left():
@@ -119,7 +119,7 @@ def test_caltrops_cost_a_move_next_activation():
     f = make_fight((STANDER,), (runner(),), battlefield=hazard, initial_gap="short")
     r = f.fighters[1]
     f.activate(r)          # 2 Moves into the hazard zone, 1 more action (a Strike)
-    assert r.loc == f.fighters[0].loc and r.debt == 1
+    assert r.loc == f.fighters[0].loc and r.hazard_moves == 1
     lines: list[str] = []
     f.log = lines.append
     f.activate(r)
@@ -239,7 +239,7 @@ def test_vector_7_moved_target_in_cover_one_band_past_reach_is_minus_three():
     f.fighters[1].moved = True
     f.shoot(f.fighters[0], _Activation(actions=3), f.fighters[1])
     # worst-stacking keeps exactly one of the three -1s (the first listed: long shot)
-    assert "+ Agility 1 - long shot 1 - Defense" in worst[-1]
+    assert "+ Agility 1 - long shot 1 - Defence" in worst[-1]
     assert "cover" not in worst[-1] and "target moved" not in worst[-1]
 
 
@@ -314,7 +314,7 @@ def test_kernel_dice_follow_3d6():
 def test_damage_modes():
     r = Rules()
     assert [damage(k, 4, 1, r) for k in range(4)] == [0, 1, 3, 4]
-    b = Rules(armor_mode="success_bypasses")
+    b = Rules(armour_mode="success_bypasses")
     assert [damage(k, 4, 1, b) for k in range(4)] == [0, 3, 4, 4]
 
 
@@ -367,7 +367,7 @@ def test_bad_maps_are_rejected(spec, match):
 def test_show_lists_every_default_and_ambig_with_a_doc():
     info = ZONES.describe()
     tags = {f["name"]: f["tag"] for f in info["rule_parameters"]}
-    for name in ("ladder", "map", "armor_mode", "hp", "defend_defense_bonus", "steady_bonus",
+    for name in ("ladder", "map", "armour_mode", "hp", "defend_defence_bonus", "steady_bonus",
                  "death_saves", "activation", "range_steps", "initial_gap", "shift_speed_rule",
                  "hold_strikes", "charge_scope", "higher_ground", "penalty_stacking"):
         assert tags[name] in ("DEFAULT", "AMBIG")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ...errors import SpecError
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
@@ -17,7 +19,32 @@ from .presets import PRESETS, SCENARIOS
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
 
-__all__ = ["CRT", "Combatant", "Rules"]
+__all__ = ["CRT", "TABLE_CAUSES", "Combatant", "Rules", "decided_by_tables"]
+
+TABLE_CAUSES: tuple[str, ...] = ("extraordinary", "surrender", "broke", "mishap")
+"""The end causes that are table results (001.6): kills the strokes of table results
+decided, surrenders (ES 11), breaks (ES 12) and mishaps (EF 2-4)."""
+
+
+def decided_by_tables(summary: Any, /, *, winner: str | None = None,
+                      confidence: float = 0.95) -> tuple[float, tuple[float, float]]:
+    """The share of fights an Extraordinary table result decided (001.10 q6), with its
+    Wilson interval, from a crt :class:`~balance.results.Summary`; ``winner="a"`` or
+    ``"b"``: the share of that side's wins."""
+    from ... import stats
+    from ...outcomes import Winner
+
+    tally = summary.tally
+    if winner is None:
+        counts = tally.counts.sum(axis=0)
+    elif winner in ("a", "b"):
+        counts = tally.counts[Winner.A if winner == "a" else Winner.B]
+    else:
+        raise SpecError(f"winner must be 'a', 'b' or None, got {winner!r}")
+    decided = int(sum(counts[tally.causes.index(c)] for c in TABLE_CAUSES))
+    total = int(counts.sum())
+    low, high = stats.wilson(decided, total, confidence)
+    return decided / total, (float(low), float(high))
 
 
 class CRT(Ruleset):
@@ -32,7 +59,7 @@ class CRT(Ruleset):
     causes = _reference.CAUSES
     presets = PRESETS
     scenarios = SCENARIOS
-    max_side = 3
+    max_side = 12
 
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
@@ -43,11 +70,22 @@ class CRT(Ruleset):
         return _reference.fight(rules, side_a, side_b, rng=rng, log=log)
 
     def exact(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Probabilities:
-        why = _exact.unsupported(rules, side_a, side_b)
-        if why:
-            raise self.exact_unavailable(why)
-        return _exact.solve(rules, side_a[0], side_b[0],
-                            assumptions=self.assumptions(rules, side_a, side_b))
+        answer = _exact.solve(rules, side_a, side_b)
+        return dataclasses.replace(answer, assumptions=self.assumptions(rules, side_a, side_b),
+                                   policies=self.policies(rules, side_a, side_b))
+
+    def exact_best_play(self, rules: _Rules, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """The plain duel with diversion decided by both sides state by state: a zero-sum
+        stochastic game over the health states, solved exactly (001.10 q3, "optimal
+        diversion per band"); see :func:`.exact.solve_best_play`."""
+        answer = _exact.solve_best_play(rules, side_a, side_b, draw_worth=draw_worth)
+        who = answer.details["declares_first"]
+        order = ("both write theirs down" if who == "neither"
+                 else f"{who} declares first, the other answers")
+        return dataclasses.replace(
+            answer, assumptions=self.assumptions(rules, side_a, side_b),
+            policies=(f"divert: best play for A and B, state by state ({order})",))
 
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
@@ -59,7 +97,7 @@ class CRT(Ruleset):
         # Only the readings that can touch this matchup.
         skip: set[str] = set()
         if not rules.extraordinary:
-            skip |= {"max_table_chain", "es2_mode", "es7_own_stroke", "es11", "ef6_no_shield",
+            skip |= {"max_table_chain", "es2_mode", "es7_own_stroke", "ef6_no_shield", "ef8",
                      "ef9", "divert_12_es", "leader_break_p"}
         if len(side_a) == len(side_b) == 1:
             skip |= {"multi_zero_mode", "divert_scope", "leader_break_p"}
@@ -70,6 +108,8 @@ class CRT(Ruleset):
             skip |= {"divert_12_es", "divert_scope"}
         if rules.health != "fixed":
             skip.add("fixed_health")
+        if all(rules.shield_block[c.shield] == 0 for c in everyone):
+            skip.add("shield_stops_12")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 
@@ -80,6 +120,11 @@ class CRT(Ruleset):
             idle.add("divert_health")
         if "random" not in divert:
             idle.add("divert_p")
+        if "by_band" not in divert:
+            idle.add("divert_by_band")
+        if not rules.extraordinary or rules.max_table_chain == 0 \
+                or "break_weapon" not in rules.es_table.values():
+            idle.add("es11")  # ES 11 never comes up
         return idle
 
     def bench_extra_cases(self) -> tuple[str, ...]:
@@ -87,32 +132,37 @@ class CRT(Ruleset):
         return tuple(spec[0] for spec in self._exact_bench_specs())
 
     def _exact_bench_specs(self) -> list[tuple[Any, ...]]:
-        """(name, description, rules, A, B) of each exact-solver bench row."""
+        """(name, description, rules, A, B, solver) of each exact-solver bench row."""
         duelist = PRESETS["duelist"]
         return [
             ("exact plain duel", "Markov-chain solve of the plain duel (equal scores, "
-             "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist),
+             "health 10, 1d6)", Rules(extraordinary=False), duelist, duelist, self.exact),
             ("exact duel, diversion", "the same duel, B diverting at health 3 or less",
              Rules(extraordinary=False), duelist,
-             Combatant(name="duelist", agility=10, toughness=10, divert="below_health")),
+             Combatant(name="duelist", agility=10, toughness=10, divert="below_health"),
+             self.exact),
             ("exact duel health 30", "a long duel: toughness 30 on both sides, B 2 points "
              "better", Rules(extraordinary=False),
              Combatant(name="a", agility=10, toughness=30),
-             Combatant(name="b", agility=12, toughness=30)),
+             Combatant(name="b", agility=12, toughness=30), self.exact),
+            ("exact best play", "the plain duel with diversion decided by both sides state "
+             "by state (a stochastic game; value iteration to machine precision)",
+             Rules(extraordinary=False), duelist, duelist, self.exact_best_play),
         ]
 
     def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Exact-solver timings for ``balance bench``: the median of repeated solves (each
-        from scratch; the solver keeps no cache) of plain duels."""
+        from scratch; the solver keeps no cache) of plain duels, and of best play."""
         specs = self._exact_bench_specs()
         rows = []
-        for name, description, rules, a, b in specs:
+        for name, description, rules, a, b, solver in specs:
             if cases is not None and name not in cases:
                 continue
             times = []
+            solver(rules, (a,), (b,))  # once untimed: imports (pandas) are not the solver's
             for _ in range(21):
                 start = time.perf_counter()
-                result = self.exact(rules, (a,), (b,))
+                result = solver(rules, (a,), (b,))
                 times.append(time.perf_counter() - start)
             ms = 1000 * float(np.median(times))
             rows.append({"ruleset": self.name, "case": name, "description": description,
@@ -134,4 +184,10 @@ class CRT(Ruleset):
                       (Combatant(name="duelist", agility=10, toughness=10, divert="below_health"),)),
             BenchCase("bruggish 1v3", "001.7: Bruggish against three watchmen, every table on",
                       Rules(), bruggish.side_a, bruggish.side_b),
+            BenchCase("crowd 4v4", "four against four, every table on: pairs at first, then "
+                      "lone fighters facing up to three while the rest wait their turn",
+                      Rules(), (PRESETS["expert"], PRESETS["skilled"], PRESETS["novice"],
+                                PRESETS["novice"]),
+                      (PRESETS["veteran"], PRESETS["novice"], PRESETS["novice"],
+                       PRESETS["novice"])),
         )

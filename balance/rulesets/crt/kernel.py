@@ -1,9 +1,10 @@
 """The vectorised kernel of seed 001: many fights at once, one loop over rounds.
 
-Shapes: ``m`` live fights along axis 0; ``S = len(side_a) + len(side_b)`` combatant slots
-(side A first); ``K = 2 * E`` entries, one per fighter per exchange (``E <= 3`` exchanges a
-round: entry ``2e`` is the lone or paired fighter ``x`` striking ``y``, entry ``2e + 1`` is
-``y`` striking back).  Finished fights are compacted out after every round.
+Shapes: ``n_live`` fights still running along the last axis; ``n_slots = len(side_a) +
+len(side_b)`` combatant slots (side A first); ``n_entries = 2 * n_exchanges`` entries, one
+per fighter per exchange (entry ``2e`` is the lone or paired fighter of exchange ``e``
+striking his foe, entry ``2e + 1`` that foe striking back).  Finished fights are compacted
+out after every round.
 
 Every round follows :mod:`.reference` step by step: one uniform draw per entry gives its
 2d6 roll, its damage die and its shield die (through lookup tables, so each is exact); the
@@ -13,6 +14,10 @@ follows chains (EF 12 -> ES, ES 2 -> EF), extra exchanges and EF 7 rerolls to th
 
 A plain duel (one against one, tables off, no diversion, no ambush) has a faster path:
 the whole round's damage for each fighter is one lookup of one draw.
+
+End causes are the codes of :data:`.reference.CAUSES`; a fighter still standing holds
+:data:`STANDING` (-1) in ``out_cause``, so the largest code among the fallen is the
+round's most drastic cause (the order of ``CAUSES`` is their priority).
 """
 
 from __future__ import annotations
@@ -27,10 +32,15 @@ from ...outcomes import Outcomes
 from ...results import Winner
 from .reference import CAUSES
 from .rules import (
+    AMBUSH_RESULTS,
+    BANDS,
     DIVERT_POLICIES,
+    EF_EFFECTS,
+    ES_EFFECTS,
     WEAPON_TYPES,
     Combatant,
     Rules,
+    band,
     combat_score,
     scores,
     starting_health,
@@ -38,42 +48,57 @@ from .rules import (
 
 __all__ = ["simulate"]
 
-DOWN, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.index(c) + 1 for c in (
-    "down", "surrender", "broke", "mishap", "max_rounds"))  # 0 = standing
+STANDING = -1
+"""``out_cause`` of a fighter still on his feet."""
+DOWN, EXTRAORDINARY, SURRENDER, BROKE, MISHAP, MAX_ROUNDS = (CAUSES.code(c) for c in (
+    "down", "extraordinary", "surrender", "broke", "mishap", "max_rounds"))
 UNARMED = WEAPON_TYPES.index("unarmed")
-NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE = range(len(DIVERT_POLICIES))
+NEVER, ALWAYS, IF_DEFICIT, BELOW_HEALTH, RANDOM, REACTIVE, BY_BAND = range(len(DIVERT_POLICIES))
 
-# STROKE[adv + 25, roll]: does ``roll`` score for a fighter with advantage ``adv`` (clipped
-# to -25..25, beyond which the bands do not change)?  Built from the reference's rule.
-STROKE = np.array([[roll >= 2 and scores(adv, roll) for roll in range(13)]
-                   for adv in range(-25, 26)], dtype=bool)
+# Effects of the Extraordinary tables and results of the ambush roll, as small codes.
+EF = {name: code for code, name in enumerate(EF_EFFECTS)}
+ES = {name: code for code, name in enumerate(ES_EFFECTS)}
+AMBUSH = {name: code for code, name in enumerate(AMBUSH_RESULTS)}
 ROLL_2D6 = sum_table(2, 6).astype(np.int8)  # code 0..35 -> 2d6 total
-_STROKE_FLAT = STROKE.ravel()  # [(adv + 25) * 13 + roll]
+REACH = 100
+"""Advantages are clipped to -REACH..REACH before the band lookup: the band edges lie
+within +/-99 (``Rules.band_edges``), so the bands do not change beyond."""
 
 
-def _stroke(adv: np.ndarray, roll: np.ndarray) -> np.ndarray:
-    return STROKE[np.clip(adv, -25, 25) + 25, roll]
+def stroke_table(rules: Rules) -> np.ndarray:
+    """bool (2 * REACH + 1, 13): ``[advantage + REACH, roll]`` -- does ``roll`` score for a
+    fighter with that advantage?  Built from the reference's rule and the rules' bands."""
+    return np.array([[roll >= 2 and scores(advantage, roll, rules) for roll in range(13)]
+                     for advantage in range(-REACH, REACH + 1)], dtype=bool)
 
 
 @dataclass
 class _Setup:
-    """Static per-slot data of one matchup."""
+    """Static per-slot data of one matchup (one row per combatant slot)."""
 
     rules: Rules
     n_a: int
     n_b: int
-    score: np.ndarray  # int16 (S, 3): combat score with each weapon type
-    health: np.ndarray  # int16 (S,)
-    weapon: np.ndarray  # int8 (S,)
-    block: np.ndarray  # int8 (S,): shield block value
-    armour: np.ndarray  # int16 (S,)
-    policy: np.ndarray  # int8 (S,)
-    divert_health: np.ndarray  # int16 (S,)
-    divert_p: np.ndarray  # float (S,)
-    leader: np.ndarray  # bool (S,)
-    side: np.ndarray  # intp (S,)
-    ambush: np.ndarray  # int8 (S,)
-    dmg_mod: np.ndarray  # int16 (3,): damage modifier by weapon type
+    score: np.ndarray  # int16 (n_slots, 3): combat score with each weapon type
+    health: np.ndarray  # int16 (n_slots,)
+    weapon: np.ndarray  # int8 (n_slots,): weapon type in hand at the start
+    shield_block: np.ndarray  # int8 (n_slots,)
+    armour: np.ndarray  # int16 (n_slots,): points removed from each stroke
+    divert_policy: np.ndarray  # int8 (n_slots,): index into DIVERT_POLICIES
+    divert_health: np.ndarray  # int16 (n_slots,)
+    divert_p: np.ndarray  # float (n_slots,)
+    divert_by_band: np.ndarray  # float (n_slots, len(BANDS))
+    es11_surrender: np.ndarray  # bool (n_slots,): accepts surrender on ES 11
+    leader: np.ndarray  # bool (n_slots,)
+    side: np.ndarray  # intp (n_slots,): 0 for A, 1 for B
+    ambush_skill: np.ndarray  # int8 (n_slots,)
+    damage_mod: np.ndarray  # int16 (3,): damage modifier by weapon type
+    stroke: np.ndarray  # bool (2 * REACH + 1, 13): the Combat Results Table (stroke_table)
+    failure_effect: np.ndarray  # int8 (13,): EF effect code of each table roll
+    success_effect: np.ndarray  # int8 (13,): ES effect code of each table roll
+    ambush_result: np.ndarray  # int8 (12,): ambush result code of each total 1..11
+    ambush_bonus: np.ndarray  # int16 (len(AMBUSH_RESULTS),): score bonus of each result
+    band_code: np.ndarray  # int8 (2 * REACH + 1,): [advantage + REACH] -> index into BANDS
 
     @classmethod
     def of(cls, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
@@ -90,14 +115,29 @@ class _Setup:
             np.array([DIVERT_POLICIES.index(c.divert) for c in everyone], np.int8),
             np.array([c.divert_health for c in everyone], np.int16),
             np.array([c.divert_p for c in everyone], float),
+            np.array([[c.divert_by_band[name] for name in BANDS] for c in everyone], float),
+            np.array([c.es11 == "surrender" for c in everyone], bool),
             np.array([c.leader for c in everyone], bool),
             np.array([0] * len(side_a) + [1] * len(side_b), np.intp),
             np.array([c.ambush for c in everyone], np.int8),
             np.array([rules.weapon_damage_mod[w] for w in WEAPON_TYPES], np.int16),
+            stroke_table(rules),
+            np.array([-1, -1] + [EF[rules.ef_table[str(r)]] for r in range(2, 13)], np.int8),
+            np.array([-1, -1] + [ES[rules.es_table[str(r)]] for r in range(2, 13)], np.int8),
+            np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]] for t in range(1, 12)],
+                     np.int8),
+            np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
+            np.array([BANDS.index(band(advantage, rules))
+                      for advantage in range(-REACH, REACH + 1)], np.int8),
         )
 
+    def strokes(self, advantage: np.ndarray, roll: np.ndarray) -> np.ndarray:
+        """Whether each ``roll`` scores with each ``advantage`` (001.4)."""
+        advantage = np.clip(np.asarray(advantage, np.int64), -REACH, REACH)
+        return self.stroke[advantage + REACH, roll]
+
     @property
-    def slots(self) -> int:
+    def n_slots(self) -> int:
         return self.n_a + self.n_b
 
     @property
@@ -123,12 +163,12 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
     Returns
     -------
     Outcomes
-        ``winner`` int8 (n,), ``rounds`` int16 (n,), ``cause`` int8 (n,) indexing
+        ``winner`` int8 (n,), ``rounds`` int16 (n,), ``cause`` int8 (n,): codes of
         :data:`~.reference.CAUSES`.
     """
     setup = _Setup.of(rules, side_a, side_b)
-    plain = (setup.slots == 2 and not rules.extraordinary and rules.ambush == "none"
-             and not setup.policy.any())
+    plain = (setup.n_slots == 2 and not rules.extraordinary and rules.ambush == "none"
+             and not setup.divert_policy.any())
     if plain:
         return _plain_duel(setup, n, rng)
     return _General(setup, n, rng).run()
@@ -137,8 +177,8 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
 # --- the plain duel -------------------------------------------------------------------------
 
 
-def _round_damage_table(setup: _Setup, att: int, tgt: int) -> np.ndarray:
-    """Damage ``att`` deals ``tgt`` in a round, for each outcome code of one draw.
+def _round_damage_table(setup: _Setup, attacker: int, target: int) -> np.ndarray:
+    """Damage ``attacker`` deals ``target`` in a round, for each outcome code of one draw.
 
     A code in ``[0, 36 * D * 6)`` is (2d6 outcome, damage die, shield die); the table holds
     the damage after the stroke test, shield and armour, so one draw and one lookup
@@ -146,15 +186,20 @@ def _round_damage_table(setup: _Setup, att: int, tgt: int) -> np.ndarray:
     """
     rules = setup.rules
     die = rules.damage_die
-    adv = int(setup.score[att, setup.weapon[att]] - setup.score[tgt, setup.weapon[tgt]])
+    advantage = int(setup.score[attacker, setup.weapon[attacker]]
+                    - setup.score[target, setup.weapon[target]])
     code = np.arange(36 * die * 6)
     roll = ROLL_2D6[code % 36]
     face = (code // 36) % die + 1
     shield_die = code // (36 * die) + 1
-    raw = np.maximum(rules.min_damage, face + setup.dmg_mod[setup.weapon[att]])
-    dealt = np.maximum(0, raw - setup.armour[tgt])
-    dealt = np.where(shield_die <= setup.block[tgt], 0, dealt)
-    return np.where(_stroke(np.full_like(roll, adv), roll), dealt, 0).astype(np.int16)
+    raw = np.maximum(rules.min_damage, face + setup.damage_mod[setup.weapon[attacker]])
+    dealt = np.maximum(0, raw - setup.armour[target])
+    deflectable = (roll != 12) | rules.shield_stops_12  # 001.9: a 12 cannot be deflected
+    dealt = np.where(deflectable & (shield_die <= setup.shield_block[target]), 0, dealt)
+    # the advantage as a plain int array: a score gap beyond int8 (combats up to 1000)
+    # must not wrap before the band lookup clips it to the outermost bands
+    return np.where(setup.strokes(np.full(roll.shape, advantage), roll), dealt,
+                    0).astype(np.int16)
 
 
 _SETTLED = np.int16(30_000)
@@ -171,37 +216,37 @@ def _plain_duel(setup: _Setup, n: int, rng: np.random.Generator) -> Outcomes:
     quarter of them are settled (compaction costs more than simulating a few dead rows).
     """
     rules = setup.rules
-    k = 36 * rules.damage_die * 6
-    to_b = expand(_round_damage_table(setup, 0, 1))
-    to_a = expand(_round_damage_table(setup, 1, 0))
+    n_codes = 36 * rules.damage_die * 6
+    damage_to_b = expand(_round_damage_table(setup, 0, 1))
+    damage_to_a = expand(_round_damage_table(setup, 1, 0))
     winner = np.zeros(n, np.int8)
     rounds = np.full(n, rules.max_rounds, np.int16)
-    cause = np.full(n, MAX_ROUNDS - 1, np.int8)
+    cause = np.full(n, MAX_ROUNDS, np.int8)
     live = np.arange(n)
     health_a = np.full(n, setup.health[0], np.int16)
     health_b = np.full(n, setup.health[1], np.int16)
-    settled = 0
+    n_settled = 0
     last_compaction = 0
-    for rnd in range(1, rules.max_rounds + 1):
-        m = live.size
-        health_b -= np.take(to_b, codes(k, m, rng=rng))
-        health_a -= np.take(to_a, codes(k, m, rng=rng))
+    for round_number in range(1, rules.max_rounds + 1):
+        n_live = live.size
+        health_b -= np.take(damage_to_b, codes(n_codes, n_live, rng=rng))
+        health_a -= np.take(damage_to_a, codes(n_codes, n_live, rng=rng))
         a_down = health_a <= 0
         done = np.flatnonzero(a_down | (health_b <= 0))
         if done.size:
             a_lost = a_down[done]
             b_lost = health_b[done] <= 0
-            idx = live[done]
-            winner[idx] = np.where(a_lost, np.where(b_lost, Winner.DRAW, Winner.B), Winner.A)
-            rounds[idx] = rnd
-            cause[idx] = DOWN - 1
+            fights = live[done]
+            winner[fights] = np.where(a_lost, np.where(b_lost, Winner.DRAW, Winner.B), Winner.A)
+            rounds[fights] = round_number
+            cause[fights] = DOWN
             health_a[done] = _SETTLED
             health_b[done] = _SETTLED
-            settled += done.size
-            if 4 * settled >= m or rnd - last_compaction >= 1000:
+            n_settled += done.size
+            if 4 * n_settled >= n_live or round_number - last_compaction >= 1000:
                 keep = np.flatnonzero(health_a < _SETTLED // 2)
                 live, health_a, health_b = live[keep], health_a[keep], health_b[keep]
-                settled, last_compaction = 0, rnd
+                n_settled, last_compaction = 0, round_number
                 if not live.size:
                     break
     # fights still running at the cap are draws (cause max_rounds), already filled in
@@ -213,16 +258,16 @@ def _plain_duel(setup: _Setup, n: int, rng: np.random.Generator) -> Outcomes:
 
 @dataclass
 class _Events:
-    """A batch of pending table events (one row per event)."""
+    """A batch of pending table events, one row per event."""
 
-    row: np.ndarray  # fight index into the live arrays
-    p: np.ndarray  # roller slot
-    q: np.ndarray  # foe slot
-    adv: np.ndarray  # roller's advantage against q
+    fight: np.ndarray  # column of the fight in the live arrays
+    roller: np.ndarray  # slot of the fighter whose roll this is
+    foe: np.ndarray  # slot of the foe of that roll
+    advantage: np.ndarray  # the roller's advantage against the foe
     chain: np.ndarray  # table rolls made so far in this chain
-    entry: np.ndarray  # flat entry index (row * K + k) whose hit flag this settles, or -1
-    suppress: np.ndarray  # bool: the roller diverted; his strokes on q do not land
-    protected: np.ndarray  # bool (attacks only): q's diversion holds against p
+    entry: np.ndarray  # flat entry index (entry * n_live + fight) whose hit it settles, or -1
+    diverted: np.ndarray  # bool: the roller diverted, so his strokes on the foe do not land
+    protected: np.ndarray  # bool (attacks only): the foe's diversion holds against him
 
     @classmethod
     def empty(cls) -> _Events:
@@ -230,7 +275,7 @@ class _Events:
         return cls(z, z, z, z, z, z, z.astype(bool), z.astype(bool))
 
     def __len__(self) -> int:
-        return len(self.row)
+        return len(self.fight)
 
     def take(self, mask: np.ndarray) -> _Events:
         return _Events(*(getattr(self, f)[mask] for f in _EVENT_FIELDS))
@@ -244,74 +289,81 @@ class _Events:
                          for f in _EVENT_FIELDS))
 
 
-_EVENT_FIELDS = ("row", "p", "q", "adv", "chain", "entry", "suppress", "protected")
+_EVENT_FIELDS = ("fight", "roller", "foe", "advantage", "chain", "entry", "diverted",
+                 "protected")
 
 
 @dataclass
 class _Strokes:
     """Strokes collected during a round, applied together at its end."""
 
-    row: list[np.ndarray] = field(default_factory=list)
-    att: list[np.ndarray] = field(default_factory=list)
-    tgt: list[np.ndarray] = field(default_factory=list)
-    extraordinary: list[np.ndarray] = field(default_factory=list)
-    maximum: list[np.ndarray] = field(default_factory=list)
-    through: list[np.ndarray] = field(default_factory=list)
-    self_inflicted: list[np.ndarray] = field(default_factory=list)
+    fight: list[np.ndarray] = field(default_factory=list)
+    attacker: list[np.ndarray] = field(default_factory=list)
+    target: list[np.ndarray] = field(default_factory=list)
+    deflectable: list[np.ndarray] = field(default_factory=list)  # not an ES stroke, nor a 12
+    maximum: list[np.ndarray] = field(default_factory=list)  # ES 6: maximum damage
+    through: list[np.ndarray] = field(default_factory=list)  # ES 9: companion hit, or -1
+    self_inflicted: list[np.ndarray] = field(default_factory=list)  # EF 11
 
-    def add(self, row: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
-            extraordinary: bool | np.ndarray = False, maximum: bool = False,
+    def add(self, fight: np.ndarray, attacker: np.ndarray, target: np.ndarray, *,
+            deflectable: bool | np.ndarray = True, maximum: bool = False,
             through: np.ndarray | None = None, self_inflicted: bool = False) -> None:
-        if not len(row):
+        if not len(fight):
             return
-        self.row.append(row)
-        self.att.append(att)
-        self.tgt.append(tgt)
-        self.extraordinary.append(np.broadcast_to(extraordinary, row.shape))
-        self.maximum.append(np.full(row.shape, maximum))
-        self.through.append(np.full(row.shape, -1) if through is None else through)
-        self.self_inflicted.append(np.full(row.shape, self_inflicted))
+        self.fight.append(fight)
+        self.attacker.append(attacker)
+        self.target.append(target)
+        self.deflectable.append(np.broadcast_to(deflectable, fight.shape))
+        self.maximum.append(np.full(fight.shape, maximum))
+        self.through.append(np.full(fight.shape, -1) if through is None else through)
+        self.self_inflicted.append(np.full(fight.shape, self_inflicted))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return tuple(np.concatenate(getattr(self, f)) for f in (
-            "row", "att", "tgt", "extraordinary", "maximum", "through", "self_inflicted"))
+            "fight", "attacker", "target", "deflectable", "maximum", "through",
+            "self_inflicted"))
 
 
 class _General:
     """Every rule of seed 001 over ``n`` fights.
 
-    State arrays are slot-major, ``(S, m)``, so that each slot's row is contiguous; entries
-    are ``(K, m)``.  Reads of a slot chosen per fight go through flat indices
-    (``slot * m + column``) and ``take``, which NumPy does far faster than 2-D fancy
-    indexing on narrow arrays.
+    State arrays are slot-major, ``(n_slots, n_live)``, so that each slot's row is
+    contiguous; entries are ``(n_entries, n_live)``.  Reads of a slot chosen per fight go
+    through flat indices (``slot * n_live + fight``) and ``take``, which NumPy does far
+    faster than 2-D fancy indexing on narrow arrays.
     """
 
     def __init__(self, setup: _Setup, n: int, rng: np.random.Generator) -> None:
-        self.s = setup
+        self.setup = setup
         self.rules = setup.rules
         self.rng = rng
-        self.n = n
-        S = setup.slots
+        n_slots = setup.n_slots
         self.winner = np.zeros(n, np.int8)
         self.rounds = np.full(n, self.rules.max_rounds, np.int16)
-        self.cause = np.full(n, MAX_ROUNDS - 1, np.int8)
+        self.cause = np.full(n, MAX_ROUNDS, np.int8)
         self.live = np.arange(n)
         self.health = np.repeat(setup.health[:, None], n, axis=1)
         self.weapon = np.repeat(setup.weapon[:, None], n, axis=1)
-        self.block = np.repeat(setup.block[:, None], n, axis=1)
-        self.forced = np.zeros((S, n), bool)
-        self.out = np.zeros((S, n), np.int8)  # 0 standing, else cause code + 1
-        self.fell = np.full((S, n), -1, np.int16)
+        self.shield_block = np.repeat(setup.shield_block[:, None], n, axis=1)
+        self.forced_diversion = np.zeros((n_slots, n), bool)  # may only defend (EF 5, EF 9)
+        self.out_cause = np.full((n_slots, n), STANDING, np.int8)
+        self.fell_in_round = np.full((n_slots, n), -1, np.int16)
         self.round_number = 0
-        self.any_forced = False
+        self.any_forced_diversion = False
         self.pending_rerolls: list[_Events] = []
         die = self.rules.damage_die
         code = np.arange(36 * die * 6)
         self.n_codes = code.size
         self.code_roll = expand(ROLL_2D6[code % 36])
-        self.code_die = expand(((code // 36) % die + 1).astype(np.int16))
-        self.code_shield = expand((code // (36 * die) + 1).astype(np.int8))
-        self.score_flat = setup.score.T.ravel().astype(np.int16)  # [weapon * S + slot]
+        self.code_damage_die = expand(((code // 36) % die + 1).astype(np.int16))
+        self.code_shield_die = expand((code // (36 * die) + 1).astype(np.int8))
+        # [weapon type * n_slots + slot]: combat score of that slot with that weapon type
+        self.score_by_weapon = setup.score.T.ravel().astype(np.int16)
+        self.stroke_flat = setup.stroke.ravel()  # [(advantage + REACH) * 13 + roll]
+
+    @property
+    def standing(self) -> np.ndarray:
+        return self.out_cause == STANDING
 
     # --- rolling -------------------------------------------------------------------------
     def d6(self, size: int) -> np.ndarray:
@@ -321,209 +373,231 @@ class _General:
         return ROLL_2D6[self.rng.integers(0, 36, size, dtype=np.uint8)]
 
     def scores_now(self, bonus: np.ndarray | None = None) -> np.ndarray:
-        """int16 (S, m): each slot's combat score with the weapon in hand (+ bonus)."""
-        S = self.s.slots
-        sc = np.take(self.score_flat, self.weapon * S + np.arange(S)[:, None])
-        return sc if bonus is None else sc + bonus
+        """int16 (n_slots, n_live): each slot's combat score with the weapon in hand."""
+        n_slots = self.setup.n_slots
+        score = np.take(self.score_by_weapon, self.weapon * n_slots + np.arange(n_slots)[:, None])
+        return score if bonus is None else score + bonus
 
     # --- engagement (001.7), as the reference's ``engage`` --------------------------------
     def engage(self, bonus: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """This round's exchanges for every live fight.
 
-        Returns ``x, y, valid, adv_x, adv_y``, each (E, m): the lone or paired fighter,
-        his foe, whether the exchange exists, and both advantages.
+        Returns ``x, y, valid, advantage_x, advantage_y``, each (n_exchanges, n_live): the
+        lone or paired fighter, his foe, whether the exchange exists, and both advantages.
         """
-        s, rules = self.s, self.rules
-        m = self.live.size
-        if s.n_a == 1 and s.n_b == 1:
-            sc = self.scores_now(bonus)
-            d = (sc[0] - sc[1])[None, :]
-            zero = np.zeros((1, m), np.int64)
-            return zero, zero + 1, np.ones((1, m), bool), d, -d
-        standing = self.out == 0
-        sc = self.scores_now(bonus).astype(np.int32)
-        key = np.where(standing, sc, -(1 << 20))
-        order_a = np.argsort(-key[: s.n_a], axis=0, kind="stable")
-        order_b = np.argsort(-key[s.n_a:], axis=0, kind="stable") + s.n_a
-        cnt_a = standing[: s.n_a].sum(axis=0)
-        cnt_b = standing[s.n_a:].sum(axis=0)
-        E = min(3, max(s.n_a, s.n_b))
-        # Larger side's members j in rank order; j is dealt to lone fighter j % s_lone.
-        a_lone = cnt_a < cnt_b
-        equal = cnt_a == cnt_b
-        lone_cnt = np.maximum(np.minimum(cnt_a, cnt_b), 1)
-        pack_cnt = np.maximum(cnt_a, cnt_b)
-        limit = np.where(equal, cnt_a, np.minimum(pack_cnt, rules.max_foes * lone_cnt))
-        pad_a = np.concatenate([order_a, np.repeat(order_a[:1], 3, axis=0)], axis=0)
-        pad_b = np.concatenate([order_b, np.repeat(order_b[:1], 3, axis=0)], axis=0)
-        j = np.arange(E)[:, None]
-        lone_idx = np.where(equal, j, j % lone_cnt)
+        setup, rules = self.setup, self.rules
+        n_live = self.live.size
+        if setup.n_a == 1 and setup.n_b == 1:
+            score = self.scores_now(bonus)
+            d = (score[0] - score[1])[None, :]
+            zero = np.zeros((1, n_live), np.int64)
+            return zero, zero + 1, np.ones((1, n_live), bool), d, -d
+        standing = self.standing
+        score = self.scores_now(bonus).astype(np.int32)
+        key = np.where(standing, score, -(1 << 20))
+        order_a = np.argsort(-key[: setup.n_a], axis=0, kind="stable")
+        order_b = np.argsort(-key[setup.n_a:], axis=0, kind="stable") + setup.n_a
+        n_standing_a = standing[: setup.n_a].sum(axis=0)
+        n_standing_b = standing[setup.n_a:].sum(axis=0)
+        n_exchanges = max(setup.n_a, setup.n_b)  # the larger side, all engaged at most
+        # Larger side's members j in rank order; j is dealt to lone fighter j % n_lone.
+        a_lone = n_standing_a < n_standing_b
+        equal = n_standing_a == n_standing_b
+        n_lone = np.maximum(np.minimum(n_standing_a, n_standing_b), 1)
+        n_pack = np.maximum(n_standing_a, n_standing_b)
+        n_engaged = np.where(equal, n_standing_a, np.minimum(n_pack, rules.max_foes * n_lone))
+        pad_a = np.concatenate([order_a, np.repeat(order_a[:1], n_exchanges, axis=0)], axis=0)
+        pad_b = np.concatenate([order_b, np.repeat(order_b[:1], n_exchanges, axis=0)], axis=0)
+        j = np.arange(n_exchanges)[:, None]
+        lone_index = np.where(equal, j, j % n_lone)
         a_first = a_lone | equal
-        x = np.where(a_first, np.take_along_axis(pad_a, lone_idx, axis=0),
-                     np.take_along_axis(pad_b, lone_idx, axis=0))
-        y = np.where(a_first, pad_b[:E], pad_a[:E])
-        valid = j < limit
-        cols = np.arange(m)
-        score_y = np.where(valid, np.take(sc.ravel(), y * m + cols), 0)
-        # Aggregate of each lone fighter's foes: foes j' with j' % lone == j % lone.
-        same = (lone_idx[:, None, :] == lone_idx[None, :, :]) & valid[None, :, :]
+        x = np.where(a_first, np.take_along_axis(pad_a, lone_index, axis=0),
+                     np.take_along_axis(pad_b, lone_index, axis=0))
+        y = np.where(a_first, pad_b[:n_exchanges], pad_a[:n_exchanges])
+        valid = j < n_engaged
+        fights = np.arange(n_live)
+        score_y = np.where(valid, np.take(score.ravel(), y * n_live + fights), 0)
+        # Aggregate of each lone fighter's foes: foes j' with j' % n_lone == j % n_lone.
+        same = (lone_index[:, None, :] == lone_index[None, :, :]) & valid[None, :, :]
         aggregate = (same * score_y[None, :, :]).sum(axis=1)
-        first = j < np.where(equal, cnt_a, lone_cnt)
-        d = np.take(sc.ravel(), x * m + cols) - aggregate
-        adv_x = np.where(first, d, 0)
+        first = j < np.where(equal, n_standing_a, n_lone)
+        d = np.take(score.ravel(), x * n_live + fights) - aggregate
+        advantage_x = np.where(first, d, 0)
         keep = rules.multi_zero_mode == "foes_keep_aggregate"
-        adv_y = np.where(first | keep, -d, 0)
-        return x, y, valid, adv_x, adv_y
+        advantage_y = np.where(first | keep, -d, 0)
+        return x, y, valid, advantage_x, advantage_y
 
     # --- one round ------------------------------------------------------------------------
     def exchange_round(self, bonus: np.ndarray | None, actors: np.ndarray | None,
                        divert_allowed: bool, tables: bool) -> None:
         """Roll, declare, resolve and apply one round for every live fight.
 
-        ``actors`` (2, m) bool limits who rolls, by side (one-sided ambush exchanges).
+        ``actors`` (2, n_live) bool limits who rolls, by side (one-sided ambush exchanges).
         """
-        s, rules = self.s, self.rules
-        m = self.live.size
-        S = s.slots
-        x, y, valid, adv_x, adv_y = self.engage(bonus)
-        self.exch = (x, y, valid, adv_x, adv_y)
-        E = x.shape[0]
-        K = 2 * E
-        att = np.empty((K, m), np.int64)
-        tgt = np.empty((K, m), np.int64)
-        adv = np.empty((K, m), np.int32)
-        ok = np.empty((K, m), bool)
-        att[0::2], att[1::2] = x, y
-        tgt[0::2], tgt[1::2] = y, x
-        adv[0::2], adv[1::2] = adv_x, adv_y
-        ok[0::2], ok[1::2] = valid, valid
-        cols = np.arange(m)
-        f_att = att * m + cols
-        f_tgt = tgt * m + cols
+        setup, rules = self.setup, self.rules
+        n_live = self.live.size
+        n_slots = setup.n_slots
+        x, y, valid, advantage_x, advantage_y = self.engage(bonus)
+        self.exchanges = (x, y, valid, advantage_x, advantage_y)
+        n_entries = 2 * x.shape[0]
+        attacker = np.empty((n_entries, n_live), np.int64)
+        target = np.empty((n_entries, n_live), np.int64)
+        advantage = np.empty((n_entries, n_live), np.int32)
+        rolls = np.empty((n_entries, n_live), bool)  # the entry exists and its fighter rolls
+        attacker[0::2], attacker[1::2] = x, y
+        target[0::2], target[1::2] = y, x
+        advantage[0::2], advantage[1::2] = advantage_x, advantage_y
+        rolls[0::2], rolls[1::2] = valid, valid
+        fights = np.arange(n_live)
+        flat_attacker = attacker * n_live + fights
+        flat_target = target * n_live + fights
         # In a duel entry k is slot k striking slot 1 - k: reads need no gather at all.
-        self.duel = S == 2
+        self.duel = n_slots == 2
         if actors is not None:
-            ok &= np.take(actors.ravel(), np.take(s.side, att) * m + cols)
-        code = codes(self.n_codes, K * m, rng=self.rng).reshape(K, m)
+            rolls &= np.take(actors.ravel(), np.take(setup.side, attacker) * n_live + fights)
+        code = codes(self.n_codes, n_entries * n_live, rng=self.rng).reshape(n_entries, n_live)
         roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
-        if divert_allowed and (s.policy.any() or self.any_forced):
-            divert = self.decide(att, f_att, adv) & ok
+        if divert_allowed and (setup.divert_policy.any() or self.any_forced_diversion):
+            diverts = self.decide(attacker, flat_attacker, advantage) & rolls
         else:
-            divert = np.zeros((K, m), bool)
+            diverts = np.zeros((n_entries, n_live), bool)
         twelve = roll == 12
         two = roll == 2
-        stroke = np.take(_STROKE_FLAT, (np.clip(adv, -25, 25) + 25) * 13 + roll)
-        success = divert & stroke  # a 12 always succeeds, a 2 never does
-        partner = np.arange(K) ^ 1
+        stroke = np.take(self.stroke_flat, (np.clip(advantage, -REACH, REACH) + REACH) * 13
+                         + roll)
+        holds = diverts & stroke  # a diversion holds on a scoring roll (a 12 always, a 2 never)
+        partner = np.arange(n_entries) ^ 1
         if rules.divert_scope == "pair":
-            protected = success[partner]  # my target's diversion against me holds
+            protected = holds[partner]  # my target's diversion against me holds
         else:
-            any_success = np.zeros(S * m, bool)
-            for k in range(K):
-                any_success[f_att[k]] |= success[k]
-            protected = np.take(any_success, f_tgt)
-        attacking = ok & ~divert
+            holds_by_slot = np.zeros(n_slots * n_live, bool)
+            for k in range(n_entries):
+                holds_by_slot[flat_attacker[k]] |= holds[k]
+            protected = np.take(holds_by_slot, flat_target)
+        attacking = rolls & ~diverts
         if tables:
             ordinary = attacking & ~protected & stroke & ~twelve
         else:
             ordinary = attacking & ~protected & stroke
         ordinary |= attacking & protected & twelve  # a 12 lands through a diversion (001.5)
+        # a 12 read without the ES table is still a 12: no shield deflects it (001.9)
+        undeflectable = (ordinary & twelve & ~protected if not rules.shield_stops_12
+                         else np.zeros_like(ordinary))
         self.hit = ordinary.copy()
-        self.att, self.tgt, self.adv_entry, self.divert = att, tgt, adv, divert
-        self.protected_entry = protected
+        self.attacker, self.target, self.advantage, self.diverts = (
+            attacker, target, advantage, diverts)
+        self.protected = protected
         self.strokes = _Strokes()
-        # effects of the tables, kept sparse as flat indices ``slot * m + column``
-        self.fx: dict[str, list[np.ndarray]] = {
-            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": []}
+        # effects of the tables, kept sparse as flat indices ``slot * n_live + fight``
+        self.effects: dict[str, list[np.ndarray]] = {
+            "nullify": [], "unarm": [], "lose_shield": [], "forced": [], "out": [], "cause": [],
+            "take": [], "taken_weapon": []}
         if tables:
-            self.tables_round(ok & two, attacking & ~protected & twelve, divert & twelve)
-        self.apply(ordinary, code, f_att, f_tgt, tgt)
+            self.tables_round(rolls & two, attacking & ~protected & twelve, diverts & twelve)
+        self.apply(ordinary, undeflectable, code, flat_attacker, flat_target, target)
 
-    def decide(self, att: np.ndarray, f_att: np.ndarray, adv: np.ndarray) -> np.ndarray:
+    def decide(self, attacker: np.ndarray, flat_attacker: np.ndarray, advantage: np.ndarray
+               ) -> np.ndarray:
         """Each entry's diversion declaration, by its fighter's policy (001.5)."""
-        s = self.s
-        forced = self.at_att(self.forced, f_att)
-        if not s.policy.any():
+        setup = self.setup
+        forced = self.at_attacker(self.forced_diversion, flat_attacker)
+        if not setup.divert_policy.any():
             return forced
-        policy = np.take(s.policy, att)
-        divert = (policy == ALWAYS) | ((policy == IF_DEFICIT) & (adv < 0))
+        policy = np.take(setup.divert_policy, attacker)
+        diverts = (policy == ALWAYS) | ((policy == IF_DEFICIT) & (advantage < 0))
         low = None
-        if ((s.policy == BELOW_HEALTH) | (s.policy == REACTIVE)).any():
-            low = self.at_att(self.health, f_att) <= np.take(s.divert_health, att)
-            divert |= (policy == BELOW_HEALTH) & low
-        if (s.policy == RANDOM).any():
-            divert |= (policy == RANDOM) & (self.rng.random(att.shape) < np.take(s.divert_p, att))
-        divert |= forced
-        if low is not None and (s.policy == REACTIVE).any():
+        if ((setup.divert_policy == BELOW_HEALTH) | (setup.divert_policy == REACTIVE)).any():
+            low = (self.at_attacker(self.health, flat_attacker)
+                   <= np.take(setup.divert_health, attacker))
+            diverts |= (policy == BELOW_HEALTH) & low
+        if (setup.divert_policy == RANDOM).any():
+            diverts |= (policy == RANDOM) & (self.rng.random(attacker.shape)
+                                             < np.take(setup.divert_p, attacker))
+        if (setup.divert_policy == BY_BAND).any():
+            band_code = setup.band_code[np.clip(advantage, -REACH, REACH) + REACH]
+            p_divert = np.take(setup.divert_by_band.ravel(), attacker * len(BANDS) + band_code)
+            diverts |= (policy == BY_BAND) & (self.rng.random(attacker.shape) < p_divert)
+        diverts |= forced
+        if low is not None and (setup.divert_policy == REACTIVE).any():
             # 001.5: the deficit side declares first, in public; the advantaged one answers
-            # knowing it (at zero both write theirs down: no answer).  Entries come in
-            # pairs, k and k ^ 1 being the two sides of one pairing.
+            # knowing it (at zero, or with declarations written down, no answer).  Entries
+            # come in pairs, k and k ^ 1 being the two sides of one pairing.
             reactive = policy == REACTIVE
-            first = reactive & (adv <= 0)
-            divert |= first & low
-            partner = np.arange(att.shape[0]) ^ 1
-            second = reactive & (adv > 0)
-            divert |= second & low & ~divert[partner]
-        return divert
+            answers = self.rules.declarations == "deficit_first"
+            first = reactive & ((advantage <= 0) | (not answers))
+            diverts |= first & low
+            partner = np.arange(attacker.shape[0]) ^ 1
+            second = reactive & ~first
+            diverts |= second & low & ~diverts[partner]
+        return diverts
 
-    def mark(self, effect: str, slot: np.ndarray, col: np.ndarray) -> None:
-        """Record an end-of-round effect on (slot, column) pairs."""
+    def mark(self, effect: str, slot: np.ndarray, fight: np.ndarray) -> None:
+        """Record an end-of-round effect on (slot, fight) pairs."""
         if slot.size:
-            self.fx[effect].append(slot * self.live.size + col)
+            self.effects[effect].append(slot * self.live.size + fight)
 
-    def take_out(self, slot: np.ndarray, col: np.ndarray, cause: int) -> None:
+    def take_out(self, slot: np.ndarray, fight: np.ndarray, cause: int) -> None:
         """Mark fighters out at the round's end; the highest-priority cause wins."""
         if slot.size:
-            self.fx["out"].append(slot * self.live.size + col)
-            self.fx["cause"].append(np.full(slot.size, cause, np.int8))
+            self.effects["out"].append(slot * self.live.size + fight)
+            self.effects["cause"].append(np.full(slot.size, cause, np.int8))
 
     def flat(self, effect: str) -> np.ndarray:
-        parts = self.fx[effect]
+        parts = self.effects[effect]
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
 
-    def at_att(self, state: np.ndarray, f_att: np.ndarray) -> np.ndarray:
-        """``state`` (S, m) read at each entry's attacker: (K, m)."""
-        return state if self.duel else np.take(state.ravel(), f_att)
+    def at_attacker(self, state: np.ndarray, flat_attacker: np.ndarray) -> np.ndarray:
+        """``state`` (n_slots, n_live) read at each entry's attacker: (n_entries, n_live)."""
+        return state if self.duel else np.take(state.ravel(), flat_attacker)
 
-    def at_tgt(self, state: np.ndarray, f_tgt: np.ndarray) -> np.ndarray:
-        """``state`` (S, m) read at each entry's target: (K, m)."""
-        return state[::-1] if self.duel else np.take(state.ravel(), f_tgt)
+    def at_target(self, state: np.ndarray, flat_target: np.ndarray) -> np.ndarray:
+        """``state`` (n_slots, n_live) read at each entry's target: (n_entries, n_live)."""
+        return state[::-1] if self.duel else np.take(state.ravel(), flat_target)
 
     # --- the Extraordinary tables (001.6) ----------------------------------------------------
-    def tables_round(self, ef_mask: np.ndarray, es_mask: np.ndarray, div12: np.ndarray) -> None:
-        m = ef_mask.shape[1]
+    def tables_round(self, failure_mask: np.ndarray, success_mask: np.ndarray,
+                     diverted_twelve: np.ndarray) -> None:
+        n_live = failure_mask.shape[1]
 
         def events(mask: np.ndarray) -> _Events:
-            k, c = np.nonzero(mask)
-            return _Events(c, self.att[k, c], self.tgt[k, c], self.adv_entry[k, c].astype(np.int64),
-                           np.ones(c.size, np.int64), k * m + c,
-                           self.divert[k, c], np.zeros(c.size, bool))
+            k, fight = np.nonzero(mask)
+            return _Events(fight, self.attacker[k, fight], self.target[k, fight],
+                           self.advantage[k, fight].astype(np.int64),
+                           np.ones(fight.size, np.int64), k * n_live + fight,
+                           self.diverts[k, fight], np.zeros(fight.size, bool))
 
         # attackers (protected or not) and diverters who rolled 2 go to the failure table;
-        # a diverter's strokes on his foe never land (``suppress``)
-        ef = events(ef_mask)
-        es = events(es_mask)
-        es_div = events(div12) if self.rules.divert_12_es else _Events.empty()
-        self.drain(ef, _Events.concat([es, es_div]), _Events.empty())
+        # a diverter's strokes on his foe never land (``diverted``)
+        failures = events(failure_mask)
+        successes = events(success_mask)
+        diverted_successes = (events(diverted_twelve) if self.rules.divert_12_es
+                              else _Events.empty())
+        self.drain(failures, _Events.concat([successes, diverted_successes]), _Events.empty())
         self.rerolls()
 
-    def drain(self, ef: _Events, es: _Events, attacks: _Events) -> None:
+    def drain(self, failures: _Events, successes: _Events, attacks: _Events) -> None:
         """Resolve table events and extra attack rolls until none are pending."""
-        while len(ef) or len(es) or len(attacks):
-            new_ef, new_es, new_attacks = [], [], []
+        while len(failures) or len(successes) or len(attacks):
+            new_failures, new_successes, new_attacks = [], [], []
             if len(attacks):
-                a_ef, a_es = self.attack_rolls(attacks)
-                new_ef.append(a_ef)
-                new_es.append(a_es)
-            if len(ef):
-                new_es.append(self.failure(ef))
-            if len(es):
-                s_ef, s_att = self.success(es)
-                new_ef.append(s_ef)
-                new_attacks.append(s_att)
-            ef, es, attacks = (_Events.concat(new_ef), _Events.concat(new_es),
-                               _Events.concat(new_attacks))
+                from_attacks = self.attack_rolls(attacks)
+                new_failures.append(from_attacks[0])
+                new_successes.append(from_attacks[1])
+            if len(failures):
+                new_successes.append(self.failure(failures))
+            if len(successes):
+                from_successes = self.success(successes)
+                new_failures.append(from_successes[0])
+                new_attacks.append(from_successes[1])
+            failures, successes, attacks = (_Events.concat(new_failures),
+                                            _Events.concat(new_successes),
+                                            _Events.concat(new_attacks))
+
+    def deflectable(self, roll: np.ndarray) -> np.ndarray:
+        """Whether strokes scored by ``roll`` without the ES table may be deflected: a 12
+        may not (001.9), unless ``shield_stops_12``."""
+        return (roll != 12) | self.rules.shield_stops_12
 
     def set_hit(self, entry: np.ndarray) -> None:
         self.hit.ravel()[entry[entry >= 0]] = True
@@ -532,363 +606,411 @@ class _General:
         """Fresh attacking rolls (ES 3 extra exchanges, EF 7 rerolls): as ``attack``."""
         cap = self.rules.max_table_chain
         roll = self.two_d6(len(ev))
-        prot = ev.protected
         # protected attacks: only a 12 lands (as an ordinary stroke), nothing else
-        through = prot & (roll == 12)
-        self.strokes.add(ev.row[through], ev.p[through], ev.q[through])
+        through = ev.protected & (roll == 12)
+        self.strokes.add(ev.fight[through], ev.roller[through], ev.foe[through])
         self.set_hit(ev.entry[through])
-        open_ = ~prot
-        to_ef = open_ & (roll == 2) & (ev.chain < cap)
-        to_es = open_ & (roll == 12) & (ev.chain < cap)
-        plain = open_ & ~to_ef & ~to_es & _stroke(ev.adv, roll)
-        self.strokes.add(ev.row[plain], ev.p[plain], ev.q[plain])
+        open_ = ~ev.protected
+        to_failure = open_ & (roll == 2) & (ev.chain < cap)
+        to_success = open_ & (roll == 12) & (ev.chain < cap)
+        plain = open_ & ~to_failure & ~to_success & self.setup.strokes(ev.advantage, roll)
+        self.strokes.add(ev.fight[plain], ev.roller[plain], ev.foe[plain],
+                         deflectable=self.deflectable(roll[plain]))
         self.set_hit(ev.entry[plain])
-        nxt_ef, nxt_es = ev.take(to_ef), ev.take(to_es)
-        nxt_ef.chain = nxt_ef.chain + 1
-        nxt_es.chain = nxt_es.chain + 1
-        return nxt_ef, nxt_es
+        next_failures, next_successes = ev.take(to_failure), ev.take(to_success)
+        next_failures.chain = next_failures.chain + 1
+        next_successes.chain = next_successes.chain + 1
+        return next_failures, next_successes
 
     def failure(self, ev: _Events) -> _Events:
         """One Extraordinary Failure roll per event; returns the ES events of EF 12."""
         rules = self.rules
-        t = self.two_d6(len(ev))
-        c, p = ev.row, ev.p
-        mishap = (t >= 2) & (t <= 4)
-        self.take_out(p[mishap], c[mishap], MISHAP)
-        self.mark("forced", p[t == 5], c[t == 5])
-        six = np.flatnonzero(t == 6)
+        effect = self.setup.failure_effect[self.two_d6(len(ev))]
+        fight, roller = ev.fight, ev.roller
+        mishap = (effect == EF["slain"]) | (effect == EF["unconscious"]) | (effect == EF["maimed"])
+        self.take_out(roller[mishap], fight[mishap], MISHAP)
+        tripped = effect == EF["tripped"]
+        self.mark("forced", roller[tripped], fight[tripped])
+        six = np.flatnonzero(effect == EF["shattered"])
         if six.size:
             which = self.d6(six.size)
-            has_shield = self.block[p[six], c[six]] > 0
+            has_shield = self.shield_block[roller[six], fight[six]] > 0
             shield_hit = (which <= 3) & has_shield
             weapon_hit = (which > 3) | ((which <= 3) & ~has_shield
                                          & (rules.ef6_no_shield == "weapon"))
-            self.mark("lose_shield", p[six][shield_hit], c[six][shield_hit])
-            self.mark("unarm", p[six][weapon_hit], c[six][weapon_hit])
-        seven = t == 7
-        if seven.any():
-            self.pending_rerolls.append(ev.take(seven))
-        self.mark("unarm", p[t == 8], c[t == 8])
+            self.mark("lose_shield", roller[six][shield_hit], fight[six][shield_hit])
+            self.mark("unarm", roller[six][weapon_hit], fight[six][weapon_hit])
+        reroll = effect == EF["foe_reroll"]
+        if reroll.any():
+            self.pending_rerolls.append(ev.take(reroll))
+        stripped = effect == EF["stripped"]
+        self.mark("unarm", roller[stripped], fight[stripped])
+        if rules.ef8 == "foe_takes_it" and stripped.any():  # "[they have it]"
+            weapon = self.weapon[roller[stripped], fight[stripped]]
+            armed = weapon != UNARMED
+            self.mark("take", ev.foe[stripped][armed], fight[stripped][armed])
+            self.effects["taken_weapon"].append(weapon[armed])
         if rules.ef9 == "lose_next_attack":
-            self.mark("forced", p[t == 9], c[t == 9])
-        eleven = t == 11
-        self.strokes.add(c[eleven], p[eleven], p[eleven], self_inflicted=True)
-        twelve = t == 12
-        go_on = twelve & (ev.chain < rules.max_table_chain)
-        plain = twelve & ~go_on & ~ev.suppress
-        self.strokes.add(c[plain], p[plain], ev.q[plain])
+            dropped = effect == EF["dropped"]
+            self.mark("forced", roller[dropped], fight[dropped])
+        struck_self = effect == EF["struck_self"]
+        self.strokes.add(fight[struck_self], roller[struck_self], roller[struck_self],
+                         self_inflicted=True)
+        won_through = effect == EF["won_through"]
+        go_on = won_through & (ev.chain < rules.max_table_chain)
+        plain = won_through & ~go_on & ~ev.diverted
+        self.strokes.add(fight[plain], roller[plain], ev.foe[plain])
         self.set_hit(ev.entry[plain])
-        nxt = ev.take(go_on)
-        nxt.chain = nxt.chain + 1
-        return nxt
+        following = ev.take(go_on)
+        following.chain = following.chain + 1
+        return following
 
-    def other_foe(self, c: np.ndarray, p: np.ndarray, q: np.ndarray,
+    def other_foe(self, fight: np.ndarray, roller: np.ndarray, foe: np.ndarray,
                   skip: np.ndarray | None = None) -> np.ndarray:
-        """The first standing foe engaged with ``p`` other than ``q`` (and ``skip``), or -1."""
-        x, y, valid, _, _ = self.exch
-        found = np.full(c.shape, -1, np.int64)
+        """The first standing foe engaged with ``roller`` other than ``foe`` (and ``skip``),
+        or -1."""
+        x, y, valid, _, _ = self.exchanges
+        found = np.full(fight.shape, -1, np.int64)
         for e in range(x.shape[0]):
-            xe, ye, ve = x[e, c], y[e, c], valid[e, c]
-            cand = np.where(xe == p, ye, np.where(ye == p, xe, -1))
-            cand_ok = ve & (cand >= 0) & (cand != q) & (found < 0)
+            xe, ye, ve = x[e, fight], y[e, fight], valid[e, fight]
+            candidate = np.where(xe == roller, ye, np.where(ye == roller, xe, -1))
+            usable = ve & (candidate >= 0) & (candidate != foe) & (found < 0)
             if skip is not None:
-                cand_ok &= cand != skip
-            # out flags change only at the round's end: standing at its start
-            cand_ok &= self.out[np.maximum(cand, 0), c] == 0
-            found = np.where(cand_ok, cand, found)
+                usable &= candidate != skip
+            # out causes change only at the round's end: standing at its start
+            usable &= self.out_cause[np.maximum(candidate, 0), fight] == STANDING
+            found = np.where(usable, candidate, found)
         return found
 
-    def band(self, c: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """``p``'s advantage against ``q`` in this round's exchanges (0 if none)."""
-        x, y, valid, adv_x, adv_y = self.exch
-        out = np.zeros(c.shape, np.int64)
+    def band(self, fight: np.ndarray, roller: np.ndarray, foe: np.ndarray) -> np.ndarray:
+        """``roller``'s advantage against ``foe`` in this round's exchanges (0 if none)."""
+        x, y, valid, advantage_x, advantage_y = self.exchanges
+        out = np.zeros(fight.shape, np.int64)
         for e in range(x.shape[0]):
-            xe, ye, ve = x[e, c], y[e, c], valid[e, c]
-            out = np.where(ve & (xe == p) & (ye == q), adv_x[e, c], out)
-            out = np.where(ve & (ye == p) & (xe == q), adv_y[e, c], out)
+            xe, ye, ve = x[e, fight], y[e, fight], valid[e, fight]
+            out = np.where(ve & (xe == roller) & (ye == foe), advantage_x[e, fight], out)
+            out = np.where(ve & (ye == roller) & (xe == foe), advantage_y[e, fight], out)
         return out
 
     def success(self, ev: _Events) -> tuple[_Events, _Events]:
         """One Extraordinary Success roll per event; returns new EF events and attacks."""
         rules = self.rules
         cap = rules.max_table_chain
-        t = self.two_d6(len(ev))
-        c, p, q = ev.row, ev.p, ev.q
-        own = ~ev.suppress  # strokes on q land (and settle the hit) unless he diverted
-        new_ef: list[_Events] = []
+        effect = self.setup.success_effect[self.two_d6(len(ev))]
+        fight, roller, foe = ev.fight, ev.roller, ev.foe
+        own = ~ev.diverted  # strokes on the foe land (and settle the hit) unless he diverted
+        new_failures: list[_Events] = []
         new_attacks: list[_Events] = []
 
         def strike(mask: np.ndarray, maximum: bool = False) -> None:
             mask = mask & own
-            self.strokes.add(c[mask], p[mask], q[mask], extraordinary=True, maximum=maximum)
+            self.strokes.add(fight[mask], roller[mask], foe[mask], deflectable=False,
+                             maximum=maximum)
             self.set_hit(ev.entry[mask])
 
-        # 2: Before the Devil knows your dead
-        devil = t == 2
+        def among(*names: str) -> np.ndarray:
+            return np.isin(effect, [ES[name] for name in names])
+
+        # Before the Devil knows your dead
+        devil = effect == ES["devil"]
         if rules.es2_mode == "roller_fails":
-            nxt = ev.take(devil & (ev.chain < cap))
-            nxt.chain = nxt.chain + 1
-            new_ef.append(nxt)
+            following = ev.take(devil & (ev.chain < cap))
+            following.chain = following.chain + 1
+            new_failures.append(following)
         elif rules.es2_mode == "foe_slain":
-            self.take_out(q[devil], c[devil], MISHAP)
+            self.take_out(foe[devil], fight[devil], MISHAP)
         else:  # foe_rolls_ef: the stroke lands and the foe rolls on the failure table
             strike(devil)
-            foe = ev.take(devil & (ev.chain < cap))
-            none = np.full(len(foe), -1)
-            no = np.zeros(len(foe), bool)
-            new_ef.append(_Events(foe.row, foe.q, foe.p, -foe.adv, foe.chain + 1, none, no, no))
-        # 3, 4, 5, 9 need another engaged foe of the roller
-        needs_other = (t == 3) | (t == 4) | (t == 5) | (t == 9)
-        other = np.full(c.shape, -1, np.int64)
+            foes = ev.take(devil & (ev.chain < cap))
+            none = np.full(len(foes), -1)
+            no = np.zeros(len(foes), bool)
+            new_failures.append(_Events(foes.fight, foes.foe, foes.roller, -foes.advantage,
+                                        foes.chain + 1, none, no, no))
+        # these need another engaged foe of the roller
+        needs_other = among("extra_exchange", "extra_stroke", "two_extra_attacks",
+                            "strike_through")
+        other = np.full(fight.shape, -1, np.int64)
         if needs_other.any():
             idx = np.flatnonzero(needs_other)
-            other[idx] = self.other_foe(c[idx], p[idx], q[idx])
-        strike((t == 3) | (t == 4) | (t == 5) | (t == 8) | (t == 10))
-        three = np.flatnonzero((t == 3) & (other >= 0))
+            other[idx] = self.other_foe(fight[idx], roller[idx], foe[idx])
+        strike(among("extra_exchange", "extra_stroke", "two_extra_attacks", "two_strokes",
+                     "disarm", "stroke"))
+        three = np.flatnonzero((effect == ES["extra_exchange"]) & (other >= 0))
         if three.size:
-            cc, pp, oo, ch = c[three], p[three], other[three], ev.chain[three]
+            f3, r3, o3, chain = fight[three], roller[three], other[three], ev.chain[three]
             none = np.full(three.size, -1)
             no = np.zeros(three.size, bool)
-            new_attacks.append(_Events(cc, pp, oo, self.band(cc, pp, oo), ch, none, no, no))
-            new_attacks.append(_Events(cc, oo, pp, self.band(cc, oo, pp), ch, none, no, no))
-        four = (t == 4) & (other >= 0)
-        self.strokes.add(c[four], p[four], other[four])
-        five = np.flatnonzero((t == 5) & (other >= 0))
+            new_attacks.append(_Events(f3, r3, o3, self.band(f3, r3, o3), chain, none, no, no))
+            new_attacks.append(_Events(f3, o3, r3, self.band(f3, o3, r3), chain, none, no, no))
+        four = (effect == ES["extra_stroke"]) & (other >= 0)
+        self.strokes.add(fight[four], roller[four], other[four])
+        five = np.flatnonzero((effect == ES["two_extra_attacks"]) & (other >= 0))
         if five.size:
-            cc, pp, qq = c[five], p[five], q[five]
+            f5, r5, foe5 = fight[five], roller[five], foe[five]
             first = other[five]
-            second = self.other_foe(cc, pp, qq, skip=first)
-            for target in (first, second):
-                has = target >= 0
+            second = self.other_foe(f5, r5, foe5, skip=first)
+            for extra_target in (first, second):
+                has = extra_target >= 0
                 roll = self.two_d6(five.size)
-                lands = has & (roll != 2) & _stroke(self.band(cc, pp, np.maximum(target, 0)), roll)
-                self.strokes.add(cc[lands], pp[lands], target[lands])
-        six = t == 6
-        strike(six, maximum=True)
-        self.mark("unarm", p[six], c[six])
-        seven = t == 7
-        self.mark("nullify", p[seven], c[seven])
+                lands = has & (roll != 2) & self.setup.strokes(
+                    self.band(f5, r5, np.maximum(extra_target, 0)), roll)
+                self.strokes.add(f5[lands], r5[lands], extra_target[lands],
+                                 deflectable=self.deflectable(roll[lands]))
+        stuck = effect == ES["max_damage_stuck"]
+        strike(stuck, maximum=True)
+        self.mark("unarm", roller[stuck], fight[stuck])
+        slip = effect == ES["slip_saves"]
+        self.mark("nullify", roller[slip], fight[slip])
         if rules.es7_own_stroke:
-            strike(seven)
-        strike(t == 8)  # the second of two strokes
-        nine = (t == 9) & own
-        self.strokes.add(c[nine], p[nine], q[nine], extraordinary=True, through=other[nine])
-        self.set_hit(ev.entry[nine])
-        ten = t == 10
-        self.mark("unarm", q[ten], c[ten])
-        eleven = t == 11
-        if rules.es11 == "surrender":
-            self.take_out(q[eleven], c[eleven], SURRENDER)
-        else:
-            strike(eleven)
-            self.mark("unarm", q[eleven], c[eleven])
-        twelve = np.flatnonzero(t == 12)
-        if twelve.size:
-            cc, qq = c[twelve], q[twelve]
-            self.take_out(qq, cc, BROKE)
-            side_q = self.s.side[qq]
-            standing = self.out[:, cc] == 0  # (S, events)
-            same_side = self.s.side[:, None] == side_q[None, :]
-            allies = (standing & same_side).sum(axis=0)
-            leads = self.s.leader[qq] & (allies > 1)
+            strike(slip)
+        strike(effect == ES["two_strokes"])  # the second of two strokes
+        through = (effect == ES["strike_through"]) & own
+        self.strokes.add(fight[through], roller[through], foe[through], deflectable=False,
+                         through=other[through])
+        self.set_hit(ev.entry[through])
+        disarm = effect == ES["disarm"]
+        self.mark("unarm", foe[disarm], fight[disarm])
+        broken = effect == ES["break_weapon"]
+        surrender = broken & self.setup.es11_surrender[roller]  # the roller's choice
+        self.take_out(foe[surrender], fight[surrender], SURRENDER)
+        broken &= ~surrender
+        strike(broken)
+        self.mark("unarm", foe[broken], fight[broken])
+        breaks = np.flatnonzero(effect == ES["enemy_breaks"])
+        if breaks.size:
+            f12, foe12 = fight[breaks], foe[breaks]
+            self.take_out(foe12, f12, BROKE)
+            side_of_foe = self.setup.side[foe12]
+            standing = self.out_cause[:, f12] == STANDING  # (n_slots, events)
+            same_side = self.setup.side[:, None] == side_of_foe[None, :]
+            n_allies = (standing & same_side).sum(axis=0)
+            leads = self.setup.leader[foe12] & (n_allies > 1)
             if leads.any():
-                li = np.flatnonzero(leads)
-                li = li[self.rng.random(li.size) < rules.leader_break_p]
-                slot, ev_i = np.nonzero(standing[:, li] & same_side[:, li])
-                self.take_out(slot, cc[li][ev_i], BROKE)
-        return _Events.concat(new_ef), _Events.concat(new_attacks)
+                led = np.flatnonzero(leads)
+                led = led[self.rng.random(led.size) < rules.leader_break_p]
+                slot, event = np.nonzero(standing[:, led] & same_side[:, led])
+                self.take_out(slot, f12[led][event], BROKE)
+        return _Events.concat(new_failures), _Events.concat(new_attacks)
 
     def rerolls(self) -> None:
         """EF 7: a foe who missed rerolls; the new roll stands (as in the reference)."""
-        K, m = self.att.shape
+        n_entries, n_live = self.attacker.shape
         while self.pending_rerolls:
             batch = _Events.concat(self.pending_rerolls)
             self.pending_rerolls = []
-            # the foe's entry in this round's exchanges: fighter = foe, foe = roller
-            c, roller, foe = batch.row, batch.p, batch.q
-            entry = np.full(c.shape, -1, np.int64)
-            for k in range(K):
-                match = ((self.att[k, c] == foe) & (self.tgt[k, c] == roller)
-                         & ~self.divert[k, c] & ~self.hit[k, c])
-                entry = np.where(match & (entry < 0), k * m + c, entry)
+            # the foe's entry in this round's exchanges: attacker = foe, target = roller
+            fight, roller, foe = batch.fight, batch.roller, batch.foe
+            entry = np.full(fight.shape, -1, np.int64)
+            for k in range(n_entries):
+                match = ((self.attacker[k, fight] == foe) & (self.target[k, fight] == roller)
+                         & ~self.diverts[k, fight] & ~self.hit[k, fight])
+                entry = np.where(match & (entry < 0), k * n_live + fight, entry)
             has = entry >= 0
             # two rerolls for one entry in one batch: the second waits for the next pass
             _, first = np.unique(entry[has], return_index=True)
-            keep = np.zeros(c.shape, bool)
+            keep = np.zeros(fight.shape, bool)
             keep[np.flatnonzero(has)[first]] = True
             later = has & ~keep
             if later.any():
                 self.pending_rerolls.append(batch.take(later))
             e = entry[keep]
-            kk, cc = e // m, e % m
-            attacks = _Events(cc, self.att[kk, cc], self.tgt[kk, cc],
-                              self.adv_entry[kk, cc].astype(np.int64), np.zeros(e.size, np.int64),
-                              e, np.zeros(e.size, bool), self.protected_entry[kk, cc])
+            k, f = e // n_live, e % n_live
+            attacks = _Events(f, self.attacker[k, f], self.target[k, f],
+                              self.advantage[k, f].astype(np.int64), np.zeros(e.size, np.int64),
+                              e, np.zeros(e.size, bool), self.protected[k, f])
             self.drain(_Events.empty(), _Events.empty(), attacks)
 
     # --- applying a round ---------------------------------------------------------------------
-    def damage(self, f_att: np.ndarray, tgt: np.ndarray, f_tgt: np.ndarray, die: np.ndarray,
-               shield_die: np.ndarray, deflectable: np.ndarray | bool) -> np.ndarray:
-        """Damage of strokes after shield and armour (001.9); flat indices into (S, m)."""
-        rules, s = self.rules, self.s
-        weapon = np.take(self.weapon.ravel(), f_att)
-        raw = np.maximum(rules.min_damage, die + np.take(s.dmg_mod, weapon))
-        dealt = np.maximum(0, raw - np.take(s.armour, tgt))
-        block = np.take(self.block.ravel(), f_tgt)
+    def damage(self, flat_attacker: np.ndarray, target: np.ndarray, flat_target: np.ndarray,
+               die: np.ndarray, shield_die: np.ndarray, deflectable: np.ndarray | bool
+               ) -> np.ndarray:
+        """Damage of strokes after shield and armour (001.9); flat indices into
+        (n_slots, n_live)."""
+        rules, setup = self.rules, self.setup
+        weapon = np.take(self.weapon.ravel(), flat_attacker)
+        raw = np.maximum(rules.min_damage, die + np.take(setup.damage_mod, weapon))
+        dealt = np.maximum(0, raw - np.take(setup.armour, target))
+        block = np.take(self.shield_block.ravel(), flat_target)
         return np.where(deflectable & (shield_die <= block), 0, dealt).astype(np.int16)
 
-    def apply(self, ordinary: np.ndarray, code: np.ndarray, f_att: np.ndarray,
-              f_tgt: np.ndarray, tgt: np.ndarray) -> None:
-        m = self.live.size
+    def apply(self, ordinary: np.ndarray, undeflectable: np.ndarray, code: np.ndarray,
+              flat_attacker: np.ndarray, flat_target: np.ndarray, target: np.ndarray) -> None:
+        n_live = self.live.size
         flat_health = self.health.ravel()
         nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
         # ordinary strokes of the main pass: each entry's own damage and shield dice
         if ordinary.any():
-            rules, s = self.rules, self.s
-            weapon = self.at_att(self.weapon, f_att)
-            raw = np.maximum(rules.min_damage,
-                             np.take(self.code_die, code) + np.take(s.dmg_mod, weapon))
-            armour = s.armour[::-1, None] if self.duel else np.take(s.armour, tgt)
+            rules, setup = self.rules, self.setup
+            weapon = self.at_attacker(self.weapon, flat_attacker)
+            raw = np.maximum(rules.min_damage, np.take(self.code_damage_die, code)
+                             + np.take(setup.damage_mod, weapon))
+            armour = setup.armour[::-1, None] if self.duel else np.take(setup.armour, target)
             dealt = np.maximum(0, raw - armour).astype(np.int16)
-            deflected = np.take(self.code_shield, code) <= self.at_tgt(self.block, f_tgt)
+            deflected = ((np.take(self.code_shield_die, code)
+                          <= self.at_target(self.shield_block, flat_target)) & ~undeflectable)
             dealt[~ordinary | deflected] = 0
             if nullified.size:
-                slot, col = np.divmod(nullified, m)
+                slot, fight = np.divmod(nullified, n_live)
                 for k in range(ordinary.shape[0]):
-                    dealt[k, col[tgt[k, col] == slot]] = 0
+                    dealt[k, fight[target[k, fight] == slot]] = 0
             if self.duel:
                 self.health -= dealt[::-1]
             else:
                 for k in range(ordinary.shape[0]):  # within one entry row, targets differ
-                    flat_health[f_tgt[k]] -= dealt[k]
-        if self.strokes.row:
-            c, a, t, ext, mx, through, selfi = self.strokes.arrays()
-            die = np.where(mx, self.rules.damage_die,
-                           self.rng.integers(1, self.rules.damage_die + 1, c.size))
-            f_t = t * m + c
-            dealt = self.damage(a * m + c, t, f_t, die, self.d6(c.size), ~ext & ~selfi)
-            cancelled = np.isin(f_t, nullified) & ~selfi
+                    flat_health[flat_target[k]] -= dealt[k]
+        # Every stroke collected in ``self.strokes`` comes from a table result; the damage
+        # each fighter takes from them this round decides the end cause of his fall.
+        table_damage = None
+        if self.strokes.fight:
+            table_damage = np.zeros(flat_health.size, np.int32)
+            fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
+                self.strokes.arrays())
+            die = np.where(maximum, self.rules.damage_die,
+                           self.rng.integers(1, self.rules.damage_die + 1, fight.size))
+            flat_struck = target_ * n_live + fight
+            dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
+                                self.d6(fight.size), deflectable & ~self_inflicted)
+            cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
             dealt[cancelled] = 0
-            np.subtract.at(flat_health, f_t, dealt)
+            np.subtract.at(flat_health, flat_struck, dealt)
+            np.add.at(table_damage, flat_struck, dealt)
             spill = (through >= 0) & (dealt // 2 > 0) & ~cancelled
             if spill.any():
-                th, cs = through[spill], c[spill]
-                ok = self.out[th, cs] == 0
-                np.subtract.at(flat_health, th[ok] * m + cs[ok], (dealt[spill][ok] // 2))
+                companion, spill_fight = through[spill], fight[spill]
+                standing = self.out_cause[companion, spill_fight] == STANDING
+                flat_companion = companion[standing] * n_live + spill_fight[standing]
+                np.subtract.at(flat_health, flat_companion, dealt[spill][standing] // 2)
+                np.add.at(table_damage, flat_companion, dealt[spill][standing] // 2)
         self.weapon.ravel()[self.flat("unarm")] = UNARMED
-        self.block.ravel()[self.flat("lose_shield")] = 0
+        if self.effects["take"]:  # EF 8: the foe wields a taken weapon if it scores higher
+            taker = np.concatenate(self.effects["take"])
+            taken = np.concatenate(self.effects["taken_weapon"]).astype(np.int64)
+            n_slots = self.setup.n_slots
+            slot = taker // n_live
+            held = self.weapon.ravel()[taker]
+            gain = (self.score_by_weapon[taken * n_slots + slot]
+                    > self.score_by_weapon[held * n_slots + slot])
+            order = np.argsort(self.score_by_weapon[taken * n_slots + slot], kind="stable")
+            order = order[gain[order]]  # the best of several taken weapons is set last
+            self.weapon.ravel()[taker[order]] = taken[order]
+        self.shield_block.ravel()[self.flat("lose_shield")] = 0
         forced = self.flat("forced")
-        self.forced = np.zeros(self.out.shape, bool)
-        self.forced.ravel()[forced] = True
-        self.any_forced = bool(forced.size)
-        out, fell = self.out.ravel(), self.fell.ravel()
-        if self.fx["out"]:
-            where, inverse = np.unique(np.concatenate(self.fx["out"]), return_inverse=True)
-            cause = np.zeros(where.size, np.int8)
-            np.maximum.at(cause, inverse, np.concatenate(self.fx["cause"]))
-            newly = out[where] == 0
-            out[where[newly]] = cause[newly]
-            fell[where[newly]] = self.round_number
-        down = np.flatnonzero((out == 0) & (flat_health <= 0))
-        out[down] = DOWN
-        fell[down] = self.round_number
+        self.forced_diversion = np.zeros(self.out_cause.shape, bool)
+        self.forced_diversion.ravel()[forced] = True
+        self.any_forced_diversion = bool(forced.size)
+        out_cause, fell_in_round = self.out_cause.ravel(), self.fell_in_round.ravel()
+        if self.effects["out"]:
+            where, inverse = np.unique(np.concatenate(self.effects["out"]), return_inverse=True)
+            cause = np.full(where.size, STANDING, np.int8)
+            np.maximum.at(cause, inverse, np.concatenate(self.effects["cause"]))
+            newly = out_cause[where] == STANDING
+            out_cause[where[newly]] = cause[newly]
+            fell_in_round[where[newly]] = self.round_number
+        down = np.flatnonzero((out_cause == STANDING) & (flat_health <= 0))
+        out_cause[down] = DOWN
+        if table_damage is not None:  # he would still stand without the tables' strokes
+            decided = down[flat_health[down] + table_damage[down] > 0]
+            out_cause[decided] = EXTRAORDINARY
+        fell_in_round[down] = self.round_number
 
     # --- bookkeeping ----------------------------------------------------------------------------
     def settle(self) -> None:
         """Record the fights that ended this round and compact them out."""
-        s = self.s
-        standing = self.out == 0
-        a_left = np.logical_or.reduce(standing[: s.n_a], axis=0)
-        b_left = np.logical_or.reduce(standing[s.n_a:], axis=0)
+        setup = self.setup
+        standing = self.standing
+        a_left = np.logical_or.reduce(standing[: setup.n_a], axis=0)
+        b_left = np.logical_or.reduce(standing[setup.n_a:], axis=0)
         done = ~(a_left & b_left)
         idx = np.flatnonzero(done)
         if not idx.size:
             return
         winner = np.where(~a_left[idx], np.where(~b_left[idx], Winner.DRAW, Winner.B), Winner.A)
         # cause: the highest-priority cause among the losers who fell this round
-        side = s.side[:, None]
+        side = setup.side[:, None]
         loser_slots = np.where(winner == Winner.A, side == 1,
                                np.where(winner == Winner.B, side == 0, True))
-        fell_now = (self.fell[:, idx] == self.round_number) & loser_slots
-        cause = np.where(fell_now, self.out[:, idx], 0).max(axis=0)
-        cause = np.where(cause > 0, cause, DOWN)
-        orig = self.live[idx]
-        self.winner[orig] = winner
-        self.rounds[orig] = self.round_number
-        self.cause[orig] = cause - 1
+        fell_now = (self.fell_in_round[:, idx] == self.round_number) & loser_slots
+        cause = np.where(fell_now, self.out_cause[:, idx], STANDING).max(axis=0)
+        cause = np.where(cause != STANDING, cause, DOWN)
+        fights = self.live[idx]
+        self.winner[fights] = winner
+        self.rounds[fights] = self.round_number
+        self.cause[fights] = cause
         keep = np.flatnonzero(~done)
         self.live = self.live[keep]
-        for name in ("health", "weapon", "block", "forced", "out", "fell"):
+        for name in ("health", "weapon", "shield_block", "forced_diversion", "out_cause",
+                     "fell_in_round"):
             setattr(self, name, np.take(getattr(self, name), keep, axis=1))
 
     def ambush(self) -> None:
         """The opening roll and exchange of an ambush (001.3), as the reference's."""
-        s, rules = self.s, self.rules
-        init = 0 if rules.ambush == "a" else 1
-        skills = s.ambush[s.side == init]
+        setup, rules = self.setup, self.rules
+        ambusher_side = 0 if rules.ambush == "a" else 1
+        skills = setup.ambush_skill[setup.side == ambusher_side]
         skill = int(skills.max() if rules.ambush_skill == "best" else skills[0])
-        m = self.live.size
-        total = self.d6(m) + skill
-        warned = total == 1
-        brief = (total >= 5) & (total <= 6)
-        surprise = (total >= 7) & (total <= 8)
-        actors = np.zeros((2, m), bool)
-        actors[1 - init, warned] = True
-        actors[init, brief | surprise] = True
-        side_init = (s.side == init)[:, None]
-        bonus = (np.where(side_init & brief, 6, 0) + np.where(side_init & surprise, 12, 0))
+        n_live = self.live.size
+        result = setup.ambush_result[self.d6(n_live) + skill]
+        warned = result == AMBUSH["warned"]
+        brief = result == AMBUSH["brief"]
+        surprise = result == AMBUSH["surprise"]
+        actors = np.zeros((2, n_live), bool)
+        actors[1 - ambusher_side, warned] = True
+        actors[ambusher_side, brief | surprise] = True
+        ambushers = (setup.side == ambusher_side)[:, None]
+        bonus = np.where(ambushers, setup.ambush_bonus[result][None, :], 0)
         self.pending_rerolls = []
         self.exchange_round(bonus.astype(np.int16), actors, divert_allowed=False,
-                            tables=s.tables and rules.ambush_tables)
-        totally = np.flatnonzero(total >= 9)
+                            tables=setup.tables and rules.ambush_tables)
+        totally = np.flatnonzero(result == AMBUSH["total"])
         if totally.size:
-            self.total_surprise(totally, init)
+            self.total_surprise(totally, ambusher_side)
         self.settle()
 
-    def total_surprise(self, cols: np.ndarray, init: int) -> None:
+    def total_surprise(self, fights: np.ndarray, ambusher_side: int) -> None:
         """Result 9+: each ambusher's 2d6 other than 2 damages its target; a 12, two."""
-        s = self.s
-        m = self.live.size
+        setup = self.setup
+        n_live = self.live.size
         x, y, valid, _, _ = self.engage()
         self.strokes = _Strokes()
-        for slot in np.flatnonzero(s.side == init):
-            c = cols[self.out[slot, cols] == 0]
-            first = np.full(c.size, -1)
-            second = np.full(c.size, -1)
+        for slot in np.flatnonzero(setup.side == ambusher_side):
+            fight = fights[self.out_cause[slot, fights] == STANDING]
+            first = np.full(fight.size, -1)
+            second = np.full(fight.size, -1)
             for e in range(x.shape[0]):
-                cand = np.where(valid[e, c] & (x[e, c] == slot), y[e, c],
-                                np.where(valid[e, c] & (y[e, c] == slot), x[e, c], -1))
-                second = np.where((first >= 0) & (second < 0) & (cand >= 0), cand, second)
-                first = np.where((first < 0) & (cand >= 0), cand, first)
+                foe = np.where(valid[e, fight] & (x[e, fight] == slot), y[e, fight],
+                               np.where(valid[e, fight] & (y[e, fight] == slot), x[e, fight], -1))
+                second = np.where((first >= 0) & (second < 0) & (foe >= 0), foe, second)
+                first = np.where((first < 0) & (foe >= 0), foe, first)
             has = first >= 0
-            c, first, second = c[has], first[has], second[has]
-            roll = self.two_d6(c.size)
-            att = np.full(c.size, slot)
+            fight, first, second = fight[has], first[has], second[has]
+            roll = self.two_d6(fight.size)
+            attacker = np.full(fight.size, slot)
             hit = roll != 2
             # the target is unaware: no shield deflects these strokes (DEFAULT)
-            self.strokes.add(c[hit], att[hit], first[hit], extraordinary=True)
+            self.strokes.add(fight[hit], attacker[hit], first[hit], deflectable=False)
             if self.rules.total_surprise_12 == "twice_if_alone":
                 second = np.where(second >= 0, second, first)
             two = (roll == 12) & (second >= 0)
-            self.strokes.add(c[two], att[two], second[two], extraordinary=True)
-        if self.strokes.row:
-            c, a, t, *_ = self.strokes.arrays()
-            die = self.rng.integers(1, self.rules.damage_die + 1, c.size)
-            dealt = self.damage(a * m + c, t, t * m + c, die, self.d6(c.size), False)
-            np.subtract.at(self.health.ravel(), t * m + c, dealt)
-            down = (self.out == 0) & (self.health <= 0)
-            self.out[down] = DOWN
-            self.fell[down] = self.round_number
+            self.strokes.add(fight[two], attacker[two], second[two], deflectable=False)
+        if self.strokes.fight:
+            fight, attacker, target, *_ = self.strokes.arrays()
+            die = self.rng.integers(1, self.rules.damage_die + 1, fight.size)
+            dealt = self.damage(attacker * n_live + fight, target, target * n_live + fight, die,
+                                self.d6(fight.size), False)
+            np.subtract.at(self.health.ravel(), target * n_live + fight, dealt)
+            down = self.standing & (self.health <= 0)
+            self.out_cause[down] = DOWN
+            self.fell_in_round[down] = self.round_number
 
     def run(self) -> Outcomes:
-        s, rules = self.s, self.rules
+        setup, rules = self.setup, self.rules
         if rules.ambush != "none":
             self.ambush()
-        for rnd in range(1, rules.max_rounds + 1):
+        for round_number in range(1, rules.max_rounds + 1):
             if not self.live.size:
                 break
-            self.round_number = rnd
+            self.round_number = round_number
             self.pending_rerolls = []
-            self.exchange_round(None, None, divert_allowed=True, tables=s.tables)
+            self.exchange_round(None, None, divert_allowed=True, tables=setup.tables)
             self.settle()
         return Outcomes(self.winner, self.rounds, self.cause, CAUSES)

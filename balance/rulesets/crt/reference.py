@@ -13,8 +13,10 @@ aggregate difference against the highest-scoring foe and at zero against the oth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -22,11 +24,10 @@ from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
 from .rules import (
-    EF_TABLE,
-    ES_TABLE,
     Combatant,
     Rules,
     ambush_result,
+    band,
     combat_score,
     needed,
     scores,
@@ -35,10 +36,14 @@ from .rules import (
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES = EndCauses("down", "surrender", "broke", "mishap", "max_rounds")
-"""End causes.  When several fighters fall in the deciding round, the fight's cause is the
-latest in this order among the losing side's fallen (mishap over broke over surrender over
-down), so "decided by mishap" is counted whenever a mishap took part."""
+CAUSES = EndCauses("down", "extraordinary", "surrender", "broke", "mishap", "max_rounds")
+"""End causes.  ``down``: struck down by ordinary strokes; ``extraordinary``: struck down in a
+round where the strokes of table results (Extraordinary Success strokes, EF 11, EF 12, the
+extra exchanges and rerolls they grant) decided it -- without their damage he would still
+stand; ``surrender`` (ES 11), ``broke`` (ES 12), ``mishap`` (EF 2-4; ES 2 under
+``foe_slain``).  When several fighters fall in the deciding round, the fight's cause is the
+latest in this order among the losing side's fallen, so "decided by mishap" is counted
+whenever a mishap took part.  The kernel stores these codes."""
 
 _PRIORITY = {cause: i for i, cause in enumerate(CAUSES)}
 
@@ -88,10 +93,12 @@ class _Entry:
 class _Stroke:
     attacker: _Fighter
     target: _Fighter
-    extraordinary: bool = False  # from the ES table: a shield cannot deflect it (001.9)
+    deflectable: bool = True  # not an ES stroke, an unaware target's, or a 12 (001.9)
+    twelve: bool = False  # a natural 12 landing without the ES table (narration only)
     maximum: bool = False  # ES 6
     through: _Fighter | None = None  # ES 9: half the damage to this companion
     self_inflicted: bool = False  # EF 11
+    from_table: bool = False  # made by a table result: a kill it decides is "extraordinary"
 
 
 @dataclass
@@ -102,13 +109,28 @@ class _Effects:
     lose_shield: list[_Fighter] = field(default_factory=list)
     forced_next: list[_Fighter] = field(default_factory=list)
     out: dict[int, tuple[_Fighter, str]] = field(default_factory=dict)
+    rerolls: list[tuple[_Fighter, _Fighter]] = field(default_factory=list)
+    take: list[tuple[_Fighter, str]] = field(default_factory=list)  # EF 8: (foe, weapon)
 
     def take_out(self, f: _Fighter, cause: str) -> None:
         """Mark ``f`` out at the end of the round; the higher-priority cause wins."""
         old = self.out.get(id(f))
         if old is None or _PRIORITY[cause] > _PRIORITY[old[1]]:
             self.out[id(f)] = (f, cause)
-    rerolls: list[tuple[_Fighter, _Fighter]] = field(default_factory=list)
+
+
+def _table_result(method: Callable[..., bool]) -> Callable[..., bool]:
+    """Mark the strokes a table roll adds (``from_table``), however deep its chain goes."""
+    @functools.wraps(method)
+    def resolve(self: Any, p: Any, q: Any, adv: int, chain: int, effects: _Effects,
+                *args: Any, **kwargs: Any) -> bool:
+        start = len(effects.strokes)
+        try:
+            return method(self, p, q, adv, chain, effects, *args, **kwargs)
+        finally:
+            for stroke in effects.strokes[start:]:
+                stroke.from_table = True
+    return resolve
 
 
 class _Fight:
@@ -165,8 +187,11 @@ class _Fight:
         else:
             lone, pack = (a, b) if len(a) < len(b) else (b, a)
             groups: dict[int, list[_Fighter]] = {id(f): [] for f in lone}
-            for j, foe in enumerate(pack[: self.rules.max_foes * len(lone)]):
+            reach = self.rules.max_foes * len(lone)
+            for j, foe in enumerate(pack[:reach]):
                 groups[id(lone[j % len(lone)])].append(foe)
+            if pack[reach:]:  # a crowd: the rest cannot get at him and wait their turn
+                self.say("  waiting their turn: " + ", ".join(f.label for f in pack[reach:]))
             for x in lone:
                 foes = groups[id(x)]
                 aggregate = sum(self.score(f) + bonus[f.side] for f in foes)
@@ -207,138 +232,153 @@ class _Fight:
             return f.health <= f.c.divert_health
         if policy == "random":
             return bool(self.rng.random() < f.c.divert_p)
+        if policy == "by_band":
+            return bool(self.rng.random() < f.c.divert_by_band[band(adv, self.rules)])
         return False
+
+    def stroke(self, p: _Fighter, q: _Fighter, roll: int) -> _Stroke:
+        """A stroke scored by ``roll`` and read without the ES table: a 12 is still a 12,
+        which no shield deflects (001.9) unless ``shield_stops_12``."""
+        if roll == 12 and not self.rules.shield_stops_12:
+            return _Stroke(p, q, deflectable=False, twelve=True)
+        return _Stroke(p, q)
 
     # --- the extraordinary tables (001.6) ----------------------------------------------------
     def attack(self, p: _Fighter, q: _Fighter, adv: int, roll: int, chain: int,
-               fx: _Effects) -> bool:
+               effects: _Effects) -> bool:
         """Resolve ``p``'s attacking roll on ``q``; True if a stroke lands (before shields)."""
         tables = self.rules.extraordinary
         if roll == 2:
             if tables and chain < self.rules.max_table_chain:
-                return self.failure(p, q, adv, chain + 1, fx)
+                return self.failure(p, q, adv, chain + 1, effects)
             return False
         if roll == 12 and tables and chain < self.rules.max_table_chain:
-            return self.success(p, q, adv, chain + 1, fx)
-        if scores(adv, roll):
-            fx.strokes.append(_Stroke(p, q))
+            return self.success(p, q, adv, chain + 1, effects)
+        if scores(adv, roll, self.rules):
+            effects.strokes.append(self.stroke(p, q, roll))
             return True
         return False
 
-    def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+    @_table_result
+    def failure(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
         """Roll on the Extraordinary Failure table for ``p``; True if a stroke lands on ``q``.
 
         ``suppress_own``: ``p`` diverted, so his strokes on ``q`` (EF 12) do not land.
         """
         roll = self.two_d6()
-        effect = EF_TABLE[roll]
+        effect = self.rules.ef_table[str(roll)]
         self.say(f"    {p.label}: Extraordinary Failure, table roll {roll}: {effect}")
         if effect in ("slain", "unconscious", "maimed"):
-            fx.take_out(p, "mishap")
+            effects.take_out(p, "mishap")
         elif effect == "tripped":
-            fx.forced_next.append(p)
+            effects.forced_next.append(p)
         elif effect == "shattered":
             which = self.d6()
             if which <= 3 and p.shield != "none":
                 self.say(f"    (d6 {which}) {p.label}'s shield shatters")
-                fx.lose_shield.append(p)
+                effects.lose_shield.append(p)
             elif which <= 3 and self.rules.ef6_no_shield == "nothing":
                 self.say(f"    (d6 {which}) no shield to shatter")
             else:
                 self.say(f"    (d6 {which}) {p.label}'s weapon shatters")
-                fx.unarm.append(p)
+                effects.unarm.append(p)
         elif effect == "foe_reroll":
-            fx.rerolls.append((p, q))
+            effects.rerolls.append((p, q))
         elif effect == "stripped":
-            fx.unarm.append(p)
+            effects.unarm.append(p)
+            if self.rules.ef8 == "foe_takes_it" and p.weapon != "unarmed":  # "they have it"
+                effects.take.append((q, p.weapon))
         elif effect == "dropped":
             if self.rules.ef9 == "lose_next_attack":
-                fx.forced_next.append(p)
+                effects.forced_next.append(p)
         elif effect == "struck_self":
-            fx.strokes.append(_Stroke(p, p, self_inflicted=True))
+            effects.strokes.append(_Stroke(p, p, self_inflicted=True))
         elif effect == "won_through":
             if chain < self.rules.max_table_chain:
-                return self.success(p, q, adv, chain + 1, fx, suppress_own)
+                return self.success(p, q, adv, chain + 1, effects, suppress_own)
             if suppress_own:
                 return False
-            fx.strokes.append(_Stroke(p, q))
+            effects.strokes.append(_Stroke(p, q))
             return True
         return False
 
-    def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, fx: _Effects,
+    @_table_result
+    def success(self, p: _Fighter, q: _Fighter, adv: int, chain: int, effects: _Effects,
                 suppress_own: bool = False) -> bool:
-        roll = self.two_d6()
-        effect = ES_TABLE[roll]
-        self.say(f"    {p.label}: Extraordinary Success, table roll {roll}: {effect}")
         rules = self.rules
+        roll = self.two_d6()
+        effect = rules.es_table[str(roll)]
+        self.say(f"    {p.label}: Extraordinary Success, table roll {roll}: {effect}")
         strokes: list[_Stroke] = []
         others = self.other_foes(p, q)
         if effect == "devil":
             if rules.es2_mode == "roller_fails":
                 if chain < rules.max_table_chain:
-                    return self.failure(p, q, adv, chain + 1, fx, suppress_own)
+                    return self.failure(p, q, adv, chain + 1, effects, suppress_own)
                 return False
             if rules.es2_mode == "foe_slain":
-                fx.take_out(q, "mishap")
+                effects.take_out(q, "mishap")
                 return False
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if chain < rules.max_table_chain:
-                self.failure(q, p, -adv, chain + 1, fx)
+                self.failure(q, p, -adv, chain + 1, effects)
         elif effect == "extra_exchange":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if others:
                 other = others[0]
                 self.say(f"    {p.label} also fights {other.label}, who strikes back")
                 r_p, r_o = self.two_d6(), self.two_d6()
                 self.say(f"    extra exchange: {p.label} rolls {r_p}, {other.label} rolls {r_o}")
-                self.attack(p, other, self.band_against(p, other), r_p, chain, fx)
-                self.attack(other, p, self.band_against(other, p), r_o, chain, fx)
+                self.attack(p, other, self.band_against(p, other), r_p, chain, effects)
+                self.attack(other, p, self.band_against(other, p), r_o, chain, effects)
         elif effect == "extra_stroke":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             if others:
-                fx.strokes.append(_Stroke(p, others[0]))
+                effects.strokes.append(_Stroke(p, others[0]))
         elif effect == "two_extra_attacks":
-            strokes.append(_Stroke(p, q, extraordinary=True))
+            strokes.append(_Stroke(p, q, deflectable=False))
             for other in others[:2]:
                 r = self.two_d6()
                 band = self.band_against(p, other)
-                hit = r != 2 and scores(band, r)
+                hit = r != 2 and scores(band, r, rules)
                 self.say(f"    {p.label} attacks {other.label} too: rolls {r} "
-                         f"(needs {_need_text(band)}): {'stroke' if hit else 'miss'}")
+                         f"(needs {_need_text(band, rules)}): {'stroke' if hit else 'miss'}")
                 if hit:
-                    fx.strokes.append(_Stroke(p, other))
+                    effects.strokes.append(self.stroke(p, other, r))
         elif effect == "max_damage_stuck":
-            strokes.append(_Stroke(p, q, extraordinary=True, maximum=True))
-            fx.unarm.append(p)
+            strokes.append(_Stroke(p, q, deflectable=False, maximum=True))
+            effects.unarm.append(p)
         elif effect == "slip_saves":
-            fx.nullify_all.add(id(p))
+            effects.nullify_all.add(id(p))
             if rules.es7_own_stroke:
-                strokes.append(_Stroke(p, q, extraordinary=True))
+                strokes.append(_Stroke(p, q, deflectable=False))
         elif effect == "two_strokes":
-            strokes += [_Stroke(p, q, extraordinary=True), _Stroke(p, q, extraordinary=True)]
+            strokes += [_Stroke(p, q, deflectable=False), _Stroke(p, q, deflectable=False)]
         elif effect == "strike_through":
-            strokes.append(_Stroke(p, q, extraordinary=True,
+            strokes.append(_Stroke(p, q, deflectable=False,
                                    through=others[0] if others else None))
+        elif effect == "stroke":
+            strokes.append(_Stroke(p, q, deflectable=False))
         elif effect == "disarm":
-            strokes.append(_Stroke(p, q, extraordinary=True))
-            fx.unarm.append(q)
+            strokes.append(_Stroke(p, q, deflectable=False))
+            effects.unarm.append(q)
         elif effect == "break_weapon":
-            if rules.es11 == "surrender":
-                fx.take_out(q, "surrender")
+            if p.c.es11 == "surrender":  # the roller's choice
+                effects.take_out(q, "surrender")
             else:
-                strokes.append(_Stroke(p, q, extraordinary=True))
-                fx.unarm.append(q)
+                strokes.append(_Stroke(p, q, deflectable=False))
+                effects.unarm.append(q)
         elif effect == "enemy_breaks":
-            fx.take_out(q, "broke")
+            effects.take_out(q, "broke")
             if (q.c.leader and len(self.standing(q.side)) > 1
                     and self.rng.random() < rules.leader_break_p):
                 self.say(f"    {q.label} was their leader: the whole side breaks")
                 for f in self.standing(q.side):
-                    fx.take_out(f, "broke")
+                    effects.take_out(f, "broke")
         if suppress_own:
             strokes = [s for s in strokes if s.target is not q]
-        fx.strokes += strokes
+        effects.strokes += strokes
         return any(s.target is q for s in strokes)
 
     # --- one round --------------------------------------------------------------------------
@@ -349,7 +389,7 @@ class _Fight:
         ``actors`` limits who rolls (one-sided ambush exchanges); ``None`` means everyone.
         """
         rules = self.rules
-        fx = _Effects()
+        effects = _Effects()
         entries: list[_Entry] = []
         for ex in exchanges:
             for p, q, adv in ((ex.x, ex.y, ex.adv_x), (ex.y, ex.x, ex.adv_y)):
@@ -362,7 +402,7 @@ class _Fight:
         # deficit side's public declaration: it diverts only against an attack.
         for e in entries:
             if e.divert and e.fighter.c.divert == "reactive" and e.adv > 0 \
-                    and not e.fighter.forced:
+                    and not e.fighter.forced and rules.declarations == "deficit_first":
                 answered = next((x for x in entries
                                  if x.fighter is e.foe and x.foe is e.fighter), None)
                 if answered is not None and answered.divert:
@@ -376,13 +416,13 @@ class _Fight:
             for e in sorted(mine, key=lambda e: e.adv):
                 act = " diverts to defence" if e.divert else ""
                 forced = " (may only defend)" if e.fighter.forced else ""
-                parts.append(f"{e.fighter.label} {e.adv:+d} needs {_need_text(e.adv)}, "
+                parts.append(f"{e.fighter.label} {e.adv:+d} needs {_need_text(e.adv, rules)}, "
                              f"rolls {e.roll}{act}{forced}")
             if parts:
                 self.say("  " + "; ".join(parts))
         for e in entries:
             if e.divert:
-                e.success = e.roll == 12 or (e.roll != 2 and scores(e.adv, e.roll))
+                e.success = e.roll == 12 or (e.roll != 2 and scores(e.adv, e.roll, rules))
 
         def protected(p: _Fighter, q: _Fighter) -> bool:
             return any(e.divert and e.success and e.fighter is p
@@ -392,35 +432,38 @@ class _Fight:
             p, q = e.fighter, e.foe
             if e.divert:
                 if e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
-                    self.failure(p, q, e.adv, 1, fx, suppress_own=True)
+                    self.failure(p, q, e.adv, 1, effects, suppress_own=True)
                 elif e.roll == 12 and rules.divert_12_es and rules.extraordinary \
                         and rules.max_table_chain > 0:
-                    self.success(p, q, e.adv, 1, fx, suppress_own=True)
+                    self.success(p, q, e.adv, 1, effects, suppress_own=True)
                 if e.success:
                     self.say(f"    {p.label}'s diversion holds")
                 continue
             if protected(q, p):
                 if e.roll == 12:
                     self.say(f"    {p.label}'s 12 lands as an ordinary stroke through the diversion")
-                    fx.strokes.append(_Stroke(p, q))
+                    effects.strokes.append(_Stroke(p, q))
                     e.hit = True
                 elif e.roll == 2 and rules.extraordinary and rules.max_table_chain > 0:
-                    self.failure(p, q, e.adv, 1, fx)
+                    self.failure(p, q, e.adv, 1, effects)
                 continue
-            e.hit = self.attack(p, q, e.adv, e.roll, 0, fx)
+            e.hit = self.attack(p, q, e.adv, e.roll, 0, effects)
         # EF 7: "if your foe missed, they get a reroll"; the new roll stands.
-        for roller, foe in fx.rerolls:
+        granted = len(effects.strokes)
+        for roller, foe in effects.rerolls:
             for e in entries:
                 if e.fighter is foe and e.foe is roller and not e.divert and not e.hit:
                     e.roll = self.two_d6()
                     self.say(f"    {foe.label} rerolls: {e.roll}")
                     if protected(roller, foe):
                         if e.roll == 12:
-                            fx.strokes.append(_Stroke(foe, roller))
+                            effects.strokes.append(_Stroke(foe, roller))
                             e.hit = True
                         continue
-                    e.hit = self.attack(foe, roller, e.adv, e.roll, 0, fx)
-        return fx
+                    e.hit = self.attack(foe, roller, e.adv, e.roll, 0, effects)
+        for stroke in effects.strokes[granted:]:
+            stroke.from_table = True
+        return effects
 
     def damage(self, stroke: _Stroke) -> int:
         """Damage of one stroke after shield and armour (001.9)."""
@@ -428,43 +471,57 @@ class _Fight:
         die = rules.damage_die if stroke.maximum else int(self.rng.integers(1, rules.damage_die + 1))
         raw = max(rules.min_damage, die + rules.weapon_damage_mod[att.weapon])
         block = rules.shield_block[tgt.shield]
-        if block and not stroke.extraordinary and not stroke.self_inflicted:
+        if block and stroke.twelve:
+            self.say(f"    {tgt.label}'s {tgt.shield} shield cannot deflect a 12")
+        elif block and stroke.deflectable and not stroke.self_inflicted:
             deflect = self.d6()
             if deflect <= block:
                 self.say(f"    {tgt.label}'s {tgt.shield} deflects the stroke (d6 {deflect} <= {block})")
                 return 0
         return max(0, raw - rules.armour_points[tgt.c.armour])
 
-    def apply(self, fx: _Effects) -> None:
+    def apply(self, effects: _Effects) -> None:
         """Apply a round's effects simultaneously."""
-        for stroke in fx.strokes:
-            if id(stroke.target) in fx.nullify_all and not stroke.self_inflicted:
+        table_damage: dict[int, int] = {}  # damage each fighter took from table results
+        for stroke in effects.strokes:
+            if id(stroke.target) in effects.nullify_all and not stroke.self_inflicted:
                 self.say(f"    {stroke.target.label} slips and falls: "
                          f"{stroke.attacker.label}'s stroke is nullified")
                 continue
             dealt = self.damage(stroke)
             before = stroke.target.health
             stroke.target.health -= dealt
+            if stroke.from_table:
+                table_damage[id(stroke.target)] = table_damage.get(id(stroke.target), 0) + dealt
             who = "strikes himself" if stroke.self_inflicted else f"strikes {stroke.target.label}"
             self.say(f"    {stroke.attacker.label} {who} for {dealt} "
                      f"(health {before} -> {stroke.target.health})")
             if stroke.through is not None and stroke.through.standing and dealt // 2:
                 other = stroke.through
                 other.health -= dealt // 2
+                table_damage[id(other)] = table_damage.get(id(other), 0) + dealt // 2
                 self.say(f"    ... and strikes through into {other.label} for {dealt // 2} "
                          f"(health {other.health + dealt // 2} -> {other.health})")
-        for f in fx.unarm:
+        for f in effects.unarm:
             if f.weapon != "unarmed":
                 self.say(f"    {f.label} is now unarmed")
             f.weapon = "unarmed"
-        for f in fx.lose_shield:
+        for f, kind in effects.take:  # EF 8: he has the weapon; he wields it if it is better
+            name = kind.replace("_", "-")
+            if combat_score(f.c, self.rules, kind) > self.score(f):
+                self.say(f"    {f.label} takes up the stripped {name} weapon "
+                         f"(score {self.score(f)} -> {combat_score(f.c, self.rules, kind)})")
+                f.weapon = kind
+            else:
+                self.say(f"    {f.label} has the stripped {name} weapon but keeps his own")
+        for f in effects.lose_shield:
             f.shield = "none"
         for side in self.sides:
             for f in side:
                 f.forced = False
-        for f in fx.forced_next:
+        for f in effects.forced_next:
             f.forced = True
-        for f, cause in fx.out.values():
+        for f, cause in effects.out.values():
             if f.standing:
                 f.out = cause
                 f.fell = self.round_number
@@ -472,9 +529,11 @@ class _Fight:
         for side in self.sides:
             for f in side:
                 if f.standing and f.health <= 0:
-                    f.out = "down"
+                    decided = f.health + table_damage.get(id(f), 0) > 0
+                    f.out = "extraordinary" if decided else "down"
                     f.fell = self.round_number
-                    self.say(f"    {f.label} is down")
+                    self.say(f"    {f.label} is down"
+                             + (" (an extraordinary result decided it)" if decided else ""))
 
     # --- the opening (001.3) ---------------------------------------------------------------
     def ambush(self) -> None:
@@ -483,7 +542,7 @@ class _Fight:
         skills = [f.c.ambush for f in self.sides[init]]
         skill = max(skills) if rules.ambush_skill == "best" else skills[0]
         die = self.d6()
-        result = ambush_result(die + skill)
+        result = ambush_result(die + skill, rules)
         self.say(f"Ambush by side {'AB'[init]}: d6 {die} + skill {skill} = {die + skill}: {result}")
         target_side = 1 - init
         if result == "none":
@@ -493,17 +552,17 @@ class _Fight:
                 self.say("  the enemy is warned and gains a free attack")
                 exchanges, actors = self.engage(), {id(f) for f in self.sides[target_side]}
             else:
-                bonus = 6 if result == "brief" else 12
+                bonus = int(rules.ambush_bonus[result])
                 self.say(f"  hand-to-hand attacks at combat score +{bonus}, one-sided")
                 exchanges = self.engage(bonus=(bonus, 0) if init == 0 else (0, bonus))
                 actors = {id(f) for f in self.sides[init]}
             if not rules.ambush_tables:
                 self.rules = _without_tables(rules)
-            fx = self.exchange_round(exchanges, actors, divert_allowed=False)
+            effects = self.exchange_round(exchanges, actors, divert_allowed=False)
             self.rules = rules
         else:  # total surprise: every attacker rolls 2d6; all but a 2 damage the target
             self.engage()
-            fx = _Effects()
+            effects = _Effects()
             for f in self.standing(init):
                 foes = self.opponents.get(id(f), [])
                 if not foes:
@@ -512,13 +571,13 @@ class _Fight:
                 self.say(f"  {f.label} rolls {roll}")
                 if roll != 2:
                     # the target is unaware: no shield deflects it (DEFAULT)
-                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
                 if roll == 12 and len(foes) > 1:
-                    fx.strokes.append(_Stroke(f, foes[1], extraordinary=True))
+                    effects.strokes.append(_Stroke(f, foes[1], deflectable=False))
                 elif roll == 12 and rules.total_surprise_12 == "twice_if_alone":
                     self.say(f"  a 12 with no second foe: {f.label} strikes twice")
-                    fx.strokes.append(_Stroke(f, foes[0], extraordinary=True))
-        self.apply(fx)
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
+        self.apply(effects)
 
     # --- the whole fight --------------------------------------------------------------------
     def result(self) -> tuple[Winner, str] | None:
@@ -549,8 +608,8 @@ class _Fight:
         for rnd in range(1, self.rules.max_rounds + 1):
             self.round_number = rnd
             self.say(f"Round {rnd}")
-            fx = self.exchange_round(self.engage(), None)
-            self.apply(fx)
+            effects = self.exchange_round(self.engage(), None)
+            self.apply(effects)
             done = self.result()
             if done:
                 return Outcome(done[0], rnd, done[1])
@@ -558,8 +617,10 @@ class _Fight:
         return Outcome(Winner.DRAW, self.rules.max_rounds, "max_rounds")
 
 
-def _need_text(adv: int) -> str:
-    return "7 or 12" if adv == 0 else f"{needed(adv)}+"
+def _need_text(adv: int, rules: Rules) -> str:
+    if adv == 0:
+        return f"{rules.band_needed['zero']} or 12"
+    return f"{needed(adv, rules)}+"
 
 
 def _without_tables(rules: Rules) -> Rules:

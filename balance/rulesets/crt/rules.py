@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ...errors import SpecError
 from ...fields import Table, check_fields, param
 
 ABILITIES: tuple[str, ...] = ("agility", "strength", "toughness", "creativity")
@@ -17,7 +18,7 @@ SKILL_LEVELS: tuple[str, ...] = ("unskilled", "skilled", "expert", "veteran", "s
 ARMOURS: tuple[str, ...] = ("none", "leather", "mail", "plate")
 SHIELDS: tuple[str, ...] = ("none", "buckler", "round", "large")
 DIVERT_POLICIES: tuple[str, ...] = ("never", "always", "if_deficit", "below_health", "random",
-                                    "reactive")
+                                    "reactive", "by_band")
 
 # 001.9 "Abilities for skill levels 4-5 and for other weapon types" [DEFAULT], except the
 # one-handed base and levels 1-3 (agility; strength, toughness, creativity), which are TEXT
@@ -28,54 +29,94 @@ LEVEL_ABILITIES = {
     "unarmed": ("toughness", "strength", "agility", "creativity", "toughness", "strength"),
 }
 
-# 001.4 Combat Results Table: the 2d6 roll needed (that roll or higher) for an advantage band.
-# The zero band is special: only 7 or 12 score, and 11 fails (001.8.1-2).
-BAND_EDGES: tuple[tuple[int, int], ...] = ((25, 4), (13, 5), (1, 6), (0, 7), (-12, 8), (-24, 9))
-"""(lowest advantage of the band, roll needed); below -24 the roll needed is 10."""
+# 001.4 Combat Results Table: the seven bands of the advantage (own score - foe's score),
+# from the seed's "minus 25 and lower" to "plus 25 and higher".
+BANDS: tuple[str, ...] = ("great_deficit", "deficit", "slight_deficit", "zero",
+                          "slight_advantage", "advantage", "great_advantage")
+
+# Where the bands begin (TEXT, 001.4): "plus 1 to 12", "plus 13-24", "plus 25 and higher" and
+# their mirror images.  A band runs from its edge up to the next band's (the advantage
+# bands) or down from it (the deficit bands); "zero" is exactly 0.
+BAND_EDGES = {"advantage": 13, "great_advantage": 25, "deficit": -13, "great_deficit": -25}
+
+# The 2d6 roll each band needs (that roll or higher scores; TEXT, 001.4).  At zero only
+# that one roll (7) and a 12 score, and 11 fails there (001.8.1-2).
+BAND_NEEDED = {"great_advantage": 4, "advantage": 5, "slight_advantage": 6, "zero": 7,
+               "slight_deficit": 8, "deficit": 9, "great_deficit": 10}
 
 # 001.6 Extraordinary Failure (you rolled a 2) and Success (you rolled a 12): the effect of
-# a fresh 2d6 roll, named as the kernel and reference implement them.
-EF_TABLE = {2: "slain", 3: "unconscious", 4: "maimed", 5: "tripped", 6: "shattered",
-            7: "foe_reroll", 8: "stripped", 9: "dropped", 10: "nothing", 11: "struck_self",
-            12: "won_through"}
-ES_TABLE = {2: "devil", 3: "extra_exchange", 4: "extra_stroke", 5: "two_extra_attacks",
-            6: "max_damage_stuck", 7: "slip_saves", 8: "two_strokes", 9: "strike_through",
-            10: "disarm", 11: "break_weapon", 12: "enemy_breaks"}
+# a fresh 2d6 roll (TEXT), named as the kernel and reference implement them; the digest's
+# implementation column gives the DEFAULT reading of each.  A rule table: any entry may
+# name any effect of its own table ("nothing" / "stroke" blank an entry).
+EF_EFFECTS: tuple[str, ...] = ("slain", "unconscious", "maimed", "tripped", "shattered",
+                               "foe_reroll", "stripped", "dropped", "nothing", "struck_self",
+                               "won_through")
+ES_EFFECTS: tuple[str, ...] = ("devil", "extra_exchange", "extra_stroke", "two_extra_attacks",
+                               "max_damage_stuck", "slip_saves", "two_strokes",
+                               "strike_through", "disarm", "break_weapon", "enemy_breaks",
+                               "stroke")
+EF_TABLE = {"2": "slain", "3": "unconscious", "4": "maimed", "5": "tripped", "6": "shattered",
+            "7": "foe_reroll", "8": "stripped", "9": "dropped", "10": "nothing",
+            "11": "struck_self", "12": "won_through"}
+ES_TABLE = {"2": "devil", "3": "extra_exchange", "4": "extra_stroke", "5": "two_extra_attacks",
+            "6": "max_damage_stuck", "7": "slip_saves", "8": "two_strokes",
+            "9": "strike_through", "10": "disarm", "11": "break_weapon", "12": "enemy_breaks"}
 
-# 001.3 opening ambush / sneak attack: 1d6 + skill level.
-AMBUSH_RESULTS = ((1, "warned"), (4, "none"), (6, "brief"), (8, "surprise"), (99, "total"))
-"""(highest total of the result, result)."""
+def _band_mix(**p_by_kind: float) -> dict[str, float]:
+    """A per-band diversion table from probabilities for the deficit bands, zero and the
+    advantage bands (the three of each side alike)."""
+    kinds = {"great_deficit": "deficit", "deficit": "deficit", "slight_deficit": "deficit",
+             "zero": "zero", "slight_advantage": "advantage", "advantage": "advantage",
+             "great_advantage": "advantage"}
+    return {name: float(p_by_kind.get(kind, 0.0)) for name, kind in kinds.items()}
 
 
-def needed(advantage: int) -> int:
-    """The 2d6 roll a fighter with ``advantage`` needs (7 means "only 7 or 12" at zero)."""
-    for low, roll in BAND_EDGES:
-        if advantage >= low:
-            return roll
-    return 10
+NO_DIVERSION = _band_mix()
+
+# 001.3 opening ambush / sneak attack: the result of each total of 1d6 + skill level (0-5).
+AMBUSH_RESULTS: tuple[str, ...] = ("warned", "none", "brief", "surprise", "total")
+AMBUSH_TABLE = {"1": "warned", "2": "none", "3": "none", "4": "none", "5": "brief",
+                "6": "brief", "7": "surprise", "8": "surprise", "9": "total", "10": "total",
+                "11": "total"}
+# The combat-score bonus of hand-to-hand attacks in the brief surprise and surprise results.
+AMBUSH_BONUS = {"brief": 6, "surprise": 12}
 
 
-def scores(advantage: int, roll: int) -> bool:
+def band(advantage: int, rules: Rules) -> str:
+    """The name of the band of ``advantage`` under ``rules.band_edges`` (001.4)."""
+    edges = rules.band_edges
+    if advantage == 0:
+        return "zero"
+    if advantage > 0:
+        return ("great_advantage" if advantage >= edges["great_advantage"] else
+                "advantage" if advantage >= edges["advantage"] else "slight_advantage")
+    return ("great_deficit" if advantage <= edges["great_deficit"] else
+            "deficit" if advantage <= edges["deficit"] else "slight_deficit")
+
+
+def needed(advantage: int, rules: Rules) -> int:
+    """The 2d6 roll a fighter with ``advantage`` needs (at zero: the only roll, with 12)."""
+    return int(rules.band_needed[band(advantage, rules)])
+
+
+def scores(advantage: int, roll: int, rules: Rules) -> bool:
     """Whether ``roll`` on 2d6 is a damaging stroke for a fighter with ``advantage``.
 
-    2 never scores, 12 always does, 11 does except at exactly zero, and at zero only 7
-    and 12 score (001.4).
+    2 never scores, 12 always does, 11 does except at exactly zero, and at zero only the
+    zero band's roll (7) and 12 score (001.4).
     """
     if roll == 2:
         return False
     if roll == 12:
         return True
     if advantage == 0:
-        return roll == 7
-    return roll >= needed(advantage)
+        return roll == rules.band_needed["zero"]
+    return roll >= needed(advantage, rules)
 
 
-def ambush_result(total: int) -> str:
+def ambush_result(total: int, rules: Rules) -> str:
     """Name of the ambush result for ``1d6 + skill`` (001.3)."""
-    for high, result in AMBUSH_RESULTS:
-        if total <= high:
-            return result
-    raise AssertionError("unreachable")
+    return str(rules.ambush_table[str(total)])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,11 +159,24 @@ class Combatant:
                         doc="diversion policy (001.5): never, always, if_deficit, below_health "
                             "(health <= divert_health), random (with divert_p), reactive "
                             "(below_health, but declaring second, with the advantage, it "
-                            "diverts only if the foe declared an attack)", policy=True)
-    divert_health: int = param(3, tag="DEFAULT", low=0, high=999,
-                               doc="below_health policy: divert when health is at most this", policy=True, search=(1, 2, 3, 4, 5, 6))
-    divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0,
-                            doc="random policy: probability of diverting each exchange", policy=True, search=(0.25, 0.5, 0.75))
+                            "diverts only if the foe declared an attack), by_band (with "
+                            "divert_by_band)", policy=True)
+    divert_health: int = param(3, tag="DEFAULT", low=0, high=999, policy=True,
+                               search=(1, 2, 3, 4, 5, 6),
+                               doc="below_health policy: divert when health is at most this")
+    divert_p: float = param(0.5, tag="DEFAULT", low=0.0, high=1.0, policy=True,
+                            search=(0.25, 0.5, 0.75),
+                            doc="random policy: probability of diverting each exchange")
+    divert_by_band: Table = param(
+        NO_DIVERSION, tag="DEFAULT", low=0.0, high=1.0, policy=True,
+        search=(NO_DIVERSION, _band_mix(deficit=0.5), _band_mix(deficit=1.0),
+                _band_mix(deficit=0.5, zero=0.5, advantage=0.5)),
+        doc="by_band policy: probability of diverting in each band of the exchange's "
+            "advantage (001.5, the digest's mixed strategy per band)")
+    es11: str = param("damage", tag="DEFAULT", choices=("damage", "surrender"), policy=True,
+                      doc="ES 11 'break your foe's weapon and may calculate damage if you "
+                          "wish or accept his surrender': the roller's choice -- the damage "
+                          "(foe disarmed) or his surrender (the foe is out)")
     leader: bool = param(False, tag="DEFAULT",
                          doc="a leader or champion whose breaking may break the side (ES 12)")
 
@@ -148,14 +202,20 @@ class Rules:
                               "and roller rolls EF; or the foe rolls EF; or the foe is slain")
     es7_own_stroke: bool = param(False, tag="AMBIG",
                                  doc="ES 7 'you slip and fall': whether your own stroke still lands")
-    es11: str = param("damage", tag="DEFAULT", choices=("damage", "surrender"),
-                      doc="ES 11 break foe's weapon: take the damage (foe disarmed) or accept "
-                          "his surrender (fight ends)")
     ef6_no_shield: str = param("nothing", tag="DEFAULT", choices=("nothing", "weapon"),
                                doc="EF 6 shield result (d6 1-3) with no shield: nothing, or "
                                    "the weapon shatters instead")
+    ef8: str = param("foe_takes_it", tag="DEFAULT", choices=("foe_takes_it", "lost"),
+                     doc="EF 8 'stripped of your weapon [they have it]': the roller is unarmed "
+                         "and the foe has the weapon, wielding it when it gives him a higher "
+                         "combat score; or the weapon is simply lost")
     ef9: str = param("lose_next_attack", tag="DEFAULT", choices=("lose_next_attack", "nothing"),
                      doc="EF 9 dropped weapon: the next round is a forced diversion")
+    declarations: str = param(
+        "deficit_first", tag="TEXT", choices=("deficit_first", "secret"),
+        doc="diversion declarations (001.5): the deficit side declares first, in public, and "
+            "the advantaged answers (at zero both write theirs down); or always written "
+            "down. The reactive policy and exact best play read it")
     divert_12_es: bool = param(False, tag="DEFAULT",
                                doc="a diverter who rolls 12 also gets the ES table (001.5)")
     divert_scope: str = param("pair", tag="DEFAULT", choices=("pair", "all"),
@@ -188,10 +248,38 @@ class Rules:
     shield_block: Table = param(
         {"none": 0, "buckler": 1, "round": 2, "large": 3}, tag="DEFAULT", low=0, high=6,
         doc="a scored stroke (not a 12) is deflected on d6 <= block (001.9)")
+    shield_stops_12: bool = param(
+        False, tag="DEFAULT",
+        doc="a shield may deflect a 12 read without the Extraordinary Success table (tables "
+            "off, the chain cap, extra attack rolls); 001.9: a 12 cannot be deflected. A 12 "
+            "through a diversion is an ordinary stroke either way (001.5)")
     level_abilities: Table = param(
         LEVEL_ABILITIES, tag="DEFAULT",
         doc="ability governing each weapon type (index 0) and added at skill levels 1-5; "
             "one-handed 0-3 are TEXT (001.2, 001.9)")
+    band_edges: Table = param(
+        BAND_EDGES, tag="TEXT", low=-99, high=99,
+        doc="where the advantage bands begin: 'advantage' (plus 13-24) and "
+            "'great_advantage' (plus 25 and higher), 'deficit' (minus 13-24) and "
+            "'great_deficit' (minus 25 and lower); the slight bands fill the rest but zero "
+            "(001.4)")
+    band_needed: Table = param(
+        BAND_NEEDED, tag="TEXT", low=4, high=11,
+        doc="the 2d6 roll each band needs (that roll or higher; at zero only that roll); "
+            "2 never scores, 12 always does (001.4)")
+    ef_table: Table = param(
+        EF_TABLE, tag="TEXT", choices=EF_EFFECTS,
+        doc="Extraordinary Failure table: the effect of each fresh 2d6 roll (001.6)")
+    es_table: Table = param(
+        ES_TABLE, tag="TEXT", choices=ES_EFFECTS,
+        doc="Extraordinary Success table: the effect of each fresh 2d6 roll (001.6)")
+    ambush_table: Table = param(
+        AMBUSH_TABLE, tag="TEXT", choices=AMBUSH_RESULTS,
+        doc="the opening's result for each total of 1d6 + ambush skill (001.3)")
+    ambush_bonus: Table = param(
+        AMBUSH_BONUS, tag="TEXT", low=0, high=99,
+        doc="combat-score bonus of the ambushers' hand-to-hand attacks in the brief "
+            "surprise and surprise results (001.3)")
     ambush: str = param("none", tag="TEXT", choices=("none", "a", "b"),
                         doc="which side opens with an ambush / sneak attack roll (001.3)")
     ambush_skill: str = param("best", tag="DEFAULT", choices=("best", "first"),
@@ -211,10 +299,15 @@ class Rules:
         for kind, abilities in self.level_abilities.items():
             if kind not in WEAPON_TYPES or len(abilities) != 6 or any(
                     a not in ABILITIES for a in abilities):
-                from ...errors import SpecError
                 raise SpecError("crt rules field 'level_abilities' must map each of "
                                 f"{', '.join(WEAPON_TYPES)} to 6 abilities from "
                                 f"{', '.join(ABILITIES)}; got {kind}: {abilities!r}")
+        edges = self.band_edges
+        if not (1 <= edges["advantage"] <= edges["great_advantage"]
+                and edges["great_deficit"] <= edges["deficit"] <= -1):
+            raise SpecError("crt rules field 'band_edges' must keep the bands in order: "
+                            "1 <= advantage <= great_advantage and great_deficit <= deficit "
+                            f"<= -1; got {dict(edges)}")
 
     @property
     def plain(self) -> bool:

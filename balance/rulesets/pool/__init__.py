@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -48,8 +49,31 @@ class Pool(Ruleset):
 
     def exact(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         self.check_sides(rules, side_a, side_b)
-        return _exact.solve(rules, side_a, side_b,
-                            assumptions=self.assumptions(rules, side_a, side_b))
+        return dataclasses.replace(_exact.solve(rules, side_a, side_b),
+                                   assumptions=self.assumptions(rules, side_a, side_b))
+
+    def exact_best_play(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """Best play exactly: the solver's equilibrium over every bid in every state (the
+        whole fight is already a game; see :mod:`.exact`), with A maximising ``P(A wins) +
+        draw_worth x P(draw)``.  ``pool_policy`` and ``exact_play`` do not apply: every
+        bid is chosen, state by state.  ``details["value"]`` is the game value,
+        ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
+        why = _exact.unsupported(rules, side_a, side_b)
+        if why:
+            raise self.exact_unavailable(why)
+        rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
+        self.check_sides(rules, side_a, side_b)
+        answer = dataclasses.replace(_exact.solve(rules, side_a, side_b),
+                                     assumptions=self.assumptions(rules, side_a, side_b))
+        given = _exact.solve(dataclasses.replace(rules, exact_play="policies"), side_a, side_b)
+        details = {"value": answer.details["game_value"], **answer.details,
+                   "given": (given.a_win, given.b_win, given.draw)}
+        said = ("every bid chosen state by state: the sealed-bid equilibrium (--strategy "
+                "shows the opening bids)" if rules.bid_protocol == "sealed" else
+                f"every bid chosen state by state ({rules.bid_protocol} bidding)")
+        details["policy_a"] = details["policy_b"] = said
+        return dataclasses.replace(answer, details=details)
 
     def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (sizes only, no solving;

@@ -77,6 +77,7 @@ __all__ = [
     "outcome_chain",
     "outcome_distribution",
     "solve",
+    "solve_with",
     "solved",
     "unsupported",
 ]
@@ -985,17 +986,22 @@ def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
                         game_value if result is not None else None, result, chains, solve_s)
 
 
-def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
-          assumptions: tuple[str, ...] = (), method: str = "auto", ruleset: str = "pool"
+def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /
           ) -> Probabilities:
     """Exact win / loss / draw probabilities of a matchup (see the module docstring).
 
     With ``rules.exact_play="equilibrium"`` both sides play the solved equilibrium; with
     ``"policies"`` every fighter plays its own ``pool_policy`` (those set to
     ``"equilibrium"`` read the solved strategies) and the answer is the exact outcome of
-    that play.  ``method="linprog"`` solves every mixed exchange with ``linprog`` (slow; a
-    cross-check of the simplex).
+    that play.  :func:`solve_with` takes the matrix-game method.
     """
+    return solve_with(rules, side_a, side_b, method="auto")
+
+
+def solve_with(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /, *,
+               method: str = "auto") -> Probabilities:
+    """:func:`solve` with the matrix-game ``method``: ``"linprog"`` solves every mixed
+    exchange with ``linprog`` (slow; a cross-check of the simplex)."""
     t0 = time.perf_counter()
     dist = outcome_distribution(rules, side_a, side_b, method=method)
     result, cap = dist.result, rules.max_rounds
@@ -1034,6 +1040,6 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     details["total_s"] = round(time.perf_counter() - t0, 3)
     strategy = (strategy_frame(result, dist.chains)
                 if result is not None and not use_policies else None)
-    return Probabilities(ruleset, float(dist.a_win.sum()), float(dist.b_win.sum()),
+    return Probabilities("pool", float(dist.a_win.sum()), float(dist.b_win.sum()),
                          float(dist.stalemate.sum() + dist.capped), mean_rounds, details,
-                         strategy, assumptions)
+                         strategy)

@@ -21,8 +21,6 @@ from .rules import Combatant, Profile, Rules, margin_bonus, profile
 
 __all__ = ["simulate"]
 
-DOWN, STALEMATE, MAX_ROUNDS = (CAUSES.index(c) for c in ("down", "stalemate", "max_rounds"))
-
 
 def policy_bids(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray, lead: int,
                 told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
@@ -121,7 +119,7 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     ids = np.arange(n)
     winner = np.zeros(n, np.int8)
     rounds = np.zeros(n, np.int16)
-    cause = np.full(n, MAX_ROUNDS, np.int8)
+    cause = np.full(n, CAUSES.max_rounds, np.int8)
     spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
     foes = [np.flatnonzero(side != side[f]) for f in range(k)]
     pairs = [(i, j) for i in range(k) for j in foes[i]]
@@ -144,9 +142,9 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
             end = rnd + rules.stalemate_rounds - 1
             stale = ~threat
             if end <= rules.max_rounds:
-                finish(stale, Winner.DRAW, end, STALEMATE)
+                finish(stale, Winner.DRAW, end, CAUSES.stalemate)
             else:
-                finish(stale, Winner.DRAW, rules.max_rounds, MAX_ROUNDS)
+                finish(stale, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
             running = threat
         else:
             running = np.ones(len(ids), bool)
@@ -187,13 +185,13 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                     if len(out):
                         won = np.zeros(len(ids), bool)
                         won[out] = True
-                        finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, DOWN)
+                        finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, CAUSES.down)
                         running[out] = False
                         act[out] = False
         # compact: keep the fights still running
         keep = running
         if rnd == rules.max_rounds:
-            finish(keep, Winner.DRAW, rules.max_rounds, MAX_ROUNDS)
+            finish(keep, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
             break
         if not keep.all():
             ids, wp, armour, pool = ids[keep], wp[keep], armour[keep], pool[keep]

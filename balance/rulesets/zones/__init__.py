@@ -6,6 +6,8 @@ narrated) and ``exact`` (the one-zone melee duel as a Markov chain).
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -128,6 +130,19 @@ class Zones(Ruleset):
             raise self.exact_unavailable(why)
         return _exact.solve(rules, side_a, side_b)
 
+    def exact_best_play(self, rules: Any, side_a: Side, side_b: Side, /, *,
+                        draw_worth: float = 0.5) -> Probabilities:
+        """Best play of the one-zone contact duel: each activation's plan (Strikes,
+        Shoots, Steady, Reload, Defend, Wait, with the MAP) chosen per state by its side, a
+        zero-sum stochastic game solved exactly (:func:`.exact.best_play`)."""
+        self.check_sides(rules, side_a, side_b)
+        why = _exact.best_play_unsupported(rules, side_a, side_b)
+        if why:
+            raise self.exact_unavailable(why)
+        answer = _exact.best_play(rules, side_a, side_b, draw_worth=draw_worth)
+        return dataclasses.replace(answer,
+                                   assumptions=self.assumptions(rules, side_a, side_b))
+
     def exact_check(self, rules: Any, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
         runner asks it of every cell of an exact sweep)."""
@@ -144,3 +159,23 @@ class Zones(Ruleset):
             BenchCase("4v4 skirmish", sk.description, self.rules(sk.rules), sk.side_a,
                       sk.side_b),
         )
+
+    def bench_extra_cases(self) -> tuple[str, ...]:
+        return ("exact best play duel",)
+
+    def bench_extra(self, cases: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The exact best play of the default contact duel (issue 11: under 1 s)."""
+        if cases is not None and "exact best play duel" not in cases:
+            return []
+        import pandas  # noqa: F401  (loaded once a process for the table, not per solve)
+
+        rules, fighter = Rules(initial_gap="contact"), Combatant(name="fighter")
+        start = time.perf_counter()
+        result = self.exact_best_play(rules, (fighter,), (fighter,))
+        elapsed = time.perf_counter() - start
+        return [{"ruleset": self.name, "case": "exact best play duel",
+                 "description": "best play (plan per state, both sides) of the default "
+                                "contact duel, solved exactly",
+                 "exact_s": elapsed, "states": result.details["states"],
+                 "summary": f"exact best play {elapsed:.2f} s; {result.details['states']:,} "
+                            f"states; value {result.details['value']:.4f}"}]

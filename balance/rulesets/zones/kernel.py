@@ -43,7 +43,7 @@ from .rules import (
     melee_damage,
     start_location,
     starting_hp,
-    total_defense,
+    total_defence,
 )
 
 __all__ = ["simulate"]
@@ -51,10 +51,9 @@ __all__ = ["simulate"]
 # action codes
 SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9)
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
-_CAUSE_DOWN, _CAUSE_STALEMATE, _CAUSE_ROUNDS = (CAUSES.index(c) for c in CAUSES)
 _LUT_OFFSET = 96
 _STRIKE_INDEX = np.arange(8, dtype=np.int16)[:, None]
-_FLAT = ("defending", "hp", "loc", "moved", "n_press", "occupancy", "pressers", "start_loc")
+_FLAT = ("defending", "hp", "loc", "moved", "n_pressers", "occupancy", "pressers", "start_loc")
 _MERGE_BELOW = 1 << 16
 """Below this many fights the two first-side parts share one batch and one merged
 schedule (fewer NumPy calls, which dominate small batches); above it they run as two
@@ -100,7 +99,7 @@ class _Me:
     can_be_entangled: bool
     melee_dmg: np.ndarray      # int8 (n_foes, 4): damage by foe and result category
     ranged_dmg: np.ndarray     # int8 (n_foes, 4)
-    foe_defense: np.ndarray    # int16 (n_foes, 1): total Defense of each foe
+    foe_defence: np.ndarray    # int16 (n_foes, 1): total Defence of each foe
     foe_priority: np.ndarray   # int32 (n_foes, 1)
     foe_faster: np.ndarray     # bool (n_foes, 1): outruns me when it has broken away
     j_index: np.ndarray        # int32 (n_foes, 1): 0..n_foes-1
@@ -115,9 +114,9 @@ class _Static:
     hp0: np.ndarray
     loc0: np.ndarray
     entangled0: np.ndarray
-    defense: np.ndarray        # int16 (N,) total Defense
+    defence: np.ndarray        # int16 (N,) total Defence
     frontage: np.ndarray       # int8 (N,) melee attackers allowed on each as target
-    armor: np.ndarray
+    armour: np.ndarray
     me: tuple[_Me, ...]
     orders: tuple[tuple[int, ...], tuple[int, ...]]
     distance: np.ndarray
@@ -154,9 +153,9 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         foe_list = everyone[foes]
         mdmg = melee_damage(c, rules)
         rdmg = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
-        melee = np.array([[damage(k, mdmg, t.armor, rules) for k in range(4)] for t in foe_list],
+        melee = np.array([[damage(k, mdmg, t.armour, rules) for k in range(4)] for t in foe_list],
                          np.int16)
-        ranged = np.array([[damage(k, rdmg, t.armor, rules) for k in range(4)]
+        ranged = np.array([[damage(k, rdmg, t.armour, rules) for k in range(4)]
                            for t in foe_list], np.int16)
         ward = -1
         if c.policy == "guard" and c.guard:
@@ -177,7 +176,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
             ward=ward, can_be_entangled=c.entangled, melee_dmg=melee, ranged_dmg=ranged,
-            foe_defense=np.array([[total_defense(t, rules)] for t in foe_list], np.int16),
+            foe_defence=np.array([[total_defence(t, rules)] for t in foe_list], np.int16),
             foe_priority=np.array([[t.priority] for t in foe_list], np.int32),
             foe_faster=np.array([[rules.pursuit == "speed" and t.speed > c.speed]
                                  for t in foe_list]),
@@ -189,7 +188,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     all_melee = np.zeros((n, n, 4), np.int16)
     for i, c in enumerate(everyone):
         for j, t in enumerate(everyone):
-            all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armor, rules)
+            all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armour, rules)
                                for k in range(4)]
     return _Static(
         rules=rules, n=n, n_a=n_a, sides=sides,
@@ -197,10 +196,10 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         loc0=np.array([start_location(c, int(sides[i]), rules, cmap)
                        for i, c in enumerate(everyone)], np.int8),
         entangled0=np.array([c.entangled for c in everyone]),
-        defense=np.array([total_defense(c, rules) for c in everyone], np.int16),
+        defence=np.array([total_defence(c, rules) for c in everyone], np.int16),
         frontage=np.array([rules.frontage_large if c.large else rules.frontage
                            for c in everyone], np.int8),
-        armor=np.array([c.armor for c in everyone], np.int8),
+        armour=np.array([c.armour for c in everyone], np.int8),
         me=tuple(me_list),
         orders=(activation_order(rules, side_a, side_b, 0),
                 activation_order(rules, side_a, side_b, 1)),
@@ -225,14 +224,14 @@ class _Batch:
     f_hp: np.ndarray
     f_loc: np.ndarray
     f_moved: np.ndarray
-    f_n_press: np.ndarray
+    f_n_pressers: np.ndarray
     f_occupancy: np.ndarray
     f_pressers: np.ndarray
     f_start_loc: np.ndarray
 
-    FIELDS = ("hp", "loc", "progress", "prog_to", "moved", "hold", "defending", "struck",
-              "free_strikes", "fled", "loaded", "debt", "entangled", "start_loc", "pressers",
-              "n_press", "occupancy")
+    FIELDS = ("hp", "loc", "progress", "moving_to", "moved", "hold", "defending", "struck",
+              "free_strikes", "fled", "loaded", "hazard_moves", "entangled", "start_loc",
+              "pressers", "n_pressers", "occupancy")
 
     def __init__(self, st: _Static, n: int, rng: np.random.Generator, boundary: int = 0
                  ) -> None:
@@ -247,7 +246,7 @@ class _Batch:
         self.hp = rows(st.hp0, np.int16)
         self.loc = rows(st.loc0, np.int8)
         self.progress = np.zeros((big, n), np.int8)
-        self.prog_to = np.full((big, n), -1, np.int8)
+        self.moving_to = np.full((big, n), -1, np.int8)
         self.moved = np.zeros((big, n), bool)
         self.hold = np.zeros((big, n), np.int8)
         self.defending = np.zeros((big, n), bool)
@@ -255,11 +254,11 @@ class _Batch:
         self.free_strikes = np.zeros((big, n), np.int8)
         self.fled = np.zeros((big, n), bool)
         self.loaded = np.ones((big, n), bool)
-        self.debt = np.zeros((big, n), np.int8)
+        self.hazard_moves = np.zeros((big, n), np.int8)
         self.entangled = rows(st.entangled0, bool)
         self.start_loc = self.loc.copy()
         self.pressers = np.zeros((big, n), np.int16)
-        self.n_press = np.zeros((big, n), np.int8)
+        self.n_pressers = np.zeros((big, n), np.int8)
         # standing combatants of each side at each location: row side * L + loc
         n_loc = st.n_locations
         occ = np.zeros(2 * n_loc, np.int8)
@@ -306,7 +305,7 @@ class _Batch:
             self.ongoing[done] = False
             self.actions[done] = 0
             self.winner[done] = Winner.B if side == 0 else Winner.A
-            self.cause[done] = _CAUSE_DOWN
+            self.cause[done] = CAUSES.down
 
     def count_at(self, side: int, ix: np.ndarray, where: np.ndarray) -> np.ndarray:
         """Standing combatants of ``side`` at location ``where`` (per fight of ``ix``)."""
@@ -319,12 +318,12 @@ class _Batch:
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
-                mods: np.ndarray, defense: np.ndarray, dmg_table: np.ndarray,
+                mods: np.ndarray, defence: np.ndarray, dmg_table: np.ndarray,
                 dmg_row: np.ndarray) -> None:
         """Roll for fights ``ix`` (attack on global ``target``) and apply the damage."""
         # |total| < 60 for any allowed parameters (3d6, attributes 0-4, modifiers within
-        # +-4 each, MAP >= -20, Defense <= 12), well inside the table's +-96
-        total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defense
+        # +-4 each, MAP >= -20, Defence <= 12), well inside the table's +-96
+        total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defence
         cat = self.st.ladder_lut.take(total)
         dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
         flat = target * self.size + ix
@@ -361,10 +360,10 @@ class _Batch:
             mods += high * np.int16(r.higher_ground_bonus)
         return mods
 
-    def melee_defense(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
+    def melee_defence(self, target: np.ndarray, ix: np.ndarray) -> np.ndarray:
         flat = target.astype(np.intp) * self.size + ix
-        return (self.st.defense[target]
-                + self.f_defending[flat] * np.int16(self.rules.defend_defense_bonus))
+        return (self.st.defence[target]
+                + self.f_defending[flat] * np.int16(self.rules.defend_defence_bonus))
 
     # --- the round ----------------------------------------------------------------------
     def run(self, schedule: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, ...]:
@@ -374,12 +373,12 @@ class _Batch:
         n_total = self.size
         winner = np.zeros(n_total, np.int8)
         rounds = np.zeros(n_total, np.int16)
-        cause = np.full(n_total, _CAUSE_ROUNDS, np.int8)
+        cause = np.full(n_total, CAUSES.max_rounds, np.int8)
         standing = np.zeros((2, n_total), np.int8)
         down_mask = np.zeros((self.st.n, n_total), bool)
         for rnd in range(1, r.max_rounds + 1):
             self.pressers[:] = 0
-            self.n_press[:] = 0
+            self.n_pressers[:] = 0
             if self.st.has_choke:
                 self.choke_bits[:] = 0
                 self.choke_count[:] = 0
@@ -391,7 +390,7 @@ class _Batch:
             stale = self.ongoing & (self.idle >= 2)
             if _any(stale):
                 self.ongoing[stale] = False
-                self.cause[stale] = _CAUSE_STALEMATE
+                self.cause[stale] = CAUSES.stalemate
             last = rnd == r.max_rounds
             done = (~self.ongoing & ~self.recorded) | last
             if _any(done):
@@ -399,7 +398,7 @@ class _Batch:
                 o = self.orig[done]
                 winner[o] = self.winner[done]
                 rounds[o] = rnd
-                cause[o] = np.where(self.ongoing[done], _CAUSE_ROUNDS, self.cause[done])
+                cause[o] = np.where(self.ongoing[done], CAUSES.max_rounds, self.cause[done])
                 up = self.hp[:, done] > 0
                 standing[0, o] = up[: self.st.n_a].sum(axis=0)
                 standing[1, o] = up[self.st.n_a:].sum(axis=0)
@@ -449,14 +448,15 @@ class _Batch:
         width = len(range(*fresh.indices(self.size)))
         n = self.size
         actions = act * np.int8(r.actions_per_activation)
-        owed = act & (self.debt[c] > 0)
+        owed = act & (self.hazard_moves[c] > 0)
         if _any(owed):
             dx = np.flatnonzero(owed)
-            actions[dx] -= np.minimum(self.debt[c, dx], r.actions_per_activation).astype(np.int8)
+            actions[dx] -= np.minimum(self.hazard_moves[c, dx],
+                                      r.actions_per_activation).astype(np.int8)
             if r.hazard_is_move:
                 self.moved[c, dx] = True
             self.active[dx] = True
-        self.debt[c, fresh] = 0
+        self.hazard_moves[c, fresh] = 0
         a = _ActState(n)
         self.actions = actions   # zeroed by end_check / a fall, so actions > 0 is who acts
         for _ in range(r.actions_per_activation + 1):
@@ -602,7 +602,7 @@ class _Batch:
         if me.disengage and view.any_holder:
             band = st.band_flat.take(here + nxt)
             cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
-            prog = _sub(self.progress[c], ix) * (_sub(self.prog_to[c], ix) == nxt)
+            prog = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
             need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
             if _any(need_dis):
                 need: np.ndarray | int = (np.where(~band & _sub(a.free_shift, ix), 1, 2)
@@ -679,7 +679,7 @@ class _Batch:
         pressers = self.f_pressers
         new = (pressers[flat] & me.bit) == 0
         pressers[flat] |= np.int16(me.bit)
-        self.f_n_press[flat] += new.astype(np.int8)
+        self.f_n_pressers[flat] += new.astype(np.int8)
         if st.has_choke:
             cap = st.chokepoint[where] > 0
             if _any(cap):
@@ -690,7 +690,7 @@ class _Batch:
                 bits[cflat] |= np.int16(me.bit)
                 self.choke_count.reshape(-1)[cflat] += fresh.astype(np.int8)
         a.steady[ix] = 0
-        self.attack_series(me, ix, t, j, me.might + mods - self.melee_defense(t, ix), first,
+        self.attack_series(me, ix, t, j, me.might + mods - self.melee_defence(t, ix), first,
                            again, me.melee_dmg, True, a)
 
     def shoot(self, me: _Me, ix: np.ndarray, j: np.ndarray, a: _ActState) -> None:
@@ -723,7 +723,7 @@ class _Batch:
             self.loaded[c, ix] = False
         first = a.steady[ix]
         a.steady[ix] = 0
-        self.attack_series(me, ix, t, j, me.agility + mods - st.defense[t], first, 0,
+        self.attack_series(me, ix, t, j, me.agility + mods - st.defence[t], first, 0,
                            me.ranged_dmg, not me.reloads, a)
 
     def attack_series(self, me: _Me, ix: np.ndarray, t: np.ndarray, j: np.ndarray,
@@ -735,7 +735,7 @@ class _Batch:
         nothing it reads has changed but that foe's HP, which only makes it weaker, and the
         attack count, which only blocks Steady), so up to ``max_attacks`` attacks, as far as
         the actions go, are rolled at once; those after the foe falls are discarded.
-        ``base`` is attribute + modifiers - Defense; ``first`` / ``again`` are the extra
+        ``base`` is attribute + modifiers - Defence; ``first`` / ``again`` are the extra
         modifiers of the first / later attacks (Steady, charge); the MAP is added here.
         """
         st = self.st
@@ -793,13 +793,13 @@ class _Batch:
         band = st.band_flat.take(here.astype(np.intp) * st.n_locations + nxt)
         nxt = nxt.astype(np.int8)
         cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
-        prog = self.progress[c, ix] * (self.prog_to[c, ix] == nxt) + 1
+        prog = self.progress[c, ix] * (self.moving_to[c, ix] == nxt) + 1
         self.moved[c, ix] = True
         done = prog >= cost
         if not done.all():
             self.keep_moving(me, ix, here, prog, cost, done, a)
         self.progress[c, ix] = prog
-        self.prog_to[c, ix] = nxt
+        self.moving_to[c, ix] = nxt
         if not _any(done):
             return
         ix, here, nxt, band = ix[done], here[done], nxt[done], band[done]
@@ -818,10 +818,10 @@ class _Batch:
         self.occupy(me.side, ix, nxt, +1)
         self.loc[c, ix] = nxt
         self.progress[c, ix] = 0
-        self.prog_to[c, ix] = -1
+        self.moving_to[c, ix] = -1
         if r.hazard_cost and _any(st.hazard):
             hz = st.hazard[nxt]
-            self.debt[c, ix[hz]] = r.hazard_cost
+            self.hazard_moves[c, ix[hz]] = r.hazard_cost
         met = self.count_at(foe_side, ix, nxt) > 0
         charge = met if r.charge_on_shift else met & band
         a.charge[ix[charge]] = True
@@ -868,7 +868,7 @@ class _Batch:
                 eligible &= ~struck_once
             if r.free_strike_frontage:
                 eligible &= ((self.pressers[c, ix] & (1 << h)) != 0) | (
-                    self.n_press[c, ix] < st.frontage[c])
+                    self.n_pressers[c, ix] < st.frontage[c])
             if not _any(eligible):
                 continue
             dx, where = ix[eligible], here[eligible]
@@ -885,9 +885,9 @@ class _Batch:
             if r.free_strike_frontage:
                 new = (self.pressers[c, dx] & (1 << h)) == 0
                 self.pressers[c, dx] |= np.int16(1 << h)
-                self.n_press[c, dx] += new.astype(np.int8)
+                self.n_pressers[c, dx] += new.astype(np.int8)
             target = np.full(len(dx), c, np.intp)
-            self.resolve(dx, target, hm.might, mods, self.melee_defense(target, dx),
+            self.resolve(dx, target, hm.might, mods, self.melee_defence(target, dx),
                          st.melee_dmg_all[h], target)
             self.end_check(dx, me.side)
 
@@ -1014,8 +1014,8 @@ class _View:
         if self._strikable is None:
             b, me, ix, st = self.b, self.me, self.ix, self.b.st
             pressers = _sub(b.pressers[me.foes], ix)
-            n_press = _sub(b.n_press[me.foes], ix)
-            room = (n_press < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
+            n_pressers = _sub(b.n_pressers[me.foes], ix)
+            room = (n_pressers < st.frontage[me.foes][:, None]) | ((pressers & me.bit) != 0)
             ok = self.alive & self.same_loc & room
             if st.has_choke:
                 cap = st.chokepoint[self.my_loc]
@@ -1068,9 +1068,9 @@ def simulate(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
     Returns
     -------
     Outcomes
-        ``winner`` int8, ``rounds`` int16, ``cause`` int8 over ``("down", "stalemate",
-        "max_rounds")``; extras ``a_standing``, ``b_standing`` (and ``a_dead``, ``b_dead`` with
-        death saves).  Fights whose first side is A come first.
+        ``winner`` int8, ``rounds`` int16, ``cause`` int8, codes of ``CAUSES`` (down,
+        stalemate, max_rounds); extras ``a_standing``, ``b_standing`` (and ``a_dead``,
+        ``b_dead`` with death saves).  Fights whose first side is A come first.
     """
     st = _compile(rules, tuple(side_a), tuple(side_b))
     if rules.first_side == "random":

@@ -8,18 +8,18 @@ from ..base import Scenario
 from .rules import Combatant
 
 _PRESETS = {
-    "soldier": Combatant(name="soldier", weapon="one_handed", shield=True, armor=2),
-    "swordsman": Combatant(name="swordsman", might=2, weapon="one_handed", armor=1),
-    "heavy": Combatant(name="heavy", might=2, weapon="two_handed", armor=3, speed=1),
-    "skirmisher": Combatant(name="skirmisher", weapon="light", ranged="thrown", defense=2,
-                            armor=0, speed=3),
+    "soldier": Combatant(name="soldier", weapon="one_handed", shield=True, armour=2),
+    "swordsman": Combatant(name="swordsman", might=2, weapon="one_handed", armour=1),
+    "heavy": Combatant(name="heavy", might=2, weapon="two_handed", armour=3, speed=1),
+    "skirmisher": Combatant(name="skirmisher", weapon="light", ranged="thrown", defence=2,
+                            armour=0, speed=3),
     "archer": Combatant(name="archer", agility=3, weapon="light", ranged="long_bow",
-                        armor=1, policy="skirmish"),
+                        armour=1, policy="skirmish"),
     "crossbowman": Combatant(name="crossbowman", agility=2, weapon="light", ranged="crossbow",
-                             armor=2, speed=1, policy="hold"),
-    "ogre": Combatant(name="ogre", might=4, defense=1, weapon="two_handed", armor=3, speed=1,
+                             armour=2, speed=1, policy="hold"),
+    "ogre": Combatant(name="ogre", might=4, defence=1, weapon="two_handed", armour=3, speed=1,
                       large=True, hp=18),
-    "raider": Combatant(name="raider", might=1, defense=1, weapon="light", armor=1, speed=2,
+    "raider": Combatant(name="raider", might=1, defence=1, weapon="light", armour=1, speed=2,
                         hp=8),
 }
 PRESETS = MappingProxyType(_PRESETS)
@@ -35,28 +35,28 @@ GATE = Scenario(
     "002.6 worked example: approach - gate - keep-yard; Doran, Wick, Toma, Sela vs two raiders",
     (
         Combatant(name="Doran", zone="gate", might=2, weapon="one_handed", shield=True,
-                  armor=2, speed=1, policy="hold", defends=1),
-        Combatant(name="Wick", zone="gate", might=2, weapon="one_handed", armor=1, speed=1,
+                  armour=2, speed=1, policy="hold", defends=1),
+        Combatant(name="Wick", zone="gate", might=2, weapon="one_handed", armour=1, speed=1,
                   policy="guard", guard="Sela", defends=1, priority=1),
         Combatant(name="Toma", zone="gate", agility=2, weapon="light", ranged="short_bow",
-                  armor=1, speed=1, policy="hold"),
-        Combatant(name="Sela", zone="keep-yard", agility=2, defense=0, weapon="unarmed",
-                  ranged="spell", armor=0, speed=2, policy="hold", priority=2, hp=10,
+                  armour=1, speed=1, policy="hold"),
+        Combatant(name="Sela", zone="keep-yard", agility=2, defence=0, weapon="unarmed",
+                  ranged="spell", armour=0, speed=2, policy="hold", priority=2, hp=10,
                   long_shots=False, melee_first=False),
     ),
     (
-        Combatant(name="raider 1", might=1, weapon="light", armor=1, speed=2, hp=8,
+        Combatant(name="raider 1", might=1, weapon="light", armour=1, speed=2, hp=8,
                   target="priority"),
-        Combatant(name="raider 2", might=1, weapon="light", armor=1, speed=2, hp=8,
+        Combatant(name="raider 2", might=1, weapon="light", armour=1, speed=2, hp=8,
                   target="priority", leave_engaged=False),
     ),
     {"battlefield": "gate", "initial_gap": "medium", "first_side": "b"},
 )
 
 def _line(tag: str) -> tuple[Combatant, ...]:
-    return (Combatant(name=f"soldier {tag}", weapon="one_handed", shield=True, armor=2),
+    return (Combatant(name=f"soldier {tag}", weapon="one_handed", shield=True, armour=2),
             Combatant(name=f"swordsman {tag}", might=2, weapon="one_handed"),
-            Combatant(name=f"heavy {tag}", might=2, weapon="two_handed", armor=2, speed=1),
+            Combatant(name=f"heavy {tag}", might=2, weapon="two_handed", armour=2, speed=1),
             Combatant(name=f"archer {tag}", agility=3, weapon="light", ranged="long_bow",
                       policy="skirmish"))
 
@@ -70,14 +70,14 @@ SKIRMISH = Scenario(
 RAID = Scenario(
     "4 against 4, mixed: soldiers and an archer hold; fast raiders, a heavy and a "
     "crossbowman come from a medium band out",
-    (Combatant(name="soldier 1", weapon="one_handed", shield=True, armor=2),
-     Combatant(name="soldier 2", weapon="one_handed", shield=True, armor=2),
+    (Combatant(name="soldier 1", weapon="one_handed", shield=True, armour=2),
+     Combatant(name="soldier 2", weapon="one_handed", shield=True, armour=2),
      Combatant(name="swordsman", might=2, weapon="one_handed"),
      Combatant(name="archer", agility=3, weapon="light", ranged="long_bow", policy="skirmish")),
-    (Combatant(name="raider 1", weapon="light", speed=3, defense=2, armor=0),
-     Combatant(name="raider 2", weapon="light", speed=3, defense=2, armor=0, target="weakest"),
-     Combatant(name="heavy", might=2, weapon="two_handed", armor=3, speed=1),
-     Combatant(name="crossbowman", agility=2, weapon="light", ranged="crossbow", armor=2,
+    (Combatant(name="raider 1", weapon="light", speed=3, defence=2, armour=0),
+     Combatant(name="raider 2", weapon="light", speed=3, defence=2, armour=0, target="weakest"),
+     Combatant(name="heavy", might=2, weapon="two_handed", armour=3, speed=1),
+     Combatant(name="crossbowman", agility=2, weapon="light", ranged="crossbow", armour=2,
                policy="hold")),
     {"battlefield": "line", "initial_gap": "medium"},
 )
@@ -85,9 +85,9 @@ RAID = Scenario(
 DOOR = Scenario(
     "a held door: two soldiers hold a chokepoint (1 a side may fight there) against four "
     "raiders",
-    (Combatant(name="soldier 1", zone="door", weapon="one_handed", shield=True, armor=2,
+    (Combatant(name="soldier 1", zone="door", weapon="one_handed", shield=True, armour=2,
                policy="hold"),
-     Combatant(name="soldier 2", zone="hall", weapon="one_handed", shield=True, armor=2,
+     Combatant(name="soldier 2", zone="hall", weapon="one_handed", shield=True, armour=2,
                policy="guard", guard="soldier 1")),
     tuple(Combatant(name=f"raider {k}", weapon="one_handed", speed=2, hp=8)
           for k in (1, 2, 3, 4)),
@@ -96,9 +96,9 @@ DOOR = Scenario(
 
 OGRE = Scenario(
     "one Large ogre against four soldiers (frontage 4 against Large)",
-    (Combatant(name="ogre", might=4, defense=1, weapon="two_handed", armor=3, speed=1,
+    (Combatant(name="ogre", might=4, defence=1, weapon="two_handed", armour=3, speed=1,
                large=True, hp=18),),
-    tuple(Combatant(name=f"soldier {k}", weapon="one_handed", shield=True, armor=2)
+    tuple(Combatant(name=f"soldier {k}", weapon="one_handed", shield=True, armour=2)
           for k in (1, 2, 3, 4)),
     {"initial_gap": "short"},
 )

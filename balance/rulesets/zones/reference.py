@@ -41,7 +41,7 @@ from .rules import (
     melee_damage,
     start_location,
     starting_hp,
-    total_defense,
+    total_defence,
 )
 
 __all__ = ["fight"]
@@ -60,16 +60,16 @@ class _Fighter:
     max_hp: int
     loc: int
     entangled: bool
-    progress: int = 0          # Moves spent toward the step to ``prog_to``
-    prog_to: int = -1
+    progress: int = 0          # Moves spent toward the step to ``moving_to``
+    moving_to: int = -1
     moved: bool = False        # spent a Move since its last activation began
     hold: int = 0              # Defend actions left to answer leavers with free Strikes
-    defending: bool = False    # +Defense vs melee until its next activation
+    defending: bool = False    # +Defence vs melee until its next activation
     struck: set[int] = field(default_factory=set)  # leavers struck this holding period
     free_strikes: int = 0      # free Strikes made this holding period (free_strike_map)
     fled: bool = False         # broke away from an engagement (pursuit, 002.3)
     loaded: bool = True
-    debt: int = 0              # Moves owed to picking clear of a hazard (002.2)
+    hazard_moves: int = 0      # Moves owed to picking clear of a hazard (002.2)
     start_loc: int = 0         # location at the start of the round (higher ground)
     pressers: set[int] = field(default_factory=set)  # melee attackers this round (002.4)
     saves: tuple[int, int] = (0, 0)
@@ -208,7 +208,7 @@ class _Fight:
             return ("escape",)
         nxt = int(self.map.next_step[f.loc, dest])
         cost = self.step_cost(f, f.loc, nxt)
-        progress = f.progress if f.prog_to == nxt else 0
+        progress = f.progress if f.moving_to == nxt else 0
         if (progress + 1 >= cost and f.c.disengage and not act.disengaged
                 and self.threatened_leaving(f)):
             need = 1 + (0 if self.free_move(f, act, nxt) else 1)
@@ -301,14 +301,14 @@ class _Fight:
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, f: _Fighter, t: _Fighter, attribute: tuple[str, int],
-                mods: list[tuple[str, int]], defense: int, weapon_damage: int) -> None:
+                mods: list[tuple[str, int]], defence: int, weapon_damage: int) -> None:
         roll = self.roll3d6()
-        total = roll + attribute[1] + sum(m for _, m in mods) - defense
+        total = roll + attribute[1] + sum(m for _, m in mods) - defence
         cat = category(total, self.rules.ladder)
-        dmg = damage(cat, weapon_damage, t.c.armor, self.rules)
+        dmg = damage(cat, weapon_damage, t.c.armour, self.rules)
         t.hp = max(0, t.hp - dmg)
         parts = "".join(f" {'+' if m >= 0 else '-'} {name} {abs(m)}" for name, m in mods if m)
-        self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defense {defense}"
+        self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defence {defence}"
                  f" = {total}: {CATEGORIES[cat]}, {dmg} damage; {t.name} {t.hp}/{t.max_hp} HP")
         if not t.up:
             self.say(f"    {t.name} is Down")
@@ -325,8 +325,8 @@ class _Fight:
             mods.append(("higher ground", r.higher_ground_bonus))
         return mods
 
-    def defense_vs_melee(self, t: _Fighter) -> int:
-        return total_defense(t.c, self.rules) + (self.rules.defend_defense_bonus
+    def defence_vs_melee(self, t: _Fighter) -> int:
+        return total_defence(t.c, self.rules) + (self.rules.defend_defence_bonus
                                                  if t.defending else 0)
 
     def strike(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
@@ -345,7 +345,7 @@ class _Fight:
         act.attacks += 1
         act.steady = 0
         self.say(f"  {f.name} strikes {t.name} in {self.where(f)}")
-        self.resolve(f, t, ("Might", f.c.might), mods, self.defense_vs_melee(t),
+        self.resolve(f, t, ("Might", f.c.might), mods, self.defence_vs_melee(t),
                      melee_damage(f.c, r))
 
     def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
@@ -373,7 +373,7 @@ class _Fight:
         act.steady = 0
         self.say(f"  {f.name} shoots ({f.c.ranged}) at {t.name} in {self.where(t)}, "
                  f"{d} step{'s' if d != 1 else ''} away")
-        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defense(t.c, r),
+        self.resolve(f, t, ("Agility", f.c.agility), mods, total_defence(t.c, r),
                      int(r.weapon_damage[f.c.ranged]))
 
     def free_strike(self, h: _Fighter, f: _Fighter) -> None:
@@ -389,7 +389,7 @@ class _Fight:
         if r.free_strike_frontage:
             f.pressers.add(h.index)
         self.say(f"  {h.name} holds its ground: a free Strike at {f.name} breaking away")
-        self.resolve(h, f, ("Might", h.c.might), mods, self.defense_vs_melee(f),
+        self.resolve(h, f, ("Might", h.c.might), mods, self.defence_vs_melee(f),
                      melee_damage(h.c, r))
 
     # --- movement ------------------------------------------------------------------------
@@ -399,8 +399,8 @@ class _Fight:
             act.free_shift = False
         else:
             act.actions -= 1
-        f.progress = (f.progress if f.prog_to == nxt else 0) + 1
-        f.prog_to = nxt
+        f.progress = (f.progress if f.moving_to == nxt else 0) + 1
+        f.moving_to = nxt
         f.moved = True
         cost = self.step_cost(f, f.loc, nxt)
         kind = "band" if self.map.band_step[f.loc, nxt] else "shift"
@@ -424,9 +424,9 @@ class _Fight:
         if self.at(old, 1 - f.side):
             f.fled = True
         f.loc = nxt
-        f.progress, f.prog_to = 0, -1
+        f.progress, f.moving_to = 0, -1
         if self.map.hazard[nxt] and self.rules.hazard_cost:
-            f.debt = self.rules.hazard_cost
+            f.hazard_moves = self.rules.hazard_cost
             self.say(f"    {f.name} runs into the hazard in {self.where(f)}")
         foes_here = self.at(nxt, 1 - f.side)
         if foes_here and (self.map.band_step[old, nxt] or self.rules.charge_on_shift):
@@ -446,10 +446,10 @@ class _Fight:
         where = self.where(f)
         self.say(f" {f.name} ({'AB'[f.side]}, {f.hp}/{f.max_hp} HP) activates in {where}"
                  + (" with a banked Move" if f.progress else ""))
-        if f.debt:
-            lost = min(f.debt, act.actions)
+        if f.hazard_moves:
+            lost = min(f.hazard_moves, act.actions)
             act.actions -= lost
-            f.debt = 0
+            f.hazard_moves = 0
             f.moved = f.moved or r.hazard_is_move
             self.active_round = True
             self.say(f"  {f.name} spends {lost} Move picking clear of the hazard")

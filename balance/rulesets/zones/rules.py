@@ -50,12 +50,12 @@ class Combatant:
     might: int = param(1, tag="DEFAULT", low=0, high=4,
                        doc="melee attack (and damage if might_to_damage) (002.8 attributes)")
     agility: int = param(1, tag="DEFAULT", low=0, high=4, doc="ranged attack (002.8)")
-    defense: int = param(1, tag="DEFAULT", low=0, high=4,
+    defence: int = param(1, tag="DEFAULT", low=0, high=4,
                          doc="subtracted from attacks against it (002.8; +1 with a shield)")
-    shield: bool = param(False, tag="DEFAULT", doc="carries a shield: +shield_defense (002.8)")
+    shield: bool = param(False, tag="DEFAULT", doc="carries a shield: +shield_defence (002.8)")
     speed: int = param(2, tag="DEFAULT", low=1, high=3,
                        doc="order within a side, pursuit, shift rules (002.3, 002.7.3)")
-    armor: int = param(1, tag="DEFAULT", low=0, high=3, doc="damage soaked (002.8)")
+    armour: int = param(1, tag="DEFAULT", low=0, high=3, doc="damage soaked (002.8)")
     hp: int | None = param(None, tag="DEFAULT", low=1, high=60,
                            doc="hit points; none = the rules' hp (x large_hp_factor if large)")
     large: bool = param(False, tag="TEXT",
@@ -158,9 +158,10 @@ class Rules:
                                        choices=RANGED_WEAPONS[1:],
                                        doc="ranged weapons that need a Reload action after "
                                            "each shot (002.8)")
-    armor_mode: str = param("subtract", tag="DEFAULT", choices=("subtract", "success_bypasses"),
-                            doc="subtract: Success dmg-Armor, Partial half that, Critical full; "
-                                "success_bypasses: Success full, Partial dmg-Armor (002.8)")
+    armour_mode: str = param("subtract", tag="DEFAULT", choices=("subtract", "success_bypasses"),
+                             doc="subtract: Success dmg-Armour, Partial half that, Critical "
+                                 "full; success_bypasses: Success full, Partial dmg-Armour "
+                                 "(002.8; the seed's 'full damage past armor')")
     critical_bonus: int = param(0, tag="DEFAULT", low=0, high=20,
                                 doc="extra damage on a Critical (002.8 gives none)")
     might_to_damage: bool = param(False, tag="DEFAULT",
@@ -168,10 +169,10 @@ class Rules:
     hp: int = param(12, tag="DEFAULT", low=1, high=60, doc="hit points for everyone (002.8)")
     large_hp_factor: int = param(2, tag="DEFAULT", low=1, high=4,
                                  doc="HP multiplier of a Large combatant (002.8)")
-    shield_defense: int = param(1, tag="DEFAULT", low=0, high=4,
-                                doc="Defense a shield adds (002.8)")
-    defend_defense_bonus: int = param(1, tag="DEFAULT", low=0, high=4,
-                                      doc="Defend also gives this Defense vs melee until the "
+    shield_defence: int = param(1, tag="DEFAULT", low=0, high=4,
+                                doc="Defence a shield adds (002.8)")
+    defend_defence_bonus: int = param(1, tag="DEFAULT", low=0, high=4,
+                                      doc="Defend also gives this Defence vs melee until the "
                                           "defender's next activation, not stacking (002.8)")
     steady_bonus: int = param(1, tag="DEFAULT", low=0, high=4,
                               doc="Steady: bonus to the next attack this activation (002.8)")
@@ -300,16 +301,16 @@ def category(total: int, ladder: tuple[int, ...]) -> int:
     return sum(total >= t for t in ladder)
 
 
-def damage(cat: int, weapon_damage: int, armor: int, rules: Rules) -> int:
-    """Damage of a result category with a weapon against armour (002.8 armor_mode)."""
+def damage(cat: int, weapon_damage: int, armour: int, rules: Rules) -> int:
+    """Damage of a result category with a weapon against armour (002.8 armour_mode)."""
     if cat == 0:
         return 0
     if cat == 3:
         return weapon_damage + rules.critical_bonus
-    if rules.armor_mode == "subtract":
-        past = max(0, weapon_damage - armor)
+    if rules.armour_mode == "subtract":
+        past = max(0, weapon_damage - armour)
         return past if cat == 2 else past // 2
-    return weapon_damage if cat == 2 else max(0, weapon_damage - armor)
+    return weapon_damage if cat == 2 else max(0, weapon_damage - armour)
 
 
 def starting_hp(c: Combatant, rules: Rules) -> int:
@@ -318,8 +319,8 @@ def starting_hp(c: Combatant, rules: Rules) -> int:
     return rules.hp * (rules.large_hp_factor if c.large else 1)
 
 
-def total_defense(c: Combatant, rules: Rules) -> int:
-    return c.defense + (rules.shield_defense if c.shield else 0)
+def total_defence(c: Combatant, rules: Rules) -> int:
+    return c.defence + (rules.shield_defence if c.shield else 0)
 
 
 def melee_damage(c: Combatant, rules: Rules) -> int:

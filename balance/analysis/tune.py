@@ -1,0 +1,1397 @@
+"""What would make it fair: the value of a knob that makes a matchup even or hits a target
+rate (:func:`tune`), and per-entrant handicaps that flatten a round robin (:func:`handicaps`).
+
+A **knob** is one integer or real field: ``a.<i>.<field>`` / ``b.<i>.<field>`` for a
+combatant of side A / B (``a.*.<field>``: every combatant of the side), ``rules.<name>`` (or
+the bare ``<name>``) for a rule parameter -- the field paths of experiment axes.  Its range is
+the field's declared ``low..high`` (``balance show RULESET``), narrowed by ``bounds``.
+
+The **metric** is side A's expected score, ``A wins + draw_worth x draw`` (``draw_worth``
+0.5, or the ruleset's own ``draw_worth`` rule where it has one), or one rate: ``a_win``,
+``b_win``, ``draw``.  Tuning finds the knob value at which it equals ``target`` (0.5: even).
+
+Method
+------
+Exact (``method="exact"``, the default where the ruleset's exact solver answers the
+matchup): the metric is solved at each knob value tried.  An integer knob is bisected over
+its range to the two neighbouring values whose exact rates straddle the target -- the
+answer is that **bracket** with both rates, and the crossing of the straight line between
+them (a rule with band edges moves in steps, so no whole value need hit the target); a real
+knob is root-found by Brent's method, and a jump of the rate across the target is reported
+as such.  An :class:`~balance.errors.IntractableError` at any value tried falls back to
+simulation (``method=None``) or is an error (``method="exact"``).
+
+Monte Carlo (``method="simulate"``): stochastic root finding on **common random numbers**.
+Every knob value is simulated on the same streams (chunk ``i`` of every value draws from
+``stream(entropy, i)``, the streams of ``balance.duel(..., seed=entropy,
+chunk_size=chunk_size)``), so fight ``j`` at one value is paired with fight ``j`` at every
+other, and the estimated curve is a fixed function of the seed (sample-average
+approximation).  The knob's range is put on a lattice (integer knobs: the whole values; real
+knobs: steps of ``precision``), then
+
+1. both ends are simulated (``2**14`` fights each); if they lie on the same side of the
+   target, outside their intervals, the target cannot be reached within the bounds and the
+   closest end is reported with its rate;
+2. the lattice is bisected at that size to a bracket of neighbouring values;
+3. the crossing is the root of the straight-line interpolation of the estimated rates, and
+   its 95% interval is the set of knob values at which the interpolated rate's confidence
+   band contains the target (a test inversion: at the true crossing the band holds the
+   target with probability 95%).  The band's variance comes from the paired fights, so it
+   counts the covariance that common random numbers induce between neighbouring values.
+   Neighbours are added while the set reaches the edge of the values simulated, and every
+   value near the crossing is simulated with twice as many fights (extending the same
+   streams) until the interval's half-width is at most ``precision`` (knob units) or the cap
+   ``max_fights`` is reached.
+
+For a real knob the answer carries the error of straight-line interpolation over one lattice
+step, which is small next to ``precision`` unless the rate curves sharply within a step.
+
+Round robin (:func:`handicaps`): the same machinery finds, for one entrant at a time, the
+value of a named combatant field that brings its expected score against the field (every
+other entrant, both seats, equally weighted) nearest to 50%, the others held; passes repeat
+over the entrants (Gauss-Seidel) until every score is within ``margin`` of 50%, nothing
+changes, or a handicap vector recurs.  One entrant (the strongest at the start, or
+``anchor``) keeps its value: only differences matter to a zero-sum score, and the scores
+always average exactly 50%.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import time
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import stats
+from ..api import get, matchup
+from ..errors import IntractableError, SpecError
+from ..random import root_entropy, stream
+from ..rulesets.base import Ruleset, Side
+
+__all__ = ["METRICS", "Handicaps", "Point", "Tuning", "from_spec", "handicaps", "knob_for",
+           "parse_knob", "tune"]
+
+METRICS: tuple[str, ...] = ("score", "a_win", "b_win", "draw")
+METHODS: tuple[str, ...] = ("exact", "simulate")
+CHUNK_SIZE = 1 << 14
+"""Fights per kernel call while tuning; also the first sample size of every value."""
+MAX_FIGHTS = 1 << 22
+"""Default cap on the fights simulated at one knob value."""
+MAX_VALUES = 400
+"""Most refinement steps of one search (a guard against a flat, noisy curve)."""
+MAX_WINDOW = 24
+"""Most neighbouring lattice values the interval is traced over: past that the rate stays
+within noise of the target (a plateau), and the interval is reported as at least that."""
+RR_FIGHTS = 20_000
+"""Default fights per ordered pair and knob value in a simulated round robin."""
+
+Progress = Callable[[str], None]
+
+
+# --- knobs ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A numeric field to tune: where it lives, its type and its range."""
+
+    path: str
+    """Canonical path: ``"b.0.combats"``, ``"a.*.agility"``, ``"rules.damage_die"``."""
+    target: str
+    """``"a"``, ``"b"`` or ``"rules"``."""
+    member: int | str | None
+    """Combatant index, ``"*"`` (all of the side) or ``None`` (a rule)."""
+    name: str
+    integer: bool
+    low: float
+    high: float
+
+    @property
+    def side(self) -> str | None:
+        return None if self.target == "rules" else self.target.upper()
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", " ")
+
+    def fmt(self, value: float | None, *, crossing: bool = False,
+            half: float | None = None) -> str:
+        """A knob value as text: whole values plain; a crossing to one decimal (a real
+        knob's to its range's scale), or to the first significant digit of ``half``, the
+        half-width of its interval."""
+        if value is None:
+            return "default"
+        if self.integer and not crossing:
+            return f"{round(value)}"
+        span = self.high - self.low
+        decimals = 1 if self.integer else max(0, 2 - math.floor(math.log10(span)))
+        if half is not None and half > 0:
+            decimals = max(decimals, -math.floor(math.log10(half)))
+        return f"{value:.{min(decimals, 9)}f}"
+
+
+def _numeric_type(tp: Any) -> type | None:
+    """``int`` or ``float`` for a field of that type (optionally ``| None``), else ``None``."""
+    if typing.get_origin(tp) in (types.UnionType, typing.Union):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        tp = args[0] if len(args) == 1 else None
+    return tp if tp in (int, float) else None
+
+
+def _numeric_fields(cls: type) -> dict[str, type]:
+    hints = typing.get_type_hints(cls)
+    out = {}
+    for f in dataclasses.fields(cls):
+        kind = _numeric_type(hints[f.name]) if "tag" in f.metadata else None
+        if kind is not None:
+            out[f.name] = kind
+    return out
+
+
+def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] | None = None,
+               bounds: Sequence[float] | None = None) -> Knob:
+    """Read a knob path (see the module docstring) and its range.
+
+    Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
+    real field, and when ``bounds`` are not an increasing pair inside the field's range.
+    """
+    from ..sweep.spec import _parse_field, _Reader
+
+    rs = get(ruleset)
+    if not isinstance(text, str) or not text.strip():
+        raise SpecError(f"knob must be a field path such as b.0.combats or rules.<name>, "
+                        f"got {text!r}")
+    text = text.strip()
+    if "." not in text:
+        if text in _numeric_fields(rs.Rules) or text not in _numeric_fields(rs.Combatant):
+            text = f"rules.{text}"
+        else:
+            raise SpecError(f"knob {text!r}: a combatant field needs its side and slot, e.g. "
+                            f"b.0.{text} (a.<i>.{text}, b.<i>.{text} or a.*.{text})")
+    sides = dict(sides or {})
+    try:
+        path = _parse_field(text, "knob", rs, sides, _Reader(None))
+    except SpecError as exc:
+        raise SpecError(exc.reason.replace(" to sweep", " to tune"), where="knob") from None
+    parts = path.split(".")
+    if parts[0] == "rules":
+        cls, target, member, name = rs.Rules, "rules", None, parts[1]
+        where = f"{rs.name} rule parameters"
+    elif len(parts) == 3 and parts[2] != "preset":
+        cls, target, name = rs.Combatant, parts[0], parts[2]
+        member = "*" if parts[1] == "*" else int(parts[1])
+        where = f"{rs.name} combatant fields"
+    else:
+        raise SpecError(f"knob {text!r} is a preset or a whole side; tune takes one integer or "
+                        f"real field, e.g. b.0.{next(iter(_numeric_fields(rs.Combatant)), 'x')}")
+    numeric = _numeric_fields(cls)
+    if name not in numeric:
+        raise SpecError(f"knob {path!r} is not an integer or real field; tunable {where}: "
+                        + ", ".join(numeric))
+    info = next(f for f in dataclasses.fields(cls) if f.name == name)
+    low, high = info.metadata.get("low"), info.metadata.get("high")
+    integer = numeric[name] is int
+    if bounds is not None:
+        if (not isinstance(bounds, Sequence) or len(bounds) != 2
+                or any(isinstance(b, bool) or not isinstance(b, int | float) for b in bounds)):
+            raise SpecError(f"bounds must be two numbers (low, high), got {bounds!r}")
+        lo, hi = (float(b) for b in bounds)
+        if integer and not (lo.is_integer() and hi.is_integer()):
+            raise SpecError(f"bounds of the integer knob {path} must be whole numbers, "
+                            f"got {bounds!r}")
+        allowed = f"{_num(low)}..{_num(high)}"
+        if not lo < hi or (low is not None and lo < low) or (high is not None and hi > high):
+            raise SpecError(f"bounds of {path} must be low < high inside {allowed}, "
+                            f"got {_num(lo)}..{_num(hi)}")
+        low, high = lo, hi
+    if low is None or high is None:
+        raise SpecError(f"knob {path} has no declared range; give bounds=(low, high) "
+                        "(--bounds LOW,HIGH)")
+    return Knob(path, target, member, name, integer, float(low), float(high))
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value:g}"
+
+
+def knob_for(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, text: str,
+             bounds: Sequence[float] | None = None) -> Knob:
+    """The knob ``text`` of this matchup, with both ends of its range checked by the
+    ruleset (a value the field allows may still be refused by the rules, e.g. pool's stat
+    ranges)."""
+    k = parse_knob(rs, text, sides={"a": side_a, "b": side_b}, bounds=bounds)
+    for end in (k.low, k.high):
+        try:
+            rs.check_sides(*_apply(rs, k, rules, side_a, side_b, end))
+        except SpecError as exc:
+            raise SpecError(f"{k.path} = {k.fmt(end)}, an end of the range searched "
+                            f"({k.fmt(k.low)}..{k.fmt(k.high)}), is refused: {exc.reason}; "
+                            "give bounds inside what is allowed (bounds=, --bounds LOW,HIGH)"
+                            ) from None
+    return k
+
+
+def _apply(rs: Ruleset, knob: Knob, rules: Any, side_a: Side, side_b: Side, value: Any
+           ) -> tuple[Any, Side, Side]:
+    """The matchup with the knob set to ``value`` (validated by the ruleset)."""
+    value = int(value) if knob.integer else float(value)
+    if knob.target == "rules":
+        return rs.rules(rules, **{knob.name: value}), side_a, side_b
+    side = list(side_a if knob.target == "a" else side_b)
+    slots = range(len(side)) if knob.member == "*" else [int(knob.member or 0)]
+    for k in slots:
+        side[k] = rs.combatant(side[k], **{knob.name: value})
+    if knob.target == "a":
+        return rules, tuple(side), side_b
+    return rules, side_a, tuple(side)
+
+
+def _current(knob: Knob, rules: Any, side_a: Side, side_b: Side) -> float | None:
+    if knob.target == "rules":
+        return getattr(rules, knob.name)
+    side = side_a if knob.target == "a" else side_b
+    values = {getattr(c, knob.name) for c in side} if knob.member == "*" \
+        else {getattr(side[int(knob.member or 0)], knob.name)}
+    return values.pop() if len(values) == 1 else None
+
+
+# --- evaluating the metric ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Matchup:
+    """One matchup behind a value of the tuned quantity; ``flip``: read from seat B."""
+
+    rules: Any
+    side_a: Side
+    side_b: Side
+    flip: bool = False
+    key: tuple[Any, ...] = ()
+
+
+def _where(m: _Matchup) -> str:
+    names = [getattr(c, "name", "?") for c in (*m.side_a, *m.side_b)]
+    return f"{' + '.join(names[:len(m.side_a)])} against {' + '.join(names[len(m.side_a):])}"
+
+
+def _metric_table(metric: str, draw_worth: float) -> np.ndarray:
+    """The metric's value for a draw, an A win and a B win (indexed by ``Winner``)."""
+    return np.array({"score": (draw_worth, 1.0, 0.0), "a_win": (0.0, 1.0, 0.0),
+                     "b_win": (0.0, 0.0, 1.0), "draw": (1.0, 0.0, 0.0)}[metric])
+
+
+class _Curve:
+    """The tuned quantity as a function of the knob value: the mean over its matchups of
+    the metric (seat-B matchups read from B's side), simulated on common random numbers
+    or solved exactly."""
+
+    def __init__(self, rs: Ruleset, matchups: Callable[[Any], list[_Matchup]],
+                 table: np.ndarray, *, exact: bool, entropy: int, chunk_size: int,
+                 confidence: float, shared: dict[str, Any], tick: Callable[[], None]) -> None:
+        self.rs, self.matchups, self.exact = rs, matchups, exact
+        self.tables = {False: table, True: table[[0, 2, 1]]}
+        self.entropy, self.chunk_size = entropy, chunk_size
+        self.z = stats.z_value(confidence)
+        self.confidence = confidence
+        # caches shared between curves (a round robin's entrants meet the same matchups)
+        self.chunks: dict[Any, list[np.ndarray]] = shared.setdefault("chunks", {})
+        self.solved: dict[Any, np.ndarray] = shared.setdefault("solved", {})
+        self.counters: dict[str, int] = shared.setdefault("counters", {"fights": 0, "solves": 0})
+        self.tick = tick
+        self.seen: dict[Any, int] = {}  # knob value -> largest n evaluated
+
+    # one matchup --------------------------------------------------------------------------
+    def _winners(self, m: _Matchup, n: int) -> np.ndarray:
+        chunks = self.chunks.setdefault((m.key, m.rules, m.side_a, m.side_b), [])
+        need = -(-n // self.chunk_size)
+        while len(chunks) < need:
+            rng = stream(self.entropy, *m.key, len(chunks))
+            out = self.rs.simulate(m.rules, m.side_a, m.side_b, n=self.chunk_size, rng=rng)
+            chunks.append(np.asarray(out.winner, dtype=np.int8))
+            self.counters["fights"] += self.chunk_size
+        return np.concatenate(chunks[:need])[:n]
+
+    def _rates(self, m: _Matchup) -> np.ndarray:
+        """Exact ``[draw, a_win, b_win]``."""
+        key = (m.rules, m.side_a, m.side_b)
+        if key not in self.solved:
+            try:
+                p = self.rs.exact(m.rules, m.side_a, m.side_b)
+            except IntractableError as exc:
+                raise IntractableError(exc.reason, where=_where(m)) from None
+            self.solved[key] = np.array([p.draw, p.a_win, p.b_win], dtype=float)
+            self.counters["solves"] += 1
+        return self.solved[key]
+
+    # the quantity ---------------------------------------------------------------------------
+    def outcomes(self, x: Any, n: int) -> np.ndarray:
+        """``[draw, win, loss]`` rates at knob value ``x`` from the tuned side's seat
+        (A's, or B's in a flipped matchup), averaged over the matchups; ``n`` fights a
+        matchup, or solved exactly."""
+        rows = []
+        for m in self.matchups(x):
+            rates = (self._rates(m) if self.exact
+                     else np.bincount(self._winners(m, n), minlength=3) / n)
+            rows.append(rates[[0, 2, 1]] if m.flip else rates)
+        if self.seen.get(x, -1) < n:
+            self.seen[x] = n
+            self.tick()
+        return np.mean(rows, axis=0)
+
+    def estimate(self, x: Any, n: int) -> float:
+        """The mean metric at knob value ``x`` over ``n`` fights a matchup (exact: solved)."""
+        return float(self.tables[False] @ self.outcomes(x, n))
+
+    def cov(self, x: Any, y: Any, n: int) -> float:
+        """Covariance of the estimates at ``x`` and ``y`` from their ``n`` paired fights a
+        matchup (0 for exact answers)."""
+        if self.exact:
+            return 0.0
+        total = 0.0
+        ms_x, ms_y = self.matchups(x), self.matchups(y)
+        for mx, my in zip(ms_x, ms_y, strict=True):
+            tx, ty = self.tables[mx.flip], self.tables[my.flip]
+            wx, wy = self._winners(mx, n), self._winners(my, n)
+            joint = np.bincount(wx.astype(np.int16) * 3 + wy, minlength=9).reshape(3, 3) / n
+            total += (tx @ joint @ ty - (tx @ joint.sum(axis=1)) * (ty @ joint.sum(axis=0))) / n
+        return total / len(ms_x) ** 2
+
+    def interval(self, x: Any, n: int) -> tuple[float, float]:
+        """A confidence interval of the estimate at ``x``: Wilson on the metric's sum for
+        one matchup (conservative for a score: its variance is at most that of a coin with
+        the same mean), normal over several."""
+        value = self.estimate(x, n)
+        if self.exact:
+            return value, value
+        ms = self.matchups(x)
+        if len(ms) == 1:
+            low, high = stats.wilson(value * n, n, self.confidence)
+            return float(low), float(high)
+        half = self.z * math.sqrt(max(self.cov(x, x, n), 0.0))
+        return max(0.0, value - half), min(1.0, value + half)
+
+
+# --- the search on a lattice ---------------------------------------------------------------------
+
+
+def _sign(v: float) -> int:
+    return 0 if v == 0 else (1 if v > 0 else -1)
+
+
+@dataclass
+class _Found:
+    status: str  # "crossing" or "unreachable"
+    n: int
+    position: float | None = None  # lattice units
+    set_low: float | None = None
+    set_high: float | None = None
+    clipped: bool = False  # the interval stops at an end of the range
+    best: int | None = None  # unreachable: the nearer end (lattice index)
+    reached: bool = True
+    window: tuple[int, int] = (0, 0)
+    wide: bool = False  # the interval reaches past the values simulated
+
+
+class _Lattice:
+    """Knob values ``low + k * step`` for ``k = 0..K`` (exactly the whole values for an
+    integer knob)."""
+
+    def __init__(self, knob: Knob, step: float) -> None:
+        self.knob = knob
+        if knob.integer:
+            self.step, self.K = 1.0, int(knob.high - knob.low)
+        else:
+            self.K = max(1, math.ceil((knob.high - knob.low) / step - 1e-9))
+            self.step = (knob.high - knob.low) / self.K
+
+    def value(self, k: int) -> Any:
+        if self.knob.integer:
+            return int(self.knob.low) + int(k)
+        return float(round(self.knob.low + k * self.step, 12))
+
+    def at(self, position: float) -> float:
+        return self.knob.low + position * self.step
+
+
+def _crossings(g: Sequence[float]) -> list[float]:
+    """Where the straight-line interpolation of ``g`` (at 0, 1, 2, ...) crosses zero."""
+    out: list[float] = []
+    for j in range(len(g)):
+        if g[j] == 0:
+            out.append(float(j))
+        elif j + 1 < len(g) and g[j] * g[j + 1] < 0:
+            out.append(j + g[j] / (g[j] - g[j + 1]))
+    return sorted(set(out))
+
+
+def _at_or_below_zero(a: float, b: float, c: float) -> list[tuple[float, float]]:
+    """The parts of ``[0, 1]`` where ``a u**2 + b u + c <= 0``."""
+    def f(u: float) -> float:
+        return (a * u + b) * u + c
+
+    roots: list[float] = []
+    scale = max(abs(a), abs(b), abs(c))
+    if scale == 0:
+        return [(0.0, 1.0)]
+    if abs(a) > 1e-12 * scale:
+        disc = b * b - 4 * a * c
+        if disc >= 0:
+            q = -0.5 * (b + math.copysign(math.sqrt(disc), b))  # the stable pair of roots
+            roots = [q / a] + ([c / q] if q != 0 else [])
+    elif b != 0:
+        roots = [-c / b]
+    cuts = [0.0, *sorted(r for r in roots if 0 < r < 1), 1.0]
+    return [(lo, hi) for lo, hi in itertools.pairwise(cuts) if f((lo + hi) / 2) <= 0]
+
+
+def _band_set(curve: _Curve, lattice: _Lattice, wl: int, wr: int, n: int, target: float,
+              crossings: Sequence[float]) -> tuple[float, float, bool, bool]:
+    """The knob positions in ``[wl, wr]`` at which the confidence band of the interpolated
+    estimate contains the target: ``(low, high, touches_left, touches_right)``.
+
+    On the segment from value ``k`` to ``k + 1`` the interpolated estimate is
+    ``(1 - u) g0 + u g1`` (``g``: estimate minus target) with variance
+    ``(1 - u)^2 V00 + u^2 V11 + 2 u (1 - u) V01`` from the paired fights; the band holds
+    the target where the square of the first is at most ``z^2`` times the second, a
+    quadratic inequality in ``u`` solved exactly."""
+    z2 = curve.z ** 2
+    positions = [wl + c for c in crossings]
+    touches_left = touches_right = False
+    for k in range(wl, wr):
+        x0, x1 = lattice.value(k), lattice.value(k + 1)
+        g0, g1 = curve.estimate(x0, n) - target, curve.estimate(x1, n) - target
+        v00, v11, v01 = curve.cov(x0, x0, n), curve.cov(x1, x1, n), curve.cov(x0, x1, n)
+        step = g1 - g0
+        parts = _at_or_below_zero(step * step - z2 * (v00 + v11 - 2 * v01),
+                                  2 * g0 * step - 2 * z2 * (v01 - v00),
+                                  g0 * g0 - z2 * v00)
+        for lo, hi in parts:
+            positions.extend((k + lo, k + hi))
+            touches_left |= k == wl and lo == 0.0
+            touches_right |= k == wr - 1 and hi == 1.0
+    return float(min(positions)), float(max(positions)), touches_left, touches_right
+
+
+def _search(curve: _Curve, lattice: _Lattice, target: float, *, precision: float,
+            max_fights: int) -> _Found:
+    """Find where the curve crosses ``target`` on the lattice (see the module docstring)."""
+    n = curve.chunk_size
+    K = lattice.K
+    value = lattice.value
+
+    def g(k: int) -> float:
+        gap = curve.estimate(value(k), n) - target
+        return 0.0 if curve.exact and abs(gap) < 1e-12 else gap  # rounding of exact answers
+
+    # 1. the ends: is the target inside the range at all?
+    while True:
+        g0, gK = g(0), g(K)
+        if _sign(g0) * _sign(gK) <= 0:
+            break
+        near = K if abs(gK) <= abs(g0) else 0
+        low, high = curve.interval(value(near), n)
+        if curve.exact or not low <= target <= high or n >= max_fights:
+            return _Found("unreachable", n, best=near, reached=not (low <= target <= high))
+        n = min(2 * n, max_fights)
+    rising = gK > g0
+
+    # 2. bisect to neighbouring values (the first crossing from the low end, where the
+    # estimate leaves its sign at 0: a value that hits the target counts as crossed)
+    def bracket(lo: int, hi: int) -> tuple[int, int]:
+        s_lo = _sign(g(lo))
+        if s_lo == 0:
+            return lo, lo
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if _sign(g(mid)) == s_lo else (lo, mid)
+        return (hi, hi) if _sign(g(hi)) == 0 else (lo, hi)
+
+    lo, hi = bracket(0, K)
+    wl, wr = (max(lo - 1, 0), min(hi + 1, K)) if lo == hi else (lo, hi)
+
+    # 3. the crossing of the interpolated curve, and its interval by inverting the band
+    tried = 0
+    while True:
+        tried += 1
+        gs = [g(k) for k in range(wl, wr + 1)]
+        cross = _crossings(gs)
+        if not cross:  # the crossing left the window as the sample grew
+            above = gs[0] > 0
+            if above == rising:
+                if wl == 0:
+                    return _Found("crossing", n, 0.0, 0.0, 0.0, clipped=True, reached=False,
+                                  window=(wl, wr))
+                wl -= 1
+            else:
+                if wr == K:
+                    return _Found("crossing", n, float(K), float(K), float(K), clipped=True,
+                                  reached=False, window=(wl, wr))
+                wr += 1
+            continue
+        position = wl + cross[0]
+        if curve.exact:
+            return _Found("crossing", 0, position, position, position, window=(wl, wr))
+        s_lo, s_hi, left, right = _band_set(curve, lattice, wl, wr, n, target, cross)
+        room = wr - wl < MAX_WINDOW
+        if left and wl > 0 and room:
+            wl -= 1
+            continue
+        if right and wr < K and room:
+            wr += 1
+            continue
+        half = (s_hi - s_lo) / 2 * lattice.step
+        clipped = (left and wl == 0) or (right and wr == K)
+        wide = (left and wl > 0) or (right and wr < K)
+        # values that hit the target with no spread at all (every fight a draw, say): more
+        # fights cannot narrow a plateau
+        plateau = wide and any(
+            gs[j] == 0 and curve.cov(value(wl + j), value(wl + j), n) == 0
+            for j in range(len(gs)))
+        if half <= precision or n >= max_fights or plateau or tried >= MAX_VALUES:
+            return _Found("crossing", n, position, s_lo, s_hi, clipped=clipped,
+                          reached=half <= precision, window=(wl, wr), wide=wide)
+        # keep the values the set spans around the crossing, and double the fights at each
+        # (extending the same streams)
+        reach = MAX_WINDOW // 2
+        wl = max(wl, min(math.floor(s_lo), math.floor(position)), math.floor(position) - reach)
+        wr = min(wr, max(math.ceil(s_hi), math.ceil(position)), math.ceil(position) + reach)
+        if wr == wl:
+            wr = min(wl + 1, K) if wl < K else wr
+            wl = wr - 1
+        n = min(2 * n, max_fights)
+
+
+def _nearest(curve: _Curve, lattice: _Lattice, target: float, n: int) -> tuple[int, bool]:
+    """The lattice index whose estimate (at ``n`` fights a matchup) is nearest the target,
+    by bisection over the range; and whether the target lies inside the range."""
+    value = lattice.value
+
+    def g(k: int) -> float:
+        return curve.estimate(value(k), n) - target
+
+    g0, gK = g(0), g(lattice.K)
+    if _sign(g0) * _sign(gK) > 0:
+        return (0 if abs(g0) <= abs(gK) else lattice.K), False
+    lo, hi = 0, lattice.K
+    s_lo = _sign(g0)
+    if s_lo == 0:
+        return 0, True
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if _sign(g(mid)) == s_lo else (lo, mid)
+    return (lo if abs(g(lo)) < abs(g(hi)) else hi), True
+
+
+# --- results -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Point:
+    """The tuned quantity at one knob value: estimate and interval (exact: both ends equal
+    the value, ``n = 0``)."""
+
+    value: float
+    rate: float
+    low: float
+    high: float
+    n: int
+    draw: float = 0.0
+    """The draw rate there."""
+
+    def text(self) -> str:
+        if self.n == 0:
+            return f"{self.rate:.1%}"
+        return f"{self.rate:.1%} [{self.low:.1%}, {self.high:.1%}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+_WHAT = {"score": "A's expected score", "a_win": "A's win rate", "b_win": "B's win rate",
+         "draw": "the draw rate"}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The answer of :func:`tune`: where the tuned quantity crosses the target.
+
+    ``status`` is ``"crossing"`` (``crossing`` holds the knob value, ``interval`` its 95%
+    interval for a simulated answer, ``bracket`` the two neighbouring values tried around
+    it), ``"hit"`` (an exact answer lands on a whole value) or ``"unreachable"`` (no value
+    in the range gets there: ``best`` is the closest end).
+    """
+
+    ruleset: str
+    knob: Knob
+    metric: str
+    target: float
+    draw_worth: float
+    method: str
+    status: str
+    current: float | None
+    now: Point | None
+    crossing: float | None
+    interval: tuple[float, float] | None
+    bracket: tuple[Point, Point] | None
+    best: Point | None
+    points: tuple[Point, ...]
+    precision: float | None
+    reached: bool
+    clipped: bool
+    fights: int
+    solves: int
+    seed: int | None
+    entropy: int | None
+    chunk_size: int | None
+    confidence: float
+    elapsed_s: float
+    assumptions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def what(self) -> str:
+        """The tuned quantity in words."""
+        return _WHAT[self.metric]
+
+    def goal(self) -> str:
+        if self.metric == "score" and self.target == 0.5:
+            return "to be even"
+        return f"for {self.what} to be {self.target:.1%}"
+
+    def sentence(self) -> str:
+        """The answer in one sentence, with its interval."""
+        knob = self.knob
+        if self.status == "unreachable":
+            assert self.best is not None
+            within = (" (its interval holds the target, but no value is shown to reach it)"
+                      if self.best.n and self.best.low <= self.target <= self.best.high else "")
+            return (f"No {knob.path} in {knob.fmt(knob.low)}..{knob.fmt(knob.high)} brings "
+                    f"{self.what} to {self.target:.1%}: the closest is {knob.path} = "
+                    f"{knob.fmt(self.best.value)}, at {self.best.text()}{within}.")
+        assert self.crossing is not None
+        exact = self.status == "hit"
+        half = None if self.interval is None else (self.interval[1] - self.interval[0]) / 2
+        if half is None and not knob.integer:  # an exact root of a real knob: 4 places more
+            half = (knob.high - knob.low) * 1e-4
+
+        def fmt(v: float) -> str:
+            return knob.fmt(v, crossing=not exact, half=half)
+
+        value = fmt(self.crossing)
+        span = "" if self.interval is None else \
+            f" [{fmt(self.interval[0])}, {fmt(self.interval[1])}]"
+        if knob.side is not None and self.current is not None:
+            delta = self.crossing - self.current
+            word = "more" if delta >= 0 else "fewer"
+            if self.interval is not None:
+                ends = sorted((end - self.current) if delta >= 0 else (self.current - end)
+                              for end in self.interval)
+                span = f" [{fmt(ends[0])}, {fmt(ends[1])}]"
+            who = knob.side if knob.member != "*" else f"each of {knob.side}"
+            return (f"{who} needs {'exactly ' if exact else ''}{fmt(abs(delta))} {word} "
+                    f"{knob.label}{span} {self.goal()} ({knob.path} from "
+                    f"{knob.fmt(self.current)} to {value}).")
+        now = (" (unset now: the rules' default applies)" if self.current is None
+               else f" (now {knob.fmt(self.current)})")
+        result = ("makes it even" if self.metric == "score" and self.target == 0.5
+                  else f"makes {self.what} {self.target:.1%}")
+        text = f"{knob.path} = {'exactly ' if exact else ''}{value}{span} {result}{now}."
+        return text
+
+    def around(self) -> str:
+        """The values on either side of the crossing with their rates (for an integer knob,
+        the two whole values that bracket the target), or ``""``."""
+        if self.bracket is None:
+            return ""
+        knob, (lo, hi) = self.knob, self.bracket
+        if self.status == "hit":
+            return f"At {knob.path} = {knob.fmt(lo.value)}: {lo.text()}."
+        kind = "Whole values" if knob.integer else "Neighbouring values tried"
+        return (f"{kind} around it: {knob.fmt(lo.value)} gives {lo.text()}, "
+                f"{knob.fmt(hi.value)} gives {hi.text()}.")
+
+    def lines(self) -> list[str]:
+        """The sentence, the values around the crossing, and how it was found."""
+        knob = self.knob
+        out = [f"{self.ruleset}: {self.sentence()}"]
+        what = self.what + (f" (win + {self.draw_worth:g} x draw)" if self.metric == "score"
+                            else "")
+        out.append(f"  Target: {what} = {self.target:.1%}.")
+        if self.bracket is not None:
+            out.append("  " + self.around())
+        if self.now is not None:
+            out.append(f"  Now ({knob.path} = {knob.fmt(self.now.value)}): "
+                       f"{self.now.text()}.")
+        out.extend(f"  Note: {note}." for note in self.notes)
+        out.append("  " + self.how())
+        if self.assumptions:
+            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
+                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
+                       + ("; ..." if len(self.assumptions) > 4 else "."))
+        return out
+
+    def how(self) -> str:
+        """How the answer was found, in a line."""
+        tried = f"{len(self.points)} values tried"
+        if self.method == "exact":
+            return f"Method: exact ({self.ruleset}'s solver, {tried}, {self.solves} solves; " \
+                   "no sampling, so no interval)."
+        precision = ""
+        if self.precision is not None and self.interval is not None:
+            half = (self.interval[1] - self.interval[0]) / 2
+            precision = (f"; half-width {half:.3g} "
+                         + ("<= " if self.reached else "> ")
+                         + f"precision {self.precision:g}")
+        seed = (f"seed {self.seed}" if self.seed is not None else
+                 f"fresh entropy {self.entropy}: replay with --seed {self.entropy}")
+        band = ("" if self.interval is None else f"; {self.confidence:.0%} interval by "
+                "inverting the band of the interpolated rate")
+        return (f"Method: simulate (common random numbers; {tried}, {self.fights:,} fights; "
+                f"{seed}, chunk {self.chunk_size:,}{band}{precision}).")
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def to_frame(self) -> Any:
+        """Every value tried: the tuned quantity with its interval, draws and fights (a
+        ``pandas.DataFrame`` of text cells, for reports)."""
+        import pandas as pd
+
+        return pd.DataFrame([{self.knob.path: self.knob.fmt(p.value), self.what: p.text(),
+                              "draws": f"{p.draw:.1%}",
+                              "fights": "exact" if p.n == 0 else f"{p.n:,}"}
+                             for p in self.points])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record (the ``balance tune --json`` object)."""
+        knob = self.knob
+        return {
+            "ruleset": self.ruleset, "knob": knob.path, "side": knob.side, "field": knob.name,
+            "integer": knob.integer, "bounds": [knob.low, knob.high],
+            "metric": self.metric, "target": self.target, "draw_worth": self.draw_worth,
+            "method": self.method, "status": self.status, "sentence": self.sentence(),
+            "current": self.current, "crossing": self.crossing,
+            "change": (None if self.crossing is None or self.current is None
+                       or knob.side is None else self.crossing - self.current),
+            "interval": list(self.interval) if self.interval is not None else None,
+            "bracket": [p.to_dict() for p in self.bracket] if self.bracket else None,
+            "best": self.best.to_dict() if self.best else None,
+            "now": self.now.to_dict() if self.now else None,
+            "points": [p.to_dict() for p in self.points],
+            "precision": self.precision, "reached": self.reached, "clipped": self.clipped,
+            "fights": self.fights, "solves": self.solves, "seed": self.seed,
+            "entropy": self.entropy, "chunk_size": self.chunk_size,
+            "confidence": self.confidence, "elapsed_s": self.elapsed_s,
+            "assumptions": list(self.assumptions), "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class Handicaps:
+    """The answer of :func:`handicaps`: per-entrant values of one combatant field that
+    bring every entrant's expected score against the field within ``margin`` of 50%."""
+
+    ruleset: str
+    knob: Knob
+    entrants: tuple[str, ...]
+    base: tuple[float, ...]
+    values: tuple[float, ...]
+    initial: tuple[Point, ...]
+    scores: tuple[Point, ...]
+    margin: float
+    anchor: str
+    method: str
+    iterations: int
+    converged: bool
+    confirmed: bool
+    stop: str
+    history: tuple[Mapping[str, Any], ...]
+    n: int
+    fights: int
+    solves: int
+    seed: int | None
+    entropy: int | None
+    confidence: float
+    elapsed_s: float
+    assumptions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def handicaps(self) -> tuple[float, ...]:
+        return tuple(v - b for v, b in zip(self.values, self.base, strict=True))
+
+    def worst(self) -> float:
+        """The largest distance of an entrant's expected score from 50%."""
+        return max(abs(p.rate - 0.5) for p in self.scores)
+
+    def sentence(self) -> str:
+        knob = self.knob
+        moves = ", ".join(f"{name} {_signed(knob, h)}" for name, h in
+                          zip(self.entrants, self.handicaps, strict=True) if name != self.anchor)
+        if self.converged:
+            head = (f"Handicaps on {knob.name} bring every entrant's expected score within "
+                    f"{self.margin:.1%} of 50% (largest gap {self.worst():.1%})")
+        else:
+            head = (f"No handicaps on {knob.name} found bring every entrant within "
+                    f"{self.margin:.1%} of 50% ({self.stop}); the closest found leaves a gap "
+                    f"of {self.worst():.1%}")
+        return f"{head}: {moves}, against {self.anchor} unchanged."
+
+    def lines(self) -> list[str]:
+        knob = self.knob
+        out = [f"{self.ruleset}: {self.sentence()}"]
+        width = max(len(e) for e in self.entrants)
+        out.append(f"  {'entrant':<{width}}  {knob.name:>8}  {'change':>7}  expected score "
+                   "(both seats, against the field): before -> after")
+        for name, b, v, p0, p1 in zip(self.entrants, self.base, self.values, self.initial,
+                                      self.scores, strict=True):
+            out.append(f"  {name:<{width}}  {knob.fmt(v):>8}  {_signed(knob, v - b):>7}  "
+                       f"{p0.text()} -> {p1.text()}" + ("   (anchor)" if name == self.anchor
+                                                         else ""))
+        if not self.confirmed and self.converged and self.method == "simulate":
+            out.append(f"  Note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
+                       "fights (-n) to confirm.")
+        out.extend(f"  Note: {note}." for note in self.notes)
+        out.append("  " + self.how())
+        if self.assumptions:
+            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
+                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
+                       + ("; ..." if len(self.assumptions) > 4 else "."))
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def how(self) -> str:
+        """How the handicaps were found, in a line."""
+        how = (f"exact ({self.solves} solves)" if self.method == "exact" else
+               f"simulate ({self.n:,} fights a pair and value, {self.fights:,} fights; seed "
+               f"{self.seed if self.seed is not None else self.entropy}; "
+               f"{self.confidence:.0%} intervals)")
+        passes = (f"{self.iterations} pass" + ("" if self.iterations == 1 else "es")
+                  + " over the entrants")
+        if any(h["pass"] == "even with the anchor" for h in self.history):
+            passes = ("started with each entrant even against the anchor, then "
+                      + (passes if self.iterations else "no pass needed"))
+        return f"Method: {how}; {passes}; stopped: {self.stop}."
+
+    def to_frame(self) -> Any:
+        """One row per entrant: value, change, expected score before and after (text cells,
+        for reports)."""
+        import pandas as pd
+
+        return pd.DataFrame([{"entrant": name + (" (anchor)" if name == self.anchor else ""),
+                              self.knob.name: self.knob.fmt(v),
+                              "change": _signed(self.knob, v - b), "before": p0.text(),
+                              "after": p1.text()}
+                             for name, b, v, p0, p1 in zip(self.entrants, self.base,
+                                                           self.values, self.initial,
+                                                           self.scores, strict=True)])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset, "field": self.knob.name, "integer": self.knob.integer,
+            "bounds": [self.knob.low, self.knob.high], "margin": self.margin,
+            "method": self.method, "sentence": self.sentence(),
+            "entrants": [{"name": name, "base": b, "value": v, "handicap": v - b,
+                          "initial": p0.to_dict(), "score": p1.to_dict(),
+                          "anchor": name == self.anchor}
+                         for name, b, v, p0, p1 in zip(self.entrants, self.base, self.values,
+                                                       self.initial, self.scores, strict=True)],
+            "anchor": self.anchor, "iterations": self.iterations, "converged": self.converged,
+            "confirmed": self.confirmed, "stop": self.stop, "history": list(self.history),
+            "n": self.n, "fights": self.fights, "solves": self.solves, "seed": self.seed,
+            "entropy": self.entropy, "confidence": self.confidence,
+            "elapsed_s": self.elapsed_s, "assumptions": list(self.assumptions),
+            "notes": list(self.notes),
+        }
+
+
+def _signed(knob: Knob, value: float) -> str:
+    text = knob.fmt(abs(value))
+    if float(text) == 0:
+        return "0" if knob.integer else text
+    return ("+" if value > 0 else "-") + text
+
+
+# --- the public entries ----------------------------------------------------------------------------
+
+
+def _check_common(metric: str, target: float, method: str | None, confidence: float) -> None:
+    if metric not in METRICS:
+        raise SpecError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    if isinstance(target, bool) or not isinstance(target, int | float) \
+            or not 0 < target < 1:
+        raise SpecError(f"target must be a rate strictly between 0 and 1, got {target!r}")
+    if method not in (None, *METHODS):
+        raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if not 0 < confidence < 1:
+        raise SpecError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
+
+
+def _draw_worth(rules: Any, draw_worth: float | None) -> float:
+    """The score of a draw: as given, else the ruleset's own ``draw_worth`` rule, else 0.5."""
+    if draw_worth is None:
+        return float(getattr(rules, "draw_worth", 0.5))
+    if isinstance(draw_worth, bool) or not isinstance(draw_worth, int | float) \
+            or not 0 <= draw_worth <= 1:
+        raise SpecError(f"draw_worth must be a number in 0..1, got {draw_worth!r}")
+    return float(draw_worth)
+
+
+def _precision(knob: Knob, precision: float | None) -> float:
+    if precision is None:
+        return 0.25 if knob.integer else (knob.high - knob.low) / 100
+    if isinstance(precision, bool) or not isinstance(precision, int | float) \
+            or not 0 < precision < knob.high - knob.low:
+        raise SpecError(f"precision must be a half-width in {knob.path}'s units, above 0 and "
+                        f"below its range {knob.high - knob.low:g}, got {precision!r}")
+    return float(precision)
+
+
+def _solvable(rs: Ruleset, rules: Any, side_a: Side, side_b: Side) -> bool:
+    return rs.exact_check(rules, side_a, side_b) is None
+
+
+def _ticker(progress: Progress | None, shared: dict[str, Any], what: str
+            ) -> Callable[[], None]:
+    counters = shared.setdefault("counters", {"fights": 0, "solves": 0})
+    calls = [0]
+
+    def tick() -> None:
+        calls[0] += 1
+        if progress is not None:
+            done = (f"{counters['fights']:,} fights" if counters["fights"]
+                    else f"{counters['solves']:,} solves")
+            progress(f"{what}: {calls[0]} evaluations, {done}")
+
+    return tick
+
+
+def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float = 0.5,
+         metric: str = "score", rules: Any = None, method: str | None = None,
+         precision: float | None = None, seed: int | None = None,
+         bounds: Sequence[float] | None = None, draw_worth: float | None = None,
+         max_fights: int = MAX_FIGHTS, chunk_size: int = CHUNK_SIZE,
+         confidence: float = 0.95, progress: Progress | None = None,
+         **rule_overrides: Any) -> Tuning:
+    """The value of ``knob`` that brings ``metric`` to ``target`` (0.5: an even matchup).
+
+    Parameters
+    ----------
+    ruleset, a, b, rules, **rule_overrides
+        The matchup, as :func:`balance.duel` takes it.
+    knob
+        ``"a.<i>.<field>"``, ``"b.<i>.<field>"``, ``"a.*.<field>"`` or ``"rules.<name>"``
+        (or a bare rule name): an integer or real field.
+    target
+        The rate to reach, strictly between 0 and 1.
+    metric
+        ``"score"`` (A's expected score: A wins + ``draw_worth`` x draws), ``"a_win"``,
+        ``"b_win"`` or ``"draw"``.
+    method
+        ``"exact"``, ``"simulate"``, or ``None``: exact where the ruleset's solver answers
+        the matchup, falling back to simulation if it cannot answer a value tried.
+    precision
+        Simulation: stop once the crossing's 95% interval half-width is at most this, in
+        the knob's units (default 0.25 for an integer knob, 1% of the range for a real one;
+        it is also a real knob's lattice step).
+    seed
+        Root seed of the common random numbers (``None``: fresh entropy, recorded).
+    bounds
+        ``(low, high)`` inside the field's declared range (default: that range).
+    draw_worth
+        What a draw scores (default 0.5, or the rules' own ``draw_worth``).
+    max_fights
+        Cap on the fights simulated at one knob value.
+    chunk_size
+        Fights per kernel call, and the first sample size of every value.
+    progress
+        Called with a status line after each knob value is evaluated.
+
+    Returns
+    -------
+    Tuning
+        ``.sentence()`` in words; ``.crossing``, ``.interval``, ``.bracket``, ``.points``;
+        ``.to_dict()`` for JSON.  The method is in the module docstring.
+    """
+    start = time.perf_counter()
+    _check_common(metric, target, method, confidence)
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+    k = knob_for(rs, rules_obj, side_a, side_b, knob, bounds)
+    worth = _draw_worth(rules_obj, draw_worth)
+    step = _precision(k, precision)
+    for name, count in (("max_fights", max_fights), ("chunk_size", chunk_size)):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise SpecError(f"{name} must be a whole number >= 1, got {count!r}")
+    if max_fights < chunk_size:
+        raise SpecError(f"max_fights ({max_fights:,}) must be at least chunk_size "
+                        f"({chunk_size:,})")
+    entropy = root_entropy(seed)
+    table = _metric_table(metric, worth)
+    current = _current(k, rules_obj, side_a, side_b)
+
+    def matchups(x: Any) -> list[_Matchup]:
+        return [_Matchup(*_apply(rs, k, rules_obj, side_a, side_b, x))]
+
+    notes: list[str] = []
+    exact = method == "exact" or (method is None and _solvable(rs, rules_obj, side_a, side_b))
+    shared: dict[str, Any] = {}
+    if exact:
+        curve = _Curve(rs, matchups, table, exact=True, entropy=entropy, chunk_size=chunk_size,
+                       confidence=confidence, shared=shared,
+                       tick=_ticker(progress, shared, f"tune {k.path}"))
+        try:
+            return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth,
+                          current, step, max_fights, seed, None, None, confidence, start, notes)
+        except IntractableError as exc:
+            if method == "exact":
+                raise IntractableError(f"{exc} (method simulate tunes it by Monte Carlo)"
+                                       ) from None
+            notes.append(f"the exact solver cannot answer every value tried ({exc}); "
+                         "simulated instead")
+    shared = {}
+    curve = _Curve(rs, matchups, table, exact=False, entropy=entropy, chunk_size=chunk_size,
+                   confidence=confidence, shared=shared,
+                   tick=_ticker(progress, shared, f"tune {k.path}"))
+    return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth, current,
+                  step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
+
+
+def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b: Side,
+           metric: str, target: float, worth: float, current: float | None, step: float,
+           max_fights: int, seed: int | None, entropy: int | None, chunk_size: int | None,
+           confidence: float, start: float, notes: list[str]) -> Tuning:
+    """Run the search on ``curve`` and assemble the :class:`Tuning`."""
+    first = curve.chunk_size
+
+    def point(x: Any) -> Point:
+        n = 0 if curve.exact else curve.seen[x]
+        low, high = curve.interval(x, n)
+        return Point(x, curve.estimate(x, n), low, high, n, float(curve.outcomes(x, n)[0]))
+
+    now = None
+    if current is not None and k.low <= current <= k.high:
+        curve.estimate(current, first)
+        now = point(current)
+    lattice = _Lattice(k, step)
+    crossing = interval = None
+    bracket = best = None
+    status, reached, clipped, wide = "crossing", True, False, False
+    if curve.exact and not k.integer:
+        status, crossing, best, jump = _brent(curve, k, target)
+        if jump is not None:
+            notes.append(f"{curve_what(metric)} jumps across the target at {k.path} = "
+                         f"{k.fmt(crossing)}: from {jump[0]:.1%} to {jump[1]:.1%}; no value "
+                         "hits it exactly")
+    else:
+        found = _search(curve, lattice, target, precision=step, max_fights=max_fights)
+        reached, clipped, wide = found.reached, found.clipped, found.wide
+        if found.status == "unreachable":
+            status, best = "unreachable", point(lattice.value(found.best or 0))
+            ends = [curve.estimate(lattice.value(e), curve.seen[lattice.value(e)])
+                    for e in (0, lattice.K)]
+            if ends[0] == ends[1]:
+                notes.append(f"{k.path} = {k.fmt(k.low)} and {k.fmt(k.high)} give the same "
+                             "rate: the knob may make no difference here")
+        else:
+            assert found.position is not None
+            crossing = lattice.at(found.position)
+            if not curve.exact:
+                interval = (lattice.at(found.set_low or 0.0), lattice.at(found.set_high or 0.0))
+            whole = float(found.position).is_integer()
+            if curve.exact and whole:
+                status = "hit"
+                pt = point(lattice.value(int(found.position)))
+                bracket = (pt, pt)
+            else:
+                lo = min(math.floor(found.position), lattice.K - 1)
+                bracket = (point(lattice.value(lo)), point(lattice.value(lo + 1)))
+    if bracket is not None and metric == "score" and max(p.draw for p in bracket) >= 0.5:
+        notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%}): "
+                     "it is even by stalemate")
+    if wide and status != "unreachable":
+        notes.append(f"the rate stays within noise of the target over more than {MAX_WINDOW} "
+                     f"values of {k.path}: the interval is at least as wide as shown")
+    if not curve.exact and not reached and status != "unreachable":
+        notes.append(f"precision {step:g} not reached within {max_fights:,} fights a value")
+    if clipped:
+        notes.append(f"the interval reaches the end of the range of {k.path}; the crossing may "
+                     "lie beyond it")
+    points = tuple(sorted((point(x) for x in curve.seen), key=lambda p: p.value))
+    counters = curve.counters
+    return Tuning(rs.name, k, metric, target, worth, "exact" if curve.exact else "simulate",
+                  status, current, now, crossing, interval, bracket, best, points,
+                  None if curve.exact else step, reached, clipped, counters["fights"],
+                  counters["solves"], seed, entropy, chunk_size, confidence,
+                  time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
+                  tuple(notes))
+
+
+def curve_what(metric: str) -> str:
+    return _WHAT[metric][0].upper() + _WHAT[metric][1:]
+
+
+def _brent(curve: _Curve, k: Knob, target: float
+           ) -> tuple[str, float | None, Point | None, tuple[float, float] | None]:
+    """Root-find a real knob on exact answers: ``(status, crossing, best, jump)``."""
+    from scipy.optimize import brentq
+
+    def f(x: float) -> float:
+        return curve.estimate(float(x), 0) - target
+
+    f_lo, f_hi = f(k.low), f(k.high)
+    if _sign(f_lo) * _sign(f_hi) > 0:
+        end = k.high if abs(f_hi) <= abs(f_lo) else k.low
+        value = curve.estimate(end, 0)
+        return "unreachable", None, Point(end, value, value, value, 0,
+                                          float(curve.outcomes(end, 0)[0])), None
+    if f_lo == 0 or f_hi == 0:
+        return "crossing", (k.low if f_lo == 0 else k.high), None, None
+    span = k.high - k.low
+    root = float(brentq(f, k.low, k.high, xtol=1e-9 * span, rtol=1e-12))
+    delta = 1e-6 * span
+    left, right = f(max(k.low, root - delta)), f(min(k.high, root + delta))
+    jump = None
+    if abs(left - right) > 1e-4:  # the rate is not continuous there
+        jump = (left + target, right + target)
+    return "crossing", root, None, jump
+
+
+def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any], /, *,
+              knob: str, margin: float = 0.02, rules: Any = None, method: str | None = None,
+              n: int | None = None, seed: int | None = 0,
+              bounds: Sequence[float] | None = None, draw_worth: float | None = None,
+              anchor: str | None = None, precision: float | None = None,
+              max_iterations: int = 20, confidence: float = 0.95,
+              progress: Progress | None = None, **rule_overrides: Any) -> Handicaps:
+    """Per-entrant values of one combatant field that bring every entrant's expected score
+    against the rest of the field (both seats) within ``margin`` of 50%.
+
+    Parameters
+    ----------
+    entrants
+        Preset names, or name -> combatant (anything ``balance.duel`` takes for one side of
+        one).
+    knob
+        A combatant field (``"combats"``, ``"bonus"``...), integer or real.
+    margin
+        How close to 50% every score must come.
+    n
+        Simulation: fights per ordered pair at each value tried (default 20 000); every
+        value of one pair is fought on the same streams.
+    anchor
+        The entrant whose value stays (default: the highest-scoring at the start).
+    precision
+        A real knob's lattice step (default 1% of its range).
+    max_iterations
+        Most passes over the entrants.
+
+    Returns
+    -------
+    Handicaps
+        The values, the change for each entrant, the scores before and after with
+        intervals, and how the iteration stopped.
+    """
+    start = time.perf_counter()
+    _check_common("score", 0.5, method, confidence)
+    rs = get(ruleset)
+    if not isinstance(entrants, Mapping):
+        entrants = {str(name): name for name in entrants}
+    names = list(entrants)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise SpecError("a round robin needs at least two entrants, each named once")
+    if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 0.5:
+        raise SpecError(f"margin must be a rate strictly between 0 and 0.5, got {margin!r}")
+    if isinstance(knob, str) and "." in knob:
+        raise SpecError(f"knob {knob!r}: a round robin tunes one combatant field of every "
+                        "entrant; give its bare name (e.g. combats)")
+    fields = _numeric_fields(rs.Combatant)
+    if knob not in fields:
+        raise SpecError(f"knob {knob!r} is not an integer or real {rs.name} combatant field; "
+                        "tunable fields: " + ", ".join(fields))
+    if anchor is not None and anchor not in names:
+        raise SpecError(f"anchor {anchor!r} is not an entrant; entrants: " + ", ".join(names))
+    rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
+                                  **rule_overrides)
+    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds)
+    k = dataclasses.replace(k, path=knob)
+    worth = _draw_worth(rules_obj, draw_worth)
+    step = _precision(k, precision)
+    if n is None:
+        n = RR_FIGHTS
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SpecError(f"n must be a whole number >= 1, got {n!r}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) \
+            or max_iterations < 1:
+        raise SpecError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
+    base_c = {name: rs.side(entrants[name])[0] if not isinstance(entrants[name], rs.Combatant)
+              else entrants[name] for name in names}
+    for name in names:
+        if len(rs.side(entrants[name])) != 1:
+            raise SpecError(f"entrant {name!r}: a round robin of handicaps takes one combatant "
+                            "per entrant")
+    base: dict[str, Any] = {}
+    for name in names:
+        value = getattr(base_c[name], knob)
+        if value is None or not k.low <= value <= k.high:
+            raise SpecError(f"entrant {name!r} has {knob} = {value!r}, outside the range "
+                            f"{k.fmt(k.low)}..{k.fmt(k.high)} tuned; set it, or widen bounds")
+        base[name] = value
+    table = _metric_table("score", worth)
+    entropy = root_entropy(seed)
+    lattice = _Lattice(k, step)
+
+    def run(exact: bool) -> Handicaps:
+        shared: dict[str, Any] = {}
+        values = dict(base)
+        tick = _ticker(progress, shared, f"handicaps on {knob}")
+
+        def curve(name: str, against: Sequence[str] | None = None) -> _Curve:
+            def matchups(x: Any) -> list[_Matchup]:
+                me = rs.combatant(base_c[name], **{knob: x})
+                out = []
+                for other in names if against is None else against:
+                    if other == name:
+                        continue
+                    them = rs.combatant(base_c[other], **{knob: values[other]})
+                    out.append(_Matchup(rules_obj, (me,), (them,), False,
+                                        ("round-robin", name, other)))
+                    out.append(_Matchup(rules_obj, (them,), (me,), True,
+                                        ("round-robin", other, name)))
+                return out
+
+            return _Curve(rs, matchups, table, exact=exact, entropy=entropy, chunk_size=n,
+                          confidence=confidence, shared=shared, tick=tick)
+
+        def scores() -> tuple[Point, ...]:
+            out = []
+            for name in names:
+                c = curve(name)
+                low, high = c.interval(values[name], n)
+                out.append(Point(values[name], c.estimate(values[name], n), low, high,
+                                 0 if exact else n, float(c.outcomes(values[name], n)[0])))
+            return tuple(out)
+
+        initial = current = scores()
+        chosen = anchor or names[int(np.argmax([p.rate for p in initial]))]
+        history: list[dict[str, Any]] = [{"pass": 0, "values": dict(values),
+                    "worst": max(abs(p.rate - 0.5) for p in initial)}]
+        if max(abs(p.rate - 0.5) for p in initial) > margin:
+            # Start from each entrant even with the anchor alone: where strength is one
+            # dimension that is the answer, and elsewhere a start the passes below refine.
+            for name in names:
+                if name != chosen:
+                    index, _ = _nearest(curve(name, [chosen]), lattice, 0.5, n)
+                    values[name] = lattice.value(index)
+            current = scores()
+            history.append({"pass": "even with the anchor", "values": dict(values),
+                            "worst": max(abs(p.rate - 0.5) for p in current)})
+        visited = {tuple(values.values())}
+        stop, passes = "within margin", 0
+        while max(abs(p.rate - 0.5) for p in current) > margin:
+            if passes == max_iterations:
+                stop = "iteration cap"
+                break
+            passes += 1
+            order = sorted((i for i, name in enumerate(names) if name != chosen),
+                           key=lambda i: -abs(current[i].rate - 0.5))
+            for i in order:
+                index, _ = _nearest(curve(names[i]), lattice, 0.5, n)
+                values[names[i]] = lattice.value(index)
+            current = scores()
+            history.append({"pass": passes, "values": dict(values),
+                            "worst": max(abs(p.rate - 0.5) for p in current)})
+            vector = tuple(values.values())
+            if vector in visited and max(abs(p.rate - 0.5) for p in current) > margin:
+                stop = ("stable: no entrant can move closer" if history[-2]["values"] == values
+                        else "cycle: the handicaps repeat")
+                break
+            visited.add(vector)
+        if stop != "within margin" and len(history) > 1:
+            best = min(history, key=lambda h: h["worst"])
+            if best["values"] != values:
+                values.update(best["values"])
+                current = scores()
+        converged = max(abs(p.rate - 0.5) for p in current) <= margin
+        confirmed = converged and all(0.5 - margin <= p.low and p.high <= 0.5 + margin
+                                      for p in current)
+        notes: list[str] = []
+        if not converged:  # show why: the worst entrant's neighbouring values
+            i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
+            name, c = names[i], curve(names[i])
+            index = round((values[name] - k.low) / lattice.step)
+            near = [lattice.value(j) for j in (index - 1, index, index + 1)
+                    if 0 <= j <= lattice.K]
+            notes.append(f"{name}'s nearest values miss the margin: " + ", ".join(
+                f"{knob} = {k.fmt(x)} gives {c.estimate(x, n):.1%}" for x in near)
+                + (" (whole steps: no value in between; widen the margin)" if k.integer
+                   else ""))
+        counters = shared["counters"]
+        return Handicaps(rs.name, k, tuple(names), tuple(base[x] for x in names),
+                         tuple(values[x] for x in names), initial, current, float(margin),
+                         chosen, "exact" if exact else "simulate", passes, converged,
+                         confirmed, stop, tuple(history), 0 if exact else n,
+                         counters["fights"], counters["solves"], None if exact else seed,
+                         None if exact else entropy, confidence,
+                         time.perf_counter() - start,
+                         rs.assumptions(rules_obj, (base_c[names[0]],), (base_c[names[1]],)),
+                         tuple(notes))
+
+    sides = [((base_c[x],), (base_c[y],)) for x in names for y in names if x != y]
+    exact = method == "exact" or (method is None and all(
+        _solvable(rs, rules_obj, sa, sb) for sa, sb in sides))
+    if exact:
+        try:
+            return run(True)
+        except IntractableError as exc:
+            if method == "exact":
+                raise IntractableError(f"{exc} (method simulate finds handicaps by Monte "
+                                       "Carlo)") from None
+            result = run(False)
+            return dataclasses.replace(result, notes=(*result.notes, (
+                f"the exact solver cannot answer every pairing tried ({exc}); simulated "
+                "instead")))
+    return run(False)
+
+
+def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
+              progress: Progress | None = None, allow_import: bool = False
+              ) -> Tuning | Handicaps:
+    """Answer the ``index``-th ``[[tune]]`` table of an experiment spec (``allow_import``:
+    its ruleset may be a ``package.module:OBJECT`` path, see :func:`balance.rulesets.resolve`).
+
+    A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
+    applied (a one-cell grid); a table with ``entrants`` finds round-robin handicaps under
+    the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
+    recorded entropy), so a report says the same thing each time it is rendered.
+    """
+    from ..sweep.spec import Spec, _tuned_cell, load_spec, resolve_ruleset
+
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec, allow_import=allow_import)
+    entry = spec.tune[index]
+    seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
+    rs = resolve_ruleset(spec.ruleset, allow_import=allow_import)
+    bounds = entry.get("bounds")
+    common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
+                              entry.get("draw_worth"), "progress": progress,
+                              "bounds": None if bounds is None else tuple(bounds)}
+    if "entrants" in entry:
+        return handicaps(rs, list(entry["entrants"]), knob=entry["knob"],
+                         margin=entry.get("margin", 0.02), rules=dict(spec.rules),
+                         n=entry.get("fights"), seed=seed, precision=entry.get("precision"),
+                         **common)
+    cell = _tuned_cell(spec, entry)
+    return tune(rs, cell.side_a, cell.side_b, rules=cell.rules, knob=entry["knob"],
+                target=entry.get("target", 0.5), metric=entry.get("metric", "score"),
+                precision=entry.get("precision"), seed=seed, **common)

@@ -1,0 +1,301 @@
+"""Best play: matrix games with known answers, the double oracle against the full matrix,
+profiles, common random numbers, Monte Carlo against exact, bad input, round robins."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import balance
+from balance import analysis
+from balance.analysis import bestplay
+from balance.cli import main
+from balance.errors import IntractableError, SpecError
+from balance.random import stream
+
+# crt's plain duel where best play is not the default: with a five-round cap and a draw as
+# good as a win, the novice diverts every exchange to hold out for the draw.
+CRT_CAP = {"extraordinary": False, "max_rounds": 5}
+CRT_KW = {"rules": CRT_CAP, "draw_worth": 1.0}
+
+
+def run(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- matrix games with known answers -----------------------------------------------------------
+
+
+def test_zero_sum_known_games():
+    x, y, v = bestplay.zero_sum([[1, -1], [-1, 1]])  # matching pennies
+    assert v == pytest.approx(0, abs=1e-9)
+    assert np.allclose(x, 0.5) and np.allclose(y, 0.5)
+    rps = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
+    x, y, v = bestplay.zero_sum(rps)
+    assert v == pytest.approx(0, abs=1e-9) and np.allclose(x, 1 / 3) and np.allclose(y, 1 / 3)
+    # [[3, -1], [-2, 1]]: the row plays 3/7, the column 2/7, the value is 1/7
+    x, y, v = bestplay.zero_sum([[3, -1], [-2, 1]])
+    assert v == pytest.approx(1 / 7) and x == pytest.approx([3 / 7, 4 / 7])
+    assert y == pytest.approx([2 / 7, 5 / 7])
+    # a saddle point: row 1 against column 0
+    x, y, v = bestplay.zero_sum([[1, 5, 7], [4, 6, 8], [0, 9, 2]])
+    assert v == 4 and x.tolist() == [0, 1, 0] and y.tolist() == [1, 0, 0]
+    with pytest.raises(ValueError):
+        bestplay.zero_sum(np.zeros((0, 2)))
+
+
+def test_game_values_match_one_by_one():
+    games = np.random.default_rng(7).normal(size=(40, 4, 5))
+    games[:10] += np.arange(4)[None, :, None] * 10  # some with a saddle point
+    assert bestplay.game_values(games) == pytest.approx(
+        [bestplay.zero_sum(g)[2] for g in games], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_double_oracle_reaches_the_full_matrix_equilibrium(seed):
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.integers(5, 30), rng.integers(5, 30)
+    game = rng.uniform(size=(rows, cols))
+    if seed % 3 == 0:  # a strong row and a weak column far from the start
+        game[rows - 1] += 0.4
+        game[:, cols - 1] -= 0.3
+    _, _, full = bestplay.zero_sum(game)
+    found = bestplay.double_oracle(lambda i, j: game[i, j], rows, cols)
+    assert found.value == pytest.approx(full, abs=1e-9)
+    x = np.zeros(rows)
+    x[list(found.rows)] = found.x
+    y = np.zeros(cols)
+    y[list(found.cols)] = found.y
+    # an equilibrium of the whole game: neither side gains by any pure deviation
+    assert (x @ game).min() >= full - 1e-9
+    assert (game @ y).max() <= full + 1e-9
+    assert found.lower == pytest.approx(full, abs=1e-9)
+    assert found.upper == pytest.approx(full, abs=1e-9)
+    assert found.evaluated <= rows * cols
+
+
+# --- profiles -----------------------------------------------------------------------------------
+
+
+def test_profiles_that_behave_alike_are_one():
+    rs = balance.get("crt")
+    _, rules, a, b = balance.api.matchup(rs, "novice", "expert", CRT_CAP)
+    space_a, space_b = bestplay._spaces(rs, rules, a, b, None)
+    # 6 diversion policies x 6 health thresholds x 3 probabilities, but a threshold only
+    # matters to below_health and reactive, a probability only to random: 3 + 6 + 6 + 3
+    assert space_a.raw_size == 108
+    assert len(space_a.listed()) == 18 and len(space_b.listed()) == 18
+    assert space_a.listed()[0] == 0 and space_a.describe(0, b) == "divert=never"
+
+
+def test_a_profile_the_side_cannot_play_is_skipped():
+    rs = balance.get("strike-rank")
+    _, rules, a, b = balance.api.matchup(rs, "specialist", "feral", {"range_rounds": 0})
+    space_a, _ = bestplay._spaces(rs, rules, a, b, {"attack_policy": None})
+    described = {space_a.describe(i, b) for i in space_a.listed()}
+    assert not any("thrust" in d for d in described)  # a whip cannot thrust
+    assert len(described) == 3
+
+
+def test_search_is_checked():
+    with pytest.raises(SpecError, match="not a combatant policy of crt; policies: divert"):
+        bestplay.best_play("crt", "novice", "expert", search={"agility": None})
+    with pytest.raises(SpecError, match="divert"):
+        bestplay.best_play("crt", "novice", "expert", search={"divert": ["sometimes"]})
+
+
+# --- common random numbers --------------------------------------------------------------------
+
+
+def test_every_profile_pair_fights_on_the_same_streams(monkeypatch):
+    rs = balance.get("crt")
+    seen = defaultdict(list)
+    original = type(rs).simulate
+
+    def recording(self, rules, side_a, side_b, /, *, n, rng):
+        seen[(side_a, side_b, n)].append(rng.bit_generator.state["state"]["state"])
+        return original(self, rules, side_a, side_b, n=n, rng=rng)
+
+    monkeypatch.setattr(type(rs), "simulate", recording)
+    answer = bestplay.best_play(rs, "novice", "expert", method="simulate", n=4_000,
+                                seed=17, chunk_size=500, **CRT_KW)
+    chunk = [stream(17, i).bit_generator.state["state"]["state"] for i in range(8)]
+    screen = stream(17, "screen").bit_generator.state["state"]["state"]
+    confirm = stream(17, "confirm").bit_generator.state["state"]["state"]
+    pairs = [key for key in seen if key[2] == 500]
+    assert len(pairs) == answer.matrix[0] * answer.matrix[1] >= 2
+    for key in pairs:  # chunk i of every pair on stream(entropy, i)
+        assert seen[key] == chunk
+    screened = [states for key, states in seen.items() if key[2] == 1_000]
+    assert len(screened) >= 18 and all(states == [screen] for states in screened)
+    assert all(states == [confirm] for key, states in seen.items() if key[2] == 4_000)
+
+
+# --- Monte Carlo against exact ------------------------------------------------------------------
+
+
+def test_monte_carlo_agrees_with_the_exact_matrix_game_crt():
+    exact = bestplay.best_play("crt", "novice", "expert", method="exact", **CRT_KW)
+    assert exact.method == "exact-profiles"
+    assert exact.describe_a() == "divert=always" and exact.describe_b() == "divert=never"
+    assert exact.value == pytest.approx(0.20719380646, abs=1e-9)
+    # diverting buys draws (docs/best-play.md quotes these two values)
+    assert exact.default_value == pytest.approx(0.14668299304, abs=1e-9)
+    assert (exact.a_win, exact.draw) == pytest.approx((0.0, 0.20719380646), abs=1e-9)
+    mc = bestplay.best_play("crt", "novice", "expert", method="simulate", seed=5, **CRT_KW)
+    # seed fixed in advance; the 95% interval misses the exact value for ~5% of seeds
+    low, high = mc.value_ci
+    assert low <= exact.value <= high
+    assert mc.describe_a() == "divert=always" and mc.describe_b() == "divert=never"
+    assert high - low <= 2 * 0.01 + 2 * max(mc.gap)
+
+
+def test_monte_carlo_agrees_with_the_exact_game_pool():
+    kw = {"rules": {"randomiser": "1d6", "max_rounds": 6}}
+    exact = bestplay.best_play("pool", "duellist", "guard", **kw)
+    assert exact.method == "exact" and exact.value == pytest.approx(
+        balance.exact("pool", "duellist", "guard", **kw).details["game_value"])
+    assert exact.value > exact.default_value + 0.1  # bidding well is worth a lot here
+    mc = bestplay.best_play("pool", "duellist", "guard", method="simulate", seed=2, **kw)
+    low, high = mc.value_ci  # seed fixed in advance (95% interval)
+    assert low <= exact.value <= high
+    # the solver's equilibrium is one of the profiles, so the profile game's value is the
+    # game's: pool_policy=equilibrium is the best reply on at least one side
+    assert "equilibrium" in mc.describe_a() + mc.describe_b()
+
+
+def test_exact_best_play_of_pool_is_the_solved_game():
+    answer = balance.get("pool").exact_best_play(
+        balance.get("pool").rules(max_rounds=8), (balance.get("pool").presets["duellist"],),
+        (balance.get("pool").presets["brute"],), draw_worth=0.25)
+    assert answer.details["value"] == pytest.approx(answer.a_win + 0.25 * answer.draw)
+    assert "given" in answer.details and answer.strategy is not None
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options, match", [
+    ({"draw_worth": 2}, "draw_worth must be a number in 0..1"),
+    ({"method": "guess"}, "method must be one of exact, simulate"),
+    ({"space": "moves"}, "space must be one of states, profiles"),
+    ({"space": "states", "method": "simulate"}, "space 'states'"),
+    ({"precision": 0.7}, "precision must be a half-width"),
+    ({"n": 0}, "n must be a whole number >= 1"),
+])
+def test_bad_options(options, match):
+    with pytest.raises(SpecError, match=match):
+        bestplay.best_play("crt", "novice", "expert", **options)
+
+
+def test_no_exact_best_play_says_why():
+    with pytest.raises(IntractableError, match=r"no exact best play here.*Monte Carlo"):
+        balance.exact("strike-rank", "gladiator", "skirmisher", play="best")
+    with pytest.raises(SpecError, match="play must be one of default, best"):
+        balance.duel("crt", "novice", "expert", play="better")
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_cli_duel_best_json(capsys):
+    status, out, _ = run(capsys, "duel", "crt", "--a", "novice", "--b", "expert", "--rule",
+                         "extraordinary=false", "--rule", "max_rounds=5", "--play", "best",
+                         "--draw-worth", "1", "-n", "2000", "--seed", "4", "--json")
+    assert status == 0
+    data = json.loads(out)
+    for key in ("value", "value_ci", "policy_a", "policy_b", "profiles_evaluated",
+                "assumptions", "policies", "default_value", "n_per_pair", "fights"):
+        assert key in data
+    assert data["play"] == "best" and data["method"] == "simulate" and data["n_per_pair"] == 2000
+    assert data["policy_a"][0]["policy"].startswith("divert=")
+    assert any(p.startswith("best play A: ") for p in data["policies"])
+
+
+def test_cli_exact_best_text(capsys):
+    status, out, _ = run(capsys, "exact", "crt", "--a", "novice", "--b", "expert", "--rule",
+                         "extraordinary=false", "--rule", "max_rounds=5", "--play", "best",
+                         "--draw-worth", "1")
+    assert status == 0
+    for text in ("best play, exact matrix game", "value   0.2072", "A plays: divert=always",
+                 "B plays: divert=never", "profiles evaluated: A 18 of 18", "rests on",
+                 "policies: best play A: divert=always"):
+        assert text in out
+
+
+@pytest.mark.parametrize("argv", [
+    ("duel", "crt", "--a", "novice", "--b", "expert", "--play", "best", "--draw-worth", "2"),
+    ("exact", "strike-rank", "--a", "gladiator", "--b", "skirmisher", "--play", "best"),
+    ("duel", "crt", "--a", "novice", "--b", "expert", "--play", "sometimes"),
+    ("matchups", "crt", "--presets", "novice,expert", "--play", "best", "--method", "exact",
+     "--rule", "extraordinary=true"),
+])
+def test_cli_bad_input_is_one_line(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("balance: error: ") and err.count("\n") == 1
+
+
+# --- round robins -------------------------------------------------------------------------------
+
+
+def test_best_round_robin_exact_and_verdicts():
+    rr = analysis.round_robin("pool", ["duellist", "brute", "scholar"], rules={"max_rounds": 8},
+                              play="best")
+    assert rr.attrs["play"] == "best" and rr.attrs["method"] == "exact"
+    assert (rr["n"] == 0).all() and (rr["value_low"] == rr["value_high"]).all()
+    for column in ("value", "policy_a", "policy_b", "default_value", "policies", "searched"):
+        assert column in rr
+    given = bestplay.as_given(rr)
+    row = given[(given["a"] == "duellist") & (given["b"] == "brute")].iloc[0]
+    plain = balance.exact("pool", "duellist", "brute", rules={"max_rounds": 8,
+                                                               "exact_play": "policies"})
+    assert row["a_win"] == pytest.approx(plain.a_win)
+    frame, sentences = bestplay.compare_verdicts(given, rr, resamples=10)
+    assert set(frame.columns) >= {"rank", "rank_best", "dominated", "dominated_best",
+                                  "metagame", "metagame_best"}
+    assert sentences[0].startswith("Strongest: ")
+
+
+def test_best_round_robin_is_the_same_in_workers():
+    kw = {"rules": {"range_rounds": 0}, "play": "best", "n": 2_000, "seed": 9,
+          "search": {"attack_policy": None}}
+    serial = analysis.round_robin("strike-rank", ["gladiator", "skirmisher"], **kw)
+    parallel = analysis.round_robin("strike-rank", ["gladiator", "skirmisher"], workers=2, **kw)
+    timings = ["elapsed_s", "cpu_s"]
+    pd.testing.assert_frame_equal(serial.drop(columns=timings), parallel.drop(columns=timings))
+    row = serial[(serial["a"] == "gladiator") & (serial["b"] == "skirmisher")].iloc[0]
+    assert row["policy_a"] == "attack_policy=thrust" and row["value"] > row["default_value"]
+    assert row["a_wins"] + row["b_wins"] + row["draws"] == row["n"] == 2_000
+
+
+def test_cli_matchups_best_json(capsys):
+    status, out, _ = run(capsys, "matchups", "pool", "--presets", "duellist,brute", "--rule",
+                         "max_rounds=8", "--play", "best", "--resamples", "10", "--workers",
+                         "1", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["play"] == "best" and data["method"] == "exact"
+    assert {"value", "policy_a", "policy_b"} <= set(data["matchups"][0])
+    assert data["verdict_changes"] and data["assumptions"]
+    assert any(" v " in p and "A plays" in p for p in data["policies"])
+
+
+def test_cli_matchups_discloses_policies(capsys):
+    status, out, _ = run(capsys, "matchups", "crt", "--presets", "novice,expert", "-n", "500",
+                         "--resamples", "5")
+    assert status == 0 and "policies: divert=never" in out
+    status, out, _ = run(capsys, "matchups", "crt", "--presets", "novice,expert", "-n", "500",
+                         "--resamples", "5", "--json")
+    data = json.loads(out)
+    assert data["policies"] == ["divert=never"]
+    assert all(row["policies"] == "divert=never" for row in data["matchups"])
