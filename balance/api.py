@@ -114,8 +114,8 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
     draw_worth
         Under best play: what a draw is worth to A (A maximises win + this x draw).
     on_chunk
-        Called with the running :class:`~balance.results.Tally` after every chunk
-        (progress reporting; not with ``play="best"``).
+        Called with the running tally after every chunk (a progress display; the policies
+        as given only).
 
     Returns
     -------

@@ -8,6 +8,10 @@ returning JSON-ready rows of its own (an exact solver's timings, say); a row wit
 Everything runs in this process on one core (NumPy's element-wise kernels are
 single-threaded).  ``memory=True`` also runs one long duel per ruleset in a subprocess and
 reports its peak resident memory.
+
+The ``startup`` case (:data:`STARTUP`) times whole commands in fresh processes, as a
+designer meets them: ``import balance``, ``balance --help``, one exact answer and one
+``balance plot`` of a small run; the median wall time of several runs of each.
 """
 
 from __future__ import annotations
@@ -23,49 +27,68 @@ from typing import IO, Any
 
 from .api import get, versions
 from .engine import DEFAULT_CHUNK_SIZE
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 from .fields import plain
 from .random import stream
 from .rulesets.base import BenchCase, Ruleset
 
-__all__ = ["format_table", "measure", "run"]
+__all__ = ["STARTUP", "format_table", "measure", "run", "startup"]
+
+STARTUP = "startup"
+"""The bench case of whole-command start-up times (not a ruleset's case)."""
+STARTUP_RUNS = 5
+_PLOT_SPEC = {
+    "ruleset": "crt", "description": "bench: a small run to plot",
+    "a": [{"name": "challenger"}], "b": [{"preset": "veteran"}],
+    "grid": {"axes": [{"field": "a.0.skill", "values": [0, 1, 2, 3, 4, 5]},
+                      {"field": "a.0.combats", "values": list(range(0, 41, 5))}]},
+    "run": {"fights": 1000, "seed": 1},
+}
 
 
-def _time_kernel(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
-    """Best throughput over repeated calls of one engine chunk (the size the engine uses)."""
+def _time_kernel(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, float, int]:
+    """Best throughput over repeated calls of one engine chunk (the size the engine uses),
+    by the wall clock and by this process's CPU time."""
     rng = stream(0, "bench", rs.name, case.name, "kernel")
     rs.simulate(case.rules, case.side_a, case.side_b, n=1000, rng=rng)  # warm caches
     n = DEFAULT_CHUNK_SIZE
-    best = float("inf")
+    best = best_cpu = float("inf")
     spent = 0.0
     calls = 0
     while calls < 2 or (spent < seconds and calls < 10):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         rs.simulate(case.rules, case.side_a, case.side_b, n=n, rng=rng)
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         best, spent, calls = min(best, elapsed), spent + elapsed, calls + 1
-    return n / best, n
+        best_cpu = min(best_cpu, cpu)
+    return n / best, n / max(best_cpu, 1e-9), n
 
 
-def _time_reference(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, int]:
+def _time_reference(rs: Ruleset, case: BenchCase, seconds: float) -> tuple[float, float, int]:
     rng = stream(0, "bench", rs.name, case.name, "reference")
     count = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while True:
         rs.fight(case.rules, case.side_a, case.side_b, rng=rng)
         count += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and count >= 20:
-            return count / elapsed, count
+            return count / elapsed, count / max(time.process_time() - cpu, 1e-9), count
 
 
 def measure(rs: Ruleset, case: BenchCase, seconds: float = 1.0) -> dict[str, Any]:
-    """Time one case through kernel and reference; a JSON-ready row."""
-    kernel, n_kernel = _time_kernel(rs, case, seconds)
-    reference, n_reference = _time_reference(rs, case, seconds)
+    """Time one case through kernel and reference; a JSON-ready row.
+
+    The ``..._cpu_...`` figures divide by this process's CPU time instead of the wall
+    clock: on a shared machine they measure the code rather than the load.
+    """
+    kernel, kernel_cpu, n_kernel = _time_kernel(rs, case, seconds)
+    reference, reference_cpu, n_reference = _time_reference(rs, case, seconds)
     return {"ruleset": rs.name, "case": case.name, "description": case.description,
             "kernel_fights_per_s": kernel, "reference_fights_per_s": reference,
-            "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference}
+            "ratio": kernel / reference, "kernel_n": n_kernel, "reference_n": n_reference,
+            "kernel_fights_per_cpu_s": kernel_cpu, "reference_fights_per_cpu_s": reference_cpu,
+            "ratio_cpu": kernel_cpu / reference_cpu, "load_average": os.getloadavg()[0]}
 
 
 def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
@@ -91,6 +114,51 @@ def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
             "peak_rss_mb": result["peak_rss_mb"]}
 
 
+def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
+            ) -> list[dict[str, Any]]:
+    """Wall time of whole commands in fresh processes: the median and the best of ``runs``.
+
+    Each command runs as ``python -m balance ...`` (what the ``balance`` script does), so
+    the time includes the interpreter's own start; ``plot`` draws a heatmap (PNG and SVG)
+    of a small crt run made beforehand in a temporary folder.
+    """
+    import tempfile
+    from pathlib import Path
+
+    from .sweep import sweep
+
+    with tempfile.TemporaryDirectory(prefix="balance-bench-") as tmp:
+        run_dir = Path(tmp) / "run"
+        sweep(_PLOT_SPEC, out=run_dir, executor="serial", progress=False)
+        commands = [
+            ("import balance", [sys.executable, "-c", "import balance"]),
+            ("balance --help", [sys.executable, "-m", "balance", "--help"]),
+            ("balance exact crt", [sys.executable, "-m", "balance", "exact", "crt", "--a",
+                                   "veteran", "--b", "expert", "--rule",
+                                   "extraordinary=false"]),
+            ("balance plot", [sys.executable, "-m", "balance", "plot", str(run_dir), "--out",
+                              str(Path(tmp) / "plots")]),
+        ]
+        rows = []
+        for name, argv in commands:
+            if progress:
+                print(f"bench startup / {name} ...", file=progress, flush=True)
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                subprocess.run(argv, check=True, capture_output=True)
+                times.append(time.perf_counter() - start)
+            median = sorted(times)[len(times) // 2]
+            rows.append({"ruleset": "-", "case": f"{STARTUP}: {name}",
+                         "description": "wall time of the command in a fresh process",
+                         "command": " ".join(["balance", *argv[3:]] if argv[1] == "-m"
+                                             else ["python", *argv[1:]]),
+                         "wall_s_median": median, "wall_s_best": min(times), "runs": runs,
+                         "summary": f"{median:.2f} s wall (median of {runs}; best "
+                                    f"{min(times):.2f} s)"})
+    return rows
+
+
 def _fields(obj: Any) -> dict[str, Any]:
     import dataclasses
 
@@ -110,11 +178,12 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
             or not math.isfinite(seconds) or seconds <= 0:
         raise SpecError(f"bench seconds must be a finite number > 0, got {seconds!r}")
     if cases is not None:
-        known = {c.name for name in rulesets for c in get(name).bench_cases()}
+        known = {STARTUP} | {c.name for name in rulesets for c in get(name).bench_cases()}
         known |= {case for name in rulesets for case in get(name).bench_extra_cases()}
         unknown = [c for c in cases if c not in known]
         if unknown:
-            raise SpecError(f"unknown bench case {unknown[0]!r}; cases: "
+            raise SpecError(f"unknown bench case {unknown[0]!r}"
+                            f"{did_you_mean(unknown[0], known)}; cases: "
                             + ", ".join(sorted(known)))
     rows = []
     for name in rulesets:
@@ -133,8 +202,11 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,
                       flush=True)
             rows.append(_peak_memory(rs, chosen[0], memory_n))
+    if cases is None or STARTUP in cases:
+        rows.extend(startup(progress=progress))
     for row in rows:
-        for key in ("kernel_fights_per_s", "reference_fights_per_s", "ratio"):
+        for key in ("kernel_fights_per_s", "reference_fights_per_s", "ratio",
+                    "kernel_fights_per_cpu_s", "reference_fights_per_cpu_s", "ratio_cpu"):
             row.setdefault(key, None)
         row.update(versions())
     return rows
@@ -143,7 +215,7 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     """A plain-text table of bench rows."""
     lines = [f"{'ruleset':<12} {'case':<28} {'kernel fights/s':>16} {'reference fights/s':>19} "
-             f"{'ratio':>8}"]
+             f"{'ratio':>8} {'kernel /CPU s':>14}"]
     for r in rows:
         if "summary" in r:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['summary']}")
@@ -152,5 +224,6 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
                          f"{r['elapsed_s']:.1f} s, peak RSS {r['peak_rss_mb']:.0f} MB")
         else:
             lines.append(f"{r['ruleset']:<12} {r['case']:<28} {r['kernel_fights_per_s']:>16,.0f} "
-                         f"{r['reference_fights_per_s']:>19,.0f} {r['ratio']:>7,.0f}x")
+                         f"{r['reference_fights_per_s']:>19,.0f} {r['ratio']:>7,.0f}x "
+                         f"{r['kernel_fights_per_cpu_s']:>14,.0f}")
     return "\n".join(lines)

@@ -1,5 +1,5 @@
-"""How long a run would take, said before it starts; the cap above which it needs a yes;
-progress with time left while it runs.
+"""How long a run would take, said before it starts, and the cap above which it needs a yes
+(progress with time left while it runs is :mod:`balance.progress`).
 
 A run of many fights (``balance duel``, ``balance matchups``, a sweep) is first timed on a
 short **pilot**: kernel calls on a stream of their own, growing until they take
@@ -17,12 +17,12 @@ import math
 import time
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import IO, Any
+from typing import Any
 
 from .errors import SpecError
 
-__all__ = ["ESTIMATE_ABOVE", "MAX_SECONDS", "Estimate", "PlainBar", "check", "duration", "estimate",
-           "fights_needed", "pilot_rate", "progress_bar"]
+__all__ = ["ESTIMATE_ABOVE", "MAX_SECONDS", "Estimate", "check", "duration", "estimate",
+           "fights_needed", "pilot_rate"]
 
 MAX_SECONDS = 3600.0
 """Runs estimated to take longer than this (one hour) need ``--yes`` (``max_seconds=None``)."""
@@ -30,8 +30,6 @@ ESTIMATE_ABOVE = 2_000_000
 """Fights up to which a run is not estimated (about 40 s at the slowest built-in kernel)."""
 PILOT_SECONDS = 0.25
 """The pilot grows until one kernel call takes this long (or reaches the chunk size)."""
-PLAIN_EVERY_S = 10.0
-"""Without tqdm, a progress line every this many seconds."""
 
 
 def fights_needed(precision: float, confidence: float = 0.95) -> int:
@@ -116,55 +114,3 @@ def duration(seconds: float) -> str:
     if seconds < 730 * 86400:
         return short(seconds / 86400, "days")
     return short(seconds / (365.25 * 86400), "years")
-
-
-class PlainBar:
-    """Progress without tqdm: a line on ``stream`` every :data:`PLAIN_EVERY_S` seconds with
-    the share done, the rate and the time left (the part of tqdm's interface the runner
-    uses)."""
-
-    def __init__(self, stream: IO[str], *, total: int | None, initial: int = 0,
-                 unit: str = "fight", desc: str = "") -> None:
-        self.stream, self.total, self.unit, self.desc = stream, total, unit, desc
-        self.n = self.first = initial
-        self.start = self.last = time.perf_counter()
-        self.postfix = ""
-
-    def set_postfix_str(self, text: str, refresh: bool = False) -> None:
-        self.postfix = text
-
-    def update(self, n: int) -> None:
-        self.n += n
-        now = time.perf_counter()
-        if now - self.last >= PLAIN_EVERY_S:
-            self.last = now
-            self.stream.write(self.line(now) + "\n")
-            self.stream.flush()
-
-    def line(self, now: float | None = None) -> str:
-        elapsed = (now or time.perf_counter()) - self.start
-        rate = (self.n - self.first) / elapsed if elapsed > 0 else 0.0
-        parts = [f"{self.n:,}" + (f" of {self.total:,}" if self.total else "") + f" {self.unit}s"]
-        if self.total:
-            parts[0] += f" ({self.n / self.total:.0%})"
-        if rate > 0:
-            parts.append(f"{rate:,.0f} {self.unit}s/s")
-            if self.total:
-                parts.append(f"about {duration(max(0, self.total - self.n) / rate)} left")
-        if self.postfix:
-            parts.append(self.postfix)
-        return f"{self.desc}: " + ", ".join(parts)
-
-    def close(self) -> None:
-        pass
-
-
-def progress_bar(stream: IO[str], *, total: int | None, initial: int = 0,
-                 unit: str = "fight", desc: str = "") -> Any:
-    """A tqdm bar on ``stream`` (the optional extra ``progress``), else a :class:`PlainBar`."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return PlainBar(stream, total=total, initial=initial, unit=unit, desc=desc)
-    return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, desc=desc,
-                file=stream, dynamic_ncols=True, smoothing=0.05)

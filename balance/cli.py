@@ -12,6 +12,7 @@ keeps its finished chunks and marks its run interrupted, and the exit status is
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import signal
@@ -203,6 +204,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
     _add_yes(p)
+    p.add_argument("--sensitivity", action="store_true",
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (bounded work)")
     _add_play(p)
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="with --play best: pairs solved at once (default: one per core)")
@@ -223,9 +227,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                      "directory of tables")
     p.add_argument("experiment", metavar="EXPERIMENT.toml")
     p.add_argument("--out", metavar="DIR", help="run directory (default runs/<experiment name>)")
-    p.add_argument("--executor", choices=("serial", "processes", "dask"), default=None,
-                   help="where chunks run (default processes, one worker per core; dask when "
-                        "--scheduler is given)")
+    p.add_argument("--executor", choices=("auto", "serial", "processes", "dask"), default=None,
+                   help="where chunks run (default auto: in this process while the work is "
+                        "small, else processes, one worker per core; dask when --scheduler "
+                        "is given)")
     p.add_argument("--workers", type=_positive_int, default=None,
                    help="worker processes, or workers of the local dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -253,8 +258,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--y", default=None,
                    help="column up (heatmap, matchup; default the first axis) or the rate "
                         "drawn (curves; default --value)")
-    p.add_argument("--value", default="a_win",
-                   help="what the colour shows: a_win, b_win, draw, mean_rounds, ...")
+    p.add_argument("--value", default=None,
+                   help="what the colour shows: score (A's expected score, a draw counting "
+                        "half: the matchup default), a_win (the default otherwise), b_win, "
+                        "draw, mean_rounds, ...")
     p.add_argument("--by", default=None, help="curves: one curve per value of this column")
     p.add_argument("--where", action="append", default=[], metavar="FIELD=VALUE",
                    help="keep the rows with this value of another axis; repeatable")
@@ -284,6 +291,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-import", action="store_true",
                    help="the run's ruleset may be 'package.module:OBJECT' (importing it runs "
                         "its code)")
+    p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
+                   help="recheck the verdict's key answer under each alternative DEFAULT / "
+                        "AMBIG reading and policy (default: as the spec's [verdict] says)")
 
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
@@ -401,10 +411,6 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-PROGRESS_ABOVE_S = 5.0
-"""A duel estimated to take longer than this shows its progress (on a terminal)."""
-
-
 def _cmd_duel(args: argparse.Namespace) -> int:
     from .engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 
@@ -427,21 +433,11 @@ def _cmd_duel(args: argparse.Namespace) -> int:
                         draw_worth=args.draw_worth, **kwargs)
         _print_json(best.to_dict()) if args.json else print(best)
         return 0
-    bar = None
-    if found is not None and found.seconds > PROGRESS_ABOVE_S and sys.stderr.isatty():
-        bar = budget.progress_bar(sys.stderr, total=fights, desc=f"{rs.name} duel")
-    done = [0]
+    from .progress import Progress
 
-    def on_chunk(total: Any) -> None:
-        if bar is not None:
-            bar.update(total.n - done[0])
-            done[0] = total.n
-
-    try:
-        summary = api.duel(rs, side_a, side_b, rules=rules, on_chunk=on_chunk, **kwargs)
-    finally:
-        if bar is not None:
-            bar.close()
+    with Progress(fights, desc="duel", unit="fight") as bar:  # a precision run may end early
+        summary = api.duel(rs, side_a, side_b, rules=rules,
+                           on_chunk=lambda tally: bar.update(tally.n), **kwargs)
     if args.json:
         _print_json(summary.to_dict())
     else:
@@ -531,6 +527,7 @@ def _entrants(args: argparse.Namespace, rs: Ruleset) -> dict[str, Any]:
 def _cmd_matchups(args: argparse.Namespace) -> int:
     from . import analysis
     from .engine import MAX_FIGHTS
+    from .progress import Progress
     from .report.build import EQUILIBRIUM_CAVEAT
 
     rs = _ruleset(args)
@@ -558,8 +555,10 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      + (f"-n {n:,}" if args.precision is None else
                         f"--precision {args.precision:g}"),
                      None if args.yes else budget.MAX_SECONDS)
-    table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
-                                 seed=args.seed, method=method)
+    with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
+        table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
+                                     seed=args.seed, method=method,
+                                     progress=lambda done, _total: bar.update(done))
     readings = _readings(rs, rules, names)
     disclosed = analysis.matchups.policies(table)
     exact = table.attrs["method"] == "exact"
@@ -581,8 +580,22 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                f"seed {args.seed}")
     else:
         how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
+    from .analysis.verdict import Matchup, round_robin_verdict, sensitivity
+    from .labels import Labels
+
+    labels = Labels()  # preset names: the terminal's matrices stay narrow
+
+    def matchup_of(first: str, second: str) -> Matchup:
+        return Matchup(rules, rs.side(entrants[first]), rs.side(entrants[second]))
+
+    made = round_robin_verdict(table, labels=labels, matchup_of=matchup_of,
+                               resamples=args.resamples)
+    made = dataclasses.replace(made, rests_on=(*readings, *disclosed))
+    if args.sensitivity:
+        made = sensitivity(made, rs, seed=args.seed)
     if args.json:
         _print_json({"ruleset": rs.name, "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "n_per_pair": None if exact or args.precision is not None else n,
                      "precision": args.precision, "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -595,65 +608,13 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "fight_lengths": lengths.to_dict(orient="records"),
                      "caveat": caveat, "assumptions": readings, "policies": disclosed})
         return 0
-    score, _ = analysis.score_matrix(table)
-    print(f"{rs.name}: round robin of {len(names)} presets; method {table.attrs['method']}: "
-          f"{how}")
-    _print_rests_on(readings, disclosed)
-    print("\nExpected score of the row against the column (win 1, draw 1/2, both seats):")
-    print(score.round(3).to_string())
-    if exact:
-        print("\nA-seat win probability, row in seat A (exact):")
-        cells = table.assign(cell=[f"{r.a_win:.4f}" for r in table.itertuples()])
-    else:
-        print("\nA-seat win rate [95% Wilson interval], row in seat A:")
-        cells = table.assign(cell=[f"{r.a_win:.3f} [{r.a_win_low:.3f}, {r.a_win_high:.3f}]"
-                                   for r in table.itertuples()])
-    print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    print("\nDraw rate, row in seat A" + (" (exact):" if exact else ":"))
-    print(table.pivot(index="a", columns="b", values="draw").loc[names, names]
-          .round(4).to_string())
-    if exact:
-        print("\nMean fight length in rounds, row in seat A (exact):")
-        print(table.pivot(index="a", columns="b", values="mean_rounds").loc[names, names]
-              .round(2).to_string())
-    else:
-        print("\nFight length in rounds, row in seat A: mean (10% / 50% / 90% quantiles):")
-        cells = table.assign(cell=[f"{r.mean_rounds:.2f} ({r.rounds_q10:g}/{r.rounds_q50:g}/"
-                                   f"{r.rounds_q90:g})" for r in table.itertuples()])
-        print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
-    if caveat:
-        print(f"note: {caveat}")
-    if len(seat):
-        print("\nSeat advantage in mirror matches (A's win rate minus B's"
-              + (", exact):" if exact else ", 95% interval):"))
-        print((seat[["advantage", "draw"]] if exact else
-               seat[["advantage", "advantage_low", "advantage_high", "draw", "n"]])
-              .round(4).to_string())
-    if exact:
-        print("\nBradley-Terry ratings fitted to the exact score matrix (no interval"
-              + ("" if rating.attrs["tiers"] == 1 else
-                 "; tiers: an entrant of a better tier beats every one of a worse tier, "
-                 "elo is relative within a tier")
-              + f"; largest misfit {rating.attrs['max_misfit']:.3f}):")
-        print(rating[["theta", "elo", "expected_score", "tier"]].round(3).to_string())
-    else:
-        print("\nBradley-Terry ratings (Elo scale, 95% interval):")
-        print(rating[["elo", "elo_low", "elo_high", "expected_score"]].round(1).to_string())
-    print("\nUpsets: the chance the lower-rated entrant wins, both seats "
-          + ("counted alike (exact):" if exact else "pooled [95% Wilson interval]:"))
-    print((ups[["weaker", "stronger", "upset"]] if exact else
-           ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
-          .round(4).to_string(index=False))
-    if exact:
-        print("\nMetagame equilibrium (exact, no resampling):")
-        print(meta[["weight"]].round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0; exact):")
-        print(dom[["margin", "dominated"]].round(4).to_string())
-    else:
-        print(f"\nMetagame equilibrium (90% bootstrap interval, {args.resamples} replicates):")
-        print(meta.round(3).to_string())
-        print("\nDominated by a mix of the others (margin > 0):")
-        print(dom.round(4).to_string())
+    from .report.console import round_robin_lines
+
+    print("\n".join(round_robin_lines(
+        table, made, header=f"{rs.name}: round robin of {len(names)} presets; method "
+                            f"{table.attrs['method']}: {how}",
+        labels=labels, resamples=args.resamples, seed=args.seed, caveat=caveat,
+        rests_on=_rests_on_lines(readings, disclosed))))
     return 0
 
 
@@ -662,17 +623,24 @@ def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
     seen: dict[str, str] = {}
     for a in names:
         for b in names:
-            for item in rs.assumptions(rules, (rs.preset(a),), (rs.preset(b),)):
+            for item in rs.assumptions(rules, (_entrant(rs, a),), (_entrant(rs, b),)):
                 seen.setdefault(item.partition("=")[0], item)
     return list(seen.values())
 
 
-def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+def _rests_on_lines(readings: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+    out = []
     if readings:
-        print(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
-              + "; ".join(readings))
+        out.append(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
+                   + "; ".join(readings))
     if disclosed:
-        print("policies: " + "; ".join(disclosed))
+        out.append("policies: " + "; ".join(disclosed))
+    return out
+
+
+def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
+    for line in _rests_on_lines(readings, disclosed):
+        print(line)
 
 
 def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rules: Any,
@@ -810,7 +778,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
 
-    executor = args.executor or ("dask" if args.scheduler else "processes")
+    executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
         spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
         cells = expand(spec)
@@ -853,7 +821,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         _print_json(meta)
         return 0
     t = meta["timings"]
-    on = f"on {executor}" + (f" x{meta['workers']}" if meta["workers"] else "")
+    on = f"on {meta['executor']}" + (f" x{meta['workers']}" if meta["workers"] else "")
     if meta.get("play") == "best":
         print(f"{Path(args.experiment).stem}: {_count(meta['cells'], 'cell')} under best play "
               f"({meta['method']}) in {t['elapsed_s']:.1f} s {on} ({t['cells_solved']:,} "
@@ -876,6 +844,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(table[shown].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     print(f"results: {path / 'results.parquet'}, {path / 'results.csv'}")
     print(f"provenance: {path / 'meta.json'}; plots: balance plot {path}")
+    from .report.build import run_verdict
+    from .report.console import verdict_lines
+
+    print()
+    print("\n".join(verdict_lines(run_verdict(
+        table, meta, sensitivity=bool((meta["spec"].get("verdict") or {}).get("sensitivity")),
+        allow_import=args.allow_import))))
     return 0
 
 
@@ -905,7 +880,8 @@ def _cmd_new(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
-    paths = render(args.run, args.out, allow_import=args.allow_import)
+    paths = render(args.run, args.out, allow_import=args.allow_import,
+                   sensitivity=args.sensitivity)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0
@@ -918,32 +894,9 @@ def _cmd_explore(args: argparse.Namespace) -> int:
                  port=args.port, experiments=args.experiments)
 
 
-def _progress_line(enabled: bool) -> Any:
-    """A status line on stderr, shown once a command has run for 2 s (terminals only)."""
-    import time
-
-    if not enabled or not sys.stderr.isatty():
-        return None
-    start, shown = time.perf_counter(), [0.0]
-
-    def show(text: str | None) -> None:
-        now = time.perf_counter()
-        if text is None:  # done: clear the line if one was drawn
-            if shown[0]:
-                sys.stderr.write("\r\033[K")
-                sys.stderr.flush()
-            return
-        if now - start < 2.0 or now - shown[0] < 0.2:
-            return
-        shown[0] = now
-        sys.stderr.write(f"\r{text[:120]}\033[K")
-        sys.stderr.flush()
-
-    return show
-
-
 def _cmd_tune(args: argparse.Namespace) -> int:
     from .analysis import tune as tuning
+    from .progress import Progress
 
     bounds = None
     if args.bounds is not None:
@@ -953,9 +906,20 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             bounds = None
         if bounds is None or len(bounds) != 2:
             raise SpecError(f"--bounds takes LOW,HIGH (two numbers), got {args.bounds!r}")
-    progress = _progress_line(not args.quiet)
-    common = {"knob": args.knob, "method": args.method, "bounds": bounds,
-              "draw_worth": args.draw_worth, "progress": progress}
+    with Progress(None, desc=f"tune {args.knob}", unit="evaluation",
+                  enabled=False if args.quiet else None) as bar:
+        result = _tuned(args, tuning, {"knob": args.knob, "method": args.method,
+                                       "bounds": bounds, "draw_worth": args.draw_worth,
+                                       "progress": bar.update})
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result)
+    return 0
+
+
+def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any:
+    """The answer of ``balance tune``: handicaps with --entrants, else one knob's value."""
     if args.entrants is not None:
         for flag, given in (("--a", args.a), ("--b", args.b), ("--scenario", args.scenario)):
             if given:
@@ -965,26 +929,18 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             raise SpecError("--target/--metric: the round robin mode brings every expected "
                             "score to 50%")
         names = [p.strip() for p in args.entrants.split(",")]
-        result: Any = tuning.handicaps(_ruleset(args), names, margin=args.margin,
-                                       rules=_rule_overrides(args.rule), n=args.n,
-                                       seed=0 if args.seed is None else args.seed,
-                                       precision=args.precision, anchor=args.anchor, **common)
-    else:
-        for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
-            if given is not None:
-                raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
-        rs, rules, side_a, side_b = _matchup(args)
-        extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
-        result = tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
-                             metric=args.metric, precision=args.precision, seed=args.seed,
-                             **common, **extra)
-    if progress is not None:
-        progress(None)
-    if args.json:
-        _print_json(result.to_dict())
-    else:
-        print(result)
-    return 0
+        return tuning.handicaps(_ruleset(args), names, margin=args.margin,
+                                rules=_rule_overrides(args.rule), n=args.n,
+                                seed=0 if args.seed is None else args.seed,
+                                precision=args.precision, anchor=args.anchor, **common)
+    for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+        if given is not None:
+            raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
+    rs, rules, side_a, side_b = _matchup(args)
+    extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
+    return tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
+                       metric=args.metric, precision=args.precision, seed=args.seed,
+                       **common, **extra)
 
 
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,

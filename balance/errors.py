@@ -7,7 +7,9 @@ allowed.  The command line turns it into one line on stderr and exit status 2.
 
 from __future__ import annotations
 
-__all__ = ["Interrupted", "IntractableError", "SpecError"]
+from collections.abc import Iterable
+
+__all__ = ["Interrupted", "IntractableError", "SpecError", "did_you_mean"]
 
 
 class SpecError(ValueError):
@@ -30,6 +32,23 @@ class SpecError(ValueError):
 
 class IntractableError(SpecError):
     """An exact solution was asked for a configuration the solver cannot handle."""
+
+
+def did_you_mean(name: object, choices: Iterable[object]) -> str:
+    """``" (did you mean 'x'?)"`` naming the allowed names closest to a mistyped ``name``
+    (``difflib`` similarity at least 0.6, at most three), or ``""`` when none is close."""
+    import difflib
+
+    text = str(name)
+    names = [str(c) for c in choices]
+    close = difflib.get_close_matches(text, names, n=3, cutoff=0.6)
+    if not close:  # a different case or separator is still the same name to a reader
+        folded = {n.lower().replace("-", "_"): n for n in names}
+        close = [folded[k] for k in difflib.get_close_matches(
+            text.lower().replace("-", "_"), list(folded), n=3, cutoff=0.6)]
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
 
 
 class Interrupted(KeyboardInterrupt):

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
 
 __all__ = [
     "TAGS",
@@ -108,7 +108,7 @@ def plain(value: Any) -> Any:
 
 def param(default: Any, *, tag: Tag, doc: str, choices: Sequence[Any] | None = None,
           low: float | None = None, high: float | None = None, policy: bool = False,
-          search: Sequence[Any] | None = None) -> Any:
+          search: Sequence[Any] | None = None, open_keys: bool = False) -> Any:
     """Declare a rule parameter or combatant field.
 
     Parameters
@@ -130,6 +130,10 @@ def param(default: Any, *, tag: Tag, doc: str, choices: Sequence[Any] | None = N
     search
         For a policy: the values best play tries (default: ``choices``, or both values of a
         bool).  Numeric policies (a health threshold) must give them.
+    open_keys
+        For a table: keys beyond the default's may be given (content as data: a new weapon
+        row); the dataclass's ``__post_init__`` checks them.  Otherwise a table must have
+        exactly the default's keys.
     """
     if tag not in TAGS:
         raise ValueError(f"tag must be one of {TAGS}, got {tag!r}")
@@ -137,7 +141,8 @@ def param(default: Any, *, tag: Tag, doc: str, choices: Sequence[Any] | None = N
         raise ValueError("search= is only for policy fields")
     metadata = {"tag": tag, "doc": doc, "choices": tuple(choices) if choices else None,
                 "low": low, "high": high, "policy": policy,
-                "search": tuple(search) if search is not None else None}
+                "search": tuple(search) if search is not None else None,
+                "open_keys": open_keys}
     default = _freeze(default)
     return field(default=default, metadata=metadata)
 
@@ -237,7 +242,9 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
-        raise _fail(owner, name, "one of " + ", ".join(map(str, md["choices"])), value)
+        raise SpecError(f"{owner} field '{name}' must be one of "
+                        f"{', '.join(map(str, md['choices']))}, got {value!r}"
+                        + did_you_mean(value, md["choices"]))
     low, high = md.get("low"), md.get("high")
     if isinstance(value, int | float) and ((low is not None and value < low)
                                            or (high is not None and value > high)):
@@ -301,6 +308,8 @@ def check_fields(obj: Any) -> None:
             if not isinstance(value, Table):
                 raise _fail(owner, f.name, "a table", value)
             expected = set(f.default) if isinstance(f.default, Table) else set(value)
+            if md.get("open_keys"):
+                expected |= set(value)
             if set(value) != expected:
                 raise _fail(owner, f.name, "a table with keys " + ", ".join(sorted(expected)),
                             dict(value))
@@ -345,7 +354,8 @@ def coerce(cls: type, name: str, value: Any) -> Any:
     owner = getattr(cls, "_owner", cls.__name__)
     fields = {f.name: f for f in dataclasses.fields(cls) if "tag" in f.metadata}
     if name not in fields:
-        raise SpecError(f"unknown {owner} field '{name}'; allowed: " + ", ".join(fields))
+        raise SpecError(f"unknown {owner} field '{name}'{did_you_mean(name, fields)}; "
+                        "allowed: " + ", ".join(fields))
     if not isinstance(value, str):
         return value
     f, tp = fields[name], _hints(cls)[name]
@@ -358,10 +368,10 @@ def coerce(cls: type, name: str, value: Any) -> Any:
         table = dict(f.default)  # type: ignore[arg-type]
         for part in filter(None, (p.strip() for p in value.split(","))):
             key, sep, text = part.partition(":")
-            if not sep or key.strip() not in table:
+            if not sep or (key.strip() not in table and not f.metadata.get("open_keys")):
                 raise SpecError(f"{owner} field '{name}' is a table written key:value,...; "
                                 f"keys: {', '.join(table)}; got {part!r}")
-            old = table[key.strip()]
+            old = table.get(key.strip(), "")
             kind = float if isinstance(old, float) else int if isinstance(old, int) else str
             table[key.strip()] = _parse_scalar(owner, f"{name}.{key.strip()}", kind, text,
                                                f.metadata)

@@ -19,6 +19,7 @@ Matplotlib is imported inside the functions, never by ``import balance``.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -26,24 +27,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .errors import SpecError
+from .errors import SpecError, did_you_mean
+from .labels import Labels
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["KINDS", "curves", "draw_to", "heatmap", "intervals", "matchup", "plot_run", "save"]
+__all__ = ["KINDS", "curves", "draw_to", "entrant_order", "figure_bytes", "heatmap",
+           "intervals", "matchup", "plot_run", "save"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
 RATES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value")
 """Fractions on a 0..1 scale (best play's value is A's expected score)."""
-LABELS = {"a_win": "A win rate", "b_win": "B win rate", "draw": "draw rate",
-          "value": "A's expected score, best play",
-          "default_value": "A's expected score, policies as given",
-          "mean_rounds": "mean rounds",
-          "rounds_q10": "rounds, 10th percentile", "rounds_q50": "rounds, median",
-          "rounds_q90": "rounds, 90th percentile"}
 _DETERMINISTIC_RC: Any = {"svg.hashsalt": "balance", "svg.fonttype": "path"}
 _PNG_METADATA = {"Software": None}
 _SVG_METADATA = {"Date": None, "Creator": None}
@@ -55,7 +52,8 @@ _SVG_METADATA = {"Date": None, "Creator": None}
 def _need(df: pd.DataFrame, *columns: str | None) -> None:
     for column in columns:
         if column is not None and column not in df.columns:
-            raise SpecError(f"no column {column!r} in the table; columns: "
+            raise SpecError(f"no column {column!r} in the table"
+                            f"{did_you_mean(column, map(str, df.columns))}; columns: "
                             + ", ".join(map(str, df.columns)))
 
 
@@ -74,6 +72,15 @@ def _unique_rows(df: pd.DataFrame, keys: Sequence[str]) -> None:
         hint = f" ({', '.join(swept)} also vary)" if swept else ""
         raise SpecError(f"several rows share each {' x '.join(keys)}{hint}; select one value "
                         "of the other axes first (e.g. `balance plot RUN --where FIELD=VALUE`)")
+
+
+def _with_score(df: pd.DataFrame, value: str) -> pd.DataFrame:
+    """``df`` with the derived column ``score`` (A's expected score: a win 1, a draw 1/2)
+    when it is asked for and missing."""
+    if value == "score" and "score" not in df.columns:
+        _need(df, "a_win", "draw")
+        df = df.assign(score=df["a_win"] + 0.5 * df["draw"])
+    return df
 
 
 def _matrix(df: pd.DataFrame, x: str, y: str, value: str
@@ -106,24 +113,17 @@ def _new_axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
 def _grid_size(kind: str, nx: int, ny: int) -> tuple[float, float]:
     """Figure size (inches) for a grid of ``nx`` by ``ny`` cells."""
     if kind == "curves":
-        return (7.0, 4.5)
-    per = 0.8 if kind == "matchup" else 0.45
-    return (min(14.0, 4.0 + per * nx), min(12.0, 2.5 + 0.8 * per * ny))
+        return (8.5, 4.5)
+    per = 0.62 if kind == "matchup" else 0.45
+    return (min(14.0, 4.5 + per * nx), min(12.0, 2.5 + 0.8 * per * ny))
 
 
-def _label(column: str) -> str:
-    return LABELS.get(column, column)
+def _labels(df: pd.DataFrame, labels: Labels | None) -> Labels:
+    return labels if labels is not None else Labels.for_run(df)
 
 
-def _fmt(v: Any) -> str:
-    """A value as a label; a whole side of one repeated member, "raider + raider + raider",
-    as "3 × raider" (whole-side axes over numbers would otherwise crowd the figure)."""
-    if isinstance(v, float | np.floating):
-        return f"{v:g}"
-    members = str(v).split(" + ")
-    if len(members) > 1 and len(set(members)) == 1:
-        return f"{len(members)} × {members[0]}"
-    return str(v)
+def _label(column: str, labels: Labels | None = None) -> str:
+    return (labels or Labels()).column(column)
 
 
 def _wrap(text: str, width: int = 28, breaks: str = r"(?<=,)|(?= \+ )") -> str:
@@ -140,32 +140,100 @@ def _wrap(text: str, width: int = 28, breaks: str = r"(?<=,)|(?= \+ )") -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _ticks(ax: Axes, axis: str, labels: list[Any]) -> None:
-    step = max(1, int(np.ceil(len(labels) / 20)))
-    positions = list(range(0, len(labels), step))
-    text = [_wrap(_fmt(labels[i])) for i in positions]
+def _integers(values: Sequence[Any]) -> bool:
+    return bool(values) and all(
+        isinstance(v, int | np.integer) and not isinstance(v, bool | np.bool_) for v in values)
+
+
+def _tick_positions(values: list[Any]) -> list[int]:
+    """Which of ``values`` get a tick: all of up to 20; else every k-th, k a 1-2-5 step, and
+    on an evenly spaced integer axis the values that are multiples of k."""
+    n = len(values)
+    if n <= 20:
+        return list(range(n))
+    step = next(k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9) if n / k <= 20)
+    if _integers(values) and len({b - a for a, b in itertools.pairwise(values)}) == 1:
+        spacing = step * (values[1] - values[0])
+        picked = [i for i, v in enumerate(values) if int(v) % spacing == 0]
+        if picked:
+            return picked
+    return list(range(0, n, step))
+
+
+def _ticks(ax: Axes, axis: str, column: str, values: list[Any], labels: Labels) -> None:
+    positions = _tick_positions(values)
+    text = [_wrap(labels.value(column, values[i])) for i in positions]
     if axis == "x":
-        ax.set_xticks(positions, text, rotation=45 if any(len(t) > 4 for t in text) else 0,
-                      ha="right" if any(len(t) > 4 for t in text) else "center")
+        tilt = any(len(t) > 4 for t in text)
+        ax.set_xticks(positions, text, rotation=45 if tilt else 0,
+                      ha="right" if tilt else "center", rotation_mode="anchor")
+        ticks = ax.get_xticklabels()
     else:
         ax.set_yticks(positions, text)
+        ticks = ax.get_yticklabels()
+    for tick, i in zip(ticks, positions, strict=True):
+        if labels.is_baseline(column, values[i]):
+            tick.set_fontweight("bold")
+
+
+def _axis_title(column: str, values: Sequence[Any], labels: Labels) -> str:
+    """An axis's label, naming its default value (drawn bold) where the axis holds it."""
+    title = labels.column(column)
+    marked = [v for v in values if labels.is_baseline(column, v)]
+    return title + (f" (bold: default, {labels.value(column, marked[0])})" if marked else "")
+
+
+RATE_LIKE = ("a_win", "b_win", "score", "value", "default_value")
+"""Quantities whose even point is 50%: a diverging colour map centred there."""
+SEQUENTIAL = {"draw": "Purples"}
+"""Quantities that only grow from 0: a sequential map (fight lengths use viridis)."""
+
+
+def _colour(value: str, grid: np.ndarray) -> dict[str, Any]:
+    """The colour map and its limits for ``value``: diverging around 50% for win rates and
+    scores, sequential from 0 for draws, sequential over the data for lengths and counts."""
+    if value in RATE_LIKE:
+        return {"cmap": "RdBu", "vmin": 0.0, "vmax": 1.0}
+    if value in SEQUENTIAL:
+        top = float(np.nanmax(grid)) if np.isfinite(grid).any() else 1.0
+        return {"cmap": SEQUENTIAL[value], "vmin": 0.0,
+                "vmax": min(1.0, max(0.05, float(np.ceil(top * 10) / 10)))}
+    return {"cmap": "viridis"}
+
+
+def _cell_text(value: str, v: float) -> str:
+    if value in RATES or value in RATE_LIKE:
+        return f"{100 * v:.0f}%"
+    return f"{v:.3g}"
 
 
 def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool,
-           origin: Literal["upper", "lower"]) -> None:
-    rate = value in RATES
+           origin: Literal["upper", "lower"], labels: Labels, contour: bool = True) -> None:
+    """The colour grid, its colour bar, a 50% contour (``contour``: both axes ordered
+    numbers, so a line between cells means something) and cell annotations."""
+    from matplotlib.ticker import PercentFormatter
+
     image = ax.imshow(grid, origin=origin, aspect="auto", interpolation="nearest",
-                      cmap="RdBu" if rate else "viridis",
-                      vmin=0.0 if rate else None, vmax=1.0 if rate else None)
+                      **_colour(value, grid))
     bar = ax.figure.colorbar(image, ax=ax)
-    bar.set_label(_label(value))
+    bar.set_label(_label(value, labels))
+    if value in RATES or value in RATE_LIKE:
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    even = value in RATE_LIKE and contour and min(grid.shape) >= 2 \
+        and np.nanmin(grid) < 0.5 < np.nanmax(grid)
+    if even:  # where the matchup is even: the line a designer looks for first
+        ax.contour(np.arange(grid.shape[1]), np.arange(grid.shape[0]),
+                   np.ma.masked_invalid(grid), levels=[0.5], colors="black", linewidths=1.4)
+        bar.ax.axhline(0.5, color="black", linewidth=1.4)
+        bar.set_label(f"{_label(value, labels)} (black line: 50%)")
     if annotate:
+        cmap, norm = image.get_cmap(), image.norm
         for (r, c), v in np.ndenumerate(grid):
             if np.isnan(v):
                 continue
-            text = f"{100 * v:.0f}%" if rate else f"{v:.3g}"
-            dark = rate and abs(v - 0.5) > 0.3
-            ax.text(c, r, text, ha="center", va="center", fontsize=8,
+            red, green, blue, _ = cmap(norm(v))
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+            ax.text(c, r, _cell_text(value, v), ha="center", va="center", fontsize=8,
                     color="white" if dark else "black")
 
 
@@ -173,35 +241,46 @@ def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool,
 
 
 def heatmap(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win", ax: Axes | None = None,
-            annotate: bool | None = None) -> Axes:
+            annotate: bool | None = None, labels: Labels | None = None) -> Axes:
     """``value`` (default A's win rate) over two swept axes, as a colour grid.
 
-    Rates use a diverging map centred on 50%; cells are annotated when the grid is small
-    (at most 12 x 12) unless ``annotate`` says otherwise.
+    Win rates and scores use a diverging map centred on 50% with a black line where the
+    matchup is even (when both axes are numbers); draws a sequential map from 0; fight lengths viridis.  Cells are
+    annotated when the grid is small (at most 12 x 12) unless ``annotate`` says otherwise.
+    Axes and values are labelled by ``labels`` (default: from the table's ``attrs``); an
+    axis's default value is drawn bold.
     """
+    df = _with_score(df, value)
+    labels = _labels(df, labels)
     grid, xs, ys = _matrix(df, x, y, value)
     ax = _new_axes(ax, _grid_size("heatmap", len(xs), len(ys)))
     show = annotate if annotate is not None else max(grid.shape) <= 12
-    _image(ax, grid, value, annotate=show, origin="lower")
-    _ticks(ax, "x", xs)
-    _ticks(ax, "y", ys)
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
-    ax.set_title(f"{_label(value)} by {x} and {y}" + (" (exact)" if _exact(df) else ""))
+    ordered = all(isinstance(v, int | float | np.integer | np.floating) for v in [*xs, *ys])
+    _image(ax, grid, value, annotate=show, origin="lower", labels=labels, contour=ordered)
+    _ticks(ax, "x", x, xs, labels)
+    _ticks(ax, "y", y, ys, labels)
+    ax.set_xlabel(_axis_title(x, xs, labels))
+    ax.set_ylabel(_axis_title(y, ys, labels))
+    ax.set_title(f"{_label(value, labels)} by {labels.column(x)} and {labels.column(y)}"
+                 + (" (exact)" if _exact(df) else ""))
     return ax
 
 
 def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
-           ax: Axes | None = None) -> Axes:
+           ax: Axes | None = None, labels: Labels | None = None) -> Axes:
     """``y`` against one swept axis ``x``, one curve per value of ``by``.
 
     Rates are drawn with their interval band (the ``_low`` / ``_high`` columns of the
     table) and a dashed line at 50%.  An exact run's rates have no interval (``_low`` =
-    ``_high``): no band is drawn and the axis says "exact".
+    ``_high``): no band is drawn and the axis says "exact".  The legend sits outside the
+    plot, right of it; an integer axis gets integer ticks; the default value of ``x`` gets a
+    dotted line.
     """
+    df = _with_score(df, y)
+    labels = _labels(df, labels)
     _need(df, x, y, by)
     _unique_rows(df, [x] if by is None else [x, by])
-    ax = _new_axes(ax, (7.0, 4.5))
+    ax = _new_axes(ax, (8.5, 4.5))
     xs = _levels(df[x])
     numeric = all(isinstance(v, int | float | np.integer | np.floating) for v in xs)
     position = {v: (float(v) if numeric else float(i)) for i, v in enumerate(xs)}
@@ -211,46 +290,91 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     exact = _exact(df)
     for group, part in groups:
         part = part.assign(_pos=[position[v] for v in part[x].tolist()]).sort_values("_pos")
-        label = None if by is None else f"{by} = {_fmt(group)}"
+        label = None if by is None else labels.tick(by, group)
         (line,) = ax.plot(part["_pos"], part[y], marker="o", markersize=3, label=label)
         if band:
             ax.fill_between(part["_pos"], part[f"{y}_low"], part[f"{y}_high"],
                             color=line.get_color(), alpha=0.25, linewidth=0)
-    if y in RATES:
+    if y in RATES or y in RATE_LIKE:
         from matplotlib.ticker import PercentFormatter
 
         ax.axhline(0.5, color="0.5", linestyle="--", linewidth=0.8)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     if not numeric:
-        _ticks(ax, "x", xs)
-    ax.set_xlabel(x)
-    ax.set_ylabel(_label(y) + (" (95% interval band)" if band else " (exact)" if exact
-                               else ""))
-    ax.set_title(f"{_label(y)} by {x}" + (" (exact)" if exact else ""))
+        _ticks(ax, "x", x, xs, labels)
+    else:
+        if _integers(xs):
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        marked = [v for v in xs if labels.is_baseline(x, v)]
+        if marked:
+            ax.axvline(float(marked[0]), color="0.35", linestyle=":", linewidth=1.0)
+    ax.set_xlabel(_axis_title(x, xs, labels) if not numeric else labels.column(x) + (
+        f" (dotted: default, {labels.value(x, marked[0])})" if numeric and marked else ""))
+    ax.set_ylabel(_label(y, labels) + (" (95% interval band)" if band else " (exact)" if exact
+                                       else ""))
+    ax.set_title(f"{_label(y, labels)} by {labels.column(x)}" + (" (exact)" if exact else ""))
     if by is not None:
-        ax.legend(fontsize=8, title=None, loc="best")
+        ax.legend(fontsize=8, title=labels.column(by), title_fontsize=8, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
     ax.grid(True, linewidth=0.3)
     return ax
 
 
-def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win",
-            ax: Axes | None = None) -> Axes:
+def entrant_order(df: pd.DataFrame, *, x: str, y: str) -> list[Any]:
+    """Entrants of a round robin (row ``y`` in seat A against column ``x`` in seat B) from
+    the strongest: by mean expected score against the field, both seats counted alike."""
+    import pandas as pd
+
+    score = df["a_win"] + 0.5 * df["draw"]
+    as_a = score.groupby(df[y].astype(str)).mean()
+    as_b = (1 - score).groupby(df[x].astype(str)).mean()
+    names = _levels(pd.concat([df[y], df[x]], ignore_index=True))
+    strength = {v: np.nanmean([as_a.get(str(v), np.nan), as_b.get(str(v), np.nan)])
+                for v in names}
+    return sorted(names, key=lambda v: -strength[v])
+
+
+def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "score",
+            ax: Axes | None = None, order: Sequence[Any] | None = None,
+            labels: Labels | None = None) -> Axes:
     """A matchup matrix: the combatant of side A (``y``, rows) against that of side B (``x``,
-    columns), each cell annotated with ``value`` (A's win rate by default)."""
+    columns), each cell annotated with ``value``.
+
+    The default ``value`` is A's expected score (a win 1, a draw 1/2), so a matchup of all
+    draws reads 50%, not a loss.  Rows and columns are in ``order``, by default the
+    strongest first (:func:`entrant_order`) when both sides hold the same entrants.
+    """
+    df = _with_score(df, value)
+    labels = _labels(df, labels)
     grid, xs, ys = _matrix(df, x, y, value)
+    if order is None and set(map(str, xs)) == set(map(str, ys)) and {"a_win", "draw"} <= set(df):
+        order = entrant_order(df, x=x, y=y)
+    if order is not None:
+        by_text = {str(v): i for i, v in enumerate(xs)}
+        cols = [by_text[str(v)] for v in order if str(v) in by_text]
+        by_text = {str(v): i for i, v in enumerate(ys)}
+        rows = [by_text[str(v)] for v in order if str(v) in by_text]
+        grid, xs, ys = grid[np.ix_(rows, cols)], [xs[i] for i in cols], [ys[i] for i in rows]
     ax = _new_axes(ax, _grid_size("matchup", len(xs), len(ys)))
-    _image(ax, grid, value, annotate=True, origin="upper")
-    _ticks(ax, "x", xs)
-    _ticks(ax, "y", ys)
-    ax.set_xlabel(f"side B: {x}")
-    ax.set_ylabel(f"side A: {y}")
-    ax.set_title(f"{_label(value)}: row (A) against column (B)"
+    _image(ax, grid, value, annotate=True, origin="upper", labels=labels, contour=False)
+    _ticks(ax, "x", x, xs, labels)
+    _ticks(ax, "y", y, ys, labels)
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("top")
+    for tick in ax.get_xticklabels():
+        tick.set_horizontalalignment("left")
+    ax.set_xlabel(f"side B: {labels.column(x)}")
+    ax.set_ylabel(f"side A: {labels.column(y)}")
+    ax.set_title(f"{_label(value, labels)}: row (A) against column (B)"
+                 + (", strongest first" if order is not None else "")
                  + (" (exact)" if _exact(df) else ""))
     return ax
 
 
 def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_win",
-              ax: Axes | None = None) -> Axes:
+              ax: Axes | None = None, labels: Labels | None = None) -> Axes:
     """``value`` of every row of ``df`` as a dot with its interval whisker, one line per row.
 
     ``label`` names the column (or columns, joined with " / ") that names each row.  Rows
@@ -261,6 +385,7 @@ def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_w
     _need(df, value, *names)
     if df.empty:
         raise SpecError("intervals: the table has no rows to draw")
+    labels = _labels(df, labels)
     ax = _new_axes(ax, (7.0, 1.2 + 0.35 * len(df)))
     ys = np.arange(len(df))[::-1]
     mid = df[value].to_numpy(dtype=float)
@@ -271,15 +396,16 @@ def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_w
         ax.errorbar(mid, ys, xerr=np.clip(err, 0.0, None), fmt="o", capsize=3, markersize=4)
     else:
         ax.plot(mid, ys, "o", markersize=4)
-    texts = [" / ".join(_fmt(v) for v in row) for row in df[names].itertuples(index=False)]
+    texts = [" / ".join(labels.value(n, v) for n, v in zip(names, row, strict=True))
+             for row in df[names].itertuples(index=False)]
     ax.set_yticks(ys, [_wrap(t, width=40) for t in texts], fontsize=8)
-    if value in RATES:
+    if value in RATES or value in RATE_LIKE:
         from matplotlib.ticker import PercentFormatter
 
         ax.axvline(0.5, color="0.5", linestyle="--", linewidth=0.8)
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         ax.set_xlim(0.0, 1.0)
-    ax.set_xlabel(_label(value) + (" (95% interval)" if low_col in df.columns else ""))
+    ax.set_xlabel(_label(value, labels) + (" (95% interval)" if low_col in df.columns else ""))
     ax.grid(True, axis="x", linewidth=0.3)
     return ax
 
@@ -300,36 +426,57 @@ def save(fig_or_ax: Figure | Axes, path: str | Path, *,
     creator and with a fixed hash salt for its element ids.  Each file is written
     atomically.
     """
-    import matplotlib
-
     from .sweep.store import atomic_write
 
     figure = _figure(fig_or_ax)
     stem = Path(path)
     if stem.suffix.lower() in (".png", ".svg"):
         stem = stem.with_suffix("")
+    formats = list(formats)
+    for fmt in formats:
+        if fmt not in ("png", "svg"):
+            raise SpecError(f"figure format must be png or svg, got {fmt!r}")
     written = []
-    with matplotlib.rc_context(_DETERMINISTIC_RC):
-        for fmt in formats:
-            if fmt not in ("png", "svg"):
-                raise SpecError(f"figure format must be png or svg, got {fmt!r}")
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format=fmt, dpi=dpi,
-                           metadata=_PNG_METADATA if fmt == "png" else _SVG_METADATA)
-            target = stem.with_name(stem.name + "." + fmt)
-            atomic_write(target, buffer.getvalue())
-            written.append(target)
+    for fmt, data in zip(formats, figure_bytes(figure, formats, dpi=dpi), strict=True):
+        target = stem.with_name(stem.name + "." + fmt)
+        atomic_write(target, data)
+        written.append(target)
     return written
 
 
+def figure_bytes(figure: Figure, formats: Iterable[str], *, dpi: int = 150) -> list[bytes]:
+    """The figure encoded in each format, deterministically (see :func:`save`).
+
+    The layout engine (constrained layout) runs for the first format only: the second
+    reuses its positions, which halves the cost of a figure with many labels."""
+    import matplotlib
+
+    engine = figure.get_layout_engine()
+    out = []
+    try:
+        with matplotlib.rc_context(_DETERMINISTIC_RC):
+            for i, fmt in enumerate(formats):
+                buffer = io.BytesIO()
+                figure.savefig(buffer, format=fmt, dpi=dpi,
+                               metadata=_PNG_METADATA if fmt == "png" else _SVG_METADATA)
+                out.append(buffer.getvalue())
+                if i == 0 and engine is not None:
+                    figure.set_layout_engine("none")
+    finally:
+        if engine is not None:
+            figure.set_layout_engine(engine)
+    return out
+
+
 def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str | None = None,
-            value: str = "a_win", by: str | None = None, name: str | None = None,
+            value: str | None = None, by: str | None = None, name: str | None = None,
             suffix: str = "", note: str = "",
             formats: Iterable[str] = ("png", "svg")) -> list[Path]:
     """Draw one plot on a figure of its own (no pyplot state) and save it in ``folder``.
 
     The file is named after the plot (``heatmap-a_win-X-Y``) plus ``suffix``, or ``name``;
     ``note`` (e.g. the values the other axes are held at) is added under the title.
+    ``value`` defaults to A's expected score (``score``) for a matchup, else A's win rate.
     """
     from matplotlib.figure import Figure
 
@@ -338,7 +485,9 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
     if kind != "curves" and y is None:
         raise SpecError(f"a {kind} needs both x and y")
     _need(df, x, y)
+    value = value or ("score" if kind == "matchup" else "a_win")
     shown = (y or value) if kind == "curves" else value
+    df = _with_score(df, shown)
     _need(df, shown)
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
@@ -375,14 +524,15 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
 
 
 def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
-             y: str | None = None, value: str = "a_win", by: str | None = None,
+             y: str | None = None, value: str | None = None, by: str | None = None,
              where: Sequence[str] = (), out: str | Path | None = None,
              formats: Iterable[str] = ("png", "svg")) -> list[Path]:
     """Draw a plot of a finished run into ``RUN/plots/`` (or ``out``); the paths written.
 
     Defaults come from the run's axes: with two or more, a heatmap with the second axis
     across and the first up; with one, curves over it.  ``where`` holds ``FIELD=VALUE``
-    filters that pick one value of the other axes.
+    filters that pick one value of the other axes; without any, the axes the figure does
+    not show are held at their default value (else their first), named under the title.
     """
     from .sweep import load_run
 
@@ -392,11 +542,12 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
         field, sep, text = item.partition("=")
         if not sep or field not in table.columns:
             raise SpecError(f"--where takes FIELD=VALUE with FIELD one of: {', '.join(axes)}; "
-                            f"got {item!r}")
+                            f"got {item!r}" + did_you_mean(field, axes))
         keep = table[field].astype(str) == text
         if not keep.any():
-            raise SpecError(f"--where {item!r} matches no row; {field} takes "
-                            + ", ".join(map(_fmt, _levels(table[field]))))
+            levels = [str(v) for v in _levels(table[field])]
+            raise SpecError(f"--where {item!r} matches no row{did_you_mean(text, levels)}; "
+                            f"{field} takes " + ", ".join(levels))
         table = table[keep]
     if kind is None:
         if not axes:
@@ -411,7 +562,7 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
     if kind == "curves":
         if by is None and len(axes) >= 2:
             by = next((a for a in axes if a != x), None)
-        y = y or value
+        y = y or value or "a_win"
     elif y is None:
         others = [a for a in axes if a != x]
         if not others:
@@ -421,6 +572,24 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
 
     folder = Path(out) if out is not None else path / "plots"
     check_folder(folder, "--out", " for the plots")
-    suffix = "".join(f"-{item}" for item in where)
+    where = list(where)
+    if not where:
+        # Axes the figure does not show are held at their default (else their first value),
+        # so a run of three or more axes draws without --where; the title says so.
+        labels = Labels.for_run(table)
+        shown = {x, by} | ({y} if kind != "curves" else set())
+        for axis in axes:
+            if axis in shown or table[axis].nunique() < 2:
+                continue
+            levels = _levels(table[axis])
+            chosen = next((v for v in levels if labels.is_baseline(axis, v)), levels[0])
+            table = table[table[axis] == chosen]
+            where.append(f"{axis}={chosen}")
+        suffix = ""
+    else:
+        suffix = "".join(f"-{item}" for item in where)
+    labels = Labels.for_run(table)
+    note = ", ".join(f"{labels.column(f)} = {labels.value(f, v)}"
+                     for f, _, v in (item.partition("=") for item in where))
     return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
-                   note=", ".join(where), formats=formats)
+                   note=note, formats=formats)

@@ -240,6 +240,7 @@ class Summary:
         out["mean_rounds"] = self.mean_rounds
         out["rounds_median"] = self.rounds_quantile(0.5)
         out["end_causes"] = self.cause_shares()
+        out["per_fight"] = {name: self.extra_mean(name) for name in sorted(self.tally.extras)}
         out["assumptions"] = list(self.assumptions)
         out["policies"] = list(self.policies)
         out.update({k: v for k, v in self.meta.items() if k not in ("seed", "entropy")})
@@ -260,6 +261,9 @@ class Summary:
                      f"90th percentile {self.rounds_quantile(0.9):g}")
         shares = ", ".join(f"{c} {100 * s:.1f}%" for c, s in self.cause_shares().items() if s)
         lines.append(f"  ended by {shares}")
+        if self.tally.extras:  # the ruleset's own measures, e.g. casualties, pool spent
+            lines.append("  per fight (mean): " + ", ".join(
+                f"{name} {self.extra_mean(name):.3g}" for name in sorted(self.tally.extras)))
         lines.extend(rests_on(self.assumptions, self.policies))
         return "\n".join(lines)
 

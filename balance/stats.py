@@ -1,13 +1,17 @@
 """Interval estimates and the statistical tests the test suite and analyses use.
 
-All functions are pure: counts in, numbers out.
+All functions are pure: counts in, numbers out.  SciPy is imported inside the functions
+that need it, so ``import balance`` (and every command that only prints a Wilson interval)
+does not pay for ``scipy.stats``.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from statistics import NormalDist
+
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as _st
 
 __all__ = [
     "bradley_terry",
@@ -23,11 +27,16 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=64)
 def z_value(confidence: float) -> float:
-    """Two-sided normal quantile for a confidence level (1.959964 for 0.95)."""
+    """Two-sided normal quantile for a confidence level (1.959964 for 0.95).
+
+    The standard library's ``NormalDist.inv_cdf`` (Wichura's AS241, accurate to about 1e-16)
+    gives the same value as ``scipy.stats.norm.ppf`` without importing SciPy.
+    """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return float(_st.norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def wilson(k: ArrayLike, n: ArrayLike, confidence: float = 0.95
@@ -61,6 +70,8 @@ def half_width(k: ArrayLike, n: ArrayLike, confidence: float = 0.95) -> np.ndarr
 def clopper_pearson(k: ArrayLike, n: ArrayLike, confidence: float = 0.95
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Exact (conservative) Clopper-Pearson interval."""
+    from scipy import stats as _st
+
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
     alpha = 1 - confidence
@@ -103,6 +114,8 @@ def gof_pvalue(observed: np.ndarray, expected_probs: np.ndarray, *, min_expected
             exp_pooled.append(acc_e)
     if len(exp_pooled) < 2:
         return 1.0
+    from scipy import stats as _st
+
     return float(_st.chisquare(obs_pooled, exp_pooled).pvalue)
 
 
@@ -140,6 +153,8 @@ def chi2_homogeneity(counts_a: np.ndarray, counts_b: np.ndarray, *, min_expected
             rows_b.append(acc_b)
     if len(rows_a) < 2:
         return 1.0
+    from scipy import stats as _st
+
     table = np.array([rows_a, rows_b])
     return float(_st.chi2_contingency(table, correction=False).pvalue)
 

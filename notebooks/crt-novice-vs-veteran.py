@@ -131,6 +131,8 @@ steps = table.sort_values("a.0.combats")["a_win"].diff().dropna()
 flat = int((steps.abs() < 0.01).sum())
 assert s.a_win < 0.1 and score.loc["novice", "veteran"] < 0.1  # "unfair to the novice"
 assert master_loss > 0.01                                        # "... lethal to the master"
+assert floor > 0                                                 # "keeps a floor"
+assert flat > len(steps) / 2 and steps.max() > 0.05              # "flat inside a band, jumps"
 Markdown(f"""
 * **Unfair to the novice: yes.** The novice beats the veteran in {pct(s.a_win)} of fights
   (95% interval {pct(low)} to {pct(high)}), draws {pct(s.draw)}, and scores

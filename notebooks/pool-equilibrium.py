@@ -180,6 +180,12 @@ equal = int(pool.combatant(B).intellect)
 assert sealed["game_value"].is_monotonic_increasing
 assert informed["a_win"].max() == 0
 assert at_cap.loc["attacker_first", "draw"] > 0.999 and at_cap.loc["defender_first", "A wins"] > 0.999
+assert sim.a_win_ci[0] <= p.a_win <= sim.a_win_ci[1]             # "the Monte Carlo agrees"
+# the cell above: "Sealed bids sit in between, and their value grows with the cap"
+sealed_by_cap = by_cap[by_cap.bid_protocol == "sealed"].set_index("max_rounds")["value"]
+assert sealed_by_cap.is_monotonic_increasing
+assert (at_cap.loc["attacker_first", "value"] <= at_cap.loc["sealed", "value"]
+        <= at_cap.loc["defender_first", "value"])
 Markdown(f"""
 * **Under sealed bids a bigger pool is decisive.** A's game value (win + half a draw)
   rises with Intellect from {sealed["game_value"].iloc[0]:.3f} at Intellect

@@ -176,7 +176,12 @@ knight_losses = knight_rows["b_win"].max()
 lost = "no fight" if knight_losses == 0 else f"at most {100 * knight_losses:.1f}% of fights"
 roll_best = analysis.metagame(rr_roll, resamples=30)["weight"].idxmax()
 light_best = light["expected_score"].idxmax()
+roll_change = (both.iloc[:, 1] - both.iloc[:, 0]).abs().max()
 assert best == "knight" and roll_best == "knight"
+assert equilibrium.loc["knight", "weight"] > 0.99                # "plays the Knight alone"
+assert analysis.metagame(rr_roll, resamples=30).loc["knight", "weight"] > 0.99
+assert roll_change < 0.05                                        # "a few hundredths"
+assert light_best in ("gladiator", "swashbuckler", "assassin")  # "the solo styles lead"
 assert light.index[-1] == ratings.index[-1] == "legionnaire"
 Markdown(f"""
 * **The styles are not balanced in duels at equal Skill.** Under the DEFAULT armour rules

@@ -242,6 +242,8 @@ might_value = table.groupby("rules.map").apply(
     lambda g: (g["exact"].max() - g["exact"].min()) / (g["a.0.might"].max() - g["a.0.might"].min()),
     include_groups=False)
 assert s.a_win > 0.99 and fight_4v4.a_win > 0.5
+assert inside >= len(against_exact) - 1                          # "Monte Carlo agrees"
+assert plain.a_win != bypass.a_win                               # "moves ... from ... to"
 assert list(schedules.index) == sorted(schedules.index, key=lambda m: -sum(json.loads(m)))
 Markdown(f"""
 * **The gate is a rout, as the seed tells it:** the defenders win {pct(s.a_win)} of

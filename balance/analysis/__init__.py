@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from .equilibria import dominated, metagame
 from .marginal import marginal_value
-from .matchups import round_robin, score_matrix
+from .matchups import field_scores, pair_scores, round_robin, score_matrix
 from .ratings import ratings
 from .shape import fight_lengths, seat_advantage, upsets
 from .tune import handicaps
 
 __all__ = [
     "dominated",
+    "field_scores",
     "fight_lengths",
     "handicaps",
     "marginal_value",
     "metagame",
+    "pair_scores",
     "ratings",
     "round_robin",
     "score_matrix",

@@ -72,6 +72,8 @@ import numpy as np
 from .. import stats
 from ..api import get, matchup
 from ..errors import IntractableError, SpecError
+from ..labels import field_label, rate_with_interval
+from ..outcomes import rests_on
 from ..random import root_entropy, stream
 from ..rulesets.base import Ruleset, Side
 
@@ -92,7 +94,8 @@ within noise of the target (a plateau), and the interval is reported as at least
 RR_FIGHTS = 20_000
 """Default fights per ordered pair and knob value in a simulated round robin."""
 
-Progress = Callable[[str], None]
+Progress = Callable[[int], None]
+"""Called with the number of evaluations so far (a knob value's rate, simulated or solved)."""
 
 
 # --- knobs ---------------------------------------------------------------------------------------
@@ -112,14 +115,12 @@ class Knob:
     integer: bool
     low: float
     high: float
+    label: str = ""
+    """The field in words ("combats survived"), from its documentation."""
 
     @property
     def side(self) -> str | None:
         return None if self.target == "rules" else self.target.upper()
-
-    @property
-    def label(self) -> str:
-        return self.name.replace("_", " ")
 
     def fmt(self, value: float | None, *, crossing: bool = False,
             half: float | None = None) -> str:
@@ -214,7 +215,8 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
     if low is None or high is None:
         raise SpecError(f"knob {path} has no declared range; give bounds=(low, high) "
                         "(--bounds LOW,HIGH)")
-    return Knob(path, target, member, name, integer, float(low), float(high))
+    return Knob(path, target, member, name, integer, float(low), float(high),
+                field_label(name, info.metadata.get("doc", "")))
 
 
 def _num(value: float | None) -> str:
@@ -253,6 +255,19 @@ def _apply(rs: Ruleset, knob: Knob, rules: Any, side_a: Side, side_b: Side, valu
     if knob.target == "a":
         return rules, tuple(side), side_b
     return rules, side_a, tuple(side)
+
+
+def _who(knob: Knob, side_a: Side, side_b: Side) -> str | None:
+    """The knob's owner in words: the side, or one combatant of a larger side."""
+    if knob.side is None:
+        return None
+    side = side_a if knob.target == "a" else side_b
+    if knob.member == "*":
+        return f"every combatant of {knob.side}" if len(side) > 1 else knob.side
+    if len(side) == 1:
+        return knob.side
+    i = int(knob.member or 0)
+    return f"{knob.side}'s combatant {i} ({getattr(side[i], 'name', '?')})"
 
 
 def _current(knob: Knob, rules: Any, side_a: Side, side_b: Side) -> float | None:
@@ -608,9 +623,9 @@ class Point:
     """The draw rate there."""
 
     def text(self) -> str:
-        if self.n == 0:
-            return f"{self.rate:.1%}"
-        return f"{self.rate:.1%} [{self.low:.1%}, {self.high:.1%}]"
+        """``"47.9% [47.2, 48.7]"``, rounded to what the interval supports; an exact rate
+        to two decimals of a percent."""
+        return rate_with_interval(self.rate, self.low, self.high, exact=self.n == 0)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -656,6 +671,10 @@ class Tuning:
     elapsed_s: float
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    who: str | None = None
+    policies: tuple[str, ...] = ()
+    """The policies the fighters play, as ``name=value`` (a policy knob: its base value)."""
+    """Who the knob belongs to, in words (``"B"``, ``"B's combatant 1 (watchman)"``)."""
 
     @property
     def what(self) -> str:
@@ -696,7 +715,7 @@ class Tuning:
                 ends = sorted((end - self.current) if delta >= 0 else (self.current - end)
                               for end in self.interval)
                 span = f" [{fmt(ends[0])}, {fmt(ends[1])}]"
-            who = knob.side if knob.member != "*" else f"each of {knob.side}"
+            who = self.who or str(knob.side)
             return (f"{who} needs {'exactly ' if exact else ''}{fmt(abs(delta))} {word} "
                     f"{knob.label}{span} {self.goal()} ({knob.path} from "
                     f"{knob.fmt(self.current)} to {value}).")
@@ -725,18 +744,15 @@ class Tuning:
         out = [f"{self.ruleset}: {self.sentence()}"]
         what = self.what + (f" (win + {self.draw_worth:g} x draw)" if self.metric == "score"
                             else "")
-        out.append(f"  Target: {what} = {self.target:.1%}.")
+        out.append(f"  target: {what} = {self.target:.1%}")
         if self.bracket is not None:
-            out.append("  " + self.around())
+            out.append("  " + _line(self.around()))
         if self.now is not None:
-            out.append(f"  Now ({knob.path} = {knob.fmt(self.now.value)}): "
-                       f"{self.now.text()}.")
-        out.extend(f"  Note: {note}." for note in self.notes)
-        out.append("  " + self.how())
-        if self.assumptions:
-            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
-                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else "."))
+            out.append(f"  now ({knob.path} = {knob.fmt(self.now.value)}): "
+                       f"{self.now.text()}")
+        out.extend(f"  note: {note}" for note in self.notes)
+        out.append("  " + _line(self.how()))
+        out.extend(rests_on(self.assumptions, self.policies))
         return out
 
     def how(self) -> str:
@@ -791,7 +807,8 @@ class Tuning:
             "fights": self.fights, "solves": self.solves, "seed": self.seed,
             "entropy": self.entropy, "chunk_size": self.chunk_size,
             "confidence": self.confidence, "elapsed_s": self.elapsed_s,
-            "assumptions": list(self.assumptions), "notes": list(self.notes),
+            "assumptions": list(self.assumptions), "policies": list(self.policies),
+            "notes": list(self.notes),
         }
 
 
@@ -824,6 +841,7 @@ class Handicaps:
     elapsed_s: float
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    policies: tuple[str, ...] = ()
 
     @property
     def handicaps(self) -> tuple[float, ...]:
@@ -858,14 +876,11 @@ class Handicaps:
                        f"{p0.text()} -> {p1.text()}" + ("   (anchor)" if name == self.anchor
                                                          else ""))
         if not self.confirmed and self.converged and self.method == "simulate":
-            out.append(f"  Note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
-                       "fights (-n) to confirm.")
-        out.extend(f"  Note: {note}." for note in self.notes)
-        out.append("  " + self.how())
-        if self.assumptions:
-            out.append(f"  Rests on {len(self.assumptions)} DEFAULT/AMBIG readings (see "
-                       f"`balance show {self.ruleset}`): " + "; ".join(self.assumptions[:4])
-                       + ("; ..." if len(self.assumptions) > 4 else "."))
+            out.append(f"  note: some intervals reach beyond {self.margin:.1%} of 50%: run more "
+                       "fights (-n) to confirm")
+        out.extend(f"  note: {note}" for note in self.notes)
+        out.append("  " + _line(self.how()))
+        out.extend(rests_on(self.assumptions, self.policies))
         return out
 
     def __str__(self) -> str:
@@ -912,8 +927,13 @@ class Handicaps:
             "n": self.n, "fights": self.fights, "solves": self.solves, "seed": self.seed,
             "entropy": self.entropy, "confidence": self.confidence,
             "elapsed_s": self.elapsed_s, "assumptions": list(self.assumptions),
-            "notes": list(self.notes),
+            "policies": list(self.policies), "notes": list(self.notes),
         }
+
+
+def _line(sentence: str) -> str:
+    """A sentence as a detail line of printed output: lower-case lead, no full stop."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
 
 
 def _signed(knob: Knob, value: float) -> str:
@@ -962,17 +982,13 @@ def _solvable(rs: Ruleset, rules: Any, side_a: Side, side_b: Side) -> bool:
     return rs.exact_check(rules, side_a, side_b) is None
 
 
-def _ticker(progress: Progress | None, shared: dict[str, Any], what: str
-            ) -> Callable[[], None]:
-    counters = shared.setdefault("counters", {"fights": 0, "solves": 0})
+def _ticker(progress: Progress | None) -> Callable[[], None]:
     calls = [0]
 
     def tick() -> None:
         calls[0] += 1
         if progress is not None:
-            done = (f"{counters['fights']:,} fights" if counters["fights"]
-                    else f"{counters['solves']:,} solves")
-            progress(f"{what}: {calls[0]} evaluations, {done}")
+            progress(calls[0])
 
     return tick
 
@@ -1016,7 +1032,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     chunk_size
         Fights per kernel call, and the first sample size of every value.
     progress
-        Called with a status line after each knob value is evaluated.
+        Called with the number of evaluations so far after each one (a progress bar).
 
     Returns
     -------
@@ -1049,7 +1065,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     if exact:
         curve = _Curve(rs, matchups, table, exact=True, entropy=entropy, chunk_size=chunk_size,
                        confidence=confidence, shared=shared,
-                       tick=_ticker(progress, shared, f"tune {k.path}"))
+                       tick=_ticker(progress))
         try:
             return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth,
                           current, step, max_fights, seed, None, None, confidence, start, notes)
@@ -1062,7 +1078,7 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     shared = {}
     curve = _Curve(rs, matchups, table, exact=False, entropy=entropy, chunk_size=chunk_size,
                    confidence=confidence, shared=shared,
-                   tick=_ticker(progress, shared, f"tune {k.path}"))
+                   tick=_ticker(progress))
     return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth, current,
                   step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
 
@@ -1134,7 +1150,7 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
                   None if curve.exact else step, reached, clipped, counters["fights"],
                   counters["solves"], seed, entropy, chunk_size, confidence,
                   time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
-                  tuple(notes))
+                  tuple(notes), _who(k, side_a, side_b), rs.policies(rules, side_a, side_b))
 
 
 def curve_what(metric: str) -> str:
@@ -1254,7 +1270,7 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     def run(exact: bool) -> Handicaps:
         shared: dict[str, Any] = {}
         values = dict(base)
-        tick = _ticker(progress, shared, f"handicaps on {knob}")
+        tick = _ticker(progress)
 
         def curve(name: str, against: Sequence[str] | None = None) -> _Curve:
             def matchups(x: Any) -> list[_Matchup]:
@@ -1345,7 +1361,8 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
                          None if exact else entropy, confidence,
                          time.perf_counter() - start,
                          rs.assumptions(rules_obj, (base_c[names[0]],), (base_c[names[1]],)),
-                         tuple(notes))
+                         tuple(notes),
+                         rs.policies(rules_obj, (base_c[names[0]],), (base_c[names[1]],)))
 
     sides = [((base_c[x],), (base_c[y],)) for x in names for y in names if x != y]
     exact = method == "exact" or (method is None and all(
@@ -1375,13 +1392,13 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
     recorded entropy), so a report says the same thing each time it is rendered.
     """
-    from ..sweep.spec import Spec, _tuned_cell, load_spec, resolve_ruleset
+    from ..sweep.spec import Spec, _tuned_cell, load_spec
 
     if not isinstance(spec, Spec):
         spec = load_spec(spec, allow_import=allow_import)
     entry = spec.tune[index]
     seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
-    rs = resolve_ruleset(spec.ruleset, allow_import=allow_import)
+    rs = spec.ruleset_object(allow_import=allow_import)  # with the experiment's own presets
     bounds = entry.get("bounds")
     common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
                               entry.get("draw_worth"), "progress": progress,

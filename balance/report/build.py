@@ -3,6 +3,7 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -12,16 +13,18 @@ import numpy as np
 import pandas as pd
 
 from .. import analysis
+from ..analysis.verdict import Verdict
 from ..fields import describe_fields
+from ..labels import Labels, decimals_for, percent, rate_with_interval
 
-__all__ = ["Block", "Figure", "Paragraph", "Report", "Section", "Table", "build",
-           "question_from_spec", "spec_figures"]
+__all__ = ["VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
+           "build", "question_from_spec", "run_verdict", "spec_figures"]
 
 
 @dataclass(frozen=True)
 class Paragraph:
     text: str
-    kind: str = "text"  # "text", "note" (a flagged caveat), "code"
+    kind: str = "text"  # "text", "note" (a flagged caveat), "code", "verdict", "rests"
 
 
 @dataclass(frozen=True)
@@ -56,12 +59,23 @@ class Report:
     meta: Mapping[str, Any] = field(default_factory=dict)
 
 
-RATE_LABELS = {"a_win": "A wins", "b_win": "B wins", "draw": "draw"}
+RATE_LABELS = {"a_win": "A wins", "b_win": "B wins", "draw": "draws"}
 
 
 def _interval_text(frame: pd.DataFrame, rate: str) -> list[str]:
-    return [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in
+    return [rate_with_interval(v, lo, hi) for v, lo, hi in
             zip(frame[rate], frame[f"{rate}_low"], frame[f"{rate}_high"], strict=True)]
+
+
+def signed_points(value: float, half: float = 0.0, *, exact: bool = False) -> str:
+    """A change of a rate in percentage points, ``+12.13 ± 0.02 points``: as many decimals
+    as the 95% half-width ``half`` supports (at most two), the half-width never shown as
+    0 (at least one unit of the last decimal); exact: two decimals, no interval."""
+    if exact:
+        return f"{100 * value:+.2f} points"
+    digits = decimals_for(half, most=2)
+    unit = 10.0 ** -digits
+    return f"{100 * value:+.{digits}f} ± {max(100 * half, unit):.{digits}f} points"
 
 
 def is_exact(results: pd.DataFrame, meta: Mapping[str, Any] | None = None) -> bool:
@@ -95,14 +109,17 @@ def best_results_table(results: pd.DataFrame, axes: Sequence[str], *,
     return out.reset_index(drop=True)
 
 
-def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False
-                  ) -> pd.DataFrame:
-    """The cells with each rate as ``rate [low, high]`` (exact runs: the value alone) and
-    the fight-length summary (exact runs: the solver's state count and time)."""
-    out = results[list(axes)].copy() if axes else pd.DataFrame(index=results.index)
+def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = False,
+                  labels: Labels | None = None) -> pd.DataFrame:
+    """The cells with each rate as a percentage with its interval, ``53.2% [52.8, 53.6]``
+    rounded to what the interval supports (exact runs: the value alone) and the fight-length
+    summary (exact runs: the solver's state count and time); axes and values labelled."""
+    labels = labels or Labels()
+    out = (labels.frame(results[list(axes)], axes) if axes
+           else pd.DataFrame(index=results.index))
     for rate, label in RATE_LABELS.items():
         if rate in results:
-            out[label] = (results[rate].map(lambda v: f"{v:.4f}") if exact
+            out[label] = (results[rate].map(lambda v: percent(v, 2)) if exact
                           else _interval_text(results, rate))
     columns = ((("mean_rounds", "mean rounds"), ("states", "states"), ("solve_ms", "solve ms"))
                if exact else
@@ -111,9 +128,11 @@ def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = F
         if col not in results:
             continue
         if col in ("mean_rounds", "solve_ms"):
-            out[label] = results[col].round(2)
+            out[label] = [("" if pd.isna(v) else f"{v:.2f}") for v in results[col]]
         elif col == "states" and pd.api.types.is_float_dtype(results[col]):
             out[label] = results[col].astype("Int64")  # a count, missing where not solved
+        elif col == "rounds_q50":
+            out[label] = [("" if pd.isna(v) else f"{v:g}") for v in results[col]]
         else:
             out[label] = results[col]
     return out.reset_index(drop=True)
@@ -197,19 +216,9 @@ def _sides_table(spec: Mapping[str, Any]) -> pd.DataFrame:
 
 def _round_robin_axes(results: pd.DataFrame, axes: Sequence[str]
                       ) -> tuple[str, str, list[str]] | None:
-    """A side-A axis and a side-B axis of the same field over the same entrants: the run is
-    a round robin (per level of the ``others`` axes, if any)."""
-    for a in (x for x in axes if x.startswith("a.")):
-        for b in (x for x in axes if x.startswith("b.")):
-            if a.split(".")[-1] != b.split(".")[-1]:
-                continue  # e.g. A's Co-ordination against B's Fortitude: not entrants
-            others = [x for x in axes if x not in (a, b)]
-            if others and _numeric(results[a]):
-                continue  # a stat swept on both sides among other axes: marginal values
-            if (set(results[a].astype(str)) == set(results[b].astype(str))
-                    and results[a].nunique() > 1):
-                return a, b, others
-    return None
+    from ..analysis.verdict import round_robin_axes
+
+    return round_robin_axes(results, axes)
 
 
 EQUILIBRIUM_CAVEAT = (
@@ -226,56 +235,164 @@ def _equilibrium_caveat(ruleset: Any, exact: bool) -> Paragraph | None:
     return None
 
 
-def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
-    """Ratings, metagame, dominance, seat advantage and upsets of one round robin
-    (``table`` with entrant columns ``a`` and ``b``); ``level`` captions a level of the
-    run's other axes."""
+METAGAME_SHOWN = 0.005
+"""Metagame rows shown: an entrant with an equilibrium weight (or its interval's upper end)
+of at least 0.5%; the others are counted in one sentence."""
+
+
+def _interval_cells(values: Any, lows: Any, highs: Any, *, exact: bool) -> list[str]:
+    return [percent(v, 1 if exact else decimals_for((h - lo) / 2, most=1)) if exact or h <= lo
+            else rate_with_interval(v, lo, h) for v, lo, h in zip(values, lows, highs, strict=True)]
+
+
+def _elo_cells(rating: pd.DataFrame) -> list[str]:
+    return [f"{e:.0f} [{lo:.0f}, {hi:.0f}]" for e, lo, hi in
+            zip(rating["elo"], rating["elo_low"], rating["elo_high"], strict=True)]
+
+
+def score_figure(table: pd.DataFrame, order: Sequence[str], labels: Labels, name: str,
+                 caption: str, value: str = "score", column: str = "a.0.preset") -> Figure:
+    """The matchup matrix of a round robin (``table`` with entrant columns ``a``, ``b``),
+    both seats averaged, rows and columns in ``order`` (strongest first)."""
+    from .. import plots
+
+    score, _ = analysis.score_matrix(table)
+    if value == "draw":
+        pooled = table.assign(pair=[tuple(sorted((a, b))) for a, b in zip(
+            table["a"], table["b"], strict=True)])
+        mean = pooled.groupby("pair")["draw"].mean()
+        matrix = pd.DataFrame(
+            [[mean.get(tuple(sorted((r, c))), np.nan) for c in score.columns]
+             for r in score.index], index=score.index, columns=score.columns)
+    else:
+        matrix = score.copy()
+        for entrant in matrix.index:
+            matrix.loc[entrant, entrant] = 0.5  # a style against itself is even
+    long = matrix.stack(future_stack=True).rename(value).reset_index()
+    long.columns = ["a", "b", value]
+    entrant_labels = Labels(values={"a": {e: labels.value(column, e) for e in matrix.index},
+                                    "b": {e: labels.value(column, e) for e in matrix.index}},
+                            columns={"a": "entrant", "b": "opponent", "score": "expected score",
+                                     "draw": "draws"})
+    return _figure(lambda: plots.matchup(long, x="b", y="a", value=value, order=list(order),
+                                         labels=entrant_labels), name, caption)
+
+
+def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "",
+                        labels: Labels | None = None, figure: bool = False,
+                        name: str = "matchups", column: str = "a.0.preset") -> list[Block]:
+    """Figures, ratings, metagame, dominance, seat advantage and upsets of one round robin
+    (``table`` with entrant columns ``a`` and ``b``, entrants labelled as values of the
+    run's ``column``); ``level`` captions a level of the run's other axes; ``figure`` adds
+    the draw-aware matchup matrix (and a draw matrix where draws are common)."""
+    labels = labels or Labels()
     at = f" ({level})" if level else ""
+
+    def who(entrant: str) -> str:
+        return labels.value(column, entrant)
+
     blocks: list[Block] = []
     rating = analysis.ratings(table)
+    order = list(rating.index)
+    if figure:
+        blocks.append(score_figure(
+            table, order, labels, name,
+            f"Expected score of the row against the column{at}, both seats averaged (a win "
+            "counts 1, a draw 1/2, so a matchup of draws reads 50%), strongest first",
+            column=column))
+        if "draw" in table and table["draw"].max() >= DRAWS_SHOWN:
+            blocks.append(score_figure(
+                table, order, labels, f"{name}-draws",
+                f"Draw rate of each matchup{at}, both seats averaged, in the same order",
+                value="draw", column=column))
+    field = analysis.field_scores(table)
+    shown = pd.DataFrame({"entrant": [who(e) for e in rating.index]})
+    scores = field.reindex(rating.index)
     if exact:
-        shown = rating[["theta", "elo", "expected_score", "tier"]].round(
-            {"theta": 3, "elo": 1, "expected_score": 3}).reset_index()
+        shown["Elo"] = rating["elo"].round(0).astype(int).to_numpy()
+        if rating.attrs["tiers"] > 1:
+            shown["tier"] = rating["tier"].to_numpy()
+        shown["expected score against the field"] = [percent(v) for v in scores["score"]]
         tiers = ("" if rating.attrs["tiers"] == 1 else
                  f"; {rating.attrs['tiers']} tiers: some entrants never score against "
                  "others, so the fit has no finite maximum and an entrant of a better tier "
-                 "beats every one of a worse tier; elo is relative within a tier")
-        blocks.append(Table(shown, f"Bradley-Terry ratings{at}, fitted to the exact score "
-                            f"matrix (no interval: no sampling{tiers}; largest gap between a "
-                            f"fitted and an exact score {rating.attrs['max_misfit']:.3f})"))
+                 "beats every one of a worse tier; Elo is relative within a tier")
+        caption = (f"Ratings{at}: Bradley-Terry fitted to the exact score matrix (no "
+                   f"interval: no sampling{tiers}; largest gap between a fitted and an exact "
+                   f"score {percent(rating.attrs['max_misfit'])}), and the mean expected "
+                   "score against the rest of the field")
     else:
-        blocks.append(Table(rating[["elo", "elo_low", "elo_high", "expected_score"]]
-                            .round(1).reset_index(),
-                            f"Bradley-Terry ratings{at} (Elo scale, 95% interval)"))
-    meta_game = analysis.metagame(table, resamples=200, seed=0)
+        shown["Elo [95% interval]"] = _elo_cells(rating)
+        shown["expected score against the field [95% interval]"] = _interval_cells(
+            scores["score"], scores["score_low"], scores["score_high"], exact=False)
+        caption = (f"Ratings{at}: Bradley-Terry on the Elo scale, and the mean expected "
+                   "score against the rest of the field (a win 1, a draw 1/2)")
+    shown["hardest opponent"] = [f"{who(w)} ({percent(v)})" for w, v in
+                                 zip(scores["worst"], scores["worst_score"], strict=True)]
+    blocks.append(Table(shown, caption))
+
+    meta_game = analysis.metagame(table, resamples=0 if exact else 200, seed=0)
+    played = meta_game[(meta_game["weight"] >= METAGAME_SHOWN)
+                       | (meta_game["weight_high"] >= METAGAME_SHOWN)]
+    mix = pd.DataFrame({"entrant": [who(e) for e in played.index]})
     if exact:
-        meta_game = meta_game[["weight"]]
-    blocks.append(Table(meta_game.round(3).reset_index(),
-                        f"Metagame equilibrium{at}: the mix a table of clever players settles "
-                        "on " + ("(exact, no resampling)" if exact else
-                                 "(90% bootstrap interval, 200 replicates)")))
+        mix["weight"] = [percent(v) for v in played["weight"]]
+    else:
+        mix["weight [90% bootstrap interval]"] = [
+            f"{percent(v, 0)} [{100 * lo:.0f}, {100 * hi:.0f}]" for v, lo, hi in
+            zip(played["weight"], played["weight_low"], played["weight_high"], strict=True)]
+        mix["played in (share of resamples)"] = [percent(v, 0) for v in played["in_support"]]
+    rest = len(meta_game) - len(played)
+    blocks.append(Table(mix, f"Metagame equilibrium{at}: the mix a table of clever players "
+                        "settles on " + ("(exact, no resampling)" if exact else
+                                         "(90% bootstrap interval, 200 replicates)")
+                        + (f"; the other {rest} entrants get no weight" if rest else "")))
+
     dom = analysis.dominated(table, resamples=200, seed=1)
-    if exact:
-        dom = dom[["margin", "dominated"]]
-    blocks.append(Table(dom.round(4).reset_index(),
-                        f"Dominated entrants{at} (margin > 0: some mix of the others does "
-                        "better against everyone" + ("; exact" if exact else "") + ")"))
+    dom = dom[(dom["margin"] > 0) | (dom["dominated_share"] > 0)]
+    if len(dom):
+        shown_dom = pd.DataFrame({
+            "entrant": [who(e) for e in dom.index],
+            "margin (points of expected score)": [f"{100 * m:.1f}" for m in dom["margin"]]})
+        if not exact:
+            shown_dom["dominated in (share of resamples)"] = [
+                percent(v, 0) for v in dom["dominated_share"]]
+        blocks.append(Table(shown_dom, f"Dominated entrants{at}: some mix of the others "
+                            "scores at least the margin more against every opponent"
+                            + ("; exact" if exact else "")))
+    else:
+        blocks.append(Paragraph(f"No entrant is dominated{at}: none is beaten against every "
+                                "opponent by any mix of the others."))
     if (table["a"] == table["b"]).any():
         seat = analysis.seat_advantage(table)
-        seat = (seat[["advantage", "draw"]] if exact else seat.drop(columns="exact"))
-        blocks.append(Table(seat.round(4).reset_index(),
-                            f"Seat advantage in mirror matches{at} (A's win rate minus B's"
-                            + ("; exact" if exact else ", 95% interval") + ")"))
+        seat_rows = pd.DataFrame({"entrant": [who(e) for e in seat.index]})
+        seat_rows["A's win rate minus B's" + ("" if exact else " [95% interval]")] = [
+            f"{100 * v:+.2f} points" if exact else
+            f"{100 * v:+.{d}f} [{100 * lo:+.{d}f}, {100 * hi:+.{d}f}] points"
+            for v, lo, hi, d in zip(seat["advantage"], seat["advantage_low"],
+                                    seat["advantage_high"],
+                                    [decimals_for((h - lo) / 2) for lo, h in zip(
+                                        seat["advantage_low"], seat["advantage_high"],
+                                        strict=True)], strict=True)]
+        seat_rows["draws"] = [percent(v) for v in seat["draw"]]
+        blocks.append(Table(seat_rows, f"Seat advantage in mirror matches{at}"
+                            + (" (exact)" if exact else ""), collapsed=len(seat_rows) > 40))
     ups = analysis.upsets(table, rating)
     if len(ups):
-        ups = (ups[["weaker", "stronger", "upset"]] if exact
-               else ups[["weaker", "stronger", "upset", "upset_low", "upset_high", "n"]])
-        blocks.append(Table(ups.round(4).reset_index(drop=True),
+        ups_rows = pd.DataFrame({"weaker": [who(e) for e in ups["weaker"]],
+                                 "stronger": [who(e) for e in ups["stronger"]]})
+        ups_rows["upset" + ("" if exact else " [95% interval]")] = _interval_cells(
+            ups["upset"], ups["upset_low"], ups["upset_high"], exact=exact)
+        blocks.append(Table(ups_rows.reset_index(drop=True),
                             f"Upsets{at}: the chance the lower-rated entrant wins, both seats "
                             + ("counted alike (exact)" if exact else
                                "pooled (95% Wilson interval)"),
                             collapsed=len(ups) > 40))
     return blocks
+
+
+DRAWS_SHOWN = 0.05
+"""A round robin gets a draw-rate matrix when some matchup draws at least this often."""
 
 
 def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
@@ -353,21 +470,38 @@ def rule_sensitivity(results: pd.DataFrame, axes: Sequence[str], axis: str,
                      "largest change": round(float(change.loc[change.abs().idxmax()]), 4),
                      "at": ", ".join(f"{a} = {v}" for a, v in zip(others, at, strict=True)),
                      f"cells moved > {threshold:g}": int((change.abs() > threshold).sum()),
-                     "cells": len(change)})
+                     "cells": len(change), "at_values": at})
     return pd.DataFrame(rows) if rows else None
 
 
 def _sensitivity_tables(results: pd.DataFrame, axes: Sequence[str],
-                        over: Sequence[str]) -> list[Table]:
-    """A :func:`rule_sensitivity` table for each rule axis of ``over``."""
+                        over: Sequence[str], labels: Labels | None = None) -> list[Table]:
+    """A :func:`rule_sensitivity` table for each rule axis of ``over``, labelled, its changes
+    in percentage points."""
+    labels = labels or Labels()
     tables = []
     for axis in over:
         sensitivity = rule_sensitivity(results, axes, axis)
-        if sensitivity is not None:
-            tables.append(Table(sensitivity, f"Sensitivity to {axis}: how far A's win rate "
-                                f"moves from {axis} = {results[axis].iloc[0]} with "
-                                "everything else held (each cell against its twin)"))
+        if sensitivity is None:
+            continue
+        others = [a for a in axes if a != axis]
+        shown = pd.DataFrame({labels.column(axis): [labels.value(axis, v)
+                                                    for v in sensitivity[axis]]})
+        shown["mean |change|"] = [f"{100 * v:.1f} points" for v in sensitivity["mean |change|"]]
+        shown["largest change"] = [f"{100 * v:+.1f} points"
+                                   for v in sensitivity["largest change"]]
+        shown["at"] = [", ".join(f"{labels.column(a)} = {labels.value(a, v)}"
+                                 for a, v in zip(others, at, strict=True))
+                       for at in sensitivity["at_values"]]
+        moved = next(c for c in sensitivity.columns if c.startswith("cells moved"))
+        shown[f"cells moved > {100 * 0.1:.0f} points"] = sensitivity[moved]
+        shown["cells"] = sensitivity["cells"]
+        first = results[axis].iloc[0]
+        tables.append(Table(shown, f"Sensitivity to {labels.column(axis)}: how far A's win "
+                            f"rate moves from {labels.column(axis)} = {labels.value(axis, first)}"
+                            " with everything else held (each cell against its twin)"))
     return tables
+
 
 
 def question_from_spec(text: str) -> str:
@@ -394,10 +528,13 @@ def question_from_spec(text: str) -> str:
     return "\n\n".join(" ".join(p) for p in paragraphs if p)
 
 
-def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
-    """The figures a run's spec asked for (``[[outputs.plots]]``), as drawn by the runner."""
+def spec_figures(run_dir: Any, meta: Mapping[str, Any], labels: Labels | None = None
+                 ) -> list[Figure]:
+    """The figures a run's spec asked for (``[[outputs.plots]]``), as drawn by the runner,
+    captioned with the run's labels."""
     from pathlib import Path
 
+    labels = labels or Labels.for_run(spec=meta.get("spec", {}))
     wanted = meta.get("spec", {}).get("outputs", {}).get("plots", [])
     pngs = [o for o in meta.get("outputs", []) if o.endswith(".png")]
     figures = []
@@ -406,31 +543,100 @@ def spec_figures(run_dir: Any, meta: Mapping[str, Any]) -> list[Figure]:
         svg_path = png_path.with_suffix(".svg")
         if not png_path.is_file():
             continue
-        over = plot.get("x", "")
-        if plot.get("y") and plot.get("kind") != "curves":
-            over += f" and {plot['y']}"
-        caption = f"{plot.get('kind', 'plot')} of {plot.get('value', 'a_win')} over {over}"
+        kind = plot.get("kind", "plot")
+        value = plot.get("value") or ("score" if kind == "matchup" else "a_win")
+        over = labels.column(plot.get("x", ""))
+        if plot.get("y") and kind != "curves":
+            over += f" and {labels.column(plot['y'])}"
+        caption = f"{labels.column(value)} over {over}"
         if plot.get("by"):
-            caption += f", one curve per {plot['by']}"
+            caption += f", one curve per {labels.column(plot['by'])}"
         if plot.get("where"):
-            caption += " (" + ", ".join(f"{k} = {v}" for k, v in plot["where"].items()) + ")"
+            caption += " (" + ", ".join(f"{labels.column(k)} = {labels.value(k, v)}"
+                                        for k, v in _flat_where(plot["where"]).items()) + ")"
         figures.append(Figure(png_path.stem, png_path.read_bytes(),
                               svg_path.read_bytes() if svg_path.is_file() else b"", caption))
     return figures
 
 
+def _flat_where(where: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A plot's ``where`` as ``{"a.0.might": 1}``, whether written dotted or nested."""
+    out: dict[str, Any] = {}
+    for key, value in where.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, Mapping):
+            out.update(_flat_where(value, name))
+        else:
+            out[name] = value
+    return out
+
+
+def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any = None,
+                labels: Labels | None = None, sensitivity: bool = False,
+                allow_import: bool = False, budget: int | None = None) -> Verdict:
+    """The verdict on a run (see :mod:`balance.analysis.verdict`), its key claim built on
+    the run's own cells; with ``sensitivity`` the claim is recomputed under each
+    alternative reading and policy (within ``budget`` simulated fights)."""
+    from ..analysis import verdict as _verdict
+    from ..rulesets import resolve
+
+    spec = meta.get("spec", {})
+    if ruleset is None:
+        ruleset = resolve(meta.get("source_ruleset") or spec.get("ruleset") or meta["ruleset"],
+                          allow_import=allow_import)
+    labels = labels or Labels.for_run(results, spec, ruleset)
+    axes = [a for a in meta.get("axes", []) if a in results.columns]
+    options = dict(spec.get("verdict", {}) or {})
+    cells: dict[tuple[str, ...], Any] = {}
+
+    def matchup_of(cell: Mapping[str, Any]) -> Any:
+        if not cells:
+            from ..sweep.grid import display, expand
+            from ..sweep.spec import load_spec
+
+            for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
+                cells[tuple(str(display(c.params[a], a)) for a in axes)] = c
+        found = cells[tuple(str(cell[a]) for a in axes)]
+        return _verdict.Matchup(found.rules, found.side_a, found.side_b)
+
+    best = is_best(results, meta)
+    made = _verdict.verdict(
+        results, axes, labels=labels, exact=is_exact(results, meta) and not best,
+        margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
+        focus=options.get("focus"), matchup_of=None if best else matchup_of,
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])])
+    if best and made.sentences:  # the equilibrium's rates: say so up front
+        first = made.sentences[0]
+        made = dataclasses.replace(made, sentences=(dataclasses.replace(
+            first, text="Under best play (each side's policies chosen to do its best), "
+                        + first.text[:1].lower() + first.text[1:]), *made.sentences[1:]))
+    if sensitivity and not best:
+        kwargs = {} if budget is None else {"budget": budget}
+        made = _verdict.sensitivity(made, ruleset, **kwargs)
+    return made
+
+
+VERDICT = "Verdict"
+
+
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
-          figures: Sequence[Figure] = (), *, allow_import: bool = False) -> Report:
+          figures: Sequence[Figure] = (), *, allow_import: bool = False,
+          verdict: Verdict | None = None) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
     here when it asked for none).  ``allow_import``: the run's ruleset may be a
-    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`)."""
+    ``package.module:OBJECT`` path to import (see :func:`balance.rulesets.resolve`).
+
+    The report opens with the ``verdict`` (default: :func:`run_verdict` without the
+    sensitivity pass); a "what would make it fair" section follows the analyses where the
+    spec asks for one (``[[tune]]``)."""
     from .. import plots
     from ..rulesets import resolve
 
     ruleset = resolve(meta.get("source_ruleset") or meta["spec"].get("ruleset")
                       or meta["ruleset"], allow_import=allow_import)
     spec = meta.get("spec", {})
+    labels = Labels.for_run(results, spec, ruleset)
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     rules_overrides = spec.get("rules", {}) or {}
     flagged = meta.get("assumptions", [])
@@ -440,6 +646,16 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     if best:
         exact = str(results["method"].iloc[0]).startswith("exact") if len(results) else exact
     sections: list[Section] = []
+
+    # --- the verdict first ---
+    if verdict is None:
+        verdict = run_verdict(results, meta, ruleset=ruleset, labels=labels,
+                              allow_import=allow_import)
+    verdict_blocks: list[Block] = [Paragraph(s.text, kind="verdict") for s in verdict.sentences]
+    rests = verdict.rests_text()
+    if rests:
+        verdict_blocks.append(Paragraph(rests, kind="rests"))
+    sections.append(Section(VERDICT, tuple(verdict_blocks)))
 
     # --- the question ---
     question = str(spec.get("question") or "") or question
@@ -452,13 +668,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     band = "" if exact else " with 95% interval bands"
 
     def where(i: Any) -> str:
-        return ", ".join(f"{a} = {results.loc[i, a]}" for a in axes) or "the only cell"
+        return ", ".join(f"{labels.column(a)} = {labels.value(a, results.loc[i, a])}"
+                         for a in axes) or "the only cell"
 
     def rate(i: Any) -> str:
-        if exact:
-            return f"{results.loc[i, 'a_win']:.1%}"
-        return (f"{results.loc[i, 'a_win']:.1%} [{results.loc[i, 'a_win_low']:.1%}, "
-                f"{results.loc[i, 'a_win_high']:.1%}]")
+        return rate_with_interval(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
+                                  results.loc[i, "a_win_high"], exact=exact)
 
     if best:
         lo_i, hi_i = results["value"].idxmin(), results["value"].idxmax()
@@ -524,27 +739,34 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             return df.assign(a=df["a"].astype(str), b=df["b"].astype(str))
 
         table = entrants(results)
+        # the report draws its own matrix: seat-averaged, draw-aware, strongest first
+        blocks = [b for b in blocks if not (isinstance(b, Figure)
+                                            and b.name.startswith("matchup-"))]
         if not others:
-            if not figures:
-                shown_value = "value" if best else "a_win"
+            if best and not figures:
                 blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
-                                                            value=shown_value), "matchups",
-                                      ("A's value under best play" if best else
-                                       "Side A's win rate")
-                                      + f", row ({a_ax}) against column ({b_ax})"))
-            blocks.extend(_round_robin_blocks(table, exact))
+                                                            value="value"), "matchups",
+                                      f"A's value under best play, row ({a_ax}) against "
+                                      f"column ({b_ax})"))
+            blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
+                                              column=a_ax))
             if best:
                 blocks.extend(_best_play_blocks(table, exact))
         else:
-            blocks.append(Paragraph(f"A round robin of {a_ax} against {b_ax} at each level of "
-                                    f"{', '.join(others)}: each level's analyses in turn."))
-            for key, part in results.groupby(others, sort=False):
+            blocks.append(Paragraph(
+                f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
+                f"each level of {', '.join(labels.column(o) for o in others)}: each level's "
+                "analyses in turn."))
+            for i, (key, part) in enumerate(results.groupby(others, sort=False)):
                 keys = key if isinstance(key, tuple) else (key,)
-                level = ", ".join(f"{o} = {v}" for o, v in zip(others, keys, strict=True))
-                blocks.extend(_round_robin_blocks(entrants(part), exact, level))
+                level = ", ".join(f"{labels.column(o)} = {labels.value(o, v)}"
+                                  for o, v in zip(others, keys, strict=True))
+                blocks.extend(_round_robin_blocks(entrants(part), exact, level, labels=labels,
+                                                  figure=not best, name=f"matchups-{i + 1}",
+                                                  column=a_ax))
                 if best:
                     blocks.extend(_best_play_blocks(entrants(part), exact, level))
-            blocks.extend(_sensitivity_tables(results, axes, others))
+            blocks.extend(_sensitivity_tables(results, axes, others, labels))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
             blocks.append(lengths)
@@ -555,7 +777,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         if len(axes) == 2 and not figures:
             x, y = (numeric + others)[:2]
             blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
-                                  "heatmap", f"Side A's win rate over {x} and {y}"))
+                                  "heatmap", f"Side A's win rate over {labels.column(x)} and "
+                                  f"{labels.column(y)}"))
             levels = sorted(results[y].unique(), key=str)
             if len(levels) > 8:  # a readable handful of curves, evenly spread
                 keep = {levels[i] for i in np.linspace(0, len(levels) - 1, 6).round().astype(int)}
@@ -563,12 +786,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             else:
                 shown = results
             blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
-                                  "curves", f"Side A's win rate against {x}, one curve per "
-                                  f"{y}{band}"))
+                                  "curves", f"Side A's win rate against {labels.column(x)}, one "
+                                  f"curve per {labels.column(y)}{band}"))
         elif len(axes) == 1 and not figures:
             x = axes[0]
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
-                                  f"Side A's win rate against {x}"
+                                  f"Side A's win rate against {labels.column(x)}"
                                   + ("" if exact else ", with its 95% interval band")))
         value_rows = []
         wrong_way: list[str] = []  # notes on steps against the stat's expected direction
@@ -600,56 +823,40 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 beyond = (f" beyond its 95% interval (Bonferroni-corrected for the {len(mv)} "
                           "steps)")
                 beyond_their = " beyond their Bonferroni-corrected 95% intervals"
-            value_rows.append({"stat": stat, "mean change in A's win rate per +1": round(slope, 4),
-                               "standard error": round(slope_se, 5),
-                               "smallest step": round(float(steps.min()), 4),
-                               "largest step": round(float(steps.max()), 4),
-                               "steps that hurt A": down, "steps": len(mv)})
+            name = labels.column(stat)
+            value_rows.append({
+                "stat": name,
+                "mean change in A's win rate per +1" + ("" if exact else " [±95%]"):
+                    signed_points(slope, 1.96 * slope_se, exact=exact),
+                "smallest step": signed_points(float(steps.min()), exact=True),
+                "largest step": signed_points(float(steps.max()), exact=True),
+                "steps that hurt A": down, "steps": len(mv)})
             if stat.startswith("a.") and down:
-                wrong_way.append(f"In {down} of {len(mv)} single steps of {stat}, one more point "
+                wrong_way.append(f"In {down} of {len(mv)} single steps of {name}, one more point "
                                  f"lowers A's win rate{beyond}: the rules are not monotone there.")
             elif stat.startswith("b.") and up:
-                wrong_way.append(f"In {up} of {len(mv)} single steps of {stat}, one more point of "
+                wrong_way.append(f"In {up} of {len(mv)} single steps of {name}, one more point of "
                                  f"B's raises A's win rate{beyond}: the rules are not monotone "
                                  "there.")
             elif not stat.startswith(("a.", "b.")) and up and down:
-                wrong_way.append(f"Single steps of {stat} move A's win rate both ways"
+                wrong_way.append(f"Single steps of {name} move A's win rate both ways"
                                  f"{beyond_their} ({up} up, {down} down, of {len(mv)}).")
         if value_rows:
             values = pd.DataFrame(value_rows)
-            if exact:
-                values = values.drop(columns="standard error")
             blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
                                 "mean of the "
                                 + ("exact " if exact else "")
                                 + "least-squares slopes (one per level of the other axes, each "
-                                "counted alike), the smallest and largest single steps, and "
+                                "counted alike), in percentage points of A's win rate, the "
+                                "smallest and largest single steps, and "
                                 + ("the steps that lower A's win rate" if exact else
                                    "the steps that lower A's win rate beyond their 95% "
                                    "interval corrected for the number of steps (Bonferroni)")))
-            if len(values) == 2:
-                ranked = values.sort_values("mean change in A's win rate per +1", key=abs,
-                                            ascending=False)
-                big, small = ranked["mean change in A's win rate per +1"]
-                # a near-flat stat makes any ratio meaningless (step-shaped curves), and a
-                # ratio of slopes averaged over rule readings or policies (other,
-                # non-numeric axes) mixes different games: compare those level by level
-                if not all(str(v).startswith(("a.", "b.")) for v in ranked["stat"]):
-                    pass  # a rule parameter's "point" is not a stat point: no exchange rate
-                elif others:
-                    blocks.append(Paragraph(
-                        "No exchange rate between the two stats: their slopes are averaged "
-                        "over " + ", ".join(others) + "; read the curves level by level."))
-                elif abs(small) >= 0.005:
-                    verb = "is worth" if big / small > 0 else "offsets"  # same or opposite sides
-                    blocks.append(Paragraph(
-                        f"Exchange rate: one point of {ranked['stat'].iloc[0]} {verb} about "
-                        f"{abs(big / small):.1f} points of {ranked['stat'].iloc[1]}."))
             blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
-        blocks.extend(_sensitivity_tables(results, axes, axes))
+        blocks.extend(_sensitivity_tables(results, axes, axes, labels))
         if "draw" in results and results["draw"].max() > 0:
-            blocks.append(Paragraph(f"Draws: from {results['draw'].min():.1%} to "
-                                    f"{results['draw'].max():.1%} of fights."))
+            blocks.append(Paragraph(f"Draws: from {percent(results['draw'].min())} to "
+                                    f"{percent(results['draw'].max())} of fights."))
     caveat = _equilibrium_caveat(ruleset, exact)
     if caveat is not None and any(isinstance(b, Paragraph) and b.text.startswith(
             ("Draws", "Mean fight length")) for b in blocks):
@@ -670,7 +877,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     else:
         caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
                    "time" if exact else "Every cell; rates with 95% Wilson intervals")
-        shown_results = results_table(results, axes, exact=exact)
+        shown_results = results_table(results, axes, exact=exact, labels=labels)
     result_blocks: list[Block] = [Table(shown_results, caption, collapsed=len(results) > 40)]
     if caveat is not None:
         result_blocks.append(caveat)

@@ -12,7 +12,16 @@ from typing import Any
 import pandas as pd
 
 from ..sweep.store import bounded_name
-from .build import Figure, Paragraph, Report, Table, build, question_from_spec, spec_figures
+from .build import (
+    Figure,
+    Paragraph,
+    Report,
+    Table,
+    build,
+    question_from_spec,
+    run_verdict,
+    spec_figures,
+)
 
 __all__ = ["render", "to_html", "to_markdown"]
 
@@ -30,6 +39,11 @@ figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #eee; 
 figcaption { color: #444; font-size: 0.9em; }
 .note { background: #fff6e0; border-left: 4px solid #e0a000; padding: 0.5em 0.8em; }
 pre { background: #f6f8fa; padding: 0.6em 0.8em; overflow-x: auto; }
+section.verdict { background: #eef5ff; border: 1px solid #b8d4f5; border-radius: 6px;
+                  padding: 0.2em 1.2em 0.6em; margin-top: 1em; }
+section.verdict h2 { border: none; margin-top: 0.5em; }
+section.verdict ul { padding-left: 1.2em; margin: 0.3em 0; } section.verdict li { margin: 0.3em 0; }
+section.verdict .rests { color: #333; font-size: 0.92em; }
 """
 
 
@@ -44,6 +58,11 @@ def _html_table(block: Table) -> str:
     return body
 
 
+def _code_spans(text: str) -> str:
+    """Escaped text with its `code` spans (a reading's name) as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def to_html(report: Report) -> str:
     """One HTML page with every figure embedded as a data URI: no other file needed."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -51,6 +70,17 @@ def to_html(report: Report) -> str:
              "</head><body>", f"<h1>{html.escape(report.title)}</h1>",
              f'<p class="subtitle">{html.escape(report.subtitle)}</p>']
     for section in report.sections:
+        verdict = any(isinstance(b, Paragraph) and b.kind == "verdict" for b in section.blocks)
+        if verdict:  # the answer, first on the page: its own box, one sentence a line
+            parts.append(f'<section class="verdict" id="verdict"><h2>'
+                         f"{html.escape(section.title)}</h2><ul>")
+            parts += [f"<li>{_code_spans(b.text)}</li>" for b in section.blocks
+                      if isinstance(b, Paragraph) and b.kind == "verdict"]
+            parts.append("</ul>")
+            parts += [f'<p class="rests">{_code_spans(b.text)}</p>' for b in section.blocks
+                      if isinstance(b, Paragraph) and b.kind == "rests"]
+            parts.append("</section>")
+            continue
         parts.append(f"<h2>{html.escape(section.title)}</h2>")
         for block in section.blocks:
             if isinstance(block, Paragraph):
@@ -121,6 +151,10 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
                     parts += [*_md_code(block.text, "sh"), ""]
                 elif block.kind == "note":
                     parts += [f"> **Note.** {_md_line(block.text)}", ""]
+                elif block.kind == "verdict":
+                    parts += [f"- {_md_line(block.text)}"]
+                elif block.kind == "rests":
+                    parts += ["", f"*{_md_line(block.text)}*", ""]
                 else:
                     parts += [_md(block.text), ""]
             elif isinstance(block, Table):
@@ -135,7 +169,7 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
 
 
 def render(run: str | Path, out: str | Path | None = None, *,
-           allow_import: bool = False) -> dict[str, Any]:
+           allow_import: bool = False, sensitivity: bool | None = None) -> dict[str, Any]:
     """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
 
     Parameters
@@ -146,6 +180,9 @@ def render(run: str | Path, out: str | Path | None = None, *,
         Where to write (default: ``<run>/report``).
     allow_import
         The run's ruleset may be a ``package.module:OBJECT`` path to import.
+    sensitivity
+        Recompute the verdict's key answer under each alternative reading and policy
+        (default: as the spec's ``[verdict] sensitivity`` says, else no).
 
     Returns
     -------
@@ -162,8 +199,11 @@ def render(run: str | Path, out: str | Path | None = None, *,
     results, meta = loaded.table, loaded.meta
     spec_copy = run_dir / "experiment.toml"
     question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
+    if sensitivity is None:
+        sensitivity = bool((meta.get("spec", {}).get("verdict") or {}).get("sensitivity"))
+    made = run_verdict(results, meta, sensitivity=sensitivity, allow_import=allow_import)
     report = build(results, meta, question, spec_figures(run_dir, meta),
-                   allow_import=allow_import)
+                   allow_import=allow_import, verdict=made)
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / "figures").glob("*"):

@@ -1,6 +1,8 @@
 """The registry of built-in rulesets, and the one resolver every command and the API use.
 
-Built-ins are listed here by explicit import (no package crawling).  Others arrive by the
+Built-ins are listed here by name, module and class (no package crawling); a built-in's
+package is imported the first time the registry is asked for it, so a command about one
+ruleset (``balance exact crt``) loads only that one.  Others arrive by the
 standard plugin mechanism -- an entry point in the ``balance.rulesets`` group of a package the
 user installed -- or as a ``package.module:OBJECT`` path, which is imported only when the user
 allows it (``--allow-import`` on the command line, ``allow_import=True`` in Python): a spec
@@ -12,26 +14,54 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from ..errors import SpecError
 from .base import Ruleset, RulesetBase
-from .crt import CRT
-from .pool import Pool
-from .strike_rank import StrikeRank
-from .zones import Zones
 
 __all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "RulesetBase", "available", "resolve"]
 
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({
-    CRT.name: CRT(),
-    Pool.name: Pool(),
-    StrikeRank.name: StrikeRank(),
-    Zones.name: Zones(),
-})
+# name -> (module, class); the names are checked against each class's ``name`` on import.
+_BUILT_INS: dict[str, tuple[str, str]] = {
+    "crt": (".crt", "CRT"),
+    "pool": (".pool", "Pool"),
+    "strike-rank": (".strike_rank", "StrikeRank"),
+    "zones": (".zones", "Zones"),
+}
+
+
+class _Registry(Mapping[str, Ruleset]):
+    """A read-only mapping that imports a built-in ruleset's package on first lookup."""
+
+    def __init__(self, entries: Mapping[str, tuple[str, str]]) -> None:
+        self._entries = dict(entries)
+        self._loaded: dict[str, Ruleset] = {}
+
+    def __getitem__(self, name: str) -> Ruleset:
+        try:
+            return self._loaded[name]
+        except KeyError:
+            pass
+        module, attr = self._entries[name]  # KeyError for an unknown name, as a Mapping
+        cls = getattr(importlib.import_module(module, __name__), attr)
+        if cls.name != name:
+            raise RuntimeError(f"registry lists {attr} as {name!r} but it is named {cls.name!r}")
+        self._loaded[name] = obj = cls()
+        return obj
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"RULESETS({', '.join(self._entries)})"
+
+
+RULESETS: Mapping[str, Ruleset] = _Registry(_BUILT_INS)
 
 ENTRY_POINT_GROUP = "balance.rulesets"
 """Installed packages register rulesets here: ``[project.entry-points."balance.rulesets"]``

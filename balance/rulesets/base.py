@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
-from ..errors import IntractableError, SpecError
+from ..errors import IntractableError, SpecError, did_you_mean
 from ..fields import (  # noqa: F401  (re-exported while rulesets move to balance.fields)
     TAGS,
     FieldInfo,
@@ -59,6 +59,9 @@ __all__ = [
 Log: TypeAlias = Callable[[str], None]
 Side: TypeAlias = tuple[Any, ...]
 """A side of a fight: a tuple of one ruleset's combatants."""
+DEFAULT_COMBATANT = "default"
+"""The name of the all-defaults combatant wherever a preset name is taken (``--b default``),
+unless a ruleset has a preset of that name."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class Ruleset(abc.ABC):
     causes: ClassVar[EndCauses]
     """How a fight can end; kernels return codes into it."""
     presets: ClassVar[Mapping[str, Any]] = types.MappingProxyType({})
+    preset_titles: ClassVar[Mapping[str, str]] = types.MappingProxyType({})
+    """Optional display titles of presets for tables and figures (default: the name)."""
     scenarios: ClassVar[Mapping[str, Scenario]] = types.MappingProxyType({})
     max_side: ClassVar[int] = 1
     """Largest side the kernel supports."""
@@ -195,14 +200,18 @@ class Ruleset(abc.ABC):
         return build(self.Combatant, {**values, **fields}, base=self.preset(preset))
 
     def preset(self, name: str | None) -> Any:
-        """The named preset combatant (``None``: the default combatant)."""
-        if name is None:
+        """The named preset combatant (``None``, or ``"default"`` where no preset has that
+        name: the all-defaults combatant)."""
+        if name is None or (name == DEFAULT_COMBATANT and name not in self.presets):
             return None
         try:
             return self.presets[name]
         except KeyError:
-            raise SpecError(f"unknown {self.name} preset {name!r}; presets: "
-                            + ", ".join(self.presets)) from None
+            raise SpecError(f"unknown {self.name} preset {name!r}"
+                            f"{did_you_mean(name, [*self.presets, DEFAULT_COMBATANT])}; presets: "
+                            + ", ".join(self.presets)
+                            + f" (or {DEFAULT_COMBATANT!r}: every field at its default)"
+                            ) from None
 
     def with_presets(self, presets: Mapping[str, Any], *, where: str = "presets") -> Ruleset:
         """A copy of this ruleset whose presets also hold ``presets``: name -> a combatant,
@@ -260,7 +269,8 @@ class Ruleset(abc.ABC):
         try:
             return self.scenarios[name]
         except KeyError:
-            raise SpecError(f"unknown {self.name} scenario {name!r}; scenarios: "
+            raise SpecError(f"unknown {self.name} scenario {name!r}"
+                            f"{did_you_mean(name, self.scenarios)}; scenarios: "
                             + (", ".join(self.scenarios) or "none")) from None
 
     def load_scenario(self, path: Any) -> Scenario:

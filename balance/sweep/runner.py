@@ -15,8 +15,9 @@ workers, in whatever order they finished -- and the same as
   cells, chunks past the current one may be computed ahead; they are cached and used only
   if the cell gets that far.
 
-Executors: ``serial`` (in this process), ``processes`` (a ``ProcessPoolExecutor``, one worker
-per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
+Executors: ``auto`` (the default: in this process while the work is small, see
+:data:`SMALL_WORK_S`, then on ``processes``), ``serial`` (in this process), ``processes`` (a
+``ProcessPoolExecutor``, one worker per core, forkserver or spawn start), ``dask`` (a ``dask.distributed`` client: a
 ``LocalCluster`` started for the run, or an existing scheduler by address).  On Dask every
 task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun elsewhere,
 which changes nothing since the tasks are pure.
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
            "sweep"]
 
-EXECUTORS: tuple[str, ...] = ("serial", "processes", "dask")
+EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = store.RUN_FORMAT
 STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
@@ -71,6 +72,14 @@ SCHEDULER_TIMEOUT_S = 10.0
 MAX_WORKERS = 256
 """Most worker processes a run starts on this machine (a typo must not fork thousands);
 an external dask scheduler brings as many as it has."""
+SMALL_WORK_S = 2.0
+"""The ``auto`` executor's rule: run tasks in this process while the whole sweep is
+estimated to take less than this many seconds here (the mean time of the tasks run so far
+times the number of tasks), and hand every later task to a ``processes`` pool as soon as the
+estimate (or the time already spent) exceeds it.  Starting a pool costs about a second on a
+loaded two-core machine (each worker imports NumPy and balance), which a small sweep -- a
+few exact cells, a few thousand fights -- would spend several times over; a large sweep
+loses at most its first task or two to running here."""
 
 
 def default_workers() -> int:
@@ -220,7 +229,63 @@ class _Serial:
         pass
 
 
-class _Processes:
+class _LocalFutures:
+    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
+    already done in this process."""
+
+    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return done
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            future.cancel()
+
+    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
+        cf.wait(list(futures), timeout=timeout)
+
+
+class _Auto(_LocalFutures):
+    """Serial while the work is small (:data:`SMALL_WORK_S`), then a process pool."""
+
+    def __init__(self, workers: int | None, n_tasks: int) -> None:
+        self.serial, self.pool_workers = _Serial(), workers or default_workers()
+        self.pool: _Processes | None = None
+        self.n_tasks, self.ran, self.spent = max(1, n_tasks), 0, 0.0
+        self.address: str | None = None
+
+    @property
+    def name(self) -> str:
+        return "processes" if self.pool is not None else "serial"
+
+    @property
+    def workers(self) -> int:
+        return self.pool.workers if self.pool is not None else self.pool_workers
+
+    @property
+    def window(self) -> int:
+        return self.pool.window if self.pool is not None else 1
+
+    def estimate_s(self) -> float:
+        """The whole sweep's time here, from the tasks run so far."""
+        return self.spent / self.ran * self.n_tasks if self.ran else 0.0
+
+    def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
+        if self.pool is None and (self.spent > SMALL_WORK_S or self.estimate_s() > SMALL_WORK_S):
+            self.pool = _Processes(self.pool_workers)
+        if self.pool is not None:
+            return self.pool.submit(fn, *args, key=key)
+        start = time.perf_counter()
+        future = self.serial.submit(fn, *args, key=key)
+        self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
+        return future
+
+    def close(self, abort: bool = False) -> None:
+        if self.pool is not None:
+            self.pool.close(abort)
+
+
+class _Processes(_LocalFutures):
     name = "processes"
 
     def __init__(self, workers: int) -> None:
@@ -241,17 +306,6 @@ class _Processes:
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
         return self.pool.submit(fn, *args)
-
-    def wait_any(self, futures: Iterable[Any]) -> set[Any]:
-        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
-        return done
-
-    def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
-
-    def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
 
     def close(self, abort: bool = False) -> None:
         if abort:
@@ -316,7 +370,10 @@ class _Dask:
             self.cluster.close()
 
 
-def _make_pool(executor: str, workers: int | None, scheduler: str | None) -> Any:
+def _make_pool(executor: str, workers: int | None, scheduler: str | None,
+               n_tasks: int = 1) -> Any:
+    if executor == "auto":
+        return _Auto(workers, n_tasks)
     if executor == "serial":
         return _Serial()
     if executor == "processes":
@@ -328,44 +385,33 @@ def _make_pool(executor: str, workers: int | None, scheduler: str | None) -> Any
 
 
 class _Progress:
-    """Progress on stderr: cells done, fights per second, time left (or nothing).  A tqdm
-    bar with the ``progress`` extra, else a plain line every few seconds."""
+    """A sweep's progress on stderr (:class:`balance.progress.Progress`): fights (or cells)
+    done, the rate and the time left, and the cells finished."""
 
     def __init__(self, enabled: bool, *, desc: str, n_cells: int, cells_done: int,
                  total_fights: int | None, fights_done: int, stream: IO[str]) -> None:
-        self.bar: Any = None
+        from ..progress import Progress
+
         self.n_cells, self.cells_done = n_cells, cells_done
         self.fights, self.start = 0, time.perf_counter()
-        if not enabled:
-            return
         self.by_fights = total_fights is not None
-        if self.by_fights:
-            self.bar = budget.progress_bar(stream, total=total_fights, initial=fights_done,
-                                           unit="fight", desc=desc)
-        else:
-            self.bar = budget.progress_bar(stream, total=n_cells, initial=cells_done,
-                                           unit="cell", desc=desc)
-        self._postfix()
-
-    def _postfix(self) -> None:
-        text = f"cells {self.cells_done}/{self.n_cells}"
-        if not self.by_fights:
-            elapsed = time.perf_counter() - self.start
-            text += f", {self.fights / elapsed:,.0f} fights/s" if elapsed > 0 and self.fights \
-                else ""
-        self.bar.set_postfix_str(text, refresh=False)
+        self.done = fights_done if self.by_fights else cells_done
+        self.bar = Progress(total_fights if self.by_fights else n_cells, desc=desc,
+                            unit="fight" if self.by_fights else "cell", stream=stream,
+                            enabled=enabled, initial=self.done, delay=0.0, leave=True)
 
     def update(self, fights: int, cells: int) -> None:
         self.fights += fights
         self.cells_done += cells
-        if self.bar is None:
-            return
-        self._postfix()
-        self.bar.update(fights if self.by_fights else cells)
+        self.done += fights if self.by_fights else cells
+        note = f"cells {self.cells_done}/{self.n_cells}"
+        elapsed = time.perf_counter() - self.start
+        if not self.by_fights and elapsed > 0 and self.fights:
+            note += f", {self.fights / elapsed:,.0f} fights/s"
+        self.bar.update(self.done, note)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
 
 
 # --- the scheduling loop ----------------------------------------------------------------------
@@ -563,7 +609,7 @@ def load_run(path: str | Path) -> Run:
     meta = store.read_meta(path)
     table = store.read_table(path, meta)
     table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", []))})
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
     return Run(table, path)
 
 
@@ -700,7 +746,7 @@ def _report_rejected(rejected: list[Path], run_dir: Path, what: str, stream: IO[
 
 
 def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
-          executor: str = "processes", workers: int | None = None,
+          executor: str = "auto", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
           stream: IO[str] | None = None,
           max_seconds: float | None = budget.MAX_SECONDS, allow_import: bool = False,
@@ -715,7 +761,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
         or hold a run to resume.
     executor
-        ``"serial"``, ``"processes"`` (default: one worker per core) or ``"dask"``.
+        ``"auto"`` (the default: in this process while the work is small, else
+        ``"processes"``; see :data:`SMALL_WORK_S`), ``"serial"``, ``"processes"`` (one
+        worker per core) or ``"dask"`` (implied by ``scheduler``).
     workers
         Worker processes (``processes``) or local-cluster workers (``dask``).
     scheduler
@@ -761,6 +809,8 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             out = Path(str(_default_out(spec)) + "-best")
     elif play is not None:
         raise SpecError("play= overrides a spec file or mapping; a Spec says its own play")
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
     _check_executor(executor, workers, scheduler)
     rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
@@ -830,8 +880,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
 
     # An existing scheduler is asked how many workers it has before the estimate; anything
     # started here is started only once the run is sure to go ahead.
-    pool = _make_pool(executor, workers, scheduler) if n_todo and scheduler is not None \
-        else None
+    n_tasks = n_todo if exact else sum(r.n_chunks - len(r.done) for r in todo)
+    pool = (_make_pool(executor, workers, scheduler, n_tasks)
+            if n_todo and scheduler is not None else None)
     lock = guard.RunLock(run_dir)
     failed: BaseException | None = None
     try:
@@ -851,7 +902,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         rejected = list(cache.rejected)
         _report_rejected(rejected, run_dir, "result" if exact else "chunk", stream)
         if n_todo and pool is None:
-            pool = _make_pool(executor, workers, scheduler)
+            pool = _make_pool(executor, workers, scheduler, n_tasks)
         meta: dict[str, Any] = {
             "format": RUN_FORMAT, "status": "running", "description": spec.description,
             "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
@@ -903,12 +954,14 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                         counts = _execute(todo, pool, spec, entropy, tag, chunk_cache, bar)
                 finally:
                     bar.close()
+                executor = _settle(pool, meta, executor)
                 if pool is not None:
                     pool.close()
                     pool = None
                 table, outputs = _finish(spec, rs, cells, runs, records, run_dir)
         except BaseException as exc:
             failed = exc
+            executor = _settle(pool, meta, executor)
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
             meta["status"] = "interrupted" if stopped else "failed"
             if not stopped:
@@ -979,7 +1032,7 @@ def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str,
         totals = {key: run.total() for key, run in runs.items()}
         table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields)})
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = _draw_plots(spec, table, run_dir)
     said.update({
@@ -990,19 +1043,37 @@ def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str,
     return table, said
 
 
+def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:
+    """The executor that ran the work, recorded in ``meta``: what ``auto`` chose, or
+    ``executor`` itself."""
+    if not isinstance(pool, _Auto):
+        return executor
+    meta["executor"] = pool.name
+    meta["workers"] = 1 if pool.pool is None else pool.workers
+    meta["executor_rule"] = (f"auto: {pool.ran} task(s) run here took {pool.spent:.2f} s, "
+                             f"{pool.n_tasks} in all"
+                             + (f"; the rest went to a pool of {pool.workers} worker processes"
+                                if pool.pool is not None else
+                                f"; estimated under {SMALL_WORK_S:g} s, so no worker pool"))
+    return pool.name
+
+
 def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
     if not spec.plots:
         return []
     from .. import plots
+    from ..labels import Labels
 
+    labels = Labels.for_run(table)
     written: list[Path] = []
     for plot in spec.plots:
         part = table
         for name, value in plot.where.items():
             part = part[part[name] == display(value, name)]
         held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
+        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
+                         for name, value in plot.where.items())
         written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
                                      y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held),
-                                     note=", ".join(held)))
+                                     suffix="".join(f"-{h}" for h in held), note=note))
     return written

@@ -42,7 +42,19 @@ An experiment is a question written as data::
     kind = "heatmap"                      # heatmap | curves | matchup
     x = "a.0.combats"
     y = "a.0.skill"
-    value = "a_win"
+    value = "a_win"                       # or score (a draw counts half), draw, mean_rounds
+
+    [labels]                              # optional: how tables and figures name things
+    "a.0.combats" = "challenger's combats survived"
+    [labels.values."a.0.skill"]           # ... and the values of an axis
+    "0" = "unskilled"
+
+    [verdict]                             # optional: the verdict that opens the report
+    margin = 0.05                         # "balanced": expected scores within 50% +/- this
+    sensitivity = true                    # recompute its key answer under each alternative
+                                          # DEFAULT / AMBIG reading and policy
+    focus = "max_attacks=3"               # the option the question is about (a value of an
+                                          # axis): its comparison is the key answer
 
     [[tune]]                              # optional: "what would make it fair" in the report
     knob = "a.0.combats"                  # the value of this field that makes the spec's
@@ -84,7 +96,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
-from ..errors import SpecError
+from ..errors import SpecError, did_you_mean
 from ..fields import Table, plain, read_toml, split_spec
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
@@ -108,13 +120,14 @@ __all__ = [
 COMBINE: tuple[str, ...] = ("product", "zip")
 TABLE_FORMATS: tuple[str, ...] = ("parquet", "csv")
 PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
-PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value",
+PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "value", "default_value",
                                 "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
 METHODS: tuple[str, ...] = ("simulate", "exact")
 PLAYS: tuple[str, ...] = ("default", "best")
-EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "mean_rounds")
-BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw")
+EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "mean_rounds")
+BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw",
+                                     "score")
 """What a best-play run's table has to draw: the value, the value with the policies as
 given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
@@ -124,7 +137,11 @@ DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
-             "grid", "run", "outputs", "tune")
+             "grid", "run", "outputs", "tune", "labels", "verdict")
+LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_rounds",
+            "rounds_q10", "rounds_q50", "rounds_q90", "n")
+"""Columns besides the axes that ``[labels]`` may name."""
+_VERDICT_KEYS = ("margin", "sensitivity", "focus")
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -218,6 +235,10 @@ class Spec:
     """The designer's question, in a sentence (reports open with it)."""
     notes: str = ""
     """What to look for in the answer (reports print it under the question)."""
+    labels: Table = field(default_factory=Table)
+    """Display labels: column -> label, and ``values``: column -> (value text -> label)."""
+    verdict: Table = field(default_factory=Table)
+    """Verdict options: ``margin`` (balanced within 50% +/- it), ``sensitivity`` (bool)."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
     presets: Table = field(default_factory=Table)
@@ -282,6 +303,9 @@ class Spec:
                           "plots": [_plot_dict(p) for p in self.plots]}
         if self.tune:
             out["tune"] = [plain(entry) for entry in self.tune]
+        for key in ("labels", "verdict"):
+            if getattr(self, key):
+                out[key] = plain(getattr(self, key))
         return out
 
 
@@ -312,8 +336,8 @@ class _Reader:
                                    f"got {_show(value)}")
         for key in value:
             if key not in allowed:
-                raise self.fail(_join(place, key), f"unknown key {key!r}; allowed: "
-                                                   + ", ".join(allowed))
+                raise self.fail(_join(place, key), f"unknown key {key!r}"
+                                f"{did_you_mean(key, allowed)}; allowed: " + ", ".join(allowed))
         return value
 
     def integer(self, value: Any, place: str, low: int, high: int | None = None) -> int:
@@ -338,7 +362,8 @@ class _Reader:
                             + (f" (one of {', '.join(choices)})" if choices else "")
                             + f", got {_show(value)}")
         if choices is not None and value not in choices:
-            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}")
+            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}"
+                            + did_you_mean(value, choices))
         return value
 
     def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
@@ -531,13 +556,29 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     tune = tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
                              r) for i, raw in enumerate(tune_tables))
 
+    labels = _parse_labels(data.get("labels", {}), axes, r)
+    verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
+    if "margin" in verdict:
+        r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
+    if "focus" in verdict:
+        from .grid import display
+
+        shown = [str(display(v, a.field)) for a in axes for v in a.values]
+        text = r.text(verdict["focus"], "verdict.focus")
+        if text not in shown:
+            raise r.fail("verdict.focus", f"not a value of any axis{did_you_mean(text, shown)}")
+    if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
+        raise r.fail("verdict.sensitivity", f"must be true or false, got "
+                                            f"{_show(verdict['sensitivity'])}")
+
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
                 play=play, draw_worth=draw_worth,
                 description=description,
-                question=question, notes=notes, source=r.source, presets=Table(presets))
+                question=question, notes=notes, source=r.source, presets=Table(presets),
+                labels=Table(labels), verdict=Table(dict(verdict)))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     for i, entry in enumerate(spec.tune):
@@ -545,6 +586,47 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
             place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
             r.ruled(place, _check_tuned, rs, spec, entry)
     return spec
+
+
+def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
+    """``[labels]``: a label for an axis or a result column, and ``[labels.values."<axis>"]``
+    a label for some of that axis's values (written as the table shows them)."""
+    from .grid import display
+
+    if not isinstance(raw, Mapping):
+        raise r.fail("labels", f"must be a table of labels, got {_show(raw)}")
+    fields = [axis.field for axis in axes]
+    known = [*fields, *LABELLED]
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        place = _join("labels", key)
+        if key == "values":
+            if not isinstance(value, Mapping):
+                raise r.fail(place, "must be a table: [labels.values.\"<axis>\"]")
+            values: dict[str, dict[str, str]] = {}
+            for column, names in value.items():
+                cplace = _join(place, column)
+                if column not in fields:
+                    raise r.fail(cplace, f"not a swept axis{did_you_mean(column, fields)}; "
+                                         "axes: " + (", ".join(fields) or "none"))
+                if not isinstance(names, Mapping):
+                    raise r.fail(cplace, "must be a table of value = \"label\"")
+                axis = axes[fields.index(column)]
+                shown = [str(display(v, column)) for v in axis.values]
+                for text, label in names.items():
+                    if text not in shown:
+                        raise r.fail(_join(cplace, text),
+                                     f"not a value of the axis{did_you_mean(text, shown)}; "
+                                     "values: " + ", ".join(shown))
+                    r.text(label, _join(cplace, text))
+                values[column] = {str(k): str(v) for k, v in names.items()}
+            out["values"] = values
+            continue
+        if key not in known:
+            raise r.fail(place, f"not an axis or result column{did_you_mean(key, known)}; "
+                                "labels name: " + ", ".join(known))
+        out[key] = r.text(value, place)
+    return out
 
 
 # --- rules and sides -----------------------------------------------------------------------------
@@ -686,7 +768,8 @@ def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
     if parts[0] == "rules" and len(parts) == 2:
         allowed = _field_types(rs.Rules)
         if parts[1] not in allowed:
-            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}; allowed: "
+            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}"
+                                f"{did_you_mean(parts[1], allowed)}; allowed: "
                                 + ", ".join(allowed))
         return text
     if parts[0] in SIDES and len(parts) == 1:
@@ -706,7 +789,8 @@ def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
                                     "combatants per side")
         allowed = _field_types(rs.Combatant)
         if name != "preset" and name not in allowed:
-            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}; allowed: preset, "
+            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}"
+                                f"{did_you_mean(name, ['preset', *allowed])}; allowed: preset, "
                                 + ", ".join(allowed))
         return text
     raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")
@@ -920,7 +1004,8 @@ def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> Plo
                                            f"got {names[key]!r}")
     if kind != "curves" and names["y"] is None:
         raise r.fail(place, f"a {kind} needs 'y': a second swept axis")
-    value = r.text(raw.get("value", "a_win"), f"{place}.value", PLOT_VALUES)
+    value = r.text(raw.get("value", "score" if kind == "matchup" else "a_win"),
+                   f"{place}.value", PLOT_VALUES)
     raw_where = raw.get("where", {})
     if not isinstance(raw_where, Mapping):
         raise r.fail(f"{place}.where", "must be a table: axis field = the value to draw")

@@ -72,14 +72,31 @@ SPEC_COPY = "experiment.toml"
 RESULTS = {"parquet": "results.parquet", "csv": "results.csv"}
 
 
+def _file_mode() -> int:
+    """The mode ``open()`` would give a new file: 0o666 less the process umask (read without
+    changing it where Linux reports it, else set and restored at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write ``data`` to ``path`` atomically (temporary file in the same directory, then
-    ``os.replace``)."""
+    ``os.replace``), with the permissions the umask gives a new file (``mkstemp`` alone
+    would leave it 0600)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
         os.replace(tmp, path)

@@ -207,14 +207,16 @@ def test_matchups_cli_exact_pool(capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("pool: round robin of 3 presets; method exact")
-    for text in ("Draw rate", "Mean fight length", "optimal strategy the solver",
+    for text in ("A wins / draws / B wins", "Mean fight length", "optimal strategy the solver",
                  "Seat advantage", "Bradley-Terry ratings fitted to the exact score matrix",
                  "Upsets", "Metagame equilibrium (exact", "Dominated"):
         assert text in out, text
+    assert out.splitlines()[2] == "Verdict:"  # the answer comes first
     assert "Wilson" not in out
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["method"] == "exact" and data["ratings_exact"] and data["caveat"]
+    assert data["verdict"][0].startswith("The field is")
     assert {"seat_advantage", "upsets", "fight_lengths", "metagame", "dominated"} <= set(data)
 
 

@@ -105,8 +105,8 @@ def test_exact_real_knob_is_root_found():
 
 def test_the_example_of_the_issue_by_exact_and_by_simulation():
     exact = tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN)
-    assert exact.sentence() == ("B needs exactly 31 more combats to be even (b.0.combats "
-                                "from 0 to 31).")
+    assert exact.sentence() == ("B needs exactly 31 more combats survived to be even "
+                                "(b.0.combats from 0 to 31).")
     simulated = tune("crt", "veteran", "novice", knob="b.0.combats", seed=3)
     assert simulated.method == "simulate"  # the Extraordinary tables are on: no solver
     low, high = simulated.interval
@@ -197,9 +197,10 @@ def test_exact_falls_back_to_simulation_where_the_solver_gives_up():
 
 
 def test_progress_is_reported():
-    lines: list[str] = []
-    tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN, progress=lines.append)
-    assert lines and lines[-1].startswith("tune b.0.combats: ")
+    counts: list[int] = []
+    result = tune("crt", "veteran", "novice", knob="b.0.combats", rules=PLAIN,
+                  progress=counts.append)
+    assert counts == list(range(1, len(counts) + 1)) and len(counts) >= len(result.points)
 
 
 def test_crt_plain_kernel_takes_a_score_gap_beyond_int8():
@@ -259,7 +260,7 @@ def test_cli_tune_prints_the_answer_and_json(capsys):
     status, out, err = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                            "b.0.combats", "--rule", "extraordinary=false")
     assert status == 0 and err == ""
-    assert out.startswith("crt: B needs exactly 31 more combats to be even")
+    assert out.startswith("crt: B needs exactly 31 more combats survived to be even")
     status, out, _ = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                          "b.0.combats", "--seed", "2", "--json")
     data = json.loads(out)
@@ -379,7 +380,7 @@ def test_report_states_what_would_make_it_fair(tmp_path):
     first = render(run, tmp_path / "one")
     html, md = first["html"].read_text(), first["markdown"].read_text()
     for text in ("What would make it fair",
-                 "A needs exactly 17 more combats to be even (a.0.combats from 0 to 17).",
+                 "A needs exactly 17 more combats survived to be even (a.0.combats from 0 to 17).",
                  "Every value tried", "novice +31, expert +12, against veteran unchanged",
                  "common random numbers"):
         assert text in html and text in md, text
@@ -426,6 +427,8 @@ def test_documented_figures_come_from_the_code():
     assert len(doc_commands()) >= 8
     rs = balance.get("crt")
     rules = rs.rules()
+    sentence = tune("crt", "veteran", "novice", knob="b.0.combats", seed=1).sentence()
+    assert f"# '{sentence.split(' (')[0]} (...)'" in text  # the Python example's answer
     assert combat_score(rs.preset("veteran"), rules) == 38
     assert combat_score(rs.preset("master"), rules) == 72 == 7 + 35 + 30
     assert combat_score(rs.combatant("novice,combats=31"), rules) == 38
@@ -439,3 +442,68 @@ def test_documented_figures_come_from_the_code():
 
     assert "over 60 runs" in text and "at least 51 times" in text
     assert "probability 0.0007" in text and round(binom.sf(9, 60, 0.05), 4) == 0.0007
+
+
+def test_a_knob_on_a_side_of_several():
+    # two watchmen against Bruggish (001.7): the combats of one of them, or of both
+    one = tune("crt", "bruggish", ["watchman", "watchman"], knob="b.1.combats", seed=1,
+               precision=1)
+    both = tune("crt", "bruggish", ["watchman", "watchman"], knob="b.*.combats", seed=1,
+                precision=1)
+    assert one.sentence().startswith("B's combatant 1 (watchman) needs ")
+    assert both.sentence().startswith("every combatant of B needs ")
+    assert both.crossing < one.crossing  # raising both is worth more than raising one
+    assert one.current == both.current == 3
+
+
+def test_the_command_line_shows_progress_on_a_terminal(monkeypatch, capsys):
+    # balance.progress.Progress draws once the work has run its delay; with the delay at 0
+    # and stderr a terminal, `balance tune` draws it and clears it before printing
+    import io
+
+    from balance import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setitem(progress.Progress.__init__.__kwdefaults__, "delay", 0.0)
+    assert main(["tune", "crt", "--a", "veteran", "--b", "novice", "--knob", "b.0.combats",
+                 "--rule", "extraordinary=false"]) == 0
+    assert "tune b.0.combats" in err.getvalue()
+    assert capsys.readouterr().out.startswith("crt: B needs exactly 31")
+    quiet = Terminal()
+    monkeypatch.setattr("sys.stderr", quiet)
+    assert main(["tune", "crt", "--a", "veteran", "--b", "novice", "--knob", "b.0.combats",
+                 "--rule", "extraordinary=false", "-q"]) == 0
+    assert quiet.getvalue() == ""
+
+@pytest.mark.parametrize(("tune_table", "says"), [
+    ({"knob": "a.0.combats", "colour": 1}, "tune.colour: unknown key 'colour'"),
+    ({"target": 0.5}, "tune: missing 'knob'"),
+    ({"knob": "a.0.weapon_type"}, "tune.knob: knob 'a.0.weapon_type' is not an integer"),
+    ({"knob": "a.0.combats", "metric": "elo"}, "tune.metric: must be one of score"),
+    ({"knob": "a.0.combats", "target": 2}, "tune.target: must be a number strictly between"),
+    ({"knob": "a.0.combats", "bounds": [-1, 5]}, "bounds of a.0.combats must be low < high"),
+    ({"knob": "a.0.combats", "where": {"a.0.combats": 2}}, "is the knob being tuned"),
+    ({"knob": "a.0.combats", "where": {"a.0.skill": 9}}, "'skill' must be in 0..5"),
+    ({"knob": "a.0.combats", "margin": 0.1}, "'margin' belongs to a round robin"),
+    ({"knob": "combats", "entrants": ["novice", "nobody"]}, "unknown crt preset 'nobody'"),
+    ({"knob": "combats", "entrants": ["novice", "expert"], "target": 0.4},
+     "'target' belongs to a matchup tuning"),
+])
+def test_bad_tune_tables_are_refused_at_their_place(tune_table, says):
+    spec = {key: value for key, value in FAIR.items() if key != "tune"}
+    with pytest.raises(SpecError, match=re.escape(says)):
+        balance.load_spec({**spec, "tune": tune_table}, name="x.toml")
+
+
+def test_a_bad_tune_table_on_the_command_line(tmp_path, capsys):
+    path = tmp_path / "x.toml"
+    path.write_text('ruleset = "crt"\ndescription = "x"\na = "veteran"\nb = "novice"\n'
+                    '[run]\nfights = 100\n[[tune]]\nknob = "b.0.weapon_type"\n')
+    status, out, err = cli(capsys, "sweep", str(path), "--dry-run")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert f"{path}: tune[0].knob: knob 'b.0.weapon_type' is not an integer" in err

@@ -19,7 +19,7 @@ from balance.rulesets.pool.rules import Combatant, Rules
 from balance.stats import chi2_homogeneity, gof_pvalue
 
 POOL = balance.get("pool")
-CAUSE_ORDER = ("down", "stalemate", "max_rounds")
+CAUSE_ORDER = tuple(POOL.causes)
 
 
 def C(name, **fields):
@@ -30,9 +30,13 @@ def categories(winner, cause):
     """Counts of A down, B down, draw by stalemate, draw at the cap (as the chain's)."""
     winner, cause = np.asarray(winner), np.asarray(cause)
     stale, capped = CAUSE_ORDER.index("stalemate"), CAUSE_ORDER.index("max_rounds")
-    return np.array([np.sum(winner == 1), np.sum(winner == 2),
+    withdrew = CAUSE_ORDER.index("withdrew")
+    return np.array([np.sum((winner == 1) & (cause != withdrew)),
+                     np.sum((winner == 2) & (cause != withdrew)),
                      np.sum((winner == 0) & (cause == stale)),
-                     np.sum((winner == 0) & (cause == capped))])
+                     np.sum((winner == 0) & (cause == capped)),
+                     np.sum((winner == 1) & (cause == withdrew)),
+                     np.sum((winner == 2) & (cause == withdrew))])
 
 
 def kernel_sample(rules, side_a, side_b, n, key):
@@ -79,6 +83,58 @@ POLICY_CASES = {
          C("militia 2", coordination=4, intellect=3, fortitude=5, combat=1, wound_points=4,
            pool_policy="minimal_sure_hit")),
         (dataclasses.replace(DUELLIST, pool_policy="save_for_defence"),)),
+    "1d6 margins of failure and success": (
+        Rules(randomiser="1d6", margin_damage=True, margin_failure_damage=True),
+        (dataclasses.replace(AVERAGE, name="A", pool_policy="random_mixed", armour="light"),),
+        (dataclasses.replace(GUARD, pool_policy="minimal_sure_hit"),)),
+    "3 against 1, 1d6, margin of failure": (
+        Rules(randomiser="1d6", margin_failure_damage=True, max_rounds=30),
+        (C("militia 1", coordination=4, intellect=1, fortitude=4, combat=1, wound_points=3,
+           pool_policy="random_mixed"),
+         C("militia 2", coordination=3, intellect=1, fortitude=4, combat=1, wound_points=2,
+           pool_policy="minimal_sure_hit"),
+         C("militia 3", coordination=3, intellect=0, fortitude=3, combat=1, wound_points=2,
+           pool_policy="all_in_first")),
+        (C("guard", coordination=4, intellect=2, fortitude=4, combat=2, wound_points=4,
+           pool_policy="save_for_defence"),)),
+}
+
+# turns that are not attacks (003.2 step 3): no exact solution, so kernel against reference
+TURNS = {
+    "2 against 2: aid, full defence, withdraw, 1d6": (
+        Rules(randomiser="1d6", max_rounds=30),
+        (C("captain", coordination=6, intellect=4, fortitude=5, combat=3, wound_points=6,
+           pool_policy="random_mixed", withdraw_at=2),
+         C("squire", coordination=3, intellect=3, fortitude=4, combat=1, wound_points=4,
+           turn_policy="aid_if_no_hit")),
+        (C("brute", coordination=5, intellect=2, fortitude=6, combat=2, wound_points=7,
+           turn_policy="defend_if_no_hit"),
+         C("lackey", coordination=4, intellect=2, fortitude=4, combat=1, wound_points=3,
+           turn_policy="aid", pool_policy="random_mixed"))),
+    "duel: full defence against a withdrawer, 1d10, margins": (
+        Rules(randomiser="1d10", margin_damage=True, margin_failure_damage=True,
+              full_defence_bonus=3),
+        (C("turtle", coordination=4, intellect=4, fortitude=6, combat=2, wound_points=8,
+           turn_policy="defend_if_no_hit", pool_policy="random_mixed"),),
+        (C("raider", coordination=6, intellect=2, fortitude=4, combat=2, wound_points=6,
+           withdraw_at=3),)),
+    "3 against 2, 1d6, margin of failure": (
+        Rules(randomiser="1d6", margin_failure_damage=True, max_rounds=30),
+        (C("militia 1", coordination=4, intellect=2, fortitude=4, combat=1, wound_points=4,
+           pool_policy="random_mixed"),
+         C("militia 2", coordination=3, intellect=2, fortitude=4, combat=1, wound_points=3,
+           pool_policy="minimal_sure_hit"),
+         C("militia 3", coordination=3, intellect=1, fortitude=3, combat=1, wound_points=3,
+           pool_policy="all_in_first")),
+        (C("guard 1", coordination=4, intellect=2, fortitude=4, combat=2, wound_points=4),
+         C("guard 2", coordination=4, intellect=1, fortitude=4, combat=1, wound_points=3,
+           pool_policy="save_for_defence"))),
+    "1 against 3, all full defence but one": (
+        Rules(randomiser="1d6", max_rounds=20),
+        (C("hero", coordination=7, intellect=5, fortitude=6, combat=3, wound_points=10),),
+        (C("shield 1", turn_policy="full_defence", wound_points=4),
+         C("shield 2", turn_policy="full_defence", wound_points=4),
+         C("spear", coordination=5, combat=2, wound_points=4, pool_policy="random_mixed"))),
 }
 
 EQUILIBRIUM_CASES = {
@@ -118,6 +174,8 @@ def _check_kernel(rules, side_a, side_b, key):
     dist = _exact(rules, side_a, side_b)
     probs, _ = dist.categories()
     out, counts = kernel_sample(rules, side_a, side_b, 200_000, key)
+    assert counts[4:].sum() == 0  # nobody withdraws under the game's attack turns
+    counts = counts[:4]
     p_outcome = gof_pvalue(counts, probs)
     rounds = np.bincount(out.rounds, minlength=rules.max_rounds + 1)
     p_rounds = gof_pvalue(rounds, dist.rounds())
@@ -147,6 +205,8 @@ def test_kernel_with_equilibrium_matches_the_solver(case):
 
 
 RANDOMISED = {
+    **TURNS,
+    "3 against 1": POLICY_CASES["3 against 1, 1d6, margin of failure"],
     "1d6 sealed, policies": POLICY_CASES["1d6 sure hit against save for defence"],
     "1d10 margin, attacker first": POLICY_CASES["1d10 margin, attacker first, random against all in"],
     "1d6 2 against 1": POLICY_CASES["2 against 1, 1d6"],
@@ -176,7 +236,7 @@ def test_reference_matches_exact(case):
     rules, side_a, side_b = POLICY_CASES[case]
     probs, _ = _exact(rules, side_a, side_b).categories()
     winner, cause, _, _ = reference_sample(rules, side_a, side_b, 2000, "exact " + case)
-    assert gof_pvalue(categories(winner, cause), probs) > 1e-3  # false alarm 0.1%
+    assert gof_pvalue(categories(winner, cause)[:4], probs) > 1e-3  # false alarm 0.1%
 
 
 def test_kernel_returns_exactly_n_and_is_reproducible():
@@ -185,3 +245,16 @@ def test_kernel_returns_exactly_n_and_is_reproducible():
     two = POOL.simulate(rules, side_a, side_b, n=1234, rng=stream(5, "x"))
     assert len(one) == 1234
     assert (one.winner == two.winner).all() and (one.rounds == two.rounds).all()
+
+
+@pytest.mark.parametrize(("case", "cause"), [
+    ("2 against 2: aid, full defence, withdraw, 1d6", "withdrew"),
+    ("duel: full defence against a withdrawer, 1d10, margins", "withdrew")])
+def test_turn_cases_exercise_their_rules(case, cause):
+    """The turn policies really act in their agreement cases (some fights end by
+    withdrawal), and the exact solver refuses them with a clear error."""
+    rules, side_a, side_b = TURNS[case]
+    out, _ = kernel_sample(rules, side_a, side_b, 20_000, case)
+    assert np.sum(out.cause == POOL.causes.code(cause)) > 100
+    with pytest.raises(balance.IntractableError, match="attack turns only"):
+        POOL.exact(rules, side_a, side_b)

@@ -110,6 +110,11 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence) -> float:
                             soak = min(arm2[y], hurt)
                             arm2[y] -= soak
                             wp2[y] -= hurt - soak
+                        elif rules.margin_failure_damage:  # the miss hurts the attacker
+                            hurt = -margin // 2
+                            soak = min(arm2[x], hurt)
+                            arm2[x] -= soak
+                            wp2[x] -= hurt - soak
                         total += pr * V(tuple(wp2), tuple(arm2), tuple(p2), (pos + 1) % k,
                                         left - (pos == k - 1))
                     M[a, d] = total
@@ -231,6 +236,28 @@ CASES = {
          C("A2", coordination=3, intellect=0, fortitude=3, combat=1, wound_points=2)],
         [C("B", coordination=4, intellect=1, fortitude=4, combat=1, wound_points=5,
            weapon="knife")]),
+    "1d6 margin of failure and success, armour": (
+        Rules(randomiser="1d6", margin_damage=True, margin_failure_damage=True),
+        [C("A", coordination=4, intellect=2, fortitude=4, combat=1, wound_points=4,
+           weapon="knife", armour="light")],
+        [C("B", coordination=5, intellect=1, fortitude=3, combat=1, wound_points=5,
+           weapon="knife")]),
+    "diceless margin of failure": (
+        Rules(margin_failure_damage=True),
+        [C("A", coordination=5, intellect=1, fortitude=5, combat=1, wound_points=3,
+           weapon="unarmed")],
+        [C("B", coordination=5, intellect=3, fortitude=5, combat=1, wound_points=3,
+           weapon="unarmed", status=1)]),
+    "3 against 1, diceless margin of failure": (
+        Rules(margin_failure_damage=True),
+        [C("A1", coordination=3, intellect=1, fortitude=3, combat=1, wound_points=2,
+           weapon="unarmed"),
+         C("A2", coordination=3, intellect=1, fortitude=3, combat=1, wound_points=2,
+           weapon="unarmed"),
+         C("A3", coordination=3, intellect=0, fortitude=2, combat=1, wound_points=2,
+           weapon="unarmed")],
+        [C("B", coordination=4, intellect=2, fortitude=3, combat=1, wound_points=3,
+           weapon="unarmed")]),
 }
 
 
@@ -238,13 +265,31 @@ CHEAP_AT_50 = ["diceless margin, mixed", "diceless mirror, waiting", "diceless a
                "1d6 sealed"]
 
 
-@pytest.mark.parametrize("case", list(CASES))
+SLOW_BRUTE = {"3 against 1, diceless margin of failure",
+              "1d6 margin of failure and success, armour"}
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_BRUTE
+                                  else c for c in CASES])
 def test_solver_matches_brute_force(case):
     """The capped game (8 rounds) solved two independent ways agrees to round-off."""
     rules, side_a, side_b = CASES[case]
     rules = dataclasses.replace(rules, max_rounds=8)
     got = exact.solve(rules, side_a, side_b).details["game_value"]
     assert got == pytest.approx(brute_value(rules, side_a, side_b), abs=1e-10)
+
+
+@pytest.mark.parametrize("case", ["diceless margin of failure",
+                                  "3 against 1, diceless margin of failure",
+                                  "1d6 margin of failure and success, armour"])
+def test_the_margin_of_failure_matters_in_its_cases(case):
+    """The brute-force cases of ``margin_failure_damage`` are contested and moved by it."""
+    rules, side_a, side_b = CASES[case]
+    rules = dataclasses.replace(rules, max_rounds=8)
+    with_it = exact.solve(rules, side_a, side_b).details["game_value"]
+    without = exact.solve(dataclasses.replace(rules, margin_failure_damage=False), side_a,
+                          side_b).details["game_value"]
+    assert 0.01 < with_it < 0.99 and abs(with_it - without) > 0.005
 
 
 @pytest.mark.parametrize("case", CHEAP_AT_50)

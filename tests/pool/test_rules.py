@@ -137,6 +137,72 @@ def test_margin_damage_adds_half_the_margin():
     assert "hit by 5; 7 damage" in next(line for line in lines if "attacks B" in line)
 
 
+def narrate(rules, side_a, side_b, seed=0):
+    lines: list[str] = []
+    out = reference.fight(rules, side_a, side_b, rng=np.random.default_rng(seed),
+                          log=lines.append)
+    return out, lines
+
+
+def test_margin_of_failure_hurts_the_attacker():
+    """003.2's note, the failure side: a miss by 5 costs the attacker floor(5 / 2) = 2,
+    through its armour first; the kernel reads it the same way."""
+    a = Combatant(name="A", coordination=3, combat=1, intellect=9, wound_points=9,
+                  armour="light", pool_policy="save_for_defence")  # attack 4 (+ pool 6)
+    b = Combatant(name="B", fortitude=7, combat=2, intellect=0, coordination=1,
+                  wound_points=30)                                 # defence 9
+    rules = Rules(margin_failure_damage=True, max_rounds=3)
+    _, lines = narrate(rules, (a,), (b,))
+    first = next(line for line in lines if "attacks B" in line)
+    assert "miss by 5; the attacker takes 2 damage: armour 4 -> 2, WP 9 -> 9" in first
+    out = POOL.simulate(rules, (a,), (b,), n=10, rng=np.random.default_rng(1))
+    assert (out.cause == POOL.causes.max_rounds).all()  # 6 damage in 3 rounds: 4 armour + 2
+
+
+def test_full_defence_and_aid_are_declared_turns():
+    """003.2 step 3: a fighter who cannot hit declares full defence (+2 to its defence
+    until its next turn) or aids the next ally to act (+2 to that ally's next attack)."""
+    rules = Rules(max_rounds=2)
+    captain = Combatant(name="captain", coordination=6, combat=2, intellect=0, wound_points=20)
+    squire = Combatant(name="squire", coordination=2, combat=0, intellect=0, wound_points=20,
+                       turn_policy="aid_if_no_hit")
+    brute = Combatant(name="brute", coordination=5, combat=2, fortitude=6, intellect=0,
+                      wound_points=20, turn_policy="defend_if_no_hit")
+    _, lines = narrate(rules, (captain, squire), (brute,))
+    text = "\n".join(lines)
+    assert "squire aids captain (+2 to its next attack): it cannot hit" in text
+    assert "captain attacks brute: attack 8 + aid 2 + pool 0 = 10 vs defence 8" in text
+    assert "brute declares full defence" not in text  # the brute can hit the squire
+    turtle = Combatant(name="turtle", coordination=1, combat=0, fortitude=9, intellect=0,
+                       wound_points=20, turn_policy="defend_if_no_hit", misc_turn=9)
+    _, lines = narrate(rules, (turtle,), (captain,))
+    text = "\n".join(lines)
+    assert "turtle declares full defence (+2 defence until its next turn): it cannot hit" in text
+    assert "defence 9 + full defence 2 + pool 0 = 11" in text
+
+
+def test_withdrawal_ends_the_fight_for_the_side_that_leaves():
+    a = Combatant(name="A", wound_points=5, withdraw_at=5)
+    b = Combatant(name="B", coordination=3, wound_points=5, status=3)
+    out, lines = narrate(Rules(), (a,), (b,))
+    assert out.winner == balance.Winner.B and out.cause == "withdrew" and out.rounds == 1
+    assert "  A withdraws from the fight (5 WP, at or below 5)" in lines
+    k = POOL.simulate(Rules(), (a,), (b,), n=10, rng=np.random.default_rng(0))
+    assert (k.cause == POOL.causes.withdrew).all() and (k.winner == 2).all()
+
+
+def test_sides_of_three_act_in_turn_value_order_until_the_lowest():
+    """003.2 step 1: every fighter, highest Turn Value first, "until the lowest Turn Value
+    is reached", then the round starts again."""
+    fighters = [Combatant(name=n, coordination=co, status=st, wound_points=30)
+                for n, co, st in (("a1", 5, 0), ("a2", 7, 1), ("a3", 4, 2), ("b1", 6, 0),
+                                  ("b2", 3, 0))]
+    _, lines = narrate(Rules(max_rounds=1), fighters[:3], fighters[3:])
+    assert lines[0] == ("Turn order: a2 (TV 6), b1 (TV 6), a1 (TV 5), b2 (TV 3), a3 (TV 2)")
+    actors = [line.split()[0] for line in lines if " attacks " in line]
+    assert actors == ["a2", "b1", "a1", "b2", "a3"]
+
+
 def test_status_in_checks():
     c = Combatant(status=3, coordination=4, combat=2, fortitude=5)
     p = profile(c, Rules(status_in_checks=1), 0)
@@ -199,5 +265,5 @@ def test_bad_choice():
 
 
 def test_side_size():
-    with pytest.raises(SpecError, match=r"allows 1\.\.2"):
-        balance.duel("pool", ["average"] * 3, "average", n=10)
+    with pytest.raises(SpecError, match=r"allows 1\.\.6"):
+        balance.duel("pool", ["average"] * 7, "average", n=10)

@@ -65,7 +65,8 @@ def test_grid_report_says_what_a_designer_needs(grid_run, tmp_path):
 
 def test_round_robin_report_has_ratings_and_equilibria(rr_run, tmp_path):
     md = render(rr_run, tmp_path / "out")["markdown"].read_text()
-    for text in ("Bradley-Terry", "Metagame equilibrium", "Dominated", "Seat advantage"):
+    for text in ("Bradley-Terry", "Metagame equilibrium", "Seat advantage",
+                 "expected score against the field"):
         assert text in md
     assert "figures/matchups.png" in md
 
@@ -117,9 +118,10 @@ def test_marginal_values_survive_saturation_and_many_steps(grid_run):
     report = build(results, meta, figures=[Figure("f", b"", b"", "a figure")])
     said = next(s for s in report.sections if s.title == "What the numbers say")
     values = next(b.frame for b in said.blocks if isinstance(b, Table))
-    row = values.set_index("stat").loc["a.0.combats"]
-    slope = row["mean change in A's win rate per +1"]
-    assert slope == pytest.approx(0.3 / 199, abs=4 * row["standard error"] + 1e-4)
+    row = values.set_index("stat").loc["A: combats survived"]
+    text = row["mean change in A's win rate per +1 [±95%]"]  # "+0.15 ± 0.01 points"
+    slope, _, half = text.removesuffix(" points").partition(" ± ")
+    assert float(slope) == pytest.approx(100 * 0.3 / 199, abs=2 * float(half) + 0.01)
     assert row["steps that hurt A"] == 0
     assert not any("not monotone" in getattr(b, "text", "") for b in said.blocks)
 
@@ -153,7 +155,9 @@ def test_a_side_b_stat_that_lowers_a_is_not_flagged(tmp_path):
                 if s.title == "What the numbers say")
     texts = [b.text for b in said.blocks if hasattr(b, "text")]
     assert not any("not monotone" in t for t in texts), texts  # B's Might is meant to hurt A
-    assert any(t.startswith("Exchange rate") and "offsets about" in t for t in texts), texts
+    verdict = next(s for s in build(run.table, run.meta).sections if s.title == "Verdict")
+    said = [b.text for b in verdict.blocks]
+    assert any(t.startswith("+1 A: might offsets") for t in said), said
 
 
 def test_a_resumed_run_reports_every_session(tmp_path):
@@ -198,12 +202,12 @@ def test_no_exchange_rate_against_a_rule_parameter(tmp_path):
     run = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
              for b in s.blocks]
-    assert not any(t.startswith(("Exchange rate", "No exchange rate")) for t in texts)
+    assert not any(" is worth +" in t or " offsets +" in t for t in texts)
     spec = {**GRID}  # two stats of combatants: an exchange rate
     run = balance.sweep(spec, out=tmp_path / "run2", executor="serial")
     texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
              for b in s.blocks]
-    assert any(t.startswith("Exchange rate: one point of a.0.skill") for t in texts)
+    assert any(t.startswith("+1 A: skill is worth") for t in texts), texts
 
 
 def test_report_cli(grid_run, tmp_path, capsys):
@@ -241,9 +245,22 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
         page.wait_for_load_state("load")
         images = page.evaluate(
             "Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
+        # the answer is on the first screen: the verdict box, every sentence of it, lies
+        # inside the viewport before any scrolling
+        verdict = page.evaluate(
+            "(() => { const v = document.getElementById('verdict'); if (!v) return null;"
+            " const r = v.getBoundingClientRect(); const s = getComputedStyle(v);"
+            " return {top: r.top, bottom: r.bottom, height: r.height, text: v.innerText,"
+            " shown: s.display !== 'none' && s.visibility !== 'hidden',"
+            " items: v.querySelectorAll('li').length,"
+            " scrolled: window.scrollY, viewport: window.innerHeight}; })()")
         shot = page.screenshot(full_page=True)
         browser.close()
     assert errors == []
+    assert verdict is not None and verdict["shown"] and verdict["scrolled"] == 0
+    assert verdict["items"] >= 1 and "Verdict" in verdict["text"]
+    assert "+1 A: skill is worth" in verdict["text"]  # the grid's answer
+    assert verdict["top"] >= 0 and verdict["bottom"] <= verdict["viewport"], verdict
     assert len(images) == 2 and all(done and w > 100 and h > 100 for done, w, h in images)
     # the screenshot is not blank: many distinct colours
     from io import BytesIO
@@ -294,15 +311,14 @@ def test_an_exact_round_robin_per_level_of_another_axis(pool_rr_run, tmp_path):
     run = balance.load_run(pool_rr_run)
     report = build(run.table, run.meta)
     captions = _captions(report)
-    for level in ("rules.bid_protocol = sealed", "rules.bid_protocol = attacker_first"):
-        for what in ("Bradley-Terry ratings", "Metagame equilibrium", "Dominated entrants",
-                     "Seat advantage", "Upsets"):
+    for level in ("rule: bid protocol = sealed", "rule: bid protocol = attacker_first"):
+        for what in ("Ratings", "Metagame equilibrium", "Seat advantage", "Upsets"):
             assert any(c.startswith(what) and f"({level})" in c for c in captions), (what, level)
-    assert any(c.startswith("Sensitivity to rules.bid_protocol") for c in captions)
+    assert any(c.startswith("Sensitivity to rule: bid protocol") for c in captions)
     tables = [b for s in report.sections for b in s.blocks if hasattr(b, "frame")]
-    rating = next(t for t in tables if t.caption.startswith("Bradley-Terry"))
+    rating = next(t for t in tables if t.caption.startswith("Ratings"))
     assert "fitted to the exact score matrix" in rating.caption
-    assert not any(c.endswith("_low") or c.endswith("_high") for t in tables
+    assert not any("interval" in c for t in tables
                    for c in t.frame.columns)  # exact: no interval anywhere
     md = render(pool_rr_run, tmp_path / "out")["markdown"].read_text()
     # fight lengths and draws of a solved game depend on the optimal strategy picked

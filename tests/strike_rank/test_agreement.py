@@ -50,6 +50,13 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
       "carry_mode": "keep", "hold_policy": "react"}, 3000),
     ("brawler-martial-budget", ["brawler,agility=20"], ["martial_artist,dexterity=22"],
      {"action_economy": "budget", "sr_tiebreak": "random,dex"}, 1500),
+    # action costs below 1 (no action_cost_floor): a rapier thrust costs 0, a knife's -1;
+    # the budget still spends at least 1 Action an attack
+    ("rapier-vs-long-sword-ties", ["skirmisher,weapon=rapier"], ["skirmisher"], {}, 3000),
+    ("knife-rapier-budget", ["footpad,agility=16"], ["skirmisher,weapon=rapier"],
+     {"action_economy": "budget"}, 1500),
+    ("rapier-floor-one", ["skirmisher,weapon=rapier"], ["skirmisher"],
+     {"action_cost_floor": 1}, 3000),
     ("horseman-feral-two-attacks", ["horseman"], ["feral,skill=38"],
      {"attacks_per_round": 2, "block_rounding": "floor", "feral_as": "skirmisher"}, 3000),
     ("knight-crippled-ko", ["knight,knockout=true,riposte_policy=never"],

@@ -20,7 +20,6 @@ from balance.errors import IntractableError
 from balance.rulesets.strike_rank import StrikeRank, kernel, presets
 from balance.rulesets.strike_rank import exact as E
 from balance.rulesets.strike_rank import rules as R
-from balance.rulesets.strike_rank.profile import profile
 from balance.rulesets.strike_rank.rules import Rules
 
 P_MIN = 1e-4  # false alarm 0.01% per test for a correct sampler
@@ -98,15 +97,6 @@ def test_whole_fights_have_no_exact_answer() -> None:
     rs = StrikeRank()
     with pytest.raises(IntractableError, match="no exact solution"):
         rs.exact(Rules(), (presets.PRESETS["skirmisher"],), (presets.PRESETS["skirmisher"],))
-
-
-def test_hit_value_is_a_share_of_capacity() -> None:
-    rules = Rules()
-    skirm = profile(presets.PRESETS["skirmisher"], rules)
-    knight = profile(presets.PRESETS["knight"], rules)
-    v = E.hit_value(skirm, skirm, 1)
-    assert 0 < E.hit_value(skirm, knight, 1) < v < 1
-    assert E.hit_value(skirm, skirm, 3) > v
 
 
 # --- samplers against the exact pmfs ---------------------------------------------------------

@@ -116,11 +116,15 @@ def test_reference_log_narrates_the_range_phase() -> None:
 
 
 def test_range_rounds_zero_reproduces_the_melee_numbers() -> None:
-    # counts from the kernel before the missile layer existed (commit cc9bb81), same seed
+    # counts from the kernel before the missile layer existed (commit cc9bb81), same seed;
+    # both sides thrust, as the attack-type rule of that time chose for these matchups, and
+    # action costs are floored at 1, as they were then
     before = {("archer", "skirmisher"): ([0, 119, 19881], 123303),
               ("bladesman", "spearman"): ([0, 391, 19609], 65634)}
     for (a, b), (wins, rounds) in before.items():
-        out = RS.simulate(Rules(range_rounds=0), RS.side(a), RS.side(b), n=20000,
+        out = RS.simulate(Rules(range_rounds=0, action_cost_floor=1),
+                          RS.side(f"{a},attack_policy=thrust"),
+                          RS.side(f"{b},attack_policy=thrust"), n=20000,
                           rng=stream(5, "melee"))
         assert np.bincount(out.winner, minlength=3).tolist() == wins
         assert int(out.rounds.sum()) == rounds
@@ -139,10 +143,12 @@ def test_range_phase_helps_the_archer() -> None:
 
 
 def test_bad_missile_input_names_the_field() -> None:
+    # names are rows of the rules' tables, checked when the fighter is profiled (every
+    # command does that before it runs)
     with pytest.raises(SpecError, match="'weapon'"):
-        Combatant(weapon="long bow")  # a bow is no melee sidearm
+        profile(Combatant(weapon="long bow"), RULES)  # a bow is no melee sidearm
     with pytest.raises(SpecError, match="'missile'"):
-        Combatant(missile="bazooka")
+        profile(Combatant(missile="bazooka"), RULES)
     with pytest.raises(SpecError, match="'missiles'"):
         Combatant(missile="sling", missiles=-1)
     with pytest.raises(SpecError, match="'aim_actions'"):
@@ -151,14 +157,16 @@ def test_bad_missile_input_names_the_field() -> None:
         Rules(range_rounds=-1)
     with pytest.raises(SpecError, match="'range_rounds'"):
         Rules(range_rounds=10, max_rounds=10)
-    with pytest.raises(SpecError, match="'missile_weapons'"):
-        Rules(missile_weapons={**RULES.missile_weapons, "crossbow": (3, 2, 8, 0.8, "2", -1)})
+    with pytest.raises(SpecError, match=r"'missile_weapons\.crossbow'\.reload"):
+        Rules(missile_weapons={"crossbow": {"reload": -1}})
     with pytest.raises(SpecError, match="'missile'"):
         profile(Combatant(missile="long bow", strength=8), RULES)
     with pytest.raises(SpecError, match="missile"):
-        RS.side(["skirmisher,missile=trebuchet"])
-    tougher = Rules(missile_weapons={**RULES.missile_weapons, "long bow": (4, 1, 12, 1.8, "2", 0)})
+        RS.check_sides(RS.rules(), RS.side(["skirmisher,missile=trebuchet"]),
+                       RS.side("skirmisher"))
+    tougher = Rules(missile_weapons={"long bow": {"damage": 4}})  # one column changed
     assert tougher.missile("long bow").damage == 4 and tougher.missile("long bow").kind == "bow"
+    assert tougher.missile("short bow") == RULES.missile("short bow")
 
 
 # --- the kernel against the reference with missiles on ----------------------------------------

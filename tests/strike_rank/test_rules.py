@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 
 from balance.errors import SpecError
+from balance.rulesets.strike_rank import StrikeRank, presets
 from balance.rulesets.strike_rank import exact as E
-from balance.rulesets.strike_rank import presets
 from balance.rulesets.strike_rank import rules as R
 from balance.rulesets.strike_rank import tables as T
 from balance.rulesets.strike_rank.profile import (
@@ -428,8 +428,8 @@ def test_bad_input_names_the_field() -> None:
         Rules(wound_code_table={**T.WOUND_CODES, "1-4": "S L"})
     with pytest.raises(SpecError, match="sr_tiebreak"):
         Rules(sr_tiebreak=("dex", "dex"))
-    with pytest.raises(SpecError, match="style"):
-        Combatant(style="ninja")
+    with pytest.raises(SpecError, match="'style' must be a row of rules 'styles'"):
+        profile(Combatant(style="ninja"), RULES)
     with pytest.raises(SpecError, match="armour"):
         Combatant(armour={"head": 1})
     with pytest.raises(SpecError, match="specialist weapon"):
@@ -438,3 +438,43 @@ def test_bad_input_names_the_field() -> None:
         profile(Combatant(weapon="great axe", attack_policy="thrust", strength=20), RULES)
     with pytest.raises(SpecError, match="two-handed"):
         profile(Combatant(weapon="claymore", shield="medium", strength=30), RULES)
+
+
+# --- action costs (000.2.4): the digest's formula, with no floor unless one is set -----------
+
+
+def test_action_cost_has_no_floor_by_default() -> None:
+    rapier, knife = Combatant(weapon="rapier"), Combatant(weapon="knife")
+    assert [R.action_cost(rapier, t, RULES) for t in range(3)] == [0, 1, 2]
+    assert R.action_cost(knife, 0, RULES) == -1
+    floored = Rules(action_cost_floor=1)
+    assert R.action_cost(rapier, 0, floored) == 1 and R.action_cost(knife, 0, floored) == 1
+    assert R.budget_cost(knife, 0, RULES) == 1  # a budget attack spends at least 1 Action
+    assert StrikeRank().rules(action_cost_floor="none").action_cost_floor is None
+    assert StrikeRank().rules(action_cost_floor="1").action_cost_floor == 1
+    with pytest.raises(SpecError, match="action_cost_floor"):
+        Rules(action_cost_floor=99)
+
+
+def test_log_names_the_action_costs_that_break_a_tie() -> None:
+    rapier = Combatant(name="rapier", weapon="rapier")
+    sword = Combatant(name="sword")
+    # round 1: both 2d6 show no 5 or 6, so both stand at 7 Actions; then each picks its
+    # only foe (a draw of 0) and draws its random tie-break
+    f, lines = fight_of(rapier, sword, [1, 2, 3, 4, 0, 0, 0.5, 0.5])
+    for g in f.fs:
+        f.roll_initiative(g)
+    f.commit(f.fs)
+    order = sorted(f.fs, key=f.order_key, reverse=True)
+    f.say_order(order)
+    assert lines[-1] == "  order: rapier [A1] (7, action cost 0), sword [B1] (7, action cost 1)"
+    floored, lines2 = fight_of(rapier, sword, [1, 2, 3, 4, 0, 0], Rules(action_cost_floor=1,
+                                                                  sr_tiebreak=("action_cost",
+                                                                               "dex")))
+    for g in floored.fs:
+        floored.roll_initiative(g)
+    floored.commit(floored.fs)
+    order = sorted(floored.fs, key=floored.order_key, reverse=True)
+    assert [g.p.c.name for g in order] == ["rapier", "sword"]  # equal cost and DEX: slot
+    floored.say_order(order)
+    assert lines2[-1].endswith("(7, action cost 1), sword [B1] (7, action cost 1)")

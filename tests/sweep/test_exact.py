@@ -267,7 +267,7 @@ def test_exact_round_robin_report(tmp_path: Path) -> None:
     table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     md = render(path, tmp_path / "report")["markdown"].read_text()
     assert "Metagame equilibrium" in md and "(exact, no resampling)" in md
-    assert "Bradley-Terry ratings, fitted to the exact score matrix" in md
+    assert "Bradley-Terry fitted to the exact score matrix" in md
     assert "optimal strategy the solver" not in md  # crt's exact answers are no game's
     rr = table.rename(columns={"a.0.preset": "a", "b.0.preset": "b"})
     weights = analysis.metagame(rr)
@@ -295,7 +295,7 @@ def test_curves_of_an_exact_table_have_no_band(tmp_path: Path) -> None:
     table, _ = balance.sweep(CRT, out=tmp_path / "run", executor="serial")
     ax = plots.curves(table, x="a.0.combats", y="a_win", by="a.0.skill")
     assert not [c for c in ax.collections if isinstance(c, PolyCollection)]
-    assert ax.get_ylabel() == "A win rate (exact)"
+    assert ax.get_ylabel() == "A wins (exact)"
     assert ax.get_title().endswith("(exact)")
 
 

@@ -71,10 +71,10 @@ def test_plots_make_their_own_axes(one_target: pd.DataFrame, run: balance.Run) -
 def test_curves_draw_interval_bands(run: balance.Run) -> None:
     part = run.table[run.table["b.0.preset"] == "fair"]
     ax = plots.curves(part, x="rules.target", y="a_win", by="a.0.preset", ax=Figure().subplots())
-    assert len(ax.lines) == 3 + 1  # a curve per preset, and the 50% line
+    assert len(ax.lines) == 3 + 2  # a curve per preset, the 50% line, the default target
     assert len(ax.collections) == 3  # a band per curve
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "a.0.preset = fair", "a.0.preset = lucky", "a.0.preset = pro"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["fair", "lucky", "pro"]
+    assert ax.get_legend().get_title().get_text() == "A"
 
 
 def test_long_labels_are_wrapped(one_target: pd.DataFrame) -> None:
@@ -192,3 +192,26 @@ def test_intervals_need_rows_and_columns(one_target: pd.DataFrame) -> None:
         plots.intervals(one_target, label="nope")
     with pytest.raises(SpecError, match="no rows"):
         plots.intervals(one_target.iloc[:0], label="a.0.preset")
+
+
+def test_plot_run_holds_the_other_axes_at_their_default(run: balance.Run, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.undo()
+    paths = plots.plot_run(run.path, out=tmp_path)  # three axes, no --where: no error
+    assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset.png",
+                                       "heatmap-a_win-b.0.preset-a.0.preset.svg"]
+    from balance.labels import Labels
+
+    assert Labels.for_run(run.table).is_baseline("rules.target", 1)  # coin's default: held
+    with pytest.raises(SpecError, match="several rows share"):  # as before, when told
+        plots.heatmap(run.table, x="b.0.preset", y="a.0.preset", ax=Figure().subplots())
+
+
+def test_a_matchup_reads_draws_as_half_and_puts_the_strongest_first() -> None:
+    rows = [{"a": a, "b": b, "a_win": w, "draw": d, "b_win": 1 - w - d}
+            for a, b, w, d in (("knight", "knight", 0.0, 1.0), ("knight", "page", 0.9, 0.0),
+                               ("page", "knight", 0.05, 0.0), ("page", "page", 0.5, 0.0))]
+    ax = plots.matchup(pd.DataFrame(rows), x="b", y="a", ax=Figure().subplots())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["knight", "page"]
+    assert ax.texts[0].get_text() == "50%"  # knight v knight: all draws
+    assert ax.get_title().startswith("A's expected score")

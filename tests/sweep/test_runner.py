@@ -50,6 +50,28 @@ def test_processes_match_serial(tmp_path: Path, serial_tables: dict[str, pd.Data
                                                                     "complete")
 
 
+@pytest.mark.parametrize("which", ["fixed", "precise"])
+def test_auto_runs_small_work_here_and_large_work_on_a_pool(
+        tmp_path: Path, serial_tables: dict[str, pd.DataFrame], which: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from balance.sweep import runner
+
+    spec = FIXED if which == "fixed" else PRECISE
+    # the rule, not the machine's load, decides here: every sweep "small", then "large"
+    monkeypatch.setattr(runner, "SMALL_WORK_S", 1e9)
+    table, path = balance.sweep(spec, out=tmp_path / "small")  # the default: auto
+    pd.testing.assert_frame_equal(table, serial_tables[which], check_exact=True)
+    meta = json.loads((path / "meta.json").read_text())
+    assert (meta["executor"], meta["workers"]) == ("serial", 1)
+    assert "no worker pool" in meta["executor_rule"]
+    monkeypatch.setattr(runner, "SMALL_WORK_S", 0.0)  # every sweep is "large"
+    table, path = balance.sweep(spec, out=tmp_path / "large", workers=2)
+    pd.testing.assert_frame_equal(table, serial_tables[which], check_exact=True)
+    meta = json.loads((path / "meta.json").read_text())
+    assert (meta["executor"], meta["workers"]) == ("processes", 2)
+    assert "1 task(s) run here" in meta["executor_rule"]
+
+
 def test_dask_matches_serial(tmp_path: Path, serial_tables: dict[str, pd.DataFrame]) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -176,7 +198,7 @@ def test_fresh_entropy_is_recorded_and_reused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
-    ({"executor": "threads"}, "unknown executor 'threads'; executors: serial, processes, dask"),
+    ({"executor": "threads"}, "unknown executor 'threads'; executors: auto, serial, processes, dask"),
     ({"executor": "serial", "scheduler": "tcp://x:1"}, "needs executor 'dask'"),
     ({"executor": "processes", "workers": 0}, "workers must be a whole number 1..256"),
 ])

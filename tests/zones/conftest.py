@@ -6,6 +6,7 @@ import numpy as np
 
 import balance
 from balance.rulesets.zones.rules import Combatant, Rules
+from balance.stats import chi2_homogeneity
 
 ZONES = balance.get("zones")
 
@@ -55,3 +56,27 @@ def reference_sample(rules, side_a, side_b, n: int, seed: int):
     dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
                     np.int64)
     return winner, rounds, a, b, causes, dead
+
+
+def compare(rules, side_a, side_b, n_reference, seed):
+    """p-values of kernel (100,000 fights) against reference (``n_reference``): outcome by
+    round, survivors, end cause (and the dead, with death saves)."""
+    k = kernel_sample(rules, side_a, side_b, 100_000, seed=seed)
+    winner, rounds, a, b, causes, dead = reference_sample(rules, side_a, side_b, n_reference,
+                                                          seed=seed + 1)
+    cap = min(rules.max_rounds, 40)
+    p_outcome = chi2_homogeneity(joint_counts(k.winner, k.rounds, cap),
+                                 joint_counts(winner, rounds, cap))
+    p_standing = chi2_homogeneity(standing_counts(k.extras["a_standing"], k.extras["b_standing"]),
+                                  standing_counts(a, b))
+    p_cause = chi2_homogeneity(np.bincount(k.cause, minlength=3), np.bincount(causes, minlength=3))
+    if not rules.death_saves:
+        return p_outcome, p_standing, p_cause
+    k_dead = np.asarray(k.extras["a_dead"], np.int64) + 8 * np.asarray(k.extras["b_dead"])
+    p_dead = chi2_homogeneity(np.bincount(k_dead, minlength=64), np.bincount(dead, minlength=64))
+    return p_outcome, p_standing, p_cause, p_dead
+
+
+def scenario(name):
+    sc = ZONES.scenario(name)
+    return ZONES.rules(sc.rules), sc.side_a, sc.side_b

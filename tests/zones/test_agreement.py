@@ -12,7 +12,15 @@ import pytest
 from balance.rulesets.zones.exact import rounds_distribution
 from balance.stats import chi2_homogeneity, gof_pvalue
 
-from .conftest import DUELS, ZONES, joint_counts, kernel_sample, reference_sample, standing_counts
+from .conftest import (
+    DUELS,
+    compare,
+    joint_counts,
+    kernel_sample,
+    reference_sample,
+    scenario,
+    standing_counts,
+)
 
 
 @pytest.mark.parametrize("name", list(DUELS))
@@ -30,28 +38,6 @@ def test_reference_matches_the_exact_duel():
     winner, rounds, *_ = reference_sample(rules, (a,), (b,), 3000, seed=12)
     assert gof_pvalue(joint_counts(winner, rounds, rules.max_rounds),
                       exact.reshape(-1)) > 1e-3  # false alarm 0.1%
-
-
-def compare(rules, side_a, side_b, n_reference, seed):
-    k = kernel_sample(rules, side_a, side_b, 100_000, seed=seed)
-    winner, rounds, a, b, causes, dead = reference_sample(rules, side_a, side_b, n_reference,
-                                                          seed=seed + 1)
-    cap = min(rules.max_rounds, 40)
-    p_outcome = chi2_homogeneity(joint_counts(k.winner, k.rounds, cap),
-                                 joint_counts(winner, rounds, cap))
-    p_standing = chi2_homogeneity(standing_counts(k.extras["a_standing"], k.extras["b_standing"]),
-                                  standing_counts(a, b))
-    p_cause = chi2_homogeneity(np.bincount(k.cause, minlength=3), np.bincount(causes, minlength=3))
-    if not rules.death_saves:
-        return p_outcome, p_standing, p_cause
-    k_dead = np.asarray(k.extras["a_dead"], np.int64) + 8 * np.asarray(k.extras["b_dead"])
-    p_dead = chi2_homogeneity(np.bincount(k_dead, minlength=64), np.bincount(dead, minlength=64))
-    return p_outcome, p_standing, p_cause, p_dead
-
-
-def scenario(name):
-    sc = ZONES.scenario(name)
-    return ZONES.rules(sc.rules), sc.side_a, sc.side_b
 
 
 @pytest.mark.parametrize(("name", "n_ref"), [("gate", 1500), ("ogre", 1500)])

@@ -8,7 +8,7 @@ import pytest
 
 from balance.rulesets.zones.rules import Combatant, Rules
 
-from .test_agreement import ZONES, compare, scenario
+from .conftest import ZONES, compare, scenario
 
 ARCHER = Combatant(name="archer", agility=3, weapon="light", ranged="long_bow",
                    policy="skirmish", keep_distance=1, speed=3)

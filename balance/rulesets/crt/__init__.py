@@ -15,7 +15,7 @@ from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
-from .presets import PRESETS, SCENARIOS
+from .presets import PRESETS, SCENARIOS, TITLES
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
 
@@ -58,6 +58,7 @@ class CRT(Ruleset):
     Rules = Rules
     causes = _reference.CAUSES
     presets = PRESETS
+    preset_titles = TITLES
     scenarios = SCENARIOS
     max_side = 12
 

@@ -19,7 +19,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from ...dice import pmf
 from ...errors import IntractableError, SpecError
@@ -31,6 +30,9 @@ __all__ = ["DECLARATIONS", "Chain", "chain", "damage_pmf", "solve", "solve_best_
            "stroke_probability", "unsupported"]
 
 MAX_STATES = 250_000
+DENSE_STATES = 400
+"""Chains of at most this many states keep their moves as dense arrays (they step faster,
+and need no SciPy import: ``balance exact crt`` starts at once); bigger ones are sparse."""
 
 DECLARATIONS: tuple[tuple[bool, bool], ...] = ((False, False), (False, True), (True, False),
                                               (True, True))
@@ -205,10 +207,16 @@ def chain(rules: Rules, side_a: Side, side_b: Side, /, *,
         draws[cell] = np.where(a_down & b_down, prob, 0).sum(axis=(1, 2))
         going_on = ~a_down & ~b_down & (prob > 0)
         source = np.broadcast_to(np.arange(n_states)[:, None, None], shape)
-        moves.append(sparse.csr_matrix(
-            (prob[going_on], (source[going_on],
-                              ((new_a - 1) * start_b + (new_b - 1))[going_on])),
-            shape=(n_states, n_states)))
+        rows, cols = source[going_on], ((new_a - 1) * start_b + (new_b - 1))[going_on]
+        if n_states <= DENSE_STATES:  # the usual duel: dense, and no SciPy to import
+            dense = np.zeros((n_states, n_states))
+            np.add.at(dense, (rows, cols), prob[going_on])
+            moves.append(dense)
+        else:
+            from scipy import sparse
+
+            moves.append(sparse.csr_matrix((prob[going_on], (rows, cols)),
+                                           shape=(n_states, n_states)))
     return Chain(health_a, health_b, (start_a - 1) * start_b + (start_b - 1), advantage,
                  p_stroke_a, p_stroke_b, tuple(moves), wins_a, wins_b, draws)
 
@@ -256,13 +264,13 @@ def mixed_round(duel: Chain, weights: np.ndarray) -> tuple[Any, np.ndarray]:
     """One round's law under per-state declaration ``weights`` (4, n_states): the
     transposed move matrix (dense for small chains, which step faster) and the absorption
     columns (still fighting, A wins, B wins, draw)."""
-    dense = duel.n_states <= 400
+    dense = duel.n_states <= DENSE_STATES
     moves: Any = None
     for cell in range(4):
         weight = weights[cell]
         if not weight.any():
             continue
-        part = duel.moves[cell].toarray() if dense else duel.moves[cell]
+        part = duel.moves[cell]
         if not (weight == 1).all():
             part = (part * weight[:, None]) if dense else part.multiply(weight[:, None]).tocsr()
         moves = part if moves is None else moves + part

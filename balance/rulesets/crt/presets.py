@@ -38,6 +38,12 @@ PRESETS = MappingProxyType({
     "duelist": Combatant(name="duelist", agility=10, toughness=10),
 })
 
+# How tables and figures title the level presets: what sets them apart at a glance.
+TITLES = MappingProxyType({
+    name: f"{name} (skill {c.skill}, {c.combats} combats)"
+    for name, c in PRESETS.items() if name in ("novice", "skilled", "expert", "veteran",
+                                               "superior", "master")})
+
 SCENARIOS = MappingProxyType({
     "bruggish-vs-watchmen": Scenario(
         "001.7: Bruggish (score 63) against three unskilled watchmen with cudgels "

@@ -36,7 +36,7 @@ class Pool(Ruleset):
     causes = _reference.CAUSES
     presets = PRESETS
     scenarios = SCENARIOS
-    max_side = 2
+    max_side = 6
     has_strategy = True
 
     def simulate(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, n: int,
@@ -103,6 +103,11 @@ class Pool(Ruleset):
             skip.add("armour_wp")
         if all(c.status == 0 for c in everyone):
             skip.add("status_in_checks")
+        turns = {c.turn_policy for c in everyone}
+        if not turns & {"full_defence", "defend_if_no_hit"}:
+            skip.add("full_defence_bonus")
+        if not turns & {"aid", "aid_if_no_hit"} or max(len(side_a), len(side_b)) == 1:
+            skip.add("aid_bonus")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip)
 
@@ -132,6 +137,13 @@ class Pool(Ruleset):
                                  pool_policy="equilibrium"),)),
             BenchCase("guards 2v1", "two guards against a duellist (minimal sure hit)",
                       Rules(), guards.side_a, guards.side_b),
+            BenchCase("melee 3v3", "three against three, 1d6, mixed bids, aid and full "
+                      "defence when a fighter cannot hit",
+                      Rules(randomiser="1d6"),
+                      tuple(Combatant(name=f"A{k}", pool_policy="random_mixed",
+                                      turn_policy="aid_if_no_hit") for k in (1, 2, 3)),
+                      tuple(Combatant(name=f"B{k}", coordination=3 + k, fortitude=5 - k,
+                                      turn_policy="defend_if_no_hit") for k in (1, 2, 3))),
         )
 
     def bench_extra_cases(self) -> tuple[str, ...]:

@@ -66,7 +66,16 @@ import numpy as np
 from ...errors import IntractableError
 from ...outcomes import Probabilities
 from .matrix_game import solve_batch
-from .rules import Combatant, Profile, Rules, can_possibly_hit, margin_bonus, order_groups, profile
+from .rules import (
+    Combatant,
+    Profile,
+    Rules,
+    can_possibly_hit,
+    failure_damage,
+    margin_bonus,
+    order_groups,
+    profile,
+)
 
 __all__ = [
     "MAX_STATES",
@@ -101,7 +110,8 @@ class PairTable:
 
     ``p_miss[s + offset]`` and ``p_hit[s + offset, k]`` (damage ``damage[k]``) are
     probabilities over the randomiser's dice; ``after[h, k]`` is the target's health index
-    after taking ``damage[k]`` at health index ``h``.
+    after taking ``damage[k]`` at health index ``h``; ``back_after[h, m]`` the attacker's
+    after a backlash of ``backlash[m]``.
     """
 
     offset: int
@@ -109,6 +119,11 @@ class PairTable:
     p_hit: np.ndarray
     damage: np.ndarray
     after: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+    p_back: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    """``p_back[s + offset, m]``: a miss that hurts the attacker by ``backlash[m]``
+    (``margin_failure_damage``); ``p_miss`` then holds only the harmless misses."""
+    backlash: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    back_after: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
 
 
 def dice_difference(rules: Rules) -> dict[int, float]:
@@ -131,6 +146,12 @@ class Space:
         self.rules = rules
         self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
                                         + [profile(c, rules, 1) for c in side_b])
+        for p in self.profiles:
+            if p.turn_policy != "attack" or p.withdraw_at:
+                raise IntractableError(
+                    f"pool has no exact solution here: {p.name} plays turn_policy="
+                    f"{p.turn_policy}, withdraw_at={p.withdraw_at}; the game solves attack "
+                    "turns only (simulate it with duel)")
         names = [p.name for p in self.profiles]
         if len(set(names)) < len(names):  # e.g. the same preset on both sides: say whose
             self.profiles = [dataclasses.replace(p, name=f"{'AB'[p.side]} {p.name}")
@@ -150,17 +171,11 @@ class Space:
         for j in range(k):
             hits = {int(x) for (i, jj), t in self.pairs.items() if jj == j
                     for x in t.damage if x > 0}
+            hits |= {int(x) for (i, _), t in self.pairs.items() if i == j for x in t.backlash}
             self.health_values.append(self._reachable_health(self.profiles[j].health, hits))
-        for (_i, j), t in self.pairs.items():
-            values = self.health_values[j]
-            lookup = {int(v): n for n, v in enumerate(values)}
-            after = np.zeros((len(values), len(t.damage)), np.int64)
-            for n, v in enumerate(values):
-                if n == 0:
-                    continue
-                for m, dmg in enumerate(t.damage):
-                    after[n, m] = lookup.get(int(v - dmg), 0)
-            t.after = after
+        for (i, j), t in self.pairs.items():
+            t.after = self._after(j, t.damage)
+            t.back_after = self._after(i, t.backlash)
         self.wp_full = np.array([p.wound_points for p in self.profiles])
         self.wp_at = [np.minimum(v, w) for v, w in zip(self.health_values, self.wp_full,
                                                        strict=True)]
@@ -199,27 +214,49 @@ class Space:
         att, dfn = self.profiles[i], self.profiles[j]
         lead = att.attack - dfn.defence
         s_values = range(-dfn.pool, att.pool + 1)
-        damages: dict[int, int] = {}
+        damages: set[int] = set()
+        backlashes: set[int] = set()
         rows = []
         for s in s_values:
             miss = 0.0
             hit: dict[int, float] = {}
+            back: dict[int, float] = {}
             for t, pt in diff.items():
                 margin = lead + s + t
                 if margin > 0:  # the attack must beat the defence (003.2)
                     dmg = att.damage + margin_bonus(self.rules, margin)
                     hit[dmg] = hit.get(dmg, 0.0) + pt
-                    damages.setdefault(dmg, len(damages))
+                    damages.add(dmg)
+                elif failure_damage(self.rules, -margin) > 0:
+                    hurt = failure_damage(self.rules, -margin)
+                    back[hurt] = back.get(hurt, 0.0) + pt
+                    backlashes.add(hurt)
                 else:
                     miss += pt
-            rows.append((miss, hit))
-        order = sorted(damages)
+            rows.append((miss, hit, back))
+        order, back_order = sorted(damages), sorted(backlashes)
         p_miss = np.array([r[0] for r in rows])
         p_hit = np.zeros((len(rows), len(order)))
-        for n, (_, hit) in enumerate(rows):
+        p_back = np.zeros((len(rows), len(back_order)))
+        for n, (_, hit, back) in enumerate(rows):
             for dmg, pr in hit.items():
                 p_hit[n, order.index(dmg)] = pr
-        return PairTable(dfn.pool, p_miss, p_hit, np.array(order, np.int64))
+            for hurt, pr in back.items():
+                p_back[n, back_order.index(hurt)] = pr
+        return PairTable(dfn.pool, p_miss, p_hit, np.array(order, np.int64), p_back=p_back,
+                         backlash=np.array(back_order, np.int64))
+
+    def _after(self, f: int, damages: np.ndarray) -> np.ndarray:
+        """``after[h, m]``: fighter ``f``'s health index after ``damages[m]`` at index h."""
+        values = self.health_values[f]
+        lookup = {int(v): n for n, v in enumerate(values)}
+        after = np.zeros((len(values), len(damages)), np.int64)
+        for n, v in enumerate(values):
+            if n == 0:
+                continue
+            for m, dmg in enumerate(damages):
+                after[n, m] = lookup.get(int(v - dmg), 0)
+        return after
 
     def _reachable_health(self, full: int, damages: set[int]) -> np.ndarray:
         down = self.rules.down_at
@@ -383,12 +420,19 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
     d_eff = np.where(valid_d, d[None, :], 0)
     s = (a_eff[:, :, None] - d_eff[:, None, :] + pair.offset).astype(np.int16)
     h_j = space.h_idx[cores, j].astype(np.int64)
+    h_i = space.h_idx[cores, i].astype(np.int64)
     after = pair.after[h_j]                                         # (b, K)
+    back = pair.back_after[h_i]                                     # (b, M)
     dh = np.concatenate([np.zeros((len(cores), 1), np.int64),
-                         (after - h_j[:, None]) * space.h_stride[j]], axis=1)
-    killed = np.concatenate([np.zeros((len(cores), 1), bool), after == 0], axis=1)
+                         (after - h_j[:, None]) * space.h_stride[j],
+                         (back - h_i[:, None]) * space.h_stride[i]], axis=1)
     mask = space.alive_masks(cores)
-    mask_o = np.where(killed, mask[:, None] & ~(1 << j), mask[:, None])
+    # outcomes: a harmless miss, a hit per damage (the target may fall), a backlash per
+    # amount (the attacker may fall)
+    mask_o = np.concatenate([mask[:, None],
+                             np.where(after == 0, mask[:, None] & ~(1 << j), mask[:, None]),
+                             np.where(back == 0, mask[:, None] & ~(1 << i), mask[:, None])],
+                            axis=1)
     nxt = turns.following[i, mask_o]
     wrap = turns.wraps[i, mask_o]
     head = nxt * n + dh + wrap * (space.k * n)                      # (b, O)
@@ -397,7 +441,7 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
     succ = base[..., None] + head[:, None, None, :]
     if 2 * space.k * n < 2**31:
         succ = succ.astype(np.int32)
-    table = np.concatenate([pair.p_miss[:, None], pair.p_hit], axis=1)
+    table = np.concatenate([pair.p_miss[:, None], pair.p_hit, pair.p_back], axis=1)
     return Moves(i, j, cores, succ, s, table, valid_a, valid_d)
 
 
@@ -879,7 +923,9 @@ def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Ch
                 target = int(space.targets(actor, np.array([core]))[0])
                 mv = moves(space, solution.turns, actor, target, np.array([core]))
                 joint = eq.joint(r, mv)[0]
-                p_hit = float((joint * (1.0 - mv.probabilities()[0, ..., 0])).sum())
+                n_hit = len(space.pairs[actor, target].damage)
+                p_hit = float((joint * mv.probabilities()[0, ..., 1:1 + n_hit].sum(axis=-1))
+                              .sum())
                 state = actor * n + core
                 rows = eq.row[r, state]
                 pa, pd = int(space.pools[core, actor]), int(space.pools[core, target])

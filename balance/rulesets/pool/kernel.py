@@ -11,13 +11,14 @@ kernel must match in distribution (``tests/pool/test_agreement.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ...outcomes import Outcomes
 from ...results import Winner
 from .reference import CAUSES
-from .rules import Combatant, Profile, Rules, margin_bonus, profile
+from .rules import Combatant, Profile, Rules, failure_damage, margin_bonus, profile
 
 __all__ = ["simulate"]
 
@@ -116,6 +117,9 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
     armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
     pool = np.tile(np.array([p.pool for p in profiles], np.int16), (n, 1))
+    withdrawn = np.zeros((n, k), bool)
+    full_defence = np.zeros((n, k), bool)   # + full_defence_bonus until its next turn
+    aided = np.zeros((n, k), np.int16)      # bonus to its next attack
     ids = np.arange(n)
     winner = np.zeros(n, np.int8)
     rounds = np.zeros(n, np.int16)
@@ -123,16 +127,26 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
     foes = [np.flatnonzero(side != side[f]) for f in range(k)]
     pairs = [(i, j) for i in range(k) for j in foes[i]]
+    # the allies an aid reaches, soonest first (003.2 step 3: "aid" helps the next to act)
+    at = {f: p for p, f in enumerate(order)}
+    allies = [[g for g in list(order[at[f] + 1:]) + list(order[:at[f]])
+               if side[g] == side[f]] for f in range(k)]
 
     def finish(done: np.ndarray, who: np.ndarray | int, rnd: np.ndarray | int, why: int) -> None:
         winner[ids[done]] = who
         rounds[ids[done]] = rnd
         cause[ids[done]] = why
 
+    def side_out(rows: np.ndarray, s: int) -> np.ndarray:
+        """Of the fights ``rows``, those where side ``s`` has nobody standing."""
+        members = np.flatnonzero(side == s)
+        up = (wp[np.ix_(rows, members)] > rules.down_at) & ~withdrawn[np.ix_(rows, members)]
+        return ~up.any(axis=1)
+
     for rnd in range(1, rules.max_rounds + 1):
         if not len(ids):
             break
-        standing = wp > rules.down_at
+        standing = (wp > rules.down_at) & ~withdrawn
         # stalemate: nobody can possibly hit (003.4), tested at the start of the round
         threat = np.zeros(len(ids), bool)
         for i, j in pairs:
@@ -149,26 +163,50 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
         else:
             running = np.ones(len(ids), bool)
         for f in order:
-            act = running & (wp[:, f] > rules.down_at)
+            p = profiles[f]
+            act = running & (wp[:, f] > rules.down_at) & ~withdrawn[:, f]
             if not act.any():
                 continue
-            targets = _targets(rules, f, foes[f], wp, act)
+            full_defence[act, f] = False
+            if p.withdraw_at:
+                leave = np.flatnonzero(act & (wp[:, f] <= p.withdraw_at))
+                if len(leave):
+                    withdrawn[leave, f] = True
+                    act[leave] = False
+                    out = leave[side_out(leave, side[f])]
+                    if len(out):
+                        won = np.zeros(len(ids), bool)
+                        won[out] = True
+                        finish(won, Winner.B if side[f] == 0 else Winner.A, rnd,
+                               CAUSES.withdrew)
+                        running[out] = False
+            targets = _targets(rules, f, foes[f], wp, withdrawn, act)
+            if p.turn_policy != "attack":
+                act &= ~_other_turns(rules, p, f, targets, allies[f], act, wp, withdrawn,
+                                     pool, attack, defence, full_defence, aided, low, high)
             for j in foes[f]:
                 rows = np.flatnonzero(act & (targets == j))
                 if not len(rows):
                     continue
+                aid = aided[rows, f].astype(np.int32)
+                aided[rows, f] = 0
+                guard = full_defence[rows, j] * np.int32(rules.full_defence_bonus)
+                bonus = aid - guard
                 lead = int(attack[f] - defence[j])
-                a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead, rows, wp, armour, pool,
-                             rng)
+                a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead + bonus, rows, wp,
+                             armour, pool, rng)
                 pool[rows, f] -= a
                 pool[rows, j] -= d
                 spent[ids[rows], f] += a
                 spent[ids[rows], j] += d
-                margin = lead + a.astype(np.int32) - d
+                margin = lead + bonus + a.astype(np.int32) - d
                 if high:
                     margin += (rng.integers(low, high + 1, len(rows))
                                - rng.integers(low, high + 1, len(rows)))
                 hit = margin > 0  # the attack must beat the defence (003.2)
+                if rules.margin_failure_damage:
+                    _backlash(rules, f, int(j), rows[~hit], -margin[~hit], wp, armour, side_out,
+                              finish, running, act, side, len(ids), rnd)
                 rows, margin = rows[hit], margin[hit]
                 if not len(rows):
                     continue
@@ -178,10 +216,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 wp[rows, j] -= (damage - absorbed).astype(np.int16)
                 fell = wp[rows, j] <= rules.down_at
                 if fell.any():
-                    others = [g for g in np.flatnonzero(side == side[j]) if g != j]
                     out = rows[fell]
-                    if others:
-                        out = out[~(wp[out][:, others] > rules.down_at).any(axis=1)]
+                    out = out[side_out(out, side[j])]
                     if len(out):
                         won = np.zeros(len(ids), bool)
                         won[out] = True
@@ -195,17 +231,68 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
             break
         if not keep.all():
             ids, wp, armour, pool = ids[keep], wp[keep], armour[keep], pool[keep]
+            withdrawn, full_defence, aided = withdrawn[keep], full_defence[keep], aided[keep]
     spent_a = spent[:, side == 0].sum(axis=1).astype(np.int16)
     spent_b = spent[:, side == 1].sum(axis=1).astype(np.int16)
     return winner, rounds, cause, spent_a, spent_b
 
 
-def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, act: np.ndarray
-             ) -> np.ndarray:
+def _other_turns(rules: Rules, p: Profile, f: int, targets: np.ndarray, allies: list[int],
+                 act: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray, pool: np.ndarray,
+                 attack: np.ndarray, defence: np.ndarray, full_defence: np.ndarray,
+                 aided: np.ndarray, low: int, high: int) -> np.ndarray:
+    """Fighter ``f``'s turns that are not attacks (``turn_policy``), carried out in place;
+    returns the mask of fights where it did not attack (see ``reference._turn``)."""
+    rows = np.arange(len(act))
+    t = np.maximum(targets, 0)
+    guard = full_defence[rows, t] * rules.full_defence_bonus
+    hopeless = (attack[f] + aided[:, f] + pool[:, f] + high
+                <= defence[t] + guard + low) & (targets >= 0)
+    policy = p.turn_policy
+    if policy in ("full_defence", "defend_if_no_hit"):
+        defend = act & (hopeless if policy == "defend_if_no_hit" else True)
+        full_defence[defend, f] = True
+        return defend
+    # aid: the standing ally who acts soonest after f
+    ally = np.full(len(act), -1)
+    for g in reversed(allies):
+        up = (wp[:, g] > rules.down_at) & ~withdrawn[:, g]
+        ally = np.where(up, g, ally)
+    helps = act & (ally >= 0) & (hopeless if policy == "aid_if_no_hit" else True)
+    where = np.flatnonzero(helps)
+    aided[where, ally[where]] += np.int16(rules.aid_bonus)
+    return helps
+
+
+def _backlash(rules: Rules, f: int, j: int, rows: np.ndarray, shortfall: np.ndarray,
+              wp: np.ndarray, armour: np.ndarray, side_out: Any, finish: Any,
+              running: np.ndarray, act: np.ndarray, side: np.ndarray, n: int, rnd: int) -> None:
+    """A miss by ``shortfall`` hurts the attacker ``f`` (``margin_failure_damage``)."""
+    damage = failure_damage(rules, shortfall)
+    hurt = damage > 0
+    rows, damage = rows[hurt], damage[hurt]
+    if not len(rows):
+        return
+    absorbed = np.minimum(armour[rows, f], damage)
+    armour[rows, f] -= absorbed.astype(np.int16)
+    wp[rows, f] -= (damage - absorbed).astype(np.int16)
+    fell = rows[wp[rows, f] <= rules.down_at]
+    if len(fell):
+        out = fell[side_out(fell, side[f])]
+        if len(out):
+            won = np.zeros(n, bool)
+            won[out] = True
+            finish(won, Winner.A if side[j] == 0 else Winner.B, rnd, CAUSES.down)
+            running[out] = False
+            act[out] = False
+
+
+def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray,
+             act: np.ndarray) -> np.ndarray:
     """Each acting fight's target for fighter ``f`` (``target_policy``; -1 if none)."""
     if len(foes) == 1:
         return np.full(len(wp), foes[0])
-    standing = wp[:, foes] > rules.down_at
+    standing = (wp[:, foes] > rules.down_at) & ~withdrawn[:, foes]
     if rules.target_policy == "first":
         pick = np.argmax(standing, axis=1)
     else:  # lowest WP among the standing foes, ties to the first listed

@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 __all__ = ["CERT_TOL", "GameSolution", "solve_game", "solve_informed", "solve_sealed"]
 
@@ -138,6 +137,8 @@ def _simplex(M: np.ndarray) -> GameSolution | None:
 
 def _linprog(M: np.ndarray) -> GameSolution:
     """Both players' optimal strategies by two HiGHS linear programs."""
+    from scipy.optimize import linprog  # only here: the simplex answers most games
+
     m, n = M.shape
     # row player: maximise v subject to x^T M >= v, sum x = 1, x >= 0
     c = np.zeros(m + 1)

@@ -32,6 +32,7 @@ from .rules import (
     Rules,
     apply_damage,
     can_possibly_hit,
+    failure_damage,
     margin_bonus,
     order_groups,
     profile,
@@ -40,7 +41,7 @@ from .rules import (
 
 __all__ = ["CAUSES", "fight"]
 
-CAUSES = EndCauses("down", "stalemate", "max_rounds")
+CAUSES = EndCauses("down", "stalemate", "max_rounds", "withdrew")
 
 
 @dataclass
@@ -54,6 +55,9 @@ class Fighter:
     pool: int
     down_at: int
     spent: int = 0
+    withdrawn: bool = False
+    full_defence: bool = False  # + full_defence_bonus to its defence until its next turn
+    aided: int = 0              # bonus to its next attack from allies' aid
 
     @property
     def name(self) -> str:
@@ -61,8 +65,8 @@ class Fighter:
 
     @property
     def standing(self) -> bool:
-        """WP above ``down_at``: still in the fight (003.4)."""
-        return self.wound_points > self.down_at
+        """WP above ``down_at`` and not withdrawn: still in the fight (003.4)."""
+        return self.wound_points > self.down_at and not self.withdrawn
 
 
 def _policy_bid(policy: str, attacking: bool, own: int, other: int, lead: int,
@@ -153,7 +157,9 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
         p = f.profile
         say(f"  {p.name}: attack {p.attack}, defence {p.defence}, pool {p.pool}, "
             f"{p.wound_points} WP" + (f" + {p.armour_wp} armour WP" if p.armour_wp else "")
-            + f", damage {p.damage}, policy {p.policy}")
+            + f", damage {p.damage}, policy {p.policy}"
+            + (f", turns {p.turn_policy}" if p.turn_policy != "attack" else "")
+            + (f", withdraws at {p.withdraw_at} WP" if p.withdraw_at else ""))
     equilibrium = (_equilibrium(rules, tuple(side_a), tuple(side_b), tuple(order))
                    if any(f.profile.policy == "equilibrium" for f in fighters) else None)
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
@@ -178,52 +184,127 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
             return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds", extras())
         say(f"Round {rnd}")
         for i in order:
-            attacker = fighters[i]
-            if not attacker.standing:
+            actor = fighters[i]
+            if not actor.standing:
                 continue
-            foes = [f for f in fighters if f.standing and f.profile.side != attacker.profile.side]
-            if rules.target_policy == "lowest_wp":
-                target = min(foes, key=lambda f: (f.wound_points, f.index))
-            else:
-                target = foes[0]
-            a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng)
-            attacker.pool -= a
-            attacker.spent += a
-            target.pool -= d
-            target.spent += d
-            att_die = int(rng.integers(low, high + 1)) if high else 0
-            def_die = int(rng.integers(low, high + 1)) if high else 0
-            attack = attacker.profile.attack + a + att_die
-            defence = target.profile.defence + d + def_die
-            dice = (f" + die {att_die}", f" + die {def_die}") if high else ("", "")
-            line = (f"  {attacker.name} attacks {target.name}: attack "
-                    f"{attacker.profile.attack} + pool {a}{dice[0]} = {attack} vs defence "
-                    f"{target.profile.defence} + pool {d}{dice[1]} = {defence}")
-            if attack <= defence:  # the attack must beat the defence (003.2)
-                say(line + " -> miss" + (" (equal)" if attack == defence else ""))
-                continue
-            margin = attack - defence
-            damage = attacker.profile.damage + margin_bonus(rules, margin)
-            before = (target.armour_wp, target.wound_points)
-            target.armour_wp, target.wound_points = apply_damage(target.armour_wp,
-                                                                 target.wound_points, damage)
-            armour_text = (f"armour {before[0]} -> {target.armour_wp}, "
-                           if before[0] else "")
-            say(line + f" -> hit by {margin}; {damage} damage: {armour_text}WP {before[1]} -> "
-                f"{target.wound_points}" + ("" if target.standing else f"; {target.name} is out"))
-            if not any(f.standing for f in fighters if f.profile.side == target.profile.side):
-                winner = Winner.A if attacker.profile.side == 0 else Winner.B
-                say(f"Side {'A' if winner == Winner.A else 'B'} wins in round {rnd}")
-                return Outcome(winner, rnd, "down", extras())
+            actor.full_defence = False  # full defence lasts until the fighter's next turn
+            ended = _turn(rules, rnd, actor, fighters, order, equilibrium, low, high, rng, say)
+            if ended is not None:
+                winner, cause = ended
+                side = "A" if winner == Winner.A else "B"
+                if cause == "withdrew":
+                    say(f"Side {'B' if side == 'A' else 'A'} has left the field: side "
+                        f"{side} wins in round {rnd}")
+                else:
+                    say(f"Side {side} wins in round {rnd}")
+                return Outcome(winner, rnd, cause, extras())
     say(f"Round cap {rules.max_rounds} reached: a draw")
     return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds", extras())
 
 
+def _side_out(fighters: Sequence[Fighter], side: int) -> bool:
+    return not any(f.standing for f in fighters if f.profile.side == side)
+
+
+def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
+          order: Sequence[int], equilibrium: _Equilibrium | None, low: int, high: int,
+          rng: np.random.Generator, say: Log) -> tuple[Winner, str] | None:
+    """One fighter's turn: what it declares (003.2 step 3) and, for an attack, the check,
+    the damage and the margin's repercussions.  Returns (winner, cause) if it ends the
+    fight."""
+    p = actor.profile
+    if p.withdraw_at and actor.wound_points <= p.withdraw_at:
+        actor.withdrawn = True
+        say(f"  {actor.name} withdraws from the fight ({actor.wound_points} WP, at or below "
+            f"{p.withdraw_at})")
+        if _side_out(fighters, p.side):
+            return (Winner.B if p.side == 0 else Winner.A), "withdrew"
+        return None
+    foes = [f for f in fighters if f.standing and f.profile.side != p.side]
+    if rules.target_policy == "lowest_wp":
+        target = min(foes, key=lambda f: (f.wound_points, f.index))
+    else:
+        target = foes[0]
+    guard = rules.full_defence_bonus if target.full_defence else 0
+    hopeless = p.attack + actor.aided + actor.pool + high <= target.profile.defence + guard + low
+    ally = _next_ally(actor, fighters, order)
+    stance = p.turn_policy
+    if stance == "full_defence" or (stance == "defend_if_no_hit" and hopeless):
+        actor.full_defence = True
+        say(f"  {actor.name} declares full defence (+{rules.full_defence_bonus} defence "
+            "until its next turn)" + (": it cannot hit" if hopeless else ""))
+        return None
+    if ally is not None and (stance == "aid" or (stance == "aid_if_no_hit" and hopeless)):
+        ally.aided += rules.aid_bonus
+        say(f"  {actor.name} aids {ally.name} (+{rules.aid_bonus} to its next attack)"
+            + (": it cannot hit" if hopeless else ""))
+        return None
+    return _attack(rules, rnd, actor, target, fighters, equilibrium, low, high, rng, say)
+
+
+def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
+               ) -> Fighter | None:
+    """The standing ally who acts soonest after ``actor`` (the one an aid helps)."""
+    at = list(order).index(actor.index)
+    for k in list(order[at + 1:]) + list(order[:at]):
+        f = fighters[k]
+        if f.standing and f.profile.side == actor.profile.side:
+            return f
+    return None
+
+
+def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
+            fighters: Sequence[Fighter], equilibrium: _Equilibrium | None, low: int,
+            high: int, rng: np.random.Generator, say: Log) -> tuple[Winner, str] | None:
+    aid, attacker.aided = attacker.aided, 0
+    guard = rules.full_defence_bonus if target.full_defence else 0
+    a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng, aid - guard)
+    attacker.pool -= a
+    attacker.spent += a
+    target.pool -= d
+    target.spent += d
+    att_die = int(rng.integers(low, high + 1)) if high else 0
+    def_die = int(rng.integers(low, high + 1)) if high else 0
+    attack = attacker.profile.attack + aid + a + att_die
+    defence = target.profile.defence + guard + d + def_die
+    dice = (f" + die {att_die}", f" + die {def_die}") if high else ("", "")
+    line = (f"  {attacker.name} attacks {target.name}: attack {attacker.profile.attack}"
+            + (f" + aid {aid}" if aid else "") + f" + pool {a}{dice[0]} = {attack} vs "
+            f"defence {target.profile.defence}" + (f" + full defence {guard}" if guard else "")
+            + f" + pool {d}{dice[1]} = {defence}")
+    if attack <= defence:  # the attack must beat the defence (003.2)
+        backlash = failure_damage(rules, defence - attack)
+        if not backlash:
+            say(line + " -> miss" + (" (equal)" if attack == defence else ""))
+            return None
+        before = (attacker.armour_wp, attacker.wound_points)
+        attacker.armour_wp, attacker.wound_points = apply_damage(*before, backlash)
+        armour_text = f"armour {before[0]} -> {attacker.armour_wp}, " if before[0] else ""
+        say(line + f" -> miss by {defence - attack}; the attacker takes {backlash} damage: "
+            f"{armour_text}WP {before[1]} -> {attacker.wound_points}"
+            + ("" if attacker.standing else f"; {attacker.name} is out"))
+        if _side_out(fighters, attacker.profile.side):
+            return (Winner.B if attacker.profile.side == 0 else Winner.A), "down"
+        return None
+    margin = attack - defence
+    damage = attacker.profile.damage + margin_bonus(rules, margin)
+    before = (target.armour_wp, target.wound_points)
+    target.armour_wp, target.wound_points = apply_damage(target.armour_wp,
+                                                         target.wound_points, damage)
+    armour_text = f"armour {before[0]} -> {target.armour_wp}, " if before[0] else ""
+    say(line + f" -> hit by {margin}; {damage} damage: {armour_text}WP {before[1]} -> "
+        f"{target.wound_points}" + ("" if target.standing else f"; {target.name} is out"))
+    if _side_out(fighters, target.profile.side):
+        return (Winner.A if attacker.profile.side == 0 else Winner.B), "down"
+    return None
+
+
 def _bids(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
           fighters: Sequence[Fighter], equilibrium: _Equilibrium | None,
-          rng: np.random.Generator) -> tuple[int, int]:
-    """Both sides' pool spending for one attack, in the order of the bid protocol."""
-    lead = attacker.profile.attack - target.profile.defence
+          rng: np.random.Generator, bonus: int = 0) -> tuple[int, int]:
+    """Both sides' pool spending for one attack, in the order of the bid protocol
+    (``bonus``: aid minus the target's full defence, part of the lead the policies read)."""
+    lead = attacker.profile.attack - target.profile.defence + bonus
     state = (equilibrium.row(rnd, attacker.index, fighters) if equilibrium is not None else -1)
 
     def bid(who: Fighter, attacking: bool, told: int | None) -> int:

@@ -20,7 +20,7 @@ Vocabulary used throughout the package
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
@@ -31,6 +31,7 @@ __all__ = [
     "POOL_POLICIES",
     "RANDOMISERS",
     "STAT_RANGES",
+    "TURN_POLICIES",
     "WEAPON_DAMAGE",
     "Combatant",
     "Profile",
@@ -40,6 +41,7 @@ __all__ = [
     "check_stats",
     "combat_pool",
     "die_range",
+    "failure_damage",
     "hits",
     "margin_bonus",
     "order_groups",
@@ -79,6 +81,18 @@ BID_PROTOCOLS = ("sealed", "attacker_first", "defender_first")
 #                     current state (informed bidders use the solver's best response).
 POOL_POLICIES = ("minimal_sure_hit", "all_in_first", "save_for_defence", "random_mixed",
                  "equilibrium")
+
+# 003.2 step 3 "the first character to act should then declare what they are doing and the
+# ST will determine if it is appropriate and how that action is to be resolved": turns that
+# are not attacks [DEFAULT readings, with the rules' full_defence_bonus and aid_bonus]:
+#   attack               attack the target every turn (the seed's "usually")
+#   defend_if_no_hit     full defence (no attack; + full_defence_bonus to every defence
+#                        until its next turn) when it cannot possibly hit its target
+#   aid_if_no_hit        aid (no attack; the next ally to act gets + aid_bonus on its next
+#                        attack) when it cannot possibly hit its target and an ally stands
+#   full_defence         full defence every turn
+#   aid                  aid every turn while an ally stands (else attack)
+TURN_POLICIES = ("attack", "defend_if_no_hit", "aid_if_no_hit", "full_defence", "aid")
 
 # 003.4 "Randomness for Monte Carlo": optional house-rule randomiser, one die on every check.
 RANDOMISERS = ("1d6", "1d10")
@@ -127,6 +141,15 @@ class Combatant:
                                  "the reference (003.4); exact plays the equilibrium unless "
                                  "exact_play=policies", policy=True)
 
+    turn_policy: str = param("attack", tag="DEFAULT", choices=TURN_POLICIES,
+                             doc="what this fighter declares on its turn: attack, or full "
+                                 "defence / aid, always or when it cannot possibly hit its "
+                                 "target (003.2 step 3)", policy=True)
+    withdraw_at: int = param(0, tag="DEFAULT", low=0, high=999,
+                             doc="withdraw from the fight (its turn, instead of acting) once "
+                                 "its WP are at or below this; 0 = never (003.2 step 3)",
+                             policy=True, search=(0, 2, 4, 6))
+
     def __post_init__(self) -> None:
         check_fields(self)
 
@@ -164,6 +187,17 @@ class Rules:
     margin_damage: bool = param(False, tag="DEFAULT",
                                 doc="a hit deals + floor(margin / 2) extra damage (003.4, "
                                     "the seed's optional margin rule)")
+    margin_failure_damage: bool = param(False, tag="DEFAULT",
+                                        doc="a miss by a margin of failure m (defence - "
+                                            "attack) deals floor(m / 2) damage to the "
+                                            "attacker: the seed's note on the margin of "
+                                            "failure (003.2)")
+    full_defence_bonus: int = param(2, tag="DEFAULT", low=0, high=20,
+                                    doc="full defence: added to every defence of the fighter "
+                                        "until its next turn (turn_policy; 003.2 step 3)")
+    aid_bonus: int = param(2, tag="DEFAULT", low=0, high=20,
+                           doc="aid: added to the aided ally's next attack (turn_policy; "
+                               "003.2 step 3)")
     randomiser: str | None = param(None, tag="DEFAULT", choices=RANDOMISERS,
                                    doc="house-rule randomiser: one die added to every check "
                                        "(none = canon, diceless) (003.4)")
@@ -298,6 +332,8 @@ class Profile:
     damage: int
     """damage of a hit before the margin option: weapon + strength modifier."""
     policy: str
+    turn_policy: str = "attack"
+    withdraw_at: int = 0
 
     @property
     def health(self) -> int:
@@ -315,12 +351,19 @@ def profile(c: Combatant, rules: Rules, side: int) -> Profile:
         defence=c.fortitude + c.combat + c.misc_defence + status,
         pool=combat_pool(c), wound_points=wp, armour_wp=int(rules.armour_wp[c.armour]),
         damage=int(rules.weapon_damage[c.weapon]) + strength_modifier(c, rules),
-        policy=c.pool_policy)
+        policy=c.pool_policy, turn_policy=c.turn_policy, withdraw_at=c.withdraw_at)
 
 
-def margin_bonus(rules: Rules, margin: int) -> int:
+def margin_bonus(rules: Rules, margin: Any) -> Any:
     """Extra damage of a hit by ``margin`` under the margin option: floor(margin / 2)."""
     return margin // 2 if rules.margin_damage else 0
+
+
+def failure_damage(rules: Rules, margin: Any) -> Any:
+    """Damage the attacker takes from a miss by ``margin`` (defence - attack >= 0) under
+    ``margin_failure_damage``: floor(margin / 2) (003.2's note: "the margin of success or
+    failure may have repercussions on strike resolution")."""
+    return margin // 2 if rules.margin_failure_damage else 0
 
 
 def die_range(rules: Rules) -> tuple[int, int]:

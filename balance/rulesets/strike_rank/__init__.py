@@ -18,9 +18,10 @@ from ..base import BenchCase, Log, Ruleset, Side
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
+from . import tables as T
 from .presets import PRESETS, SCENARIOS
 from .profile import profiles, range_phase
-from .rules import Combatant, Rules
+from .rules import Combatant, Rules, style_of
 from .rules import Rules as _Rules
 
 __all__ = ["Combatant", "Rules", "StrikeRank"]
@@ -64,31 +65,28 @@ class StrikeRank(Ruleset):
     def assumptions(self, rules: _Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         # Only the readings that can touch this matchup.
         everyone: Sequence[Combatant] = (*side_a, *side_b)
-        styles = {c.style for c in everyone}
+        mechanics, tests = _style_content(rules, everyone)
         skip: set[str] = set()
         if len(side_a) == len(side_b) == 1:
             skip |= {"task_assist_bonus", "auto_leader", "legionnaire_leaderless",
                      "rank_bonus_group", "outnumbered_mode"}
         if not any(c.surprised for c in everyone):
             skip.add("ambush_rules")
-        if "hunter" not in styles:
-            skip.add("hunter_parry_mode")
-        if "berserker" not in styles and not any(c.berserker for c in everyone):
+        for mechanic, names in (("hunter", {"hunter_parry_mode"}),
+                                ("heavy_armour", {"knight_unarmoured_scope"}),
+                                ("throwables_in_melee", {"bladesman_mode"}),
+                                ("shield_step", {"shieldman_step_scope", "shield_riposte"}),
+                                ("armour_rank_limit", {"armour_rank_mode"}),
+                                ("shield_training", {"gladiator_untrained_shield"}),
+                                ("feral", {"feral_as"})):
+            if mechanic not in mechanics:
+                skip |= names
+        if "berserker" not in mechanics and not any(c.berserker for c in everyone):
             skip.add("berserk_replaces_normal")
-        if "knight" not in styles:
-            skip.add("knight_unarmoured_scope")
-        if "bladesman" not in styles:
-            skip.add("bladesman_mode")
-        if "shieldman" not in styles:
-            skip |= {"shieldman_step_scope", "shield_riposte"}
-        if "swashbuckler" not in styles:
-            skip.add("armour_rank_mode")
-        if "gladiator" not in styles:
-            skip |= {"gladiator_weapons", "gladiator_untrained_shield"}
-        if "martial_artist" not in styles:
+        if "gladiator" not in tests:
+            skip.add("gladiator_weapons")
+        if "martial" not in tests:
             skip.add("martial_weapons")
-        if "feral" not in styles:
-            skip.add("feral_as")
         if not any(c.mounted for c in everyone):
             skip.add("mounted_penalty")
         if not range_phase(profiles(rules, side_a, side_b)):
@@ -97,19 +95,24 @@ class StrikeRank(Ruleset):
         if not rules.ko_rules:
             skip.add("ko_rules")
         if rules.action_economy != "budget" and "action_cost" not in rules.sr_tiebreak:
-            skip.add("action_cost")
+            skip |= {"action_cost", "action_cost_floor"}
+        # the invented weapon rows in use, as the digest gave them (000.8.1 DEFAULT)
+        invented = tuple(
+            f"weapons.{name}=invented row [DEFAULT]"
+            for name in sorted({c.weapon for c in everyone} & T.INVENTED_WEAPON_NAMES)
+            if rules.weapons[name] == T.weapon_rows()[name])
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
-                     if a.split("=", 1)[0] not in skip)
+                     if a.split("=", 1)[0] not in skip) + invented
 
     def idle_policies(self, rules: _Rules, side_a: Side, side_b: Side) -> set[str]:
         everyone: Sequence[Combatant] = (*side_a, *side_b)
-        styles = {c.style for c in everyone}
+        mechanics, _ = _style_content(rules, everyone)
         idle = set()
         if len(side_a) == len(side_b) == 1:
             idle.add("target_policy")
-        if "berserker" not in styles and not any(c.berserker for c in everyone):
+        if "berserker" not in mechanics and not any(c.berserker for c in everyone):
             idle.add("berserk_trigger")
-        if "knight" not in styles:
+        if "heavy_armour" not in mechanics:
             idle.add("knight_double")
         if not rules.ko_rules:
             idle.add("knockout")
@@ -133,3 +136,14 @@ class StrikeRank(Ruleset):
                       "skirmishers, random targets", Rules(), SCENARIOS["legion-2v3"].side_a,
                       SCENARIOS["legion-2v3"].side_b),
         )
+
+
+def _style_content(rules: _Rules, everyone: Sequence[Combatant]) -> tuple[set[str], set[str]]:
+    """The mechanics and weapon tests of the styles in play (a Feral's as it fights)."""
+    mechanics: set[str] = set()
+    tests: set[str] = set()
+    for c in everyone:
+        for style in {rules.style(c.style), style_of(c, rules)}:
+            mechanics |= style.mechanics
+            tests |= {t for t, _ in (*style.weapons, *style.missiles)}
+    return mechanics, tests

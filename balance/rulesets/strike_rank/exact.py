@@ -9,9 +9,10 @@ tests compare the kernel's and the reference's samplers against, is the dice lay
 * :func:`opposed_margin_pmf` and :func:`opposed_table` -- the d20-against-d20 margin and
   its hit / tie / overpower probabilities for a fixed-part difference (000.3);
 * :func:`wound_rank_pmf` -- the rank of one hit on the Wound Matrix by damage modifier
-  (000.8.4);
-* :func:`hit_value` -- the expected share of a target's capacity one hit takes, which the
-  ``best`` attack-type policy uses.
+  (000.8.4).
+
+The ``best`` attack-type policy plays a simplified duel out exactly over the wound states
+(:mod:`.race`); it is a model for a decision, not an answer for a fight.
 """
 
 from __future__ import annotations
@@ -22,12 +23,10 @@ from functools import lru_cache
 from ...dice import Pmf, die, index_resolution_pmf, pmf
 from . import rules as R
 from . import tables as T
-from .profile import Profile
 from .rules import Rules
 
 __all__ = [
     "carried_dice_pmf",
-    "hit_value",
     "initiative_bonus_pmf",
     "opposed_margin_pmf",
     "opposed_table",
@@ -102,37 +101,3 @@ def wound_rank_pmf(mod: int, rounding: str = "ceil") -> Pmf:
 def location_pmf(rules: Rules, shift: int = 0) -> Pmf:
     """Location index of one hit (Table 28 default, shifted by aim)."""
     return die(20).map(lambda face: R.hit_location(face, rules.hit_table, shift))
-
-
-def hit_value(attacker: Profile, target: Profile, damage_mod: int) -> float:
-    """Expected share of ``target``'s capacity (points to unconsciousness) that one hit of
-    ``attacker`` with ``damage_mod`` takes, counting instant death and a destroyed limb
-    as the whole capacity.  No rank shifts; armour as the rules say."""
-    rules = target.rules
-    cap = target.thresholds[1]
-    shift = attacker.c.aim_shift if attacker.c.style in T.AIM_DOUBLED else 0
-    value = Fraction(0)
-    for loc, p_loc in location_pmf(rules, shift).items():
-        ai = target.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
-        for roll, p_roll in pmf(2, 6).items():
-            rank = _armoured_rank(roll + damage_mod, ai, rules)
-            if rank is None:
-                continue
-            if ((loc == T.HEAD and rank >= target.death[0])
-                    or (loc in T.TORSO_LOCATIONS and rank >= target.death[1])
-                    or (loc in T.LIMB_LOCATIONS and rank >= T.LIMB_DESTROYED_RANK
-                        and rules.limb_destroyed == "out")):
-                share = Fraction(1)
-            else:
-                share = Fraction(min(cap, R.rank_points(rank, rules.rank_ratio,
-                                                        rules.f_points)), cap)
-            value += p_loc * p_roll * share
-    return float(value)
-
-
-def _armoured_rank(roll: int, ai: int, rules: Rules) -> int | None:
-    """Rank after armour (``None``: no wound), without rank shifts."""
-    if rules.armour_mode == "roll_reduction":
-        return R.wound_rank(roll - rules.armour_roll_per_ai * ai, rules.block_rounding)
-    rank = R.wound_rank(roll, rules.block_rounding) - ai
-    return None if rank < 0 else rank

@@ -66,6 +66,8 @@ PREFERRED = 5000
 DEFENDED = -2500
 """A chosen defence scoring above this exists (below: every option was unavailable)."""
 KINDS = (WEAPON_PARRY, SHIELD_PARRY, DODGE, BLOCK, BOTH_PARRY)
+COST_TOP = 47
+"""Action costs enter the ordering key as ``COST_TOP - cost`` in 6 bits: costs -16..47."""
 BATCH = 1 << 15
 """Fights per internal batch: keeps a batch's arrays in cache."""
 
@@ -153,6 +155,7 @@ class _Static:
     riposte_dmg: tuple[int, ...]
     can_riposte: tuple[int, ...]
     cost: tuple[tuple[int, int, int], ...]
+    budget_cost: tuple[tuple[int, int, int], ...]
     att: tuple[tuple[int, ...], ...]  # [a][d]
     opt: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a], UNAVAILABLE if never
     opt_half: tuple[tuple[tuple[int, ...], ...], ...]  # [kind][d][a] when dodged behind
@@ -366,6 +369,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         riposte_dmg=tuple(int(p.riposte_damage or 0) for p in ps),
         can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
         cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3)) for p in ps),  # type: ignore[misc]
+        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules) for t in range(3))  # type: ignore[misc]
+                          for p in ps),
         att=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps) for a in ps),
         opt=opt, opt_half=opt_half, block_table=block_table,
         step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
@@ -376,7 +381,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
                            for loc in range(len(T.LOCATIONS))) for p in ps),
         has_armour=any(v for p in ps for v in p.c.armour.values()),
-        aim=tuple(p.c.aim_shift if p.c.style in T.AIM_DOUBLED else 0 for p in ps),
+        aim=tuple(p.aim_shift for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
         shield_opps=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
@@ -386,8 +391,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
                                for p in ps),
-        assassin=tuple(int(p.c.style == "assassin") for p in ps),
-        footpad=tuple(int(p.c.style == "footpad") for p in ps),
+        assassin=tuple(int(p.style.has("assassin")) for p in ps),
+        footpad=tuple(int(p.style.has("footpad")) for p in ps),
         knockout=tuple(int(p.c.knockout and rules.ko_rules) for p in ps),
         surprised=tuple(int(p.c.surprised) for p in ps),
         target_policy=tuple(R.TARGET_POLICIES.index(p.c.target_policy) for p in ps),
@@ -403,8 +408,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
         any_riposte=any(p.c.riposte_policy != "never" for p in ps),
-        any_aim=any(p.c.aim_shift and p.c.style in T.AIM_DOUBLED for p in ps),
-        any_assassin_surprise=any(p.c.style == "assassin" for p in ps)
+        any_aim=any(p.aim_shift for p in ps),
+        any_assassin_surprise=any(p.style.has("assassin") for p in ps)
         and any(p.c.surprised for p in ps),
         groups=groups,
         ranged=ranged,
@@ -756,9 +761,9 @@ class _Kernel:
         for i in range(S):
             key = primary[i].astype(np.int64) + 64
             for tb in self.rules.sr_tiebreak:
-                if tb == "action_cost":
-                    cost = np.int64(31) - self.cost_of(L, i)
-                    key = (key << 5) | cost
+                if tb == "action_cost":  # a cost in -16..47 keeps to its 6 bits
+                    cost = np.int64(COST_TOP) - self.cost_of(L, i)
+                    key = (key << 6) | cost
                 elif tb == "dex":
                     key = (key << 7) | s.dex[i]
                 elif tb == "agility":
@@ -812,8 +817,9 @@ class _Kernel:
                 break
         return first.view(np.int8)
 
-    def cost_of(self, L: _Lanes, i: int) -> np.ndarray:
-        c = self.s.cost[i]
+    def cost_of(self, L: _Lanes, i: int, budget: bool = False) -> np.ndarray:
+        """Action cost of slot ``i``'s attack per lane (``budget``: the Actions it spends)."""
+        c = self.s.budget_cost[i] if budget else self.s.cost[i]
         t = np.maximum(L.typ[i], 0)
         return np.int64(c[0]) + (t == 1) * np.int64(c[1] - c[0]) + (t == 2) * np.int64(c[2] - c[0])
 
@@ -920,7 +926,7 @@ class _Kernel:
         for i in range(S):
             L.rem[i][:] = L.sr[i]
         while True:
-            costs = [self.cost_of(L, i).astype(np.int16) for i in range(S)]
+            costs = [self.cost_of(L, i, budget=True).astype(np.int16) for i in range(S)]
             elig = [(L.alive[i] != 0) & (L.rem[i] >= costs[i]) & ~L.done for i in range(S)]
             if not any(e.any() for e in elig):
                 return

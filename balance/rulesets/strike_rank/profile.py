@@ -31,12 +31,29 @@ def uses_shield(defence: int) -> bool:
     return defence in (SHIELD_PARRY, BOTH_PARRY)
 
 
+def choose_defence(policy: str, options: dict[int, int]) -> tuple[int | None, int]:
+    """(kind, total) of the defence chosen among ``options`` (kind -> total).
+
+    ``best``: the highest total, ties in the order parry, shield parry, dodge, block;
+    ``parry`` / ``dodge`` / ``armour_block``: that kind if allowed, else the best;
+    ``none``: no defence.  Kind ``None`` (total -1000): undefended.
+    """
+    if policy == "none" or not options:
+        return None, -1000
+    preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
+                 "armour_block": (BLOCK,)}.get(policy, ())
+    pool = {k: v for k, v in options.items() if k in preferred} or options
+    kind = max(sorted(pool), key=lambda k: pool[k])
+    return kind, pool[kind]
+
+
 @dataclass(frozen=True)
 class Profile:
     """Static facts and modifiers of one combatant in one matchup."""
 
     c: Combatant
     rules: Rules
+    style: R.Style
     slot: int
     side: int
     label: str
@@ -94,7 +111,13 @@ class Profile:
 
     @property
     def shieldman_shield(self) -> bool:
-        return self.c.style == "shieldman" and self.has_shield
+        """The Shieldman's -2 step and shield riposte are in force (5.6 Shieldman)."""
+        return self.style.has("shield_step") and self.has_shield
+
+    @property
+    def aim_shift(self) -> int:
+        """Shift on the Hit Distribution table (5.6 Archer / Bladesman: aim high or low)."""
+        return self.c.aim_shift if self.style.aim_doubled else 0
 
     def step(self, defence: int) -> int:
         """Cumulative defence step for a move of kind ``defence`` (000.5, Shieldman -2)."""
@@ -106,16 +129,18 @@ class Profile:
     # --- static parts -------------------------------------------------------------------
     def _skill_mods(self, other: Profile) -> Parts:
         """Modifiers to everything rolled on the style skill (attack, parry, armour block)."""
-        c, rules = self.c, self.rules
+        c, rules, style = self.c, self.rules, self.style
         out: Parts = []
-        if c.style == "knight" and not self.knight_armoured:
-            out.append(("knight out of heavy armour", -5))
-        if c.style == "swashbuckler" and R.armour_rank(c, rules) > 2:
-            out.append(("swashbuckler in armour rank > 2", -5))
-        if c.style == "shieldman" and not self.has_shield and not self.weapon.two_handed:
-            out.append(("shieldman without a shield", -5))
-        if c.style == "hunter" and other.c.animal:
-            out.append(("hunter vs animal", 10))
+        if style.skill_mod:
+            out.append((f"{c.style} style", style.skill_mod))
+        if style.has("heavy_armour") and not self.knight_armoured:
+            out.append((f"{c.style} out of heavy armour", -5))
+        if style.has("armour_rank_limit") and R.armour_rank(c, rules) > 2:
+            out.append((f"{c.style} in armour rank > 2", -5))
+        if style.has("shield_step") and not self.has_shield and not self.weapon.two_handed:
+            out.append((f"{c.style} without a shield", -5))
+        if style.has("hunter") and other.c.animal:
+            out.append((f"{c.style} vs animal", 10))
         if self.has_shield and rules.shield_penalty_scope == "all_rolls" and self.shield_mod:
             out.append((f"style with {c.shield} shield", self.shield_mod))
         return out
@@ -141,9 +166,9 @@ class Profile:
     def _attack_mods(self, target: Profile) -> Parts:
         c, rules = self.c, self.rules
         out = self._skill_mods(target)
-        if c.style == "horseman" and not c.mounted:
-            out.append(("horseman dismounted", -10))
-        if c.mounted and c.style != "horseman" and rules.mounted_penalty:
+        if self.style.has("horseman") and not c.mounted:
+            out.append((f"{c.style} dismounted", -10))
+        if c.mounted and not self.style.has("horseman") and rules.mounted_penalty:
             out.append(("mounted, not a horseman", rules.mounted_penalty))
         if c.compat_mod:
             out.append(("style compatibility", c.compat_mod))
@@ -163,17 +188,18 @@ class Profile:
             if self.shield_mod and rules.shield_penalty_scope == "shield_parries":
                 out.append((f"{c.style} with {c.shield} shield", self.shield_mod))
         out += self._skill_mods(attacker)
-        if c.style == "hunter" and attacker.c.animal:
-            out.append(("hunter parrying an animal", -10 if rules.hunter_parry_mode == "net_zero"
-                        else -20))
+        if self.style.has("hunter") and attacker.c.animal:
+            out.append((f"{c.style} parrying an animal",
+                        -10 if rules.hunter_parry_mode == "net_zero" else -20))
         return out
 
     def dodge_parts(self, attacker: Profile, half: bool = False) -> Parts:
         c, rules = self.c, self.rules
         skill = c.dodge // 2 if half and rules.half_skill_mode == "skill_only" else c.dodge
         out: Parts = [("dodge" + (" at half skill" if skill != c.dodge else ""), skill)]
-        if rules.knight_unarmoured_scope == "all" and c.style == "knight" and not self.knight_armoured:
-            out.append(("knight out of heavy armour", -5))
+        if (rules.knight_unarmoured_scope == "all" and self.style.has("heavy_armour")
+                and not self.knight_armoured):
+            out.append((f"{c.style} out of heavy armour", -5))
         if self.has_shield and rules.shield_penalty_scope == "all_rolls" and self.shield_mod:
             out.append((f"style with {c.shield} shield", self.shield_mod))
         return _halved(out, half and rules.half_skill_mode == "with_mods")
@@ -184,17 +210,19 @@ class Profile:
         out: Parts = [("skill" + (" at half" if skill != c.skill else ""), skill),
                       (f"torso armour {c.armour['torso']}",
                        rules.armour_block_ai_mult * c.armour["torso"])]
-        free = c.style == "gladiator" or (c.style == "knight" and self.knight_armoured)
+        free = self.style.has("free_armour_block") or self.knight_armoured
         if not free and rules.armour_block_base_penalty:
             out.append(("armour block", rules.armour_block_base_penalty))
         out += [p for p in self._skill_mods(attacker)
-                if p[0] != "knight out of heavy armour" or rules.knight_unarmoured_scope == "all"]
+                if not p[0].endswith(" out of heavy armour")
+                or rules.knight_unarmoured_scope == "all"]
         return _halved(out, half and rules.half_skill_mode == "with_mods")
 
     def berserker_parts(self, berserk: bool, defence: int) -> Parts:
         """The Berserker's defence modifiers: -5 on every defensive move in normal mode;
         berserk: parry -10, Armour block -20 (no Dodge), in whatever style (5.6)."""
-        normal: Parts = [("berserker style", -5)] if self.c.style == "berserker" else []
+        normal: Parts = ([(f"{self.c.style} style", -5)] if self.style.has("berserker")
+                         else [])
         if not berserk:
             return normal
         if self.rules.berserk_replaces_normal:
@@ -233,10 +261,19 @@ def describe(parts: Parts) -> str:
 def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int = 0
             ) -> Profile:
     """The static profile of ``c``, or :class:`SpecError` if it cannot fight so equipped."""
+    for field, name, table in (("style", c.style, rules.styles),
+                               ("weapon", c.weapon, rules.weapons),
+                               ("specialist_weapon", c.specialist_weapon, rules.weapons),
+                               ("missile", c.missile, {"none": 0, **rules.missile_weapons})):
+        if name not in table:
+            raise SpecError(f"strike-rank combatant field '{field}' must be a row of rules "
+                            f"'{'styles' if field == 'style' else 'missile_weapons' if field == 'missile' else 'weapons'}'"
+                            f" ({', '.join(table)}), got {name!r}")
     problem = R.wield_problem(c, rules) or R.missile_problem(c, rules)
     if problem:
         raise SpecError(problem)
     weapon = rules.weapon(c.weapon)
+    style = rules.style(c.style)
     dice, flat = R.initiative_index(c.dexterity, rules.block_rounding)
     types = R.attack_types(c, rules)
     if not types:
@@ -246,12 +283,13 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
                         f"{weapon.name}; allowed: "
                         + ", ".join(T.ATTACK_TYPES[t] for t in types) + ", best")
     return Profile(
-        c=c, rules=rules, slot=slot, side=side, label=f"{c.name} [{'AB'[side]}{index + 1}]",
+        c=c, rules=rules, style=style, slot=slot, side=side,
+        label=f"{c.name} [{'AB'[side]}{index + 1}]",
         weapon=weapon, actions=R.actions(c.agility, rules.block_rounding), dice=dice,
         flat=flat, thresholds=R.stage_thresholds(c.endurance, rules),
-        death=R.death_ranks(c.endurance), solo=c.style in T.SOLO_STYLES,
-        group=c.style in T.GROUP_STYLES, can_berserk=c.style == "berserker" or c.berserker,
-        knight_armoured=c.style == "knight" and R.heavy_armour(c),
+        death=R.death_ranks(c.endurance), solo=style.group == "solo",
+        group=style.group == "group", can_berserk=style.has("berserker") or c.berserker,
+        knight_armoured=style.has("heavy_armour") and R.heavy_armour(c),
         weapon_mod=R.style_weapon_mod(c, rules), shield_mod=R.style_shield_mod(c, rules),
         types=types, riposte_damage=R.riposte_damage(c, rules),
         missile=rules.missile(c.missile) if c.missile != "none" and c.missiles else None,
@@ -331,8 +369,8 @@ def situation_parts(ps: Sequence[Profile], alive: Sequence[bool], i: int
             leader = side_leader(ps, alive, me.side)
             if leader is not None and leader != i and rules.task_assist_bonus:
                 skill.append(("leader's Task Assist", rules.task_assist_bonus))
-            if leader is None and me.c.style == "legionnaire" and rules.legionnaire_leaderless:
-                skill.append(("legionnaire without a leader", rules.legionnaire_leaderless))
-    if me.c.style == "footpad" and outnumbered(ps, alive, i):
-        skill.append(("footpad outnumbered", -5))
+            if leader is None and me.style.has("leaderless") and rules.legionnaire_leaderless:
+                skill.append((f"{me.c.style} without a leader", rules.legionnaire_leaderless))
+    if me.style.has("footpad") and outnumbered(ps, alive, i):
+        skill.append((f"{me.c.style} outnumbered", -5))
     return skill, dodge

@@ -26,7 +26,7 @@ from ...results import Winner
 from ..base import Log
 from . import rules as R
 from . import tables as T
-from .policy import choose_defence, matchup_setup
+from .policy import matchup_setup
 from .profile import (
     BLOCK,
     BOTH_PARRY,
@@ -37,6 +37,7 @@ from .profile import (
     WEAPON_PARRY,
     Parts,
     Profile,
+    choose_defence,
     describe,
     range_phase,
     situation_parts,
@@ -196,8 +197,7 @@ class _Fight:
             self.budget_round(living)
         else:
             order = sorted(living, key=self.order_key, reverse=True)
-            if self.log is not None:
-                self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+            self.say_order(order)
             self.hold(order)
             for _ in range(rules.attacks_per_round):
                 for f in order:
@@ -238,8 +238,7 @@ class _Fight:
             self.roll_initiative(f)
         self.commit(living)
         order = sorted(living, key=self.order_key, reverse=True)
-        if self.log is not None:
-            self.say("  order: " + ", ".join(f"{f} ({f.strike_rank})" for f in order))
+        self.say_order(order)
         for f in order:
             if self.winner is not None:
                 return
@@ -343,7 +342,23 @@ class _Fight:
                                                        if self.rules.carry_mode == "reroll" else ""))
 
     def cost(self, f: _Fighter) -> int:
+        """Action cost of ``f``'s attack this round (a thrust while recovering a weapon)."""
         return R.action_cost(f.p.c, f.attack_type or 0, self.rules)
+
+    def budget_cost(self, f: _Fighter) -> int:
+        return R.budget_cost(f.p.c, f.attack_type or 0, self.rules)
+
+    def say_order(self, order: list[_Fighter]) -> None:
+        """The acting order, with the action costs that broke Strike Rank ties."""
+        if self.log is None:
+            return
+        ranks = [f.strike_rank for f in order]
+        tied = {r for r in ranks if ranks.count(r) > 1}
+        by_cost = "action_cost" in self.rules.sr_tiebreak
+        self.say("  order: " + ", ".join(
+            f"{f} ({f.strike_rank}" + (f", action cost {self.cost(f)})"
+                                       if by_cost and f.strike_rank in tied else ")")
+            for f in order))
 
     def order_key(self, f: _Fighter, strike_rank: int | None = None) -> tuple[float, ...]:
         """Higher acts first: Strike Rank, then the tie-breaks of ``sr_tiebreak`` (000.2.4),
@@ -380,11 +395,11 @@ class _Fight:
         for f in living:
             f.remaining = f.strike_rank
         while self.winner is None:
-            cands = [f for f in self.fs if f.out is None and f.remaining >= self.cost(f)]
+            cands = [f for f in self.fs if f.out is None and f.remaining >= self.budget_cost(f)]
             if not cands:
                 return
             f = max(cands, key=lambda g: self.order_key(g, g.remaining))
-            f.remaining -= self.cost(f)
+            f.remaining -= self.budget_cost(f)
             self.act(f)
 
     def end_round(self) -> None:
@@ -585,10 +600,10 @@ class _Fight:
                      + (", ".join(bought) or "nothing on the menu"))
         if att.berserk:
             shift += 1
-        if att.p.c.style == "assassin" and dfn.surprised:
+        if att.p.style.has("assassin") and dfn.surprised:
             shift += 1
         if location is None:
-            aim = att.p.c.aim_shift if att.p.c.style in T.AIM_DOUBLED else 0
+            aim = att.p.aim_shift
             face = self.d(20)
             location = R.hit_location(face, rules.hit_table, aim)
             where = f"d20 {face}{f' {aim:+d} aim' if aim else ''} -> {T.LOCATIONS[location]}"
@@ -613,7 +628,7 @@ class _Fight:
         if self.log is not None:
             self.say(text + f": {R.rank_name(rank)}")
         if (rules.ko_rules and att.p.c.knockout and location == T.HEAD
-                and rank + (att.p.c.style == "footpad") >= T.S and rank < dfn.p.death[0]):
+                and rank + att.p.style.has("footpad") >= T.S and rank < dfn.p.death[0]):
             self.put_out(dfn, "knocked_out", f"{dfn} is knocked out")
             return
         if location == T.HEAD and rank >= dfn.p.death[0]:

@@ -10,6 +10,7 @@ lookup tables once per matchup), so the two read the rules from one place.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -40,8 +41,9 @@ class Combatant:
     _owner: ClassVar[str] = "strike-rank combatant"
 
     name: str = param("fighter", tag="TEXT", doc="display name in logs and tables")
-    style: str = param("skirmisher", tag="TEXT", choices=T.STYLES,
-                       doc="fighting style used to attack, parry and armour block (5.6, 000.7)")
+    style: str = param("skirmisher", tag="TEXT",
+                       doc="fighting style used to attack, parry and armour block: a row of "
+                           "rules 'styles' (5.6, 000.7)")
     skill: int = param(30, tag="DEFAULT", low=0, high=100,
                        doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
     dodge: int = param(20, tag="DEFAULT", low=0, high=100, doc="Dodge skill (5.4)")
@@ -54,11 +56,13 @@ class Combatant:
                                "(000.8.4); 14 is the source's M S S example")
     strength: int = param(12, tag="DEFAULT", low=0, high=60,
                           doc="Strength: weapon and shield requirements (000.8.1-2)")
-    weapon: str = param("long sword", tag="SRC", choices=T.WEAPON_NAMES,
-                        doc="weapon in hand: a row of Tables 18-20 or the digest's extra rows")
-    missile: str = param("none", tag="DEFAULT", choices=("none", *T.MISSILE_NAMES),
-                         doc="missile or thrown weapon used in the range phase (invented "
-                             "rows, 000.10 Table 32); 'weapon' is then its melee sidearm")
+    weapon: str = param("long sword", tag="SRC",
+                        doc="weapon in hand: a row of rules 'weapons' (Tables 18-20, the "
+                            "digest's invented rows, or a designer's)")
+    missile: str = param("none", tag="DEFAULT",
+                         doc="missile or thrown weapon used in the range phase: none or a "
+                             "row of rules 'missile_weapons' (000.10 Table 32); 'weapon' is "
+                             "then its melee sidearm")
     missiles: int = param(6, tag="DEFAULT", low=0, high=99,
                           doc="shots carried: arrows, bolts, stones or throwables (000.10)")
     aim_actions: int = param(0, tag="DEFAULT", low=0, high=4,
@@ -87,8 +91,9 @@ class Combatant:
     shield_trained: bool = param(True, tag="TEXT",
                                  doc="Gladiator: trained with the shield, so uses it without "
                                      "penalty (5.6 Gladiator)")
-    specialist_weapon: str = param("whip", tag="TEXT", choices=T.SPECIALIST_WEAPONS,
-                                   doc="Specialist: the specialist weapon of its style (5.6)")
+    specialist_weapon: str = param("whip", tag="TEXT",
+                                   doc="Specialist: the specialist weapon of its style, a "
+                                       "specialist row of rules 'weapons' (5.6)")
     aim_shift: int = param(0, tag="TEXT", low=-3, high=3,
                            doc="Archer / Bladesman: shift on the Hit Distribution table, "
                                "negative = higher (5.6)")
@@ -97,7 +102,8 @@ class Combatant:
                                 "style (5.4), on attacks")
     attack_policy: str = param("best", tag="DEFAULT", choices=ATTACK_POLICIES,
                                doc="attack type: always thrust / swing / blow, or best = "
-                                   "highest one-round expected net damage (000.11)", policy=True)
+                                   "chosen by the race model of the whole fight (000.11)",
+                               policy=True)
     defence_policy: str = param("best", tag="DEFAULT", choices=DEFENCE_POLICIES,
                                 doc="defence: the highest total among those allowed, or "
                                     "prefer parry / dodge / armour block, or none", policy=True)
@@ -152,6 +158,11 @@ class Rules:
                                low=0, high=20,
                                doc="Action cost by attack type, plus the weapon's Speed "
                                    "(000.2.4)")
+    action_cost_floor: int | None = param(None, tag="DEFAULT", low=-20, high=20,
+                                          doc="lowest action cost: none (the digest's "
+                                              "formula, so a rapier thrust costs 0 and a "
+                                              "knife's -1, winning ties against a long "
+                                              "sword's 1), or this number (000.2.4)")
     hold_policy: str = param("never", tag="DEFAULT", choices=("never", "react"),
                              doc="holding: never, or react = hold and act just before the "
                                  "last actor, knowing its declared attack (000.2.4)", policy=True)
@@ -159,9 +170,9 @@ class Rules:
                                    doc="attacks each combatant makes per round, plus ripostes "
                                        "(000.2.4)")
     action_economy: str = param("one_attack", tag="AMBIG", choices=("one_attack", "budget"),
-                                doc="budget = each attack costs its action cost from the "
-                                    "Strike Rank and the highest remaining acts next "
-                                    "(experimental, 000.2.4)")
+                                doc="budget = each attack costs its action cost (at least "
+                                    "1) from the Strike Rank and the highest remaining acts "
+                                    "next (experimental, 000.2.4)")
     # attacks (000.3-000.6)
     tie_rule: str = param("defender", tag="AMBIG", choices=("defender", "add_d20"),
                           doc="equal totals: the attack fails, or both add another d20 until "
@@ -260,15 +271,15 @@ class Rules:
                                   doc="Swashbuckler 'Armour Rank': the highest AI worn, or the "
                                       "torso's (000.9 #20)")
     gladiator_weapons: tuple[str, ...] = param(("any",), tag="DEFAULT",
-                                               choices=("any", *T.WEAPON_NAMES),
                                                doc="weapons a Gladiator is trained in ('any', "
-                                                   "or a list); others at -10 (5.6)")
+                                                   "or rows of 'weapons'); others at -10 "
+                                                   "(5.6)")
     gladiator_untrained_shield: int = param(-10, tag="DEFAULT", low=-40, high=0,
                                             doc="Gladiator with a shield it is not trained "
                                                 "in (5.6)")
-    martial_weapons: tuple[str, ...] = param((), tag="DEFAULT", choices=T.WEAPON_NAMES,
-                                             doc="weapons a martial art covers (e.g. staves); "
-                                                 "others at -20 (5.6)")
+    martial_weapons: tuple[str, ...] = param((), tag="DEFAULT",
+                                             doc="weapons a martial art covers (rows of "
+                                                 "'weapons', e.g. staves); others at -20 (5.6)")
     feral_as: str = param("brawling_claws", tag="DEFAULT",
                           choices=("brawling_claws", "skirmisher"),
                           doc="Feral (5.26 missing): as Brawling with natural weapons, or as "
@@ -294,17 +305,27 @@ class Rules:
     missile_weapon_parry: bool = param(False, tag="DEFAULT",
                                        doc="shots may be parried with the melee weapon too; "
                                            "off: only Dodge or a shield parry (000.10)")
-    missile_weapons: Table = param(T.missile_rows(), tag="DEFAULT",
-                                   doc="invented missile / thrown rows (damage, speed, "
-                                       "strength, size, hands, reload) (000.10 Table 32)")
+    missile_weapons: Table = param(T.missile_rows(), tag="DEFAULT", open_keys=True,
+                                   doc="invented missile / thrown rows by name, columns "
+                                       "damage, speed, strength, size, hands, kind, thrown, "
+                                       "reload (000.10 Table 32); a new name adds one "
+                                       "('like = NAME' copies a row), given columns replace")
     # equipment and wounds (000.8, 000.10)
     weapon_str_mode: str = param("min_first", tag="DEFAULT", choices=("min_first", "off"),
                                  doc="Strength to wield: at least the first number of 'a / b' "
                                      "(shield added, strictly higher), or not checked")
-    extra_weapons: Table = param(T.extra_weapon_rows(), tag="DEFAULT",
-                                 doc="invented rows (thrust, swing, blow, parry, speed, "
-                                     "strength, size, hands) for punch, spear, improvised, "
-                                     "halberd, whip (000.8.1)")
+    weapons: Table = param(T.weapon_rows(), tag="SRC", open_keys=True,
+                           doc="weapon rows by name, columns thrust, swing, blow (damage "
+                               "modifiers or NA), parry (or NA), speed, strength, size (m or "
+                               "NA), hands (1, 2, 1+), kind, throwable, specialist: Tables "
+                               "18-20 [SRC] and the invented punch, spear, improvised, "
+                               "halberd, whip [DEFAULT]; a new name adds a weapon ('like = "
+                               "NAME' copies a row), given columns replace (000.8.1)")
+    styles: Table = param(T.STYLE_ROWS, tag="TEXT", open_keys=True,
+                          doc="fighting styles by name, columns group (solo, group, none), "
+                              "weapons and missiles ([test, modifier] pairs), buckler, shield, "
+                              "skill_mod, aim_doubled, mechanics (5.6, 000.7); a new name adds "
+                              "a style ('like = NAME' copies a row), given columns replace")
     hit_table: Table = param(T.HIT_FACES, tag="DEFAULT", low=0, high=20,
                              doc="d20 faces per location, top to bottom (Table 28 missing; "
                                  "000.10); must sum to 20")
@@ -339,6 +360,8 @@ class Rules:
                             doc="rounds after which the fight is a draw (000.10)")
 
     def __post_init__(self) -> None:
+        for field in ("weapons", "missile_weapons", "styles"):  # rows given partly: merged
+            object.__setattr__(self, field, _merge_rows(getattr(self, field), field))
         check_fields(self)
         if sum(self.hit_table.values()) != 20 or list(self.hit_table) != list(T.LOCATIONS):
             raise SpecError("strike-rank rules field 'hit_table' must give d20 faces for "
@@ -352,54 +375,295 @@ class Rules:
                     not _is_rank_letter(x) for x in code.split()):
                 raise SpecError("strike-rank rules field 'wound_code_table' maps END bands to "
                                 f"three rank letters such as 'M S S', got {band}: {code!r}")
-        for name, row in self.extra_weapons.items():
-            if not isinstance(row, tuple) or len(row) != 8:
-                raise SpecError("strike-rank rules field 'extra_weapons' rows are (thrust, "
-                                "swing, blow, parry, speed, strength, size, hands); got "
-                                f"{name}: {row!r}")
-        for name, row in self.missile_weapons.items():
-            if not isinstance(row, tuple) or len(row) != 6 or not isinstance(row[5], int) \
-                    or row[5] < 0 or str(row[4]) not in ("1", "2", "1+"):
-                raise SpecError("strike-rank rules field 'missile_weapons' rows are (damage, "
-                                "speed, strength, size, hands 1/2/1+, reload >= 0); got "
-                                f"{name}: {row!r}")
+        object.__setattr__(self, "weapons", _rows(self.weapons, T.weapon_rows(), _weapon_row,
+                                                  "weapons"))
+        object.__setattr__(self, "missile_weapons",
+                           _rows(self.missile_weapons, T.missile_rows(), _missile_row,
+                                 "missile_weapons"))
+        object.__setattr__(self, "styles", _rows(self.styles, T.STYLE_ROWS, _style_row, "styles"))
+        # the rows as objects, once (not fields: equality and hashing see the tables)
+        object.__setattr__(self, "_weapon_rows", _weapon_table(self.weapons))
+        object.__setattr__(self, "_missile_rows", _missile_table(self.missile_weapons))
+        object.__setattr__(self, "_style_rows", _style_table(self.styles))
+        for field in ("gladiator_weapons", "martial_weapons"):
+            for name in getattr(self, field):
+                if name not in self.weapons and not (field == "gladiator_weapons"
+                                                     and name == "any"):
+                    raise SpecError(f"strike-rank rules field '{field}' names weapon {name!r}; "
+                                    "weapons: " + ", ".join(self.weapons))
+        for name, row in self.styles.items():
+            for clause in ("weapons", "missiles"):
+                for test, _ in row[clause]:
+                    _parse_test(test, self, f"styles.{name}.{clause}")
         if self.range_rounds >= self.max_rounds:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
                             f"({self.max_rounds}), got {self.range_rounds}")
         _code_bands(self.wound_code_table)
 
     def missile(self, name: str) -> T.Missile:
-        """The missile row ``name`` under these rules (``missile_weapons`` numbers)."""
-        return _missile_table(self.missile_weapons)[name]
+        """The missile row ``name`` under these rules (``missile_weapons``)."""
+        try:
+            return self._missile_rows[name]  # type: ignore[attr-defined]
+        except KeyError:
+            raise SpecError(f"unknown missile {name!r}; missile_weapons: none, "
+                            + ", ".join(self.missile_weapons)) from None
 
     def weapon(self, name: str) -> T.Weapon:
-        """The weapon row ``name`` under these rules (extra rows may be overridden)."""
-        return _weapon_table(self.extra_weapons)[name]
+        """The weapon row ``name`` under these rules (``weapons``)."""
+        try:
+            return self._weapon_rows[name]  # type: ignore[attr-defined]
+        except KeyError:
+            raise SpecError(f"unknown weapon {name!r}; weapons: "
+                            + ", ".join(self.weapons)) from None
+
+    def style(self, name: str) -> Style:
+        """The style row ``name`` under these rules (``styles``)."""
+        try:
+            return self._style_rows[name]  # type: ignore[attr-defined]
+        except KeyError:
+            raise SpecError(f"unknown style {name!r}; styles: "
+                            + ", ".join(self.styles)) from None
 
 
 def _is_rank_letter(text: str) -> bool:
     return text == "F" or text in ("L", "S") or (len(text) >= 1 and set(text) == {"M"})
 
 
+# --- content as data: weapon, missile and style rows -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Style:
+    """One fighting style row (the ``styles`` rule parameter, 5.6)."""
+
+    name: str
+    group: str
+    weapons: tuple[tuple[str, int], ...]
+    missiles: tuple[tuple[str, int], ...]
+    buckler: int
+    shield: int
+    skill_mod: int
+    aim_doubled: bool
+    mechanics: frozenset[str]
+
+    @property
+    def solo(self) -> bool:
+        return self.group == "solo"
+
+    def has(self, mechanic: str) -> bool:
+        return mechanic in self.mechanics
+
+
+def _merge_rows(value: object, field: str) -> object:
+    """Rows given partly (a TOML table, a ``col=value/col=value`` string from the command
+    line) merged over the row they change -- the default row of that name, or the row
+    named by ``like`` -- and the default rows not given kept."""
+    defaults = {"weapons": T.weapon_rows, "missile_weapons": T.missile_rows,
+                "styles": lambda: T.STYLE_ROWS}[field]()
+    if not isinstance(value, Mapping):
+        return value  # check_fields reports it
+    out: dict[str, object] = {k: Table(v) for k, v in defaults.items()}
+    for name, row in value.items():
+        where = f"strike-rank rules field '{field}.{name}'"
+        if isinstance(row, str):
+            row = _parse_row(row, where)
+        if not isinstance(row, Mapping):
+            raise SpecError(f"{where} must be a table of columns, got {row!r}")
+        row = dict(row)
+        like = row.pop("like", None)
+        if like is not None:
+            if like not in value and like not in defaults:
+                raise SpecError(f"{where}: like = {like!r} is not a row; rows: "
+                                + ", ".join(dict.fromkeys([*defaults, *value])))
+            base = value[like] if like in value and like != name else defaults.get(like)
+            if isinstance(base, str):
+                base = _parse_row(base, where)
+            base = dict(base or {})
+            base.pop("like", None)
+        else:
+            base = dict(out.get(name, {}))  # type: ignore[call-overload]
+        out[name] = Table({**base, **row})
+    return Table(out)
+
+
+def _parse_row(text: str, where: str) -> dict[str, object]:
+    """``col=value/col=value`` (the command line's row): numbers, true / false, NA, and
+    lists written ``a;b`` or pairs ``test:mod;test:mod``."""
+    row: dict[str, object] = {}
+    for part in filter(None, (p.strip() for p in text.split("/"))):
+        col, sep, raw = part.partition("=")
+        if not sep:
+            raise SpecError(f"{where} is written column=value/column=value, got {part!r}")
+        row[col.strip()] = _parse_cell(raw.strip())
+    return row
+
+
+def _parse_cell(raw: str) -> object:
+    if ";" in raw or (":" in raw and not raw.startswith("weapon=")):
+        items = [x.strip() for x in raw.split(";") if x.strip()]
+        return tuple(tuple(_parse_cell(y) for y in x.rsplit(":", 1)) if ":" in x
+                     else _parse_cell(x) for x in items)
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+def _rows(value: Table, defaults: Mapping[str, Mapping[str, object]], check: object,
+          field: str) -> Table:
+    """Every row of ``value`` checked by ``check(name, row, where)`` (complete and typed)."""
+    out = {}
+    for name, row in value.items():
+        where = f"strike-rank rules field '{field}.{name}'"
+        if not isinstance(row, Mapping):
+            raise SpecError(f"{where} must be a table of columns, got {row!r}")
+        out[name] = Table(check(name, row, where))  # type: ignore[operator]
+    return Table(out)
+
+
+def _need(row: Mapping[str, object], columns: Sequence[str], where: str) -> None:
+    missing = [c for c in columns if c not in row]
+    extra = [c for c in row if c not in columns]
+    if missing:
+        raise SpecError(f"{where} lacks column(s) {', '.join(missing)} (give them, or "
+                        "'like = NAME' to start from a row)")
+    if extra:
+        raise SpecError(f"{where} has unknown column(s) {', '.join(extra)}; columns: "
+                        + ", ".join(columns))
+
+
+def _int(row: Mapping[str, object], col: str, where: str, low: int, high: int,
+         na: bool = False) -> None:
+    v = row[col]
+    if na and v == "NA":
+        return
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise SpecError(f"{where}.{col} must be an integer in {low}..{high}"
+                        + (" or NA" if na else "") + f", got {v!r}")
+
+
+def _bool(row: Mapping[str, object], col: str, where: str) -> None:
+    if not isinstance(row[col], bool):
+        raise SpecError(f"{where}.{col} must be true or false, got {row[col]!r}")
+
+
+def _choice(row: Mapping[str, object], col: str, where: str, choices: Sequence[str]) -> None:
+    if row[col] not in choices:
+        raise SpecError(f"{where}.{col} must be one of {', '.join(choices)}, got {row[col]!r}")
+
+
+def _weapon_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str, object]:
+    _need(row, T.WEAPON_COLUMNS, where)
+    for col in ("thrust", "swing", "blow"):
+        _int(row, col, where, -20, 20, na=True)
+    _int(row, "parry", where, -30, 30, na=True)
+    _int(row, "speed", where, -5, 5)
+    _int(row, "strength", where, 0, 60)
+    size = row["size"]
+    if size != "NA" and (isinstance(size, bool) or not isinstance(size, int | float)
+                         or not 0 <= size <= 10):
+        raise SpecError(f"{where}.size must be a length in 0..10 m or NA, got {size!r}")
+    hands = row["hands"]
+    row = {**row, "hands": str(hands), "size": size if size == "NA" else float(size)}
+    _choice(row, "hands", where, T.HANDS)
+    _choice(row, "kind", where, T.WEAPON_KINDS)
+    _bool(row, "throwable", where)
+    _bool(row, "specialist", where)
+    if all(row[c] == "NA" for c in ("thrust", "swing", "blow")):
+        raise SpecError(f"{where} allows no attack type (thrust, swing and blow all NA)")
+    return row
+
+
+def _missile_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str, object]:
+    _need(row, T.MISSILE_COLUMNS, where)
+    _int(row, "damage", where, -20, 20)
+    _int(row, "speed", where, -5, 5)
+    _int(row, "strength", where, 0, 60)
+    _int(row, "reload", where, 0, 20)
+    size = row["size"]
+    if isinstance(size, bool) or not isinstance(size, int | float) or not 0 <= size <= 10:
+        raise SpecError(f"{where}.size must be a length in 0..10 m, got {size!r}")
+    row = {**row, "hands": str(row["hands"]), "size": float(size)}
+    _choice(row, "hands", where, T.HANDS)
+    _choice(row, "kind", where, T.MISSILE_KINDS)
+    _bool(row, "thrown", where)
+    return row
+
+
+def _style_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str, object]:
+    _need(row, T.STYLE_COLUMNS, where)
+    _choice(row, "group", where, T.STYLE_GROUPS)
+    for col in ("weapons", "missiles"):
+        clauses = row[col]
+        if not isinstance(clauses, tuple) or not all(
+                isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
+                and isinstance(c[1], int) and not isinstance(c[1], bool) for c in clauses):
+            raise SpecError(f"{where}.{col} must be a list of [test, modifier] pairs, got "
+                            f"{clauses!r}")
+    if not row["weapons"] or row["weapons"][-1][0] != "any":  # type: ignore[index]
+        raise SpecError(f"{where}.weapons must end with an 'any' clause (what every other "
+                        "weapon costs)")
+    for col in ("buckler", "shield", "skill_mod"):
+        _int(row, col, where, -40, 40)
+    _bool(row, "aim_doubled", where)
+    mechanics = row["mechanics"]
+    if not isinstance(mechanics, tuple) or any(m not in T.MECHANICS for m in mechanics):
+        raise SpecError(f"{where}.mechanics must be a list of " + ", ".join(T.MECHANICS)
+                        + f", got {mechanics!r}")
+    return row
+
+
+def _na(value: object) -> object:
+    return None if value == "NA" else value
+
+
 @lru_cache(maxsize=64)
-def _weapon_table(extra: Table) -> dict[str, T.Weapon]:
-    out = dict(T.WEAPONS)
-    for name, row in extra.items():
-        base = T.WEAPONS[name]
-        thrust, swing, blow, parry, speed, strength, size, hands = row
-        out[name] = T.Weapon(name, thrust, swing, blow, parry, int(speed), int(strength), size,
-                             str(hands), base.kind, base.throwable, base.specialist)
-    return out
+def _weapon_table(rows: Table) -> dict[str, T.Weapon]:
+    return {name: T.Weapon(name, _na(r["thrust"]), _na(r["swing"]), _na(r["blow"]),  # type: ignore[arg-type]
+                           _na(r["parry"]), r["speed"], r["strength"], _na(r["size"]),  # type: ignore[arg-type]
+                           r["hands"], r["kind"], r["throwable"], r["specialist"])
+            for name, r in rows.items()}
 
 
 @lru_cache(maxsize=64)
 def _missile_table(rows: Table) -> dict[str, T.Missile]:
-    out = {}
-    for name, (damage, speed, strength, size, hands, reload) in rows.items():
-        base = T.MISSILES[name]
-        out[name] = T.Missile(name, int(damage), int(speed), int(strength), float(size),
-                              str(hands), base.kind, base.thrown, int(reload))
-    return out
+    return {name: T.Missile(name, r["damage"], r["speed"], r["strength"], r["size"],
+                            r["hands"], r["kind"], r["thrown"], r["reload"])
+            for name, r in rows.items()}
+
+
+@lru_cache(maxsize=64)
+def _style_table(rows: Table) -> dict[str, Style]:
+    return {name: Style(name, r["group"], r["weapons"], r["missiles"], r["buckler"],
+                        r["shield"], r["skill_mod"], r["aim_doubled"], frozenset(r["mechanics"]))
+            for name, r in rows.items()}
+
+
+def _parse_test(test: str, rules: Rules | None, where: str) -> tuple[str, object]:
+    """A weapon test of a style clause as (kind, argument); an unknown one is an error."""
+    for prefix in ("size<=", "speed<=", "speed==", "blade<=", "blade_speed<="):
+        if test.startswith(prefix):
+            try:
+                return prefix, float(test[len(prefix):])
+            except ValueError:
+                break
+    if test.startswith("kind="):
+        kind = test[5:]
+        if kind in T.WEAPON_KINDS or kind in T.MISSILE_KINDS:
+            return "kind=", kind
+    elif test.startswith("weapon="):
+        name = test[7:]
+        if rules is None or name in rules.weapons or name in rules.missile_weapons:
+            return "weapon=", name
+    elif test in T.WEAPON_TESTS:
+        return test, None
+    raise SpecError(f"strike-rank rules field '{where}': unknown weapon test {test!r}; tests: "
+                    + ", ".join(T.WEAPON_TESTS))
 
 
 @lru_cache(maxsize=64)
@@ -554,88 +818,101 @@ def hit_location(face: int, table: Table, shift: int = 0) -> int:
 
 
 def weapon_passes(test: str, w: T.Weapon, c: Combatant, rules: Rules) -> bool:
-    """Whether weapon ``w`` passes one test of :data:`tables.STYLE_WEAPON_RULES`."""
+    """Whether weapon ``w`` passes one test of a style's clauses (:data:`T.WEAPON_TESTS`)."""
+    kind, arg = _parse_test(test, rules, "styles")
     size = 0.0 if w.size is None else w.size
-    match test:
+    match kind:
         case "any":
             return True
-        case "size<=0.8":
-            return size <= 0.8
-        case "size<=0.4":
-            return size <= 0.4
-        case "speed<=0":
-            return w.speed <= 0
-        case "speed==1":
-            return w.speed == 1
-        case "blade<=0.9":
-            return w.kind == "blade" and size <= 0.9
-        case "blade_speed<=0":
-            return w.kind == "blade" and w.speed <= 0
+        case "size<=":
+            return size <= arg  # type: ignore[operator]
+        case "speed<=":
+            return w.speed <= arg  # type: ignore[operator]
+        case "speed==":
+            return w.speed == arg
+        case "blade<=":
+            return w.kind == "blade" and size <= arg  # type: ignore[operator]
+        case "blade_speed<=":
+            return w.kind == "blade" and w.speed <= arg  # type: ignore[operator]
+        case "kind=":
+            return w.kind == arg
+        case "weapon=":
+            return w.name == arg
         case "throwable":
             return w.throwable
         case "bow":
             return w.kind in ("bow", "crossbow")
         case "missile":
-            return w.name in T.MISSILES
-        case "unarmed":
-            return w.kind == "unarmed"
-        case "improvised":
-            return w.kind == "improvised"
+            return w.missile
+        case "unarmed" | "improvised" | "spear" | "polearm":
+            return w.kind == kind
         case "natural":
             return w.name == "claws"
-        case "spear" | "polearm":
-            return w.kind == test
         case "one_handed":
             return not w.two_handed
+        case "two_handed":
+            return w.two_handed
         case "specialist":
             return w.name == c.specialist_weapon
         case "gladiator":
             return "any" in rules.gladiator_weapons or w.name in rules.gladiator_weapons
         case "martial":
             return w.name in rules.martial_weapons
-    raise AssertionError(f"unknown weapon test {test!r}")
+    raise AssertionError(f"unhandled weapon test {test!r}")
 
 
-def effective_style(c: Combatant, rules: Rules) -> str:
-    """The style whose weapon and shield rules apply (Feral follows ``feral_as``)."""
-    if c.style == "feral" and rules.feral_as == "skirmisher":
-        return "skirmisher"
-    return c.style
+def style_of(c: Combatant, rules: Rules) -> Style:
+    """The style row whose weapon, shield and aim rules apply to ``c`` (a style with the
+    ``feral`` mechanic follows ``feral_as``)."""
+    style = rules.style(c.style)
+    if style.has("feral") and rules.feral_as == "skirmisher":
+        return rules.style("skirmisher")
+    return style
+
+
+def _first_clause(clauses: Sequence[tuple[str, int]], w: T.Weapon, c: Combatant,
+                  rules: Rules, style: Style) -> int | None:
+    for test, mod in clauses:
+        if weapon_passes(test, w, c, rules):
+            if (test == "throwable" and style.has("throwables_in_melee") and not w.missile
+                    and rules.bladesman_mode == "throwables_0"):
+                return 0  # 000.9 #16: a throwable weapon in melee at 0
+            return int(mod)
+    return None
 
 
 def style_weapon_mod(c: Combatant, rules: Rules) -> int:
-    """The style's modifier for attacks and parries with the weapon in hand (000.7)."""
-    w = rules.weapon(c.weapon)
-    style = effective_style(c, rules)
-    if style == "shieldman":
-        # -10 with two-handed weapons includes the -5 for having no shield (000.9 #9)
-        return -10 if w.two_handed else 0
-    for test, mod in T.STYLE_WEAPON_RULES[style]:
-        if weapon_passes(test, w, c, rules):
-            if mod == "bladesman":
-                return -5 if rules.bladesman_mode == "throwables_minus_5" else 0
-            return int(mod)
-    raise AssertionError("style weapon rules end with 'any'")
+    """The style's modifier for attacks and parries with the weapon in hand (000.7): its
+    first ``weapons`` clause the weapon passes (a Shieldman's -10 with a two-handed weapon
+    includes its -5 for having no shield, 000.9 #9: that -5 is the ``shield_step``
+    mechanic's, for one-handed weapons only)."""
+    style = style_of(c, rules)
+    mod = _first_clause(style.weapons, rules.weapon(c.weapon), c, rules, style)
+    assert mod is not None, "a style's weapons end with an 'any' clause"
+    return mod
 
 
 def style_missile_mod(c: Combatant, rules: Rules) -> int:
     """The style's modifier for shots with its missile / thrown weapon (000.7): the
-    style's missile clauses, else its melee rules applied to the row."""
+    style's missile clauses, else its melee clauses applied to the row."""
     w = rules.missile(c.missile).as_weapon()
-    style = effective_style(c, rules)
-    for test, mod in T.STYLE_MISSILE_RULES.get(style, ()):
-        if weapon_passes(test, w, c, rules):
-            return int(mod)
-    for test, melee_mod in T.STYLE_WEAPON_RULES[style]:  # styles without missile clauses
-        if weapon_passes(test, w, c, rules):
-            return int(melee_mod)
-    raise AssertionError("style weapon rules end with 'any'")
+    style = style_of(c, rules)
+    mod = _first_clause(style.missiles, w, c, rules, style)
+    if mod is None:
+        mod = _first_clause(style.weapons, w, c, rules, style)
+    assert mod is not None, "a style's weapons end with an 'any' clause"
+    return mod
+
+
+def aim_doubled(c: Combatant, rules: Rules) -> bool:
+    """Aim doubled and the Hit Distribution shift allowed (5.6 Archer, Bladesman)."""
+    return style_of(c, rules).aim_doubled
 
 
 def aim_bonus(c: Combatant, rules: Rules) -> int:
     """Bonus of ``aim_actions`` aims on a shot: +aim_step each up to aim_max, both doubled
     for Archer / Crossbowman and Bladesman (5.16, 000.7, 000.10)."""
-    double = 2 if effective_style(c, rules) in T.AIM_DOUBLED else 1
+    double = 2 if aim_doubled(c, rules) else 1
     return min(c.aim_actions * rules.aim_step, rules.aim_max) * double
 
 
@@ -651,13 +928,14 @@ def missile_problem(c: Combatant, rules: Rules) -> str | None:
 
 
 def style_shield_mod(c: Combatant, rules: Rules) -> int:
-    """The style's modifier for using its shield (000.7)."""
+    """The style's modifier for using its shield (000.7); a style with
+    ``shield_training`` uses a shield it is trained in at 0 (5.6 Gladiator)."""
     if c.shield == "none":
         return 0
-    if c.style == "gladiator":
-        return 0 if c.shield_trained else rules.gladiator_untrained_shield
-    buckler, other = T.STYLE_SHIELD_MODS[effective_style(c, rules)]
-    return int(buckler if c.shield == "buckler" else other)  # type: ignore[arg-type]
+    style = style_of(c, rules)
+    if style.has("shield_training") and not c.shield_trained:
+        return rules.gladiator_untrained_shield
+    return style.buckler if c.shield == "buckler" else style.shield
 
 
 def heavy_armour(c: Combatant) -> bool:
@@ -673,7 +951,8 @@ def wield_problem(c: Combatant, rules: Rules) -> str | None:
     """Why ``c`` cannot fight with its equipment, or ``None`` (000.8.1-2, 5.6)."""
     w = rules.weapon(c.weapon)
     shield = T.SHIELDS[c.shield]
-    if w.specialist and not (c.style == "specialist" and c.specialist_weapon == w.name):
+    if w.specialist and not (style_of(c, rules).has("specialist")
+                             and c.specialist_weapon == w.name):
         return (f"{c.name}: the {w.name} is a specialist weapon; only the specialist style "
                 f"for it can fight with it (5.6 Specialist)")
     if c.shield != "none" and w.two_handed and not (c.shield == "buckler" and c.buckler_strapped):
@@ -713,6 +992,14 @@ def riposte_damage(c: Combatant, rules: Rules) -> int | None:
 
 
 def action_cost(c: Combatant, attack_type: int, rules: Rules) -> int:
-    """Action cost of an attack: by type plus the weapon's Speed, at least 1 (000.2.4)."""
-    base = rules.action_cost[T.ATTACK_TYPES[attack_type]]
-    return max(1, int(base) + rules.weapon(c.weapon).speed)
+    """Action cost of an attack: by type plus the weapon's Speed, at least
+    ``action_cost_floor`` if it is set (000.2.4: the digest sets no floor)."""
+    cost = int(rules.action_cost[T.ATTACK_TYPES[attack_type]]) + rules.weapon(c.weapon).speed
+    floor = rules.action_cost_floor
+    return cost if floor is None else max(floor, cost)
+
+
+def budget_cost(c: Combatant, attack_type: int, rules: Rules) -> int:
+    """Actions an attack spends under ``action_economy="budget"``: its action cost, at least
+    1 (an attack that cost nothing could be repeated without end)."""
+    return max(1, action_cost(c, attack_type, rules))

@@ -44,6 +44,17 @@ DISARM_MARGIN = 30
 
 
 # --- Weapons: Tables 18-20 [SRC] (000.8.1) and the digest's invented rows [DEFAULT] -----------
+# Each weapon is a named row with named columns; the rule parameter ``weapons`` holds them
+# (rules.py), so a designer can change a column or add a weapon by name.  "NA" (the
+# source's own word) marks an impossible attack type, no Parry, or no length.
+
+NA = None
+WEAPON_COLUMNS: tuple[str, ...] = ("thrust", "swing", "blow", "parry", "speed", "strength",
+                                   "size", "hands", "kind", "throwable", "specialist")
+WEAPON_KINDS: tuple[str, ...] = ("axe", "blade", "club", "spear", "polearm", "unarmed",
+                                 "improvised", "whip", "flail")
+"""Kinds the style rules test (``kind=...`` and the named tests of :data:`WEAPON_TESTS`)."""
+HANDS: tuple[str, ...] = ("1", "2", "1+")
 
 
 @dataclass(frozen=True)
@@ -54,8 +65,10 @@ class Weapon:
     ``None`` where the attack type is impossible ("NA"); ``parry`` is the Parry bonus or
     ``None`` (cannot parry with it); ``strength`` is the first Strength number (the minimum
     to wield, 000.8.1 note); ``size`` is the length in metres (``None``: "NA", worn on the
-    hand); ``hands`` is "1", "2" or "1+".  ``kind`` groups rows for the style rules:
-    axe, blade, club, spear, polearm, unarmed, improvised, whip.
+    hand); ``hands`` is "1", "2" or "1+".  ``kind`` groups rows for the style rules
+    (:data:`WEAPON_KINDS`); ``throwable`` marks rows a Bladesman may throw (Table 32);
+    ``specialist`` rows need the Specialist style; ``missile`` marks a missile or thrown
+    row seen by the style rules (:meth:`Missile.as_weapon`).
     """
 
     name: str
@@ -70,6 +83,7 @@ class Weapon:
     kind: str
     throwable: bool = False
     specialist: bool = False
+    missile: bool = False
 
     def damage(self, attack_type: int) -> int | None:
         """Damage modifier of attack type 0 thrust, 1 swing, 2 blow (``None``: impossible)."""
@@ -79,6 +93,11 @@ class Weapon:
     def two_handed(self) -> bool:
         return self.hands == "2"
 
+    def row(self) -> dict[str, object]:
+        """The row's columns, "NA" for ``None`` (as a TOML table)."""
+        return {col: "NA" if getattr(self, col) is None else getattr(self, col)
+                for col in WEAPON_COLUMNS}
+
 
 def _w(name: str, thrust: int | None, swing: int | None, blow: int | None, parry: int | None,
        speed: int, strength: int, size: float | None, hands: str, kind: str,
@@ -86,8 +105,6 @@ def _w(name: str, thrust: int | None, swing: int | None, blow: int | None, parry
     return Weapon(name, thrust, swing, blow, parry, speed, strength, size, hands, kind,
                   throwable, specialist)
 
-
-NA = None
 
 # Table 18 - Axes [SRC].  "throwable" marks rows the digest's Table 32 stand-in lets a
 # Bladesman throw (Table 32 itself was not retrieved) [DEFAULT].
@@ -134,40 +151,41 @@ CLUBS: tuple[Weapon, ...] = (
 # The digest's invented rows [DEFAULT] (000.8.1 notes, 000.10): a punch (Table 36), a spear,
 # the improvised weapon of 5.19 (a Cleaver with Parry -5), and two rows the digest asks for
 # but does not give, invented here on the same patterns: a polearm (halberd) for the
-# Poleaxeman and a whip for the Specialist.  Rule parameter ``extra_weapons`` can replace
-# their numbers.
-EXTRA_WEAPONS: tuple[Weapon, ...] = (
+# Poleaxeman and a whip for the Specialist.
+INVENTED_WEAPONS: tuple[Weapon, ...] = (
     _w("punch", -4, -4, -3, -10, -2, 0, 0.0, "1", "unarmed"),
     _w("spear", 1, -1, 1, 5, 0, 6, 1.8, "1+", "spear", throwable=True),
     _w("improvised", -2, 0, 1, -5, 0, 6, 0.3, "1", "improvised"),
     _w("halberd", 1, 2, 3, 10, 1, 12, 2.0, "2", "polearm"),
     _w("whip", NA, -2, -1, NA, 0, 4, 3.0, "1", "whip", specialist=True),
 )
+INVENTED_WEAPON_NAMES = frozenset(w.name for w in INVENTED_WEAPONS)
+"""Rows the digest invented [DEFAULT]: results that use them list them as readings."""
 
-WEAPONS = MappingProxyType({w.name: w for w in (*AXES, *BLADES, *CLUBS, *EXTRA_WEAPONS)})
-WEAPON_NAMES: tuple[str, ...] = tuple(WEAPONS)
-SPECIALIST_WEAPONS: tuple[str, ...] = tuple(w.name for w in WEAPONS.values() if w.specialist)
+WEAPONS = MappingProxyType({w.name: w for w in (*AXES, *BLADES, *CLUBS, *INVENTED_WEAPONS)})
 
 
-def extra_weapon_rows() -> dict[str, tuple[int | float | str | None, ...]]:
-    """The invented rows as the ``extra_weapons`` rule parameter's default:
-    name -> (thrust, swing, blow, parry, speed, strength, size, hands)."""
-    return {w.name: (w.thrust, w.swing, w.blow, w.parry, w.speed, w.strength, w.size, w.hands)
-            for w in EXTRA_WEAPONS}
+def weapon_rows() -> dict[str, dict[str, object]]:
+    """Every weapon row as the ``weapons`` rule parameter's default: name -> columns."""
+    return {name: w.row() for name, w in WEAPONS.items()}
 
 
 # --- Missile and thrown weapons [DEFAULT] (000.10: Table 32 and the missile tables) ---------
 # The seed's missile tables and Table 32 (throwables) were not retrieved; 000.10 asks for
 # invented rows.  These are invented on the melee tables' scale (a damage modifier added to
 # the 2d6 wound roll, a Speed, a minimum Strength, a size in metres and the hands), plus
-# ``reload``: range actions a shot needs before the next (a crossbow is spanned).  Rule
-# parameter ``missile_weapons`` can replace the numbers.  ``kind`` feeds the style rules:
+# ``reload``: range actions a shot needs before the next (a crossbow is spanned).  The rule
+# parameter ``missile_weapons`` holds them as named rows.  ``kind`` feeds the style rules:
 # bow, crossbow, sling, thrown (knives, axes), spear (javelins, thrown spears).
+
+MISSILE_COLUMNS: tuple[str, ...] = ("damage", "speed", "strength", "size", "hands", "kind",
+                                    "thrown", "reload")
+MISSILE_KINDS: tuple[str, ...] = ("bow", "crossbow", "sling", "thrown", "spear")
 
 
 @dataclass(frozen=True)
 class Missile:
-    """One invented missile / thrown weapon row; ``thrown`` marks throwables (Table 32)."""
+    """One missile / thrown weapon row; ``thrown`` marks throwables (Table 32)."""
 
     name: str
     damage: int
@@ -182,7 +200,10 @@ class Missile:
     def as_weapon(self) -> Weapon:
         """The row seen by the melee style tests (size, Speed, kind, hands, throwable)."""
         return Weapon(self.name, self.damage, None, None, None, self.speed, self.strength,
-                      self.size, self.hands, self.kind, throwable=self.thrown)
+                      self.size, self.hands, self.kind, throwable=self.thrown, missile=True)
+
+    def row(self) -> dict[str, object]:
+        return {col: getattr(self, col) for col in MISSILE_COLUMNS}
 
 
 MISSILES = MappingProxyType({m.name: m for m in (
@@ -195,43 +216,11 @@ MISSILES = MappingProxyType({m.name: m for m in (
     Missile("javelin", 1, 0, 6, 1.5, "1", "spear", True, 0),
     Missile("thrown spear", 2, 0, 8, 1.8, "1", "spear", True, 0),
 )})
-MISSILE_NAMES: tuple[str, ...] = tuple(MISSILES)
 
 
-def missile_rows() -> dict[str, tuple[int | float | str, ...]]:
-    """The invented rows as the ``missile_weapons`` rule parameter's default:
-    name -> (damage, speed, strength, size, hands, reload)."""
-    return {m.name: (m.damage, m.speed, m.strength, m.size, m.hands, m.reload)
-            for m in MISSILES.values()}
-
-
-# Style missile rules [TEXT] (000.7): ordered (test, modifier) on a missile / thrown row, for
-# the styles whose text names missiles.  Tests as in STYLE_WEAPON_RULES plus "bow" (bows and
-# crossbows) and "missile" (any row here).  Styles not listed apply their melee rules of
-# STYLE_WEAPON_RULES to the row (its size, Speed, kind) [DEFAULT reading].
-STYLE_MISSILE_RULES = MappingProxyType({
-    # "bows & crossbows 0; short weapons (0.8 m or shorter) -10; all other weapons -20"
-    "archer": (("bow", 0), ("size<=0.8", -10), ("any", -20)),
-    # "a -5 penalty when using missile weapons" (thrown ones counted as missiles)
-    "berserker": (("missile", -5),),
-    # "thrown-capable weapons ... and missile weapons -5 in combat": thrown attacks 0,
-    # missile weapons -5 (000.9 #16 default)
-    "bladesman": (("throwable", 0), ("missile", -5)),
-    # "most missile and thrown weapons -5; bows & crossbows -10"
-    "footpad": (("bow", -10), ("missile", -5)),
-    # "missile and thrown weapons -20"
-    "knight": (("missile", -20),),
-    # "otherwise all weapons, shields, missile, thrown -20"
-    "martial_artist": (("martial", 0), ("missile", -20)),
-    # "two-handed, missile, thrown weapons -10"
-    "shieldman": (("missile", -10),),
-    # "may throw spears" (spears 0); "other weapons incl. missile 'generally' -10"
-    "spearman": (("spear", 0), ("missile", -10)),
-    # "polearms 0; spears -5; others -10": a thrown spear is a spear
-    "poleaxeman": (("spear", -5), ("missile", -10)),
-})
-AIM_DOUBLED = frozenset({"archer", "bladesman"})
-"""Styles whose Aim bonus is doubled (5.6 Archer / Crossbowman, Bladesman)."""
+def missile_rows() -> dict[str, dict[str, object]]:
+    """The invented rows as the ``missile_weapons`` rule parameter's default."""
+    return {name: m.row() for name, m in MISSILES.items()}
 
 
 # --- Shields (5.13) [SRC] (000.8.2) -----------------------------------------------------------
@@ -257,64 +246,128 @@ SHIELD_CLASSES: tuple[str, ...] = tuple(SHIELDS)
 STRAPPED_BUCKLER_PARRY = 0
 
 # --- Fighting styles (5.6) [TEXT] (000.7) -----------------------------------------------------
-STYLES: tuple[str, ...] = (
-    "archer", "assassin", "berserker", "bladesman", "brawling", "feral", "footpad",
-    "gladiator", "horseman", "hunter", "knight", "legionnaire", "martial_artist",
-    "shieldman", "skirmisher", "spearman", "poleaxeman", "specialist", "swashbuckler")
-SOLO_STYLES = frozenset({"assassin", "gladiator", "swashbuckler"})
-GROUP_STYLES = frozenset({"legionnaire", "spearman", "poleaxeman"})
+# Each style is a named row (the rule parameter ``styles``), composed of the mechanics the
+# ruleset has, so a designer can change one or add a style by name:
+#
+# * ``group``: "solo" (+5 alone, Dodge too; -10 ranked), "group" (-5 alone; ranked bonus;
+#   a leader's Task Assist) or "none" (5.6 general);
+# * ``weapons``: ordered [test, modifier] pairs; the first test the weapon in hand passes
+#   gives the modifier to attacks and parries made with it (tests: WEAPON_TESTS);
+# * ``missiles``: the same for its missile / thrown row (empty: ``weapons`` applies);
+# * ``buckler`` / ``shield``: the modifier for parrying with a buckler / a medium or large
+#   shield (``shield_penalty_scope``);
+# * ``skill_mod``: a modifier to every roll on the style skill (attacks, parries, blocks);
+# * ``aim_doubled``: Aim bonus doubled and the -3..+3 Hit Distribution shift (5.6 Archer);
+# * ``mechanics``: the style's special rules, by name (MECHANICS).
 
-# Style weapon rules: an ordered list of (test, modifier); the first test the weapon passes
-# gives the modifier to attacks and parries made with it.  Tests are read by
-# ``rules.weapon_passes``.  The missile clauses of the text are in STYLE_MISSILE_RULES
-# (below the missile rows).  Gladiator, Specialist, Shieldman and Feral rows
-# depend on combatant fields or rule parameters and are completed in ``rules``.
-STYLE_WEAPON_RULES = MappingProxyType({
-    # "short weapons (0.8 m or shorter) ... at -10, and any other weapons ... at -20"
-    "archer": (("size<=0.8", -10), ("any", -20)),
-    # "restricted to fast weapons (Speed +0 or lower) ... -10 ... Speed +1, -20 ... Speed +2"
-    "assassin": (("speed<=0", 0), ("speed==1", -10), ("any", -20)),
+STYLE_COLUMNS: tuple[str, ...] = ("group", "weapons", "missiles", "buckler", "shield",
+                                  "skill_mod", "aim_doubled", "mechanics")
+STYLE_GROUPS: tuple[str, ...] = ("solo", "group", "none")
+
+WEAPON_TESTS: tuple[str, ...] = (
+    "any", "throwable", "bow", "missile", "unarmed", "improvised", "natural", "spear",
+    "polearm", "one_handed", "two_handed", "specialist", "gladiator", "martial",
+    "size<=X", "speed<=X", "speed==X", "blade<=X", "blade_speed<=X", "kind=KIND",
+    "weapon=NAME")
+"""Tests a style's weapon clause may use (X a number, KIND a weapon kind, NAME a row)."""
+
+MECHANICS = MappingProxyType({
+    "shield_training": "a shield it is not trained in (combatant shield_trained) costs "
+                       "gladiator_untrained_shield (5.6 Gladiator)",
+    "free_armour_block": "Armour blocks without the base penalty (5.6 Gladiator)",
+    "heavy_armour": "-5 out of heavy armour (AI 2+ somewhere); in it, Armour blocks without "
+                    "penalty and parry-then-block (5.6 Knight)",
+    "shield_step": "defence step -2 with a shield, -5 without one (one-handed weapon), shield "
+                   "riposte (5.6 Shieldman)",
+    "berserker": "every defence -5; may go berserk (5.6 Berserker)",
+    "horseman": "no penalty mounted, -10 to attacks dismounted (5.6 Horseman)",
+    "hunter": "+10 against animals, parries -10 (hunter_parry_mode) (5.6 Hunter)",
+    "assassin": "+1 damage rank against a surprised foe (5.6 Assassin)",
+    "footpad": "-5 when outnumbered; knock-out head hits one rank higher (5.6 Footpad)",
+    "armour_rank_limit": "-5 to weapon skills in armour of Armour Rank > 2 (5.6 Swashbuckler)",
+    "specialist": "may wield its specialist weapon (combatant specialist_weapon) (5.6)",
+    "leaderless": "legionnaire_leaderless when its group has no leader (5.6 Legionnaire)",
+    "throwables_in_melee": "its 'throwable' clause follows bladesman_mode (000.9 #16)",
+    "feral": "fights as feral_as says (5.26 missing)",
+})
+"""The special rules a style row may name (its ``mechanics``)."""
+
+
+def _style(group: str, weapons: tuple[tuple[str, int], ...], *, missiles: tuple[tuple[str, int], ...] = (),
+           buckler: int = 0, shield: int = 0, skill_mod: int = 0, aim_doubled: bool = False,
+           mechanics: tuple[str, ...] = ()) -> dict[str, object]:
+    return {"group": group, "weapons": weapons, "missiles": missiles, "buckler": buckler,
+            "shield": shield, "skill_mod": skill_mod, "aim_doubled": aim_doubled,
+            "mechanics": mechanics}
+
+
+# The nineteen styles of 5.6 [TEXT], quoted where the clause is read.
+STYLE_ROWS: dict[str, dict[str, object]] = {
+    # "short weapons (0.8 m or shorter) ... at -10, and any other weapons and shields (except
+    # bucklers) at -20"; missiles: "bows & crossbows 0"
+    "archer": _style("none", (("size<=0.8", -10), ("any", -20)),
+                     missiles=(("bow", 0), ("size<=0.8", -10), ("any", -20)),
+                     shield=-20, aim_doubled=True),
+    # "restricted to fast weapons (Speed +0 or lower) ... -10 ... Speed +1, -20 ... Speed +2";
+    # "bucklers without penalty and other shields at -10"
+    "assassin": _style("solo", (("speed<=0", 0), ("speed==1", -10), ("any", -20)), shield=-10,
+                       mechanics=("assassin",)),
     # "the only restriction is a -5 penalty when using missile weapons or shields"
-    "berserker": (("any", 0),),
-    # "Weapons which can be thrown ... can be used in combat at -5. All other ... -20"
-    "bladesman": (("throwable", "bladesman"), ("any", -20)),
+    "berserker": _style("none", (("any", 0),), missiles=(("missile", -5),), buckler=-5,
+                        shield=-5, mechanics=("berserker",)),
+    # "Weapons which can be thrown ... can be used in combat at -5. All other ... -20";
+    # thrown attacks 0, missile weapons -5 (000.9 #16 default)
+    "bladesman": _style("none", (("throwable", -5), ("any", -20)),
+                        missiles=(("throwable", 0), ("missile", -5)), buckler=-20, shield=-20,
+                        aim_doubled=True, mechanics=("throwables_in_melee",)),
     # Table 36 moves and improvised weapons without penalty; any other attack -20
-    "brawling": (("unarmed", 0), ("improvised", 0), ("any", -20)),
+    "brawling": _style("none", (("unarmed", 0), ("improvised", 0), ("any", -20))),
     # 5.26 missing: as Brawling with natural weapons (claws) [DEFAULT feral_as]
-    "feral": (("natural", 0), ("unarmed", 0), ("any", -20)),
-    # "short, concealable weapons (0.4 m or shorter) ... -20 ... any other weapons"
-    "footpad": (("size<=0.4", 0), ("any", -20)),
+    "feral": _style("none", (("natural", 0), ("unarmed", 0), ("any", -20)),
+                    mechanics=("feral",)),
+    # "short, concealable weapons (0.4 m or shorter) ... -20 ... any other weapons or shields";
+    # "most missile and thrown weapons -5; bows & crossbows -10"
+    "footpad": _style("none", (("size<=0.4", 0), ("any", -20)),
+                      missiles=(("bow", -10), ("missile", -5)), buckler=-20, shield=-20,
+                      mechanics=("footpad",)),
     # culture-specific list (rule parameter gladiator_weapons); others -10
-    "gladiator": (("gladiator", 0), ("any", -10)),
-    "horseman": (("any", 0),),
-    "hunter": (("any", 0),),
-    "knight": (("any", 0),),  # -20 only with missile and thrown weapons
+    "gladiator": _style("solo", (("gladiator", 0), ("any", -10)),
+                        mechanics=("shield_training", "free_armour_block")),
+    "horseman": _style("none", (("any", 0),), mechanics=("horseman",)),
+    # "Hunters suffer a -5 penalty with shields"
+    "hunter": _style("none", (("any", 0),), buckler=-5, shield=-5, mechanics=("hunter",)),
+    # "-20 with missile and thrown weapons"
+    "knight": _style("none", (("any", 0),), missiles=(("missile", -20),),
+                     mechanics=("heavy_armour",)),
     # "most swords and shorter blades (up to 0.9 metres) ... -10 with other weapons"
-    "legionnaire": (("blade<=0.9", 0), ("any", -10)),
-    # Table 36 moves; some arts cover a few weapons (rule parameter martial_weapons); else -20
-    "martial_artist": (("unarmed", 0), ("martial", 0), ("any", -20)),
-    # one-handed 0; two-handed -10 (which includes the -5 for no shield); see rules
-    "shieldman": (("one_handed", 0), ("any", -10)),
-    "skirmisher": (("any", 0),),
-    "spearman": (("spear", 0), ("polearm", -5), ("any", -10)),
-    "poleaxeman": (("polearm", 0), ("spear", -5), ("any", -10)),
+    "legionnaire": _style("group", (("blade<=0.9", 0), ("any", -10)),
+                          mechanics=("leaderless",)),
+    # Table 36 moves; some arts cover a few weapons (rule parameter martial_weapons);
+    # "all weapons, shields, missile and thrown weapons are used at -20"
+    "martial_artist": _style("none", (("unarmed", 0), ("martial", 0), ("any", -20)),
+                             missiles=(("martial", 0), ("missile", -20)), buckler=-20,
+                             shield=-20),
+    # one-handed 0; "-10 with two handed weapons, missile weapons and thrown weapons (this
+    # includes the -5 for fighting without a shield)" -- the -5 is a mechanic
+    "shieldman": _style("none", (("one_handed", 0), ("any", -10)),
+                        missiles=(("missile", -10),), mechanics=("shield_step",)),
+    "skirmisher": _style("none", (("any", 0),)),
+    # spears 0, polearms -5, "other weapons (including missile weapons) ... -10"; "may throw
+    # spears"
+    "spearman": _style("group", (("spear", 0), ("polearm", -5), ("any", -10)),
+                       missiles=(("spear", 0), ("missile", -10))),
+    "poleaxeman": _style("group", (("polearm", 0), ("spear", -5), ("any", -10)),
+                         missiles=(("spear", -5), ("missile", -10))),
     # the specialist weapon 0, anything else -20
-    "specialist": (("specialist", 0), ("any", -20)),
-    # "Blades with a Speed of +0 or lower and Improvised weapons ... other weapons ... -10"
-    "swashbuckler": (("blade_speed<=0", 0), ("improvised", 0), ("any", -10)),
-})
+    "specialist": _style("none", (("specialist", 0), ("any", -20)), buckler=-20, shield=-20,
+                         mechanics=("specialist",)),
+    # "Blades with a Speed of +0 or lower and Improvised weapons ... other weapons and shields
+    # at -10"
+    "swashbuckler": _style("solo", (("blade_speed<=0", 0), ("improvised", 0), ("any", -10)),
+                           buckler=-10, shield=-10, mechanics=("armour_rank_limit",)),
+}
+STYLES: tuple[str, ...] = tuple(STYLE_ROWS)
 
-# Style shield rules: (modifier with a buckler, modifier with a medium or large shield), on
-# parries made with the shield (rule parameter shield_penalty_scope) [TEXT, 000.7].  None
-# where a combatant field decides (the Gladiator's training).
-STYLE_SHIELD_MODS = MappingProxyType({
-    "archer": (0, -20), "assassin": (0, -10), "berserker": (-5, -5), "bladesman": (-20, -20),
-    "brawling": (0, 0), "feral": (0, 0), "footpad": (-20, -20), "gladiator": (None, None),
-    "horseman": (0, 0), "hunter": (-5, -5), "knight": (0, 0), "legionnaire": (0, 0),
-    "martial_artist": (-20, -20), "shieldman": (0, 0), "skirmisher": (0, 0),
-    "spearman": (0, 0), "poleaxeman": (0, 0), "specialist": (-20, -20),
-    "swashbuckler": (-10, -10),
-})
 
 # --- Wound Matrix, Table 26 (5.9) [SRC] (000.8.4) ---------------------------------------------
 # (highest 2d6 + modifier of the band, rank); above 17 one more M per block of 4.

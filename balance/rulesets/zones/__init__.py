@@ -98,6 +98,10 @@ class Zones(Ruleset):
                 if c.zone and c.zone not in zones:
                     raise SpecError(f"{where}: zone {c.zone!r} is not on the battlefield "
                                     f"{rules.battlefield['name']!r}; zones: " + ", ".join(zones))
+                if c.zone and compile_map(rules.battlefield).table["zones"][
+                        zones.index(c.zone)]["impassable"]:
+                    raise SpecError(f"{where}: zone {c.zone!r} is impassable; nobody can "
+                                    "stand there")
                 if c.zone and c.gap:
                     raise SpecError(f"{where}: give a zone (in the fray) or gap > 0 (on the "
                                     "open ground), not both")

@@ -29,7 +29,7 @@ import numpy as np
 from ...dice import sum_table
 from ...outcomes import Outcomes
 from ...results import Winner
-from .maps import compile_map
+from .maps import UNREACHABLE, compile_map
 from .reference import CAUSES
 from .rules import (
     POLICIES,
@@ -88,6 +88,8 @@ class _Me:
     spare_defend: bool
     defends: int
     leave_engaged: bool
+    frontage_full: str
+    advance_fire: bool
     disengage: bool
     keep_distance: int
     long_shots: bool
@@ -121,6 +123,8 @@ class _Static:
     orders: tuple[tuple[int, ...], tuple[int, ...]]
     distance: np.ndarray
     distance_flat: np.ndarray
+    sight: np.ndarray
+    sight_flat: np.ndarray
     next_step: np.ndarray
     next_flat: np.ndarray
     band_flat: np.ndarray
@@ -131,6 +135,8 @@ class _Static:
     hazard: np.ndarray
     chokepoint: np.ndarray
     has_choke: bool
+    has_walls: bool            # some locations cannot be walked to from others
+    has_blind: bool            # range differs from walking distance somewhere
     n_locations: int
     ladder_lut: np.ndarray     # int8: result category of total + _LUT_OFFSET
     map_values: np.ndarray     # int16 MAP by attack index (last repeats)
@@ -171,7 +177,8 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
             reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
             reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
             spare_defend=c.spare == "defend", defends=c.defends,
-            leave_engaged=c.leave_engaged, disengage=c.disengage,
+            leave_engaged=c.leave_engaged, frontage_full=c.frontage_full,
+            advance_fire=c.advance_fire, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
@@ -205,11 +212,15 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
                 activation_order(rules, side_a, side_b, 1)),
         distance=cmap.distance.astype(np.int16),
         distance_flat=cmap.distance.astype(np.int16).reshape(-1),
+        sight=cmap.sight.astype(np.int16),
+        sight_flat=cmap.sight.astype(np.int16).reshape(-1),
         next_flat=cmap.next_step.astype(np.int16).reshape(-1),
         band_flat=cmap.band_step.reshape(-1), next_step=cmap.next_step,
         band_step=cmap.band_step, retreat=cmap.retreat, commanding=cmap.commanding,
         cover=cmap.cover, hazard=cmap.hazard, chokepoint=cmap.chokepoint,
-        has_choke=bool(cmap.chokepoint.any()), n_locations=cmap.n_locations,
+        has_choke=bool(cmap.chokepoint.any()),
+        has_walls=bool((cmap.distance >= UNREACHABLE).any()),
+        has_blind=bool((cmap.sight != cmap.distance).any()), n_locations=cmap.n_locations,
         ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
                                             np.int16),
         melee_dmg_all=all_melee,
@@ -504,6 +515,9 @@ class _Batch:
             ward_loc = _sub(self.loc[me.ward], ix)
             threat = (view.alive & (view.foe_loc == ward_loc)).any(axis=0) & (
                 view.my_loc != ward_loc)
+            if st.has_walls:  # the ward's zone must be walkable to
+                threat &= st.distance_flat.take(view.my_loc.astype(np.intp) * st.n_locations
+                                                + ward_loc) < UNREACHABLE
             if _any(threat & todo):
                 mc, ma = self.toward(me, view, ix, ward_loc, actions, a)
                 take(threat & (mc != BLOCKED), mc, ma)
@@ -534,6 +548,14 @@ class _Batch:
         if not me.leave_engaged:
             # fight where engaged: foes elsewhere only when none may be struck here
             cand = np.where(view.strikable.any(axis=0), view.strikable, cand)
+        here_foes = view.alive & view.same_loc
+        # foes here, none it may strike: the frontage is full (002.4)
+        capped = ~view.strikable.any(axis=0) & here_foes.any(axis=0)
+        if me.frontage_full != "switch" and _any(capped):
+            if me.frontage_full == "wait":
+                cand = cand & ~capped[None, :]     # no target: the spare action
+            elif me.has_ranged:
+                cand = cand & ~capped[None, :]
         t, has_t = view.best(cand)
         t_loc = view.foe_loc.reshape(-1).take(t * view.n + view.arange)
         here = has_t & (t_loc == view.my_loc)
@@ -552,6 +574,19 @@ class _Batch:
                 sel = blocked & has_s
                 adv_code = np.where(sel, mc, adv_code)  # the plan's code is target-free
                 adv_arg = np.where(sel, s, adv_arg)
+            if me.advance_fire and me.has_ranged:
+                fire = ok & ~self.finishes_step(me, view, ix, t_loc, actions, a)
+                if _any(fire):
+                    s, has_s = view.best(view.shootable, long_last=True)
+                    rc, _ = self.ranged_plan(me, ix, s, actions, a)
+                    sel = fire & has_s & (rc != SPARE)
+                    adv_code = np.where(sel, rc, adv_code)
+                    adv_arg = np.where(sel, s, adv_arg)
+        if me.frontage_full == "shoot" and me.has_ranged and _any(capped):
+            s, _ = view.best(here_foes)
+            rc, _ = self.ranged_plan(me, ix, s, actions, a)
+            adv_code = np.where(capped, rc, adv_code)
+            adv_arg = np.where(capped, s, adv_arg)
         if policy == _ADVANCE:
             return adv_code, adv_arg.astype(np.int16)
         take(todo, adv_code, adv_arg)
@@ -590,6 +625,23 @@ class _Batch:
         use_melee = has_t if me.melee_first else has_t & ~has_s
         code = np.where(use_melee, mc, np.where(has_s, rc, spare))
         return code.astype(np.int8), np.where(use_melee, ma, ra).astype(np.int16)
+
+    def finishes_step(self, me: _Me, view: _View, ix: np.ndarray | slice | None,
+                      dest: np.ndarray, actions: np.ndarray, a: _ActState) -> np.ndarray:
+        """Whether the actions left finish the next step toward ``dest`` (an Entangled
+        fighter counts as finishing: it fights the snare, ``reference`` likewise)."""
+        st = self.st
+        c = me.index
+        here = view.my_loc.astype(np.intp) * st.n_locations
+        nxt = st.next_flat.take(here + dest)
+        band = st.band_flat.take(here + nxt)
+        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        progress = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
+        left = _sub(actions, ix) + (~band & _sub(a.free_shift, ix) if me.free_shift else 0)
+        done = progress + left >= cost
+        if me.can_be_entangled:
+            done |= _sub(self.entangled[c], ix)
+        return done
 
     def toward(self, me: _Me, view: _View, ix: np.ndarray | slice | None, dest: np.ndarray,
                actions: np.ndarray, a: _ActState) -> tuple[np.ndarray, np.ndarray]:
@@ -701,7 +753,7 @@ class _Batch:
         flat = t * n + ix
         here = self.loc[c, ix]
         there = self.f_loc[flat]
-        d = st.distance[here, there]
+        d = st.sight[here, there]
         mods = np.zeros(len(ix), np.int16)
         applies = (d == me.reach + 1, st.cover[there] & ((there != here) | r.cover_same_zone),
                    self.f_moved[flat])
@@ -976,8 +1028,9 @@ class _View:
         self.foe_hp = _sub(b.hp[foes], ix)
         self.alive = self.foe_hp > 0
         self.same_loc = self.foe_loc == self.my_loc
-        self.dist = st.distance_flat.take(self.my_loc.astype(np.intp) * st.n_locations
-                                          + self.foe_loc)
+        self.pair = self.my_loc.astype(np.intp) * st.n_locations + self.foe_loc
+        self.dist = st.distance_flat.take(self.pair)
+        self._sight: np.ndarray | None = None
         self._strikable: np.ndarray | None = None
         self._hold: np.ndarray | None = None
         self._key: np.ndarray | None = None
@@ -1032,30 +1085,41 @@ class _View:
         return self._strikable
 
     @property
+    def sight(self) -> np.ndarray:
+        """(n_foes, n) steps of the line of sight to each foe: the range of a shot."""
+        if self._sight is None:
+            st = self.b.st
+            self._sight = st.sight_flat.take(self.pair) if st.has_blind else self.dist
+        return self._sight
+
+    @property
     def shootable(self) -> np.ndarray:
         reach = self.me.reach + (1 if self.me.long_shots else 0)
-        return self.alive & (self.dist <= reach)
+        return self.alive & (self.sight <= reach)
 
     @property
     def approachable(self) -> np.ndarray:
+        """A walkable path (002.3: not past a blocked zone), and not a foe that broke away
+        and outruns me."""
+        ok = self.dist < UNREACHABLE if self.b.st.has_walls else np.ones_like(self.alive)
         if not _any(self.me.foe_faster):
-            return np.ones_like(self.alive)
+            return ok
         fled = _sub(self.b.fled[self.me.foes], self.ix)
-        return ~(fled & self.me.foe_faster)
+        return ok & ~(fled & self.me.foe_faster)
 
     def best(self, mask: np.ndarray, long_last: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Local index of the best foe under the target rule among ``mask``, and whether
         there is one (002: target choice)."""
         me = self.me
-        if self._key is None:
-            self._key = self.dist.astype(np.int32) * 64 + me.j_index
+        if self._key is None:  # the unreachable (127 steps) tie at 63, as all beyond
+            self._key = np.minimum(self.dist, 63).astype(np.int32) * 64 + me.j_index
         key = self._key
         if me.target == 1:      # weakest
             key = key + self.foe_hp.astype(np.int32) * 4096
         elif me.target == 2:    # priority
             key = key + (16 - me.foe_priority) * 4096
         if long_last:
-            key = key + (self.dist > me.reach).astype(np.int32) * (1 << 20)
+            key = key + (self.sight > me.reach).astype(np.int32) * (1 << 20)
         key = key | (~mask * _INVALID)
         low = key.min(axis=0)
         return low & 63, low < _INVALID

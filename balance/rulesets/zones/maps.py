@@ -32,19 +32,25 @@ import numpy as np
 from ...errors import SpecError
 from ...fields import Table
 
-__all__ = ["BANDS", "MAPS", "MAP_KEYS", "ZONE_TAGS", "CompiledMap", "compile_map", "map_table"]
+__all__ = ["BANDS", "MAPS", "MAP_KEYS", "UNREACHABLE", "ZONE_TAGS", "CompiledMap", "compile_map",
+           "map_table"]
 
 BANDS = 3
 """Band positions on each side's open ground: short 1, medium 2, long 3 (002.1)."""
 
 BAND_NAMES = {1: "short", 2: "medium", 3: "long"}
 
-ZONE_TAGS = ("commanding", "cover", "chokepoint", "hazard")
-"""GM tags on a zone (002.1): higher ground, cover (shots only), a chokepoint cap (0 = none;
-1 or 2 may fight there), a caltrops-type hazard."""
+ZONE_TAGS = ("commanding", "cover", "chokepoint", "hazard", "impassable", "obscured")
+"""GM tags on a zone (002.1, 002.3): higher ground, cover (shots only), a chokepoint cap (0 =
+none; 1 or 2 may fight there), a caltrops-type hazard, impassable (nobody enters or crosses
+it: a blocked zone to put between you and a pursuer) and obscured (smoke, darkness: no shot
+into, out of or across it; "sight is the GM's call")."""
 
-MAP_KEYS = ("name", "description", "zones", "adjacent", "front_a", "front_b", "approach_a",
-            "approach_b")
+UNREACHABLE = 127
+"""Steps between locations with no path (movement) or no line of sight (range)."""
+
+MAP_KEYS = ("name", "description", "zones", "adjacent", "blocked", "front_a", "front_b",
+            "approach_a", "approach_b")
 
 # --- preset maps -------------------------------------------------------------------------
 # Zones are written {name, and any of commanding / cover / chokepoint / hazard}.  "front_a"
@@ -86,6 +92,18 @@ MAPS: dict[str, dict[str, Any]] = {
         "front_a": "hall", "front_b": "yard",
         "approach_a": "the inner keep", "approach_b": "the courtyard",
     },
+    "ruins": {
+        "description": "a ruined keep: yard - arch - tower (commanding) - garden (smoke: "
+                       "obscured), the garden's gate to the yard barred (blocked: no way "
+                       "through), and a burning hall (impassable) between yard and tower",
+        "zones": [{"name": "yard"}, {"name": "arch"}, {"name": "tower", "commanding": True},
+                  {"name": "garden", "obscured": True}, {"name": "hall", "impassable": True}],
+        "adjacent": [["yard", "arch"], ["arch", "tower"], ["tower", "garden"],
+                     ["garden", "yard"], ["yard", "hall"], ["hall", "tower"]],
+        "blocked": [["yard", "garden"]],
+        "front_a": "tower", "front_b": "yard",
+        "approach_a": "the keep's far side", "approach_b": "the road",
+    },
     "hill": {
         "description": "a commanding hilltop above a field strewn with caltrops, and a copse "
                        "(cover)",
@@ -116,7 +134,7 @@ def _zone_entry(raw: Any) -> dict[str, Any]:
     if not isinstance(name, str) or not name.strip():
         raise _fail(f"a zone needs a non-empty name, got {name!r}")
     entry: dict[str, Any] = {"name": name.strip()}
-    for tag in ("commanding", "cover", "hazard"):
+    for tag in ("commanding", "cover", "hazard", "impassable", "obscured"):
         value = raw.get(tag, False)
         if not isinstance(value, bool):
             raise _fail(f"zone {name!r} tag '{tag}' must be true or false, got {value!r}")
@@ -167,17 +185,29 @@ def map_table(spec: Any) -> Table:
         if pair[0] == pair[1]:
             raise _fail(f"a zone cannot be adjacent to itself ({pair[0]!r})")
         adjacent.append(tuple(sorted(pair, key=names.index)))
+    blocked = []
+    for pair in raw.get("blocked", ()):
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise _fail(f"'blocked' lists pairs of adjacent zones, got {pair!r}")
+        pair = tuple(sorted(pair, key=lambda z: names.index(z) if z in names else -1))
+        if pair not in adjacent:
+            raise _fail(f"'blocked' names {list(pair)!r}, not a pair of adjacent zones")
+        blocked.append(pair)
     fronts = {}
     for key in ("front_a", "front_b"):
         value = raw.get(key, names[0] if key == "front_a" else names[-1])
         if value not in names:
             raise _fail(f"'{key}' must be one of the zones ({', '.join(names)}), got {value!r}")
+        if zones[names.index(value)]["impassable"]:
+            raise _fail(f"'{key}' {value!r} is impassable: a side's open ground must lead "
+                        "into a zone it can enter")
         fronts[key] = value
     table = {
         "name": str(raw.get("name", "custom")),
         "description": str(raw.get("description", "")),
         "zones": zones,
         "adjacent": sorted(set(adjacent), key=lambda p: (names.index(p[0]), names.index(p[1]))),
+        "blocked": sorted(set(blocked), key=lambda p: (names.index(p[0]), names.index(p[1]))),
         **fronts,
         "approach_a": str(raw.get("approach_a", "A's open ground")),
         "approach_b": str(raw.get("approach_b", "B's open ground")),
@@ -214,10 +244,15 @@ class CompiledMap:
     names
         Display name of every location (``"gate"``, ``"the approach, medium band out"``).
     distance
-        int8 ``(L, L)``: steps between locations (the range of 002.8).
+        int8 ``(L, L)``: Moves-worth of steps between locations by the paths one may walk
+        (no blocked link, no impassable zone); :data:`UNREACHABLE` if there is none.
+    sight
+        int8 ``(L, L)``: steps between locations by the lines one may shoot along (the
+        range of 002.8): every link, blocked or not, through no obscured zone, and none into
+        or out of one (a shot within one zone is point-blank); :data:`UNREACHABLE` if none.
     next_step
-        int8 ``(L, L)``: the neighbour of ``u`` on a shortest path to ``v`` (``u`` if equal;
-        ties go to the lowest location index).
+        int8 ``(L, L)``: the neighbour of ``u`` on a shortest walkable path to ``v`` (``u``
+        if equal or unreachable; ties go to the lowest location index).
     band_step
         bool ``(L, L)``: the step ``u -> v`` crosses a band (else it is an in-fray shift).
     retreat
@@ -234,6 +269,7 @@ class CompiledMap:
     n_locations: int
     names: tuple[str, ...]
     distance: np.ndarray
+    sight: np.ndarray
     next_step: np.ndarray
     band_step: np.ndarray
     retreat: np.ndarray
@@ -259,6 +295,27 @@ class CompiledMap:
         return tuple(z["name"] for z in self.table["zones"])
 
 
+def _steps(n: int, edges: list[tuple[int, int]]) -> np.ndarray:
+    """Breadth-first steps between every pair of ``n`` locations over ``edges``."""
+    neighbours: list[list[int]] = [[] for _ in range(n)]
+    for u, v in edges:
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    dist = np.full((n, n), UNREACHABLE, np.int16)
+    for src in range(n):
+        dist[src, src] = 0
+        frontier = [src]
+        while frontier:
+            nxt = []
+            for u in frontier:
+                for v in neighbours[u]:
+                    if dist[src, v] == UNREACHABLE:
+                        dist[src, v] = dist[src, u] + 1
+                        nxt.append(v)
+            frontier = nxt
+    return dist
+
+
 @lru_cache(maxsize=64)
 def compile_map(table: Table) -> CompiledMap:
     """Build the location graph of a normalised map table (see the module docstring)."""
@@ -275,36 +332,39 @@ def compile_map(table: Table) -> CompiledMap:
             loc = n_z + BANDS * side + k - 1
             edges.append((prev, loc, True))
             prev = loc
-    neighbours: list[list[int]] = [[] for _ in range(n_loc)]
     band = np.zeros((n_loc, n_loc), bool)
     for u, v, is_band in edges:
+        band[u, v] = band[v, u] = is_band
+    impassable = [bool(z["impassable"]) for z in zones] + [False] * 2 * BANDS
+    obscured = [bool(z["obscured"]) for z in zones] + [False] * 2 * BANDS
+    walls = {(names_z.index(a), names_z.index(b)) for a, b in table.get("blocked", ())}
+    walk = [(u, v) for u, v, _ in edges if not (impassable[u] or impassable[v])
+            and (min(u, v), max(u, v)) not in walls]
+    dist = _steps(n_loc, walk)
+    # a line of sight runs along any link but through no obscured zone (002.1)
+    sight = _steps(n_loc, [(u, v) for u, v, _ in edges
+                           if not (obscured[u] or obscured[v])])
+    for u in range(n_loc):
+        if obscured[u]:
+            sight[u, :] = sight[:, u] = UNREACHABLE
+            sight[u, u] = 0
+    neighbours: list[list[int]] = [[] for _ in range(n_loc)]
+    for u, v in walk:
         neighbours[u].append(v)
         neighbours[v].append(u)
-        band[u, v] = band[v, u] = is_band
     for nb in neighbours:
         nb.sort()
-    dist = np.full((n_loc, n_loc), 127, np.int16)
-    for src in range(n_loc):
-        dist[src, src] = 0
-        frontier = [src]
-        while frontier:
-            nxt = []
-            for u in frontier:
-                for v in neighbours[u]:
-                    if dist[src, v] == 127:
-                        dist[src, v] = dist[src, u] + 1
-                        nxt.append(v)
-            frontier = nxt
     step = np.zeros((n_loc, n_loc), np.int8)
     for u in range(n_loc):
         for v in range(n_loc):
-            if u == v:
+            if u == v or dist[u, v] == UNREACHABLE:
                 step[u, v] = u
             else:
                 step[u, v] = next(w for w in neighbours[u] if dist[w, v] == dist[u, v] - 1)
     rear = (n_z + BANDS - 1, n_z + 2 * BANDS - 1)
-    retreat = np.array([[-1 if u == rear[s] else step[u, rear[s]] for u in range(n_loc)]
-                        for s in range(2)], np.int8)
+    retreat = np.array([[-1 if u == rear[s] or dist[u, rear[s]] == UNREACHABLE
+                         else step[u, rear[s]] for u in range(n_loc)] for s in range(2)],
+                       np.int8)
     names = list(names_z)
     for key in ("approach_a", "approach_b"):
         for k in range(1, BANDS + 1):
@@ -314,8 +374,8 @@ def compile_map(table: Table) -> CompiledMap:
         return np.array([bool(z[name]) for z in zones] + [False] * 2 * BANDS)
 
     choke = np.array([int(z["chokepoint"]) for z in zones] + [0] * 2 * BANDS, np.int8)
-    arrays = [dist.astype(np.int8), step, band, retreat, tag("commanding"), tag("cover"),
-              tag("hazard"), choke]
+    arrays = [dist.astype(np.int8), sight.astype(np.int8), step, band, retreat,
+              tag("commanding"), tag("cover"), tag("hazard"), choke]
     for a in arrays:
         a.setflags(write=False)
     return CompiledMap(table, n_z, n_loc, tuple(names), *arrays)

@@ -30,7 +30,7 @@ import numpy as np
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
-from .maps import CompiledMap, compile_map
+from .maps import UNREACHABLE, CompiledMap, compile_map
 from .rules import (
     CATEGORIES,
     Combatant,
@@ -130,7 +130,12 @@ class _Fight:
 
     # --- geometry ---------------------------------------------------------------------
     def dist(self, u: int, v: int) -> int:
+        """Steps of the walkable path (UNREACHABLE: none)."""
         return int(self.map.distance[u, v])
+
+    def sight(self, u: int, v: int) -> int:
+        """Steps of the line of sight, the range of a shot (UNREACHABLE: none)."""
+        return int(self.map.sight[u, v])
 
     def foes(self, f: _Fighter) -> list[_Fighter]:
         return [g for g in self.fighters if g.side != f.side and g.up]
@@ -177,12 +182,15 @@ class _Fight:
         return True
 
     def approachable(self, f: _Fighter, t: _Fighter) -> bool:
-        """Pursuit (002.3): a foe that broke away is out of reach of slower pursuers."""
+        """Whether ``f`` may close on ``t``: a walkable path (002.3: a blocked zone put
+        between them stops a pursuit), and not a foe that broke away and outruns it."""
+        if self.dist(f.loc, t.loc) >= UNREACHABLE:
+            return False
         return not (self.rules.pursuit == "speed" and t.fled and t.c.speed > f.c.speed)
 
     def shootable(self, f: _Fighter, t: _Fighter) -> bool:
         reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
-        return t.up and self.dist(f.loc, t.loc) <= reach
+        return t.up and self.sight(f.loc, t.loc) <= reach
 
     def best(self, f: _Fighter, candidates: list[_Fighter],
              long_last: bool = False) -> _Fighter | None:
@@ -190,7 +198,7 @@ class _Fight:
             return None
         if long_last:
             reach = self.rules.reach(f.c.ranged)
-            return min(candidates, key=lambda t: (self.dist(f.loc, t.loc) > reach,
+            return min(candidates, key=lambda t: (self.sight(f.loc, t.loc) > reach,
                                                   *self.key(f, t)))
         return min(candidates, key=lambda t: self.key(f, t))
 
@@ -214,6 +222,13 @@ class _Fight:
             need = 1 + (0 if self.free_move(f, act, nxt) else 1)
             return ("disengage",) if act.actions >= need else None
         return ("move", nxt)
+
+    def in_reach_of_step(self, f: _Fighter, act: _Activation, dest: int) -> bool:
+        """Whether the actions left this activation finish the next step toward ``dest``."""
+        nxt = int(self.map.next_step[f.loc, dest])
+        progress = f.progress if f.moving_to == nxt else 0
+        free = 1 if self.free_move(f, act, nxt) else 0
+        return progress + act.actions + free >= self.step_cost(f, f.loc, nxt)
 
     def melee_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
         if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
@@ -257,7 +272,8 @@ class _Fight:
                 t = self.best(f, [g for g in foes if self.strikable(f, g)])
                 if t is not None:
                     return self.melee_plan(f, act, t)
-                if f.loc != ward.loc and self.at(ward.loc, 1 - f.side):
+                if (f.loc != ward.loc and self.at(ward.loc, 1 - f.side)
+                        and self.dist(f.loc, ward.loc) < UNREACHABLE):
                     move = self.toward(f, act, ward.loc)
                     if move is not None:
                         return move
@@ -280,6 +296,14 @@ class _Fight:
                 return self.ranged_plan(f, act, t)
             # nothing in reach: close in on the best foe
         candidates = [g for g in foes if g.loc == f.loc and self.strikable(f, g)]
+        if not candidates and any(g.loc == f.loc for g in foes):
+            # foes here, none it may strike: the frontage is full (002.4: "wait for an
+            # opening next round, turn on a different enemy, or strike from range")
+            capped = self.best(f, [g for g in foes if g.loc == f.loc])
+            if f.c.frontage_full == "shoot" and f.c.ranged != "none" and capped is not None:
+                return self.ranged_plan(f, act, capped)
+            if f.c.frontage_full == "wait":
+                return ("spare",)
         if f.c.leave_engaged or not candidates:
             candidates += [g for g in foes if g.loc != f.loc and self.approachable(f, g)]
         t = self.best(f, candidates)
@@ -287,6 +311,14 @@ class _Fight:
             return ("spare",)
         if t.loc == f.loc:
             return self.melee_plan(f, act, t)
+        if (f.c.advance_fire and f.c.ranged != "none" and not f.entangled
+                and not self.in_reach_of_step(f, act, t.loc)):
+            # the next step cannot be finished this activation: shoot rather than bank
+            shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
+            if shot is not None:
+                plan = self.ranged_plan(f, act, shot)
+                if plan[0] != "spare":
+                    return plan
         move = self.toward(f, act, t.loc)
         if move is not None:
             return move
@@ -350,7 +382,7 @@ class _Fight:
 
     def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
         r = self.rules
-        d = self.dist(f.loc, t.loc)
+        d = self.sight(f.loc, t.loc)
         mods = [("MAP", r.attack_penalty(act.attacks))]
         if act.steady:
             mods.append(("Steady", act.steady))

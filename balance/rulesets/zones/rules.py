@@ -101,6 +101,15 @@ class Combatant:
                                 doc="advance: leave a zone where it may strike a foe for a "
                                     "better target elsewhere; false: fight where engaged "
                                     "(002.6: the second raider is left trading at the gate)", policy=True)
+    frontage_full: str = param("shoot", tag="DEFAULT", choices=("shoot", "switch", "wait"),
+                               doc="advance, with foes here but none it may strike (the "
+                                   "frontage is full): strike from range (a ranged weapon), "
+                                   "turn on a foe elsewhere, or wait for an opening (002.4)",
+                               policy=True)
+    advance_fire: bool = param(False, tag="DEFAULT",
+                               doc="advance: spend the actions that cannot finish its next "
+                                   "step this activation shooting a foe in reach, rather "
+                                   "than banking a Move (002.2, 002.6)", policy=True)
     disengage: bool = param(True, tag="DEFAULT",
                             doc="spend a Maneuver to Disengage before leaving a zone a foe "
                                 "holds (002.3); false: leave and take the free Strikes", policy=True)

@@ -1,0 +1,1066 @@
+"""The verdict: the answer to an experiment's question in a few plain sentences.
+
+Every sentence carries its number and interval, and is produced by a documented rule with
+a named threshold (below), from the analyses of this package:
+
+* **a round robin** (entrants in both seats): whether the field is balanced, who is
+  dominant, who is dominated (:func:`round_robin_verdict`);
+* **a grid over two stats**: the exchange rate between them, read where A's win rate
+  crosses its even line, and whether the win rate is a staircase rather than a rate
+  (:func:`exchange_rate`, :func:`staircase`);
+* **a grid over options** (a whole side, a policy or a preset of one side): whether each
+  option is worth taking against the default and against what conditions
+  (:func:`options_verdict`);
+* **one stat**: what a point of it is worth (:func:`grid_verdict`).
+
+A verdict also names what it rests on: its key answer (a :class:`Claim`: a few matchups and
+a rule reading their scores) can be recomputed under each alternative of the DEFAULT /
+AMBIG readings and the policies that matter to it (:func:`sensitivity`), naming those that
+change it.
+
+Rules and thresholds
+--------------------
+BALANCED_MARGIN
+    A field is *balanced* when every entrant's expected score against the field (a win 1,
+    a draw 1/2, both seats) lies within 50% +/- this margin, interval included.
+DOMINANT
+    An entrant is *dominant* when it scores above 50% against every other entrant (the
+    interval's lower end above 50%; exact: the value).
+DOMINATED_SURE
+    An entrant is *dominated* when some mix of the others scores more against every
+    opponent (:func:`~balance.analysis.dominated`) in at least this share of bootstrap
+    replicates (exact: always).
+STAIRCASE_SHARE, STAIRCASE_STEPS
+    A curve is a *staircase* when its largest fifth of single steps carries at least
+    ``STAIRCASE_SHARE`` of its total movement and it has at least ``STAIRCASE_STEPS`` steps:
+    the rate jumps at a few values and is flat between them, so a slope misleads.
+WORTH_MARGIN
+    An option is *worth taking* where it beats the default by more than this (the
+    difference's interval clear of it); *worse* where it trails by more than this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..labels import Labels, decimals_for, percent, rate_with_interval
+from .equilibria import dominated, metagame
+from .matchups import field_scores, pair_scores
+
+__all__ = [
+    "BALANCED_MARGIN",
+    "DOMINANT",
+    "DOMINATED_SURE",
+    "STAIRCASE_SHARE",
+    "STAIRCASE_STEPS",
+    "WORTH_MARGIN",
+    "Claim",
+    "Matchup",
+    "Sentence",
+    "Verdict",
+    "exchange_rate",
+    "grid_verdict",
+    "options_verdict",
+    "round_robin_axes",
+    "round_robin_verdict",
+    "sensitivity",
+    "staircase",
+    "verdict",
+]
+
+BALANCED_MARGIN = 0.05
+DOMINANT = 0.5
+DOMINATED_SURE = 0.95
+STAIRCASE_SHARE = 0.8
+STAIRCASE_STEPS = 5
+WORTH_MARGIN = 0.02
+Z95 = 1.959963984540054
+
+
+# --- what a verdict is ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a verdict, with the number it rests on (``value``, a fraction or a
+    ratio) and its interval (``low`` = ``high`` = ``value`` when exact)."""
+
+    text: str
+    kind: str
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One matchup to (re)compute: validated rules and both sides."""
+
+    rules: Any
+    side_a: tuple[Any, ...]
+    side_b: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A matchup's outcome shares: A's win, draw and B's win, from ``n`` fights (0: exact)."""
+
+    a_win: float
+    draw: float
+    b_win: float
+    n: int
+
+    @property
+    def score(self) -> float:
+        """A's expected score: a win 1, a draw 1/2."""
+        return self.a_win + 0.5 * self.draw
+
+    @property
+    def score_se(self) -> float:
+        if self.n == 0:
+            return 0.0
+        return math.sqrt(max(self.a_win + 0.25 * self.draw - self.score**2, 0.0) / self.n)
+
+    @property
+    def win_se(self) -> float:
+        return 0.0 if self.n == 0 else math.sqrt(self.a_win * (1 - self.a_win) / self.n)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A verdict's key answer as something to recompute.
+
+    ``measure`` reads the :class:`Rate`\\ s of ``matchups`` into the key number and its
+    standard error (0 when exact); ``describe`` says what a number means in words (e.g.
+    "the knight beats the gladiator, 78.1%").  An alternative *changes* the answer when
+    its words differ (``describe(...)[0]``) and its number differs significantly from the
+    baseline's (beyond the 95% interval of the difference), so a number resting on the
+    edge of a category does not flip by noise.
+    """
+
+    question: str
+    matchups: tuple[Matchup, ...]
+    measure: Callable[[Sequence[Rate]], tuple[float, float]]
+    describe: Callable[[float, float], tuple[str, str]]
+    compared: frozenset[tuple[str, str]] = frozenset()
+    """``(side, field)`` pairs the claim compares (an option axis's fields): never varied."""
+
+    def answer(self, rates: Sequence[Rate]) -> tuple[str, str, float, float]:
+        """The answer in words, the number shown beside it, the number and its error."""
+        value, se = self.measure(rates)
+        words, shown = self.describe(value, se)
+        return words, shown, value, se
+
+
+@dataclass(frozen=True)
+class Flip:
+    """An alternative reading or policy under which the key answer changes."""
+
+    name: str
+    value: Any
+    kind: str  # "reading" or "policy"
+    answer: str
+    who: str = ""
+    """For a fighter's policy: whose (``"A"``, ``"B"`` or ``""`` for everyone)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The sentences that answer the question, its key :class:`Claim`, and what the
+    sensitivity pass found (``checked``: the alternatives tried; ``flips``: those that
+    change the key answer; ``skipped``: not tried within the budget)."""
+
+    sentences: tuple[Sentence, ...]
+    claim: Claim | None = None
+    base_answer: str | None = None
+    checked: tuple[str, ...] = ()
+    flips: tuple[Flip, ...] = ()
+    skipped: tuple[str, ...] = ()
+    rests_on: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def lines(self) -> list[str]:
+        """The sentences, then what the answer rests on, one per line."""
+        out = [s.text for s in self.sentences]
+        rests = self.rests_text()
+        if rests:
+            out.append(rests)
+        return out
+
+    def rests_text(self) -> str:
+        """What the key answer rests on, and what (if anything) flips it."""
+        if self.claim is None and not self.rests_on:
+            return ""
+        readings = [r for r in self.rests_on if "[" in r]
+        policies = [r for r in self.rests_on if "[" not in r]
+        parts = []
+        if readings or policies:
+            parts.append(f"It rests on {len(readings)} DEFAULT/AMBIG reading"
+                         f"{'s' if len(readings) != 1 else ''} and {len(policies)} "
+                         f"polic{'ies' if len(policies) != 1 else 'y'} (see 'Rules used')")
+        if self.claim is not None and (self.checked or self.skipped):
+            how = f" ({self.notes[0]})" if self.notes else ""
+            if self.flips:
+                flips = "; ".join(f"under `{f.name} = {_plain(f.value)}`"
+                                  + (f" (side {f.who}'s policy)" if f.who else "")
+                                  + f" {f.answer}" for f in self.flips)
+                parts.append(f"rechecked under {len(self.checked)} alternative readings and "
+                             f"policies{how}, the key answer -- {self.base_answer} -- "
+                             f"changes: {flips}")
+            else:
+                parts.append(f"rechecked under each of {len(self.checked)} alternative "
+                             f"readings and policies that can matter here{how}, the key answer "
+                             f"-- {self.base_answer} -- holds")
+            if self.skipped:
+                parts.append(f"{len(self.skipped)} more were not tried within the budget")
+        elif self.claim is not None:
+            parts.append("the sensitivity pass was not run (--sensitivity runs it)")
+        if not parts:
+            return ""
+        text = "; ".join(parts)
+        return text[0].upper() + text[1:] + "."
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    return str(value)
+
+
+def _ci(value: float, low: float, high: float, exact: bool) -> str:
+    return rate_with_interval(value, low, high, exact=exact)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- round robins --------------------------------------------------------------------------------
+
+
+def round_robin_axes(results: pd.DataFrame, axes: Sequence[str]
+                     ) -> tuple[str, str, list[str]] | None:
+    """A side-A axis and a side-B axis of the same field over the same entrants: the run is
+    a round robin (per level of the ``others`` axes, if any)."""
+    for a in (x for x in axes if x.startswith("a.") or x == "a"):
+        for b in (x for x in axes if x.startswith("b.") or x == "b"):
+            if a.split(".")[-1] != b.split(".")[-1] and not (a == "a" and b == "b"):
+                continue  # e.g. A's Co-ordination against B's Fortitude: not entrants
+            others = [x for x in axes if x not in (a, b)]
+            if others and _numeric(results[a]):
+                continue  # a stat swept on both sides among other axes: marginal values
+            if (set(results[a].astype(str)) == set(results[b].astype(str))
+                    and results[a].nunique() > 1):
+                return a, b, others
+    return None
+
+
+def _numeric(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series) \
+        and series.nunique() > 1
+
+
+def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
+                        column: str = "a.0.preset", margin: float = BALANCED_MARGIN,
+                        matchup_of: Callable[[str, str], Matchup] | None = None,
+                        resamples: int = 200) -> Verdict:
+    """The verdict on a round robin (``table`` with entrant columns ``a`` and ``b``).
+
+    Sentences: whether the field is balanced within ``margin``; the dominant entrant, or
+    the leader and who stands up to it; the dominated entrants.  The key claim is the
+    leader against its hardest opponent (``matchup_of(a, b)`` builds a matchup, for the
+    sensitivity pass).
+    """
+    labels = labels or Labels()
+    exact = bool((table["n"] == 0).all())
+
+    def who(entrant: str) -> str:
+        return labels.value(column, entrant)
+
+    field_ = field_scores(table)
+    pairs = pair_scores(table)
+    sentences = []
+    low_bound, high_bound = 0.5 - margin, 0.5 + margin
+    inside = (field_["score_low"] >= low_bound - 1e-12) & (field_["score_high"] <= high_bound + 1e-12)
+    best, worst = field_.index[0], field_.index[-1]
+    b_row, w_row = field_.loc[best], field_.loc[worst]
+    band = f"{percent(low_bound, 0)}-{percent(high_bound, 0)}"
+    if bool(inside.all()):
+        sentences.append(Sentence(
+            f"The field is balanced within ±{100 * margin:.0f} points: every entrant's expected "
+            f"score against the field lies in {band}, from "
+            f"{_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} for the "
+            f"{who(worst)} to {_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for "
+            f"the {who(best)}.",
+            "balance", float(b_row.score - w_row.score)))
+    else:
+        outside = int((~inside).sum())
+        sentences.append(Sentence(
+            f"The field is not balanced (±{100 * margin:.0f} points): expected scores against "
+            f"the field run from {_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} "
+            f"for the {who(worst)} to "
+            f"{_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for the "
+            f"{who(best)}; {outside} of {len(field_)} entrants lie outside {band}.",
+            "balance", float(b_row.score - w_row.score)))
+
+    leader = best
+    mine = pairs[pairs["entrant"] == leader]
+    hardest = mine.loc[mine["score"].idxmin()]
+    beats_all = bool((mine["score_low" if not exact else "score"] > DOMINANT).all())
+    weights = metagame(table, resamples=0 if exact else resamples, seed=0)
+    alone = float(weights.loc[leader, "weight"]) >= 0.99
+    hard = _ci(hardest.score, hardest.score_low, hardest.score_high, exact)
+    if beats_all:
+        text = (f"The {who(leader)} is dominant: it beats every other entrant, scoring at "
+                f"least {hard} (against the {who(hardest.opponent)})")
+        text += ("; a table of clever players would play nothing else (metagame weight "
+                 "100%)." if alone else ".")
+        sentences.append(Sentence(text, "dominant", float(hardest.score),
+                                  float(hardest.score_low), float(hardest.score_high)))
+    else:
+        played = weights[weights["weight"] >= 0.01]
+        mix = ", ".join(f"{who(e)} {percent(w, 0)}" for e, w in played["weight"].items())
+        sentences.append(Sentence(
+            f"No entrant is dominant: the leader, the {who(leader)} "
+            f"({_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} against the "
+            f"field), scores {hard} against the {who(hardest.opponent)}; a table of clever "
+            f"players would mix {mix}.", "dominant", float(hardest.score),
+            float(hardest.score_low), float(hardest.score_high)))
+    dom = dominated(table, resamples=0 if exact else resamples, seed=1)
+    sure = dom[(dom["margin"] > 0) & (dom["dominated_share"] >= DOMINATED_SURE)]
+    if len(sure):
+        names = [who(e) for e in sure.index]
+        listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+        sentences.append(Sentence(
+            f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
+            f"others scores more against every opponent, by up to "
+            f"{100 * float(sure['margin'].max()):.1f} points"
+            + ("" if exact else f" (in at least {percent(DOMINATED_SURE, 0)} of bootstrap "
+                                "replicates)") + ".", "dominated", float(len(sure))))
+    else:
+        sentences.append(Sentence("No entrant is dominated by a mix of the others.",
+                                  "dominated", 0.0))
+
+    claim = None
+    if matchup_of is not None:
+        first, second = str(leader), str(hardest.opponent)
+        pair = (matchup_of(first, second), matchup_of(second, first))
+
+        def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+            score = (rates[0].score + (1 - rates[1].score)) / 2
+            return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
+
+        def describe(score: float, se: float) -> tuple[str, str]:
+            if abs(score - 0.5) <= Z95 * se:
+                return f"the {who(first)} and the {who(second)} are even", percent(score)
+            top, other = (first, second) if score > 0.5 else (second, first)
+            return (f"the {who(top)} beats the {who(other)}",
+                    percent(score if score > 0.5 else 1 - score))
+
+        claim = Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure,
+                      describe)
+    return Verdict(tuple(sentences), claim)
+
+
+# --- grids ---------------------------------------------------------------------------------------
+
+
+def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0
+              ) -> tuple[bool, float, list[float]]:
+    """Whether a curve is a staircase (see the module's rules), the share of its movement
+    in its largest fifth of steps, and where its jumps are (the ``x`` after each step that
+    carries more than a tenth of the largest step and more than ``noise``)."""
+    steps = np.abs(np.diff(np.asarray(rates, float)))
+    if len(steps) == 0 or steps.sum() <= 0:
+        return False, 0.0, []
+    top = max(1, math.ceil(len(steps) / 5))
+    share = float(np.sort(steps)[::-1][:top].sum() / steps.sum())
+    cut = max(0.1 * steps.max(), noise)
+    jumps = [float(xs[i + 1]) for i in range(len(steps)) if steps[i] > cut]
+    return len(steps) >= STAIRCASE_STEPS and share >= STAIRCASE_SHARE, share, jumps
+
+
+def _crossing(xs: np.ndarray, p: np.ndarray, lo: np.ndarray, hi: np.ndarray, level: float
+              ) -> tuple[float, float, float] | None:
+    """Where a rising (or falling) curve crosses ``level``: the interpolated ``x`` and the
+    range it surely lies in (last ``x`` surely on one side to first surely on the other)."""
+    rising = p[-1] >= p[0]
+    q, qlo, qhi = (p, lo, hi) if rising else (-p, -hi, -lo)
+    target = level if rising else -level
+    above = np.flatnonzero(q >= target)
+    if len(above) == 0 or above[0] == 0:
+        return None
+    i = int(above[0])
+    x0, x1, y0, y1 = xs[i - 1], xs[i], q[i - 1], q[i]
+    x = float(x0 + (target - y0) / (y1 - y0) * (x1 - x0)) if y1 != y0 else float(x1)
+    below_sure = np.flatnonzero(qhi < target)
+    above_sure = np.flatnonzero(qlo > target)
+    left = float(xs[below_sure[below_sure < i].max()]) if (below_sure < i).any() else float(xs[0])
+    right = float(xs[above_sure[above_sure >= i].min()]) if (above_sure >= i).any() \
+        else float(xs[-1])
+    return x, min(left, x), max(right, x)
+
+
+def exchange_rate(results: pd.DataFrame, x: str, y: str, *, level: float = 0.5,
+                  rate: str = "a_win") -> dict[str, Any] | None:
+    """How many points of ``x`` one point of ``y`` is worth, read where ``rate`` crosses
+    ``level`` (default the even line).
+
+    For each value of ``y`` the curve over ``x`` is cut at ``level``; the exchange rate is
+    minus the least-squares slope of the crossing ``x`` against ``y`` (one point of ``y`` moves
+    the crossing by that many points of ``x``).  Its interval treats each crossing as
+    uniform over the range it surely lies in (from the last cell surely below the level to
+    the first surely above).  ``None`` where fewer than two levels of ``y`` cross.
+
+    Returns
+    -------
+    dict
+        ``rate`` (points of x per point of y; positive: x and y help the same side),
+        ``low``, ``high``, ``crossings`` (y -> crossing x), ``level``.
+    """
+    rows = []
+    for yv, part in results.groupby(y, sort=True):
+        part = part.sort_values(x)
+        xs = part[x].to_numpy(float)
+        found = _crossing(xs, part[rate].to_numpy(float), part[f"{rate}_low"].to_numpy(float),
+                          part[f"{rate}_high"].to_numpy(float), level)
+        if found is not None:
+            rows.append((float(yv), *found))
+    if len(rows) < 2:
+        return None
+    ys = np.array([r[0] for r in rows])
+    cross = np.array([r[1] for r in rows])
+    width = np.array([r[3] - r[2] for r in rows])
+    c = (ys - ys.mean()) / np.sum((ys - ys.mean()) ** 2)
+    slope = float(np.sum(c * cross))
+    se = float(np.sqrt(np.sum(c**2 * (width**2 / 12))))
+    return {"rate": -slope, "low": -slope - Z95 * se, "high": -slope + Z95 * se,
+            "crossings": dict(zip(ys.tolist(), cross.tolist(), strict=True)), "level": level}
+
+
+def _at_baseline(results: pd.DataFrame, axes: Sequence[str], keep: Sequence[str],
+                 labels: Labels) -> tuple[pd.DataFrame, list[str]]:
+    """The rows with every axis not in ``keep`` at its baseline (or its first value where
+    it has none in the table), and a description of what was held."""
+    part = results
+    held = []
+    for axis in axes:
+        if axis in keep:
+            continue
+        values = list(dict.fromkeys(part[axis].tolist()))
+        chosen = next((v for v in values if labels.is_baseline(axis, v)), values[0])
+        part = part[part[axis] == chosen]
+        held.append(f"{labels.column(axis)} = {labels.value(axis, chosen)}")
+    return part, held
+
+
+def _side_of(axis: str) -> str:
+    return axis.split(".", 1)[0]
+
+
+def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
+                 exact: bool = False, focus: str | None = None,
+                 matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None) -> Verdict:
+    """The verdict on a grid that is not a round robin: exchange rates between stats,
+    staircases, and options (see the module's rules)."""
+    labels = labels or Labels()
+    numeric = [a for a in axes if _numeric(results[a]) and a.startswith(("a.", "b."))]
+    options = [a for a in axes if a not in numeric and a.split(".", 1)[0] in ("a", "b")
+               and results[a].nunique() > 1]
+    sentences: list[Sentence] = []
+    claim = None
+    if len(numeric) >= 2:
+        # x the finer axis; of two alike, y the one a point of which moves A more (so the
+        # rate reads "one point of y is worth k > 1 points of x")
+        x, y = sorted(numeric[:2], key=lambda a: (-results[a].nunique(), _effect(results, a)))
+        part, held = _at_baseline(results, axes, [x, y], labels)
+        made = _exchange_sentences(part, x, y, labels, exact, held)
+        sentences.extend(made[0])
+        if matchup_of is not None and made[1] is not None:
+            claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes)
+    elif len(numeric) == 1:
+        x = numeric[0]
+        part, held = _at_baseline(results, axes, [x], labels)
+        sentences.extend(_marginal_sentences(part, x, labels, exact, held))
+    for axis in options[:1]:
+        made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
+                                 matchup_of=matchup_of)
+        sentences.extend(made_o.sentences)
+        claim = claim or made_o.claim
+    if not sentences:
+        lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+        sentences.append(Sentence(
+            f"A's win rate runs from {_row_rate(results, lo_i, exact)} to "
+            f"{_row_rate(results, hi_i, exact)} over the grid.", "range"))
+    return Verdict(tuple(sentences), claim)
+
+
+def _effect(results: pd.DataFrame, axis: str) -> float:
+    """How much one point of ``axis`` moves A's win rate on average (absolute)."""
+    means = results.groupby(axis)["a_win"].mean()
+    xs = means.index.to_numpy(float)
+    return abs(float(np.polyfit(xs, means.to_numpy(float), 1)[0])) if len(xs) > 1 else 0.0
+
+
+def _row_rate(results: pd.DataFrame, i: Any, exact: bool) -> str:
+    return _ci(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
+               results.loc[i, "a_win_high"], exact)
+
+
+def _noise(part: pd.DataFrame) -> float:
+    """A single step's sampling noise: twice the typical 95% half-width of a cell."""
+    if "a_win_high" not in part:
+        return 0.0
+    return float(np.median(part["a_win_high"] - part["a_win_low"]))
+
+
+def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exact: bool,
+                        held: Sequence[str]) -> tuple[list[Sentence], dict[str, Any] | None]:
+    out: list[Sentence] = []
+    where = f" (with {', '.join(held)})" if held else ""
+    level = 0.5
+    found = exchange_rate(part, x, y, level=level)
+    if found is None:  # the even line is not crossed twice: read at the median rate
+        level = float(np.round(part["a_win"].median(), 2))
+        found = exchange_rate(part, x, y, level=level)
+    if found is not None:
+        k, lo, hi = found["rate"], found["low"], found["high"]
+        lo, hi = sorted((abs(lo), abs(hi))) if k > 0 or hi < 0 else (lo, hi)
+        digits = 1 if (hi - lo) > 0.2 or exact else 2
+        crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
+                              for k_, v in found["crossings"].items())
+        verb = "is worth" if k > 0 else "offsets"  # rising together keeps A even
+        interval = "" if exact else f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+        out.append(Sentence(
+            f"+1 {labels.column(y)} {verb} +{abs(k):.{digits}f}{interval} "
+            f"{labels.column(x)}{where}: where A's win rate crosses {percent(level, 0)}, "
+            f"{labels.column(x)} moves {abs(k):.{digits}f} per point of {labels.column(y)} "
+            f"({crossings}).", "exchange", k, lo, hi))
+    flags = []
+    noise = 0.0 if exact else _noise(part)
+    for _, curve in part.groupby(y, sort=True):
+        curve = curve.sort_values(x)
+        flags.append(staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
+                               noise=noise))
+    if flags and sum(f[0] for f in flags) > len(flags) / 2:
+        share = float(np.mean([f[1] for f in flags]))
+        at = _baseline_level(part, y, labels)
+        jumps = dict(zip(sorted(part[y].unique()), [f[2] for f in flags], strict=True))[at]
+        shown = ", ".join(labels.value(x, _int(j)) for j in jumps[:8])
+        out.append(Sentence(
+            f"A's win rate is a staircase in {labels.column(x)}, not a rate: on average "
+            f"{percent(share, 0)} of its change comes in the largest fifth of the steps"
+            + (f" (at {labels.column(y)} = {labels.value(y, _int(at))} it jumps at "
+               f"{labels.column(x)} = {shown})" if shown else "")
+            + "; read the exchange at the even line, not as a slope.", "staircase", share))
+    return out, found
+
+
+def _int(value: float) -> Any:
+    return int(value) if float(value).is_integer() else round(float(value), 2)
+
+
+def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
+    values = sorted(part[y].unique())
+    return next((v for v in values if labels.is_baseline(y, v)), values[0])
+
+
+def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
+                        held: Sequence[str]) -> list[Sentence]:
+    from .marginal import marginal_value
+
+    others = [c for c in part.columns if c != x]
+    del others
+    curve = part.sort_values(x)
+    mv = marginal_value(curve, x)
+    if not len(mv):
+        return []
+    slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
+    where = f" (with {_and(held)})" if held else ""
+    out = [Sentence(f"Each point of {labels.column(x)} changes A's win rate by "
+                    f"{_points(slope, Z95 * se, exact)} on average{where}.",
+                    "marginal", slope, slope - Z95 * se, slope + Z95 * se)]
+    flag, share, jumps = staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
+                                   noise=0.0 if exact else _noise(curve))
+    if flag:
+        out.append(Sentence(
+            f"It is a staircase, not a rate: {percent(share, 0)} of the change comes in the "
+            f"largest fifth of the steps (jumps at {labels.column(x)} = "
+            f"{', '.join(labels.value(x, _int(j)) for j in jumps[:8])}).", "staircase", share))
+    return out
+
+
+def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
+                    labels: Labels, matchup_of: Callable[[Mapping[str, Any]], Matchup],
+                    axes: Sequence[str]) -> Claim | None:
+    """Two cells the exchange rate says are alike: ``y + 1`` at ``x`` and ``y`` at
+    ``x + k`` (``k`` the rate, rounded); the answer is whether they still are."""
+    k = round(abs(found["rate"]))
+    if k == 0:
+        return None
+    sign = 1 if found["rate"] > 0 else -1  # y + 1 matches x - k (worth) or x + k (offsets)
+    ys = sorted(part[y].unique())
+    xs = set(part[x].tolist())
+    crossings = found["crossings"]
+    for y0, y1 in itertools.pairwise(ys):
+        near = crossings.get(float(y1), crossings.get(float(y0)))
+        if near is None:
+            continue
+        x0 = round(near)
+        if x0 not in xs or x0 + sign * k * (y1 - y0) not in xs:
+            continue
+        held = part[(part[y] == y1) & (part[x] == x0)].iloc[0]
+        other = part[(part[y] == y0) & (part[x] == x0 + sign * k * (y1 - y0))].iloc[0]
+        first = {a: held[a] for a in axes}
+        second = {a: other[a] for a in axes}
+        name_1 = (f"{labels.column(y)} {labels.value(y, y1)}, {labels.column(x)} "
+                  f"{labels.value(x, x0)}")
+        name_2 = (f"{labels.column(y)} {labels.value(y, y0)}, {labels.column(x)} "
+                  f"{labels.value(x, x0 + sign * k * (y1 - y0))}")
+
+        def describe(diff: float, se: float, n1: str = name_1, n2: str = name_2
+                     ) -> tuple[str, str]:
+            shown = f"{100 * diff:+.1f} points"
+            if abs(diff) <= max(WORTH_MARGIN, Z95 * se):
+                return f"{n1} and {n2} are alike within {100 * WORTH_MARGIN:.0f} points", shown
+            return f"{n1 if diff > 0 else n2} is better", shown
+
+        return Claim(f"is one point of {labels.column(y)} still worth {k} of "
+                     f"{labels.column(x)}?", (matchup_of(first), matchup_of(second)),
+                     _win_difference(1), describe)
+    return None
+
+
+def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
+                    labels: Labels | None = None, exact: bool = False,
+                    focus: str | None = None,
+                    matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
+                    default: Any = None) -> Verdict:
+    """Whether an option of ``axis`` (values of one side's choice) is worth taking, and
+    against what.
+
+    At the baseline of every other axis: the side's best option; then for ``focus`` (the
+    option the question is about, as the table writes it; default: the best option other
+    than the default) its rate against the default option (the axis's baseline, or
+    ``default``) -- worth taking, worse, or no better, by :data:`WORTH_MARGIN` with the
+    difference's interval -- which other options it beats and trails, and the values of
+    each other axis (one at a time, the rest at their baseline) where it beats the
+    default.  The key claim is that comparison.
+    """
+    labels = labels or Labels()
+    values = list(dict.fromkeys(results[axis].tolist()))
+    if default is None:
+        default = next((v for v in values if labels.is_baseline(axis, v)), None)
+    part, held = _at_baseline(results, axes, [axis], labels)
+    by_option = part.set_index(axis)
+    side = "A" if _side_of(axis) == "a" else "B"
+    sign = 1 if side == "A" else -1
+    lead = f"With {_and(held)}, " if held else ""
+
+    def rate(option: Any) -> str:
+        row = by_option.loc[option]
+        return _ci(row["a_win"], row["a_win_low"], row["a_win_high"], exact)
+
+    def compare(option: Any, other: Any) -> tuple[float, float]:
+        a, b = by_option.loc[option], by_option.loc[other]
+        half = 0.0 if exact else Z95 * math.hypot(
+            *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (a, b)))
+        return sign * float(a["a_win"] - b["a_win"]), half
+
+    ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, "a_win"])
+    best = ranked[0]
+    sentences = []
+    if default is None or default not in by_option.index:
+        sentences.append(Sentence(f"{lead}side {side}'s best option is "
+                                  f"{labels.value(axis, best)} (A wins {rate(best)}).",
+                                  "option"))
+        return Verdict(tuple(_capitalised(sentences)))
+    name_d = labels.value(axis, default)
+    if best != default and compare(best, default)[0] - compare(best, default)[1] > WORTH_MARGIN:
+        diff, half = compare(best, default)
+        sentences.append(Sentence(
+            f"{lead}side {side}'s best option is {labels.value(axis, best)}: A wins "
+            f"{rate(best)}, {_points(diff, half, exact)} against the default, {name_d} "
+            f"({rate(default)}).", "option", diff, diff - half, diff + half))
+    else:
+        sentences.append(Sentence(
+            f"{lead}the default, {name_d}, is side {side}'s best option (A wins "
+            f"{rate(default)}): no other beats it by more than {100 * WORTH_MARGIN:.0f} points.",
+            "option", 0.0))
+    options = [v for v in ranked if v != default]
+    key = next((v for v in options if focus is not None and str(v) == str(focus)),
+               options[0] if options else None)
+    if key is not None:
+        diff, half = compare(key, default)
+        word = ("worth taking" if diff - half > WORTH_MARGIN else
+                "worse than the default" if diff + half < -WORTH_MARGIN else
+                "no better than the default")
+        beats = [(v, *compare(key, v)) for v in options if v != key]
+        wins = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
+                if d - h > WORTH_MARGIN]
+        loses = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
+                 if d + h < -WORTH_MARGIN]
+        text = (f"{labels.value(axis, key)} is {word}: A wins {rate(key)}, "
+                f"{_points(diff, half, exact)} against {name_d}")
+        against = []
+        if wins:
+            against.append(f"it beats {_and(wins)}")
+        if loses:
+            against.append(f"it trails {_and(loses)}")
+        if against:
+            text += "; against the other options " + " and ".join(against) + " (points)"
+        conditions = _worth_where(results, axis, key, default,
+                                  [a for a in axes if a != axis], labels, sign, exact)
+        if conditions:
+            text += (f"; it beats the default by more than {100 * WORTH_MARGIN:.0f} points "
+                     f"only where {'; '.join(conditions)}" if diff - half <= WORTH_MARGIN else
+                     f"; it beats the default by more than {100 * WORTH_MARGIN:.0f} points "
+                     f"where {'; '.join(conditions)}")
+        elif diff - half <= WORTH_MARGIN:
+            text += "; it beats the default nowhere in this grid"
+        sentences.append(Sentence(text + ".", "option", diff, diff - half, diff + half))
+    claim = None
+    if matchup_of is not None and key is not None:
+        cell = part[part[axis] == key].iloc[0]
+        cell_default = part[part[axis] == default].iloc[0]
+        name_o = labels.value(axis, key)
+
+        def describe(diff: float, se: float) -> tuple[str, str]:
+            shown = f"{100 * diff:+.1f} points"
+            if diff > max(WORTH_MARGIN, Z95 * se):
+                return f"{name_o} beats {name_d}", shown
+            if diff < -max(WORTH_MARGIN, Z95 * se):
+                return f"{name_o} is worse than {name_d}", shown
+            return f"{name_o} is no better than {name_d}", shown
+
+        claim = Claim(f"is {name_o} worth taking over {name_d}?",
+                      (matchup_of({a: cell[a] for a in axes}),
+                       matchup_of({a: cell_default[a] for a in axes})), _win_difference(sign),
+                      describe, _compared(axis, values))
+    return Verdict(tuple(_capitalised(sentences)), claim)
+
+
+def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
+    """The ``(side, field)`` pairs an option axis sets: its field, or for a whole side the
+    fields its values name (``"steady=1,max_attacks=1"``)."""
+    from ..fields import split_spec
+
+    parts = axis.split(".")
+    if len(parts) == 3:
+        return frozenset({(parts[0], parts[2])})
+    names: set[str] = set()
+    for value in values:
+        for member in (value if isinstance(value, list | tuple) else [value]):
+            if isinstance(member, str):
+                try:
+                    preset, fields = split_spec(member.split(" + ")[0])
+                except ValueError:
+                    continue
+                names |= set(fields) | ({"preset"} if preset else set())
+            elif isinstance(member, Mapping):
+                names |= set(member)
+    return frozenset((parts[0], n) for n in names)
+
+
+def _win_difference(sign: int) -> Callable[[Sequence[Rate]], tuple[float, float]]:
+    """The claim measure "first matchup's A win rate minus the second's" (times ``sign``)."""
+
+    def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        return (sign * (rates[0].a_win - rates[1].a_win),
+                math.hypot(rates[0].win_se, rates[1].win_se))
+
+    return measure
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _points(diff: float, half: float, exact: bool) -> str:
+    """A change in percentage points with its 95% half-width, to the decimals it supports
+    (at most two; the half-width never shown as 0)."""
+    if exact:
+        return f"{100 * diff:+.2f} points"
+    digits = decimals_for(half, most=2)
+    return f"{100 * diff:+.{digits}f} ± {max(100 * half, 10.0 ** -digits):.{digits}f} points"
+
+
+def _capitalised(sentences: Sequence[Sentence]) -> list[Sentence]:
+    return [dataclasses.replace(s, text=_capital(s.text)) for s in sentences]
+
+
+def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
+                 others: Sequence[str], labels: Labels, sign: int, exact: bool) -> list[str]:
+    """The values of each other axis (one at a time, the rest at their baseline) where
+    ``option`` beats ``default`` by more than :data:`WORTH_MARGIN`."""
+    out = []
+    for other in others:
+        part, _ = _at_baseline(results, [a for a in others if a != other] + [axis], [other, axis],
+                               labels)
+        good = []
+        for value in dict.fromkeys(part[other].tolist()):
+            rows = part[part[other] == value].set_index(axis)
+            if option not in rows.index or default not in rows.index:
+                continue
+            a, b = rows.loc[option], rows.loc[default]
+            half = 0.0 if exact else Z95 * math.hypot(
+                *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (a, b)))
+            if sign * (a["a_win"] - b["a_win"]) - half > WORTH_MARGIN:
+                good.append(labels.value(other, value))
+        if good:
+            out.append(f"{labels.column(other)} = {' or '.join(good)}")
+    return out
+
+
+# --- the entry point -----------------------------------------------------------------------------
+
+
+def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
+            exact: bool = False, margin: float = BALANCED_MARGIN, focus: str | None = None,
+            matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
+            rests_on: Sequence[str] = ()) -> Verdict:
+    """The verdict on a run's results table: a round robin's (at the baseline of any other
+    axes), else a grid's.  ``matchup_of(cell)`` builds the matchup of a cell (axis -> value
+    as the table shows it), for the key claim; ``rests_on`` lists the readings and policies
+    the results rest on."""
+    labels = labels or Labels()
+    rr = round_robin_axes(results, axes)
+    if rr is not None:
+        a_ax, b_ax, others = rr
+        part, held = _at_baseline(results, axes, [a_ax, b_ax], labels)
+        table = part.drop(columns=[c for c in ("a", "b") if c in part and c not in (a_ax, b_ax)])
+        table = table.rename(columns={a_ax: "a", b_ax: "b"})
+        table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
+        fixed = {o: part[o].iloc[0] for o in others}
+        of = None
+        if matchup_of is not None:
+            raw = {str(v): v for v in part[a_ax].tolist()}
+
+            def of(first: str, second: str) -> Matchup:
+                return matchup_of({**fixed, a_ax: raw[first], b_ax: raw[second]})
+
+        made = round_robin_verdict(table, labels=labels, column=a_ax, margin=margin,
+                                   matchup_of=of)
+        sentences = made.sentences
+        if held:
+            first = sentences[0]
+            sentences = (dataclasses.replace(first, text=f"At {_and(held)}, "
+                                             f"{first.text[:1].lower()}{first.text[1:]}"),
+                         *sentences[1:])
+        return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
+    made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
+                        matchup_of=matchup_of)
+    return dataclasses.replace(made, rests_on=tuple(rests_on))
+
+
+# --- what would flip it ---------------------------------------------------------------------------
+
+
+SENSITIVITY_FIGHTS = 20_000
+"""Fights per matchup (each seat) when the sensitivity pass simulates."""
+SENSITIVITY_MIN_FIGHTS = 4_000
+"""The fewest fights a matchup gets when the budget is tight (see :func:`sensitivity`)."""
+SENSITIVITY_BUDGET = 2_000_000
+"""Simulated fights one sensitivity pass may spend (exact solves are free); the work, not
+the clock, bounds it, so the same run always gives the same verdict."""
+SENSITIVITY_MAX = 150
+"""Most alternatives one pass tries; the rest are listed as not tried."""
+
+
+def alternatives(ruleset: Any, matchups: Sequence[Matchup],
+                 compared: frozenset[tuple[str, str]] = frozenset()
+                 ) -> list[tuple[str, str, Any]]:
+    """The alternatives the sensitivity pass tries: ``(kind, name, value)``.
+
+    Readings: every DEFAULT / AMBIG rule parameter the ruleset lists for these matchups
+    (:meth:`~balance.rulesets.base.Ruleset.assumptions`) that has a closed set of values
+    (``choices``, or a flag).  Policies: every decision in the ruleset's policy space not
+    idle here, with the values it lists, for every fighter who plays the field's default (a
+    preset's own choice is part of what it is) on a side whose field the claim does not
+    compare (``compared``).  A rule the matchups disagree on is what the claim compares,
+    so it is not varied either.  The list is ordered so that a budget reaches every
+    name before any name's second alternative: AMBIG readings, DEFAULT readings, policies,
+    one alternative each, then the second of each, and so on.
+    """
+    from ..fields import describe_fields
+
+    infos = {f.name: f for f in describe_fields(ruleset.Rules)}
+    choices = {f.name: f.metadata.get("choices") for f in dataclasses.fields(ruleset.Rules)}
+    first = matchups[0]
+    tags: dict[str, str] = {}
+    for m in matchups:
+        for item in ruleset.assumptions(m.rules, m.side_a, m.side_b):
+            name, _, rest = item.partition("=")
+            tags.setdefault(name, rest.rpartition("[")[2].rstrip("]"))
+    groups: list[list[tuple[str, str, Any]]] = []
+    for tag in ("AMBIG", "DEFAULT"):
+        for name, found in tags.items():
+            if found != tag or name not in infos or infos[name].policy:
+                continue
+            values = {_key(getattr(m.rules, name)) for m in matchups}
+            if len(values) > 1:
+                continue
+            current = getattr(first.rules, name)
+            if isinstance(current, Mapping | tuple):
+                continue  # a table or list: its choices are its entries', not its own
+            options = (choices.get(name) or ((False, True) if isinstance(current, bool) else ()))
+            groups.append([("reading", name, v) for v in options if v != current])
+    idle: set[str] = set()
+    for m in matchups:
+        idle |= set(ruleset.idle_policies(m.rules, m.side_a, m.side_b))
+    for policy in ruleset.policy_space():
+        if policy.name in idle:
+            continue
+        if policy.scope == "rules":
+            if len({_key(getattr(m.rules, policy.name)) for m in matchups}) > 1:
+                continue
+            current = {_key(getattr(first.rules, policy.name))}
+        else:
+            current = {_key(getattr(c, policy.name))
+                       for c in _varied(matchups, policy.name, compared)}
+            if not current:
+                continue
+        groups.append([("policy", policy.name, v) for v in policy.values
+                       if current != {_key(v)}])
+    out: list[tuple[str, str, Any]] = []
+    for depth in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[depth] for g in groups if depth < len(g))
+    return out
+
+
+def _whose(claim: Claim, name: str) -> str:
+    """Which side's fighters a policy alternative replaced: "A", "B" or "" (both)."""
+    varied = {id(c) for c in _varied(claim.matchups, name, claim.compared)}
+    sides = {label for label, side in (("A", "side_a"), ("B", "side_b"))
+             for m in claim.matchups for c in getattr(m, side) if id(c) in varied}
+    return next(iter(sides)) if len(sides) == 1 else ""
+
+
+def _key(value: Any) -> Any:
+    from ..fields import plain
+
+    return repr(plain(value))
+
+
+def _varied(matchups: Sequence[Matchup], name: str,
+            compared: frozenset[tuple[str, str]] = frozenset()) -> list[Any]:
+    """The fighters whose ``name`` a policy alternative replaces: every fighter playing the
+    field's default, on a side whose ``name`` the claim does not compare."""
+    out = []
+    for label, side in (("a", "side_a"), ("b", "side_b")):
+        if (label, name) in compared:
+            continue
+        for m in matchups:
+            for c in getattr(m, side):
+                f = next((f for f in dataclasses.fields(c) if f.name == name), None)
+                if f is not None and getattr(c, name) == f.default:
+                    out.append(c)
+    return out
+
+
+def _apply(ruleset: Any, matchups: Sequence[Matchup], kind: str, name: str, value: Any,
+           compared: frozenset[tuple[str, str]] = frozenset()) -> list[Matchup]:
+    """The matchups under one alternative (see :func:`alternatives`)."""
+    if hasattr(matchups[0].rules, name):
+        return [Matchup(ruleset.rules(m.rules, **{name: value}), m.side_a, m.side_b)
+                for m in matchups]
+    varied = {id(c) for c in _varied(matchups, name, compared)}
+
+    def side(members: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(dataclasses.replace(c, **{name: value}) if id(c) in varied else c
+                     for c in members)
+
+    return [Matchup(m.rules, side(m.side_a), side(m.side_b)) for m in matchups]
+
+
+def evaluate(ruleset: Any, m: Matchup, *, fights: int = SENSITIVITY_FIGHTS, seed: int = 0
+             ) -> Rate:
+    """A matchup's :class:`Rate`: exact where the ruleset's solver answers it, else
+    ``fights`` simulated fights on fixed streams (common random numbers across calls)."""
+    from ..engine import run
+    from ..errors import SpecError
+
+    check = getattr(ruleset, "exact_check", None)
+    if callable(check) and check(m.rules, m.side_a, m.side_b) is None:
+        try:
+            p = ruleset.exact(m.rules, m.side_a, m.side_b)
+            return Rate(float(p.a_win), float(p.draw), float(p.b_win), 0)
+        except SpecError:
+            pass
+    tally = run(ruleset, m.rules, m.side_a, m.side_b, entropy=seed, n=fights,
+                key=("sensitivity",))
+    draws, a_wins, b_wins = (int(v) for v in tally.wins)
+    n = a_wins + b_wins + draws
+    return Rate(a_wins / n, draws / n, b_wins / n, n)
+
+
+def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS,
+                seed: int = 0, budget: int = SENSITIVITY_BUDGET,
+                most: int = SENSITIVITY_MAX) -> Verdict:
+    """Recompute ``made``'s key claim under each alternative reading and policy
+    (:func:`alternatives`); the verdict with what it rests on filled in (``base_answer``,
+    ``checked``, ``flips``, ``skipped``).
+
+    The work is bounded by ``budget`` simulated fights: when the alternatives would need
+    more at ``fights`` a matchup, each matchup gets fewer (down to
+    :data:`SENSITIVITY_MIN_FIGHTS`), and alternatives past the budget (or past ``most``)
+    are listed as not tried.  Every evaluation uses the same streams (common random
+    numbers), so differences between readings are not differences of luck; a flip must
+    change the answer's words and move its number beyond the 95% interval of the
+    difference (see :class:`Claim`).
+    """
+    from ..errors import SpecError
+
+    claim = made.claim
+    if claim is None:
+        return made
+    todo = alternatives(ruleset, claim.matchups, claim.compared)
+    base_rates = [evaluate(ruleset, m, fights=fights, seed=seed) for m in claim.matchups]
+    simulated = any(r.n for r in base_rates)
+    per_alternative = len(claim.matchups)
+    if simulated and todo:
+        fit = budget // ((len(todo) + 1) * per_alternative)
+        if fit < fights:
+            fights = max(SENSITIVITY_MIN_FIGHTS, int(fit))
+            base_rates = [evaluate(ruleset, m, fights=fights, seed=seed)
+                          for m in claim.matchups]
+    spent = fights * per_alternative if simulated else 0
+    words, shown, value, se = claim.answer(base_rates)
+    checked: list[str] = []
+    flips: list[Flip] = []
+    skipped: list[str] = []
+    for kind, name, alt in todo:
+        label = f"{name}={_plain(alt)}"
+        if len(checked) >= most or (simulated and spent + fights * per_alternative > budget):
+            skipped.append(label)
+            continue
+        try:
+            changed = _apply(ruleset, claim.matchups, kind, name, alt, claim.compared)
+            rates = [evaluate(ruleset, m, fights=fights, seed=seed) for m in changed]
+        except (SpecError, ValueError, TypeError) as exc:  # not playable by these sides
+            skipped.append(f"{label} ({exc})")
+            continue
+        spent += sum(r.n for r in rates)
+        checked.append(label)
+        alt_words, alt_shown, alt_value, alt_se = claim.answer(rates)
+        if alt_words != words and abs(alt_value - value) > Z95 * math.hypot(se, alt_se):
+            flips.append(Flip(name, alt, kind, f"{alt_words}, {alt_shown}",
+                              _whose(claim, name) if kind == "policy" else ""))
+    return dataclasses.replace(made, base_answer=f"{words}, {shown}", checked=tuple(checked),
+                               flips=tuple(flips), skipped=tuple(skipped),
+                               notes=(f"{fights:,} fights a matchup" if simulated
+                                      else "each matchup solved exactly",))

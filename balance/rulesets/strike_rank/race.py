@@ -1,0 +1,671 @@
+"""The model behind ``attack_policy="best"``: a fight is a race between two wound tracks.
+
+Why not one round's expected net damage (the rule this replaces)?  Three things decide a
+strike-rank duel that one round's ``gain - loss`` misjudges:
+
+* **The race, not the round.**  A fight is won by whoever fills the other's wound code
+  first, so what matters is how a choice changes the *ratio* of the two sides' damage
+  rates, not their difference: a favourite that doubles the damage it takes to deal 50%
+  more has made a bad trade, though its net damage per round went up (the old rule sent
+  strong fighters into blows); an underdog gains from variance.  Wounds accumulate, the
+  wounded -5 compounds, and one head wound can end it.
+* **The whole round.**  A swing (-5) or a blow (-10) lowers *every* parry and dodge the
+  attacker makes that round (``attack_penalty_scope``): against the foe's attack, against
+  each riposte in a chain, and in group fights against every attacker, each at the
+  cumulative -5 step.
+* **Ripostes and overpowering.**  A parry by 20 or more ripostes (a thrust) and a margin of
+  20 buys a called shot to the head or a damage rank: the defence penalty feeds the foe's
+  ripostes and overpowers, and the attacker's own riposte chances fall with it.
+
+So the model plays the fight out as a Markov chain over both fighters' wound points (the
+states up to unconsciousness), one round at a time: in each round the two fighters attack
+in Strike Rank order (the chance of acting first comes from the exact Initiative Index
+distribution of that round, the dice decaying as only 5s and 6s carry over, then the
+tie-breaks, action cost included), each attack resolved on the exact d20-against-d20
+margin with the defence the defender's policy chooses, the cumulative defence penalty, the
+attack type's own-defence penalty, overpower blocks spent as the attacker's
+``overpower_policy`` says, riposte chains (to ``max_riposte_depth``, at most
+:data:`MAX_CHAIN`), the Knight's parry-then-block, a hit's Wound Matrix rank with armour,
+instant death and destroyed limbs, the wounded penalty and berserk (as wound states).  The
+chain gives each pair of attack types a score, ``P(win) + P(draw) / 2`` by ``max_rounds``.
+
+What it leaves out (approximations of a *policy*, not of the rules, which the reference
+and the kernel play in full): getting behind by a dodge, disarms, the ambush, knock-outs,
+crippled limbs, the action budget.  The range phase is played first (each shooter's shots,
+reloads and aims on their schedule; Dodge or a shield parry against each shot).  In group fights the pair ``i``
+against ``j`` is modelled as a duel in which ``i`` also takes the attacks of ``j``'s
+side-mates (``k_i - 1`` more attacks a round from fighters like ``j``, at the cumulative
+step), and likewise ``j``; ripostes against those extra attackers are not followed.
+
+The choice, per attacker ``i`` and target ``j`` (:func:`.policy.best_type_table`): against
+a target with a fixed type, the type with the best score against it; against a target that
+also plays ``best``, the type whose *worst* score over the target's types is best (a pure
+security strategy).  So a fighter playing ``best`` does at least as well, in the model, as
+playing any fixed type against the target's best answer to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ...dice import pmf
+from . import rules as R
+from . import tables as T
+from .profile import (
+    BLOCK,
+    BOTH_PARRY,
+    DODGE,
+    PARRIES,
+    SHIELD_PARRY,
+    WEAPON_PARRY,
+    Profile,
+    choose_defence,
+    profile,
+    total,
+    uses_shield,
+)
+from .rules import Combatant, Rules
+
+__all__ = ["MAX_CHAIN", "race_scores"]
+
+MAX_CHAIN = 4
+"""Deepest riposte chain the model follows (a fifth riposte in a row is very rare)."""
+MAX_BLOCKS = 4
+"""Overpower blocks the model distinguishes (a margin of 80 or more buys no more)."""
+SETTLED = 1e-7
+"""The chain stops once less than this share of fights is still undecided."""
+
+_K = np.arange(-19, 20)
+_K_WEIGHT = (20 - np.abs(_K)) / 400.0
+"""Distribution of X - Y for two independent d20s."""
+
+_TWO_D6 = tuple((roll, float(p)) for roll, p in pmf(2, 6).items())
+
+WOUNDED, BERSERK = 1, 2
+"""Bits of a fighter's flag state: wounded (penalty in force), berserk."""
+
+
+@dataclass(frozen=True)
+class _Racer:
+    """One fighter as the model sees it."""
+
+    p: Profile
+    skill_sit: int  # situation at the start of the fight, on style-skill rolls
+    dodge_sit: int  # and on Dodge
+    flags: tuple[int, ...]  # flag state by wound points 0 .. n_states - 1
+    attack_type: int
+
+    @property
+    def n_states(self) -> int:
+        return len(self.flags)
+
+
+def _flags(p: Profile) -> tuple[int, ...]:
+    rules = p.rules
+    out = []
+    for points in range(p.thresholds[1]):
+        f = WOUNDED if points >= p.thresholds[0] and rules.wounded_penalty else 0
+        if p.can_berserk and (p.c.berserk_trigger == "start"
+                              or (p.c.berserk_trigger == "on_first_wound" and points > 0)):
+            f |= BERSERK
+        out.append(f)
+    return tuple(out)
+
+
+# --- one attack ---------------------------------------------------------------------------
+
+
+def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bool
+             ) -> tuple[int | None, dict[int, int]]:
+    """(kind, totals) of ``d``'s defence against ``a`` now (as the reference's
+    ``defence_options``, without getting behind, disarms or crippled limbs)."""
+    p, rules = d.p, d.p.rules
+    berserk = bool(flag & BERSERK)
+    wounded = rules.wounded_penalty if flag & WOUNDED else 0
+    options: dict[int, int] = {}
+
+    def add(kind: int, base: int, sit: int) -> None:
+        penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else 0
+        options[kind] = (base + sit + wounded + penalty + count * p.step(kind)
+                         + total(p.berserker_parts(berserk, kind)))
+
+    if not no_parry:
+        if p.can_weapon_parry:
+            add(WEAPON_PARRY, total(p.parry_parts(a.p, WEAPON_PARRY)), d.skill_sit)
+        if p.has_shield:
+            add(SHIELD_PARRY, total(p.parry_parts(a.p, SHIELD_PARRY)), d.skill_sit)
+            if p.can_weapon_parry and rules.parry_bonus_mode == "sum":
+                add(BOTH_PARRY, total(p.parry_parts(a.p, BOTH_PARRY)), d.skill_sit)
+    if not berserk:
+        add(DODGE, total(p.dodge_parts(a.p)), d.dodge_sit)
+    if p.can_block:
+        add(BLOCK, total(p.block_parts(a.p)), d.skill_sit)
+    kind, _ = choose_defence(p.defence_preference, options)
+    return kind, options
+
+
+def _blocks(margin: np.ndarray, strict: bool) -> np.ndarray:
+    blocks = (margin - 1) // T.OVERPOWER_BLOCK if strict else margin // T.OVERPOWER_BLOCK
+    return np.minimum(blocks, MAX_BLOCKS)
+
+
+@dataclass(frozen=True)
+class _Attack:
+    """What one attack does: hit chances by overpower blocks, riposte chance, the defence
+    count it costs the defender, and whether the riposte comes with a shield."""
+
+    hit: tuple[tuple[float, int], ...]  # (probability, blocks) by extra defences 1 or 2
+    hit_two: tuple[tuple[float, int], ...]  # hits through a Knight's parry-then-block
+    riposte: float  # parry by 20+ turned into a riposte (defence count +1)
+    miss_one: float  # other misses costing one defence
+    miss_two: float  # misses costing two (parry failed, Armour block held)
+    shield_riposte: bool
+
+
+def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
+            no_parry: bool) -> _Attack:
+    """One attack of ``a`` on ``d`` at flag states ``fa``, ``fd``; ``d`` has made
+    ``count`` defences this round and carries its own-type penalty ``own_d``."""
+    rules = d.p.rules
+    strict = rules.overpower_strict
+    wounded = rules.wounded_penalty if fa & WOUNDED else 0
+    a_total = a.p.attack_total(d.p) + a.skill_sit + wounded
+    kind, options = _defence(d, a, fd, own_d, count, no_parry)
+    if kind is None:  # undefended: always hit, no overpower blocks
+        return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
+    margin = a_total - options[kind] + _K
+    w = _K_WEIGHT
+    hit_list = _hits_by_blocks(margin, rules)
+    p_hit = sum(q for q, _ in hit_list)
+    won = -margin
+    parry = kind in PARRIES
+    can_riposte = (parry and d.p.c.riposte_policy != "never"
+                   and d.p.riposte_damage is not None)
+    reach = won > T.OVERPOWER_BLOCK if strict else won >= T.OVERPOWER_BLOCK
+    if d.p.c.riposte_policy == "disarm" and rules.disarm_effect != "none":
+        disarm = won > T.DISARM_MARGIN if strict else won >= T.DISARM_MARGIN
+        reach = reach & ~disarm  # disarming instead: not modelled beyond the lost riposte
+    riposte = float(w[reach].sum()) if can_riposte else 0.0
+    shield_riposte = (riposte > 0 and uses_shield(kind) and d.p.shieldman_shield
+                      and rules.shield_riposte)
+    if not (parry and d.p.knight_double):
+        return _Attack(hit_list, (), riposte, 1.0 - p_hit - riposte, 0.0, shield_riposte)
+    # Knight: a failed parry is followed by an Armour block against the same attack roll
+    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
+    block = (total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d + (count + 1) * d.p.step(BLOCK)
+             + (own_d if rules.swing_penalty_armour_block else 0)
+             + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK)))
+    x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
+    y = np.arange(1, 21)[None, :]
+    add_d20 = rules.tie_rule == "add_d20"
+
+    def through(m: np.ndarray) -> np.ndarray:  # chance the attack beats a defence, per die
+        return np.where(m > 0, 1.0, np.where((m == 0) & add_d20, 0.5, 0.0)) / 20
+
+    parry_fails = through(a_total + x - options[kind] - y).sum(axis=1)  # per attack die
+    m2 = a_total + x - block - y
+    q2 = through(m2) * parry_fails[:, None] / 20
+    b2 = _blocks(np.maximum(m2, 0), strict)
+    two = {b: float(q2[b2 == b].sum()) for b in range(MAX_BLOCKS + 1)}
+    p_two = sum(two.values())
+    return _Attack((), tuple((q, b) for b, q in two.items() if q > 0), riposte,
+                   1.0 - p_hit - riposte, p_hit - p_two, shield_riposte)
+
+
+def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int) -> _Attack:
+    """One shot of ``a`` at ``d`` in the range phase (as the reference's ``shoot``: Dodge
+    or a shield parry, no riposte, no own-type penalty)."""
+    p, rules = d.p, d.p.rules
+    berserk = bool(fd & BERSERK)
+    wounded_a = rules.wounded_penalty if fa & WOUNDED else 0
+    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
+    a_total = total(a.p.missile_parts(p)) + a.skill_sit + wounded_a
+    options: dict[int, int] = {}
+    kinds = []
+    if rules.missile_weapon_parry and p.can_weapon_parry:
+        kinds.append(WEAPON_PARRY)
+    if p.has_shield:
+        kinds.append(SHIELD_PARRY)
+    for parry in kinds:
+        options[parry] = (total(p.parry_parts(a.p, parry)) + d.skill_sit + wounded_d
+                          + count * p.step(parry) + total(p.berserker_parts(berserk, parry)))
+    if not berserk:
+        options[DODGE] = (total(p.dodge_parts(a.p)) + d.dodge_sit + wounded_d
+                          + count * p.step(DODGE) + total(p.berserker_parts(berserk, DODGE)))
+    kind, _ = choose_defence(p.defence_preference, options)
+    if kind is None:
+        return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
+    margin = a_total - options[kind] + _K
+    hits = _hits_by_blocks(margin, rules)
+    p_hit = sum(q for q, _ in hits)
+    return _Attack(hits, (), 0.0, 1.0 - p_hit, 0.0, False)
+
+
+def _hits_by_blocks(margin: np.ndarray, rules: Rules) -> tuple[tuple[float, int], ...]:
+    """((chance, overpower blocks), ...) of the hits among the margins ``margin`` (weights
+    of X - Y), a re-rolled tie counting as a hit half the time (``tie_rule="add_d20"``)."""
+    hit_w = np.where(margin > 0, _K_WEIGHT, 0.0)
+    blocks = _blocks(np.maximum(margin, 0), rules.overpower_strict)
+    hits = {b: float(hit_w[blocks == b].sum()) for b in range(MAX_BLOCKS + 1)}
+    if rules.tie_rule == "add_d20":
+        hits[0] += float(_K_WEIGHT[margin == 0].sum()) / 2
+    return tuple((q, b) for b, q in hits.items() if q > 0)
+
+
+# --- one hit --------------------------------------------------------------------------------
+
+
+def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
+         ) -> tuple[float, tuple[tuple[int, float], ...]]:
+    """(chance ``d`` goes out, ((wound points, chance), ...)) of one hit (as the reference's
+    ``wound``, without knock-outs and crippled limbs)."""
+    rules = d.p.rules
+    location, shift, _ = R.spend_overpower(blocks, a.p.c.overpower_policy, rules)
+    shift += int(berserk)
+    aim = a.p.aim_shift
+    if location is None:
+        by_loc: dict[int, float] = {}
+        for face in range(1, 21):
+            loc = R.hit_location(face, rules.hit_table, aim)
+            by_loc[loc] = by_loc.get(loc, 0.0) + 1 / 20
+        locations = list(by_loc.items())
+    else:
+        locations = [(location, 1.0)]
+    out = 0.0
+    points: dict[int, float] = {}
+    for loc, p_loc in locations:
+        ai = d.p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+        for dice, p_dice in _TWO_D6:
+            q = p_loc * p_dice
+            roll = dice + damage
+            s = shift
+            if rules.rank_shift_mode == "roll_plus_3":
+                roll, s = roll + 3 * s, 0
+            if rules.armour_mode == "roll_reduction":
+                rank = R.wound_rank(roll - rules.armour_roll_per_ai * ai,
+                                    rules.block_rounding) + s
+            else:
+                rank = R.wound_rank(roll, rules.block_rounding) + s - ai
+            if rank < 0:
+                points[0] = points.get(0, 0.0) + q
+            elif ((loc == T.HEAD and rank >= d.p.death[0])
+                  or (loc in T.TORSO_LOCATIONS and rank >= d.p.death[1])
+                  or (loc in T.LIMB_LOCATIONS and rank >= T.LIMB_DESTROYED_RANK
+                      and rules.limb_destroyed == "out")):
+                out += q
+            else:
+                x = R.rank_points(rank, rules.rank_ratio, rules.f_points)
+                points[x] = points.get(x, 0.0) + q
+    return out, tuple(sorted(points.items()))
+
+
+# --- one round as a linear map over the wound states ------------------------------------------
+
+
+class _Round:
+    """Applies one round to a batch of distributions over (points of 0, points of 1)."""
+
+    def __init__(self, racers: tuple[_Racer, _Racer], incoming: tuple[int, int],
+                 cache: dict[tuple[object, ...], object]) -> None:
+        self.r = racers
+        self.incoming = incoming
+        rules = racers[0].p.rules
+        self.rules = rules
+        self.whole = rules.attack_penalty_scope == "whole_round"
+        self.depth = min(rules.max_riposte_depth, MAX_CHAIN)
+        self.flag_maps = [np.asarray(r.flags) for r in racers]
+        self.cache = cache  # attacks and hits, shared by every pair of attack types
+
+
+    def hit(self, ai: int, damage: int, blocks: int, berserk: bool
+            ) -> tuple[float, tuple[tuple[int, float], ...]]:
+        key = ("hit", ai, damage, blocks, berserk)
+        if key not in self.cache:
+            self.cache[key] = _hit(self.r[ai], self.r[1 - ai], damage, blocks, berserk)
+        return self.cache[key]  # type: ignore[return-value]
+
+    def attack_table(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool
+                     ) -> dict[tuple[int, int], _Attack]:
+        out: dict[tuple[int, int], _Attack] = {}
+        a, d = self.r[ai], self.r[1 - ai]
+        for fa in ((0,) if clone else sorted(set(a.flags))):
+            for fd in sorted(set(d.flags)):
+                key = ("attack", ai, fa, fd, own_d, count, no_parry)
+                if key not in self.cache:
+                    self.cache[key] = _attack(a, d, fa, fd, own_d, count, no_parry)
+                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+        return out
+
+    def shot_table(self, ai: int, count: int, clone: bool) -> dict[tuple[int, int], _Attack]:
+        out: dict[tuple[int, int], _Attack] = {}
+        a, d = self.r[ai], self.r[1 - ai]
+        for fa in ((0,) if clone else sorted(set(a.flags))):
+            for fd in sorted(set(d.flags)):
+                key = ("shot", ai, fa, fd, count)
+                if key not in self.cache:
+                    self.cache[key] = _shot(a, d, fa, fd, count)
+                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+        return out
+
+    def range_round(self, V: np.ndarray, first: int, shooting: tuple[bool, bool]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """``V`` after a range round in which ``first`` acts first and fighter ``f`` (and
+        its side-mates) shoot where ``shooting[f]``."""
+        out = np.zeros((V.shape[0], 2))
+        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        for f in (first, 1 - first):
+            if not shooting[f]:
+                continue
+            missile = self.r[f].p.missile
+            assert missile is not None
+            for extra in range(self.incoming[1 - f]):
+                new: dict[tuple[int, int], np.ndarray] = {}
+                for counts, Vc in branches.items():
+                    self.exchange(Vc, f, counts, 0, missile.damage, False, extra > 0,
+                                  (False, False), out, new, shot=True)
+                branches = new
+        return sum(branches.values()), out  # type: ignore[return-value]
+
+    def flag_grid(self, ai: int) -> tuple[np.ndarray, np.ndarray]:
+        """Flag states of attacker ``ai`` and its target over the (n0, n1) grid."""
+        f0 = self.flag_maps[0][:, None]
+        f1 = self.flag_maps[1][None, :]
+        shape = (len(self.flag_maps[0]), len(self.flag_maps[1]))
+        fa, fd = (f0, f1) if ai == 0 else (f1, f0)
+        return np.broadcast_to(fa, shape), np.broadcast_to(fd, shape)
+
+    def own(self, f: int, attacked: tuple[bool, bool]) -> int:
+        if self.whole or attacked[f]:
+            return T.OWN_DEFENCE_PENALTY[self.r[f].attack_type]
+        return 0
+
+    def run(self, V: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
+        """The batch ``V`` (B, n0, n1) after a round in which ``first`` acts first:
+        (V after, out (B, 2): the mass of each fighter going out)."""
+        out = np.zeros((V.shape[0], 2))
+        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        attacked = [False, False]
+        for _ in range(self.rules.attacks_per_round):
+            for f in (first, 1 - first):
+                for extra in range(self.incoming[1 - f]):
+                    clone = extra > 0
+                    if not clone:
+                        attacked[f] = True
+                    new: dict[tuple[int, int], np.ndarray] = {}
+                    for counts, Vc in branches.items():
+                        dmg = int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
+                        self.exchange(Vc, f, counts, 0, dmg, False, clone,
+                                      (attacked[0], attacked[1]), out, new)
+                    branches = new
+        return sum(branches.values()), out  # type: ignore[return-value]
+
+    def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
+                 damage: int, no_parry: bool, clone: bool, attacked: tuple[bool, bool],
+                 out: np.ndarray, into: dict[tuple[int, int], np.ndarray], *,
+                 shot: bool = False) -> None:
+        """One attack of ``ai`` (or a side-mate like it) and its riposte chain, or one shot,
+        adding the resulting distributions to ``into`` by defence counts."""
+        di = 1 - ai
+        if shot:
+            table = self.shot_table(ai, counts[di], clone)
+        else:
+            table = self.attack_table(ai, self.own(di, attacked), counts[di], no_parry, clone)
+        fa_grid, fd_grid = self.flag_grid(ai)
+        if clone:
+            fa_grid = np.zeros_like(fa_grid)
+
+        def grid(value: dict[tuple[int, int], float]) -> np.ndarray:
+            lut = np.zeros((4, 4), V.dtype)
+            for (fa, fd), v in value.items():
+                lut[fa, fd] = v
+            return lut[fa_grid, fd_grid]
+
+        def add(key: tuple[int, int], W: np.ndarray) -> None:
+            if key in into:
+                into[key] = into[key] + W
+            else:
+                into[key] = W
+
+        one = (counts[0] + (di == 0), counts[1] + (di == 1))
+        two = (counts[0] + 2 * (di == 0), counts[1] + 2 * (di == 1))
+        # hits: wound points moved along the defender's axis
+        for extra_count, attr in ((one, "hit"), (two, "hit_two")):
+            by_points: dict[tuple[int, int], dict[int, float]] = {}
+            outs: dict[tuple[int, int], float] = {}
+            for flags, att in table.items():
+                berserk = bool(flags[0] & BERSERK)
+                for q, b in getattr(att, attr):
+                    p_out, pts = self.hit(ai, damage, b, berserk)
+                    outs[flags] = outs.get(flags, 0.0) + q * p_out
+                    for x, px in pts:
+                        by_points.setdefault(flags, {})
+                        by_points[flags][x] = by_points[flags].get(x, 0.0) + q * px
+            if not by_points and not outs:
+                continue
+            out[:, di] += (V * grid(outs)).sum(axis=(1, 2))
+            moved = np.zeros_like(V)
+            xs = sorted({x for d in by_points.values() for x in d})
+            for x in xs:
+                W = V * grid({f: d.get(x, 0.0) for f, d in by_points.items()})
+                self.shift(W, di, x, moved, out)
+            add(extra_count, moved)
+        # misses that cost one or two defences
+        for key, attr in ((one, "miss_one"), (two, "miss_two")):
+            chance = {f: getattr(att, attr) for f, att in table.items()}
+            if any(v > 0 for v in chance.values()):
+                add(key, V * grid(chance))
+        # ripostes: the defender attacks back with its riposte (a thrust)
+        chance = {f: att.riposte for f, att in table.items()}
+        if not any(v > 0 for v in chance.values()):
+            return
+        W = V * grid(chance)
+        d = self.r[di]
+        if clone or depth + 1 > self.depth or d.p.riposte_damage is None:
+            add(one, W)  # a riposte on a side-mate, or past the modelled chain
+            return
+        shield = any(att.shield_riposte for att in table.values())
+        self.exchange(W, di, one, depth + 1, d.p.riposte_damage, shield, False, attacked,
+                      out, into)
+
+    @staticmethod
+    def shift(W: np.ndarray, di: int, x: int, into: np.ndarray, out: np.ndarray) -> None:
+        """Add ``W`` to ``into`` with fighter ``di``'s points raised by ``x``; what passes
+        its capacity goes out."""
+        n = W.shape[1 + di]
+        if x >= n:
+            out[:, di] += W.sum(axis=(1, 2))
+            return
+        if di == 0:
+            into[:, x:, :] += W[:, :n - x, :]
+            out[:, 0] += W[:, n - x:, :].sum(axis=(1, 2))
+        else:
+            into[:, :, x:] += W[:, :, :n - x]
+            out[:, 1] += W[:, :, n - x:].sum(axis=(1, 2))
+
+
+# --- who acts first ---------------------------------------------------------------------------
+
+
+def _strike_rank_pmf(p: Profile, rnd: int) -> tuple[tuple[int, float], ...]:
+    """Strike Rank of ``p`` in round ``rnd`` (exact): Actions + flat + Index Resolution of
+    the dice still carried (each die stays with chance 1/3 a round; kept faces give the
+    first round's bonus again)."""
+    rules = p.rules
+    stay = 1.0 if rules.carry_mode == "keep" else (1 / 3) ** (rnd - 1)
+    out: dict[int, float] = {}
+    n = p.dice
+    for k in range(n + 1):
+        pk = _binomial(n, k, stay)
+        if pk == 0:
+            continue
+        for bonus, pb in _index_pmf(k):
+            sr = p.actions + p.flat + bonus
+            out[sr] = out.get(sr, 0.0) + pk * pb
+    return tuple(sorted(out.items()))
+
+
+def _binomial(n: int, k: int, q: float) -> float:
+    from math import comb
+
+    return comb(n, k) * q ** k * (1 - q) ** (n - k)
+
+
+@lru_cache(maxsize=16)
+def _index_pmf(n: int) -> tuple[tuple[int, float], ...]:
+    from .exact import initiative_bonus_pmf
+
+    return tuple((k, float(v)) for k, v in initiative_bonus_pmf(n).items())
+
+
+def p_first(p0: Profile, p1: Profile, t0: int, t1: int,
+            sr0: Sequence[tuple[int, float]], sr1: Sequence[tuple[int, float]]) -> float:
+    """Chance that ``p0`` acts before ``p1`` when their Strike Ranks have the
+    distributions ``sr0``, ``sr1`` and their attack types are ``t0``, ``t1``: higher
+    Strike Rank, then ``sr_tiebreak``, then the lower slot."""
+    rules = p0.rules
+    ahead = tie = 0.0
+    for x, px in sr0:
+        for y, py in sr1:
+            if x > y:
+                ahead += px * py
+            elif x == y:
+                tie += px * py
+    first = 1.0 if p0.slot < p1.slot else 0.0
+    for tb in rules.sr_tiebreak:
+        if tb == "random":
+            first = 0.5
+            break
+        if tb == "action_cost":
+            v0, v1 = -R.action_cost(p0.c, t0, rules), -R.action_cost(p1.c, t1, rules)
+        elif tb == "dex":
+            v0, v1 = p0.c.dexterity, p1.c.dexterity
+        else:
+            v0, v1 = p0.c.agility, p1.c.agility
+        if v0 != v1:
+            first = float(v0 > v1)
+            break
+    return ahead + tie * first
+
+
+# --- the race -----------------------------------------------------------------------------------
+
+
+MATRIX_STATES = 400
+"""Up to this many joint wound states a round is built once as a matrix; beyond, it is
+applied to the distribution round by round."""
+
+
+def _shots(p: Profile, ranged: int) -> list[bool]:
+    """Whether ``p`` shoots in each of the ``ranged`` range rounds: one range action a
+    round, reloads and aims first (as the reference's ``shoot``)."""
+    if p.missile is None:
+        return [False] * ranged
+    ready, ammo, out = p.missile.reload, p.c.missiles, []
+    for _ in range(ranged):
+        fire = ammo > 0 and ready >= p.shot_cost
+        if fire:
+            ready, ammo = 0, ammo - 1
+        elif ammo > 0:
+            ready += 1
+        out.append(fire)
+    return out
+
+
+def _race(racers: tuple[_Racer, _Racer], incoming: tuple[int, int], ranged: int,
+          firsts: Sequence[float], cache: dict[tuple[object, ...], object]) -> float:
+    """Score of fighter 0: P(wins) + P(draw) / 2 by ``max_rounds``, after ``ranged`` range
+    rounds; ``firsts[r]`` is the chance that 0 acts first in round ``r + 1`` (the last one
+    for later rounds)."""
+    rules = racers[0].p.rules
+    n0, n1 = racers[0].n_states, racers[1].n_states
+    size = n0 * n1
+    step = _Round(racers, incoming, cache)
+    won = 0.0
+    if ranged:
+        # the range phase, applied to the start distribution (a few rounds)
+        schedule = [_shots(r.p, ranged) for r in racers]
+        V = np.zeros((1, n0, n1))
+        V[0, 0, 0] = 1.0
+        for rnd in range(ranged):
+            p = firsts[min(rnd, len(firsts) - 1)]
+            shooting = (schedule[0][rnd], schedule[1][rnd])
+            (v0, o0), (v1, o1) = [step.range_round(V, first, shooting) for first in (0, 1)]
+            won += p * float(o0[0, 1]) + (1 - p) * float(o1[0, 1])
+            V = p * v0 + (1 - p) * v1
+        start = V.reshape(size)
+        firsts = firsts[ranged:] or firsts[-1:]
+    else:
+        start = np.zeros(size)
+        start[0] = 1.0
+    rounds = rules.max_rounds - ranged
+    if size <= MATRIX_STATES:
+        basis = np.eye(size, dtype=np.float32).reshape(size, n0, n1)
+        (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
+        m0, m1 = m0.reshape(size, size).astype(float), m1.reshape(size, size).astype(float)
+        o0, o1 = o0.astype(float), o1.astype(float)
+        v = start
+        for rnd in range(rounds):
+            p = firsts[min(rnd, len(firsts) - 1)]
+            won += p * float(v @ o0[:, 1]) + (1 - p) * float(v @ o1[:, 1])
+            v = p * (v @ m0) + (1 - p) * (v @ m1)
+            if v.sum() < SETTLED:
+                break
+        return won + float(v.sum()) / 2
+    V = start.reshape(1, n0, n1)
+    for rnd in range(rounds):
+        p = firsts[min(rnd, len(firsts) - 1)]
+        (v0, o0), (v1, o1) = [step.run(V, first) for first in (0, 1)]
+        won += p * float(o0[0, 1]) + (1 - p) * float(o1[0, 1])
+        V = p * v0 + (1 - p) * v1
+        if V.sum() < SETTLED:
+            break
+    return won + float(V.sum()) / 2
+
+
+DICE_ROUNDS = 16
+"""Rounds after which the chance of acting first is taken as constant (the carried dice
+are almost surely gone: (1/3)**15 of each), range rounds included."""
+
+
+@lru_cache(maxsize=1024)
+def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, int],
+                sits: tuple[tuple[int, int], tuple[int, int]], incoming: tuple[int, int],
+                types0: tuple[int, ...], types1: tuple[int, ...], ranged: int = 0
+                ) -> tuple[tuple[float, ...], ...]:
+    """``scores[a][b]``: fighter 0's score (win + draw / 2) with its ``types0[a]`` against
+    fighter 1's ``types1[b]``, in the race model.
+
+    ``slots`` orders the two for the last tie-break, ``sits`` is each fighter's
+    (style-skill, Dodge) situation at the start, ``incoming`` the attacks each takes a
+    round (1 in a duel), ``ranged`` the range rounds the matchup plays first.
+    """
+    p0 = profile(c0, rules, slots[0], 0)
+    p1 = profile(c1, rules, slots[1], 1)
+    sr0 = [_strike_rank_pmf(p0, rnd) for rnd in range(1, DICE_ROUNDS + 1)]
+    sr1 = [_strike_rank_pmf(p1, rnd) for rnd in range(1, DICE_ROUNDS + 1)]
+    cache: dict[tuple[object, ...], object] = {}
+    rows = []
+    for t0 in types0:
+        row = []
+        for t1 in types1:
+            firsts = [p_first(p0, p1, t0, t1, x, y) for x, y in zip(sr0, sr1, strict=True)]
+            racers = (_Racer(p0, sits[0][0], sits[0][1], _flags(p0), t0),
+                      _Racer(p1, sits[1][0], sits[1][1], _flags(p1), t1))
+            row.append(_race(racers, incoming, ranged, firsts, cache))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def security_choice(scores: Sequence[Sequence[float]]) -> int:
+    """Row whose worst score is best (first on ties: thrust before swing before blow)."""
+    worst = [min(row) for row in scores]
+    return int(np.argmax(np.round(worst, 9)))
+
+
+def best_response(scores: Sequence[Sequence[float]], column: int) -> int:
+    """Row with the best score against ``column`` (first on ties)."""
+    return int(np.argmax(np.round([row[column] for row in scores], 9)))

@@ -1,0 +1,222 @@
+"""The verdict on synthetic tables with known answers, and its sensitivity pass."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from balance import stats
+from balance.analysis import verdict as v
+from balance.fields import param
+from balance.labels import Labels
+from tests.sweep import coin
+
+
+def _pair(a: str, b: str, a_win: float, draw: float, n: int) -> dict[str, Any]:
+    """One ordered pair of a simulated round robin, its counts exactly the rates x n."""
+    a_wins, draws = round(a_win * n), round(draw * n)
+    b_wins = n - a_wins - draws
+    row: dict[str, Any] = {"a": a, "b": b, "n": n, "a_wins": a_wins, "b_wins": b_wins,
+                           "draws": draws}
+    for rate, k in (("a_win", a_wins), ("b_win", b_wins), ("draw", draws)):
+        low, high = stats.wilson(k, n)
+        row.update({rate: k / n, f"{rate}_low": float(low), f"{rate}_high": float(high)})
+    return row
+
+
+def _round_robin(scores: dict[tuple[str, str], float], names: list[str], n: int = 40_000,
+                 draw: float = 0.0) -> pd.DataFrame:
+    """A table where ``a`` beats ``b`` with chance ``scores[a, b]`` (less the draws) in
+    either seat; mirrors are even."""
+    rows = []
+    for a in names:
+        for b in names:
+            p = 0.5 if a == b else scores.get((a, b), 1 - scores.get((b, a), 0.5))
+            rows.append(_pair(a, b, p * (1 - draw), draw, n))
+    return pd.DataFrame(rows)
+
+
+def test_a_dominant_entrant_and_the_dominated():
+    table = _round_robin({("knight", "squire"): 0.9, ("knight", "page"): 0.95,
+                          ("squire", "page"): 0.5}, ["knight", "squire", "page"])
+    made = v.round_robin_verdict(table, resamples=20)
+    texts = [s.text for s in made.sentences]
+    assert texts[0].startswith("The field is not balanced (±5 points)")
+    assert texts[1].startswith("The knight is dominant: it beats every other entrant, scoring "
+                               "at least 90.0% [")
+    assert "(against the squire)" in texts[1] and "metagame weight 100%" in texts[1]
+    assert texts[2].startswith("Dominated (2 of 3): squire and page.")
+    low, high = made.sentences[1].low, made.sentences[1].high
+    assert low < 0.9 < high and high - low < 0.01  # the pooled interval of 80,000 fights
+
+
+def test_a_balanced_field_has_no_dominant_entrant():
+    names = ["rock", "paper", "scissors"]
+    table = _round_robin({("paper", "rock"): 0.53, ("scissors", "paper"): 0.53,
+                          ("rock", "scissors"): 0.53}, names, n=200_000)
+    made = v.round_robin_verdict(table, resamples=20)
+    texts = [s.text for s in made.sentences]
+    assert texts[0].startswith("The field is balanced within ±5 points: every entrant's expected "
+                               "score against the field lies in 45%-55%")
+    assert texts[1].startswith("No entrant is dominant")
+    assert "a table of clever players would mix" in texts[1]
+    assert texts[2] == "No entrant is dominated by a mix of the others."
+    # a 3-point margin is not balanced within 2
+    assert v.round_robin_verdict(table, margin=0.0, resamples=20).sentences[0].text.startswith(
+        "The field is not balanced")
+
+
+def test_draws_count_half_in_the_verdict():
+    # all draws between two: each scores 50%, nobody dominates (A's wins alone would read 0%)
+    table = _round_robin({}, ["knight", "gladiator"], draw=1.0)
+    made = v.round_robin_verdict(table, resamples=20)
+    assert made.sentences[0].text.startswith("The field is balanced")
+
+
+def _staircase_grid() -> pd.DataFrame:
+    """crt's shape, exact: A's win rate a step function of 7 x skill + combats - 31, in
+    bands of 12 (the Combat Results Table's advantage bands), 50% on equal scores."""
+    rows = []
+    for skill in range(5):
+        for combats in range(41):
+            advantage = 7 * skill + combats - 31
+            step = 0 if advantage == 0 else np.sign(advantage) * (1 + (abs(advantage) - 1) // 12)
+            p = float(np.clip(0.5 + 0.15 * step, 0.02, 0.98))
+            rows.append({"a.0.skill": skill, "a.0.combats": combats, "n": 0, "a_win": p,
+                         "a_win_low": p, "a_win_high": p, "b_win": 1 - p, "draw": 0.0})
+    return pd.DataFrame(rows)
+
+
+def test_a_staircase_exchange_rate():
+    results = _staircase_grid()
+    found = v.exchange_rate(results, "a.0.combats", "a.0.skill")
+    assert found["rate"] == pytest.approx(7.0)
+    assert found["crossings"] == {0.0: 31.0, 1.0: 24.0, 2.0: 17.0, 3.0: 10.0, 4.0: 3.0}
+    made = v.grid_verdict(results, ["a.0.skill", "a.0.combats"], exact=True)
+    texts = [s.text for s in made.sentences]
+    assert texts[0].startswith("+1 A: skill is worth +7.0 A: combats")
+    assert texts[1].startswith("A's win rate is a staircase in A: combats, not a rate")
+    flag, share, jumps = v.staircase(np.arange(41), results[results["a.0.skill"] == 0]["a_win"])
+    assert flag and share == pytest.approx(1.0) and jumps == [7.0, 19.0, 31.0, 32.0]
+    smooth = v.staircase(np.arange(41), np.linspace(0.1, 0.9, 41))
+    assert not smooth[0]
+
+
+def test_exchange_between_opposite_sides_offsets():
+    rows = []
+    for a in range(5):
+        for b in range(0, 21):
+            p = float(np.clip(0.5 + 0.04 * (4 * a - b + 2), 0.0, 1.0))
+            rows.append({"a.0.might": a, "b.0.might": b, "n": 0, "a_win": p, "a_win_low": p,
+                         "a_win_high": p})
+    results = pd.DataFrame(rows)
+    made = v.grid_verdict(results, ["a.0.might", "b.0.might"], exact=True)
+    assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
+
+
+def _options_grid() -> pd.DataFrame:
+    rows = []
+    for rule in (0, 1):
+        for option, p in (("x=1", 0.40), ("x=2", 0.50), ("x=3", 0.45 + 0.15 * rule)):
+            rows.append(_pair("", "", p, 0.0, 100_000) | {"a": option, "rules.r": rule})
+    return pd.DataFrame(rows).drop(columns=["b"])
+
+
+def test_an_option_worth_taking_and_against_what():
+    results = _options_grid()
+    labels = Labels(baselines={"a": "x=2", "rules.r": 0})
+    made = v.options_verdict(results, ["a", "rules.r"], "a", labels=labels, focus="x=3")
+    texts = [s.text for s in made.sentences]
+    assert texts[0].startswith("With rule: r = 0, the default, x=2, is side A's best option")
+    assert texts[1].startswith("X=3 is worse than the default: A wins 45.0% [")
+    assert "-5.0 ± 0.4 points against x=2" in texts[1]
+    assert "it beats x=1 (+5.0)" in texts[1]
+    assert texts[1].endswith("only where rule: r = 1.")
+    worth = v.options_verdict(results, ["a", "rules.r"], "a",
+                              labels=Labels(baselines={"a": "x=2", "rules.r": 1}), focus="x=3")
+    assert worth.sentences[1].text.startswith("X=3 is worth taking")
+
+
+# --- the sensitivity pass, on a ruleset with a reading that flips the answer -----------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class WindyRules(coin.Rules):
+    _owner: ClassVar[str] = "windy rules"
+
+    wind: str = param("calm", tag="AMBIG", choices=("calm", "gale"),
+                      doc="in a gale every level of skill costs 0.1 of a toss's chance")
+    mood: str = param("calm", tag="DEFAULT", choices=("calm", "grumpy"),
+                      doc="changes nothing (a reading the answer does not rest on)")
+
+
+class Windy(coin.Coin):
+    name: ClassVar[str] = "windy"
+    Rules: ClassVar[type] = WindyRules
+
+    @staticmethod
+    def _still(rules: WindyRules, side: Any) -> tuple[Any, ...]:
+        if rules.wind == "calm":
+            return side
+        return tuple(dataclasses.replace(c, level=0, bias=max(0.0, c.bias - 0.1 * c.level))
+                     for c in side)
+
+    def exact(self, rules: Any, side_a: Any, side_b: Any, /) -> Any:
+        return super().exact(rules, self._still(rules, side_a), self._still(rules, side_b))
+
+    def simulate(self, rules: Any, side_a: Any, side_b: Any, /, *, n: int, rng: Any) -> Any:
+        return super().simulate(rules, self._still(rules, side_a), self._still(rules, side_b),
+                                n=n, rng=rng)
+
+
+def _windy_verdict(rules: Any) -> tuple[Windy, v.Verdict]:
+    rs = Windy()
+    names = ["pro", "lucky", "fair"]
+    rows = []
+    for a in names:
+        for b in names:
+            p = rs.exact(rules, rs.side(a), rs.side(b))
+            rows.append({"a": a, "b": b, "n": 0, "a_win": p.a_win, "b_win": p.b_win,
+                         "draw": p.draw, **{f"{r}_{e}": getattr(p, r) for r in
+                                            ("a_win", "b_win", "draw") for e in ("low", "high")}})
+    made = v.round_robin_verdict(pd.DataFrame(rows), matchup_of=lambda x, y: v.Matchup(
+        rules, rs.side(x), rs.side(y)))
+    return rs, made
+
+
+def test_the_sensitivity_pass_names_the_reading_that_flips_it():
+    rs, made = _windy_verdict(WindyRules())
+    assert made.sentences[1].text.startswith("The pro is dominant")
+    checked = v.sensitivity(made, rs)
+    assert checked.base_answer.startswith("the pro beats the lucky")
+    assert checked.checked == ("wind=gale", "mood=grumpy")  # AMBIG readings first
+    assert [(f.name, f.value) for f in checked.flips] == [("wind", "gale")]
+    assert checked.flips[0].answer.startswith("the lucky beats the pro")
+    text = checked.rests_text()
+    assert "under `wind = gale` the lucky beats the pro" in text
+    assert "each matchup solved exactly" in text
+
+
+def test_a_reading_that_changes_nothing_does_not_flip_even_by_sampling_noise():
+    rs, made = _windy_verdict(WindyRules())
+    # simulated, not solved: the same streams for every reading, so "mood" (no effect)
+    # gives exactly the base numbers and cannot flip
+    simulated = dataclasses.replace(made, claim=dataclasses.replace(made.claim))
+    rs.exact_check = lambda *args: "simulate this"  # type: ignore[method-assign]
+    checked = v.sensitivity(simulated, rs, fights=5_000)
+    assert [f.name for f in checked.flips] == ["wind"]
+    assert "5,000 fights a matchup" in checked.rests_text()
+
+
+def test_the_work_is_bounded():
+    rs, made = _windy_verdict(WindyRules())
+    rs.exact_check = lambda *args: "simulate this"  # type: ignore[method-assign]
+    # room for the base and one alternative only, at the smallest size
+    checked = v.sensitivity(made, rs, budget=4 * v.SENSITIVITY_MIN_FIGHTS)
+    assert checked.checked == ("wind=gale",) and checked.skipped == ("mood=grumpy",)
+    assert "1 more were not tried within the budget" in checked.rests_text()
