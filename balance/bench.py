@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -116,7 +117,8 @@ def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
 
 def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
             ) -> list[dict[str, Any]]:
-    """Wall time of whole commands in fresh processes: the median and the best of ``runs``.
+    """Wall time of whole commands in fresh processes: the median and the best of ``runs``,
+    and the median CPU seconds (user + system), which a loaded machine inflates less.
 
     Each command runs as ``python -m balance ...`` (what the ``balance`` script does), so
     the time includes the interpreter's own start; ``plot`` draws a heatmap (PNG and SVG)
@@ -143,19 +145,26 @@ def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
         for name, argv in commands:
             if progress:
                 print(f"bench startup / {name} ...", file=progress, flush=True)
-            times = []
+            times, cpu = [], []
             for _ in range(runs):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(argv, check=True, capture_output=True)
                 times.append(time.perf_counter() - start)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             median = sorted(times)[len(times) // 2]
+            cpu_median = sorted(cpu)[len(cpu) // 2]
             rows.append({"ruleset": "-", "case": f"{STARTUP}: {name}",
                          "description": "wall time of the command in a fresh process",
                          "command": " ".join(["balance", *argv[3:]] if argv[1] == "-m"
                                              else ["python", *argv[1:]]),
-                         "wall_s_median": median, "wall_s_best": min(times), "runs": runs,
-                         "summary": f"{median:.2f} s wall (median of {runs}; best "
-                                    f"{min(times):.2f} s)"})
+                         "wall_s_median": median, "wall_s_best": min(times),
+                         "cpu_s_median": cpu_median, "runs": runs,
+                         "load_average": os.getloadavg()[0],
+                         "summary": f"{median:.2f} s wall, {cpu_median:.2f} s CPU (medians of "
+                                    f"{runs}; best wall {min(times):.2f} s; load "
+                                    f"{os.getloadavg()[0]:.1f})"})
     return rows
 
 
@@ -196,7 +205,15 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
         if rs.bench_extra_cases() and (cases is None or set(cases) & set(rs.bench_extra_cases())):
             if progress:  # ruleset-specific rows, e.g. exact-solver timings
                 print(f"bench {rs.name} / extra ...", file=progress, flush=True)
-            rows.extend(rs.bench_extra(cases))
+            for name in rs.bench_extra_cases():  # one call a case, to time its CPU alone
+                if cases is not None and name not in cases:
+                    continue
+                cpu = time.process_time()
+                extra = rs.bench_extra([name])
+                cpu = time.process_time() - cpu
+                for row in extra:  # CPU seconds of one solve (the call may repeat it)
+                    row.setdefault("cpu_s", cpu / len(extra) / row.get("repeats", 1))
+                rows.extend(extra)
         if memory and chosen:
             if progress:
                 print(f"bench {rs.name} / memory ({memory_n:,} fights) ...", file=progress,

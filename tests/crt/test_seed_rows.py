@@ -230,8 +230,9 @@ def test_campaign_command_line(capsys):
     done = subprocess.run([sys.executable, "-m", "balance.rulesets.crt.campaign", "--a",
                            "novice", "--b", "nobody"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.strip().splitlines() == [
-        "balance: error: unknown crt preset 'nobody'; presets: " + ", ".join(crt.presets)]
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("balance: error: unknown crt preset 'nobody'; presets: "
+                           + ", ".join(crt.presets))
     status = main(["--a", "novice", "--b", "novice", "--fights", "3", "--exact"])
     assert status == 2  # tables on: no exact solution
     assert "no exact solution" in capsys.readouterr().err

@@ -173,4 +173,5 @@ def test_the_band_experiment_runs_through_sweep_and_report(capsys, tmp_path):
     status, _, err = run(capsys, "report", str(run_dir))
     assert status == 0, err
     report = (run_dir / "report" / "report.md").read_text()
-    assert "band_edges" in report and "advantage:7,great_advantage:13" in report
+    assert "band edges" in report  # the experiment's [labels]
+    assert "narrow: 7 / 13" in report or "advantage:7,great_advantage:13" in report

@@ -168,6 +168,7 @@ class CRT(Ruleset):
             ms = 1000 * float(np.median(times))
             rows.append({"ruleset": self.name, "case": name, "description": description,
                          "exact_s": ms / 1000,
+                         "repeats": len(times) + 1,  # solves in the call (balance bench's cpu_s)
                          "summary": f"exact solve {ms:.2f} ms (median of {len(times)}); "
                                     f"A {result.a_win:.4f}, B {result.b_win:.4f}, "
                                     f"draw {result.draw:.4f}"})
