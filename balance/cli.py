@@ -1,8 +1,12 @@
 """The ``balance`` command line: parse, build objects, call the API, print.
 
 Bad input (an unknown ruleset, field, preset or value, a value out of range, a malformed
-spec or file) prints one line ``balance: error: ...`` naming what was wrong and what is
-allowed, exits with status 2, and writes nothing.
+spec or file, a damaged run folder, an output folder that cannot be made) prints one line
+``balance: error: ...`` naming what was wrong and what is allowed, exits with status 2, and
+writes nothing.  So does a run estimated to take over an hour (``balance.budget``) unless
+``--yes`` is given.  Ctrl-C and ``SIGTERM`` stop a command the same way: one line, a sweep
+keeps its finished chunks and marks its run interrupted, and the exit status is
+``128 + signal`` (130 for Ctrl-C, 143 for ``SIGTERM``).  Bare ``balance`` lists the commands.
 """
 
 from __future__ import annotations
@@ -10,15 +14,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import api
-from .errors import SpecError
+from . import api, budget
+from .errors import Interrupted, SpecError
 from .rulesets import RULESETS, available, resolve
 from .rulesets.base import Ruleset
+from .sweep import guard
 
 __all__ = ["main"]
 
@@ -85,6 +92,21 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
     return rs
 
 
+MAX_BENCH_SECONDS = 600.0
+"""Longest time budget of one bench measurement (a typo must not run for a day)."""
+
+
+def _bench_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_BENCH_SECONDS:  # nan fails too
+        raise argparse.ArgumentTypeError(f"expected seconds in (0, {MAX_BENCH_SECONDS:g}], "
+                                         f"got {text!r}")
+    return value
+
+
 def _add_matchup(p: argparse.ArgumentParser) -> None:
     _add_ruleset(p)
     p.add_argument("--a", action="append", default=[], metavar="SPEC",
@@ -96,6 +118,12 @@ def _add_matchup(p: argparse.ArgumentParser) -> None:
                    help="override one rule parameter (see `balance show RULESET`)")
     p.add_argument("--scenario", metavar="NAME|FILE",
                    help="a named scenario or a TOML scenario file; --a/--b replace its sides")
+
+
+def _add_yes(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--yes", action="store_true",
+                   help="run even if a short pilot estimates it over "
+                        f"{budget.duration(budget.MAX_SECONDS)} (otherwise refused)")
 
 
 def _draw_worth(text: str) -> float:
@@ -138,6 +166,7 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="stop when every 95%% interval half-width is at most this")
     p.add_argument("--seed", type=_seed, help="root seed (default: fresh entropy, printed)")
     p.add_argument("--chunk-size", type=_positive_int, default=None)
+    _add_yes(p)
     _add_play(p)
     p.add_argument("--json", action="store_true")
 
@@ -174,6 +203,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
+    _add_yes(p)
     p.add_argument("--sensitivity", action="store_true",
                    help="recheck the verdict's key answer under each alternative DEFAULT / "
                         "AMBIG reading and policy (bounded work)")
@@ -186,7 +216,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", action="append", default=None, metavar="NAME")
     p.add_argument("--allow-import", action="store_true", help=_ALLOW_IMPORT_HELP)
     p.add_argument("--case", action="append", default=None, metavar="NAME")
-    p.add_argument("--seconds", type=float, default=1.0, help="time budget per measurement")
+    p.add_argument("--seconds", type=_bench_seconds, default=1.0,
+                   help=f"time budget per measurement (0 < SECONDS <= {MAX_BENCH_SECONDS:g})")
     p.add_argument("--memory", action="store_true",
                    help="also measure peak memory of one long duel per ruleset")
     p.add_argument("--memory-n", type=_positive_int, default=100_000_000)
@@ -215,6 +246,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "policies as a zero-sum game (value and policies become columns)")
     p.add_argument("--dry-run", action="store_true",
                    help="validate the experiment and describe its grid; run and write nothing")
+    _add_yes(p)
     p.add_argument("--json", action="store_true", help="print the run record (meta.json)")
 
     p = sub.add_parser("plot", help="draw a run's results as PNG and SVG: heatmap, win-rate "
@@ -380,7 +412,19 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_duel(args: argparse.Namespace) -> int:
+    from .engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
+
     rs, rules, side_a, side_b = _matchup(args)
+    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
+    if args.precision is not None:
+        fights = min(args.n or MAX_FIGHTS, budget.fights_needed(args.precision))
+        what = f"--precision {args.precision:g}"
+    else:
+        fights = args.n or api.DEFAULT_N
+        what = f"-n {fights:,}"
+    # Best play runs at least this many fights (a profile pair's worth): the same bound.
+    found = budget.estimate(rs, rules, side_a, side_b, fights=fights, chunk_size=chunk_size)
+    budget.check(found, what, None if args.yes else budget.MAX_SECONDS)
     kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
     if args.chunk_size:
         kwargs["chunk_size"] = args.chunk_size
@@ -391,8 +435,7 @@ def _cmd_duel(args: argparse.Namespace) -> int:
         return 0
     from .progress import Progress
 
-    with Progress(args.n or (None if args.precision else api.DEFAULT_N), desc="duel",
-                  unit="fight") as bar:
+    with Progress(fights, desc="duel", unit="fight") as bar:  # a precision run may end early
         summary = api.duel(rs, side_a, side_b, rules=rules,
                            on_chunk=lambda tally: bar.update(tally.n), **kwargs)
     if args.json:
@@ -500,6 +543,18 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     if args.play == "best":
         return _matchups_best(args, rs, names, rules, method)
     n = args.n or MATCHUPS_N
+    if sized and entrants:
+        per_pair = (n if args.precision is None
+                    else min(MAX_FIGHTS, budget.fights_needed(args.precision)))
+        first = next(iter(entrants.values()))
+        _, pilot_rules, side_a, side_b = api.matchup(rs, first, first, rules)
+        found = budget.estimate(rs, pilot_rules, side_a, side_b,
+                                fights=per_pair * len(names) ** 2,
+                                chunk_size=min(per_pair, 1 << 18))
+        budget.check(found, f"{len(names) ** 2} pairs of "
+                     + (f"-n {n:,}" if args.precision is None else
+                        f"--precision {args.precision:g}"),
+                     None if args.yes else budget.MAX_SECONDS)
     with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
         table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                      seed=args.seed, method=method,
@@ -700,6 +755,25 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
+                    workers: int | None) -> str:
+    """What a short pilot says of a whole sweep (for --dry-run), or nothing for a small one."""
+    from .sweep.runner import MAX_WORKERS, default_workers
+
+    per_cell = spec.cap if spec.precision is None else min(
+        spec.cap, budget.fights_needed(spec.precision, spec.confidence))
+    distinct = list({cell.key: cell for cell in cells}.values())
+    first = distinct[0]
+    planned = 1 if executor == "serial" else min(MAX_WORKERS, workers or default_workers())
+    found = budget.estimate(rs, first.rules,
+                            first.side_a, first.side_b, fights=per_cell * len(distinct),
+                            chunk_size=spec.chunk_size, workers=planned)
+    if found is None:
+        return ""
+    over = found.seconds > budget.MAX_SECONDS
+    return f"; {found.describe()}" + ("; it needs --yes to start" if over else "")
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from .sweep import expand, load_spec, sweep
     from .sweep.runner import SweepInterrupted
@@ -723,6 +797,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         else:
             size = (f"until every interval half-width is <= {spec.precision:g} (at most "
                     f"{spec.cap:,} fights)")
+        if spec.method != "exact":
+            size += _sweep_estimate(spec, resolve(spec.ruleset, allow_import=args.allow_import),
+                                    cells, executor, args.workers)
         print(f"{args.experiment}: {spec.ruleset}, {_count(len(cells), 'cell')} "
               f"({len({c.key for c in cells}):,} distinct) over "
               f"{', '.join(spec.axis_fields) or 'no axes'} ({spec.combine}); {size}; "
@@ -732,11 +809,13 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         table, path = sweep(args.experiment, out=args.out, executor=executor,
                             workers=args.workers, scheduler=args.scheduler,
                             resume=args.resume, progress=False if args.quiet else None,
+                            max_seconds=None if args.yes else budget.MAX_SECONDS,
                             allow_import=args.allow_import, play=args.play)
     except SweepInterrupted as stop:
-        print(f"balance: interrupted; every completed chunk is kept in {stop.path}: rerun "
+        how = "interrupted" if stop.signum == signal.SIGINT else "terminated"
+        print(f"balance: {how}; every completed chunk is kept in {stop.path}: rerun "
               "with --resume to finish", file=sys.stderr)
-        return 130
+        return 128 + stop.signum
     meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
     if args.json:
         _print_json(meta)
@@ -871,17 +950,35 @@ COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "tune": _cmd_tune}
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``balance`` command; returns the exit status."""
     parser = _build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:  # bare `balance`: what it can do
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        with guard.terminate_as_interrupt():
+            return COMMANDS[args.command](args)
     except SpecError as exc:
-        print(f"balance: error: {exc}", file=sys.stderr)
+        print(f"balance: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("balance: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A path given on the command line (or named in a spec) that the system refuses
+        # in a way no check foresaw: still one line, never a traceback.
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"balance: error: {_one_line(where + (exc.strerror or str(exc)))}",
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        print("balance: " + ("interrupted" if signum == signal.SIGINT else "terminated"),
+              file=sys.stderr)
+        return 128 + signum

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["IntractableError", "SpecError", "did_you_mean"]
+__all__ = ["Interrupted", "IntractableError", "SpecError", "did_you_mean"]
 
 
 class SpecError(ValueError):
@@ -49,3 +49,13 @@ def did_you_mean(name: object, choices: Iterable[object]) -> str:
     if not close:
         return ""
     return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by a signal: Ctrl-C (``SIGINT``) or ``SIGTERM`` (what ``timeout`` and
+    batch schedulers send), handled alike.  ``signum`` is the signal; the command line exits
+    with ``128 + signum`` (130 for Ctrl-C, 143 for ``SIGTERM``)."""
+
+    def __init__(self, signum: int = 2) -> None:
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum

@@ -238,7 +238,7 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
             raise _fail(owner, name, f"a number ({_allowed_md(md)})", value)
         value = float(value)
         if not math.isfinite(value):
-            raise _fail(owner, name, "a finite number", value)
+            raise _fail(owner, name, f"a finite number ({_allowed_md(md)})", value)
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
     if md.get("choices") and value not in md["choices"]:
@@ -425,18 +425,41 @@ def split_spec(text: str) -> tuple[str | None, dict[str, str]]:
     return preset, values
 
 
-def read_toml(path: Any) -> dict[str, Any]:
-    """Parse a TOML file; a missing or malformed file is a :class:`SpecError`."""
+MAX_TOML_BYTES = 10_000_000
+"""Largest TOML file read (an experiment of a million cells is far smaller)."""
+
+
+def read_toml(path: Any, what: str = "file") -> dict[str, Any]:
+    """Parse a TOML file; a file that is missing, unreadable, not UTF-8, too large, nested
+    too deeply or not TOML is a :class:`SpecError` naming it (``what``: ``"experiment
+    file"``, ``"scenario file"``...)."""
     import tomllib
     from pathlib import Path
 
     path = Path(path)
+    name = f"{what} {str(path)!r}"
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if size > MAX_TOML_BYTES:
+            raise SpecError(f"{name} is {size:,} bytes; at most {MAX_TOML_BYTES:,} are read")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SpecError(f"file {str(path)!r} does not exist") from None
+        raise SpecError(f"{name} does not exist") from None
+    except IsADirectoryError:
+        raise SpecError(f"{name} is a folder; give a .toml file") from None
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})") \
+            from None
+    except OSError as exc:  # a symlink loop, a permission, a device...
+        raise SpecError(f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SpecError(f"{path}: nested too deeply to read (arrays or tables within each "
+                        "other hundreds of levels down); a file here is a few levels deep") \
+            from None
 
 
 def nondefault(obj: Any) -> dict[str, Any]:

@@ -515,7 +515,11 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
         stem = f"curves-{y or value}-{x}" + (f"-by-{by}" if by else "")
     if note:
         ax.set_title(f"{ax.get_title()}\n{_wrap(note, 60, r'(?<=, )')}", fontsize="medium")
-    stem = re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem + suffix)
+    from .sweep.store import bounded_name
+
+    # Held values and names are user strings: keep the file name safe and within what any
+    # file system takes (a long combatant name is cut and hashed, not a failed sweep).
+    stem = bounded_name(re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem + suffix))
     return save(figure, Path(folder) / stem, formats=formats)
 
 
@@ -564,9 +568,10 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
         if not others:
             raise SpecError(f"a {kind} needs two axes; give --y")
         y = others[0]
+    from .sweep.store import check_folder
+
     folder = Path(out) if out is not None else path / "plots"
-    if folder.exists() and not folder.is_dir():
-        raise SpecError(f"--out {folder} is a file; give a folder for the plots")
+    check_folder(folder, "--out", " for the plots")
     where = list(where)
     if not where:
         # Axes the figure does not show are held at their default (else their first value),

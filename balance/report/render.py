@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 import re
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ..errors import SpecError
+from ..sweep.store import bounded_name
 from .build import (
     Figure,
     Paragraph,
@@ -100,11 +100,35 @@ def to_html(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
+_MD_ESCAPES = str.maketrans({"\\": "\\\\", "&": "&amp;", "<": "&lt;", ">": "&gt;",
+                              "[": "\\[", "]": "\\]", "`": "\\`"})
+
+
+def _md(text: Any) -> str:
+    """Text for the Markdown twin, escaped as the HTML page escapes it: no raw HTML (``&``,
+    ``<``, ``>`` as entities, which every Markdown reader shows as the characters), no
+    links, images or code fences (brackets, backticks and backslashes backslash-escaped).  A name or description
+    holding ``<script>`` or ``[x](javascript:...)`` is shown, never run."""
+    return str(text).translate(_MD_ESCAPES)
+
+
+def _md_line(text: Any) -> str:
+    """:func:`_md` on one line (headings, captions, list items)."""
+    return " ".join(_md(text).split())
+
+
+def _md_code(text: str, info: str = "") -> list[str]:
+    """A fenced code block that ``text`` cannot close: the fence is longer than any run of
+    backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + info, text, fence]
+
+
 def _md_cell(value: Any) -> str:
     missing = value is None or (not isinstance(value, str | list | tuple | dict)
                                 and bool(pd.isna(value)))
-    text = "" if missing else str(value)
-    return text.replace("|", "\\|").replace("\n", " ")
+    return "" if missing else _md_line(value).replace("|", "\\|")
 
 
 def _md_table(frame: pd.DataFrame) -> str:
@@ -118,28 +142,29 @@ def _md_table(frame: pd.DataFrame) -> str:
 
 def to_markdown(report: Report, figure_dir: str = "figures") -> str:
     """The Markdown twin; figures are referenced as ``figure_dir/<name>.png``."""
-    parts = [f"# {report.title}", "", f"*{report.subtitle}*", ""]
+    parts = [f"# {_md_line(report.title)}", "", f"*{_md_line(report.subtitle)}*", ""]
     for section in report.sections:
-        parts += [f"## {section.title}", ""]
+        parts += [f"## {_md_line(section.title)}", ""]
         for block in section.blocks:
             if isinstance(block, Paragraph):
                 if block.kind == "code":
-                    parts += ["```sh", block.text, "```", ""]
+                    parts += [*_md_code(block.text, "sh"), ""]
                 elif block.kind == "note":
-                    parts += [f"> **Note.** {block.text}", ""]
+                    parts += [f"> **Note.** {_md_line(block.text)}", ""]
                 elif block.kind == "verdict":
-                    parts += [f"- {block.text}"]
+                    parts += [f"- {_md_line(block.text)}"]
                 elif block.kind == "rests":
-                    parts += ["", f"*{block.text}*", ""]
+                    parts += ["", f"*{_md_line(block.text)}*", ""]
                 else:
-                    parts += [block.text, ""]
+                    parts += [_md(block.text), ""]
             elif isinstance(block, Table):
                 if block.caption:
-                    parts += [f"**{block.caption}**", ""]
+                    parts += [f"**{_md_line(block.caption)}**", ""]
                 parts += [_md_table(block.frame), ""]
             elif isinstance(block, Figure):
-                parts += [f"![{block.caption}]({figure_dir}/{block.name}.png)", "",
-                          f"*{block.caption}*", ""]
+                target = f"{figure_dir}/{urllib.parse.quote(bounded_name(block.name))}.png"
+                parts += [f"![{_md_line(block.caption)}]({target})", "",
+                          f"*{_md_line(block.caption)}*", ""]
     return "\n".join(parts)
 
 
@@ -165,13 +190,13 @@ def render(run: str | Path, out: str | Path | None = None, *,
         ``{"html": path, "markdown": path, "figures": [paths]}``.
     """
     from ..sweep import load_run
-    from ..sweep.store import atomic_write
+    from ..sweep.store import atomic_write, check_folder
 
-    if out is not None and Path(out).exists() and not Path(out).is_dir():
-        raise SpecError(f"--out {out} is a file; give a folder for the report")
     loaded = load_run(run)
     run_dir = Path(loaded.path)
-    results, meta = loaded.table, json.loads((run_dir / "meta.json").read_text())
+    out_dir = Path(out) if out is not None else run_dir / "report"
+    check_folder(out_dir, "--out", " for the report")
+    results, meta = loaded.table, loaded.meta
     spec_copy = run_dir / "experiment.toml"
     question = question_from_spec(spec_copy.read_text()) if spec_copy.is_file() else ""
     if sensitivity is None:
@@ -179,7 +204,6 @@ def render(run: str | Path, out: str | Path | None = None, *,
     made = run_verdict(results, meta, sensitivity=sensitivity, allow_import=allow_import)
     report = build(results, meta, question, spec_figures(run_dir, meta),
                    allow_import=allow_import, verdict=made)
-    out_dir = Path(out) if out is not None else run_dir / "report"
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / "figures").glob("*"):
@@ -191,7 +215,7 @@ def render(run: str | Path, out: str | Path | None = None, *,
                 for ext, data in (("png", block.png), ("svg", block.svg)):
                     if not data:
                         continue
-                    path = out_dir / "figures" / f"{block.name}.{ext}"
+                    path = out_dir / "figures" / f"{bounded_name(block.name)}.{ext}"
                     atomic_write(path, data)
                     figures.append(path)
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"

@@ -291,7 +291,7 @@ class Ruleset(abc.ABC):
         from pathlib import Path
 
         path = Path(path)
-        data = read_toml(path)
+        data = read_toml(path, "scenario file")
         allowed = ("description", "rules", "a", "b", *self.scenario_keys)
         unknown = set(data) - set(allowed)
         if unknown:

@@ -34,24 +34,26 @@ import contextlib
 import datetime as dt
 import math
 import os
+import re
 import signal
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from .. import budget
 from ..api import versions
 from ..engine import reached, run_chunk
-from ..errors import SpecError
+from ..errors import Interrupted, SpecError
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
-from . import store
+from . import guard, store
 from .grid import Cell, display, expand
 from .spec import Spec, load_spec, resolve_ruleset
 
@@ -62,11 +64,14 @@ __all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run"
            "sweep"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
-RUN_FORMAT = "balance-run/1"
+RUN_FORMAT = store.RUN_FORMAT
 STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long to try to reach a dask scheduler given by address."""
+MAX_WORKERS = 256
+"""Most worker processes a run starts on this machine (a typo must not fork thousands);
+an external dask scheduler brings as many as it has."""
 SMALL_WORK_S = 2.0
 """The ``auto`` executor's rule: run tasks in this process while the whole sweep is
 estimated to take less than this many seconds here (the mean time of the tasks run so far
@@ -183,10 +188,16 @@ class _CellRun:
 # --- executors -------------------------------------------------------------------------------------
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C goes to the whole process group; let the client alone handle it, so workers
-    # finish (and the client keeps) the chunk they are on.
+def _worker_start(parent: int, parent_started: str | None) -> None:
+    """Every worker process starts here."""
+    # Ctrl-C goes to the whole process group, and a batch scheduler's SIGTERM may too; let
+    # the client alone handle them, so workers finish (and the client keeps) the chunk they
+    # are on, and the client stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # A worker's parent is the forkserver, not the client: watch the client itself, and
+    # end with it (SIGKILL, OOM killer), so nothing of the run outlives it.
+    guard.watch_parent(parent, parent_started)
 
 
 class _Serial:
@@ -214,7 +225,7 @@ class _Serial:
     def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
         pass
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         pass
 
 
@@ -269,9 +280,9 @@ class _Auto(_LocalFutures):
         self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
         return future
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         if self.pool is not None:
-            self.pool.close()
+            self.pool.close(abort)
 
 
 class _Processes(_LocalFutures):
@@ -288,13 +299,22 @@ class _Processes(_LocalFutures):
         self.workers = workers
         self.window = 2 * workers + 2
         self.address = None
+        client = os.getpid()
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                           initializer=_ignore_sigint)
+                                           initializer=_worker_start,
+                                           initargs=(client, guard.start_time(client)))
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
         return self.pool.submit(fn, *args)
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        if abort:
+            # Stopped (Ctrl-C, SIGTERM, a failure) after the grace period: chunks still
+            # running are dropped.  The executor has no public way to stop a running task,
+            # hence its private process table.
+            for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.kill()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -309,6 +329,7 @@ class _Dask:
         self.cluster = None
         try:
             if scheduler is None:
+                # The cluster's worker processes watch this one and end with it.
                 self.cluster = LocalCluster(n_workers=workers or default_workers(),
                                             threads_per_worker=1, processes=True,
                                             dashboard_address=":0",  # any free port
@@ -316,10 +337,15 @@ class _Dask:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
-        except (OSError, TimeoutError) as exc:
+        except Exception as exc:  # an address dask cannot parse or reach, in any of its ways
             if self.cluster is not None:
-                self.cluster.close()
-            raise SpecError(f"cannot reach the dask scheduler at {scheduler!r}: {exc}") from None
+                with contextlib.suppress(Exception):
+                    self.cluster.close()
+            if scheduler is None:
+                raise
+            reason = (str(exc).splitlines() or [""])[0][:160]
+            raise SpecError(f"--scheduler: cannot reach the dask scheduler at {scheduler!r} "
+                            f"({type(exc).__name__}: {reason})") from None
         self.address: str | None = getattr(self.client.scheduler, "address", scheduler)
         self.workers = max(1, sum(self.client.nthreads().values()))
         self.window = max(64, 4 * self.workers)
@@ -338,7 +364,7 @@ class _Dask:
     def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
         pass  # cancelled on the scheduler; what is done is already here
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
@@ -359,48 +385,33 @@ def _make_pool(executor: str, workers: int | None, scheduler: str | None,
 
 
 class _Progress:
-    """A tqdm bar on stderr: cells done, fights per second, time left (or nothing)."""
+    """A sweep's progress on stderr (:class:`balance.progress.Progress`): fights (or cells)
+    done, the rate and the time left, and the cells finished."""
 
     def __init__(self, enabled: bool, *, desc: str, n_cells: int, cells_done: int,
                  total_fights: int | None, fights_done: int, stream: IO[str]) -> None:
-        self.bar: Any = None
+        from ..progress import Progress
+
         self.n_cells, self.cells_done = n_cells, cells_done
         self.fights, self.start = 0, time.perf_counter()
-        if not enabled:
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            return
         self.by_fights = total_fights is not None
-        if self.by_fights:
-            self.bar = tqdm(total=total_fights, initial=fights_done, unit="fight",
-                            unit_scale=True, desc=desc, file=stream, dynamic_ncols=True,
-                            smoothing=0.05)
-        else:
-            self.bar = tqdm(total=n_cells, initial=cells_done, unit="cell", desc=desc,
-                            file=stream, dynamic_ncols=True, smoothing=0.05)
-        self._postfix()
-
-    def _postfix(self) -> None:
-        text = f"cells {self.cells_done}/{self.n_cells}"
-        if not self.by_fights:
-            elapsed = time.perf_counter() - self.start
-            text += f", {self.fights / elapsed:,.0f} fights/s" if elapsed > 0 and self.fights \
-                else ""
-        self.bar.set_postfix_str(text, refresh=False)
+        self.done = fights_done if self.by_fights else cells_done
+        self.bar = Progress(total_fights if self.by_fights else n_cells, desc=desc,
+                            unit="fight" if self.by_fights else "cell", stream=stream,
+                            enabled=enabled, initial=self.done, delay=0.0, leave=True)
 
     def update(self, fights: int, cells: int) -> None:
         self.fights += fights
         self.cells_done += cells
-        if self.bar is None:
-            return
-        self._postfix()
-        self.bar.update(fights if self.by_fights else cells)
+        self.done += fights if self.by_fights else cells
+        note = f"cells {self.cells_done}/{self.n_cells}"
+        elapsed = time.perf_counter() - self.start
+        if not self.by_fights and elapsed > 0 and self.fights:
+            note += f", {self.fights / elapsed:,.0f} fights/s"
+        self.bar.update(self.done, note)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
 
 
 # --- the scheduling loop ----------------------------------------------------------------------
@@ -467,20 +478,28 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
     ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
-    fixed = deque((r, i) for r in runs if r.precision is None for i in r.wanted(0))
+    # Fixed-n chunks are listed lazily: a cell of many chunks costs no memory up front.
+    fixed: Iterator[tuple[_CellRun, int]] = (
+        (r, i) for r in runs if r.precision is None for i in range(r.n_chunks)
+        if i not in r.done)
     followups: deque[tuple[_CellRun, int]] = deque(
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
 
     def take() -> _Task | None:
-        while followups or fixed:
-            run, index = followups.popleft() if followups else fixed.popleft()
+        while True:
+            if followups:
+                run, index = followups.popleft()
+            else:
+                item = next(fixed, None)
+                if item is None:
+                    return None
+                run, index = item
             if not run.finished and index not in run.done and index not in run.in_flight:
                 size = run.size(index)
                 run.in_flight.add(index)
                 return (run_chunk_task, (spec.ruleset, run.cell.rules, run.cell.side_a,
                                          run.cell.side_b, entropy, run.key, index, size),
                         f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
-        return None
 
     def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
         run, index, size = token
@@ -555,11 +574,13 @@ def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
     return rows
 
 
-class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a sweep; every chunk completed so far is in the run's cache."""
+class SweepInterrupted(Interrupted):
+    """A sweep stopped by Ctrl-C or ``SIGTERM``; every chunk completed so far is in the
+    run's cache, and ``meta.json`` says ``interrupted``."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"sweep interrupted; completed chunks are kept in {path}")
+    def __init__(self, path: Path, signum: int = signal.SIGINT) -> None:
+        super().__init__(signum)
+        self.args = (f"sweep interrupted; completed chunks are kept in {path}",)
         self.path = path
 
 
@@ -574,17 +595,19 @@ class Run(NamedTuple):
 
     @property
     def meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = store.read_json(self.path / store.META)
-        return meta
+        return store.read_meta(self.path)
 
 
 def load_run(path: str | Path) -> Run:
-    """The results table and directory of a run written by :func:`sweep`."""
+    """The results table and directory of a run written by :func:`sweep`.
+
+    Raises :class:`SpecError` (naming the file and the way out) for a folder that is not a
+    run, a damaged ``meta.json``, or a results table that is missing, unreadable, or not
+    the one the run wrote (see :func:`balance.sweep.store.read_table`).
+    """
     path = Path(path)
-    if not (path / store.META).is_file():
-        raise SpecError(f"{str(path)!r} is not a run directory (no {store.META})")
-    meta = store.read_json(path / store.META)
-    table = store.read_table(path)
+    meta = store.read_meta(path)
+    table = store.read_table(path, meta)
     table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
                         "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
     return Run(table, path)
@@ -616,36 +639,65 @@ def _now() -> str:
 
 def _default_out(spec: Spec) -> Path:
     if spec.source:
-        return Path("runs") / Path(spec.source).stem
-    return Path("runs") / f"sweep-{spec.ruleset.replace(':', '-').replace('.', '-')}"
+        return Path("runs") / store.bounded_name(Path(spec.source).stem)
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", spec.ruleset)
+    return Path("runs") / store.bounded_name(f"sweep-{name}")
 
 
-def _check_run_dir(out: Path, resume: bool) -> dict[str, Any] | None:
-    """The previous meta.json when resuming; refuse to mix a new run into an old one."""
+def _check_run_dir(out: Path, resume: bool, locked: bool = False) -> dict[str, Any] | None:
+    """The previous meta.json when resuming; refuse to mix a new run into an old one, or
+    into one another process is running (unless this one holds the lock: ``locked``)."""
+    holder = None if locked else guard.lock_holder(out)
+    if holder is not None:
+        raise SpecError(f"{out} is in use by {holder}; wait for it to finish (or stop it), or "
+                        "choose another --out")
     if (out / store.META).is_file():
         if not resume:
             raise SpecError(f"{out} already holds a run; pass --resume (resume=True) to reuse "
                             "its cached chunks, or choose another --out")
-        meta: dict[str, Any] = store.read_json(out / store.META)
-        if meta.get("format") != RUN_FORMAT:
-            raise SpecError(f"{out}/{store.META} is not a {RUN_FORMAT} run record")
-        return meta
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        return store.read_meta(out)
+    if out.exists() and (not out.is_dir() or any(p.name != guard.LOCK_NAME
+                                                  for p in out.iterdir())):
         raise SpecError(f"{out} exists and is not a run directory; choose an empty or new --out")
     return None
+
+
+_ADDRESS = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                      r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+)(?::(?P<port>[0-9]+))?")
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def _check_scheduler(address: str) -> None:
+    """A dask scheduler address: ``[SCHEME://]HOST:PORT`` (or ``inproc://...``)."""
+    form = "[tcp://]HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    if not isinstance(address, str):
+        raise SpecError(f"--scheduler takes an address {form}, got {address!r}")
+    match = _ADDRESS.fullmatch(address.strip())
+    scheme = match["scheme"] if match else None
+    if scheme == "inproc":
+        return
+    if scheme is not None and scheme not in SCHEMES:
+        raise SpecError(f"--scheduler: unknown protocol {scheme!r} in {address!r}; protocols: "
+                        + ", ".join(SCHEMES))
+    if match is None or match["port"] is None:
+        raise SpecError(f"--scheduler takes an address {form}, with its port; got {address!r}")
+    if not 1 <= int(match["port"]) <= 65535:
+        raise SpecError(f"--scheduler: port {match['port']} of {address!r} is not in 1..65535")
 
 
 def _check_executor(executor: str, workers: int | None, scheduler: str | None) -> None:
     if executor not in EXECUTORS:
         raise SpecError(f"unknown executor {executor!r}; executors: " + ", ".join(EXECUTORS))
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise SpecError(f"workers must be a whole number >= 1, got {workers!r}")
+                                or not 1 <= workers <= MAX_WORKERS):
+        raise SpecError(f"workers must be a whole number 1..{MAX_WORKERS}, got {workers!r}")
     if scheduler is not None and executor != "dask":
         raise SpecError(f"a scheduler address needs executor 'dask', not {executor!r}")
     if scheduler is not None and workers is not None:
         raise SpecError("workers applies to a cluster started for the run; an existing "
                         "scheduler brings its own workers")
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     if executor == "dask":
         import importlib.util
 
@@ -654,10 +706,50 @@ def _check_executor(executor: str, workers: int | None, scheduler: str | None) -
                             "'balance[dask]'")
 
 
+def _fights_left(runs: Iterable[_CellRun]) -> int:
+    """Fights still to simulate: every missing chunk of a fixed-n cell; for a precision
+    cell, up to the worst-case fights its precision needs (at most its cap)."""
+    left = 0
+    for run in runs:
+        if run.finished:
+            continue
+        if run.precision is None:
+            left += run.cap - sum(run.size(i) for i in run.done)
+        else:
+            need = min(run.cap, budget.fights_needed(run.precision, run.confidence))
+            left += max(0, need - run.next * run.chunk_size)
+    return left
+
+
+def _planned_workers(executor: str, workers: int | None, pool: Any) -> int:
+    if pool is not None:
+        return int(pool.workers)
+    return 1 if executor == "serial" else workers or default_workers()
+
+
+def _report_rejected(rejected: list[Path], run_dir: Path, what: str, stream: IO[str]) -> None:
+    """One line on ``stream`` about cached results that failed their check (and are
+    computed again); the files are removed, so they are reported once."""
+    if not rejected:
+        return
+    first = rejected[0]
+    with contextlib.suppress(ValueError):
+        first = first.relative_to(run_dir)
+    count = f"{len(rejected)} cached {what}" + ("s" if len(rejected) > 1 else "")
+    verb = "fail their" if len(rejected) > 1 else "fails its"
+    print(f"balance: {count} of {run_dir} {verb} checksum (damaged, edited or misplaced; "
+          f"first: {first}) and {'are' if len(rejected) > 1 else 'is'} computed again",
+          file=stream)
+    for path in rejected:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
 def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
           executor: str = "auto", workers: int | None = None,
           scheduler: str | None = None, resume: bool = False, progress: bool | None = None,
-          stream: IO[str] | None = None, allow_import: bool = False,
+          stream: IO[str] | None = None,
+          max_seconds: float | None = budget.MAX_SECONDS, allow_import: bool = False,
           play: str | None = None) -> Run:
     """Run an experiment and write its run directory.
 
@@ -677,9 +769,17 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     scheduler
         Address of a running ``dask.distributed`` scheduler (implies nothing is started).
     resume
-        Continue the run in ``out``: reuse every cached chunk, compute only what is missing.
+        Continue the run in ``out``: reuse every sound cached chunk, compute only what is
+        missing (or fails its checksum), and remove the temporary files of a killed run.
     progress
-        Show a progress bar on ``stream`` (default: when stderr is a terminal).
+        Show progress and time left on ``stream`` (default: when stderr is a terminal): a
+        tqdm bar with the ``progress`` extra installed, else a line every few seconds.
+    stream
+        Where progress and notes go (default ``sys.stderr``).
+    max_seconds
+        Refuse, before anything is written, a run whose estimate (a short pilot's rate,
+        the fights left and the workers) is longer than this; ``None`` for no limit (the
+        command line's ``--yes``).  Default :data:`balance.budget.MAX_SECONDS`, one hour.
     allow_import
         Whether the spec may name a ``package.module:OBJECT`` ruleset (importing it runs
         its code; see :func:`balance.rulesets.resolve`).
@@ -696,7 +796,11 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     Raises
     ------
     SpecError
-        Bad spec, executor options or run directory -- before anything is written.
+        Bad spec, executor options or run directory, an estimate over ``max_seconds``, or
+        a run directory another run holds -- before anything is written.
+    SweepInterrupted
+        Ctrl-C or ``SIGTERM``: completed chunks are kept, workers stopped, ``meta.json``
+        marked ``interrupted``; ``resume=True`` finishes the run.
     """
     started, clock = _now(), time.perf_counter()
     if not isinstance(spec, Spec):
@@ -712,7 +816,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
+    store.check_folder(run_dir)
     previous = _check_run_dir(run_dir, resume)
+    stream = stream or sys.stderr
 
     if previous is not None and spec.seed is None:
         entropy = int(previous["entropy"])
@@ -724,11 +830,11 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                             "choose another --out")
     vers = versions()
     if previous is not None:
-        before = previous.get("spec", {}).get("run", {}).get("method", "simulate")
+        before = previous.get("method", "simulate")
         if before != spec.method:
             raise SpecError(f"the run in {run_dir} used method {before!r}; the spec asks for "
                             f"{spec.method!r}. Choose another --out")
-        played = previous.get("spec", {}).get("run", {}).get("play", "default")
+        played = previous.get("play", "default")
         if played != spec.play:
             raise SpecError(f"the run in {run_dir} used play {played!r}; the spec asks for "
                             f"{spec.play!r}. Choose another --out")
@@ -740,9 +846,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     records: dict[str, dict[str, Any]] = {}
     probed: dict[str, Any] | None = None
     probed_key = ""
+    cache: store.ChunkCache | store.ExactCache
     if exact:
         tag = _best.tag(spec, entropy, vers) if best else store.exact_tag(vers)
-        exact_cache = (_best.BestPlayCache if best else store.ExactCache)(run_dir, tag)
+        cache = exact_cache = (_best.BestPlayCache if best else store.ExactCache)(run_dir, tag)
         for cell in distinct if previous else ():
             record = exact_cache.load(cell.key)
             if record is not None:
@@ -760,65 +867,100 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         n_todo = len(todo_cells)
     else:
         tag = store.cache_tag(entropy, vers)
-        cache = store.ChunkCache(run_dir, tag)
+        cache = chunk_cache = store.ChunkCache(run_dir, tag)
         causes = tuple(getattr(rs, "causes", ()))
         for cell in distinct:
-            runs[cell.key] = _CellRun(cell, spec, causes, cache.load(cell.key) if previous else {})
+            runs[cell.key] = _CellRun(cell, spec, causes,
+                                      chunk_cache.load(cell.key) if previous else {})
             runs[cell.key].copies = copies[cell.key]
         run_list = list(runs.values())
         cached = sum(r.cached_used for r in run_list)
         todo = [r for r in run_list if not r.finished]
         n_todo = len(todo)
 
+    # An existing scheduler is asked how many workers it has before the estimate; anything
+    # started here is started only once the run is sure to go ahead.
     n_tasks = n_todo if exact else sum(r.n_chunks - len(r.done) for r in todo)
-    pool = _make_pool(executor, workers, scheduler, n_tasks) if n_todo else None
-    meta: dict[str, Any] = {
-        "format": RUN_FORMAT, "status": "running", "description": spec.description,
-        "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
-        "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
-        "seed": spec.seed, "entropy": entropy,
-        "chunk_size": spec.chunk_size if not exact or (best and spec.method != "exact") else None,
-        "cache": f"cache/{tag}", "executor": executor,
-        "workers": pool.workers if pool else None,
-        "scheduler": pool.address if pool else None, "versions": vers,
-        "cells": len(cells), "distinct_cells": len(distinct), "resumed": previous is not None,
-        "assumptions": _assumptions(rs, cells),
-        "policies": _policies(rs, cells),
-        "timings": {"started": started},
-    }
-    # Every session that worked on this run directory, oldest first: a resumed run's
-    # record keeps what earlier (perhaps interrupted) sessions computed.
-    sessions: list[dict[str, Any]] = list(previous.get("sessions", [])) if previous else []
-    meta["sessions"] = sessions
-    counts = _Counts()
+    pool = (_make_pool(executor, workers, scheduler, n_tasks)
+            if n_todo and scheduler is not None else None)
+    lock = guard.RunLock(run_dir)
+    failed: BaseException | None = None
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
+        if not exact and todo:
+            first = todo[0].cell
+            found = budget.estimate(rs, first.rules, first.side_a, first.side_b,
+                                    fights=_fights_left(todo), chunk_size=spec.chunk_size,
+                                    workers=_planned_workers(executor, workers, pool))
+            budget.check(found, spec.source or "the sweep", max_seconds)
+        store.make_folder(run_dir)
+        lock.acquire()
+        # Under the lock: the folder is as it was when checked (no run slipped in between).
+        if (_check_run_dir(run_dir, resume, locked=True) is None) != (previous is None):
+            raise SpecError(f"{run_dir} changed while this run was starting (another run "
+                            "finished there); run the command again")
+        partial = store.remove_partial_writes(run_dir)
+        rejected = list(cache.rejected)
+        _report_rejected(rejected, run_dir, "result" if exact else "chunk", stream)
+        if n_todo and pool is None:
+            pool = _make_pool(executor, workers, scheduler, n_tasks)
+        meta: dict[str, Any] = {
+            "format": RUN_FORMAT, "status": "running", "description": spec.description,
+            "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
+            "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
+            "seed": spec.seed, "entropy": entropy,
+            "chunk_size": (spec.chunk_size if not exact or (best and spec.method != "exact")
+                           else None),
+            "cache": f"cache/{tag}", "executor": executor,
+            "workers": pool.workers if pool else None,
+            "scheduler": pool.address if pool else None, "versions": vers,
+            "cells": len(cells), "distinct_cells": len(distinct),
+            "resumed": previous is not None,
+            "assumptions": _assumptions(rs, cells),
+            "policies": _policies(rs, cells),
+            "timings": {"started": started},
+        }
+        # Every session that worked on this run directory, oldest first: a resumed run's
+        # record keeps what earlier (perhaps interrupted) sessions computed.
+        sessions: list[dict[str, Any]] = list(previous.get("sessions", [])) if previous else []
+        meta["sessions"] = sessions
+        counts = _Counts()
         if spec.source:
             store.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
         store.write_json(run_dir / store.META, meta)
-        if probed is not None:
-            exact_cache.save(probed_key, probed)
-        stream = stream or sys.stderr
-        show = bool(progress if progress is not None else stream.isatty()) and pool is not None
-        desc = Path(spec.source or "sweep").stem
-        if exact:
-            bar = _Progress(show, desc=desc, n_cells=len(cells),
-                            cells_done=sum(copies[k] for k in records), total_fights=None,
-                            fights_done=0, stream=stream)
-        else:
-            bar = _Progress(show, desc=desc, n_cells=len(cells),
-                            cells_done=sum(r.copies for r in run_list if r.finished),
-                            total_fights=(sum(r.cap for r in run_list)  # distinct work
-                                          if spec.precision is None else None),
-                            fights_done=sum(r.size(i) for r in run_list for i in r.done),
-                            stream=stream)
         try:
-            if pool is not None and exact:
-                counts = _execute_exact(todo_cells, records, pool, spec, tag, exact_cache, bar,
-                                        copies, entropy)
-            elif pool is not None:
-                counts = _execute(todo, pool, spec, entropy, tag, cache, bar)
+            with guard.terminate_as_interrupt():
+                if probed is not None:
+                    exact_cache.save(probed_key, probed)
+                show = bool(progress if progress is not None else stream.isatty()) \
+                    and pool is not None
+                desc = Path(spec.source or "sweep").stem[:40]
+                if exact:
+                    bar = _Progress(show, desc=desc, n_cells=len(cells),
+                                    cells_done=sum(copies[k] for k in records),
+                                    total_fights=None, fights_done=0, stream=stream)
+                else:
+                    bar = _Progress(show, desc=desc, n_cells=len(cells),
+                                    cells_done=sum(r.copies for r in run_list if r.finished),
+                                    total_fights=(sum(r.cap for r in run_list)  # distinct work
+                                                  if spec.precision is None else None),
+                                    fights_done=sum(r.size(i) for r in run_list
+                                                    for i in r.done),
+                                    stream=stream)
+                try:
+                    if pool is not None and exact:
+                        counts = _execute_exact(todo_cells, records, pool, spec, tag,
+                                                exact_cache, bar, copies, entropy)
+                    elif pool is not None:
+                        counts = _execute(todo, pool, spec, entropy, tag, chunk_cache, bar)
+                finally:
+                    bar.close()
+                executor = _settle(pool, meta, executor)
+                if pool is not None:
+                    pool.close()
+                    pool = None
+                table, outputs = _finish(spec, rs, cells, runs, records, run_dir)
         except BaseException as exc:
+            failed = exc
             executor = _settle(pool, meta, executor)
             stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
             meta["status"] = "interrupted" if stopped else "failed"
@@ -833,35 +975,17 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             with contextlib.suppress(Exception):
                 store.write_json(run_dir / store.META, meta)
             if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
-                raise SweepInterrupted(run_dir) from None
+                raise SweepInterrupted(run_dir, getattr(exc, "signum", signal.SIGINT)) \
+                    from None
             raise
-        finally:
-            bar.close()
     finally:
         if pool is not None:
-            pool.close()
-    executor = _settle(pool, meta, executor)
+            pool.close(abort=failed is not None)
+        lock.release()
 
-    import pandas as pd
-
-    if best:
-        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
-        meta["policies"] = list(dict.fromkeys(
-            item for cell in table["policies"] for item in str(cell).split("; ")
-            if item and item != "none"))
-    elif exact:
-        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
-    else:
-        totals = {key: run.total() for key, run in runs.items()}
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
-    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
-    written = store.write_table(table, run_dir, spec.tables)
-    plots = _draw_plots(spec, table, run_dir)
     elapsed = time.perf_counter() - clock
     meta["status"] = "complete"
-    meta["fights"] = int(table["fights"].sum() if best else table["n"].sum())
-    meta["outputs"] = [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots]
+    meta.update(outputs)
     meta["timings"].update({"finished": _now(), "elapsed_s": elapsed})
     if exact:
         solved_here = counts.computed + (probed is not None)
@@ -869,12 +993,13 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         probe_cpu_s = float(probed["cpu_s"]) if probed is not None else 0.0
         meta["timings"].update({
             "cells_solved": solved_here, "cells_cached": cached,
-            "worker_s": counts.worker_s + probe_s,
+            "cells_rejected": len(rejected), "worker_s": counts.worker_s + probe_s,
             "worker_cpu_s": counts.worker_cpu_s + probe_cpu_s,
         })
     else:
         meta["timings"].update({
             "chunks_computed": counts.computed, "chunks_cached": cached,
+            "chunks_rejected": len(rejected), "partial_writes_removed": partial,
             "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
             "worker_cpu_s": counts.worker_cpu_s,
             "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
@@ -885,6 +1010,37 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                      "computed": counts.computed})
     store.write_json(run_dir / store.META, meta)
     return Run(table, run_dir)
+
+
+def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
+            records: Mapping[str, dict[str, Any]], run_dir: Path
+            ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The results table, written with the spec's plots, and what the run record says of
+    them: the fights in all, the files written and the tables' checksums (and under best
+    play, the policies the cells' equilibria rest on)."""
+    import pandas as pd
+
+    said: dict[str, Any] = {}
+    if spec.play == "best":
+        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+        said["policies"] = list(dict.fromkeys(
+            item for cell in table["policies"] for item in str(cell).split("; ")
+            if item and item != "none"))
+    elif spec.method == "exact":
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
+    else:
+        totals = {key: run.total() for key, run in runs.items()}
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
+    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
+    written = store.write_table(table, run_dir, spec.tables)
+    plots = _draw_plots(spec, table, run_dir)
+    said.update({
+        "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
+        "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
+        "checksums": {p.name: store.file_checksum(p) for p in written},
+    })
+    return table, said
 
 
 def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:

@@ -88,7 +88,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import tomllib
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -98,7 +97,7 @@ from typing import Any
 
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError, did_you_mean
-from ..fields import Table, plain, split_spec
+from ..fields import Table, plain, read_toml, split_spec
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
@@ -421,18 +420,8 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
     if isinstance(source, Mapping):
         data, origin = source, name
     else:
-        path = Path(source)
-        origin = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SpecError(f"experiment file {origin!r} does not exist") from None
-        except (IsADirectoryError, UnicodeDecodeError) as exc:
-            raise SpecError(f"cannot read experiment file {origin!r}: {exc}") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{origin}: not valid TOML: {exc}") from None
+        origin = str(source)
+        data = read_toml(source, "experiment file")
     if play is not None:
         if play not in PLAYS:
             raise SpecError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
@@ -441,7 +430,12 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
         if play == "default":
             run.pop("draw_worth", None)
         data = {**data, "run": run}
-    return _parse(data, _Reader(origin), allow_import)
+    try:
+        return _parse(data, _Reader(origin), allow_import)
+    except RecursionError:
+        raise SpecError(f"{origin or 'spec'}: nested too deeply (values within each other "
+                        "hundreds of levels down); an experiment is a few levels deep") \
+            from None
 
 
 def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> Spec:

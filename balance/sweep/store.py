@@ -17,6 +17,14 @@ the new one, never a torn one.  The cache ``tag`` hashes what else decides a chu
 -- the seed entropy and the versions of balance and NumPy -- so a cache can never answer
 for a different seed or a different kernel.  An exact run's tag hashes only the versions
 (no seed decides an exact answer).
+
+Nothing read back is trusted blindly.  Every cached chunk and exact answer carries a
+checksum of its content together with the cell, chunk and cache it claims to be; one that
+fails (edited, truncated, copied from another cell or run) is set aside and recomputed,
+and the run says so.  ``meta.json`` is checked field by field and records a checksum of
+each results table, so a damaged or edited table is refused rather than plotted or
+reported.  A damaged run directory is a :class:`~balance.errors.SpecError` naming the file
+and the way out, never a traceback.
 """
 
 from __future__ import annotations
@@ -37,18 +45,29 @@ if TYPE_CHECKING:
 
 __all__ = [
     "META",
+    "RUN_FORMAT",
     "ChunkCache",
     "ExactCache",
     "atomic_write",
+    "bounded_name",
     "cache_tag",
+    "check_folder",
+    "checksum",
     "exact_tag",
+    "file_checksum",
+    "make_folder",
     "read_json",
+    "read_meta",
     "read_table",
+    "remove_partial_writes",
     "write_json",
     "write_table",
 ]
 
 META = "meta.json"
+RUN_FORMAT = "balance-run/1"
+NAME_BYTES = 120
+"""Longest file name (in bytes) made from user strings; longer ones are cut and hashed."""
 SPEC_COPY = "experiment.toml"
 RESULTS = {"parquet": "results.parquet", "csv": "results.csv"}
 
@@ -94,6 +113,53 @@ def read_json(path: Path) -> Any:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
+def checksum(obj: Any) -> str:
+    """BLAKE2b-128 of the canonical JSON of ``obj`` (sorted keys, no whitespace), as hex."""
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def file_checksum(path: Path) -> str:
+    """BLAKE2b-128 of a file's bytes, as hex."""
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _sealed(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``body`` with its checksum added."""
+    return {**body, "checksum": checksum(body)}
+
+
+def _unsealed(path: Path) -> dict[str, Any] | None:
+    """The record in ``path`` without its checksum, or ``None`` if it is unreadable, not a
+    JSON object, or its checksum does not match its content."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    claimed = record.pop("checksum", None)
+    if not isinstance(claimed, str) or claimed != checksum(record):
+        return None
+    return record
+
+
+def bounded_name(text: str, limit: int = NAME_BYTES) -> str:
+    """``text`` as it is if it fits in ``limit`` bytes, else its first part and a hash of the
+    whole: a file name made from user strings that the file system always accepts and that
+    still tells different strings apart."""
+    raw = text.encode("utf-8")
+    if len(raw) <= limit:
+        return text
+    tag = hashlib.blake2b(raw, digest_size=8).hexdigest()
+    head = raw[:limit - len(tag) - 1].decode("utf-8", errors="ignore")
+    return f"{head}-{tag}"
+
+
 def cache_tag(entropy: int, versions: Mapping[str, str]) -> str:
     """Name of the cache directory for chunks of ``entropy`` made by these versions."""
     text = json.dumps({"entropy": str(entropy), "balance": versions["balance"],
@@ -112,31 +178,40 @@ class ExactCache:
     """Exact answers of one run, one small JSON file per cell (``exact.json``).
 
     A record is plain JSON: the cell key, ``a_win`` / ``b_win`` / ``draw`` /
-    ``mean_rounds``, the solver's ``details`` and the solve's wall and CPU seconds.  Floats
-    are written with ``repr`` precision, so a record reads back to the same numbers.
+    ``mean_rounds``, the solver's ``details`` and the solve's wall and CPU seconds, the
+    cache tag, and a checksum of all of it.  Floats are written with ``repr`` precision, so
+    a record reads back to the same numbers.  A record that fails its checksum, or claims
+    another cell or cache, is not used: it is listed in :attr:`rejected` and solved again.
     """
 
     NAME = "exact.json"
 
     def __init__(self, run_dir: Path, tag: str) -> None:
         self.root = Path(run_dir) / "cache" / tag
+        self.tag = tag
+        self.rejected: list[Path] = []
 
     def _path(self, key: str) -> Path:
         return self.root / key / self.NAME
 
     def save(self, key: str, record: Mapping[str, Any]) -> None:
-        atomic_write(self._path(key), json.dumps({**record, "cell": key}, separators=(",", ":"),
+        body = {k: v for k, v in record.items() if k != "checksum"}
+        body.update({"cell": key, "tag": self.tag})
+        atomic_write(self._path(key), json.dumps(_sealed(body), separators=(",", ":"),
                                                  allow_nan=True))
 
     def load(self, key: str) -> dict[str, Any] | None:
-        """The cached answer of cell ``key``, or ``None`` (missing or unreadable)."""
-        try:
-            record = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        """The cached answer of cell ``key``, or ``None`` (missing, or failing its check)."""
+        path = self._path(key)
+        if not path.exists():
             return None
-        if not isinstance(record, dict) or record.get("cell") != key \
-                or not all(k in record for k in ("a_win", "b_win", "draw")):
+        record = _unsealed(path)
+        if record is None or record.get("cell") != key or record.get("tag") != self.tag \
+                or not all(isinstance(record.get(k), int | float)
+                           for k in ("a_win", "b_win", "draw")):
+            self.rejected.append(path)
             return None
+        record.pop("tag")
         return record
 
     def count(self) -> int:
@@ -144,37 +219,70 @@ class ExactCache:
 
 
 class ChunkCache:
-    """Completed chunks of one run, one small JSON file each."""
+    """Completed chunks of one run, one small JSON file each.
+
+    A chunk's record holds its cell key, index, size and cache tag beside the tally, and a
+    checksum of all of them: a chunk is used only where it is what its file name and folder
+    say it is and its content is what was written.  Any other file is listed in
+    :attr:`rejected` and its chunk is computed again.
+    """
 
     def __init__(self, run_dir: Path, tag: str) -> None:
         self.root = Path(run_dir) / "cache" / tag
+        self.tag = tag
+        self.rejected: list[Path] = []
 
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
 
     def save(self, key: str, index: int, size: int, tally: Tally) -> None:
-        record = {"cell": key, "index": index, "size": size, "tally": tally.to_dict()}
-        atomic_write(self._path(key, index, size), json.dumps(record, separators=(",", ":")))
+        body = {"cell": key, "index": index, "size": size, "tag": self.tag,
+                "tally": tally.to_dict()}
+        atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
+                                                              separators=(",", ":")))
 
     def load(self, key: str) -> dict[tuple[int, int], Tally]:
-        """Every readable cached chunk of cell ``key``: (index, size) -> Tally."""
+        """Every sound cached chunk of cell ``key``: (index, size) -> Tally."""
         folder = self.root / key
         out: dict[tuple[int, int], Tally] = {}
         if not folder.is_dir():
             return out
-        for path in folder.glob("[0-9]*-[0-9]*.json"):
-            try:
-                record = json.loads(path.read_text(encoding="utf-8"))
-                tally = Tally.from_dict(record["tally"])
-                index, size = int(record["index"]), int(record["size"])
-            except (OSError, ValueError, KeyError, TypeError):
-                continue  # unreadable: recompute it (atomic writes make this unlikely)
-            if record.get("cell") == key and tally.n == size and path == self._path(key, index, size):
+        for path in sorted(folder.glob("[0-9]*-[0-9]*.json")):
+            record = _unsealed(path)
+            sound = False
+            if record is not None:
+                try:
+                    tally = Tally.from_dict(record["tally"])
+                    index, size = record["index"], record["size"]
+                    sound = (record["cell"] == key and record["tag"] == self.tag
+                             and isinstance(index, int) and isinstance(size, int)
+                             and path == self._path(key, index, size) and tally.n == size)
+                except (ValueError, KeyError, TypeError):
+                    sound = False
+            if sound:
                 out[index, size] = tally
+            else:
+                self.rejected.append(path)
         return out
 
     def count(self) -> int:
         return sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json")) if self.root.is_dir() else 0
+
+
+def remove_partial_writes(run_dir: Path) -> int:
+    """Delete the temporary files of the runner's writes a killed run left half done
+    (``.*.tmp`` in the run folder, its cache and its plots; never read as results); the
+    number removed.  Call only while holding the run's lock."""
+    run_dir = Path(run_dir)
+    removed = 0
+    for path in [*run_dir.glob(".*.tmp"), *(run_dir / "plots").glob(".*.tmp"),
+                 *(run_dir / "cache").rglob(".*.tmp")]:
+        try:
+            path.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
 
 
 def _need_pyarrow() -> None:
@@ -209,15 +317,158 @@ def write_table(frame: pd.DataFrame, run_dir: Path, formats: Iterable[str]) -> l
     return written
 
 
-def read_table(run_dir: Path) -> pd.DataFrame:
-    """The results table of a run (Parquet if present, else CSV)."""
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_STATUSES = ("running", "interrupted", "failed", "complete")
+
+
+def read_meta(run_dir: Path) -> dict[str, Any]:
+    """The run record ``RUN/meta.json``, checked: a :class:`SpecError` naming the file and
+    the field if it is missing, unreadable, not a run record, or damaged."""
+    run_dir = Path(run_dir)
+    path = run_dir / META
+    if not path.is_file():
+        raise SpecError(f"{str(run_dir)!r} is not a run directory (no {META})")
+    again = "the run record is damaged: run the experiment again into a new --out"
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SpecError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise SpecError(f"{path} is not valid JSON ({str(exc).splitlines()[0][:80]}); "
+                        f"{again}") from None
+    if not isinstance(meta, dict):
+        raise SpecError(f"{path} holds a JSON {type(meta).__name__}, not a run record (an "
+                        f"object); {again}")
+    if meta.get("format") != RUN_FORMAT:
+        raise SpecError(f"{path} is not a {RUN_FORMAT} run record (format "
+                        f"{_short(meta.get('format'))})")
+
+    def whole(value: Any, low: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+    def text_list(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    checks: list[tuple[str, bool, str]] = [
+        ("status", meta.get("status") in _STATUSES, "one of " + ", ".join(_STATUSES)),
+        ("ruleset", isinstance(meta.get("ruleset"), str), "a ruleset name"),
+        ("spec", isinstance(meta.get("spec"), dict), "the experiment as a table"),
+        ("method", meta.get("method", "simulate") in ("simulate", "exact"),
+         "simulate or exact"),
+        ("play", meta.get("play", "default") in ("default", "best"), "default or best"),
+        ("entropy", whole(meta.get("entropy"), 0), "a whole number >= 0"),
+        ("axes", text_list(meta.get("axes")), "a list of swept fields"),
+        ("cells", whole(meta.get("cells"), 1), "a whole number >= 1"),
+        ("outputs", text_list(meta.get("outputs", [])) and all(
+            not Path(o).is_absolute() and ".." not in Path(o).parts
+            for o in meta.get("outputs", [])), "a list of paths inside the run directory"),
+        ("timings", isinstance(meta.get("timings", {}), dict), "a table"),
+        ("sessions", isinstance(meta.get("sessions", []), list)
+         and all(isinstance(x, dict) for x in meta.get("sessions", [])), "a list of tables"),
+        ("checksums", isinstance(meta.get("checksums", {}), dict)
+         and all(isinstance(v, str) for v in meta.get("checksums", {}).values()),
+         "a table of file name = checksum"),
+    ]
+    for name, ok, allowed in checks:
+        if not ok:
+            got = "nothing" if name not in meta else _short(meta[name])
+            raise SpecError(f"{path}: {name!r} must be {allowed}, got {got}; {again}")
+    return meta
+
+
+def read_table(run_dir: Path, meta: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The results table of a run (Parquet if present, else CSV), checked against the run
+    record ``meta`` when given: the checksum it records for the file, the swept columns and
+    one row per cell.  A damaged table is a :class:`SpecError` saying how to rewrite it."""
     import pandas as pd
 
-    parquet, csv = Path(run_dir) / RESULTS["parquet"], Path(run_dir) / RESULTS["csv"]
-    if parquet.exists():
-        _need_pyarrow()
-        return pd.read_parquet(parquet, engine="pyarrow")
-    if csv.exists():
-        return pd.read_csv(csv)
-    raise SpecError(f"{run_dir}: no results table (results.parquet or results.csv); is the run "
-                    "finished? (`balance sweep ... --resume` completes it)")
+    run_dir = Path(run_dir)
+    path = next((run_dir / RESULTS[f] for f in ("parquet", "csv")
+                 if (run_dir / RESULTS[f]).exists()), None)
+    if path is None:
+        raise SpecError(f"{run_dir}: no results table (results.parquet or results.csv); is "
+                        "the run finished? (`balance sweep ... --resume` completes it)")
+    source = (meta or {}).get("source") or "EXPERIMENT.toml"
+    rewrite = f"`balance sweep {source} --out {run_dir} --resume` writes it again from the cache"
+    expected = ((meta or {}).get("checksums") or {}).get(path.name)
+    try:
+        if expected is not None and file_checksum(path) != expected:
+            raise SpecError(f"{path} is not the table this run wrote (its checksum differs "
+                            f"from the one in {META}: damaged or edited); {rewrite}")
+        if path.suffix == ".parquet":
+            _need_pyarrow()
+            table = pd.read_parquet(path, engine="pyarrow")
+        else:
+            table = pd.read_csv(path)
+    except SpecError:
+        raise
+    except Exception as exc:  # a damaged file: whatever the parser makes of it
+        reason = (str(exc).splitlines() or [""])[0][:100]
+        raise SpecError(f"{path} cannot be read ({type(exc).__name__}: {reason}); "
+                        f"{rewrite}") from None
+    if meta is not None:
+        missing = [c for c in (*meta.get("axes", []), "cell", "n", "a_win")
+                   if c not in table.columns]
+        if missing:
+            raise SpecError(f"{path} lacks the column(s) {', '.join(missing)}: damaged; "
+                            f"{rewrite}")
+        if len(table) != meta.get("cells"):
+            raise SpecError(f"{path} holds {len(table)} rows but the run has {meta.get('cells')} "
+                            f"cells: damaged or truncated; {rewrite}")
+    return table
+
+
+def check_folder(path: str | Path, what: str = "--out", purpose: str = "") -> None:
+    """Raise a :class:`SpecError` unless ``path`` is a folder, or one that can be made
+    there: every name within the file system's length limit, the nearest existing parent a
+    writable folder.  Creates nothing.  ``what`` names the option in messages, ``purpose``
+    ends them (``" for the plots"``)."""
+    given = str(path)
+    target = Path(os.path.abspath(path))
+
+    def exists(path: Path) -> bool:
+        try:
+            return path.exists()
+        except OSError:  # a name too long, a loop: it is not there to write in
+            return False
+
+    existing = target
+    while not exists(existing) and existing != existing.parent:
+        existing = existing.parent
+    try:
+        name_max = os.pathconf(existing, "PC_NAME_MAX")
+        path_max = os.pathconf(existing, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max, path_max = 255, 4096
+    for part in target.parts:
+        size = len(os.fsencode(part))
+        if size > name_max:
+            raise SpecError(f"{what} {given[:60]}...: a name in it is {size} bytes long; this "
+                            f"file system allows at most {name_max}")
+    reserve = 120  # room for the run's own files: cache/<tag>/<cell>/<index>-<size>.json
+    if len(os.fsencode(str(target))) + reserve > path_max:
+        raise SpecError(f"{what} {given[:60]}...: the path is too long; at most "
+                        f"{path_max - reserve} bytes here")
+    if existing == target:
+        if not target.is_dir():
+            raise SpecError(f"{what} {given} is a file; give a folder{purpose}")
+    elif not existing.is_dir():
+        raise SpecError(f"{what} {given}: {existing} is a file, not a folder; give a "
+                        f"folder{purpose}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise SpecError(f"{what} {given}: cannot write in {existing} (permission denied)")
+
+
+def make_folder(path: str | Path, what: str = "--out") -> None:
+    """Create folder ``path`` (and its parents) after :func:`check_folder`; an ``OSError``
+    (a file system that refuses, e.g. under ``/proc``) becomes a :class:`SpecError`."""
+    check_folder(path, what)
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SpecError(f"{what} {path}: cannot create the folder ({exc.strerror or exc})") \
+            from None

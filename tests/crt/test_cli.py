@@ -121,8 +121,8 @@ def test_bench_times_the_exact_solver(capsys):
 
 BAD = [
     (("bench", "--ruleset", "crt", "--case", "nope"), "unknown bench case 'nope'; cases: "),
-    (("bench", "--ruleset", "crt", "--seconds", "nan"), "finite number > 0, got nan"),
-    (("bench", "--ruleset", "crt", "--seconds", "0"), "finite number > 0, got 0.0"),
+    (("bench", "--ruleset", "crt", "--seconds", "nan"), "expected seconds in (0, 600], got 'nan'"),
+    (("bench", "--ruleset", "crt", "--seconds", "0"), "expected seconds in (0, 600], got '0'"),
     (("duel", "nope", "--a", "x", "--b", "y"), "unknown ruleset 'nope'"),
     (("duel", "crt", "--a", "agility=7,wisdom=3", "--b", "novice"), "unknown crt combatant field 'wisdom'"),
     (("duel", "crt", "--a", "gandalf", "--b", "novice"), "unknown crt preset 'gandalf'"),

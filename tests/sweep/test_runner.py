@@ -200,7 +200,7 @@ def test_fresh_entropy_is_recorded_and_reused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"executor": "threads"}, "unknown executor 'threads'; executors: auto, serial, processes, dask"),
     ({"executor": "serial", "scheduler": "tcp://x:1"}, "needs executor 'dask'"),
-    ({"executor": "processes", "workers": 0}, "workers must be a whole number >= 1"),
+    ({"executor": "processes", "workers": 0}, "workers must be a whole number 1..256"),
 ])
 def test_bad_executor_options_write_nothing(tmp_path: Path, kwargs: dict, words: str) -> None:
     with pytest.raises(SpecError, match=words):

@@ -1,0 +1,511 @@
+"""Bad input through every command: one line on stderr, exit status 2, no traceback, and
+nothing written.
+
+Each case builds what it needs in a fresh folder (a spec, a copy of a finished run, a
+damaged file), snapshots the folder, runs the command line in this process (the working
+directory is that folder, so a default output would land there too), and checks the
+answer and that no file was created, changed or removed.  A few cases run through
+``python -m balance`` as well, to show the real entry point answers the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import balance
+from balance.cli import main
+from balance.sweep.guard import RunLock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SPEC = """\
+ruleset = "crt"
+description = "skill against skill (bad-input tests)"
+[[a]]
+preset = "novice"
+[[b]]
+preset = "novice"
+[[grid.axes]]
+field = "a.0.skill"
+values = [0, 1]
+[[grid.axes]]
+field = "b.0.skill"
+values = [0, 2]
+[run]
+fights = 1000
+seed = 3
+"""
+
+DUEL = ["duel", "crt", "--a", "novice", "--b", "novice"]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run (spec in it as experiment.toml), copied by the cases that need one."""
+    folder = tmp_path_factory.mktemp("finished")
+    (folder / "exp.toml").write_text(SPEC)
+    balance.sweep(folder / "exp.toml", out=folder / "run", executor="serial")
+    return folder / "run"
+
+
+# --- building blocks of the cases -------------------------------------------------------------
+
+
+def spec(text: str, name: str = "exp.toml") -> Callable[[Path], Path]:
+    def write(tmp: Path) -> Path:
+        (tmp / name).write_text(text)
+        return tmp / name
+
+    return write
+
+
+def edited(old: str, new: str) -> str:
+    assert old in SPEC, old
+    return SPEC.replace(old, new)
+
+
+def sweep_of(text: str, *extra: str) -> Callable[[Path, Path], list[str]]:
+    def case(tmp: Path, run: Path) -> list[str]:
+        return ["sweep", str(spec(text)(tmp)), "--out", str(tmp / "out"), "-q", *extra]
+
+    return case
+
+
+def copy_run(tmp: Path, run: Path) -> Path:
+    target = tmp / "run"
+    shutil.copytree(run, target)
+    shutil.copy(run / "experiment.toml", tmp / "exp.toml")
+    return target
+
+
+def damaged_run(damage: Callable[[Path], None], *command: str
+                ) -> Callable[[Path, Path], list[str]]:
+    """A copy of the finished run, damaged, then ``command`` on it (``RUN`` stands for the
+    run folder, ``SPEC`` for its experiment file)."""
+
+    def case(tmp: Path, run: Path) -> list[str]:
+        target = copy_run(tmp, run)
+        damage(target)
+        return [{"RUN": str(target), "SPEC": str(tmp / "exp.toml")}.get(a, a) for a in command]
+
+    return case
+
+
+def meta_edit(**changes: object) -> Callable[[Path], None]:
+    def damage(run: Path) -> None:
+        meta = json.loads((run / "meta.json").read_text())
+        for key, value in changes.items():
+            if value is DROP:
+                meta.pop(key, None)
+            else:
+                meta[key] = value
+        (run / "meta.json").write_text(json.dumps(meta))
+
+    return damage
+
+
+DROP = object()
+
+
+def write_file(name: str, data: bytes) -> Callable[[Path], None]:
+    return lambda run: (run / name).write_bytes(data)
+
+
+def truncate(name: str, keep: float) -> Callable[[Path], None]:
+    def damage(run: Path) -> None:
+        data = (run / name).read_bytes()
+        (run / name).write_bytes(data[:int(len(data) * keep)])
+
+    return damage
+
+
+def both(*damages: Callable[[Path], None]) -> Callable[[Path], None]:
+    def damage(run: Path) -> None:
+        for d in damages:
+            d(run)
+
+    return damage
+
+
+def argv(*words: str) -> Callable[[Path, Path], list[str]]:
+    return lambda tmp, run: list(words)
+
+
+def with_file(make: Callable[[Path], Path], *words: str) -> Callable[[Path, Path], list[str]]:
+    """``FILE`` in ``words`` stands for what ``make`` creates."""
+
+    def case(tmp: Path, run: Path) -> list[str]:
+        path = make(tmp)
+        return [str(path) if w == "FILE" else w for w in words]
+
+    return case
+
+
+def symlink_loop(tmp: Path) -> Path:
+    (tmp / "loop-a.toml").symlink_to(tmp / "loop-b.toml")
+    (tmp / "loop-b.toml").symlink_to(tmp / "loop-a.toml")
+    return tmp / "loop-a.toml"
+
+
+def not_utf8(tmp: Path) -> Path:
+    (tmp / "bad.toml").write_bytes(b"\xff\xfe = 1")
+    return tmp / "bad.toml"
+
+
+def a_file(tmp: Path) -> Path:
+    (tmp / "plain.txt").write_text("not a folder")
+    return tmp / "plain.txt"
+
+
+def a_full_folder(tmp: Path) -> Path:
+    (tmp / "mine").mkdir()
+    (tmp / "mine" / "notes.txt").write_text("keep")
+    return tmp / "mine"
+
+
+EVIL = "import pathlib\npathlib.Path('pwned.txt').write_text('code ran')\nX = None\n"
+
+
+def evil_module(tmp: Path) -> str:
+    """A module in the working directory that writes a file when imported: if any case
+    imported it, the snapshot would show ``pwned.txt``."""
+    (tmp / "evilmod.py").write_text(EVIL)
+    return "evilmod:X"
+
+
+def evil_words(*words: str) -> Callable[[Path, Path], list[str]]:
+    """``words`` with ``EVIL`` standing for the import path of :func:`evil_module`."""
+
+    def case(tmp: Path, run: Path) -> list[str]:
+        ref = evil_module(tmp)
+        return [ref if w == "EVIL" else w for w in words]
+
+    return case
+
+
+def evil_spec(*extra: str) -> Callable[[Path, Path], list[str]]:
+    def case(tmp: Path, run: Path) -> list[str]:
+        ref = evil_module(tmp)
+        path = spec(edited('"crt"', f'"{ref}"'))(tmp)
+        return ["sweep", str(path), *extra]
+
+    return case
+
+
+def evil_run(tmp: Path, run: Path) -> list[str]:
+    """A finished run whose record names an importable module as its ruleset."""
+    ref = evil_module(tmp)
+    target = copy_run(tmp, run)
+    meta = json.loads((target / "meta.json").read_text())
+    meta["ruleset"] = ref
+    meta["spec"]["ruleset"] = ref
+    (target / "meta.json").write_text(json.dumps(meta))
+    return ["report", str(target)]
+
+
+def locked_run(tmp: Path, run: Path) -> list[str]:
+    target = copy_run(tmp, run)
+    meta = json.loads((target / "meta.json").read_text())
+    (target / "meta.json").write_text(json.dumps({**meta, "status": "running"}))
+    lock = RunLock(target)
+    lock.acquire()  # released when the test's process ends; held for this case
+    HELD.append(lock)
+    return ["sweep", str(tmp / "exp.toml"), "--out", str(target), "--resume", "-q"]
+
+
+HELD: list[RunLock] = []
+
+LONG = "x" * 300
+DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
+
+# (id, case, words the error must contain)
+CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
+    # --- the command line ---
+    ("unknown-command", argv("frobnicate"), "invalid choice"),
+    ("unknown-option", argv("rulesets", "--colour"), "unrecognized arguments"),
+    ("duel-unknown-ruleset", argv("duel", "nosuch", "--a", "x", "--b", "y"), "unknown ruleset"),
+    ("duel-unknown-ruleset-json", argv("duel", "nosuch", "--a", "x", "--b", "y", "--json"),
+     "unknown ruleset"),
+    ("duel-unknown-preset", argv("duel", "crt", "--a", "nobody", "--b", "novice"), "presets:"),
+    ("duel-bad-int", argv(*DUEL[:3], "novice,skill=abc", "--b", "novice"), "skill"),
+    ("duel-nan", argv(*DUEL[:3], "novice,skill=nan", "--b", "novice"), "0..5"),
+    ("duel-inf-float", argv(*DUEL, "--rule", "leader_break_p=inf"), "finite number (0..1)"),
+    ("duel-nan-float", argv(*DUEL, "--rule", "leader_break_p=nan", "--json"),
+     "finite number (0..1)"),
+    ("duel-out-of-range", argv(*DUEL[:3], "novice,skill=9", "--b", "novice"), "0..5"),
+    ("duel-unknown-field", argv(*DUEL[:3], "novice,luck=3", "--b", "novice"), "luck"),
+    ("duel-n-zero", argv(*DUEL, "-n", "0"), "whole number >= 1"),
+    ("duel-n-negative", argv(*DUEL, "-n", "-5"), "whole number >= 1"),
+    ("duel-n-text", argv(*DUEL, "-n", "many"), "whole number >= 1"),
+    ("duel-n-float", argv(*DUEL, "-n", "1e6"), "whole number >= 1"),
+    ("duel-n-huge", argv(*DUEL, "-n", "10000000000000"), "need --yes"),
+    ("duel-n-huge-json", argv(*DUEL, "-n", "10000000000000", "--json"), "need --yes"),
+    ("duel-precision-nan", argv(*DUEL, "--precision", "nan"), "(0, 0.5)"),
+    ("duel-precision-big", argv(*DUEL, "--precision", "0.7"), "(0, 0.5)"),
+    ("duel-n-and-precision", argv(*DUEL, "-n", "10", "--precision", "0.1"), "not allowed with"),
+    ("duel-seed-negative", argv(*DUEL, "--seed", "-1"), "non-negative integer"),
+    ("duel-seed-float", argv(*DUEL, "--seed", "1.5"), "non-negative integer"),
+    ("duel-chunk-zero", argv(*DUEL, "--chunk-size", "0"), "whole number >= 1"),
+    ("duel-unknown-rule", argv(*DUEL, "--rule", "gravity=1"), "gravity"),
+    ("duel-bad-rule-value", argv(*DUEL, "--rule", "extraordinary=maybe"), "extraordinary"),
+    ("duel-rule-no-name", argv(*DUEL, "--rule", "=3"), "NAME=VALUE"),
+    ("duel-missing-side", argv("duel", "crt", "--a", "novice"), "missing --b"),
+    ("duel-too-many", argv("duel", "crt", *["--a", "novice"] * 40, "--b", "novice"),
+     "crt allows 1.."),
+    ("duel-unknown-scenario", argv("duel", "zones", "--scenario", "nowhere"), "nowhere"),
+    ("duel-missing-scenario-file", argv("duel", "zones", "--scenario", "missing.toml"),
+     "missing.toml"),
+    ("duel-precision-tiny", argv(*DUEL, "--precision", "1e-300"), "need --yes"),
+    ("scenario-too-deep", with_file(spec(DEEP, "deep.toml"), "duel", "zones", "--scenario",
+                                    "FILE"), "nested too deeply"),
+    ("scenario-not-utf8", with_file(not_utf8, "duel", "zones", "--scenario", "FILE"),
+     "not UTF-8"),
+    ("scenario-symlink-loop", with_file(symlink_loop, "log", "zones", "--scenario", "FILE"),
+     "symbolic links"),
+    ("scenario-not-toml", with_file(spec("[[a]]\nname = ", "s.toml"), "exact", "zones",
+                                    "--scenario", "FILE", "--json"), "not valid TOML"),
+    ("exact-no-strategy", argv("exact", "crt", "--a", "novice", "--b", "novice", "--strategy"),
+     "no equilibrium strategy"),
+    ("exact-intractable-json", argv("exact", "strike-rank", "--a", "knight", "--b", "archer",
+                                    "--json"), "strike-rank"),
+    ("log-missing-side-json", argv("log", "crt", "--a", "novice", "--json"), "missing --b"),
+    ("show-unknown-json", argv("show", "nosuch", "--json"), "unknown ruleset"),
+    ("matchups-unknown-preset", argv("matchups", "crt", "--entrants", "novice,nobody"),
+     "nobody"),
+    ("matchups-exact-and-n", argv("matchups", "crt", "--method", "exact", "-n", "100"),
+     "exact round robin"),
+    ("matchups-bad-entrant", argv("matchups", "crt", "--entrant", "novice,skill=99",
+                                  "--entrant", "expert"), "0..5"),
+    ("matchups-presets-file-missing", argv("matchups", "crt", "--presets", "nowhere.toml"),
+     "nowhere.toml"),
+    ("duel-presets-file-not-toml", with_file(spec("[presets\n", "p.toml"), "duel", "crt",
+                                             "--presets", "FILE", "--a", "novice", "--b",
+                                             "novice"), "not valid TOML"),
+    ("matchups-resamples-zero", argv("matchups", "crt", "--resamples", "0"),
+     "whole number >= 1"),
+    ("matchups-n-huge", argv("matchups", "crt", "--entrants", "novice,expert", "-n",
+                             "100000000000"), "need --yes"),
+    ("bench-unknown-ruleset", argv("bench", "--ruleset", "nosuch", "--json"),
+     "unknown ruleset"),
+    ("bench-seconds-nan", argv("bench", "--ruleset", "crt", "--seconds", "nan"), "(0, 600]"),
+    ("bench-seconds-negative", argv("bench", "--ruleset", "crt", "--seconds", "-1"),
+     "(0, 600]"),
+    ("bench-seconds-huge", argv("bench", "--ruleset", "crt", "--seconds", "1e9", "--json"),
+     "(0, 600]"),
+    ("new-bad-name", argv("new", "ruleset", "../evil"), "lowercase Python identifier"),
+    ("new-taken-name", argv("new", "ruleset", "crt"), "taken"),
+    ("new-out-missing", argv("new", "ruleset", "good", "--out", "/proc/balance-test"),
+     "does not exist"),
+    ("explore-unknown-ruleset", argv("explore", "nosuch"), "unknown ruleset"),
+    ("explore-bad-seed", argv("explore", "crt", "--seed", "-1"), "non-negative integer"),
+    # --- experiment files ---
+    ("spec-missing", argv("sweep", "nowhere.toml"), "does not exist"),
+    ("spec-is-folder", with_file(lambda t: t, "sweep", "FILE"), "is a folder"),
+    ("spec-symlink-loop", with_file(symlink_loop, "sweep", "FILE"), "symbolic links"),
+    ("spec-not-utf8", with_file(not_utf8, "sweep", "FILE"), "not UTF-8"),
+    ("spec-not-toml", sweep_of("ruleset = \n"), "not valid TOML"),
+    ("spec-too-deep", sweep_of(DEEP), "nested too deeply"),
+    ("spec-no-ruleset", sweep_of(edited('ruleset = "crt"\n', "")), "ruleset"),
+    ("spec-unknown-ruleset", sweep_of(edited('"crt"', '"nosuch"')), "unknown ruleset"),
+    ("spec-unknown-key", sweep_of("colour = 1\n" + SPEC), "unknown key 'colour'"),
+    ("spec-fights-zero", sweep_of(edited("fights = 1000", "fights = 0")), "run.fights"),
+    ("spec-fights-text", sweep_of(edited("fights = 1000", 'fights = "many"')), "run.fights"),
+    # 202 cells of a billion fights on one core: days even at crt's fastest rate
+    ("spec-fights-huge", sweep_of(edited("fights = 1000", "fights = 1_000_000_000").replace(
+        'field = "a.0.skill"\nvalues = [0, 1]',
+        'field = "a.0.combats"\nvalues = { start = 0, stop = 100 }'), "--executor", "serial"),
+     "need --yes"),
+    ("spec-precision-nan", sweep_of(edited("fights = 1000", "precision = nan")),
+     "strictly between 0 and 0.5"),
+    ("spec-precision-inf", sweep_of(edited("fights = 1000", "precision = inf")),
+     "strictly between 0 and 0.5"),
+    ("spec-confidence", sweep_of(edited("seed = 3", "seed = 3\nconfidence = 1.5")),
+     "run.confidence"),
+    ("spec-seed-negative", sweep_of(edited("seed = 3", "seed = -3")), "run.seed"),
+    ("spec-chunk-zero", sweep_of(edited("seed = 3", "seed = 3\nchunk_size = 0")),
+     "run.chunk_size"),
+    ("spec-axis-unknown-field", sweep_of(edited('"a.0.skill"', '"a.0.luck"')), "luck"),
+    ("spec-axis-empty", sweep_of(edited("values = [0, 1]", "values = []")), "at least one"),
+    ("spec-axis-range-step", sweep_of(edited("values = [0, 1]",
+                                             "values = { start = 0, stop = 3, step = 0 }")),
+     "step"),
+    ("spec-axis-out-of-range", sweep_of(edited("values = [0, 1]", "values = [0, 99]")), "0..5"),
+    ("spec-axis-nan", sweep_of(edited("values = [0, 1]", "values = [0, nan]")), "skill"),
+    ("spec-axis-duplicate", sweep_of(edited("values = [0, 1]", "values = [1, 1]")),
+     "already value"),
+    ("spec-too-many-cells", sweep_of(edited("values = [0, 1]",
+                                            "values = { start = 0, stop = 5_000_000 }")),
+     "at most"),
+    ("spec-table-format", sweep_of(SPEC + '[outputs]\ntables = ["xlsx"]\n'), "xlsx"),
+    ("spec-plot-kind", sweep_of(SPEC + '[[outputs.plots]]\nkind = "pie"\nx = "a.0.skill"\n'),
+     "heatmap"),
+    ("spec-exact-with-fights", sweep_of(edited("seed = 3", 'seed = 3\nmethod = "exact"')),
+     "exact"),
+    ("spec-dry-run", lambda t, r: ["sweep", str(spec(edited("fights = 1000", "fights = -1"))(t)),
+                                   "--dry-run"], "run.fights"),
+    # --- code that would run without a word: refused ---
+    ("import-sweep", evil_spec("--out", "out"), "would import and run the Python module"),
+    ("import-sweep-dry-run", evil_spec("--dry-run"), "--allow-import"),
+    ("import-sweep-json", evil_spec("--json"), "--allow-import"),
+    ("import-duel", evil_words("duel", "EVIL", "--a", "x", "--b", "y"), "'evilmod'"),
+    ("import-exact-json", evil_words("exact", "EVIL", "--a", "x", "--b", "y", "--json"),
+     "--allow-import"),
+    ("import-log", evil_words("log", "EVIL", "--a", "x", "--b", "y"), "--allow-import"),
+    ("import-show", evil_words("show", "EVIL"), "--allow-import"),
+    ("import-matchups", evil_words("matchups", "EVIL"), "--allow-import"),
+    ("import-bench", evil_words("bench", "--ruleset", "EVIL"), "--allow-import"),
+    ("import-report", evil_run, "--allow-import"),
+    # --- the run folder and executor options ---
+    ("out-under-proc", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out",
+                                     "/proc/balance-test/run"], "cannot create"),
+    ("out-under-file", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out",
+                                     str(a_file(t) / "run")], "is a file"),
+    ("out-is-file", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out", str(a_file(t))],
+     "is a file; give a folder"),
+    ("out-name-too-long", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out", str(t / LONG)],
+     "bytes long"),
+    ("out-foreign-folder", lambda t, r: ["sweep", str(spec(SPEC)(t)), "--out",
+                                         str(a_full_folder(t))], "not a run directory"),
+    ("out-holds-a-run", damaged_run(lambda run: None, "sweep", "SPEC", "--out", "RUN"),
+     "already holds a run"),
+    ("out-other-seed", lambda t, r: ["sweep", str(spec(edited("seed = 3", "seed = 4"),
+                                                       "other.toml")(t)),
+                                     "--out", str(copy_run(t, r)), "--resume"], "seed"),
+    ("out-locked", locked_run, "in use by the run of process"),
+    ("workers-zero", sweep_of(SPEC, "--workers", "0"), "whole number >= 1"),
+    ("workers-thousands", sweep_of(SPEC, "--workers", "100000"), "1..256"),
+    ("scheduler-no-port", sweep_of(SPEC, "--scheduler", "localhost"), "PORT"),
+    ("scheduler-bad-port", sweep_of(SPEC, "--scheduler", "tcp://localhost:99999"),
+     "1..65535"),
+    ("scheduler-bad-protocol", sweep_of(SPEC, "--scheduler", "smtp://localhost:25"),
+     "unknown protocol"),
+    ("scheduler-not-dask", sweep_of(SPEC, "--executor", "serial", "--scheduler",
+                                    "tcp://127.0.0.1:8786"), "needs executor 'dask'"),
+    # --- damaged run folders and files ---
+    ("meta-not-json-resume", damaged_run(write_file("meta.json", b"{not json"), "sweep",
+                                         "SPEC", "--out", "RUN", "--resume"), "not valid JSON"),
+    ("meta-not-json-plot", damaged_run(write_file("meta.json", b"{not json"), "plot", "RUN"),
+     "not valid JSON"),
+    ("meta-list-report", damaged_run(write_file("meta.json", b"[1, 2]"), "report", "RUN"),
+     "JSON list"),
+    ("meta-too-deep", damaged_run(write_file("meta.json", b"[" * 100_000 + b"]" * 100_000),
+                                  "plot", "RUN"), "not valid JSON"),
+    ("meta-entropy-text", damaged_run(meta_edit(entropy="abc"), "sweep", "SPEC", "--out", "RUN",
+                                      "--resume"), "'entropy' must be a whole number"),
+    ("meta-entropy-float", damaged_run(meta_edit(entropy=1.5), "report", "RUN"), "'entropy'"),
+    ("meta-no-spec", damaged_run(meta_edit(spec=DROP), "report", "RUN"), "'spec'"),
+    ("meta-no-spec-resume", damaged_run(meta_edit(spec=DROP), "sweep", "SPEC", "--out", "RUN",
+                                        "--resume"), "'spec'"),
+    ("meta-axes-not-list", damaged_run(meta_edit(axes="a.0.skill"), "plot", "RUN"), "'axes'"),
+    ("meta-outputs-escape", damaged_run(meta_edit(outputs=["../../etc/passwd.png"]), "report",
+                                        "RUN"), "'outputs'"),
+    ("meta-wrong-format", damaged_run(meta_edit(format="other/9"), "plot", "RUN"),
+     "is not a balance-run/1"),
+    ("run-not-a-run", lambda t, r: ["plot", str(t)], "not a run directory"),
+    ("run-missing", argv("report", "no-such-run"), "not a run directory"),
+    ("parquet-corrupt-plot", damaged_run(write_file("results.parquet", b"PAR1 garbage PAR1"),
+                                         "plot", "RUN"), "checksum"),
+    ("parquet-corrupt-report", damaged_run(write_file("results.parquet", os.urandom(4096)),
+                                           "report", "RUN"), "checksum"),
+    ("parquet-corrupt-unchecked", damaged_run(
+        both(meta_edit(checksums=DROP), write_file("results.parquet", b"PAR1 garbage PAR1")),
+        "plot", "RUN"), "cannot be read"),
+    ("csv-truncated", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
+                                       truncate("results.csv", 0.6)), "report", "RUN"),
+     "checksum"),
+    ("csv-truncated-unchecked", damaged_run(
+        both(meta_edit(checksums=DROP), lambda run: (run / "results.parquet").unlink(),
+             truncate("results.csv", 0.6)), "plot", "RUN"), "rows but the run has 4 cells"),
+    ("no-table", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
+                                  lambda run: (run / "results.csv").unlink()), "plot", "RUN"),
+     "no results table"),
+    ("plot-unknown-column", damaged_run(lambda run: None, "plot", "RUN", "--x", "nosuch"),
+     "nosuch"),
+    ("plot-bad-where", damaged_run(lambda run: None, "plot", "RUN", "--where", "oops"),
+     "FIELD=VALUE"),
+    ("plot-value-not-number", damaged_run(lambda run: None, "plot", "RUN", "--value", "cell"),
+     "not a number"),
+    ("plot-out-is-file", lambda t, r: ["plot", str(copy_run(t, r)), "--out", str(a_file(t))],
+     "is a file"),
+    ("plot-out-too-long", lambda t, r: ["plot", str(copy_run(t, r)), "--out",
+                                        str(t / LONG / "plots")], "bytes long"),
+    ("report-out-is-file", lambda t, r: ["report", str(copy_run(t, r)), "--out",
+                                         str(a_file(t))], "is a file"),
+    ("report-out-under-proc", lambda t, r: ["report", str(copy_run(t, r)), "--out",
+                                            "/proc/balance-test/report"], "/proc"),
+]
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every path under ``folder`` with its size and modification time."""
+    out = {}
+    for path in [folder, *folder.rglob("*")]:
+        info = path.lstat()
+        out[str(path.relative_to(folder))] = (info.st_size, info.st_mtime_ns)
+    return out
+
+
+def run_main(words: list[str]) -> int:
+    try:
+        return main(words)
+    except SystemExit as stop:  # argparse's own errors
+        return int(stop.code or 0)
+
+
+@pytest.mark.parametrize(("case", "words"), [(c, w) for _, c, w in CASES],
+                         ids=[i for i, _, _ in CASES])
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(
+        case: Callable[[Path, Path], list[str]], words: str, finished: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    command = case(work, finished)
+    before = snapshot(work)
+    try:
+        status = run_main(command)
+        after = snapshot(work)
+    finally:
+        while HELD:
+            HELD.pop().release()
+    out, err = capsys.readouterr()
+    assert status == 2, (command, out, err)
+    assert err.count("\n") == 1 and err.startswith("balance: error: "), err
+    assert "Traceback" not in err and out == "", (out, err)
+    assert words in err, err
+    assert after == before, sorted(set(after.items()) ^ set(before.items()))
+
+
+def test_the_table_is_large_enough() -> None:
+    assert len(CASES) >= 60
+    assert len({i for i, _, _ in CASES}) == len(CASES)
+
+
+ENTRY_POINT = [
+    ["sweep", "nowhere.toml", "--json"],
+]
+
+
+@pytest.mark.parametrize("words", ENTRY_POINT, ids=[w[0] for w in ENTRY_POINT])
+def test_the_real_entry_point_answers_the_same(words: list[str], tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "balance", *words], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("balance: error: ")
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_bare_balance_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    for command in ("duel", "exact", "sweep", "plot", "report", "matchups", "bench"):
+        assert command in out

@@ -1,0 +1,231 @@
+"""Hostile strings in a spec: markup shown and never run (HTML report and its Markdown twin,
+and the page in a headless browser), long names that never break a file name."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import balance
+from balance.cli import main
+from balance.report import render
+from balance.sweep import store
+
+PWNED = "window.__balance_pwned"
+SCRIPT = f"<script>{PWNED} = 1</script>"
+IMAGE = f"<img src=x onerror=\"{PWNED} = 2\">"
+LINK = f"[click me](javascript:{PWNED}=3)"
+EVERYTHING = f"{SCRIPT} {IMAGE} {LINK} <b>bold</b> & `tick` ``` | pipe"
+
+
+def toml_string(text: str) -> str:
+    return json.dumps(text)  # a JSON string is a valid TOML basic string
+
+
+HOSTILE_SPEC = f"""\
+# Question: what does {SCRIPT} do to a report?
+#
+# Notes on {IMAGE} and {LINK}.
+description = {toml_string("desc " + EVERYTHING)}
+question = {toml_string("question " + EVERYTHING)}
+notes = {toml_string("notes " + EVERYTHING)}
+ruleset = "crt"
+[[a]]
+preset = "novice"
+name = {toml_string("a " + EVERYTHING)}
+[[b]]
+preset = "novice"
+name = {toml_string("b " + EVERYTHING)}
+[[grid.axes]]
+field = "a.0.name"
+values = [{toml_string(SCRIPT)}, {toml_string(LINK)}, {toml_string(IMAGE)}]
+[[grid.axes]]
+field = "a.0.skill"
+values = [0, 2]
+[run]
+fights = 500
+seed = 1
+[[outputs.plots]]
+kind = "curves"
+x = "a.0.skill"
+by = "a.0.name"
+"""
+
+
+class Active(HTMLParser):
+    """What in a page could run: script elements, event-handler attributes, javascript:
+    links and sources."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "iframe", "object", "embed"):
+            self.found.append(f"<{tag}>")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.found.append(f"{tag} {name}")
+            if name in ("href", "src", "action") and (value or "").strip().lower().startswith(
+                    "javascript:"):
+                self.found.append(f"{tag} {name}={value}")
+
+
+def active(page: str) -> list[str]:
+    parser = Active()
+    parser.feed(page)
+    return parser.found
+
+
+@pytest.fixture(scope="module")
+def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("hostile")
+    spec_path = folder / "hostile-<script>.toml"  # the file name too: it is in the report
+    spec_path.write_text(HOSTILE_SPEC)
+    _, run = balance.sweep(spec_path, out=folder / "run", executor="serial")
+    return render(run, folder / "report")
+
+
+def test_the_html_report_shows_markup_and_runs_none(hostile_report: dict[str, Path]) -> None:
+    page = hostile_report["html"].read_text()
+    assert active(page) == []
+    assert "<script" not in page.lower()
+    # shown, not dropped: the escaped text is there
+    assert "&lt;script&gt;window.__balance_pwned = 1&lt;/script&gt;" in page
+    assert page.count("&lt;script&gt;") >= 6
+
+
+def test_the_markdown_twin_is_escaped_as_the_html(hostile_report: dict[str, Path]) -> None:
+    md = hostile_report["markdown"].read_text()
+    # outside code blocks (whose text a Markdown reader shows verbatim, as the HTML's <pre>)
+    prose = re.sub(r"^(`{3,})[^\n]*\n.*?^\1$", "", md, flags=re.M | re.S)
+    assert prose.count("```") == 0 and "hostile-<script>.toml" in md  # one code block
+    assert "<script" not in prose.lower() and "<img" not in prose.lower()
+    assert "<b>" not in prose
+    assert "](javascript:" not in md.replace("\\]", "")  # no link: its bracket is escaped
+    assert md.count("&lt;script&gt;") >= 6
+    # a Markdown reader that passes raw HTML through (mistune's default) makes nothing
+    # active of it, and shows the strings
+    mistune = pytest.importorskip("mistune")
+    page = mistune.html(md)
+    assert active(page) == [], active(page)
+    assert "&lt;script&gt;window.__balance_pwned = 1&lt;/script&gt;" in page
+    assert "javascript:" in page  # as text
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_no_script_runs_in_a_headless_browser(hostile_report: dict[str, Path],
+                                              tmp_path: Path) -> None:
+    # As the report test in tests/report: `make test` installs chromium and requires this.
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("BALANCE_BROWSER_TESTS") == "required":
+            pytest.fail("chromium is required (make test installs it) but was not found")
+        pytest.skip("no chromium on this machine")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    pages = [hostile_report["html"]]
+    mistune = pytest.importorskip("mistune")
+    twin = tmp_path / "twin.html"
+    twin.write_text("<!DOCTYPE html><meta charset='utf-8'>"
+                    + mistune.html(hostile_report["markdown"].read_text()))
+    pages.append(twin)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        for path in pages:
+            page = browser.new_page()
+            dialogs: list[str] = []
+
+            def on_dialog(dialog: Any, seen: list[str] = dialogs) -> None:
+                seen.append(dialog.message)
+                dialog.dismiss()
+
+            page.on("dialog", on_dialog)
+            page.goto(Path(path).as_uri())
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(200)  # an image's onerror would have fired by now
+            ran = page.evaluate(f"typeof {PWNED} !== 'undefined'")
+            scripts = page.evaluate("document.scripts.length")
+            links = page.evaluate(
+                "Array.from(document.links).filter(a => a.protocol === 'javascript:').length")
+            assert (ran, scripts, links, dialogs) == (False, 0, 0, []), path
+            page.close()
+        browser.close()
+
+
+# --- long names --------------------------------------------------------------------------------
+
+LONG = "Sir " + "Reginald-" * 60  # a combatant name of 544 characters
+
+LONG_SPEC = {
+    "ruleset": "crt",
+    "description": "a long name",
+    "a": [{"preset": "novice", "name": LONG}],
+    "b": [{"preset": "novice"}],
+    "grid": {"axes": [{"field": "a.0.name", "values": [LONG, LONG + "II", "short"]},
+                      {"field": "a.0.skill", "values": [0, 2]}]},
+    "run": {"fights": 500, "seed": 2},
+    "outputs": {"plots": [{"kind": "curves", "x": "a.0.skill", "where": {"a.0.name": LONG}},
+                          {"kind": "curves", "x": "a.0.skill",
+                           "where": {"a.0.name": LONG + "II"}}]},
+}
+
+
+def test_a_long_name_never_breaks_a_sweeps_plots(tmp_path: Path) -> None:
+    _table, run = balance.sweep(LONG_SPEC, out=tmp_path / "run", executor="serial")
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["status"] == "complete"
+    plots = sorted((run / "plots").iterdir())
+    assert len(plots) == 4  # two figures, PNG and SVG: the two long names stay apart
+    assert all(len(p.name.encode()) <= store.NAME_BYTES + 4 for p in plots)
+    assert render(run, tmp_path / "report")["markdown"].is_file()
+
+
+def test_plot_of_a_long_value_writes_a_bounded_name(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _, run = balance.sweep({**LONG_SPEC, "outputs": {"plots": []}}, out=tmp_path / "run",
+                           executor="serial")
+    assert main(["plot", str(run), "--kind", "curves", "--x", "a.0.skill",
+                 "--where", f"a.0.name={LONG}"]) == 0
+    written = [Path(line) for line in capsys.readouterr().out.split()]
+    assert len(written) == 2 and all(p.is_file() for p in written)
+    assert all(len(p.name.encode()) <= store.NAME_BYTES + 4 for p in written)
+
+
+def test_a_run_that_failed_drawing_is_completed_by_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from balance import plots
+
+    def broken(*args: object, **kwargs: object) -> list[Path]:
+        raise OSError(36, "File name too long")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(plots, "draw_to", broken)
+        with pytest.raises(OSError):
+            balance.sweep(LONG_SPEC, out=tmp_path / "run", executor="serial")
+    meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert meta["status"] == "failed" and "File name too long" in meta["error"]
+    _, run = balance.sweep(LONG_SPEC, out=tmp_path / "run", executor="serial", resume=True)
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["status"] == "complete"
+    assert meta["timings"]["chunks_computed"] == 0  # every fight was already done
+    assert len(list((run / "plots").glob("*.png"))) == 2
+
+
+def test_bounded_names_are_stable_and_distinct() -> None:
+    name = store.bounded_name("x" * 500)
+    assert len(name.encode()) <= store.NAME_BYTES
+    assert store.bounded_name("x" * 500) == name != store.bounded_name("x" * 499 + "y")
+    assert store.bounded_name("short") == "short"
+    assert len(store.bounded_name("é" * 300).encode()) <= store.NAME_BYTES  # UTF-8 cut whole
