@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from ...fields import Table
 from ..base import Scenario
 from .rules import Combatant
 
@@ -25,8 +26,8 @@ def _style(style: str, weapon: str, **fields: object) -> Combatant:
                      **fields)  # type: ignore[arg-type]
 
 
-def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> dict[str, int]:
-    return {"head": head, "arms": arms, "torso": torso, "legs": legs}
+def _armour(head: int = 0, arms: int = 0, torso: int = 0, legs: int = 0) -> Table:
+    return Table({"head": head, "arms": arms, "torso": torso, "legs": legs})
 
 
 STYLE_PRESETS = {
