@@ -92,8 +92,8 @@ def test_bench_runs_the_cases(capsys: pytest.CaptureFixture[str]) -> None:
     ["duel", "strike-rank", "--a", "skirmisher,weapon=great axe,attack_policy=thrust",
      "--b", "skirmisher"],
     ["duel", "strike-rank", "--a", "skirmisher"],
-    ["duel", "strike-rank", "--a", "skirmisher", "--b", "skirmisher", "--b", "skirmisher",
-     "--b", "skirmisher", "--b", "skirmisher"],
+    # a side of 7: one more than max_side (6 since issue 14's ranks)
+    ["duel", "strike-rank", "--a", "skirmisher", *["--b", "skirmisher"] * 7],
     ["log", "strike-rank", "--a", "skirmisher,armour=chest:2", "--b", "skirmisher"],
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
