@@ -284,8 +284,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--experiments", metavar="DIR", default=".",
                    help="folder 'save as experiment' writes to (default: here)")
 
-    p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
-                                      "and a Markdown twin")
+    p = sub.add_parser("report", help="write a playtest report of a run: an HTML page, a "
+                                      "Markdown twin and their PNG figures")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
     p.add_argument("--allow-import", action="store_true",
@@ -294,6 +294,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
                    help="recheck the verdict's key answer under each alternative DEFAULT / "
                         "AMBIG reading and policy (default: as the spec's [verdict] says)")
+    p.add_argument("--svg", action="store_true", help="also write an SVG of each figure")
+    p.add_argument("--embed", action="store_true",
+                   help="put the figures inside report.html (one file to send)")
 
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
@@ -881,7 +884,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
     paths = render(args.run, args.out, allow_import=args.allow_import,
-                   sensitivity=args.sensitivity)
+                   sensitivity=args.sensitivity, svg=args.svg, embed=args.embed)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

@@ -55,12 +55,53 @@ def test_grid_report_says_what_a_designer_needs(grid_run, tmp_path):
                  "95% Wilson", "DEFAULT", "AMBIG", "es2_mode", "Marginal value",
                  "seed entropy", "balance sweep"):
         assert text in html and text in md, text
-    assert html.count("data:image/png;base64,") == 2  # heatmap and curves, embedded
-    assert "<img" in html and 'src="figures/' not in html  # self-contained
+    # each figure stored once, as a PNG both pages reference; no SVG unless asked for
     for fig in ("heatmap", "curves"):
-        assert f"figures/{fig}.png" in md
+        assert f'src="figures/{fig}.png"' in html and f"(figures/{fig}.png)" in md
         assert (tmp_path / "out" / "figures" / f"{fig}.png").stat().st_size > 1000
-        assert (tmp_path / "out" / "figures" / f"{fig}.svg").is_file()
+    assert "data:image" not in html
+    written = sorted(p.relative_to(tmp_path / "out").as_posix()
+                     for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert written == ["figures/curves.png", "figures/heatmap.png", "report.html", "report.md"]
+    assert paths["figures"] == [tmp_path / "out" / "figures" / f"{f}.png"
+                                for f in ("heatmap", "curves")]
+
+
+def test_a_written_report_folder_holds_no_unreferenced_file(grid_run, rr_run, tmp_path):
+    from balance.report import unreferenced
+
+    for run in (grid_run, rr_run):
+        out = tmp_path / run.parent.name
+        render(run, out)
+        assert unreferenced(out) == []
+        assert len(list((out / "figures").iterdir())) >= 1
+        # the check can fail: a figure nothing links to, and one in a subfolder
+        (out / "figures" / "orphan.png").write_bytes(b"x")
+        (out / "old").mkdir()
+        (out / "old" / "report.md").write_text("stale")
+        assert unreferenced(out) == [out / "figures" / "orphan.png", out / "old" / "report.md"]
+
+
+def test_svg_twins_and_an_embedded_page_only_when_asked(grid_run, tmp_path):
+    import base64
+
+    paths = render(grid_run, tmp_path / "svg", svg=True)
+    md = paths["markdown"].read_text()
+    for fig in ("heatmap", "curves"):
+        svg = tmp_path / "svg" / "figures" / f"{fig}.svg"
+        assert svg.read_bytes().lstrip().startswith((b"<?xml", b"<svg"))
+        assert f"([SVG](figures/{fig}.svg))" in md  # linked, so referenced
+    from balance.report import unreferenced
+
+    assert unreferenced(tmp_path / "svg") == []
+    paths = render(grid_run, tmp_path / "embed", embed=True)
+    html = paths["html"].read_text()
+    png = (tmp_path / "embed" / "figures" / "heatmap.png").read_bytes()
+    assert "data:image/png;base64," + base64.b64encode(png).decode("ascii") in html
+    assert 'src="figures/' not in html
+    assert unreferenced(tmp_path / "embed") == []  # the Markdown twin references the PNGs
+    assert main(["report", str(grid_run), "--out", str(tmp_path / "cli"), "--svg"]) == 0
+    assert (tmp_path / "cli" / "figures" / "curves.svg").is_file()
 
 
 def test_round_robin_report_has_ratings_and_equilibria(rr_run, tmp_path):
