@@ -664,11 +664,17 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
     dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
     seat = analysis.seat_advantage(table)
-    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=args.resamples,
-                                                  seed=args.seed)
+    found = bestplay.verdict_changes(given, table, resamples=args.resamples, seed=args.seed)
+    verdicts, changes = found.frame, found.sentences()
     readings = _readings(rs, rules, names)
     rule_policies = [p for p in analysis.matchups.policies(table)
                      if not p.startswith("best play ")]
+    from .analysis.verdict import best_play_verdict
+    from .report.console import verdict_lines
+
+    made = dataclasses.replace(best_play_verdict(table, resamples=args.resamples,
+                                                 seed=args.seed, changes=found),
+                               rests_on=(*readings, *rule_policies))
     searched = "; ".join(dict.fromkeys(table["searched"])) or "none"
     if exact:
         how = "each ordered pair's best play solved exactly"
@@ -681,6 +687,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
                f"{int(table['fights'].sum()):,} fights in all")
     if args.json:
         _print_json({"ruleset": rs.name, "play": "best", "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "draw_worth": args.draw_worth, "precision": table.attrs.get("precision"),
                      "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -700,6 +707,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     print(f"each side's policies ({searched}) chosen to do its best: "
           f"A maximises its expected score (win + {args.draw_worth:g} x draw), B minimises it; "
           "each side plays one profile for all its members")
+    print("\n".join(["", *verdict_lines(made)]))
     _print_rests_on(readings, rule_policies)
     cells = table.assign(cell=[f"{r.value:.4f}" if exact else
                                f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"

@@ -3,7 +3,6 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -398,31 +397,43 @@ DRAWS_SHOWN = 0.05
 """A round robin gets a draw-rate matrix when some matchup draws at least this often."""
 
 
-def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
+def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "",
+                      labels: Labels | None = None, column: str = "a.0.preset") -> list[Block]:
     """What best play changes in one round robin: the verdicts with the policies as given
     (the same fights) and under best play side by side, the sentences naming the changes,
     and the policies each pairing rests on."""
     from ..analysis import bestplay
 
+    labels = labels or Labels()
     at = f" ({level})" if level else ""
     given = bestplay.as_given(table)
-    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=200, seed=0)
+    found = bestplay.verdict_changes(given, table, resamples=200, seed=0)
+    frame = found.frame
+    side_by_side = pd.DataFrame({"entrant": [labels.value(column, e) for e in frame.index]})
+    for key, label, cell in (
+            ("rank", "rank", lambda v: f"{int(v)}"),
+            ("elo", "Elo", lambda v: f"{v:.0f}"),
+            ("dominated", "dominated in (share of replicates)", lambda v: percent(v, 0)),
+            ("metagame", "metagame weight", lambda v: percent(v, 0))):
+        side_by_side[f"{label}, as given"] = [cell(v) for v in frame[key]]
+        side_by_side[f"{label}, best play"] = [cell(v) for v in frame[f"{key}_best"]]
     blocks: list[Block] = [
-        Paragraph(f"Verdicts{at} with the policies as given and under best play. "
-                  + " ".join(changes)),
-        Table(verdicts.round(3).reset_index(),
-              f"Verdicts{at}: rank and Elo (Bradley-Terry), the share of bootstrap replicates "
-              "in which the entrant is dominated by a mix of the others, and its metagame "
-              "weight, with the policies as given (left) and under best play (_best); "
-              "the as-given numbers come from the same fights")]
+        Paragraph(f"The verdicts{at} with the policies as given (the same fights) and under "
+                  "best play, and which change beyond the noise: "
+                  + " ".join(found.sentences(lambda e: labels.value(column, e)))),
+        Table(side_by_side,
+              f"Verdicts{at} side by side, strongest under best play first: rank and Elo "
+              "(Bradley-Terry), the share of bootstrap replicates in which the entrant is "
+              "dominated by a mix of the others, and its metagame weight, with the policies "
+              "as given and under best play")]
     pairs = table[table["a"] != table["b"]]
     moved = ((pairs["default_value"] - pairs["value"]).abs() > 1e-9) if exact else (
         (pairs["default_value"] < pairs["value_low"]) | (pairs["default_value"] > pairs["value_high"]))
     shown = pd.DataFrame({
         "A": pairs["a"], "B": pairs["b"],
-        "value": (pairs["value"].map(lambda v: f"{v:.4f}") if exact
+        "value": (pairs["value"].map(lambda v: percent(v, 2)) if exact
                   else _interval_text(pairs, "value")),
-        "as given": pairs["default_value"].map(lambda v: f"{v:.4f}"),
+        "as given": pairs["default_value"].map(lambda v: percent(v, 2 if exact else 1)),
         "A plays": pairs["policy_a"], "B plays": pairs["policy_b"]})
     blocks.append(Table(shown.reset_index(drop=True),
                         f"The policies each pairing's verdict rests on{at}: A's value under "
@@ -608,12 +619,7 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
         focus=options.get("focus"), matchup_of=None if best else matchup_of,
-        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])])
-    if best and made.sentences:  # the equilibrium's rates: say so up front
-        first = made.sentences[0]
-        made = dataclasses.replace(made, sentences=(dataclasses.replace(
-            first, text="Under best play (each side's policies chosen to do its best), "
-                        + first.text[:1].lower() + first.text[1:]), *made.sentences[1:]))
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
@@ -732,6 +738,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
 
     # --- figures and analyses ---
     blocks = list(figures)
+    changes: list[Block] = []  # a best-play round robin: its verdicts beside the as-given
     rr = _round_robin_axes(results, axes)
     if rr is not None:
         a_ax, b_ax, others = rr
@@ -756,7 +763,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
                                               column=a_ax, svg=svg))
             if best:
-                blocks.extend(_best_play_blocks(table, exact))
+                changes.extend(_best_play_blocks(table, exact, labels=labels, column=a_ax))
         else:
             blocks.append(Paragraph(
                 f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
@@ -770,7 +777,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                                   figure=not best, name=f"matchups-{i + 1}",
                                                   column=a_ax, svg=svg))
                 if best:
-                    blocks.extend(_best_play_blocks(entrants(part), exact, level))
+                    changes.extend(_best_play_blocks(entrants(part), exact, level,
+                                                     labels=labels, column=a_ax))
             blocks.extend(_sensitivity_tables(results, axes, others, labels))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
@@ -866,6 +874,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     if caveat is not None and any(isinstance(b, Paragraph) and b.text.startswith(
             ("Draws", "Mean fight length")) for b in blocks):
         blocks.append(caveat)
+    if changes:  # first after the question: the answer's other half
+        sections.append(Section("What best play changes", tuple(changes)))
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
     fair = _fair_section(spec, meta, allow_import)

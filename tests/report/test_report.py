@@ -264,6 +264,10 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+FIRST_SCREEN = {"width": 1280, "height": 800}
+"""The first screen of a laptop: the verdict must be read on it without scrolling."""
+
+
 def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     # `make test` installs Debian's chromium and sets BALANCE_BROWSER_TESTS=required, so
     # there this test can only pass by rendering; run by hand without a browser it skips.
@@ -279,7 +283,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
         browser = p.chromium.launch(executable_path=exe, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page = browser.new_page(viewport=FIRST_SCREEN)
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(Path(html).as_uri())
@@ -311,7 +315,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     picture = Image.open(BytesIO(shot)).convert("RGB")
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50
-    assert picture.size[1] > 900  # a long page: tables and figures below the fold
+    assert picture.size[1] > FIRST_SCREEN["height"]  # a long page: the rest below the fold
 
 
 def test_rerendering_drops_stale_figures(grid_run, tmp_path):
@@ -371,3 +375,24 @@ def test_a_simulated_round_robin_has_no_equilibrium_caveat(rr_run, tmp_path):
     md = render(rr_run, tmp_path / "out")["markdown"].read_text()
     assert "optimal strategy the solver" not in md and "Upsets" in md
     assert "95% interval" in md
+
+
+def test_sweep_ends_with_the_verdict_its_report_opens_with(tmp_path, capsys):
+    import re
+
+    from tests.sweep.helpers import to_toml
+
+    spec = tmp_path / "grid.toml"
+    spec.write_text(to_toml({**GRID, "run": {"fights": 2000, "seed": 5}}))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "run"), "--executor", "serial",
+                 "-q"]) == 0
+    out = capsys.readouterr().out.rstrip("\n").split("\n")
+    printed = out[out.index("Verdict:") + 1:]
+    assert printed and all(line.startswith("  ") for line in printed)  # the last lines
+    md = render(tmp_path / "run", tmp_path / "report")["markdown"].read_text()
+    verdict = md.split("## Verdict\n", 1)[1].split("\n## ", 1)[0]
+    bullets = [line[2:] for line in verdict.splitlines() if line.startswith("- ")]
+    unescape = lambda text: re.sub(r"\\(.)", r"\1", text)  # noqa: E731 - Markdown escapes
+    assert [line[4:] for line in printed if line.startswith("  - ")] == [
+        unescape(b) for b in bullets]
+    assert bullets[0].startswith("+1 A: skill is worth")
