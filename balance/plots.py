@@ -426,7 +426,7 @@ def save(fig_or_ax: Figure | Axes, path: str | Path, *,
     creator and with a fixed hash salt for its element ids.  Each file is written
     atomically.
     """
-    from .sweep.store import atomic_write
+    from .files import atomic_write
 
     figure = _figure(fig_or_ax)
     stem = Path(path)
@@ -515,7 +515,7 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
         stem = f"curves-{y or value}-{x}" + (f"-by-{by}" if by else "")
     if note:
         ax.set_title(f"{ax.get_title()}\n{_wrap(note, 60, r'(?<=, )')}", fontsize="medium")
-    from .sweep.store import bounded_name
+    from .files import bounded_name
 
     # Held values and names are user strings: keep the file name safe and within what any
     # file system takes (a long combatant name is cut and hashed, not a failed sweep).
@@ -568,7 +568,7 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
         if not others:
             raise SpecError(f"a {kind} needs two axes; give --y")
         y = others[0]
-    from .sweep.store import check_folder
+    from .files import check_folder
 
     folder = Path(out) if out is not None else path / "plots"
     check_folder(folder, "--out", " for the plots")

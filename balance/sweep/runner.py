@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from .. import budget
+from .. import budget, files
 from ..api import versions
 from ..engine import reached, run_chunk
 from ..errors import Interrupted, SpecError
@@ -639,9 +639,9 @@ def _now() -> str:
 
 def _default_out(spec: Spec) -> Path:
     if spec.source:
-        return Path("runs") / store.bounded_name(Path(spec.source).stem)
+        return Path("runs") / files.bounded_name(Path(spec.source).stem)
     name = re.sub(r"[^A-Za-z0-9_-]+", "-", spec.ruleset)
-    return Path("runs") / store.bounded_name(f"sweep-{name}")
+    return Path("runs") / files.bounded_name(f"sweep-{name}")
 
 
 def _check_run_dir(out: Path, resume: bool, locked: bool = False) -> dict[str, Any] | None:
@@ -816,7 +816,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
-    store.check_folder(run_dir)
+    files.check_folder(run_dir)
     previous = _check_run_dir(run_dir, resume)
     stream = stream or sys.stderr
 
@@ -892,7 +892,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                                     fights=_fights_left(todo), chunk_size=spec.chunk_size,
                                     workers=_planned_workers(executor, workers, pool))
             budget.check(found, spec.source or "the sweep", max_seconds)
-        store.make_folder(run_dir)
+        files.make_folder(run_dir)
         lock.acquire()
         # Under the lock: the folder is as it was when checked (no run slipped in between).
         if (_check_run_dir(run_dir, resume, locked=True) is None) != (previous is None):
@@ -925,7 +925,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         meta["sessions"] = sessions
         counts = _Counts()
         if spec.source:
-            store.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
+            files.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
         store.write_json(run_dir / store.META, meta)
         try:
             with guard.terminate_as_interrupt():
