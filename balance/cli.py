@@ -859,7 +859,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    from .plots import plot_run
+    from .sweep.plotting import plot_run
 
     written = plot_run(args.run, kind=args.kind, x=args.x, y=args.y, value=args.value,
                        by=args.by, where=args.where, out=args.out)

@@ -42,7 +42,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import budget, files
 from ..api import versions
@@ -55,13 +55,14 @@ from . import bestplay as _best
 from . import exact as _exact
 from . import guard, store
 from .grid import Cell, display, expand
+from .plotting import draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
+from .store import Run
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
-           "sweep"]
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = store.RUN_FORMAT
@@ -584,35 +585,6 @@ class SweepInterrupted(Interrupted):
         self.path = path
 
 
-class Run(NamedTuple):
-    """A finished sweep: its results table and its run directory.
-
-    Unpacks as ``table, path = balance.sweep(...)``; ``.meta`` reads ``meta.json``.
-    """
-
-    table: pd.DataFrame
-    path: Path
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        return store.read_meta(self.path)
-
-
-def load_run(path: str | Path) -> Run:
-    """The results table and directory of a run written by :func:`sweep`.
-
-    Raises :class:`SpecError` (naming the file and the way out) for a folder that is not a
-    run, a damaged ``meta.json``, or a results table that is missing, unreadable, or not
-    the one the run wrote (see :func:`balance.sweep.store.read_table`).
-    """
-    path = Path(path)
-    meta = store.read_meta(path)
-    table = store.read_table(path, meta)
-    table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
-    return Run(table, path)
-
-
 def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     """The DEFAULT / AMBIG readings in force in any cell (a ruleset may list only those that
     touch a matchup), each named once with its value in the first cell that has it."""
@@ -1034,7 +1006,7 @@ def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str,
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
-    plots = _draw_plots(spec, table, run_dir)
+    plots = draw_spec_plots(spec, table, run_dir)
     said.update({
         "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
         "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
@@ -1057,23 +1029,3 @@ def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:
                                 f"; estimated under {SMALL_WORK_S:g} s, so no worker pool"))
     return pool.name
 
-
-def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
-    if not spec.plots:
-        return []
-    from .. import plots
-    from ..labels import Labels
-
-    labels = Labels.for_run(table)
-    written: list[Path] = []
-    for plot in spec.plots:
-        part = table
-        for name, value in plot.where.items():
-            part = part[part[name] == display(value, name)]
-        held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
-        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
-                         for name, value in plot.where.items())
-        written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
-                                     y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held), note=note))
-    return written

@@ -33,7 +33,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SpecError
 from ..files import atomic_write
@@ -47,10 +47,12 @@ __all__ = [
     "RUN_FORMAT",
     "ChunkCache",
     "ExactCache",
+    "Run",
     "cache_tag",
     "checksum",
     "exact_tag",
     "file_checksum",
+    "load_run",
     "read_json",
     "read_meta",
     "read_table",
@@ -368,3 +370,32 @@ def read_table(run_dir: Path, meta: Mapping[str, Any] | None = None) -> pd.DataF
             raise SpecError(f"{path} holds {len(table)} rows but the run has {meta.get('cells')} "
                             f"cells: damaged or truncated; {rewrite}")
     return table
+
+
+class Run(NamedTuple):
+    """A finished sweep: its results table and its run directory.
+
+    Unpacks as ``table, path = balance.sweep(...)``; ``.meta`` reads ``meta.json``.
+    """
+
+    table: pd.DataFrame
+    path: Path
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return read_meta(self.path)
+
+
+def load_run(path: str | Path) -> Run:
+    """The results table and directory of a run written by :func:`sweep`.
+
+    Raises :class:`SpecError` (naming the file and the way out) for a folder that is not a
+    run, a damaged ``meta.json``, or a results table that is missing, unreadable, or not
+    the one the run wrote (see :func:`read_table`).
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    table = read_table(path, meta)
+    table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
+    return Run(table, path)

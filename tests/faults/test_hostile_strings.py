@@ -205,13 +205,13 @@ def test_plot_of_a_long_value_writes_a_bounded_name(tmp_path: Path,
 
 def test_a_run_that_failed_drawing_is_completed_by_resume(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from balance import plots
+    from balance import figures
 
     def broken(*args: object, **kwargs: object) -> list[Path]:
         raise OSError(36, "File name too long")
 
     with monkeypatch.context() as patch:
-        patch.setattr(plots, "draw_to", broken)
+        patch.setattr(figures, "draw_to", broken)
         with pytest.raises(OSError):
             balance.sweep(LONG_SPEC, out=tmp_path / "run", executor="serial")
     meta = json.loads((tmp_path / "run" / "meta.json").read_text())
