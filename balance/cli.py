@@ -187,7 +187,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("log", help="one fight by the reference implementation, narrated")
     _add_matchup(p)
     p.add_argument("--seed", type=_seed, default=None)
-    p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
+    p.add_argument("--json", action="store_true",
+                   help="print the outcome and the narration ('log') as one JSON object")
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
@@ -489,13 +490,16 @@ def _cmd_log(args: argparse.Namespace) -> int:
 
     rs, rules, side_a, side_b = _matchup(args)
     seed = root_entropy(args.seed)  # fresh entropy when no --seed: printed, so replayable
-    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=seed, log=print)
+    lines: list[str] = []  # with --json the narration goes inside the JSON, not before it
+    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=seed,
+                        log=lines.append if args.json else print)
+    if args.json:
+        _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
+                     "cause": outcome.cause, "seed": seed, "log": lines})
+        return 0
     winner = {0: "draw", 1: "side A wins", 2: "side B wins"}[int(outcome.winner)]
     print(f"== {winner} after {_count(outcome.rounds, 'round')} ({outcome.cause})"
           + ("" if args.seed is not None else f"; replay with --seed {seed}"))
-    if args.json:
-        _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
-                     "cause": outcome.cause, "seed": seed})
     return 0
 
 
@@ -873,7 +877,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    from .plots import plot_run
+    from .sweep.plotting import plot_run
 
     written = plot_run(args.run, kind=args.kind, x=args.x, y=args.y, value=args.value,
                        by=args.by, where=args.where, out=args.out)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..sweep.store import bounded_name
+from ..files import atomic_write, bounded_name, check_folder
 from .build import (
     Figure,
     Paragraph,
@@ -214,8 +214,7 @@ def render(run: str | Path, out: str | Path | None = None, *,
     dict
         ``{"html": path, "markdown": path, "figures": [paths]}``.
     """
-    from ..sweep import load_run
-    from ..sweep.store import atomic_write, check_folder
+    from ..sweep.store import load_run
 
     loaded = load_run(run)
     run_dir = Path(loaded.path)
