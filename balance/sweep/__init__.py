@@ -8,7 +8,8 @@
 * :mod:`~balance.sweep.grid` -- cells with stable keys;
 * :mod:`~balance.sweep.runner` -- executors (serial, processes, dask), caching per cell and
   chunk, resume;
-* :mod:`~balance.sweep.store` -- the run directory: Parquet, CSV, meta.json, atomic writes.
+* :mod:`~balance.sweep.store` -- the run directory: Parquet, CSV, meta.json; ``load_run``;
+* :mod:`~balance.sweep.plotting` -- a run's figures (``[[outputs.plots]]``, ``balance plot``).
 
 Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a sweep runs.
 """
@@ -16,8 +17,9 @@ Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a 
 from __future__ import annotations
 
 from .grid import Cell, expand
-from .runner import EXECUTORS, Run, load_run, sweep
+from .runner import EXECUTORS, sweep
 from .spec import Axis, PlotSpec, Spec, load_spec
+from .store import Run, load_run
 
 __all__ = [
     "EXECUTORS",
