@@ -292,8 +292,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--experiments", metavar="DIR", default=".",
                    help="folder 'save as experiment' writes to (default: here)")
 
-    p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
-                                      "and a Markdown twin")
+    p = sub.add_parser("report", help="write a playtest report of a run: an HTML page, a "
+                                      "Markdown twin and their PNG figures")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
     p.add_argument("--allow-import", action="store_true",
@@ -302,6 +302,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
                    help="recheck the verdict's key answer under each alternative DEFAULT / "
                         "AMBIG reading and policy (default: as the spec's [verdict] says)")
+    p.add_argument("--svg", action="store_true", help="also write an SVG of each figure")
+    p.add_argument("--embed", action="store_true",
+                   help="put the figures inside report.html (one file to send)")
 
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
@@ -672,11 +675,17 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
     dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
     seat = analysis.seat_advantage(table)
-    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=args.resamples,
-                                                  seed=args.seed)
+    found = bestplay.verdict_changes(given, table, resamples=args.resamples, seed=args.seed)
+    verdicts, changes = found.frame, found.sentences()
     readings = _readings(rs, rules, names)
     rule_policies = [p for p in analysis.matchups.policies(table)
                      if not p.startswith("best play ")]
+    from .analysis.verdict import best_play_verdict
+    from .report.console import verdict_lines
+
+    made = dataclasses.replace(best_play_verdict(table, resamples=args.resamples,
+                                                 seed=args.seed, changes=found),
+                               rests_on=(*readings, *rule_policies))
     searched = "; ".join(dict.fromkeys(table["searched"])) or "none"
     if exact:
         how = "each ordered pair's best play solved exactly"
@@ -689,6 +698,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
                f"{int(table['fights'].sum()):,} fights in all")
     if args.json:
         _print_json({"ruleset": rs.name, "play": "best", "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "draw_worth": args.draw_worth, "precision": table.attrs.get("precision"),
                      "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -708,6 +718,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     print(f"each side's policies ({searched}) chosen to do its best: "
           f"A maximises its expected score (win + {args.draw_worth:g} x draw), B minimises it; "
           "each side plays one profile for all its members")
+    print("\n".join(["", *verdict_lines(made)]))
     _print_rests_on(readings, rule_policies)
     cells = table.assign(cell=[f"{r.value:.4f}" if exact else
                                f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"
@@ -892,7 +903,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
     paths = render(args.run, args.out, allow_import=args.allow_import,
-                   sensitivity=args.sensitivity)
+                   sensitivity=args.sensitivity, svg=args.svg, embed=args.embed)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

@@ -282,6 +282,16 @@ def test_cli_matchups_best_json(cli):
     assert {"value", "policy_a", "policy_b"} <= set(data["matchups"][0])
     assert data["verdict_changes"] and data["assumptions"]
     assert any(" v " in p and "A plays" in p for p in data["policies"])
+    # the verdict, as the report states it: best play's, then what it changes (exact here)
+    assert data["verdict"][0].startswith("Under best play (each side's policies chosen")
+    assert data["verdict"][-2].startswith(("Against the policies as given (the same fights), "
+                                           "under best play ", "Best play changes none"))
+    assert data["verdict"][-1].startswith("It rests on ")
+    status, out, _ = cli("matchups", "pool", "--entrants", "duellist,brute", "--rule",
+                         "max_rounds=8", "--play", "best", "--resamples", "10", "--workers", "1")
+    lines = out.splitlines()
+    assert status == 0 and lines[3] == "Verdict:"  # after the two header lines, first
+    assert lines[4] == "  - " + data["verdict"][0]
 
 
 def test_cli_matchups_discloses_policies(cli):

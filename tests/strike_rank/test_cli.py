@@ -38,6 +38,9 @@ def test_log_narrates_a_fight(cli) -> None:
      "the whip is a specialist weapon"),
     (["duel", "strike-rank", "--a", "skirmisher,weapon=great axe,attack_policy=thrust",
       "--b", "skirmisher"], "below the great axe's 14"),
+    # a side of 7: one more than max_side (6 since issue 14's ranks)
+    (["duel", "strike-rank", "--a", "skirmisher", *["--b", "skirmisher"] * 7],
+     "side b has 7 combatants; strike-rank allows 1..6"),
     (["log", "strike-rank", "--a", "skirmisher,armour=chest:2", "--b", "skirmisher"],
      "keys: head, arms, torso, legs; got 'chest:2'"),
 ])
