@@ -127,7 +127,7 @@ def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
     import tempfile
     from pathlib import Path
 
-    from .sweep import sweep
+    from .experiments import sweep
 
     with tempfile.TemporaryDirectory(prefix="balance-bench-") as tmp:
         run_dir = Path(tmp) / "run"

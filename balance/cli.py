@@ -23,9 +23,9 @@ from typing import Any, NoReturn
 
 from . import api, budget
 from .errors import Interrupted, SpecError
+from .experiments import guard
 from .rulesets import RULESETS, available, resolve
 from .rulesets.base import Ruleset
-from .sweep import guard
 
 __all__ = ["main"]
 
@@ -663,7 +663,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     on its values, and the verdicts beside those of the policies as given."""
     from . import analysis
     from .analysis import bestplay
-    from .sweep.runner import default_workers
+    from .experiments.runner import default_workers
 
     table = analysis.round_robin(rs, {name: _entrant(rs, name) for name in names}, rules=rules,
                                  n=args.n, precision=args.precision, seed=args.seed,
@@ -780,7 +780,7 @@ def _count(n: int, word: str) -> str:
 def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
                     workers: int | None) -> str:
     """What a short pilot says of a whole sweep (for --dry-run), or nothing for a small one."""
-    from .sweep.runner import MAX_WORKERS, default_workers
+    from .experiments.runner import MAX_WORKERS, default_workers
 
     per_cell = spec.cap if spec.precision is None else min(
         spec.cap, budget.fights_needed(spec.precision, spec.confidence))
@@ -797,8 +797,8 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import expand, load_spec, sweep
-    from .sweep.runner import SweepInterrupted
+    from .experiments import expand, load_spec, sweep
+    from .experiments.runner import SweepInterrupted
 
     executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
@@ -810,7 +810,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                     + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
                        else f"value to within +/- {spec.precision:g}"))
         elif spec.method == "exact":
-            from .sweep.exact import check_cells
+            from .experiments.exact import check_cells
 
             check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
             size = "each cell solved exactly"
@@ -877,7 +877,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    from .sweep.plotting import plot_run
+    from .experiments.plotting import plot_run
 
     written = plot_run(args.run, kind=args.kind, x=args.x, y=args.y, value=args.value,
                        by=args.by, where=args.where, out=args.out)

@@ -251,7 +251,7 @@ def _text(value: Any) -> str:
 
 
 def _display(value: Any, column: str) -> Any:
-    from .sweep.grid import display
+    from .experiments.grid import display
 
     return display(value, column)
 
@@ -262,7 +262,7 @@ def _ruleset(ref: Any) -> Any:
     if not isinstance(ref, str):
         return ref
     try:
-        from .sweep.spec import resolve_ruleset
+        from .experiments.spec import resolve_ruleset
 
         return resolve_ruleset(ref)
     except Exception:  # a ruleset no longer importable: labels without its docs

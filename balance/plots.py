@@ -4,7 +4,7 @@ Each plot function takes the tidy table (one row per cell, as ``balance.sweep`` 
 ``balance.load_run`` reads) and keyword-only column names, draws on ``ax`` (a new figure
 when ``None``) and returns the Axes.  None of them shows or saves anything, and nothing here
 reads a run or writes a file: :mod:`balance.figures` writes figures with deterministic
-bytes, and ``balance plot RUN`` (:func:`balance.sweep.plotting.plot_run`) draws a finished
+bytes, and ``balance plot RUN`` (:func:`balance.experiments.plotting.plot_run`) draws a finished
 run's table.
 
 * :func:`heatmap` -- a rate (or fight length) over two swept axes;

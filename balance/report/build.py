@@ -606,8 +606,8 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
 
     def matchup_of(cell: Mapping[str, Any]) -> Any:
         if not cells:
-            from ..sweep.grid import display, expand
-            from ..sweep.spec import load_spec
+            from ..experiments.grid import display, expand
+            from ..experiments.spec import load_spec
 
             for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
                 cells[tuple(str(display(c.params[a], a)) for a in axes)] = c
@@ -962,7 +962,7 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
     if not spec.get("tune"):
         return None
     from ..analysis.tune import from_spec
-    from ..sweep.spec import load_spec
+    from ..experiments.spec import load_spec
 
     parsed = load_spec(spec, name="spec", allow_import=allow_import)
     blocks: list[Block] = []

@@ -214,7 +214,7 @@ def render(run: str | Path, out: str | Path | None = None, *,
     dict
         ``{"html": path, "markdown": path, "figures": [paths]}``.
     """
-    from ..sweep.store import load_run
+    from ..experiments.store import load_run
 
     loaded = load_run(run)
     run_dir = Path(loaded.path)

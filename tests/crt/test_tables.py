@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import balance
+from balance.experiments import load_spec
 from balance.rulesets.crt import Combatant, Rules
 from balance.rulesets.crt.exact import stroke_probability
 from balance.rulesets.crt.reference import fight
 from balance.rulesets.crt.rules import band, needed, scores
 from balance.stats import chi2_homogeneity, gof_pvalue
-from balance.sweep import load_spec
 from balance.testing import kernel_counts, reference_counts
 
 crt = balance.get("crt")

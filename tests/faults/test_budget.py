@@ -12,7 +12,7 @@ import pytest
 
 import balance
 from balance import budget
-from balance.sweep import runner
+from balance.experiments import runner
 
 from ..sweep.helpers import make_spec
 
@@ -84,7 +84,7 @@ def test_the_duel_command_refuses_a_typo_and_says_how(capsys: pytest.CaptureFixt
 
 def test_the_documented_limits_are_the_code_s() -> None:
     from balance import files, progress
-    from balance.sweep import guard
+    from balance.experiments import guard
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "experiments.md").read_text()
     text = " ".join(docs.split())

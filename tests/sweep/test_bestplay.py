@@ -13,8 +13,8 @@ import balance
 from balance.analysis import bestplay
 from balance.cli import main
 from balance.errors import SpecError
+from balance.experiments import expand, load_spec
 from balance.report import render
-from balance.sweep import expand, load_spec
 
 from .helpers import to_toml
 

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 import balance
 from balance import figures, plots
 from balance.errors import SpecError
-from balance.sweep.plotting import plot_run
+from balance.experiments.plotting import plot_run
 
 from .helpers import ROOT, make_spec
 
@@ -119,7 +119,7 @@ def test_saved_bytes_are_deterministic(one_target: pd.DataFrame, tmp_path: Path,
 def test_saved_bytes_are_the_same_in_another_process(run: balance.Run, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    code = ("import sys; from balance.sweep import plotting as p; "
+    code = ("import sys; from balance.experiments import plotting as p; "
             "p.plot_run(sys.argv[1], kind='curves', x='rules.target', by='a.0.preset', "
             "where=['b.0.preset=lucky'], out=sys.argv[2])")
     digests = []

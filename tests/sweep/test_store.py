@@ -12,8 +12,8 @@ import pytest
 
 import balance
 from balance import files
+from balance.experiments import load_spec, store
 from balance.results import Tally
-from balance.sweep import load_spec, store
 
 from .helpers import make_spec
 

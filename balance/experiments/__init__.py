@@ -1,15 +1,18 @@
-"""Experiment runner: TOML sweeps over stats, styles and rules, reproducible anywhere.
+"""Experiments: TOML sweeps over stats, styles and rules, reproducible anywhere.
+
+``balance.sweep`` (this package's :func:`sweep`) runs one.
 
 >>> import balance
 >>> table, path = balance.sweep("experiments/crt-skill-vs-experience.toml")  # doctest: +SKIP
 >>> balance.load_run(path).table                                            # doctest: +SKIP
 
-* :mod:`~balance.sweep.spec` -- TOML -> frozen, validated :class:`Spec`;
-* :mod:`~balance.sweep.grid` -- cells with stable keys;
-* :mod:`~balance.sweep.runner` -- executors (serial, processes, dask), caching per cell and
-  chunk, resume;
-* :mod:`~balance.sweep.store` -- the run directory: Parquet, CSV, meta.json; ``load_run``;
-* :mod:`~balance.sweep.plotting` -- a run's figures (``[[outputs.plots]]``, ``balance plot``).
+* :mod:`~balance.experiments.spec` -- TOML -> frozen, validated :class:`Spec`;
+* :mod:`~balance.experiments.grid` -- cells with stable keys;
+* :mod:`~balance.experiments.runner` -- executors (serial, processes, dask), caching per
+  cell and chunk, resume;
+* :mod:`~balance.experiments.store` -- the run directory: Parquet, CSV, meta.json; ``load_run``;
+* :mod:`~balance.experiments.plotting` -- a run's figures (``[[outputs.plots]]``,
+  ``balance plot``).
 
 Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a sweep runs.
 """

@@ -23,8 +23,8 @@ task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun els
 which changes nothing since the tasks are pure.
 
 An exact run (``[run] method = "exact"``) has one task per distinct cell instead,
-:func:`balance.sweep.exact.solve_task` (the ruleset's exact solver), on the same executors,
-cached per cell (``exact.json``) and resumed the same way; see :mod:`balance.sweep.exact`.
+:func:`balance.experiments.exact.solve_task` (the ruleset's exact solver), on the same executors,
+cached per cell (``exact.json``) and resumed the same way; see :mod:`balance.experiments.exact`.
 """
 
 from __future__ import annotations
@@ -296,7 +296,7 @@ class _Processes(_LocalFutures):
         ctx = mp.get_context(method)
         if method == "forkserver":
             # Workers fork from a server that has already imported the task's module.
-            ctx.set_forkserver_preload(["balance.sweep.runner"])
+            ctx.set_forkserver_preload(["balance.experiments.runner"])
         self.workers = workers
         self.window = 2 * workers + 2
         self.address = None
@@ -728,7 +728,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     Parameters
     ----------
     spec
-        A :class:`~balance.sweep.spec.Spec`, the path of a TOML experiment, or its mapping.
+        A :class:`~balance.experiments.spec.Spec`, the path of a TOML experiment, or its mapping.
     out
         Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
         or hold a run to resume.
