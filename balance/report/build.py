@@ -751,11 +751,13 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             return df.assign(a=df["a"].astype(str), b=df["b"].astype(str))
 
         table = entrants(results)
-        # the report draws its own matrix: seat-averaged, draw-aware, strongest first
-        blocks = [b for b in blocks if not (isinstance(b, Figure)
-                                            and b.name.startswith("matchup-"))]
+        # the report draws its own matrix: seat-averaged, draw-aware, strongest first (under
+        # best play: the spec's matrix of A's value, or one drawn here)
+        if not best:
+            blocks = [b for b in blocks if not (isinstance(b, Figure)
+                                                and b.name.startswith("matchup-"))]
         if not others:
-            if best and not figures:
+            if best and not any(isinstance(b, Figure) for b in blocks):
                 blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
                                                             value="value"), "matchups",
                                       f"A's value under best play, row ({a_ax}) against "

@@ -125,6 +125,10 @@ def test_report_shows_both_verdicts_and_the_policies(best_run, tmp_path):
                                  "best), ")
     assert re.match(r"- (Against the policies as given \(the same fights\), under best play "
                     r"|Best play changes none of the verdicts)", bullets[-1]), bullets[-1]
+    # the spec's matrix of A's value is the report's figure (a best-play run draws no
+    # seat-averaged score matrix of its own)
+    assert [p.name for p in paths["figures"]] == ["matchup-value-b.0.preset-a.0.preset.png"]
+    assert "](figures/matchup-value-b.0.preset-a.0.preset.png)" in text
     html = paths["html"].read_text()
     assert html.index('id="verdict"') < html.index("What best play changes") \
         < html.index("What the numbers say")
