@@ -41,6 +41,12 @@ def fights_needed(precision: float, confidence: float = 0.95) -> int:
     return math.ceil((z / (2 * precision)) ** 2)
 
 
+def smallest_precision(fights: int, confidence: float = 0.95) -> float:
+    """The smallest half-width :func:`fights_needed` reaches within ``fights`` fights."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    return math.nextafter(z / (2 * math.sqrt(fights)), math.inf)
+
+
 def pilot_rate(ruleset: Any, rules: Any, side_a: Any, side_b: Any, *,
                chunk_size: int) -> float:
     """Fights per second of one core on this matchup, from kernel calls of growing size on

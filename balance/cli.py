@@ -64,6 +64,13 @@ def _precision(text: str) -> float:
         value = -1.0
     if not 0 < value < 0.5:
         raise argparse.ArgumentTypeError(f"expected a half-width in (0, 0.5), got {text!r}")
+    from .engine import MAX_FIGHTS
+
+    if budget.fights_needed(value) > MAX_FIGHTS:  # no run may reach it: refused, not piloted
+        smallest = budget.smallest_precision(MAX_FIGHTS)
+        raise argparse.ArgumentTypeError(
+            f"expected a half-width of at least {smallest:.2g} (a smaller one needs more than "
+            f"{MAX_FIGHTS:,} fights, the most a run makes), got {text!r}")
     return value
 
 

@@ -229,7 +229,14 @@ def check_presets_and_scenarios(rs: Any) -> None:
 def check_policy_space(rs: Any) -> None:
     for policy in rs.policy_space():
         assert policy.scope in ("combatant", "rules"), policy
-        assert len(policy.values) >= 2, f"policy {policy.name} offers fewer than 2 values"
+        # an empty search is a policy declared but not searched unless a search names it
+        # (pool's turn_policy: the exact game plays attack turns only); otherwise a choice
+        assert len(policy.values) != 1, f"policy {policy.name} offers a single value to try"
+        if not policy.values:
+            owner = rs.Combatant if policy.scope == "combatant" else rs.Rules
+            md = {f.name: f.metadata for f in dataclasses.fields(owner)}[policy.name]
+            assert md.get("choices") or None not in (md.get("low"), md.get("high")), \
+                f"policy {policy.name} has no values to try and no choices or bounds"
         for value in policy.values:
             if policy.scope == "combatant":
                 rs.combatant(None, **{policy.name: value})
