@@ -371,17 +371,20 @@ class _Case:
                  side_b: Iterable[Any], n: int, seed: int) -> None:
         self.rs, self.name, self.rules, self.n, self.seed = rs, name, rules, n, seed
         self.sides = (tuple(side_a), tuple(side_b))
-        self._kernel: tuple[np.ndarray, ...] | None = None
+        self._kernel: dict[str, np.ndarray] | None = None
         self._exact: Any = None
 
     def same_matchup(self, other: _Case) -> bool:
         return self.rules == other.rules and self.sides == other.sides
 
     def kernel(self, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...]
-               ) -> tuple[np.ndarray, ...]:
+               ) -> dict[str, np.ndarray]:
+        """Every per-fight result: winner, rounds, cause and the extras."""
         out = self.rs.simulate(rules, side_a, side_b, n=self.n,
                                rng=np.random.default_rng(self.seed))
-        return (np.asarray(out.winner), np.asarray(out.rounds), np.asarray(out.cause))
+        return {"winner": np.asarray(out.winner), "rounds": np.asarray(out.rounds),
+                "cause": np.asarray(out.cause),
+                **{f"extra {k}": np.asarray(v) for k, v in out.extras.items()}}
 
     def exact_baseline(self) -> Any:
         """The exact answer of the matchup, or ``None`` where the solver does not answer."""
@@ -411,8 +414,8 @@ class _Case:
             outcomes = self.kernel(rules, side_a, side_b)
         except SpecError:
             return None
-        return not all(np.array_equal(x, y) for x, y in zip(self._kernel, outcomes,
-                                                               strict=True))
+        return (outcomes.keys() != self._kernel.keys()
+                or not all(np.array_equal(x, outcomes[k]) for k, x in self._kernel.items()))
 
 
 def _probabilities_differ(one: Any, two: Any) -> bool:
@@ -645,8 +648,9 @@ def _cases(rs: Any, n: int, seed: int) -> list[_Case]:
 def _witness_case(rs: Any, w: Any, key: str, n: int, seed: int) -> _Case:
     try:
         rules = w.rules if isinstance(w.rules, rs.Rules) else rs.rules(w.rules)
-        return _Case(rs, f"witness {w.why or key}", rules, rs.side(w.side_a),
-                     rs.side(w.side_b), n, seed)
+        side_a, side_b = rs.side(w.side_a), rs.side(w.side_b)
+        rs.check_sides(rules, side_a, side_b)
+        return _Case(rs, f"witness {w.why or key}", rules, side_a, side_b, n, seed)
     except Exception as exc:
         raise AssertionError(f"the witness of {key} ({w.why}) is not a valid matchup: "
                              f"{exc}") from exc
@@ -715,7 +719,7 @@ def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED
     combatant of side A then of side B for a combatant field, in the ruleset's bench cases
     and scenarios, smallest first, through the kernel.  A variant runs ``n`` kernel fights
     with the matchup's seed (common random numbers: an inert change gives identical winner,
-    rounds and cause arrays).  Fields declared inert
+    rounds, cause and extras arrays).  Fields declared inert
     (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) are
     tried with :data:`INERT_ALTERNATIVES` values on both sides at once in every matchup, to
     confirm it.  ``fields`` limits the answer to those fields.

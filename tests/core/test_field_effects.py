@@ -67,6 +67,6 @@ def test_fields_limits_the_answer() -> None:
         "combatant.bias", "rules.target"]
 
 
-@pytest.mark.parametrize("name", ["crt", "pool"])
+@pytest.mark.parametrize("name", ["crt", "pool", "zones"])
 def test_builtin_rulesets(name: str) -> None:
     check_every_field_matters(resolve(name))
