@@ -4,9 +4,9 @@
 of scikit-learn's ``check_estimator``: run it over any ruleset -- a built-in, a plugin, the
 one ``balance new ruleset`` wrote -- and it checks field validation and bad input,
 determinism, chunk composition, the kernel against the scalar reference in distribution,
-the exact solver against the kernel where one exists, the narrated log, the policy space
-and the bench cases.  :func:`ruleset_checks` yields the same checks one by one, for
-``pytest.mark.parametrize``.
+the exact solver against the kernel where one exists, the narrated log, the policy space,
+the bench cases, and that every field changes some result where it should.
+:func:`ruleset_checks` yields the same checks one by one, for ``pytest.mark.parametrize``.
 
 Like ``numpy.testing``, this module is for test suites (ours and those of anyone adding a
 ruleset); nothing in the package imports it.
@@ -123,6 +123,7 @@ def ruleset_checks(ruleset: Any) -> Iterator[tuple[str, Check]]:
     yield "exact_matches_kernel", check_exact_matches_kernel
     yield "narrated_log", check_narrated_log
     yield "bench_cases", check_bench_cases
+    yield "every_field_matters", check_every_field_matters
 
 
 def check_ruleset(ruleset: Any) -> None:
@@ -339,9 +340,10 @@ seed for the matchup and its variant) make any difference visible in a few hundr
 FIELD_SEED = 11
 MAX_ALTERNATIVES = 12
 """Alternative values the generic search tries per field (declared witnesses: all theirs)."""
-INERT_ALTERNATIVES = 2
-"""Alternative values tried, on both sides at once, to confirm that a field declared inert
-is."""
+INERT_MAX_COMBATANTS = 6
+"""A field declared inert is confirmed in the matchups of at most this many combatants (a
+new matchup costs its setup, which grows fast with the sides: strike-rank's 6 v 6 takes
+seconds)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -625,8 +627,9 @@ def _search(cases: Iterable[_Case], key: str, values: Sequence[Any], sides: Sequ
                                          f"{exc!r}") from exc
                 tried += differs is not None
                 if differs:
-                    name = key.split(".", 1)[1]
-                    return (f"{case.name}: {name}={value!r}{how} "
+                    name, shown = key.split(".", 1)[1], repr(value)
+                    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+                    return (f"{case.name}: {name}={shown}{how} "
                             f"({'exact' if exact else 'kernel'})"), tried
     return None, tried
 
@@ -642,7 +645,11 @@ def _cases(rs: Any, n: int, seed: int) -> list[_Case]:
         case = _Case(rs, name, rules, side_a, side_b, n, seed)
         if not any(case.same_matchup(other) for other in found):
             found.append(case)
-    return sorted(found, key=lambda c: len(c.sides[0]) + len(c.sides[1]))
+    return sorted(found, key=_size)
+
+
+def _size(case: _Case) -> int:
+    return len(case.sides[0]) + len(case.sides[1])
 
 
 def _witness_case(rs: Any, w: Any, key: str, n: int, seed: int) -> _Case:
@@ -671,6 +678,7 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
         by_key.setdefault(key, []).append(w)
     wanted = None if fields is None else {_resolve_key(keys, k, "fields") for k in fields}
     cases = _cases(rs, n, seed)
+    small = [c for c in cases if _size(c) <= INERT_MAX_COMBATANTS] or cases[:1]
     seen = _seen_values(rs, cases)
     hints: dict[type, dict[str, Any]] = {}
     for key, (cls, f) in keys.items():
@@ -680,8 +688,13 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
         values = _alternatives(f, tp, seen.get(key, []))
         policy = bool(f.metadata.get("policy"))
         if key in declared_inert:
-            changed, tried = _search(cases, key, values[:INERT_ALTERNATIVES], ("ab",),
-                                     exact=False)
+            # each matchup with one alternative, in turn, on both sides at once
+            changed, tried = None, 0
+            for i, case in enumerate(small):
+                if changed is None and values:
+                    changed, more = _search([case], key, [values[i % len(values)]], ("ab",),
+                                            exact=False)
+                    tried += more
             yield FieldEffect(key, policy, changed, inert=declared_inert[key], tried=tried)
             continue
         changed, by_witness, failed, tried = None, False, [], 0
@@ -719,10 +732,11 @@ def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED
     combatant of side A then of side B for a combatant field, in the ruleset's bench cases
     and scenarios, smallest first, through the kernel.  A variant runs ``n`` kernel fights
     with the matchup's seed (common random numbers: an inert change gives identical winner,
-    rounds, cause and extras arrays).  Fields declared inert
-    (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) are
-    tried with :data:`INERT_ALTERNATIVES` values on both sides at once in every matchup, to
-    confirm it.  ``fields`` limits the answer to those fields.
+    rounds, cause and extras arrays).  A field declared inert
+    (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) is set
+    on both sides at once in every bench case and scenario of at most
+    :data:`INERT_MAX_COMBATANTS` combatants, to one of its alternatives in turn, to confirm
+    it.  ``fields`` limits the answer to those fields.
     """
     from .rulesets import resolve
 

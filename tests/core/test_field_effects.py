@@ -65,8 +65,3 @@ def test_bad_declarations_are_named(inert, witnesses, message) -> None:
 def test_fields_limits_the_answer() -> None:
     assert [e.field for e in field_effects(coin(), fields=["bias", "rules.target"])] == [
         "combatant.bias", "rules.target"]
-
-
-@pytest.mark.parametrize("name", ["crt", "pool", "zones"])
-def test_builtin_rulesets(name: str) -> None:
-    check_every_field_matters(resolve(name))
