@@ -9,8 +9,10 @@ NSTAMP := $(VENV)/.installed-notebooks
 
 .PHONY: install install-test browser demo notebooks notebooks-sync test bench lint typecheck reports clean
 
-# The flagship experiments: `make reports` runs each (reusing its cache) and writes its
-# playtest report to reports/<name>/.
+# The flagship experiments: `make reports` runs each (reusing its cache in runs/<name>:
+# the cache key covers the seed and the versions of balance and NumPy, not edits to the
+# code, so clear runs/ after changing a kernel) and writes its playtest report to
+# reports/<name>/ (report.md, report.html and the PNG figures both reference).
 FLAGSHIPS ?= $(basename $(notdir $(wildcard experiments/*.toml)))
 
 $(BIN)/python:
@@ -47,7 +49,8 @@ install: $(STAMP)
 install-test: $(TSTAMP)
 
 # A duel, an exact answer, a round robin, then the crt flagship experiment through the
-# runner (which reuses its cache when run again).
+# runner (which reuses its cache when run again) and its playtest report, whose first
+# screen is the verdict: what a skill level is worth in combats survived.
 demo: $(DSTAMP)
 	$(BIN)/balance duel crt --a bruggish --b watchman --b watchman --b watchman -n 1000000 --seed 1
 	$(BIN)/balance exact crt --a veteran --b expert --rule extraordinary=false
@@ -55,7 +58,7 @@ demo: $(DSTAMP)
 	$(BIN)/balance sweep experiments/crt-skill-vs-experience.toml --resume
 	$(BIN)/balance report runs/crt-skill-vs-experience
 	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
-	@echo "playtest report: runs/crt-skill-vs-experience/report/report.html"
+	@echo "playtest report, its verdict first: runs/crt-skill-vs-experience/report/report.html"
 
 # JupyterLab on notebooks/: each notebook is a plain-text .py (jupytext percent format)
 # paired with its .ipynb; opening either and saving writes both.

@@ -26,9 +26,8 @@ Conventions, stated once:
 chooses each side's policies -- attack type, diversion, bids, targets -- as a zero-sum game:
 exact where a solver reaches, Monte Carlo over the policy profiles elsewhere.
 
-``balance.sweep`` is the function that runs an experiment; its modules are
-``balance.sweep.spec``, ``.grid``, ``.runner`` and ``.store`` (import them with
-``from balance.sweep import spec``).
+``balance.sweep`` is the function that runs an experiment; the package behind it is
+``balance.experiments`` (``.spec``, ``.grid``, ``.runner``, ``.store``, ``.plotting``).
 """
 
 from __future__ import annotations
@@ -36,11 +35,11 @@ from __future__ import annotations
 from ._version import __version__
 from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
+from .experiments import Run, load_run, load_spec, sweep
 from .explore import explore  # binds balance.explore to the function; ipywidgets on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
-from .sweep import Run, load_run, load_spec, sweep  # binds balance.sweep to the function
 
 __all__ = [
     "RULESETS",

@@ -96,7 +96,7 @@ def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
     """Run one ``n``-fight duel of ``case`` in a fresh process; its peak RSS."""
     code = (
         "import json, sys, resource, balance\n"
-        "from balance.rulesets.base import build\n"
+        "from balance.fields import build\n"
         "c = json.loads(sys.argv[1]); rs = balance.get(c['ruleset'])\n"
         "side = lambda s: [build(rs.Combatant, f) for f in s]\n"
         "s = balance.duel(rs, side(c['a']), side(c['b']), rules=build(rs.Rules, c['rules']),"
@@ -127,7 +127,7 @@ def startup(runs: int = STARTUP_RUNS, progress: IO[str] | None = None
     import tempfile
     from pathlib import Path
 
-    from .sweep import sweep
+    from .experiments import sweep
 
     with tempfile.TemporaryDirectory(prefix="balance-bench-") as tmp:
         run_dir = Path(tmp) / "run"

@@ -23,9 +23,9 @@ from typing import Any, NoReturn
 
 from . import api, budget
 from .errors import Interrupted, SpecError
+from .experiments import guard
 from .rulesets import RULESETS, available, resolve
 from .rulesets.base import Ruleset
-from .sweep import guard
 
 __all__ = ["main"]
 
@@ -187,7 +187,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("log", help="one fight by the reference implementation, narrated")
     _add_matchup(p)
     p.add_argument("--seed", type=_seed, default=None)
-    p.add_argument("--json", action="store_true", help="print the outcome as JSON at the end")
+    p.add_argument("--json", action="store_true",
+                   help="print the outcome and the narration ('log') as one JSON object")
 
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
@@ -291,8 +292,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--experiments", metavar="DIR", default=".",
                    help="folder 'save as experiment' writes to (default: here)")
 
-    p = sub.add_parser("report", help="write a playtest report of a run: self-contained HTML "
-                                      "and a Markdown twin")
+    p = sub.add_parser("report", help="write a playtest report of a run: an HTML page, a "
+                                      "Markdown twin and their PNG figures")
     p.add_argument("run", metavar="RUN", help="a run directory written by `balance sweep`")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/report)")
     p.add_argument("--allow-import", action="store_true",
@@ -301,6 +302,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sensitivity", action=argparse.BooleanOptionalAction, default=None,
                    help="recheck the verdict's key answer under each alternative DEFAULT / "
                         "AMBIG reading and policy (default: as the spec's [verdict] says)")
+    p.add_argument("--svg", action="store_true", help="also write an SVG of each figure")
+    p.add_argument("--embed", action="store_true",
+                   help="put the figures inside report.html (one file to send)")
 
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
@@ -486,13 +490,16 @@ def _cmd_log(args: argparse.Namespace) -> int:
 
     rs, rules, side_a, side_b = _matchup(args)
     seed = root_entropy(args.seed)  # fresh entropy when no --seed: printed, so replayable
-    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=seed, log=print)
+    lines: list[str] = []  # with --json the narration goes inside the JSON, not before it
+    outcome = api.fight(rs, side_a, side_b, rules=rules, seed=seed,
+                        log=lines.append if args.json else print)
+    if args.json:
+        _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
+                     "cause": outcome.cause, "seed": seed, "log": lines})
+        return 0
     winner = {0: "draw", 1: "side A wins", 2: "side B wins"}[int(outcome.winner)]
     print(f"== {winner} after {_count(outcome.rounds, 'round')} ({outcome.cause})"
           + ("" if args.seed is not None else f"; replay with --seed {seed}"))
-    if args.json:
-        _print_json({"winner": outcome.winner.name, "rounds": outcome.rounds,
-                     "cause": outcome.cause, "seed": seed})
     return 0
 
 
@@ -656,7 +663,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     on its values, and the verdicts beside those of the policies as given."""
     from . import analysis
     from .analysis import bestplay
-    from .sweep.runner import default_workers
+    from .experiments.runner import default_workers
 
     table = analysis.round_robin(rs, {name: _entrant(rs, name) for name in names}, rules=rules,
                                  n=args.n, precision=args.precision, seed=args.seed,
@@ -668,11 +675,17 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     meta = analysis.metagame(table, resamples=args.resamples, seed=args.seed)
     dom = analysis.dominated(table, resamples=args.resamples, seed=args.seed + 1)
     seat = analysis.seat_advantage(table)
-    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=args.resamples,
-                                                  seed=args.seed)
+    found = bestplay.verdict_changes(given, table, resamples=args.resamples, seed=args.seed)
+    verdicts, changes = found.frame, found.sentences()
     readings = _readings(rs, rules, names)
     rule_policies = [p for p in analysis.matchups.policies(table)
                      if not p.startswith("best play ")]
+    from .analysis.verdict import best_play_verdict
+    from .report.console import verdict_lines
+
+    made = dataclasses.replace(best_play_verdict(table, resamples=args.resamples,
+                                                 seed=args.seed, changes=found),
+                               rests_on=(*readings, *rule_policies))
     searched = "; ".join(dict.fromkeys(table["searched"])) or "none"
     if exact:
         how = "each ordered pair's best play solved exactly"
@@ -685,6 +698,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
                f"{int(table['fights'].sum()):,} fights in all")
     if args.json:
         _print_json({"ruleset": rs.name, "play": "best", "method": table.attrs["method"],
+                     "verdict": made.lines(),
                      "draw_worth": args.draw_worth, "precision": table.attrs.get("precision"),
                      "seed": None if exact else args.seed,
                      "matchups": table.to_dict(orient="records"),
@@ -704,6 +718,7 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     print(f"each side's policies ({searched}) chosen to do its best: "
           f"A maximises its expected score (win + {args.draw_worth:g} x draw), B minimises it; "
           "each side plays one profile for all its members")
+    print("\n".join(["", *verdict_lines(made)]))
     _print_rests_on(readings, rule_policies)
     cells = table.assign(cell=[f"{r.value:.4f}" if exact else
                                f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"
@@ -765,7 +780,7 @@ def _count(n: int, word: str) -> str:
 def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
                     workers: int | None) -> str:
     """What a short pilot says of a whole sweep (for --dry-run), or nothing for a small one."""
-    from .sweep.runner import MAX_WORKERS, default_workers
+    from .experiments.runner import MAX_WORKERS, default_workers
 
     per_cell = spec.cap if spec.precision is None else min(
         spec.cap, budget.fights_needed(spec.precision, spec.confidence))
@@ -782,8 +797,8 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import expand, load_spec, sweep
-    from .sweep.runner import SweepInterrupted
+    from .experiments import expand, load_spec, sweep
+    from .experiments.runner import SweepInterrupted
 
     executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
@@ -795,7 +810,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
                     + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
                        else f"value to within +/- {spec.precision:g}"))
         elif spec.method == "exact":
-            from .sweep.exact import check_cells
+            from .experiments.exact import check_cells
 
             check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
             size = "each cell solved exactly"
@@ -862,7 +877,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    from .plots import plot_run
+    from .experiments.plotting import plot_run
 
     written = plot_run(args.run, kind=args.kind, x=args.x, y=args.y, value=args.value,
                        by=args.by, where=args.where, out=args.out)
@@ -888,7 +903,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .report import render
 
     paths = render(args.run, args.out, allow_import=args.allow_import,
-                   sensitivity=args.sensitivity)
+                   sensitivity=args.sensitivity, svg=args.svg, embed=args.embed)
     print(f"report: {paths['html']}")
     print(f"markdown: {paths['markdown']} (figures in {paths['markdown'].parent / 'figures'})")
     return 0

@@ -8,7 +8,7 @@ A run's table is keyed by field paths (``a.0.combats``, ``rules.map``) and rate 
   documentation when it names the field, else the field's name), ``rules.map`` ->
   "rule: map", ``a_win`` -> "A wins";
 * a value's label comes from ``[labels.values."<column>"]`` if given, else: a preset's
-  title (``RulesetBase.preset_titles``) or its name in words, a list as ``0, -2, -4``, a
+  title (``Ruleset.preset_titles``) or its name in words, a list as ``0, -2, -4``, a
   rule table by the entries that differ between the axis's values (``leather=2``), never a
   whole JSON table;
 * the baseline of an axis -- the value the experiment has without the axis (its ``[rules]``
@@ -134,7 +134,7 @@ class Labels:
         docs: dict[str, str] = {}
         titles: dict[str, str] = {}
         if rs is not None:
-            from .rulesets.base import describe_fields
+            from .fields import describe_fields
 
             for cls_ in (rs.Rules, rs.Combatant):  # a combatant field wins a shared name
                 docs.update({f.name: f.doc for f in describe_fields(cls_)})
@@ -251,7 +251,7 @@ def _text(value: Any) -> str:
 
 
 def _display(value: Any, column: str) -> Any:
-    from .sweep.grid import display
+    from .experiments.grid import display
 
     return display(value, column)
 
@@ -262,7 +262,7 @@ def _ruleset(ref: Any) -> Any:
     if not isinstance(ref, str):
         return ref
     try:
-        from .sweep.spec import resolve_ruleset
+        from .experiments.spec import resolve_ruleset
 
         return resolve_ruleset(ref)
     except Exception:  # a ruleset no longer importable: labels without its docs
@@ -281,7 +281,7 @@ def _same_side(one: Any, other: Any) -> bool:
 
 def _baselines(rs: Any, spec: Mapping[str, Any], axes: list[str]) -> dict[str, Any]:
     """Each axis's value in the experiment without that axis."""
-    from .rulesets.base import plain
+    from .fields import plain
 
     out: dict[str, Any] = {}
     try:

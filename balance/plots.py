@@ -1,28 +1,28 @@
-"""Figures from a sweep's results table.
+"""Figures from a sweep's results table: drawing only.
 
 Each plot function takes the tidy table (one row per cell, as ``balance.sweep`` returns and
 ``balance.load_run`` reads) and keyword-only column names, draws on ``ax`` (a new figure
-when ``None``) and returns the Axes.  None of them shows or saves anything; :func:`save`
-writes a figure as PNG and SVG with deterministic bytes (fixed metadata, fixed SVG hash
-salt), so the same data gives the same files.
+when ``None``) and returns the Axes.  None of them shows or saves anything, and nothing here
+reads a run or writes a file: :mod:`balance.figures` writes figures with deterministic
+bytes, and ``balance plot RUN`` (:func:`balance.experiments.plotting.plot_run`) draws a finished
+run's table.
 
 * :func:`heatmap` -- a rate (or fight length) over two swept axes;
 * :func:`curves` -- win-rate curves with their interval bands over one axis, one curve per
   value of another;
 * :func:`matchup` -- a matchup matrix: side A's combatant by rows, side B's by columns;
 * :func:`intervals` -- one rate per row of any table (a sweep's, or rows of
-  ``Summary.to_row()``), each with its interval whisker.
+  ``Summary.to_row()``), each with its interval whisker;
+* :func:`draw` -- one of the first three on a figure of its own, sized to its grid.
 
 Matplotlib is imported inside the functions, never by ``import balance``.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import re
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -35,15 +35,12 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["KINDS", "curves", "draw_to", "entrant_order", "figure_bytes", "heatmap",
-           "intervals", "matchup", "plot_run", "save"]
+__all__ = ["KINDS", "curves", "default_value", "draw", "entrant_order", "heatmap", "intervals",
+           "levels", "matchup"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
 RATES: tuple[str, ...] = ("a_win", "b_win", "draw", "value", "default_value")
 """Fractions on a 0..1 scale (best play's value is A's expected score)."""
-_DETERMINISTIC_RC: Any = {"svg.hashsalt": "balance", "svg.fonttype": "path"}
-_PNG_METADATA = {"Software": None}
-_SVG_METADATA = {"Date": None, "Creator": None}
 
 
 # --- table helpers ---------------------------------------------------------------------------
@@ -57,7 +54,7 @@ def _need(df: pd.DataFrame, *columns: str | None) -> None:
                             + ", ".join(map(str, df.columns)))
 
 
-def _levels(series: pd.Series) -> list[Any]:
+def levels(series: pd.Series) -> list[Any]:
     """Distinct values in display order: sorted if numeric, else first appearance."""
     values = list(dict.fromkeys(series.tolist()))
     if all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool)
@@ -87,7 +84,7 @@ def _matrix(df: pd.DataFrame, x: str, y: str, value: str
             ) -> tuple[np.ndarray, list[Any], list[Any]]:
     _need(df, x, y, value)
     _unique_rows(df, [x, y])
-    xs, ys = _levels(df[x]), _levels(df[y])
+    xs, ys = levels(df[x]), levels(df[y])
     grid = np.full((len(ys), len(xs)), np.nan)
     col = {v: i for i, v in enumerate(xs)}
     row = {v: i for i, v in enumerate(ys)}
@@ -281,10 +278,10 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     _need(df, x, y, by)
     _unique_rows(df, [x] if by is None else [x, by])
     ax = _new_axes(ax, (8.5, 4.5))
-    xs = _levels(df[x])
+    xs = levels(df[x])
     numeric = all(isinstance(v, int | float | np.integer | np.floating) for v in xs)
     position = {v: (float(v) if numeric else float(i)) for i, v in enumerate(xs)}
-    groups = [(None, df)] if by is None else [(g, df[df[by] == g]) for g in _levels(df[by])]
+    groups = [(None, df)] if by is None else [(g, df[df[by] == g]) for g in levels(df[by])]
     band = f"{y}_low" in df.columns and f"{y}_high" in df.columns \
         and bool((df[f"{y}_high"] > df[f"{y}_low"]).any())
     exact = _exact(df)
@@ -330,7 +327,7 @@ def entrant_order(df: pd.DataFrame, *, x: str, y: str) -> list[Any]:
     score = df["a_win"] + 0.5 * df["draw"]
     as_a = score.groupby(df[y].astype(str)).mean()
     as_b = (1 - score).groupby(df[x].astype(str)).mean()
-    names = _levels(pd.concat([df[y], df[x]], ignore_index=True))
+    names = levels(pd.concat([df[y], df[x]], ignore_index=True))
     strength = {v: np.nanmean([as_a.get(str(v), np.nan), as_b.get(str(v), np.nan)])
                 for v in names}
     return sorted(names, key=lambda v: -strength[v])
@@ -410,74 +407,20 @@ def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_w
     return ax
 
 
-# --- saving ------------------------------------------------------------------------------------
+# --- one plot on a figure of its own ----------------------------------------------------------
 
 
-def _figure(fig_or_ax: Figure | Axes) -> Figure:
-    figure = getattr(fig_or_ax, "figure", None)
-    return fig_or_ax if figure is None or figure is fig_or_ax else figure  # type: ignore[return-value]
+def default_value(kind: str) -> str:
+    """The column a plot of ``kind`` shows when none is given: A's expected score for a
+    matchup matrix, else A's win rate."""
+    return "score" if kind == "matchup" else "a_win"
 
 
-def save(fig_or_ax: Figure | Axes, path: str | Path, *,
-         formats: Iterable[str] = ("png", "svg"), dpi: int = 150) -> list[Path]:
-    """Write a figure as ``path`` with each suffix in ``formats``; the paths written.
-
-    The bytes depend only on the figure: PNG without a Software stamp, SVG without date or
-    creator and with a fixed hash salt for its element ids.  Each file is written
-    atomically.
-    """
-    from .sweep.store import atomic_write
-
-    figure = _figure(fig_or_ax)
-    stem = Path(path)
-    if stem.suffix.lower() in (".png", ".svg"):
-        stem = stem.with_suffix("")
-    formats = list(formats)
-    for fmt in formats:
-        if fmt not in ("png", "svg"):
-            raise SpecError(f"figure format must be png or svg, got {fmt!r}")
-    written = []
-    for fmt, data in zip(formats, figure_bytes(figure, formats, dpi=dpi), strict=True):
-        target = stem.with_name(stem.name + "." + fmt)
-        atomic_write(target, data)
-        written.append(target)
-    return written
-
-
-def figure_bytes(figure: Figure, formats: Iterable[str], *, dpi: int = 150) -> list[bytes]:
-    """The figure encoded in each format, deterministically (see :func:`save`).
-
-    The layout engine (constrained layout) runs for the first format only: the second
-    reuses its positions, which halves the cost of a figure with many labels."""
-    import matplotlib
-
-    engine = figure.get_layout_engine()
-    out = []
-    try:
-        with matplotlib.rc_context(_DETERMINISTIC_RC):
-            for i, fmt in enumerate(formats):
-                buffer = io.BytesIO()
-                figure.savefig(buffer, format=fmt, dpi=dpi,
-                               metadata=_PNG_METADATA if fmt == "png" else _SVG_METADATA)
-                out.append(buffer.getvalue())
-                if i == 0 and engine is not None:
-                    figure.set_layout_engine("none")
-    finally:
-        if engine is not None:
-            figure.set_layout_engine(engine)
-    return out
-
-
-def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str | None = None,
-            value: str | None = None, by: str | None = None, name: str | None = None,
-            suffix: str = "", note: str = "",
-            formats: Iterable[str] = ("png", "svg")) -> list[Path]:
-    """Draw one plot on a figure of its own (no pyplot state) and save it in ``folder``.
-
-    The file is named after the plot (``heatmap-a_win-X-Y``) plus ``suffix``, or ``name``;
-    ``note`` (e.g. the values the other axes are held at) is added under the title.
-    ``value`` defaults to A's expected score (``score``) for a matchup, else A's win rate.
-    """
+def draw(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
+         value: str | None = None, by: str | None = None, note: str = "") -> Figure:
+    """One plot of ``kind`` (see :data:`KINDS`) on a figure of its own, sized to the grid
+    (no pyplot state, nothing shown or saved); ``note`` (e.g. the values the other axes are
+    held at) is added under the title.  ``value`` defaults to :func:`default_value`."""
     from matplotlib.figure import Figure
 
     if kind not in KINDS:
@@ -485,7 +428,7 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
     if kind != "curves" and y is None:
         raise SpecError(f"a {kind} needs both x and y")
     _need(df, x, y)
-    value = value or ("score" if kind == "matchup" else "a_win")
+    value = value or default_value(kind)
     shown = (y or value) if kind == "curves" else value
     df = _with_score(df, shown)
     _need(df, shown)
@@ -505,91 +448,11 @@ def draw_to(df: pd.DataFrame, folder: str | Path, *, kind: str, x: str, y: str |
     if kind == "heatmap":
         assert y is not None
         heatmap(df, x=x, y=y, value=value, ax=ax)
-        stem = f"heatmap-{value}-{x}-{y}"
     elif kind == "matchup":
         assert y is not None
         matchup(df, x=x, y=y, value=value, ax=ax)
-        stem = f"matchup-{value}-{x}-{y}"
     else:
         curves(df, x=x, y=y or value, by=by, ax=ax)
-        stem = f"curves-{y or value}-{x}" + (f"-by-{by}" if by else "")
     if note:
         ax.set_title(f"{ax.get_title()}\n{_wrap(note, 60, r'(?<=, )')}", fontsize="medium")
-    from .sweep.store import bounded_name
-
-    # Held values and names are user strings: keep the file name safe and within what any
-    # file system takes (a long combatant name is cut and hashed, not a failed sweep).
-    stem = bounded_name(re.sub(r"[^A-Za-z0-9_.=-]+", "_", name or stem + suffix))
-    return save(figure, Path(folder) / stem, formats=formats)
-
-
-def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
-             y: str | None = None, value: str | None = None, by: str | None = None,
-             where: Sequence[str] = (), out: str | Path | None = None,
-             formats: Iterable[str] = ("png", "svg")) -> list[Path]:
-    """Draw a plot of a finished run into ``RUN/plots/`` (or ``out``); the paths written.
-
-    Defaults come from the run's axes: with two or more, a heatmap with the second axis
-    across and the first up; with one, curves over it.  ``where`` holds ``FIELD=VALUE``
-    filters that pick one value of the other axes; without any, the axes the figure does
-    not show are held at their default value (else their first), named under the title.
-    """
-    from .sweep import load_run
-
-    table, path = load_run(run)
-    axes = list(table.attrs.get("axes", []))
-    for item in where:
-        field, sep, text = item.partition("=")
-        if not sep or field not in table.columns:
-            raise SpecError(f"--where takes FIELD=VALUE with FIELD one of: {', '.join(axes)}; "
-                            f"got {item!r}" + did_you_mean(field, axes))
-        keep = table[field].astype(str) == text
-        if not keep.any():
-            levels = [str(v) for v in _levels(table[field])]
-            raise SpecError(f"--where {item!r} matches no row{did_you_mean(text, levels)}; "
-                            f"{field} takes " + ", ".join(levels))
-        table = table[keep]
-    if kind is None:
-        if not axes:
-            raise SpecError(f"{path} sweeps no axis: nothing to plot")
-        kind = "heatmap" if len(axes) >= 2 else "curves"
-    if kind not in KINDS:
-        raise SpecError(f"plot kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    if x is None:
-        if not axes:
-            raise SpecError("give --x: the run has no axes")
-        x = axes[1] if len(axes) >= 2 else axes[0]
-    if kind == "curves":
-        if by is None and len(axes) >= 2:
-            by = next((a for a in axes if a != x), None)
-        y = y or value or "a_win"
-    elif y is None:
-        others = [a for a in axes if a != x]
-        if not others:
-            raise SpecError(f"a {kind} needs two axes; give --y")
-        y = others[0]
-    from .sweep.store import check_folder
-
-    folder = Path(out) if out is not None else path / "plots"
-    check_folder(folder, "--out", " for the plots")
-    where = list(where)
-    if not where:
-        # Axes the figure does not show are held at their default (else their first value),
-        # so a run of three or more axes draws without --where; the title says so.
-        labels = Labels.for_run(table)
-        shown = {x, by} | ({y} if kind != "curves" else set())
-        for axis in axes:
-            if axis in shown or table[axis].nunique() < 2:
-                continue
-            levels = _levels(table[axis])
-            chosen = next((v for v in levels if labels.is_baseline(axis, v)), levels[0])
-            table = table[table[axis] == chosen]
-            where.append(f"{axis}={chosen}")
-        suffix = ""
-    else:
-        suffix = "".join(f"-{item}" for item in where)
-    labels = Labels.for_run(table)
-    note = ", ".join(f"{labels.column(f)} = {labels.value(f, v)}"
-                     for f, _, v in (item.partition("=") for item in where))
-    return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
-                   note=note, formats=formats)
+    return figure

@@ -53,7 +53,7 @@ class Tally:
 
     @classmethod
     def from_outcomes(cls, outcomes: Any) -> Tally:
-        """Count an :class:`~balance.rulesets.base.Outcomes` batch."""
+        """Count an :class:`~balance.outcomes.Outcomes` batch."""
         k = len(outcomes.causes)
         flat = outcomes.winner.astype(np.int64) * k + outcomes.cause.astype(np.int64)
         counts = np.bincount(flat, minlength=3 * k).reshape(3, k)

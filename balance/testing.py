@@ -40,6 +40,7 @@ __all__ = [
     "field_effects",
     "kernel_counts",
     "reference_counts",
+    "reference_outcomes",
     "ruleset_checks",
 ]
 
@@ -83,22 +84,37 @@ def categories(winner: Any, cause: Any, rounds: Any, edges: tuple[int, ...] = RO
     return (np.asarray(winner, np.int64) * 16 + np.asarray(cause)) * 16 + bucket
 
 
+def reference_outcomes(ruleset: Any, rules: Any, side_a: Any, side_b: Any, n: int,
+                       rng: np.random.Generator) -> Any:
+    """``n`` fights of the scalar reference stacked as the kernel's
+    :class:`~balance.outcomes.Outcomes` (end causes as codes, each extra as an array), so
+    the two are compared field by field."""
+    from .outcomes import Outcomes
+
+    results = [ruleset.fight(rules, side_a, side_b, rng=rng) for _ in range(n)]
+    names = sorted({key for r in results for key in r.extras})
+    return Outcomes(winner=np.array([int(r.winner) for r in results], np.int8),
+                    rounds=np.array([r.rounds for r in results], np.int64),
+                    cause=np.array([ruleset.causes.index(r.cause) for r in results], np.int8),
+                    causes=ruleset.causes,
+                    extras={k: np.array([r.extras.get(k, 0) for r in results]) for k in names})
+
+
+def _counts(out: Any) -> np.ndarray:
+    return np.bincount(categories(out.winner, out.cause, out.rounds), minlength=3 * 256)
+
+
 def kernel_counts(ruleset: Any, rules: Any, side_a: Any, side_b: Any, n: int, seed: int
                   ) -> np.ndarray:
-    """Category counts of ``n`` kernel fights."""
-    out = ruleset.simulate(rules, side_a, side_b, n=n, rng=np.random.default_rng(seed))
-    return np.bincount(categories(out.winner, out.cause, out.rounds), minlength=3 * 256)
+    """Category counts (:func:`categories`) of ``n`` kernel fights."""
+    return _counts(ruleset.simulate(rules, side_a, side_b, n=n, rng=np.random.default_rng(seed)))
 
 
 def reference_counts(ruleset: Any, rules: Any, side_a: Any, side_b: Any, n: int, seed: int
                      ) -> np.ndarray:
-    """Category counts of ``n`` reference fights."""
-    rng = np.random.default_rng(seed)
-    results = [ruleset.fight(rules, side_a, side_b, rng=rng) for _ in range(n)]
-    causes = list(ruleset.causes)
-    codes = categories([int(r.winner) for r in results], [causes.index(r.cause) for r in results],
-                       [r.rounds for r in results])
-    return np.bincount(codes, minlength=3 * 256)
+    """Category counts (:func:`categories`) of ``n`` reference fights."""
+    return _counts(reference_outcomes(ruleset, rules, side_a, side_b, n,
+                                      np.random.default_rng(seed)))
 
 
 # --- the contract as a test suite ------------------------------------------------------------
@@ -228,13 +244,17 @@ def check_presets_and_scenarios(rs: Any) -> None:
 
 
 def check_policy_space(rs: Any) -> None:
+    from .fields import describe_fields
+
     for policy in rs.policy_space():
         assert policy.scope in ("combatant", "rules"), policy
+        owner = rs.Combatant if policy.scope == "combatant" else rs.Rules
+        assert policy.name in {f.name for f in describe_fields(owner)}, \
+            f"policy {policy.name} is not a field of {owner.__name__}"
         # an empty search is a policy declared but not searched unless a search names it
         # (pool's turn_policy: the exact game plays attack turns only); otherwise a choice
         assert len(policy.values) != 1, f"policy {policy.name} offers a single value to try"
         if not policy.values:
-            owner = rs.Combatant if policy.scope == "combatant" else rs.Rules
             md = {f.name: f.metadata for f in dataclasses.fields(owner)}[policy.name]
             assert md.get("choices") or None not in (md.get("low"), md.get("high")), \
                 f"policy {policy.name} has no values to try and no choices or bounds"
@@ -259,8 +279,9 @@ def check_kernel_determinism(rs: Any) -> None:
         assert isinstance(one, Outcomes), f"{name}: simulate must return Outcomes"
         assert len(one) == 500 and one.rounds.shape == one.cause.shape == (500,), name
         assert set(np.unique(one.winner)) <= {0, 1, 2}, f"{name}: winner codes outside 0..2"
+        assert tuple(one.causes) == tuple(rs.causes), f"{name}: Outcomes.causes is not causes"
         assert one.cause.min() >= 0 and one.cause.max() < len(rs.causes), f"{name}: cause codes"
-        assert one.rounds.min() >= 0, f"{name}: negative rounds"
+        assert one.rounds.min() >= 1, f"{name}: a fight of no round"
         for field_name in ("winner", "rounds", "cause"):
             assert np.array_equal(getattr(one, field_name), getattr(two, field_name)), \
                 f"{name}: the same seed gave different {field_name}"

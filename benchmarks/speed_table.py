@@ -198,6 +198,32 @@ KERNEL_ROWS = [
 EXACT_ROWS = [("crt", "exact plain duel"), ("crt", "exact best play"),
               ("zones", "exact best play duel"), ("pool", "exact duel p6 wp20")]
 
+STARTUP_ROWS = [
+    ("`import balance` / `balance --help`", ("import balance", "balance --help"), 0.3),
+    ("`balance exact crt --a veteran --b expert --rule extraordinary=false`",
+     ("balance exact crt",), 0.5),
+    ("`balance plot` of a 6 × 9 crt run (heatmap, PNG + SVG)", ("balance plot",), 3.0),
+]
+"""(the row's label, the ``balance bench --case startup`` commands it shows, the target in
+seconds of wall time that issue 12 sets) of the start-up rows."""
+
+
+def startup_row(run: dict[str, Any], command: str) -> dict[str, Any]:
+    """The ``startup: <command>`` row of a run's ``balance bench``."""
+    return bench_row(run, "-", f"startup: {command}")
+
+
+def startup_cells(runs: Sequence[dict[str, Any]], commands: Sequence[str]) -> str:
+    """Median wall (and CPU) seconds of fresh processes: ``~0.15 / ~0.17 s wall, ...``."""
+    def spans(key: str) -> str:
+        return " / ".join(_span((startup_row(r, c)[key] for r in runs), _sig)
+                          for c in commands) + " s"
+
+    cells = spans("wall_s_median") + " wall"
+    if all("cpu_s_median" in startup_row(r, c) for r in runs for c in commands):
+        cells += ", " + spans("cpu_s_median") + " CPU"
+    return cells
+
 
 def bench_cases() -> list[tuple[str, str]]:
     """Every (ruleset, bench case) the table reads."""
@@ -255,6 +281,9 @@ def table(runs: Sequence[dict[str, Any]]) -> list[str]:
     targets = {row["target_s"] for rows in mc for row in rows}
     lines.append(f"| explore | a control change to a Monte Carlo answer at ±1 point "
                  f"({len(mc[0])} rulesets) | {spread} | target < {targets.pop():g} s |")
+    for label, commands, target in STARTUP_ROWS:
+        lines.append(f"| start-up | {label} | {startup_cells(runs, commands)} | "
+                     f"target < {target:g} s wall |")
     return lines
 
 
@@ -305,9 +334,11 @@ def section(runs: Sequence[dict[str, Any]]) -> str:
     note = (f"Recorded {when} ({len(runs)} run{'s' if len(runs) > 1 else ''} on a shared "
             f"{'/'.join(map(str, sorted(cpus)))}-core machine, load average "
             f"{min(loads):.1f}–{max(loads):.1f}). Kernel rates and solve times are per CPU "
-            "second of one core, which the load barely changes; the sweep's wall time and the "
-            "explorer's latencies (medians of five changes through the panel) are wall-clock "
-            "and grow with the load. Run `balance bench`, `benchmarks/sweep_bench.py` and "
+            "second of one core, which the load barely changes; the sweep's wall time, the "
+            "explorer's latencies (medians of five changes through the panel) and the start-up "
+            "times (`balance bench --case startup`: medians of five fresh processes, with "
+            "their CPU seconds, which the load inflates less) are wall-clock and grow with "
+            "the load. Run `balance bench`, `benchmarks/sweep_bench.py` and "
             "`benchmarks/explore_bench.py` for your own.")
     return "\n".join([
         f"{BEGIN} from benchmarks/records/speed.json (the recorded JSON of balance bench, "

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import balance
 from balance import engine
-from balance.sweep import expand, load_spec
+from balance.experiments import expand, load_spec
 
 
 def spec(side: int, fights: int, seed: int) -> dict:

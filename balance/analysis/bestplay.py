@@ -69,10 +69,13 @@ __all__ = [
     "DoubleOracle",
     "Profile",
     "ProfileSpace",
+    "VerdictChanges",
     "best_play",
+    "compare_verdicts",
     "double_oracle",
     "game_values",
     "solve",
+    "verdict_changes",
     "zero_sum",
 ]
 
@@ -1130,10 +1133,134 @@ SURE = 0.9
 verdict on dominance; in between it is unsure."""
 
 
-def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
-                     seed: int = 0) -> tuple[Any, list[str]]:
+@dataclass(frozen=True)
+class VerdictChanges:
+    """What best play changes in a round robin's verdicts (:func:`verdict_changes`), each
+    change told apart from noise; ``frame`` holds the two sets of verdicts side by side."""
+
+    frame: Any
+    top: str
+    top_best: str
+    overtakes: dict[str, list[str]]
+    """Entrant -> those it overtakes beyond both ratings' 95% intervals."""
+    moved: list[str]
+    """Entrants whose rank moves only within the ratings' intervals."""
+    dominated: dict[str, list[str]]
+    """``"given"`` / ``"best"`` / ``"both"`` -> the entrants clearly dominated only with the
+    policies as given, only under best play, under both."""
+    unsure: list[str]
+    support: list[str]
+    support_best: list[str]
+    flips: list[tuple[str, str, float, float]]
+    """Pairings whose favourite changes beyond the 95% interval: (a, b, a's seat-averaged
+    expected score as given, under best play)."""
+    near: list[tuple[str, str, float, float]]
+    """Pairings that cross 1/2 within the noise."""
+    exact: bool = False
+    """Both plays solved exactly: every difference is real, no noise to tell apart."""
+
+    def sentences(self, who: Callable[[str], str] = str) -> list[str]:
+        """Every change, in plain sentences (entrants named by ``who``)."""
+        frame = self.frame
+
+        def names(items: Sequence[str]) -> str:
+            return ", ".join(who(n) for n in items)
+
+        out = [f"Strongest: {who(self.top)} with the policies as given, {who(self.top_best)} "
+               "under best play." if self.top != self.top_best else
+               f"Strongest: {who(self.top)}, under both."]
+        if self.overtakes:
+            out.append("Order changes beyond the ratings' 95% intervals: " + "; ".join(
+                f"{who(i)} ({_ordinal(int(frame.loc[i, 'rank']))} -> "
+                f"{_ordinal(int(frame.loc[i, 'rank_best']))}) overtakes " + names(js)
+                for i, js in self.overtakes.items()) + ".")
+        if self.moved:
+            out.append("Ranks that move only within the ratings' intervals: " + "; ".join(
+                f"{who(n)} {_ordinal(int(frame.loc[n, 'rank']))} -> "
+                f"{_ordinal(int(frame.loc[n, 'rank_best']))}" for n in self.moved) + ".")
+        if not self.overtakes and not self.moved:
+            out.append("The ranking is the same.")
+        for key, text in (("given", "dominated only with the policies as given"),
+                          ("best", "dominated only under best play"),
+                          ("both", "dominated under both")):
+            if self.dominated[key]:
+                out.append(f"{text.capitalize()}: " + names(self.dominated[key]) + ".")
+        if self.unsure:
+            out.append("Unsure (dominated in 10-90% of the bootstrap replicates in one play "
+                       "or both): " + ", ".join(
+                           f"{who(n)} {frame.loc[n, 'dominated']:.0%} -> "
+                           f"{frame.loc[n, 'dominated_best']:.0%}" for n in self.unsure) + ".")
+        if set(self.support) != set(self.support_best):
+            out.append("The metagame plays " + (names(self.support) or "nobody")
+                       + " with the policies as given, "
+                       + (names(self.support_best) or "nobody") + " under best play.")
+        else:
+            out.append("The metagame plays " + names(self.support) + " under both.")
+
+        def pairing(p: tuple[str, str, float, float]) -> str:
+            return f"{who(p[0])} v {who(p[1])}: {p[2]:.3f} -> {p[3]:.3f}"
+
+        if self.flips:
+            more = f" (and {len(self.flips) - 12} more)" if len(self.flips) > 12 else ""
+            out.append(f"{len(self.flips)} pairing(s) change favourite beyond the 95% interval "
+                       "(the row's seat-averaged expected score crosses 1/2): "
+                       + "; ".join(pairing(p) for p in self.flips[:12]) + more + ".")
+        else:
+            out.append("No pairing changes favourite beyond the 95% interval.")
+        if self.near:
+            out.append(f"{len(self.near)} pairing(s) cross 1/2 within the noise: "
+                       + "; ".join(pairing(p) for p in self.near[:12]) + ".")
+        return out
+
+    def summary(self, who: Callable[[str], str] = str, most: int = 4) -> str:
+        """The changes in one sentence for a verdict (entrants named by ``who``; at most
+        ``most`` items of each list), or that there are none."""
+        parts = []
+        if self.top != self.top_best:
+            parts.append(f"the strongest is the {who(self.top_best)}, not the {who(self.top)}")
+        frame = self.frame
+
+        def some(names: Sequence[str]) -> str:
+            shown = [f"the {who(n)}" for n in names[:most]]
+            if len(names) > most:
+                shown.append(f"{len(names) - most} more")
+            return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+        for i, js in self.overtakes.items():
+            parts.append(f"the {who(i)} rises {_ordinal(int(frame.loc[i, 'rank']))} -> "
+                         f"{_ordinal(int(frame.loc[i, 'rank_best']))} past {some(js)}")
+        newly, freed = self.dominated["best"], self.dominated["given"]
+        if newly:
+            parts.append(f"{some(newly)} become{'s' if len(newly) == 1 else ''} dominated")
+        if freed:
+            parts.append(f"{some(freed)} {'is' if len(freed) == 1 else 'are'} no longer "
+                         "dominated")
+        if set(self.support) != set(self.support_best):
+            parts.append("the metagame plays " + some(self.support_best or ["nobody"])
+                         + " instead of " + some(self.support or ["nobody"]))
+        if self.flips:
+            shown = "; ".join(f"the {who(a)} against the {who(b)} {100 * x:.1f}% -> "
+                              f"{100 * y:.1f}%" for a, b, x, y in self.flips[:most])
+            more = f"; {len(self.flips) - most} more" if len(self.flips) > most else ""
+            parts.append(f"{len(self.flips)} pairing{'s' if len(self.flips) > 1 else ''} "
+                         f"change{'' if len(self.flips) > 1 else 's'} favourite ({shown}{more})")
+        if not parts:
+            beyond = "" if self.exact else " beyond the ratings' 95% intervals"
+            return ("Best play changes none of the verdicts of the policies as given (the same "
+                    f"fights): the {who(self.top)} is strongest under both, no rank moves"
+                    f"{beyond}, the same entrants are dominated and no pairing changes "
+                    "favourite" + ("" if self.exact else " beyond its 95% interval") + ".")
+        same = "" if self.top != self.top_best else f"; the {who(self.top)} is strongest under both"
+        return ("Against the policies as given (the same fights), under best play "
+                + "; ".join(parts) + same + (" (exact)." if self.exact else
+                                             " (each change beyond the noise: 95% intervals, "
+                                             "90% of bootstrap replicates)."))
+
+
+def verdict_changes(default: Any, best: Any, *, resamples: int = 200,
+                    seed: int = 0) -> VerdictChanges:
     """The verdicts of a round robin with the policies as given and under best play, side
-    by side, and the sentences saying which change.
+    by side, and which change.
 
     Verdicts compared, each change told apart from noise:
 
@@ -1146,16 +1273,12 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
     * which pairings change favourite: the seat-averaged expected score on one side of 1/2
       beyond its 95% interval with the policies as given, and on the other under best play.
 
-    Returns
-    -------
-    table, sentences
-        One row per entrant: ``rank`` and ``elo`` (with ``_best``), ``dominated`` and
-        ``dominated_best`` (the share of replicates in which it is dominated), ``metagame``
-        and ``metagame_best`` (equilibrium weights); and plain sentences naming the changes.
+    ``frame`` has one row per entrant: ``rank`` and ``elo`` (with ``_best``), ``dominated``
+    and ``dominated_best`` (the share of replicates in which it is dominated), ``metagame``
+    and ``metagame_best`` (equilibrium weights).
     """
     import pandas as pd
 
-    from .. import stats
     from .equilibria import dominated, metagame
     from .matchups import score_matrix
     from .ratings import ratings
@@ -1175,10 +1298,6 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
     frame = pd.concat(parts, axis=1).sort_values("rank_best")
     frame.index.name = "entrant"
     names = list(frame.index)
-    sentences: list[str] = []
-    top, top_best = frame["rank"].idxmin(), frame["rank_best"].idxmin()
-    sentences.append(f"Strongest: {top} with the policies as given, {top_best} under best play."
-                     if top != top_best else f"Strongest: {top}, under both.")
 
     def ahead(which: int, i: str, j: str) -> bool:  # i clearly rated above j
         return bool(intervals[which].loc[i, "elo_low"] > intervals[which].loc[j, "elo_high"])
@@ -1188,47 +1307,19 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
         for j in names:
             if i != j and ahead(0, j, i) and ahead(1, i, j):
                 overtakes.setdefault(i, []).append(j)
-    if overtakes:
-        sentences.append("Order changes beyond the ratings' 95% intervals: " + "; ".join(
-            f"{i} ({_ordinal(int(frame.loc[i, 'rank']))} -> "
-            f"{_ordinal(int(frame.loc[i, 'rank_best']))}) overtakes " + ", ".join(js)
-            for i, js in sorted(overtakes.items(), key=lambda kv: frame.loc[kv[0], "rank_best"]))
-            + ".")
+    overtakes = dict(sorted(overtakes.items(), key=lambda kv: frame.loc[kv[0], "rank_best"]))
     moved = [n for n in names if frame.loc[n, "rank"] != frame.loc[n, "rank_best"]
              and n not in overtakes and not any(n in js for js in overtakes.values())]
-    if moved:
-        sentences.append("Ranks that move only within the ratings' intervals: " + "; ".join(
-            f"{n} {_ordinal(int(frame.loc[n, 'rank']))} -> "
-            f"{_ordinal(int(frame.loc[n, 'rank_best']))}" for n in moved) + ".")
-    if not overtakes and not moved:
-        sentences.append("The ranking is the same.")
 
     def state(share: float) -> str:
         return "yes" if share >= SURE else "no" if share <= 1 - SURE else "unsure"
 
     was = frame["dominated"].map(state)
     now = frame["dominated_best"].map(state)
-    for mask, text in (((was == "yes") & (now == "no"), "dominated only with the policies as "
-                        "given"),
-                       ((was == "no") & (now == "yes"), "dominated only under best play"),
-                       ((was == "yes") & (now == "yes"), "dominated under both")):
-        if mask.any():
-            sentences.append(f"{text.capitalize()}: " + ", ".join(frame.index[mask]) + ".")
-    unsure = frame.index[(was == "unsure") | (now == "unsure")]
-    if len(unsure):
-        sentences.append("Unsure (dominated in 10-90% of the bootstrap replicates in one play "
-                         "or both): " + ", ".join(
-                             f"{n} {frame.loc[n, 'dominated']:.0%} -> "
-                             f"{frame.loc[n, 'dominated_best']:.0%}" for n in unsure) + ".")
-    support = list(frame.index[frame["metagame"] > 0.01])
-    support_best = list(frame.index[frame["metagame_best"] > 0.01])
-    if set(support) != set(support_best):
-        sentences.append("The metagame plays " + ", ".join(support or ["nobody"])
-                         + " with the policies as given, " + ", ".join(support_best or
-                                                                        ["nobody"])
-                         + " under best play.")
-    else:
-        sentences.append("The metagame plays " + ", ".join(support) + " under both.")
+    dominated_in = {key: list(frame.index[mask]) for key, mask in (
+        ("given", (was == "yes") & (now == "no")), ("best", (was == "no") & (now == "yes")),
+        ("both", (was == "yes") & (now == "yes")))}
+    unsure = list(frame.index[(was == "unsure") | (now == "unsure")])
     z = stats.z_value(0.95)
     (score, fights), (score_best, fights_best) = score_matrix(default), score_matrix(best)
 
@@ -1242,19 +1333,28 @@ def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             before, after = side(score, fights, a, b), side(score_best, fights_best, a, b)
-            text = f"{a} v {b}: {score.loc[a, b]:.3f} -> {score_best.loc[a, b]:.3f}"
+            item = (a, b, float(score.loc[a, b]), float(score_best.loc[a, b]))
             if before * after < 0:
-                flips.append(text)
-            elif (score.loc[a, b] - 0.5) * (score_best.loc[a, b] - 0.5) < 0:
-                near.append(text)
-    if flips:
-        more = f" (and {len(flips) - 12} more)" if len(flips) > 12 else ""
-        sentences.append(f"{len(flips)} pairing(s) change favourite beyond the 95% interval "
-                         "(the row's seat-averaged expected score crosses 1/2): "
-                         + "; ".join(flips[:12]) + more + ".")
-    else:
-        sentences.append("No pairing changes favourite beyond the 95% interval.")
-    if near:
-        sentences.append(f"{len(near)} pairing(s) cross 1/2 within the noise: "
-                         + "; ".join(near[:12]) + ".")
-    return frame, sentences
+                flips.append(item)
+            elif (item[2] - 0.5) * (item[3] - 0.5) < 0:
+                near.append(item)
+    return VerdictChanges(
+        frame=frame, top=str(frame["rank"].idxmin()), top_best=str(frame["rank_best"].idxmin()),
+        overtakes=overtakes, moved=moved, dominated=dominated_in, unsure=unsure,
+        support=list(frame.index[frame["metagame"] > 0.01]),
+        support_best=list(frame.index[frame["metagame_best"] > 0.01]), flips=flips, near=near,
+        exact=bool((default["n"] == 0).all() and (best["n"] == 0).all()))
+
+
+def compare_verdicts(default: Any, best: Any, *, resamples: int = 200,
+                     seed: int = 0) -> tuple[Any, list[str]]:
+    """The verdicts of a round robin with the policies as given and under best play, side
+    by side, and the sentences saying which change (:func:`verdict_changes`).
+
+    Returns
+    -------
+    table, sentences
+        :attr:`VerdictChanges.frame` and :meth:`VerdictChanges.sentences`.
+    """
+    found = verdict_changes(default, best, resamples=resamples, seed=seed)
+    return found.frame, found.sentences()

@@ -12,10 +12,10 @@ import pandas as pd
 from ..api import matchup
 from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
+from ..experiments.spec import METHODS
 from ..fields import plain
 from ..random import root_entropy
 from ..results import Summary
-from ..sweep.spec import METHODS
 
 __all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix"]
 

@@ -163,7 +163,7 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
     Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
     real field, and when ``bounds`` are not an increasing pair inside the field's range.
     """
-    from ..sweep.spec import _parse_field, _Reader
+    from ..experiments.spec import _parse_field, _Reader
 
     rs = get(ruleset)
     if not isinstance(text, str) or not text.strip():
@@ -1392,7 +1392,7 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
     recorded entropy), so a report says the same thing each time it is rendered.
     """
-    from ..sweep.spec import Spec, _tuned_cell, load_spec
+    from ..experiments.spec import Spec, _tuned_cell, load_spec
 
     if not isinstance(spec, Spec):
         spec = load_spec(spec, allow_import=allow_import)

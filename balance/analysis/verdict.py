@@ -66,6 +66,7 @@ __all__ = [
     "Matchup",
     "Sentence",
     "Verdict",
+    "best_play_verdict",
     "exchange_rate",
     "grid_verdict",
     "options_verdict",
@@ -475,13 +476,21 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
                  exact: bool = False, focus: str | None = None,
                  matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None) -> Verdict:
     """The verdict on a grid that is not a round robin: exchange rates between stats,
-    staircases, and options (see the module's rules)."""
+    staircases, and options (see the module's rules).  With ``focus`` (the option the
+    question is about) the options come first and the key claim is theirs; else the stats
+    lead."""
     labels = labels or Labels()
     numeric = [a for a in axes if _numeric(results[a]) and a.startswith(("a.", "b."))]
     options = [a for a in axes if a not in numeric and a.split(".", 1)[0] in ("a", "b")
                and results[a].nunique() > 1]
     sentences: list[Sentence] = []
     claim = None
+    if focus is not None and options:
+        made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
+                                 focus=focus, matchup_of=matchup_of)
+        sentences.extend(made_o.sentences)
+        claim = made_o.claim
+        options = []  # said
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the
         # rate reads "one point of y is worth k > 1 points of x")
@@ -489,7 +498,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         part, held = _at_baseline(results, axes, [x, y], labels)
         made = _exchange_sentences(part, x, y, labels, exact, held)
         sentences.extend(made[0])
-        if matchup_of is not None and made[1] is not None:
+        if matchup_of is not None and made[1] is not None and claim is None:
             claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes)
     elif len(numeric) == 1:
         x = numeric[0]
@@ -829,14 +838,47 @@ def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
 # --- the entry point -----------------------------------------------------------------------------
 
 
+def best_play_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
+                      column: str = "a.0.preset", margin: float = BALANCED_MARGIN,
+                      resamples: int = 200, seed: int = 0, changes: Any = None) -> Verdict:
+    """The verdict on a round robin played under best play (``table`` with entrant columns
+    ``a`` and ``b``, the best-play columns of :func:`balance.analysis.round_robin` with
+    ``play="best"``): :func:`round_robin_verdict` on the equilibrium's rates, saying so,
+    then one sentence naming the verdicts best play changes against the policies as given
+    on the same fights (:func:`balance.analysis.bestplay.verdict_changes`; its table of the
+    two sets of verdicts side by side is in the report; ``changes``: that comparison, if
+    already made)."""
+    from .bestplay import as_given, verdict_changes
+
+    labels = labels or Labels()
+    made = _best_first(round_robin_verdict(table, labels=labels, column=column, margin=margin,
+                                           resamples=resamples))
+    if changes is None:
+        changes = verdict_changes(as_given(table), table, resamples=resamples, seed=seed)
+    sentence = Sentence(changes.summary(lambda e: labels.value(column, e)), "best play",
+                        float(len(changes.flips)))
+    return dataclasses.replace(made, sentences=(*made.sentences, sentence))
+
+
+def _best_first(made: Verdict) -> Verdict:
+    """The verdict with its first sentence saying the rates are best play's."""
+    if not made.sentences:
+        return made
+    first = made.sentences[0]
+    return dataclasses.replace(made, sentences=(dataclasses.replace(
+        first, text="Under best play (each side's policies chosen to do its best), "
+                    + first.text[:1].lower() + first.text[1:]), *made.sentences[1:]))
+
+
 def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
             exact: bool = False, margin: float = BALANCED_MARGIN, focus: str | None = None,
             matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
-            rests_on: Sequence[str] = ()) -> Verdict:
+            rests_on: Sequence[str] = (), best: bool = False) -> Verdict:
     """The verdict on a run's results table: a round robin's (at the baseline of any other
     axes), else a grid's.  ``matchup_of(cell)`` builds the matchup of a cell (axis -> value
     as the table shows it), for the key claim; ``rests_on`` lists the readings and policies
-    the results rest on."""
+    the results rest on; ``best``: the run played every cell under best play (the verdict
+    says so, and a round robin's names what best play changes, :func:`best_play_verdict`)."""
     labels = labels or Labels()
     rr = round_robin_axes(results, axes)
     if rr is not None:
@@ -853,8 +895,9 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
             def of(first: str, second: str) -> Matchup:
                 return matchup_of({**fixed, a_ax: raw[first], b_ax: raw[second]})
 
-        made = round_robin_verdict(table, labels=labels, column=a_ax, margin=margin,
-                                   matchup_of=of)
+        made = (best_play_verdict(table, labels=labels, column=a_ax, margin=margin) if best
+                else round_robin_verdict(table, labels=labels, column=a_ax, margin=margin,
+                                         matchup_of=of))
         sentences = made.sentences
         if held:
             first = sentences[0]
@@ -864,6 +907,8 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
         return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
     made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
                         matchup_of=matchup_of)
+    if best:
+        made = _best_first(made)
     return dataclasses.replace(made, rests_on=tuple(rests_on))
 
 

@@ -772,7 +772,7 @@ class Explorer:
             exact = self.use_exact.value
         spec = to_spec(question, axis=sweep, fights=fights, exact=exact)
         text = to_toml(spec)
-        from ..sweep import load_spec
+        from ..experiments import load_spec
 
         load_spec(spec, name=Path(path or "explore").stem)  # validate before writing
         target = Path(path) if path else self.experiments / f"explore-{self.rs.name}.toml"

@@ -3,7 +3,6 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ class Table:
 class Figure:
     name: str  # file stem
     png: bytes
-    svg: bytes
+    svg: bytes  # b"" unless asked for (``build(..., svg=True)``)
     caption: str
 
 
@@ -138,8 +137,8 @@ def results_table(results: pd.DataFrame, axes: Sequence[str], *, exact: bool = F
     return out.reset_index(drop=True)
 
 
-def _figure(draw: Any, name: str, caption: str) -> Figure:
-    """Draw with matplotlib (Agg) into PNG and SVG bytes, deterministically."""
+def _figure(draw: Any, name: str, caption: str, svg: bool = False) -> Figure:
+    """Draw with matplotlib (Agg) into PNG bytes (and SVG bytes if asked), deterministically."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -148,11 +147,12 @@ def _figure(draw: Any, name: str, caption: str) -> Figure:
     plt.rcParams["svg.hashsalt"] = "balance"
     ax = draw()
     fig = ax.figure
-    png, svg = io.BytesIO(), io.BytesIO()
+    png, vector = io.BytesIO(), io.BytesIO()
     fig.savefig(png, format="png", dpi=110, metadata={"Software": None})
-    fig.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    if svg:
+        fig.savefig(vector, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)
-    return Figure(name, png.getvalue(), svg.getvalue(), caption)
+    return Figure(name, png.getvalue(), vector.getvalue(), caption)
 
 
 def _numeric(series: pd.Series) -> bool:
@@ -251,7 +251,8 @@ def _elo_cells(rating: pd.DataFrame) -> list[str]:
 
 
 def score_figure(table: pd.DataFrame, order: Sequence[str], labels: Labels, name: str,
-                 caption: str, value: str = "score", column: str = "a.0.preset") -> Figure:
+                 caption: str, value: str = "score", column: str = "a.0.preset",
+                 svg: bool = False) -> Figure:
     """The matchup matrix of a round robin (``table`` with entrant columns ``a``, ``b``),
     both seats averaged, rows and columns in ``order`` (strongest first)."""
     from .. import plots
@@ -275,12 +276,13 @@ def score_figure(table: pd.DataFrame, order: Sequence[str], labels: Labels, name
                             columns={"a": "entrant", "b": "opponent", "score": "expected score",
                                      "draw": "draws"})
     return _figure(lambda: plots.matchup(long, x="b", y="a", value=value, order=list(order),
-                                         labels=entrant_labels), name, caption)
+                                         labels=entrant_labels), name, caption, svg)
 
 
 def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "",
                         labels: Labels | None = None, figure: bool = False,
-                        name: str = "matchups", column: str = "a.0.preset") -> list[Block]:
+                        name: str = "matchups", column: str = "a.0.preset",
+                        svg: bool = False) -> list[Block]:
     """Figures, ratings, metagame, dominance, seat advantage and upsets of one round robin
     (``table`` with entrant columns ``a`` and ``b``, entrants labelled as values of the
     run's ``column``); ``level`` captions a level of the run's other axes; ``figure`` adds
@@ -299,12 +301,12 @@ def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "",
             table, order, labels, name,
             f"Expected score of the row against the column{at}, both seats averaged (a win "
             "counts 1, a draw 1/2, so a matchup of draws reads 50%), strongest first",
-            column=column))
+            column=column, svg=svg))
         if "draw" in table and table["draw"].max() >= DRAWS_SHOWN:
             blocks.append(score_figure(
                 table, order, labels, f"{name}-draws",
                 f"Draw rate of each matchup{at}, both seats averaged, in the same order",
-                value="draw", column=column))
+                value="draw", column=column, svg=svg))
     field = analysis.field_scores(table)
     shown = pd.DataFrame({"entrant": [who(e) for e in rating.index]})
     scores = field.reindex(rating.index)
@@ -395,31 +397,43 @@ DRAWS_SHOWN = 0.05
 """A round robin gets a draw-rate matrix when some matchup draws at least this often."""
 
 
-def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "") -> list[Block]:
+def _best_play_blocks(table: pd.DataFrame, exact: bool, level: str = "",
+                      labels: Labels | None = None, column: str = "a.0.preset") -> list[Block]:
     """What best play changes in one round robin: the verdicts with the policies as given
     (the same fights) and under best play side by side, the sentences naming the changes,
     and the policies each pairing rests on."""
     from ..analysis import bestplay
 
+    labels = labels or Labels()
     at = f" ({level})" if level else ""
     given = bestplay.as_given(table)
-    verdicts, changes = bestplay.compare_verdicts(given, table, resamples=200, seed=0)
+    found = bestplay.verdict_changes(given, table, resamples=200, seed=0)
+    frame = found.frame
+    side_by_side = pd.DataFrame({"entrant": [labels.value(column, e) for e in frame.index]})
+    for key, label, cell in (
+            ("rank", "rank", lambda v: f"{int(v)}"),
+            ("elo", "Elo", lambda v: f"{v:.0f}"),
+            ("dominated", "dominated in (share of replicates)", lambda v: percent(v, 0)),
+            ("metagame", "metagame weight", lambda v: percent(v, 0))):
+        side_by_side[f"{label}, as given"] = [cell(v) for v in frame[key]]
+        side_by_side[f"{label}, best play"] = [cell(v) for v in frame[f"{key}_best"]]
     blocks: list[Block] = [
-        Paragraph(f"Verdicts{at} with the policies as given and under best play. "
-                  + " ".join(changes)),
-        Table(verdicts.round(3).reset_index(),
-              f"Verdicts{at}: rank and Elo (Bradley-Terry), the share of bootstrap replicates "
-              "in which the entrant is dominated by a mix of the others, and its metagame "
-              "weight, with the policies as given (left) and under best play (_best); "
-              "the as-given numbers come from the same fights")]
+        Paragraph(f"The verdicts{at} with the policies as given (the same fights) and under "
+                  "best play, and which change beyond the noise: "
+                  + " ".join(found.sentences(lambda e: labels.value(column, e)))),
+        Table(side_by_side,
+              f"Verdicts{at} side by side, strongest under best play first: rank and Elo "
+              "(Bradley-Terry), the share of bootstrap replicates in which the entrant is "
+              "dominated by a mix of the others, and its metagame weight, with the policies "
+              "as given and under best play")]
     pairs = table[table["a"] != table["b"]]
     moved = ((pairs["default_value"] - pairs["value"]).abs() > 1e-9) if exact else (
         (pairs["default_value"] < pairs["value_low"]) | (pairs["default_value"] > pairs["value_high"]))
     shown = pd.DataFrame({
         "A": pairs["a"], "B": pairs["b"],
-        "value": (pairs["value"].map(lambda v: f"{v:.4f}") if exact
+        "value": (pairs["value"].map(lambda v: percent(v, 2)) if exact
                   else _interval_text(pairs, "value")),
-        "as given": pairs["default_value"].map(lambda v: f"{v:.4f}"),
+        "as given": pairs["default_value"].map(lambda v: percent(v, 2 if exact else 1)),
         "A plays": pairs["policy_a"], "B plays": pairs["policy_b"]})
     blocks.append(Table(shown.reset_index(drop=True),
                         f"The policies each pairing's verdict rests on{at}: A's value under "
@@ -528,10 +542,10 @@ def question_from_spec(text: str) -> str:
     return "\n\n".join(" ".join(p) for p in paragraphs if p)
 
 
-def spec_figures(run_dir: Any, meta: Mapping[str, Any], labels: Labels | None = None
-                 ) -> list[Figure]:
+def spec_figures(run_dir: Any, meta: Mapping[str, Any], labels: Labels | None = None,
+                 svg: bool = False) -> list[Figure]:
     """The figures a run's spec asked for (``[[outputs.plots]]``), as drawn by the runner,
-    captioned with the run's labels."""
+    captioned with the run's labels (with the runner's SVG twin where ``svg`` asks)."""
     from pathlib import Path
 
     labels = labels or Labels.for_run(spec=meta.get("spec", {}))
@@ -555,7 +569,8 @@ def spec_figures(run_dir: Any, meta: Mapping[str, Any], labels: Labels | None = 
             caption += " (" + ", ".join(f"{labels.column(k)} = {labels.value(k, v)}"
                                         for k, v in _flat_where(plot["where"]).items()) + ")"
         figures.append(Figure(png_path.stem, png_path.read_bytes(),
-                              svg_path.read_bytes() if svg_path.is_file() else b"", caption))
+                              svg_path.read_bytes() if svg and svg_path.is_file() else b"",
+                              caption))
     return figures
 
 
@@ -591,8 +606,8 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
 
     def matchup_of(cell: Mapping[str, Any]) -> Any:
         if not cells:
-            from ..sweep.grid import display, expand
-            from ..sweep.spec import load_spec
+            from ..experiments.grid import display, expand
+            from ..experiments.spec import load_spec
 
             for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
                 cells[tuple(str(display(c.params[a], a)) for a in axes)] = c
@@ -604,12 +619,7 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
         focus=options.get("focus"), matchup_of=None if best else matchup_of,
-        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])])
-    if best and made.sentences:  # the equilibrium's rates: say so up front
-        first = made.sentences[0]
-        made = dataclasses.replace(made, sentences=(dataclasses.replace(
-            first, text="Under best play (each side's policies chosen to do its best), "
-                        + first.text[:1].lower() + first.text[1:]), *made.sentences[1:]))
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
@@ -621,7 +631,7 @@ VERDICT = "Verdict"
 
 def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
           figures: Sequence[Figure] = (), *, allow_import: bool = False,
-          verdict: Verdict | None = None) -> Report:
+          verdict: Verdict | None = None, svg: bool = False) -> Report:
     """Assemble a :class:`Report` from a run's results table, ``meta.json``, the
     experiment's question (its comment block) and the figures its spec asked for (drawn
     here when it asked for none).  ``allow_import``: the run's ruleset may be a
@@ -629,7 +639,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
 
     The report opens with the ``verdict`` (default: :func:`run_verdict` without the
     sensitivity pass); a "what would make it fair" section follows the analyses where the
-    spec asks for one (``[[tune]]``)."""
+    spec asks for one (``[[tune]]``).  Figures drawn here are PNG, with an SVG twin only if
+    ``svg`` asks."""
     from .. import plots
     from ..rulesets import resolve
 
@@ -727,6 +738,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
 
     # --- figures and analyses ---
     blocks = list(figures)
+    changes: list[Block] = []  # a best-play round robin: its verdicts beside the as-given
     rr = _round_robin_axes(results, axes)
     if rr is not None:
         a_ax, b_ax, others = rr
@@ -747,11 +759,11 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
                                                             value="value"), "matchups",
                                       f"A's value under best play, row ({a_ax}) against "
-                                      f"column ({b_ax})"))
+                                      f"column ({b_ax})", svg))
             blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
-                                              column=a_ax))
+                                              column=a_ax, svg=svg))
             if best:
-                blocks.extend(_best_play_blocks(table, exact))
+                changes.extend(_best_play_blocks(table, exact, labels=labels, column=a_ax))
         else:
             blocks.append(Paragraph(
                 f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
@@ -763,9 +775,10 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                                   for o, v in zip(others, keys, strict=True))
                 blocks.extend(_round_robin_blocks(entrants(part), exact, level, labels=labels,
                                                   figure=not best, name=f"matchups-{i + 1}",
-                                                  column=a_ax))
+                                                  column=a_ax, svg=svg))
                 if best:
-                    blocks.extend(_best_play_blocks(entrants(part), exact, level))
+                    changes.extend(_best_play_blocks(entrants(part), exact, level,
+                                                     labels=labels, column=a_ax))
             blocks.extend(_sensitivity_tables(results, axes, others, labels))
         lengths = _lengths_paragraph(results)
         if lengths is not None:
@@ -778,7 +791,7 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
             x, y = (numeric + others)[:2]
             blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
                                   "heatmap", f"Side A's win rate over {labels.column(x)} and "
-                                  f"{labels.column(y)}"))
+                                  f"{labels.column(y)}", svg))
             levels = sorted(results[y].unique(), key=str)
             if len(levels) > 8:  # a readable handful of curves, evenly spread
                 keep = {levels[i] for i in np.linspace(0, len(levels) - 1, 6).round().astype(int)}
@@ -787,12 +800,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                 shown = results
             blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
                                   "curves", f"Side A's win rate against {labels.column(x)}, one "
-                                  f"curve per {labels.column(y)}{band}"))
+                                  f"curve per {labels.column(y)}{band}", svg))
         elif len(axes) == 1 and not figures:
             x = axes[0]
             blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
                                   f"Side A's win rate against {labels.column(x)}"
-                                  + ("" if exact else ", with its 95% interval band")))
+                                  + ("" if exact else ", with its 95% interval band"), svg))
         value_rows = []
         wrong_way: list[str] = []  # notes on steps against the stat's expected direction
         for stat in numeric:
@@ -861,6 +874,8 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     if caveat is not None and any(isinstance(b, Paragraph) and b.text.startswith(
             ("Draws", "Mean fight length")) for b in blocks):
         blocks.append(caveat)
+    if changes:  # first after the question: the answer's other half
+        sections.append(Section("What best play changes", tuple(changes)))
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
     fair = _fair_section(spec, meta, allow_import)
@@ -947,7 +962,7 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
     if not spec.get("tune"):
         return None
     from ..analysis.tune import from_spec
-    from ..sweep.spec import load_spec
+    from ..experiments.spec import load_spec
 
     parsed = load_spec(spec, name="spec", allow_import=allow_import)
     blocks: list[Block] = []

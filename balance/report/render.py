@@ -1,4 +1,10 @@
-"""Render a :class:`~.build.Report` as self-contained HTML and as Markdown."""
+"""Render a :class:`~.build.Report` as HTML and as Markdown, its figures as PNG files.
+
+A report folder holds ``report.html``, ``report.md`` and ``figures/<name>.png``: each figure
+is stored once, and both pages reference it by relative path (``--embed`` puts the PNGs
+inside the HTML instead, for a page to send alone; ``--svg`` adds an SVG twin of each
+figure, which the Markdown twin links under the figure).  Nothing else is written, so a
+committed report folder holds no file that nothing references (:func:`unreferenced`)."""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..sweep.store import bounded_name
+from ..files import atomic_write, bounded_name, check_folder
 from .build import (
     Figure,
     Paragraph,
@@ -23,7 +29,10 @@ from .build import (
     spec_figures,
 )
 
-__all__ = ["render", "to_html", "to_markdown"]
+__all__ = ["render", "to_html", "to_markdown", "unreferenced"]
+
+FIGURES = "figures"
+"""The report folder's subfolder of figures."""
 
 CSS = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 980px;
@@ -63,8 +72,14 @@ def _code_spans(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
-def to_html(report: Report) -> str:
-    """One HTML page with every figure embedded as a data URI: no other file needed."""
+def figure_target(figure: Figure, figure_dir: str = FIGURES, ext: str = "png") -> str:
+    """The relative URL of a figure's file (``figures/<name>.png``), as both pages link it."""
+    return f"{figure_dir}/{urllib.parse.quote(bounded_name(figure.name))}.{ext}"
+
+
+def to_html(report: Report, figure_dir: str = FIGURES, *, embed: bool = False) -> str:
+    """One HTML page; each figure an ``<img>`` of ``figure_dir/<name>.png`` beside it, or
+    with ``embed`` the PNG itself as a data URI (a page that needs no other file)."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{html.escape(report.title)}</title>", f"<style>{CSS}</style>",
              "</head><body>", f"<h1>{html.escape(report.title)}</h1>",
@@ -92,9 +107,10 @@ def to_html(report: Report) -> str:
             elif isinstance(block, Table):
                 parts.append(_html_table(block))
             elif isinstance(block, Figure):
-                data = base64.b64encode(block.png).decode("ascii")
+                src = ("data:image/png;base64," + base64.b64encode(block.png).decode("ascii")
+                       if embed else figure_target(block, figure_dir))
                 parts.append(f'<figure><img alt="{html.escape(block.caption)}" '
-                             f'src="data:image/png;base64,{data}"><figcaption>'
+                             f'src="{html.escape(src)}"><figcaption>'
                              f"{html.escape(block.caption)}</figcaption></figure>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
@@ -140,8 +156,9 @@ def _md_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(report: Report, figure_dir: str = "figures") -> str:
-    """The Markdown twin; figures are referenced as ``figure_dir/<name>.png``."""
+def to_markdown(report: Report, figure_dir: str = FIGURES) -> str:
+    """The Markdown twin; figures are referenced as ``figure_dir/<name>.png`` (and a figure
+    with an SVG twin links ``figure_dir/<name>.svg`` under it)."""
     parts = [f"# {_md_line(report.title)}", "", f"*{_md_line(report.subtitle)}*", ""]
     for section in report.sections:
         parts += [f"## {_md_line(section.title)}", ""]
@@ -162,15 +179,17 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
                     parts += [f"**{_md_line(block.caption)}**", ""]
                 parts += [_md_table(block.frame), ""]
             elif isinstance(block, Figure):
-                target = f"{figure_dir}/{urllib.parse.quote(bounded_name(block.name))}.png"
-                parts += [f"![{_md_line(block.caption)}]({target})", "",
-                          f"*{_md_line(block.caption)}*", ""]
+                parts += [f"![{_md_line(block.caption)}]({figure_target(block, figure_dir)})",
+                          "", f"*{_md_line(block.caption)}*"
+                          + (f" ([SVG]({figure_target(block, figure_dir, 'svg')}))"
+                             if block.svg else ""), ""]
     return "\n".join(parts)
 
 
 def render(run: str | Path, out: str | Path | None = None, *,
-           allow_import: bool = False, sensitivity: bool | None = None) -> dict[str, Any]:
-    """Write ``report.html`` (self-contained) and ``report.md`` (+ ``figures/``) for a run.
+           allow_import: bool = False, sensitivity: bool | None = None,
+           svg: bool = False, embed: bool = False) -> dict[str, Any]:
+    """Write ``report.html``, ``report.md`` and ``figures/<name>.png`` for a run.
 
     Parameters
     ----------
@@ -183,14 +202,19 @@ def render(run: str | Path, out: str | Path | None = None, *,
     sensitivity
         Recompute the verdict's key answer under each alternative reading and policy
         (default: as the spec's ``[verdict] sensitivity`` says, else no).
+    svg
+        Also write an SVG twin of each figure (``figures/<name>.svg``, linked from the
+        Markdown twin).
+    embed
+        Put each PNG inside ``report.html`` (a page that needs no other file) rather than
+        referencing ``figures/``.
 
     Returns
     -------
     dict
         ``{"html": path, "markdown": path, "figures": [paths]}``.
     """
-    from ..sweep import load_run
-    from ..sweep.store import atomic_write, check_folder
+    from ..experiments.store import load_run
 
     loaded = load_run(run)
     run_dir = Path(loaded.path)
@@ -202,11 +226,11 @@ def render(run: str | Path, out: str | Path | None = None, *,
     if sensitivity is None:
         sensitivity = bool((meta.get("spec", {}).get("verdict") or {}).get("sensitivity"))
     made = run_verdict(results, meta, sensitivity=sensitivity, allow_import=allow_import)
-    report = build(results, meta, question, spec_figures(run_dir, meta),
-                   allow_import=allow_import, verdict=made)
+    report = build(results, meta, question, spec_figures(run_dir, meta, svg=svg),
+                   allow_import=allow_import, verdict=made, svg=svg)
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
-    for stale in (out_dir / "figures").glob("*"):
+    for stale in (out_dir / FIGURES).glob("*"):
         if stale.suffix in (".png", ".svg"):
             stale.unlink()
     for section in report.sections:
@@ -215,10 +239,34 @@ def render(run: str | Path, out: str | Path | None = None, *,
                 for ext, data in (("png", block.png), ("svg", block.svg)):
                     if not data:
                         continue
-                    path = out_dir / "figures" / f"{bounded_name(block.name)}.{ext}"
+                    path = out_dir / FIGURES / f"{bounded_name(block.name)}.{ext}"
                     atomic_write(path, data)
                     figures.append(path)
     html_path, md_path = out_dir / "report.html", out_dir / "report.md"
     atomic_write(md_path, to_markdown(report))
-    atomic_write(html_path, to_html(report))
+    atomic_write(html_path, to_html(report, embed=embed))
     return {"html": html_path, "markdown": md_path, "figures": figures}
+
+
+PAGES = ("report.html", "report.md")
+
+
+def unreferenced(folder: str | Path) -> list[Path]:
+    """The files of a report folder that neither page references: every file but
+    ``report.html`` and ``report.md`` must be the target of a link or an image of one of
+    them (relative paths, as :func:`render` writes them)."""
+    folder = Path(folder)
+    targets: set[Path] = set()
+    for page in PAGES:
+        if not (folder / page).is_file():
+            continue
+        text = (folder / page).read_text(encoding="utf-8")
+        links = re.findall(r'(?:src|href)="([^"]+)"', text) + re.findall(r"\]\(([^)\s]+)\)", text)
+        for link in links:
+            if ":" in link.split("/", 1)[0] or link.startswith("#"):
+                continue  # a data URI, another site, an anchor
+            target = urllib.parse.unquote(html.unescape(link))
+            targets.add((folder / target).resolve())
+    pages = {(folder / page).resolve() for page in PAGES}
+    return sorted(p for p in folder.rglob("*") if p.is_file()
+                  and p.resolve() not in pages | targets)

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SpecError
-from .base import Ruleset, RulesetBase
+from .base import Ruleset
 
-__all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "RulesetBase", "available", "resolve"]
+__all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "available", "resolve"]
 
 # name -> (module, class); the names are checked against each class's ``name`` on import.
 _BUILT_INS: dict[str, tuple[str, str]] = {

@@ -30,28 +30,14 @@ from typing import Any, ClassVar, Literal, TypeAlias
 import numpy as np
 
 from ..errors import IntractableError, SpecError, did_you_mean
-from ..fields import (  # noqa: F401  (re-exported while rulesets move to balance.fields)
-    TAGS,
-    FieldInfo,
-    Table,
-    build,
-    check_fields,
-    coerce,
-    describe_fields,
-    nondefault,
-    param,
-    plain,
-    read_toml,
-    split_spec,
-)
-from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities, Winner  # noqa: F401
+from ..fields import build, describe_fields, nondefault, plain, read_toml, split_spec
+from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities
 
 __all__ = [
     "BenchCase",
     "Log",
     "Policy",
     "Ruleset",
-    "RulesetBase",
     "Scenario",
     "Side",
     "Witness",
@@ -450,8 +436,3 @@ class Ruleset(abc.ABC):
         """Timings beyond kernel against reference: rows with ``ruleset``, ``case``,
         ``description`` and a ``summary`` line (``cases``: only these names)."""
         return []
-
-
-
-RulesetBase = Ruleset
-"""Old name of :class:`Ruleset`, kept while code moves to the new one."""

@@ -13,7 +13,6 @@ import pytest
 import balance
 from balance import analysis
 from balance.analysis import bestplay
-from balance.cli import main
 from balance.errors import IntractableError, SpecError
 from balance.random import stream
 
@@ -21,15 +20,6 @@ from balance.random import stream
 # good as a win, the novice diverts every exchange to hold out for the draw.
 CRT_CAP = {"extraordinary": False, "max_rounds": 5}
 CRT_KW = {"rules": CRT_CAP, "draw_worth": 1.0}
-
-
-def run(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 # --- matrix games with known answers -----------------------------------------------------------
@@ -211,8 +201,8 @@ def test_no_exact_best_play_says_why():
 # --- the command line ---------------------------------------------------------------------------
 
 
-def test_cli_duel_best_json(capsys):
-    status, out, _ = run(capsys, "duel", "crt", "--a", "novice", "--b", "expert", "--rule",
+def test_cli_duel_best_json(cli):
+    status, out, _ = cli("duel", "crt", "--a", "novice", "--b", "expert", "--rule",
                          "extraordinary=false", "--rule", "max_rounds=5", "--play", "best",
                          "--draw-worth", "1", "-n", "2000", "--seed", "4", "--json")
     assert status == 0
@@ -225,8 +215,8 @@ def test_cli_duel_best_json(capsys):
     assert any(p.startswith("best play A: ") for p in data["policies"])
 
 
-def test_cli_exact_best_text(capsys):
-    status, out, _ = run(capsys, "exact", "crt", "--a", "novice", "--b", "expert", "--rule",
+def test_cli_exact_best_text(cli):
+    status, out, _ = cli("exact", "crt", "--a", "novice", "--b", "expert", "--rule",
                          "extraordinary=false", "--rule", "max_rounds=5", "--play", "best",
                          "--draw-worth", "1")
     assert status == 0
@@ -243,8 +233,8 @@ def test_cli_exact_best_text(capsys):
     ("matchups", "crt", "--entrants", "novice,expert", "--play", "best", "--method", "exact",
      "--rule", "extraordinary=true"),
 ])
-def test_cli_bad_input_is_one_line(capsys, argv):
-    status, out, err = run(capsys, *argv)
+def test_cli_bad_input_is_one_line(cli, argv):
+    status, out, err = cli(*argv)
     assert status == 2 and out == ""
     assert err.startswith("balance: error: ") and err.count("\n") == 1
 
@@ -282,8 +272,8 @@ def test_best_round_robin_is_the_same_in_workers():
         assert row.a_wins + row.b_wins + row.draws == row.n == 2_000
 
 
-def test_cli_matchups_best_json(capsys):
-    status, out, _ = run(capsys, "matchups", "pool", "--entrants", "duellist,brute", "--rule",
+def test_cli_matchups_best_json(cli):
+    status, out, _ = cli("matchups", "pool", "--entrants", "duellist,brute", "--rule",
                          "max_rounds=8", "--play", "best", "--resamples", "10", "--workers",
                          "1", "--json")
     assert status == 0
@@ -292,13 +282,23 @@ def test_cli_matchups_best_json(capsys):
     assert {"value", "policy_a", "policy_b"} <= set(data["matchups"][0])
     assert data["verdict_changes"] and data["assumptions"]
     assert any(" v " in p and "A plays" in p for p in data["policies"])
+    # the verdict, as the report states it: best play's, then what it changes (exact here)
+    assert data["verdict"][0].startswith("Under best play (each side's policies chosen")
+    assert data["verdict"][-2].startswith(("Against the policies as given (the same fights), "
+                                           "under best play ", "Best play changes none"))
+    assert data["verdict"][-1].startswith("It rests on ")
+    status, out, _ = cli("matchups", "pool", "--entrants", "duellist,brute", "--rule",
+                         "max_rounds=8", "--play", "best", "--resamples", "10", "--workers", "1")
+    lines = out.splitlines()
+    assert status == 0 and lines[3] == "Verdict:"  # after the two header lines, first
+    assert lines[4] == "  - " + data["verdict"][0]
 
 
-def test_cli_matchups_discloses_policies(capsys):
-    status, out, _ = run(capsys, "matchups", "crt", "--entrants", "novice,expert", "-n", "500",
+def test_cli_matchups_discloses_policies(cli):
+    status, out, _ = cli("matchups", "crt", "--entrants", "novice,expert", "-n", "500",
                          "--resamples", "5")
     assert status == 0 and "policies: divert=never" in out
-    status, out, _ = run(capsys, "matchups", "crt", "--entrants", "novice,expert", "-n", "500",
+    status, out, _ = cli("matchups", "crt", "--entrants", "novice,expert", "-n", "500",
                          "--resamples", "5", "--json")
     data = json.loads(out)
     assert data["policies"][0] == "divert=never"  # then es11=damage (the tables are on)

@@ -247,21 +247,12 @@ def test_handicaps_that_cannot_reach_the_margin_say_so():
 # --- command line -----------------------------------------------------------------------------------
 
 
-def cli(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def test_cli_tune_prints_the_answer_and_json(capsys):
-    status, out, err = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
+def test_cli_tune_prints_the_answer_and_json(cli):
+    status, out, err = cli("tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                            "b.0.combats", "--rule", "extraordinary=false")
     assert status == 0 and err == ""
     assert out.startswith("crt: B needs exactly 31 more combats survived to be even")
-    status, out, _ = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
+    status, out, _ = cli("tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
                          "b.0.combats", "--seed", "2", "--json")
     data = json.loads(out)
     assert status == 0 and data["method"] == "simulate" and data["seed"] == 2
@@ -269,8 +260,8 @@ def test_cli_tune_prints_the_answer_and_json(capsys):
     assert data["sentence"].startswith("B needs 30.")
 
 
-def test_cli_round_robin(capsys):
-    status, out, _ = cli(capsys, "tune", "crt", "--entrants", "novice,expert,veteran", "--knob",
+def test_cli_round_robin(cli):
+    status, out, _ = cli("tune", "crt", "--entrants", "novice,expert,veteran", "--knob",
                          "combats", "--rule", "extraordinary=false", "--json")
     data = json.loads(out)
     assert status == 0 and data["converged"]
@@ -294,8 +285,8 @@ def test_cli_round_robin(capsys):
     (["--knob", "b.0.combats", "-n", "100"], "-n applies to the round robin mode"),
     (["--knob", "b.0.combats", "--entrants", "novice,expert"], "--a: the round robin mode"),
 ])
-def test_cli_bad_input_is_one_line_and_status_2(capsys, argv, says):
-    status, out, err = cli(capsys, "tune", "crt", "--a", "veteran", "--b", "novice", *argv)
+def test_cli_bad_input_is_one_line_and_status_2(cli, argv, says):
+    status, out, err = cli("tune", "crt", "--a", "veteran", "--b", "novice", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("balance: error: ") and says in err
 
@@ -307,10 +298,10 @@ def test_cli_bad_input_is_one_line_and_status_2(capsys, argv, says):
     (["--knob", "combats", "--margin", "0.7"], "margin must be a rate strictly between"),
     (["--knob", "combats", "--anchor", "master"], "anchor 'master' is not an entrant"),
 ])
-def test_cli_round_robin_bad_input(capsys, argv, says):
+def test_cli_round_robin_bad_input(cli, argv, says):
     if "--entrants" not in argv:
         argv = [*argv, "--entrants", "novice,expert"]
-    status, out, err = cli(capsys, "tune", "crt", *argv)
+    status, out, err = cli("tune", "crt", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and says in err
 
@@ -408,8 +399,8 @@ def doc_commands() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("command", "output"), doc_commands(),
                          ids=[c for c, _ in doc_commands()])
-def test_documented_command_prints_what_the_doc_shows(capsys, command, output):
-    status, out, _ = cli(capsys, *shlex.split(command)[1:])
+def test_documented_command_prints_what_the_doc_shows(cli, command, output):
+    status, out, _ = cli(*shlex.split(command)[1:])
     assert status == 0
     assert out.rstrip("\n") == output
 
@@ -500,10 +491,10 @@ def test_bad_tune_tables_are_refused_at_their_place(tune_table, says):
         balance.load_spec({**spec, "tune": tune_table}, name="x.toml")
 
 
-def test_a_bad_tune_table_on_the_command_line(tmp_path, capsys):
+def test_a_bad_tune_table_on_the_command_line(tmp_path, cli):
     path = tmp_path / "x.toml"
     path.write_text('ruleset = "crt"\ndescription = "x"\na = "veteran"\nb = "novice"\n'
                     '[run]\nfights = 100\n[[tune]]\nknob = "b.0.weapon_type"\n')
-    status, out, err = cli(capsys, "sweep", str(path), "--dry-run")
+    status, out, err = cli("sweep", str(path), "--dry-run")
     assert status == 2 and out == "" and err.count("\n") == 1
     assert f"{path}: tune[0].knob: knob 'b.0.weapon_type' is not an integer" in err

@@ -142,6 +142,32 @@ def test_an_option_worth_taking_and_against_what():
     assert worth.sentences[1].text.startswith("X=3 is worth taking")
 
 
+def test_the_focus_option_leads_a_grid_that_also_sweeps_stats():
+    # zones-third-attack's shape: options of side A, and a stat on each side; the question
+    # is about the focus option, so it comes first and the stats' exchange rate after
+    rows = []
+    for option, shift in (("x=1", -0.1), ("x=2", 0.0), ("x=3", -0.05)):
+        for a in range(4):
+            for b in range(4):
+                p = float(np.clip(0.5 + 0.1 * (a - b) + shift, 0.0, 1.0))
+                rows.append({"a": option, "a.0.might": a, "b.0.might": b, "n": 0, "a_win": p,
+                             "a_win_low": p, "a_win_high": p})
+    results = pd.DataFrame(rows)
+    axes = ["a", "a.0.might", "b.0.might"]
+    labels = Labels(baselines={"a": "x=2", "a.0.might": 1, "b.0.might": 1})
+    plain = [s.text for s in v.grid_verdict(results, axes, labels=labels, exact=True).sentences]
+    assert "offsets" in plain[0]  # no focus: the stats lead
+    made = v.grid_verdict(results, axes, labels=labels, exact=True, focus="x=3",
+                          matchup_of=lambda cell: v.Matchup(None, (cell["a"],), ()))
+    texts = [s.text for s in made.sentences]
+    assert "is side A's best option" in texts[0]
+    assert texts[1].startswith("X=3 is worse than the default")
+    assert any("offsets" in t for t in texts[2:])
+    # and the key answer the sensitivity pass rechecks is the focus option's
+    assert made.claim is not None and made.claim.question == "is x=3 worth taking over x=2?"
+    assert [m.side_a for m in made.claim.matchups] == [("x=3",), ("x=2",)]
+
+
 # --- the sensitivity pass, on a ruleset with a reading that flips the answer -----------------
 
 
@@ -220,3 +246,62 @@ def test_the_work_is_bounded():
     checked = v.sensitivity(made, rs, budget=4 * v.SENSITIVITY_MIN_FIGHTS)
     assert checked.checked == ("wind=gale",) and checked.skipped == ("mood=grumpy",)
     assert "1 more were not tried within the budget" in checked.rests_text()
+
+
+# --- best play against the policies as given -----------------------------------------------------
+
+GIVEN = {("knight", "squire"): 0.9, ("knight", "page"): 0.9, ("knight", "berserker"): 0.9,
+         ("squire", "page"): 0.6, ("squire", "berserker"): 0.7, ("page", "berserker"): 0.6}
+BEST = {**GIVEN, ("knight", "berserker"): 0.7, ("squire", "berserker"): 0.2,
+        ("page", "berserker"): 0.2}
+"""Under best play the berserker (last with its policies as given) beats the squire and the
+page; the knight still beats everyone."""
+
+
+def _best_table(given: pd.DataFrame, best: pd.DataFrame) -> pd.DataFrame:
+    """A best-play round robin: ``best``'s rates, ``given``'s as the policies-as-given
+    columns (the same fights)."""
+    return best.assign(default_a_win=given["a_win"], default_b_win=given["b_win"],
+                       default_draw=given["draw"], value=best["a_win"] + best["draw"] / 2)
+
+
+def test_what_best_play_changes_is_told_apart_from_noise():
+    from balance.analysis import bestplay
+
+    names = ["knight", "squire", "page", "berserker"]
+    given, best = _round_robin(GIVEN, names), _round_robin(BEST, names)
+    found = bestplay.verdict_changes(given, best, resamples=20)
+    assert (found.top, found.top_best) == ("knight", "knight")
+    assert found.overtakes == {"berserker": ["squire", "page"]}
+    assert [(a, b) for a, b, *_ in found.flips] == [("berserker", "squire"),
+                                                    ("berserker", "page")]
+    assert found.dominated["best"] == found.dominated["given"] == []
+    assert found.dominated["both"] == ["berserker", "squire", "page"]  # the knight beats all
+    assert found.summary(str.upper) == (
+        "Against the policies as given (the same fights), under best play the BERSERKER rises "
+        "4th -> 2nd past the SQUIRE and the PAGE; 2 pairings change favourite (the BERSERKER "
+        "against the SQUIRE 30.0% -> 80.0%; the BERSERKER against the PAGE 40.0% -> 80.0%); "
+        "the KNIGHT is strongest under both (each change beyond the noise: 95% intervals, 90% "
+        "of bootstrap replicates).")
+    # the same play twice changes nothing, whatever the sampling noise
+    again = bestplay.verdict_changes(given, _round_robin(GIVEN, names, n=39_000), resamples=20)
+    assert again.summary().startswith("Best play changes none of the verdicts")
+    assert not again.overtakes and not again.flips
+
+
+def test_a_best_play_round_robin_verdict_says_so_and_what_changes():
+    names = ["knight", "squire", "page", "berserker"]
+    table = _best_table(_round_robin(GIVEN, names), _round_robin(BEST, names))
+    labels = Labels(values={"a.0.preset": {"berserker": "Berserker (style)"}})
+    made = v.best_play_verdict(table, labels=labels, resamples=20)
+    texts = [s.text for s in made.sentences]
+    assert texts[0].startswith("Under best play (each side's policies chosen to do its best), "
+                               "the field is not balanced")
+    assert texts[1].startswith("The knight is dominant")
+    assert texts[-1].startswith("Against the policies as given (the same fights), under best "
+                                "play the Berserker (style) rises 4th -> 2nd")
+    assert "the Berserker (style) rises 4th -> 2nd" in texts[-1]
+    # the run-level entry point picks it for a best-play run
+    results = table.rename(columns={"a": "a.0.preset", "b": "b.0.preset"})
+    made = v.verdict(results, ["a.0.preset", "b.0.preset"], labels=labels, best=True)
+    assert [s.text for s in made.sentences][-1] == texts[-1]

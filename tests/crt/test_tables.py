@@ -16,13 +16,12 @@ import numpy as np
 import pytest
 
 import balance
-from balance.cli import main
+from balance.experiments import load_spec
 from balance.rulesets.crt import Combatant, Rules
 from balance.rulesets.crt.exact import stroke_probability
 from balance.rulesets.crt.reference import fight
 from balance.rulesets.crt.rules import band, needed, scores
 from balance.stats import chi2_homogeneity, gof_pvalue
-from balance.sweep import load_spec
 from balance.testing import kernel_counts, reference_counts
 
 crt = balance.get("crt")
@@ -30,15 +29,6 @@ ALPHA = 1e-3
 ROOT = Path(__file__).resolve().parents[2]
 NARROW_TEXT = "advantage:7,great_advantage:13,deficit:-7,great_deficit:-13"
 NARROW = crt.rules(band_edges=NARROW_TEXT)
-
-
-def run(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_default_tables_are_the_seeds():
@@ -123,16 +113,16 @@ BAD = [
 
 
 @pytest.mark.parametrize(("rule", "message"), BAD)
-def test_a_bad_table_entry_is_a_one_line_error(capsys, rule, message):
-    status, out, err = run(capsys, "duel", "crt", "--a", "novice", "--b", "novice",
+def test_a_bad_table_entry_is_a_one_line_error(cli, rule, message):
+    status, out, err = cli("duel", "crt", "--a", "novice", "--b", "novice",
                            "--rule", rule, "-n", "100")
     assert status == 2 and out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1
 
 
-def test_tables_from_the_command_line_and_toml(capsys, tmp_path):
-    status, out, _ = run(capsys, "exact", "crt", "--a", "novice,combats=8", "--b", "novice",
+def test_tables_from_the_command_line_and_toml(cli, tmp_path):
+    status, out, _ = cli("exact", "crt", "--a", "novice,combats=8", "--b", "novice",
                          "--rule", "extraordinary=false", "--rule",
                          "band_edges=" + NARROW_TEXT, "--json")
     assert status == 0
@@ -144,12 +134,12 @@ def test_tables_from_the_command_line_and_toml(capsys, tmp_path):
                         '[rules]\nextraordinary = false\n'
                         f'band_edges = "{NARROW_TEXT}"\n'
                         '[[a]]\npreset = "novice"\ncombats = 8\n[[b]]\npreset = "novice"\n')
-    status, out, _ = run(capsys, "exact", "crt", "--scenario", str(scenario), "--json")
+    status, out, _ = cli("exact", "crt", "--scenario", str(scenario), "--json")
     assert status == 0 and json.loads(out)["a_win"] == pytest.approx(narrow)
 
 
 @pytest.mark.slow
-def test_the_band_experiment_runs_through_sweep_and_report(capsys, tmp_path):
+def test_the_band_experiment_runs_through_sweep_and_report(cli, tmp_path):
     text = (ROOT / "experiments" / "crt-bands.toml").read_text()
     cut = text.replace("values = { start = 0, stop = 60 }", "values = [8, 20, 38]")
     cut = cut.replace("fights = 20_000", "fights = 2_000")
@@ -158,7 +148,7 @@ def test_the_band_experiment_runs_through_sweep_and_report(capsys, tmp_path):
     spec_path.write_text(cut)
     assert len(load_spec(spec_path).to_dict()["grid"]["axes"]) == 2
     run_dir = tmp_path / "run"
-    status, _, err = run(capsys, "sweep", str(spec_path), "--out", str(run_dir),
+    status, _, err = cli("sweep", str(spec_path), "--out", str(run_dir),
                          "--executor", "serial", "-q")
     assert status == 0, err
     table = balance.load_run(run_dir).table
@@ -170,7 +160,7 @@ def test_the_band_experiment_runs_through_sweep_and_report(capsys, tmp_path):
     narrow_row = table[(table["a.0.combats"] == 20)
                        & table["rules.band_edges"].str.startswith("advantage:7")]
     assert float(narrow_row["a_win"].iloc[0]) < float(seed_row["a_win"].iloc[0])
-    status, _, err = run(capsys, "report", str(run_dir))
+    status, _, err = cli("report", str(run_dir))
     assert status == 0, err
     report = (run_dir / "report" / "report.md").read_text()
     assert "band edges" in report  # the experiment's [labels]

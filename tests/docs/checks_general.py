@@ -281,7 +281,7 @@ def verdict_worth_margin(c: Claims) -> None:
 
 @check(EXPERIMENTS_DOC, "is estimated to take under `SMALL_WORK_S` = 2 s there")
 def executor_small_work(c: Claims) -> None:
-    from balance.sweep import runner
+    from balance.experiments import runner
     c.exact("2 s", runner.SMALL_WORK_S)
 
 

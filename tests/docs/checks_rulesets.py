@@ -76,6 +76,15 @@ allow(BEST, "settings of the Monte Carlo search (tests/core/test_bestplay.py exe
       "point of expected score)", "each to +/- 0.01")
 
 
+@check(BEST, "an entrant dominated in at least 90% of bootstrap replicates under one play and "
+             "at most 10% under the other")
+def best_play_dominance_threshold(c: Claims) -> None:
+    from balance.analysis import bestplay
+
+    c.exact("90%", bestplay.SURE)
+    c.exact("10%", 1 - bestplay.SURE)
+
+
 @check(BEST, "In crt's plain duel of a novice against an expert with a five-round cap and a "
              "draw worth a win, the novice diverts every exchange: A's value is 0.2072 (all of "
              "it draws) against 0.1467 with the policies as given.")

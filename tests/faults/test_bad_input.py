@@ -22,7 +22,7 @@ import pytest
 
 import balance
 from balance.cli import main
-from balance.sweep.guard import RunLock
+from balance.experiments.guard import RunLock
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import pytest
 
 import balance
 from balance import budget
-from balance.sweep import runner
+from balance.experiments import runner
 
 from ..sweep.helpers import make_spec
 
@@ -83,8 +83,8 @@ def test_the_duel_command_refuses_a_typo_and_says_how(capsys: pytest.CaptureFixt
 
 
 def test_the_documented_limits_are_the_code_s() -> None:
-    from balance import progress
-    from balance.sweep import guard, store
+    from balance import files, progress
+    from balance.experiments import guard
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "experiments.md").read_text()
     text = " ".join(docs.split())
@@ -93,7 +93,7 @@ def test_the_documented_limits_are_the_code_s() -> None:
         "Over an hour (`balance.budget.MAX_SECONDS`)": budget.MAX_SECONDS == 3600,
         "growing until one takes a quarter of a second": budget.PILOT_SECONDS == 0.25,
         "exits within a quarter of a second of its death": guard.WATCH_INTERVAL_S == 0.25,
-        "past 120 bytes": store.NAME_BYTES == 120,
+        "past 120 bytes": files.NAME_BYTES == 120,
         "still running after two seconds shows its progress": progress.DELAY_S == 2,
     }
     for words, holds in stated.items():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from balance.errors import SpecError
-from balance.sweep import guard
+from balance.experiments import guard
 
 
 def test_a_second_lock_is_refused_naming_the_holder(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 import balance
+from balance import files
 from balance.cli import main
 from balance.report import render
-from balance.sweep import store
 
 PWNED = "window.__balance_pwned"
 SCRIPT = f"<script>{PWNED} = 1</script>"
@@ -188,7 +188,7 @@ def test_a_long_name_never_breaks_a_sweeps_plots(tmp_path: Path) -> None:
     assert meta["status"] == "complete"
     plots = sorted((run / "plots").iterdir())
     assert len(plots) == 4  # two figures, PNG and SVG: the two long names stay apart
-    assert all(len(p.name.encode()) <= store.NAME_BYTES + 4 for p in plots)
+    assert all(len(p.name.encode()) <= files.NAME_BYTES + 4 for p in plots)
     assert render(run, tmp_path / "report")["markdown"].is_file()
 
 
@@ -200,18 +200,18 @@ def test_plot_of_a_long_value_writes_a_bounded_name(tmp_path: Path,
                  "--where", f"a.0.name={LONG}"]) == 0
     written = [Path(line) for line in capsys.readouterr().out.split()]
     assert len(written) == 2 and all(p.is_file() for p in written)
-    assert all(len(p.name.encode()) <= store.NAME_BYTES + 4 for p in written)
+    assert all(len(p.name.encode()) <= files.NAME_BYTES + 4 for p in written)
 
 
 def test_a_run_that_failed_drawing_is_completed_by_resume(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from balance import plots
+    from balance import figures
 
     def broken(*args: object, **kwargs: object) -> list[Path]:
         raise OSError(36, "File name too long")
 
     with monkeypatch.context() as patch:
-        patch.setattr(plots, "draw_to", broken)
+        patch.setattr(figures, "draw_to", broken)
         with pytest.raises(OSError):
             balance.sweep(LONG_SPEC, out=tmp_path / "run", executor="serial")
     meta = json.loads((tmp_path / "run" / "meta.json").read_text())
@@ -224,8 +224,8 @@ def test_a_run_that_failed_drawing_is_completed_by_resume(
 
 
 def test_bounded_names_are_stable_and_distinct() -> None:
-    name = store.bounded_name("x" * 500)
-    assert len(name.encode()) <= store.NAME_BYTES
-    assert store.bounded_name("x" * 500) == name != store.bounded_name("x" * 499 + "y")
-    assert store.bounded_name("short") == "short"
-    assert len(store.bounded_name("é" * 300).encode()) <= store.NAME_BYTES  # UTF-8 cut whole
+    name = files.bounded_name("x" * 500)
+    assert len(name.encode()) <= files.NAME_BYTES
+    assert files.bounded_name("x" * 500) == name != files.bounded_name("x" * 499 + "y")
+    assert files.bounded_name("short") == "short"
+    assert len(files.bounded_name("é" * 300).encode()) <= files.NAME_BYTES  # UTF-8 cut whole

@@ -17,6 +17,7 @@ from balance.random import stream
 from balance.rulesets.pool import exact
 from balance.rulesets.pool.rules import Combatant, Rules
 from balance.stats import chi2_homogeneity, gof_pvalue
+from balance.testing import reference_outcomes
 
 POOL = balance.get("pool")
 CAUSE_ORDER = tuple(POOL.causes)
@@ -45,13 +46,12 @@ def kernel_sample(rules, side_a, side_b, n, key):
 
 
 def reference_sample(rules, side_a, side_b, n, key):
-    rng = stream(2024, "pool-reference", key)
-    runs = [POOL.fight(rules, side_a, side_b, rng=rng) for _ in range(n)]
-    winner = np.array([int(o.winner) for o in runs])
-    cause = np.array([CAUSE_ORDER.index(o.cause) for o in runs])
-    rounds = np.array([o.rounds for o in runs])
-    spent = np.array([o.extras["a_pool_spent"] + 10 * o.extras["b_pool_spent"] for o in runs])
-    return winner, cause, rounds, spent
+    return reference_outcomes(POOL, rules, side_a, side_b, n, stream(2024, "pool-reference", key))
+
+
+def pool_spent(out):
+    """Both sides' pool points spent, as one code per fight."""
+    return (out.extras["a_pool_spent"] + 10 * out.extras["b_pool_spent"]).astype(int)
 
 
 DUELLIST = C("duellist", coordination=7, intellect=5, fortitude=4, combat=4, wound_points=9)
@@ -220,31 +220,23 @@ def test_kernel_matches_reference_with_the_randomiser(case):
     """Kernel (100 000 fights) against the scalar reference (2 000), same rules."""
     rules, side_a, side_b = RANDOMISED[case]
     out, counts = kernel_sample(rules, side_a, side_b, 100_000, case)
-    winner, cause, rounds, spent = reference_sample(rules, side_a, side_b, 2000, case)
-    assert chi2_homogeneity(counts, categories(winner, cause)) > 1e-3  # false alarm 0.1%
+    ref = reference_sample(rules, side_a, side_b, 2000, case)
+    assert chi2_homogeneity(counts, categories(ref.winner, ref.cause)) > 1e-3  # false alarm 0.1%
     top = rules.max_rounds + 1
     assert chi2_homogeneity(np.bincount(out.rounds, minlength=top),
-                            np.bincount(rounds, minlength=top)) > 1e-3  # false alarm 0.1%
-    k_spent = (out.extras["a_pool_spent"] + 10 * out.extras["b_pool_spent"]).astype(int)
-    size = max(k_spent.max(), spent.max()) + 1
+                            np.bincount(ref.rounds, minlength=top)) > 1e-3  # false alarm 0.1%
+    k_spent, r_spent = pool_spent(out), pool_spent(ref)
+    size = max(k_spent.max(), r_spent.max()) + 1
     assert chi2_homogeneity(np.bincount(k_spent, minlength=size),
-                            np.bincount(spent.astype(int), minlength=size)) > 1e-3  # 0.1%
+                            np.bincount(r_spent, minlength=size)) > 1e-3  # 0.1%
 
 
 @pytest.mark.parametrize("case", ["1d6 sure hit against save for defence", "2 against 1, 1d6"])
 def test_reference_matches_exact(case):
     rules, side_a, side_b = POLICY_CASES[case]
     probs, _ = _exact(rules, side_a, side_b).categories()
-    winner, cause, _, _ = reference_sample(rules, side_a, side_b, 2000, "exact " + case)
-    assert gof_pvalue(categories(winner, cause)[:4], probs) > 1e-3  # false alarm 0.1%
-
-
-def test_kernel_returns_exactly_n_and_is_reproducible():
-    rules, side_a, side_b = POLICY_CASES["1d6 defender first, coin for the order"]
-    one = POOL.simulate(rules, side_a, side_b, n=1234, rng=stream(5, "x"))
-    two = POOL.simulate(rules, side_a, side_b, n=1234, rng=stream(5, "x"))
-    assert len(one) == 1234
-    assert (one.winner == two.winner).all() and (one.rounds == two.rounds).all()
+    ref = reference_sample(rules, side_a, side_b, 2000, "exact " + case)
+    assert gof_pvalue(categories(ref.winner, ref.cause)[:4], probs) > 1e-3  # false alarm 0.1%
 
 
 @pytest.mark.parametrize(("case", "cause"), [

@@ -55,12 +55,53 @@ def test_grid_report_says_what_a_designer_needs(grid_run, tmp_path):
                  "95% Wilson", "DEFAULT", "AMBIG", "es2_mode", "Marginal value",
                  "seed entropy", "balance sweep"):
         assert text in html and text in md, text
-    assert html.count("data:image/png;base64,") == 2  # heatmap and curves, embedded
-    assert "<img" in html and 'src="figures/' not in html  # self-contained
+    # each figure stored once, as a PNG both pages reference; no SVG unless asked for
     for fig in ("heatmap", "curves"):
-        assert f"figures/{fig}.png" in md
+        assert f'src="figures/{fig}.png"' in html and f"(figures/{fig}.png)" in md
         assert (tmp_path / "out" / "figures" / f"{fig}.png").stat().st_size > 1000
-        assert (tmp_path / "out" / "figures" / f"{fig}.svg").is_file()
+    assert "data:image" not in html
+    written = sorted(p.relative_to(tmp_path / "out").as_posix()
+                     for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert written == ["figures/curves.png", "figures/heatmap.png", "report.html", "report.md"]
+    assert paths["figures"] == [tmp_path / "out" / "figures" / f"{f}.png"
+                                for f in ("heatmap", "curves")]
+
+
+def test_a_written_report_folder_holds_no_unreferenced_file(grid_run, rr_run, tmp_path):
+    from balance.report import unreferenced
+
+    for run in (grid_run, rr_run):
+        out = tmp_path / run.parent.name
+        render(run, out)
+        assert unreferenced(out) == []
+        assert len(list((out / "figures").iterdir())) >= 1
+        # the check can fail: a figure nothing links to, and one in a subfolder
+        (out / "figures" / "orphan.png").write_bytes(b"x")
+        (out / "old").mkdir()
+        (out / "old" / "report.md").write_text("stale")
+        assert unreferenced(out) == [out / "figures" / "orphan.png", out / "old" / "report.md"]
+
+
+def test_svg_twins_and_an_embedded_page_only_when_asked(grid_run, tmp_path):
+    import base64
+
+    paths = render(grid_run, tmp_path / "svg", svg=True)
+    md = paths["markdown"].read_text()
+    for fig in ("heatmap", "curves"):
+        svg = tmp_path / "svg" / "figures" / f"{fig}.svg"
+        assert svg.read_bytes().lstrip().startswith((b"<?xml", b"<svg"))
+        assert f"([SVG](figures/{fig}.svg))" in md  # linked, so referenced
+    from balance.report import unreferenced
+
+    assert unreferenced(tmp_path / "svg") == []
+    paths = render(grid_run, tmp_path / "embed", embed=True)
+    html = paths["html"].read_text()
+    png = (tmp_path / "embed" / "figures" / "heatmap.png").read_bytes()
+    assert "data:image/png;base64," + base64.b64encode(png).decode("ascii") in html
+    assert 'src="figures/' not in html
+    assert unreferenced(tmp_path / "embed") == []  # the Markdown twin references the PNGs
+    assert main(["report", str(grid_run), "--out", str(tmp_path / "cli"), "--svg"]) == 0
+    assert (tmp_path / "cli" / "figures" / "curves.svg").is_file()
 
 
 def test_round_robin_report_has_ratings_and_equilibria(rr_run, tmp_path):
@@ -223,6 +264,10 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+FIRST_SCREEN = {"width": 1280, "height": 800}
+"""The first screen of a laptop: the verdict must be read on it without scrolling."""
+
+
 def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     # `make test` installs Debian's chromium and sets BALANCE_BROWSER_TESTS=required, so
     # there this test can only pass by rendering; run by hand without a browser it skips.
@@ -238,7 +283,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
         browser = p.chromium.launch(executable_path=exe, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page = browser.new_page(viewport=FIRST_SCREEN)
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(Path(html).as_uri())
@@ -270,7 +315,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     picture = Image.open(BytesIO(shot)).convert("RGB")
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50
-    assert picture.size[1] > 900  # a long page: tables and figures below the fold
+    assert picture.size[1] > FIRST_SCREEN["height"]  # a long page: the rest below the fold
 
 
 def test_rerendering_drops_stale_figures(grid_run, tmp_path):
@@ -330,3 +375,24 @@ def test_a_simulated_round_robin_has_no_equilibrium_caveat(rr_run, tmp_path):
     md = render(rr_run, tmp_path / "out")["markdown"].read_text()
     assert "optimal strategy the solver" not in md and "Upsets" in md
     assert "95% interval" in md
+
+
+def test_sweep_ends_with_the_verdict_its_report_opens_with(tmp_path, capsys):
+    import re
+
+    from tests.sweep.helpers import to_toml
+
+    spec = tmp_path / "grid.toml"
+    spec.write_text(to_toml({**GRID, "run": {"fights": 2000, "seed": 5}}))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "run"), "--executor", "serial",
+                 "-q"]) == 0
+    out = capsys.readouterr().out.rstrip("\n").split("\n")
+    printed = out[out.index("Verdict:") + 1:]
+    assert printed and all(line.startswith("  ") for line in printed)  # the last lines
+    md = render(tmp_path / "run", tmp_path / "report")["markdown"].read_text()
+    verdict = md.split("## Verdict\n", 1)[1].split("\n## ", 1)[0]
+    bullets = [line[2:] for line in verdict.splitlines() if line.startswith("- ")]
+    unescape = lambda text: re.sub(r"\\(.)", r"\1", text)  # noqa: E731 - Markdown escapes
+    assert [line[4:] for line in printed if line.startswith("  - ")] == [
+        unescape(b) for b in bullets]
+    assert bullets[0].startswith("+1 A: skill is worth")

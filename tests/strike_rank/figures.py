@@ -13,8 +13,8 @@ from typing import Any
 
 import balance
 from balance import engine
+from balance.experiments import expand, load_spec
 from balance.results import Summary
-from balance.sweep import expand, load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "strike-rank.md"

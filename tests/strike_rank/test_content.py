@@ -12,7 +12,6 @@ import pytest
 
 import balance
 from balance import stats
-from balance.cli import main
 from balance.errors import SpecError
 from balance.rulesets.strike_rank import StrikeRank
 from balance.rulesets.strike_rank import tables as T
@@ -122,30 +121,24 @@ def test_bad_rows_name_the_column() -> None:
 # --- from the command line and from TOML --------------------------------------------------------
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_command_line_rows(capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line_rows(cli) -> None:
     rules = RS.rules(weapons="war hammer:like=hammer/blow=2/parry=10/strength=10",
                      styles="duellist:like=swashbuckler/weapons=kind=blade:0;any:-15/skill_mod=2")
     assert rules.weapon("war hammer").blow == 2
     assert rules.style("duellist").weapons == (("kind=blade", 0), ("any", -15))
-    code, out, _ = run(capsys, "duel", "strike-rank", "--a", "style=duellist,name=duellist",
+    code, out, _ = cli("duel", "strike-rank", "--a", "style=duellist,name=duellist",
                        "--b", "skirmisher,weapon=war hammer", "--rule",
                        "weapons=war hammer:like=hammer/blow=2/parry=10/strength=10",
                        "--rule", "styles=duellist:like=swashbuckler/skill_mod=2",
                        "-n", "2000", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["n"] == 2000
-    code, _, err = run(capsys, "duel", "strike-rank", "--a", "skirmisher,weapon=mace",
+    code, _, err = cli("duel", "strike-rank", "--a", "skirmisher,weapon=mace",
                        "--b", "skirmisher", "-n", "100")
     assert code == 2 and err.startswith("balance: error:") and "'weapon'" in err
 
 
 def test_scenario_toml_adds_a_weapon_and_a_style(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+                                                  cli) -> None:
     path = tmp_path / "duellist.toml"
     path.write_text('description = "a duellist against a war hammer"\n' + RULE_TOML + """
 [[a]]
@@ -160,19 +153,19 @@ weapon = "war hammer"
     assert rules.weapon("war hammer").blow == 2 and rules.weapon("long sword").swing == 1
     s = balance.duel("strike-rank", scenario.side_a, scenario.side_b, rules=rules, n=2000, seed=1)
     assert s.n == 2000
-    code, out, err = run(capsys, "log", "strike-rank", "--scenario", str(path), "--seed", "3")
+    code, out, err = cli("log", "strike-rank", "--scenario", str(path), "--seed", "3")
     assert code == 0, err
     assert "+2 duellist style" in out and "war hammer" in out
 
 
 def test_matchups_runs_a_new_weapon_and_style(tmp_path: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+                                             cli) -> None:
     """Issue 13's done-when: a weapon and a style added as data, run through ``matchups``
     (the entrants from a presets file, the rows from ``--rule``) and through a round-robin
     sweep whose spec holds the rows, the presets and the grid in TOML only."""
     presets = tmp_path / "presets.toml"
     presets.write_text(PRESETS_TOML)
-    code, out, err = run(capsys, "matchups", "strike-rank", "--presets", str(presets),
+    code, out, err = cli("matchups", "strike-rank", "--presets", str(presets),
                          "--entrants", "duellist,hammerer,skirmisher", "-n", "1000",
                          "--seed", "1", "--rule",
                          "weapons=war hammer:like=hammer/blow=2/parry=10/strength=10",

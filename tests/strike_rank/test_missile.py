@@ -119,7 +119,11 @@ def test_range_rounds_zero_reproduces_the_melee_numbers() -> None:
     # counts from the kernel before the missile layer existed (commit cc9bb81), same seed;
     # both sides thrust, as the attack-type rule of that time chose for these matchups, and
     # action costs are floored at 1, as they were then
-    before = {("archer", "skirmisher"): ([0, 119, 19881], 123303),
+    # (the Archer then held its buckler, Parry +5; its preset now straps it to the forearm,
+    # Parry +0, for the two-handed long bow: that Archer is the same fighter with a one-handed
+    # missile weapon, which the buckler in hand allows)
+    before = {("archer,buckler_strapped=false,missile=sling", "skirmisher"):
+              ([0, 119, 19881], 123303),
               ("bladesman", "spearman"): ([0, 391, 19609], 65634)}
     for (a, b), (wins, rounds) in before.items():
         out = RS.simulate(Rules(range_rounds=0, action_cost_floor=1),
@@ -128,6 +132,12 @@ def test_range_rounds_zero_reproduces_the_melee_numbers() -> None:
                           rng=stream(5, "melee"))
         assert np.bincount(out.winner, minlength=3).tolist() == wins
         assert int(out.rounds.sum()) == rounds
+    # the preset Archer (long bow, strapped buckler) fights as it does without its bow
+    bow, no_bow = (RS.simulate(Rules(range_rounds=0), RS.side(a), RS.side("skirmisher"),
+                               n=5000, rng=stream(5, "melee"))
+                   for a in ("archer", "archer,missile=none,missiles=0"))
+    assert np.array_equal(bow.winner, no_bow.winner)
+    assert np.array_equal(bow.rounds, no_bow.rounds)
     # and a melee-only matchup is the same whatever range_rounds says
     side = RS.side("skirmisher")
     one = RS.simulate(Rules(range_rounds=0), side, side, n=5000, rng=stream(6, "x"))
@@ -182,12 +192,23 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
      {"range_rounds": 4, "tie_rule": "add_d20", "missile_weapon_parry": True}, 2500),
     ("footpad-knives-vs-knight", ["footpad,missile=throwing knife,missiles=5,"
                                   "overpower_policy=rank,defence_policy=dodge"],
-     ["knight,missile=crossbow,missiles=2"],
+     ["knight,shield=buckler,buckler_strapped=true,missile=crossbow,missiles=2"],
      {"range_rounds": 5, "limb_destroyed": "crippled", "overpower_strict": True}, 2000),
     ("groups-shooting", ["archer,target_policy=weakest", "spearman"],
      ["skirmisher,missile=sling,missiles=4,defence_policy=none", "hunter,missile=short bow"],
      {"range_rounds": 3, "action_economy": "budget"}, 800),
 ]
+
+
+def test_two_handed_missile_weapon_needs_free_hands() -> None:
+    # the Knight's medium shield leaves no hand for a crossbow; a strapped buckler does
+    # (5.6 Archer); a one-handed javelin goes with the shield
+    with pytest.raises(SpecError, match=r"two-handed.*field 'missile'"):
+        RS.check_sides(RS.rules(), RS.side("footpad"),
+                       RS.side("knight,missile=crossbow,missiles=2"))
+    RS.check_sides(RS.rules(), RS.side("footpad"),
+                   RS.side("knight,shield=buckler,buckler_strapped=true,missile=crossbow"))
+    RS.check_sides(RS.rules(), RS.side("footpad"), RS.side("knight,missile=javelin"))
 
 
 @pytest.mark.parametrize(("a", "b", "overrides", "n_ref"),

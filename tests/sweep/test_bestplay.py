@@ -13,8 +13,8 @@ import balance
 from balance.analysis import bestplay
 from balance.cli import main
 from balance.errors import SpecError
+from balance.experiments import expand, load_spec
 from balance.report import render
-from balance.sweep import expand, load_spec
 
 from .helpers import to_toml
 
@@ -102,14 +102,32 @@ def test_the_same_on_processes_and_resumed(best_run, tmp_path):
 
 
 def test_report_shows_both_verdicts_and_the_policies(best_run, tmp_path):
+    import re
+
     _, path = best_run
     paths = render(path, tmp_path / "report")
     text = paths["markdown"].read_text()
-    for words in ("under best play", "Verdicts with the policies as given and under best play",
-                  "The policies each pairing's verdict rests on", "divert=always",
+    for words in ("under best play", "with the policies as given (the same fights) and under "
+                  "best play", "The policies each pairing's verdict rests on", "divert=always",
                   "A plays", "Policies: the decisions fighters make",
-                  "best play (each side, each cell)", "balance sweep"):
+                  "best play (each side, each cell)", "balance sweep",
+                  "rank, as given | rank, best play"):
         assert words in text, words
+    # the verdicts side by side come right after the question, before the analyses
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[:4] == ["Verdict", "The question", "What best play changes",
+                            "What the numbers say"], headings
+    # and the verdict itself says, first, that these are best play's rates and, last, what
+    # best play changes against the policies as given
+    verdict = text.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    bullets = [line for line in verdict.splitlines() if line.startswith("- ")]
+    assert bullets[0].startswith("- Under best play (each side's policies chosen to do its "
+                                 "best), ")
+    assert re.match(r"- (Against the policies as given \(the same fights\), under best play "
+                    r"|Best play changes none of the verdicts)", bullets[-1]), bullets[-1]
+    html = paths["html"].read_text()
+    assert html.index('id="verdict"') < html.index("What best play changes") \
+        < html.index("What the numbers say")
 
 
 def test_cli_sweep_play_best_overrides_the_file(tmp_path, capsys):

@@ -15,8 +15,8 @@ import balance
 from balance import analysis
 from balance.cli import main
 from balance.errors import SpecError
+from balance.experiments import expand, load_spec
 from balance.report import render
-from balance.sweep import expand, load_spec
 
 from .helpers import make_spec
 
@@ -300,7 +300,7 @@ def test_curves_of_an_exact_table_have_no_band(tmp_path: Path) -> None:
 
 
 def test_a_solver_detail_never_shadows_a_count_column():
-    from balance.sweep import exact as sweep_exact
+    from balance.experiments import exact as sweep_exact
 
     duelist = balance.get("crt").presets["duelist"]
 

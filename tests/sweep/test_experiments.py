@@ -10,7 +10,7 @@ import pytest
 
 import balance
 from balance import engine
-from balance.sweep import expand, load_spec
+from balance.experiments import expand, load_spec
 
 from .helpers import ROOT
 

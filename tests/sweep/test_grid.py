@@ -11,9 +11,9 @@ import pytest
 
 import balance
 from balance import engine
-from balance.sweep import expand, load_spec
-from balance.sweep.grid import canonical, cell_key
-from balance.sweep.spec import resolve_ruleset
+from balance.experiments import expand, load_spec
+from balance.experiments.grid import canonical, cell_key
+from balance.experiments.spec import resolve_ruleset
 
 from .helpers import COIN, make_spec
 

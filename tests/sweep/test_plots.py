@@ -19,8 +19,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 import balance
-from balance import plots
+from balance import figures, plots
 from balance.errors import SpecError
+from balance.experiments.plotting import plot_run
 
 from .helpers import ROOT, make_spec
 
@@ -104,9 +105,9 @@ def _digest(paths: list[Path]) -> list[str]:
 def test_saved_bytes_are_deterministic(one_target: pd.DataFrame, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()  # saving is the point here
-    first = plots.draw_to(one_target, tmp_path / "a", kind="matchup", x="b.0.preset",
+    first = figures.draw_to(one_target, tmp_path / "a", kind="matchup", x="b.0.preset",
                           y="a.0.preset")
-    second = plots.draw_to(one_target, tmp_path / "b", kind="matchup", x="b.0.preset",
+    second = figures.draw_to(one_target, tmp_path / "b", kind="matchup", x="b.0.preset",
                            y="a.0.preset")
     assert [p.suffix for p in first] == [".png", ".svg"]
     assert _digest(first) == _digest(second)
@@ -118,7 +119,7 @@ def test_saved_bytes_are_deterministic(one_target: pd.DataFrame, tmp_path: Path,
 def test_saved_bytes_are_the_same_in_another_process(run: balance.Run, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    code = ("import sys, balance.plots as p; "
+    code = ("import sys; from balance.experiments import plotting as p; "
             "p.plot_run(sys.argv[1], kind='curves', x='rules.target', by='a.0.preset', "
             "where=['b.0.preset=lucky'], out=sys.argv[2])")
     digests = []
@@ -133,11 +134,11 @@ def test_saved_bytes_are_the_same_in_another_process(run: balance.Run, tmp_path:
 def test_plot_run_defaults(run: balance.Run, tmp_path: Path,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    paths = plots.plot_run(run.path, where=["rules.target=2"], out=tmp_path)
+    paths = plot_run(run.path, where=["rules.target=2"], out=tmp_path)
     assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.png",
                                        "heatmap-a_win-b.0.preset-a.0.preset-rules.target=2.svg"]
     with pytest.raises(SpecError, match=r"matches no row; rules\.target takes 1, 2"):
-        plots.plot_run(run.path, where=["rules.target=3"], out=tmp_path)
+        plot_run(run.path, where=["rules.target=3"], out=tmp_path)
 
 
 def test_spec_plots_are_drawn_at_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,7 +198,7 @@ def test_intervals_need_rows_and_columns(one_target: pd.DataFrame) -> None:
 def test_plot_run_holds_the_other_axes_at_their_default(run: balance.Run, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.undo()
-    paths = plots.plot_run(run.path, out=tmp_path)  # three axes, no --where: no error
+    paths = plot_run(run.path, out=tmp_path)  # three axes, no --where: no error
     assert [p.name for p in paths] == ["heatmap-a_win-b.0.preset-a.0.preset.png",
                                        "heatmap-a_win-b.0.preset-a.0.preset.svg"]
     from balance.labels import Labels

@@ -15,7 +15,7 @@ import pytest
 
 import balance
 from balance.errors import SpecError
-from balance.sweep import load_spec
+from balance.experiments import load_spec
 
 from .helpers import make_spec
 
@@ -54,7 +54,7 @@ def test_processes_match_serial(tmp_path: Path, serial_tables: dict[str, pd.Data
 def test_auto_runs_small_work_here_and_large_work_on_a_pool(
         tmp_path: Path, serial_tables: dict[str, pd.DataFrame], which: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from balance.sweep import runner
+    from balance.experiments import runner
 
     spec = FIXED if which == "fixed" else PRECISE
     # the rule, not the machine's load, decides here: every sweep "small", then "large"
@@ -211,7 +211,7 @@ def test_bad_executor_options_write_nothing(tmp_path: Path, kwargs: dict, words:
 def test_unreachable_scheduler_writes_nothing(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
-    from balance.sweep import runner
+    from balance.experiments import runner
 
     monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT_S", 1.0)
     with pytest.raises(SpecError, match="cannot reach the dask scheduler"):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from balance.errors import SpecError
-from balance.sweep import expand, load_spec
+from balance.experiments import expand, load_spec
 
 from .helpers import COIN, make_spec
 

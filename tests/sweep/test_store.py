@@ -11,8 +11,9 @@ import pandas as pd
 import pytest
 
 import balance
+from balance import files
+from balance.experiments import load_spec, store
 from balance.results import Tally
-from balance.sweep import load_spec, store
 
 from .helpers import make_spec
 
@@ -82,14 +83,14 @@ def test_csv_only_run_loads(tmp_path: Path) -> None:
 def test_atomic_write_keeps_the_old_file_on_failure(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "meta.json"
-    store.atomic_write(target, "old")
+    files.atomic_write(target, "old")
 
     def broken(*args: object) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError, match="disk full"):
-        store.atomic_write(target, "new")
+        files.atomic_write(target, "new")
     assert target.read_text() == "old"
     assert list(tmp_path.iterdir()) == [target]
 

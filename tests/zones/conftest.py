@@ -7,6 +7,7 @@ import numpy as np
 import balance
 from balance.rulesets.zones.rules import Combatant, Rules
 from balance.stats import chi2_homogeneity
+from balance.testing import reference_outcomes
 
 ZONES = balance.get("zones")
 
@@ -46,35 +47,32 @@ def kernel_sample(rules, side_a, side_b, n: int, seed: int):
 
 
 def reference_sample(rules, side_a, side_b, n: int, seed: int):
-    rng = np.random.default_rng(seed)
-    outs = [ZONES.fight(rules, side_a, side_b, rng=rng) for _ in range(n)]
-    winner = np.array([int(o.winner) for o in outs])
-    rounds = np.array([o.rounds for o in outs])
-    a = np.array([o.extras["a_standing"] for o in outs], np.int64)
-    b = np.array([o.extras["b_standing"] for o in outs], np.int64)
-    causes = np.array([ZONES.causes.code(o.cause) for o in outs])
-    dead = np.array([o.extras.get("a_dead", 0) + 8 * o.extras.get("b_dead", 0) for o in outs],
-                    np.int64)
-    return winner, rounds, a, b, causes, dead
+    return reference_outcomes(ZONES, rules, side_a, side_b, n, np.random.default_rng(seed))
+
+
+def dead_counts(out) -> np.ndarray:
+    """Counts over (A's dead, B's dead) cells (zero where a run keeps no death saves)."""
+    a, b = (np.asarray(out.extras.get(k, np.zeros(len(out))), np.int64)
+            for k in ("a_dead", "b_dead"))
+    return np.bincount(a + 8 * b, minlength=64)
 
 
 def compare(rules, side_a, side_b, n_reference, seed):
     """p-values of kernel (100,000 fights) against reference (``n_reference``): outcome by
     round, survivors, end cause (and the dead, with death saves)."""
     k = kernel_sample(rules, side_a, side_b, 100_000, seed=seed)
-    winner, rounds, a, b, causes, dead = reference_sample(rules, side_a, side_b, n_reference,
-                                                          seed=seed + 1)
+    ref = reference_sample(rules, side_a, side_b, n_reference, seed=seed + 1)
     cap = min(rules.max_rounds, 40)
     p_outcome = chi2_homogeneity(joint_counts(k.winner, k.rounds, cap),
-                                 joint_counts(winner, rounds, cap))
+                                 joint_counts(ref.winner, ref.rounds, cap))
     p_standing = chi2_homogeneity(standing_counts(k.extras["a_standing"], k.extras["b_standing"]),
-                                  standing_counts(a, b))
-    p_cause = chi2_homogeneity(np.bincount(k.cause, minlength=3), np.bincount(causes, minlength=3))
+                                  standing_counts(ref.extras["a_standing"],
+                                                  ref.extras["b_standing"]))
+    p_cause = chi2_homogeneity(np.bincount(k.cause, minlength=3),
+                               np.bincount(ref.cause, minlength=3))
     if not rules.death_saves:
         return p_outcome, p_standing, p_cause
-    k_dead = np.asarray(k.extras["a_dead"], np.int64) + 8 * np.asarray(k.extras["b_dead"])
-    p_dead = chi2_homogeneity(np.bincount(k_dead, minlength=64), np.bincount(dead, minlength=64))
-    return p_outcome, p_standing, p_cause, p_dead
+    return p_outcome, p_standing, p_cause, chi2_homogeneity(dead_counts(k), dead_counts(ref))
 
 
 def scenario(name):

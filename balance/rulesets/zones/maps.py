@@ -15,7 +15,7 @@ Two combatants in one location are engaged.  A step between zones is an in-fray 
 *band* (2 Moves).  Range is the number of steps between locations (002.8 ``range_steps``:
 "distance = remaining gap bands, or zone distance after contact").
 
-A map travels inside the rules as a :class:`~balance.rulesets.base.Table` (so rules stay
+A map travels inside the rules as a :class:`~balance.fields.Table` (so rules stay
 hashable and picklable); :func:`compile_map` turns it into the arrays the kernel and the
 reference share.
 """

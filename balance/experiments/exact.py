@@ -3,7 +3,7 @@
 A cell is one task, :func:`solve_task`: ``ruleset.exact(rules, side_a, side_b)`` as a plain
 JSON record, a pure function of the cell (no seed decides an exact answer).  The runner
 hands the tasks to the same executors as chunks, caches each record as
-``cache/<tag>/<cell key>/exact.json`` (:class:`~balance.sweep.store.ExactCache`) and turns
+``cache/<tag>/<cell key>/exact.json`` (:class:`~balance.experiments.store.ExactCache`) and turns
 the records into the same tidy row shape as a simulated run (:func:`rows`): ``a_win`` /
 ``b_win`` / ``draw`` with ``_low`` / ``_high`` equal to the value (an exact answer has no
 sampling interval), ``mean_rounds``, ``n = 0``, ``method = "exact"``, the solve's wall time

@@ -634,7 +634,7 @@ def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
 
 @functools.cache
 def _field_types(cls: type) -> dict[str, Any]:
-    """The :func:`~balance.rulesets.base.param` fields of ``cls`` and their types."""
+    """The :func:`~balance.fields.param` fields of ``cls`` and their types."""
     hints = typing.get_type_hints(cls)
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if "tag" in f.metadata}
 

@@ -23,8 +23,8 @@ task has a key naming its chunk; a worker lost mid-sweep has its tasks rerun els
 which changes nothing since the tasks are pure.
 
 An exact run (``[run] method = "exact"``) has one task per distinct cell instead,
-:func:`balance.sweep.exact.solve_task` (the ruleset's exact solver), on the same executors,
-cached per cell (``exact.json``) and resumed the same way; see :mod:`balance.sweep.exact`.
+:func:`balance.experiments.exact.solve_task` (the ruleset's exact solver), on the same executors,
+cached per cell (``exact.json``) and resumed the same way; see :mod:`balance.experiments.exact`.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any
 
-from .. import budget
+from .. import budget, files
 from ..api import versions
 from ..engine import reached, run_chunk
 from ..errors import Interrupted, SpecError
@@ -55,13 +55,14 @@ from . import bestplay as _best
 from . import exact as _exact
 from . import guard, store
 from .grid import Cell, display, expand
+from .plotting import draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
+from .store import Run
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "Run", "SweepInterrupted", "default_workers", "load_run", "run_chunk_task",
-           "sweep"]
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = store.RUN_FORMAT
@@ -295,7 +296,7 @@ class _Processes(_LocalFutures):
         ctx = mp.get_context(method)
         if method == "forkserver":
             # Workers fork from a server that has already imported the task's module.
-            ctx.set_forkserver_preload(["balance.sweep.runner"])
+            ctx.set_forkserver_preload(["balance.experiments.runner"])
         self.workers = workers
         self.window = 2 * workers + 2
         self.address = None
@@ -584,35 +585,6 @@ class SweepInterrupted(Interrupted):
         self.path = path
 
 
-class Run(NamedTuple):
-    """A finished sweep: its results table and its run directory.
-
-    Unpacks as ``table, path = balance.sweep(...)``; ``.meta`` reads ``meta.json``.
-    """
-
-    table: pd.DataFrame
-    path: Path
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        return store.read_meta(self.path)
-
-
-def load_run(path: str | Path) -> Run:
-    """The results table and directory of a run written by :func:`sweep`.
-
-    Raises :class:`SpecError` (naming the file and the way out) for a folder that is not a
-    run, a damaged ``meta.json``, or a results table that is missing, unreadable, or not
-    the one the run wrote (see :func:`balance.sweep.store.read_table`).
-    """
-    path = Path(path)
-    meta = store.read_meta(path)
-    table = store.read_table(path, meta)
-    table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
-                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
-    return Run(table, path)
-
-
 def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     """The DEFAULT / AMBIG readings in force in any cell (a ruleset may list only those that
     touch a matchup), each named once with its value in the first cell that has it."""
@@ -639,9 +611,9 @@ def _now() -> str:
 
 def _default_out(spec: Spec) -> Path:
     if spec.source:
-        return Path("runs") / store.bounded_name(Path(spec.source).stem)
+        return Path("runs") / files.bounded_name(Path(spec.source).stem)
     name = re.sub(r"[^A-Za-z0-9_-]+", "-", spec.ruleset)
-    return Path("runs") / store.bounded_name(f"sweep-{name}")
+    return Path("runs") / files.bounded_name(f"sweep-{name}")
 
 
 def _check_run_dir(out: Path, resume: bool, locked: bool = False) -> dict[str, Any] | None:
@@ -756,7 +728,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     Parameters
     ----------
     spec
-        A :class:`~balance.sweep.spec.Spec`, the path of a TOML experiment, or its mapping.
+        A :class:`~balance.experiments.spec.Spec`, the path of a TOML experiment, or its mapping.
     out
         Run directory (default ``runs/<experiment file stem>``).  It must be new or empty,
         or hold a run to resume.
@@ -816,7 +788,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     cells = expand(spec, rs)
     store.check_formats(spec.tables)
     run_dir = Path(out) if out is not None else _default_out(spec)
-    store.check_folder(run_dir)
+    files.check_folder(run_dir)
     previous = _check_run_dir(run_dir, resume)
     stream = stream or sys.stderr
 
@@ -892,7 +864,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                                     fights=_fights_left(todo), chunk_size=spec.chunk_size,
                                     workers=_planned_workers(executor, workers, pool))
             budget.check(found, spec.source or "the sweep", max_seconds)
-        store.make_folder(run_dir)
+        files.make_folder(run_dir)
         lock.acquire()
         # Under the lock: the folder is as it was when checked (no run slipped in between).
         if (_check_run_dir(run_dir, resume, locked=True) is None) != (previous is None):
@@ -925,7 +897,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         meta["sessions"] = sessions
         counts = _Counts()
         if spec.source:
-            store.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
+            files.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
         store.write_json(run_dir / store.META, meta)
         try:
             with guard.terminate_as_interrupt():
@@ -1034,7 +1006,7 @@ def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str,
     table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
-    plots = _draw_plots(spec, table, run_dir)
+    plots = draw_spec_plots(spec, table, run_dir)
     said.update({
         "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
         "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
@@ -1057,23 +1029,3 @@ def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:
                                 f"; estimated under {SMALL_WORK_S:g} s, so no worker pool"))
     return pool.name
 
-
-def _draw_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
-    if not spec.plots:
-        return []
-    from .. import plots
-    from ..labels import Labels
-
-    labels = Labels.for_run(table)
-    written: list[Path] = []
-    for plot in spec.plots:
-        part = table
-        for name, value in plot.where.items():
-            part = part[part[name] == display(value, name)]
-        held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
-        note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
-                         for name, value in plot.where.items())
-        written.extend(plots.draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
-                                     y=plot.y, value=plot.value, by=plot.by,
-                                     suffix="".join(f"-{h}" for h in held), note=note))
-    return written

@@ -1,4 +1,4 @@
-"""Expand a :class:`~balance.sweep.spec.Spec` into cells, each with a stable key.
+"""Expand a :class:`~balance.experiments.spec.Spec` into cells, each with a stable key.
 
 A cell is one matchup of the sweep: the rules and both sides with the cell's axis values
 applied, built and checked through the ruleset (``Ruleset.rules``, ``.side``,

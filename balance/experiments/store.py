@@ -16,7 +16,7 @@ Every file is written to a temporary name in its directory and moved into place 
 the new one, never a torn one.  The cache ``tag`` hashes what else decides a chunk's numbers
 -- the seed entropy and the versions of balance and NumPy -- so a cache can never answer
 for a different seed or a different kernel.  An exact run's tag hashes only the versions
-(no seed decides an exact answer).
+(no seed decides an exact answer).  (The writes themselves are :mod:`balance.files`.)
 
 Nothing read back is trusted blindly.  Every cached chunk and exact answer carries a
 checksum of its content together with the cell, chunk and cache it claims to be; one that
@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SpecError
+from ..files import atomic_write
 from ..results import Tally
 
 if TYPE_CHECKING:
@@ -48,14 +47,12 @@ __all__ = [
     "RUN_FORMAT",
     "ChunkCache",
     "ExactCache",
-    "atomic_write",
-    "bounded_name",
+    "Run",
     "cache_tag",
-    "check_folder",
     "checksum",
     "exact_tag",
     "file_checksum",
-    "make_folder",
+    "load_run",
     "read_json",
     "read_meta",
     "read_table",
@@ -66,43 +63,8 @@ __all__ = [
 
 META = "meta.json"
 RUN_FORMAT = "balance-run/1"
-NAME_BYTES = 120
-"""Longest file name (in bytes) made from user strings; longer ones are cut and hashed."""
 SPEC_COPY = "experiment.toml"
 RESULTS = {"parquet": "results.parquet", "csv": "results.csv"}
-
-
-def _file_mode() -> int:
-    """The mode ``open()`` would give a new file: 0o666 less the process umask (read without
-    changing it where Linux reports it, else set and restored at once)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` atomically (temporary file in the same directory, then
-    ``os.replace``), with the permissions the umask gives a new file (``mkstemp`` alone
-    would leave it 0600)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, _file_mode())
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_json(path: Path, obj: Any) -> None:
@@ -146,18 +108,6 @@ def _unsealed(path: Path) -> dict[str, Any] | None:
     if not isinstance(claimed, str) or claimed != checksum(record):
         return None
     return record
-
-
-def bounded_name(text: str, limit: int = NAME_BYTES) -> str:
-    """``text`` as it is if it fits in ``limit`` bytes, else its first part and a hash of the
-    whole: a file name made from user strings that the file system always accepts and that
-    still tells different strings apart."""
-    raw = text.encode("utf-8")
-    if len(raw) <= limit:
-        return text
-    tag = hashlib.blake2b(raw, digest_size=8).hexdigest()
-    head = raw[:limit - len(tag) - 1].decode("utf-8", errors="ignore")
-    return f"{head}-{tag}"
 
 
 def cache_tag(entropy: int, versions: Mapping[str, str]) -> str:
@@ -422,53 +372,30 @@ def read_table(run_dir: Path, meta: Mapping[str, Any] | None = None) -> pd.DataF
     return table
 
 
-def check_folder(path: str | Path, what: str = "--out", purpose: str = "") -> None:
-    """Raise a :class:`SpecError` unless ``path`` is a folder, or one that can be made
-    there: every name within the file system's length limit, the nearest existing parent a
-    writable folder.  Creates nothing.  ``what`` names the option in messages, ``purpose``
-    ends them (``" for the plots"``)."""
-    given = str(path)
-    target = Path(os.path.abspath(path))
+class Run(NamedTuple):
+    """A finished sweep: its results table and its run directory.
 
-    def exists(path: Path) -> bool:
-        try:
-            return path.exists()
-        except OSError:  # a name too long, a loop: it is not there to write in
-            return False
+    Unpacks as ``table, path = balance.sweep(...)``; ``.meta`` reads ``meta.json``.
+    """
 
-    existing = target
-    while not exists(existing) and existing != existing.parent:
-        existing = existing.parent
-    try:
-        name_max = os.pathconf(existing, "PC_NAME_MAX")
-        path_max = os.pathconf(existing, "PC_PATH_MAX")
-    except (OSError, ValueError, AttributeError):
-        name_max, path_max = 255, 4096
-    for part in target.parts:
-        size = len(os.fsencode(part))
-        if size > name_max:
-            raise SpecError(f"{what} {given[:60]}...: a name in it is {size} bytes long; this "
-                            f"file system allows at most {name_max}")
-    reserve = 120  # room for the run's own files: cache/<tag>/<cell>/<index>-<size>.json
-    if len(os.fsencode(str(target))) + reserve > path_max:
-        raise SpecError(f"{what} {given[:60]}...: the path is too long; at most "
-                        f"{path_max - reserve} bytes here")
-    if existing == target:
-        if not target.is_dir():
-            raise SpecError(f"{what} {given} is a file; give a folder{purpose}")
-    elif not existing.is_dir():
-        raise SpecError(f"{what} {given}: {existing} is a file, not a folder; give a "
-                        f"folder{purpose}")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise SpecError(f"{what} {given}: cannot write in {existing} (permission denied)")
+    table: pd.DataFrame
+    path: Path
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return read_meta(self.path)
 
 
-def make_folder(path: str | Path, what: str = "--out") -> None:
-    """Create folder ``path`` (and its parents) after :func:`check_folder`; an ``OSError``
-    (a file system that refuses, e.g. under ``/proc``) becomes a :class:`SpecError`."""
-    check_folder(path, what)
-    try:
-        Path(path).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SpecError(f"{what} {path}: cannot create the folder ({exc.strerror or exc})") \
-            from None
+def load_run(path: str | Path) -> Run:
+    """The results table and directory of a run written by :func:`sweep`.
+
+    Raises :class:`SpecError` (naming the file and the way out) for a folder that is not a
+    run, a damaged ``meta.json``, or a results table that is missing, unreadable, or not
+    the one the run wrote (see :func:`read_table`).
+    """
+    path = Path(path)
+    meta = read_meta(path)
+    table = read_table(path, meta)
+    table.attrs.update({"run": str(path), "ruleset": meta.get("ruleset"),
+                        "axes": list(meta.get("axes", [])), "spec": meta.get("spec", {})})
+    return Run(table, path)

@@ -1,0 +1,38 @@
+"""Experiments: TOML sweeps over stats, styles and rules, reproducible anywhere.
+
+``balance.sweep`` (this package's :func:`sweep`) runs one.
+
+>>> import balance
+>>> table, path = balance.sweep("experiments/crt-skill-vs-experience.toml")  # doctest: +SKIP
+>>> balance.load_run(path).table                                            # doctest: +SKIP
+
+* :mod:`~balance.experiments.spec` -- TOML -> frozen, validated :class:`Spec`;
+* :mod:`~balance.experiments.grid` -- cells with stable keys;
+* :mod:`~balance.experiments.runner` -- executors (serial, processes, dask), caching per
+  cell and chunk, resume;
+* :mod:`~balance.experiments.store` -- the run directory: Parquet, CSV, meta.json; ``load_run``;
+* :mod:`~balance.experiments.plotting` -- a run's figures (``[[outputs.plots]]``,
+  ``balance plot``).
+
+Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a sweep runs.
+"""
+
+from __future__ import annotations
+
+from .grid import Cell, expand
+from .runner import EXECUTORS, sweep
+from .spec import Axis, PlotSpec, Spec, load_spec
+from .store import Run, load_run
+
+__all__ = [
+    "EXECUTORS",
+    "Axis",
+    "Cell",
+    "PlotSpec",
+    "Run",
+    "Spec",
+    "expand",
+    "load_run",
+    "load_spec",
+    "sweep",
+]
