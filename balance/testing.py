@@ -361,10 +361,12 @@ seed for the matchup and its variant) make any difference visible in a few hundr
 FIELD_SEED = 11
 MAX_ALTERNATIVES = 12
 """Alternative values the generic search tries per field (declared witnesses: all theirs)."""
-INERT_MAX_COMBATANTS = 6
-"""A field declared inert is confirmed in the matchups of at most this many combatants (a
-new matchup costs its setup, which grows fast with the sides: strike-rank's 6 v 6 takes
-seconds)."""
+FIRST_PASS = 3
+"""The generic search tries this many alternatives in every matchup before the rest."""
+SMALL_MATCHUP = 6
+"""Matchups of more combatants are searched last, and a field declared inert is confirmed
+in the smaller ones only: a new matchup costs its setup, which grows fast with the sides
+(strike-rank's 6 v 6 takes seconds)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -669,6 +671,14 @@ def _cases(rs: Any, n: int, seed: int) -> list[_Case]:
     return sorted(found, key=_size)
 
 
+def _in_play(case: _Case, key: str, default: Any) -> bool:
+    """Whether the matchup holds field ``key`` at another value than ``default``."""
+    scope, name = key.split(".", 1)
+    if scope == "rules":
+        return bool(getattr(case.rules, name) != default)
+    return any(getattr(c, name) != default for side in case.sides for c in side)
+
+
 def _size(case: _Case) -> int:
     return len(case.sides[0]) + len(case.sides[1])
 
@@ -699,9 +709,11 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
         by_key.setdefault(key, []).append(w)
     wanted = None if fields is None else {_resolve_key(keys, k, "fields") for k in fields}
     cases = _cases(rs, n, seed)
-    small = [c for c in cases if _size(c) <= INERT_MAX_COMBATANTS] or cases[:1]
+    small = [c for c in cases if _size(c) <= SMALL_MATCHUP] or cases[:1]
     seen = _seen_values(rs, cases)
     hints: dict[type, dict[str, Any]] = {}
+    defaults: dict[type, Any] = {}
+    known_cases = list(cases)
     for key, (cls, f) in keys.items():
         if wanted is not None and key not in wanted:
             continue
@@ -721,6 +733,12 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
         changed, by_witness, failed, tried = None, False, [], 0
         for w in by_key.get(key, []):
             case = _witness_case(rs, w, key, n, seed)
+            # a matchup met before keeps its baseline (named by this witness)
+            known = next((c for c in known_cases if c.same_matchup(case)), None)
+            if known is None:
+                known_cases.append(case)
+            else:
+                case._kernel, case._exact = known._kernel, known._exact
             found, more = _search([case], key, w.values, (w.side,), exact=False)
             tried += more
             if found is None:
@@ -731,9 +749,17 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
             elif changed is None:
                 changed, by_witness = found, True
         if changed is None:
-            changed, more = _search(cases, key, values[:MAX_ALTERNATIVES], ("a", "b"),
-                                    exact=False)
-            tried += more
+            # matchups where the field is not at its default first; a few values in every
+            # matchup before the rest
+            default = getattr(defaults.setdefault(cls, cls()), f.name)
+            ordered = sorted(small, key=lambda c: not _in_play(c, key, default))
+            values = values[:MAX_ALTERNATIVES]
+            large = [c for c in cases if c not in small]
+            for pool, batch in ((ordered, values[:FIRST_PASS]), (ordered, values[FIRST_PASS:]),
+                                (large, values)):
+                if changed is None:
+                    changed, more = _search(pool, key, batch, ("a", "b"), exact=False)
+                    tried += more
         yield FieldEffect(key, policy, changed, by_witness, None, tuple(failed), tried)
 
 
@@ -751,13 +777,15 @@ def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED
     alternative values (the other choices, the other bool, bounds and neighbours of
     numbers, tables and tuples changed, values the presets and scenarios hold), on every
     combatant of side A then of side B for a combatant field, in the ruleset's bench cases
-    and scenarios, smallest first, through the kernel.  A variant runs ``n`` kernel fights
-    with the matchup's seed (common random numbers: an inert change gives identical winner,
-    rounds, cause and extras arrays).  A field declared inert
-    (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) is set
-    on both sides at once in every bench case and scenario of at most
-    :data:`INERT_MAX_COMBATANTS` combatants, to one of its alternatives in turn, to confirm
-    it.  ``fields`` limits the answer to those fields.
+    and scenarios through the kernel: those that hold the field at another value than its
+    default first, then the smallest first; :data:`FIRST_PASS` values in every matchup
+    before the rest, and matchups of more than :data:`SMALL_MATCHUP` combatants last.  A
+    variant runs ``n`` kernel fights with the matchup's seed (common random numbers: an
+    inert change gives identical winner, rounds, cause and extras arrays).  A field declared
+    inert (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) is
+    set on both sides at once in every bench case and scenario of at most
+    :data:`SMALL_MATCHUP` combatants, to one of its alternatives in turn, to confirm it.
+    ``fields`` limits the answer to those fields.
     """
     from .rulesets import resolve
 
