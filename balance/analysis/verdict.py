@@ -498,6 +498,12 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         part, held = _at_baseline(results, axes, [x, y], labels)
         made = _exchange_sentences(part, x, y, labels, exact, held)
         sentences.extend(made[0])
+        if not made[0]:  # no even line to trade on: what a point of each stat is worth
+            for stat, other in ((x, y), (y, x)):
+                level = _baseline_level(part, other, labels)
+                sentences.extend(_marginal_sentences(
+                    part[part[other] == level], stat, labels, exact,
+                    [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"]))
         if matchup_of is not None and made[1] is not None and claim is None:
             claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes)
     elif len(numeric) == 1:

@@ -119,6 +119,23 @@ def test_exchange_between_opposite_sides_offsets():
     assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
 
 
+def test_two_stats_without_an_even_line_get_what_a_point_of_each_is_worth():
+    # pool-intellect's shape: A never reaches the even line (nor any level twice), so there
+    # is no exchange rate to read; the verdict says what a point of each stat is worth
+    rows = []
+    for y in range(3):
+        for x in range(6):
+            p = 0.1 + 0.06 * x if y == 0 else 0.0
+            rows.append({"a.0.x": x, "a.0.y": y, "n": 0, "a_win": p, "a_win_low": p,
+                         "a_win_high": p})
+    made = v.grid_verdict(pd.DataFrame(rows), ["a.0.x", "a.0.y"], exact=True)
+    texts = [s.text for s in made.sentences]
+    assert texts[0] == ("Each point of A: x changes A's win rate by +6.00 points on average "
+                        "(with A: y = 0).")
+    assert texts[1].startswith("Each point of A: y changes A's win rate by -")
+    assert texts[1].endswith("(with A: x = 0).")
+
+
 def _options_grid() -> pd.DataFrame:
     rows = []
     for rule in (0, 1):
