@@ -10,7 +10,9 @@ a named threshold (below), from the analyses of this package:
   (:func:`exchange_rate`, :func:`staircase`);
 * **a grid over options** (a whole side, a policy or a preset of one side): whether each
   option is worth taking against the default and against what conditions
-  (:func:`options_verdict`);
+  (:func:`options_verdict`); where the options are presets as they are and the same
+  presets with one field fixed, whether each preset's own choice is ever beaten by a fixed
+  one (:func:`variants_verdict`);
 * **one stat**: what a point of it is worth (:func:`grid_verdict`).
 
 A verdict also names what it rests on: its key answer (a :class:`Claim`: a few matchups and
@@ -36,7 +38,11 @@ STAIRCASE_SHARE, STAIRCASE_STEPS
     the rate jumps at a few values and is flat between them, so a slope misleads.
 WORTH_MARGIN
     An option is *worth taking* where it beats the default by more than this (the
-    difference's interval clear of it); *worse* where it trails by more than this.
+    difference's interval clear of it); *worse* where it trails by more than this.  A
+    preset's own choice of a field is *worse* than fixing it where the best fixed value
+    beats it by more than this (:func:`variants_verdict`).
+LISTED
+    A sentence lists at most this many items and counts the rest.
 """
 
 from __future__ import annotations
@@ -74,6 +80,7 @@ __all__ = [
     "round_robin_verdict",
     "sensitivity",
     "staircase",
+    "variants_verdict",
     "verdict",
 ]
 
@@ -477,15 +484,21 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
                  matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None) -> Verdict:
     """The verdict on a grid that is not a round robin: exchange rates between stats,
     staircases, and options (see the module's rules).  With ``focus`` (the option the
-    question is about) the options come first and the key claim is theirs; else the stats
-    lead."""
+    question is about), or options that are presets with one field fixed
+    (:func:`variants_verdict`), the options come first (and the key claim is the focus
+    option's); else the stats lead."""
     labels = labels or Labels()
     numeric = [a for a in axes if _numeric(results[a]) and a.startswith(("a.", "b."))]
     options = [a for a in axes if a not in numeric and a.split(".", 1)[0] in ("a", "b")
                and results[a].nunique() > 1]
     sentences: list[Sentence] = []
     claim = None
-    if focus is not None and options:
+    made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact)
+              if options else None)
+    if made_v is not None:  # each preset's own choice against the same preset fixed: first
+        sentences.extend(made_v.sentences)
+        options = []
+    elif focus is not None and options:
         made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
                                  focus=focus, matchup_of=matchup_of)
         sentences.extend(made_o.sentences)
@@ -498,6 +511,12 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         part, held = _at_baseline(results, axes, [x, y], labels)
         made = _exchange_sentences(part, x, y, labels, exact, held)
         sentences.extend(made[0])
+        if not made[0]:  # no even line to trade on: what a point of each stat is worth
+            for stat, other in ((x, y), (y, x)):
+                level = _baseline_level(part, other, labels)
+                sentences.extend(_marginal_sentences(
+                    part[part[other] == level], stat, labels, exact,
+                    [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"]))
         if matchup_of is not None and made[1] is not None and claim is None:
             claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes)
     elif len(numeric) == 1:
@@ -726,9 +745,9 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 f"{_points(diff, half, exact)} against {name_d}")
         against = []
         if wins:
-            against.append(f"it beats {_and(wins)}")
+            against.append(f"it beats {_and(wins, LISTED)}")
         if loses:
-            against.append(f"it trails {_and(loses)}")
+            against.append(f"it trails {_and(loses, LISTED)}")
         if against:
             text += "; against the other options " + " and ".join(against) + " (points)"
         conditions = _worth_where(results, axis, key, default,
@@ -760,6 +779,108 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                        matchup_of({a: cell_default[a] for a in axes})), _win_difference(sign),
                       describe, _compared(axis, values))
     return Verdict(tuple(_capitalised(sentences)), claim)
+
+
+def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]
+                                             ] | None:
+    """Whole-side values that are presets and the same presets with one field fixed
+    (``"archer"``, ``"archer,attack_policy=thrust"``, ...): the field, each preset's own
+    value, and each preset's variants (the fixed value -> the axis value); ``None`` for any
+    other shape (a field fixed on a preset not also played as it is, two fields, ...)."""
+    from ..errors import SpecError
+    from ..fields import split_spec
+
+    bases: dict[str, Any] = {}
+    variants: dict[str, dict[str, Any]] = {}
+    fields = set()
+    for value in values:
+        if not isinstance(value, str):
+            return None
+        try:
+            preset, fixed = split_spec(value)
+        except SpecError:
+            return None
+        if preset is None or len(fixed) > 1:
+            return None
+        if not fixed:
+            bases[preset] = value
+            continue
+        (name, choice), = fixed.items()
+        fields.add(name)
+        variants.setdefault(preset, {})[choice] = value
+    if len(fields) != 1 or len(bases) < 2 or not variants or set(variants) - set(bases):
+        return None
+    return fields.pop(), bases, variants
+
+
+def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
+                     labels: Labels | None = None, exact: bool = False) -> Verdict | None:
+    """Whether the choice each preset makes for itself is ever beaten by a fixed choice.
+
+    For an ``axis`` of whole-side values that are presets and the same presets with one
+    field fixed (:func:`_variants`; e.g. each style as it is and always thrusting, swinging
+    or blowing), every preset is compared in every cell of the other axes with the best of
+    its fixed variants there: *worse* where it trails by more than :data:`WORTH_MARGIN`
+    (the difference's 95% interval included), *behind within the margin* where it trails
+    beyond the interval but by less, *ahead* where it leads every variant by more than the
+    margin.  ``None`` when the axis has another shape.
+    """
+    labels = labels or Labels()
+    found = _variants(list(dict.fromkeys(results[axis].tolist())))
+    if found is None:
+        return None
+    name, bases, variants = found
+    others = [a for a in axes if a != axis]
+    sign = 1 if _side_of(axis) == "a" else -1
+    rows: list[dict[str, Any]] = []
+    for keys, part in (results.groupby(others, sort=False) if others else [((), results)]):
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        by = part.set_index(axis)
+        for preset, fixed in variants.items():
+            if bases[preset] not in by.index:
+                continue
+            own = by.loc[bases[preset]]
+            played = [(choice, by.loc[v]) for choice, v in fixed.items() if v in by.index]
+            if not played:
+                continue
+            choice, best = max(played, key=lambda cv: sign * cv[1]["a_win"])
+            diff = sign * float(own["a_win"] - best["a_win"])
+            half = 0.0 if exact else Z95 * math.hypot(
+                *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (own, best)))
+            rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
+                         "choice": choice, "diff": diff, "half": half})
+    if not rows:
+        return None
+    field_name = labels.column(f"{_side_of(axis)}.0.{name}")
+    choices = sorted({c for fixed in variants.values() for c in fixed})
+    worse = sorted((r for r in rows if r["diff"] + r["half"] < -WORTH_MARGIN),
+                   key=lambda r: r["diff"])
+    behind = sorted((r for r in rows if -WORTH_MARGIN <= r["diff"] + r["half"] < 0),
+                    key=lambda r: r["diff"])
+    ahead = [r for r in rows if r["diff"] - r["half"] > WORTH_MARGIN]
+
+    def matchup(r: Mapping[str, Any]) -> str:
+        at = ", ".join(f"{labels.value(o, v)}" for o, v in r["at"].items())
+        return (f"{labels.value(axis, bases[r['preset']])}" + (f" against {at}" if at else "")
+                + f" {_points(r['diff'], r['half'], exact)} against {r['choice']}")
+
+    margin = f"{100 * WORTH_MARGIN:.0f} points"
+    lead = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
+            f"fixed, in {len(rows):,} matchups ({len(variants)} presets"
+            + (f" x {len(rows) // len(variants)} cells" if others else "") + "): ")
+    if worse:
+        text = (lead + f"worse by more than {margin} in {len(worse):,} "
+                f"({'; '.join(matchup(r) for r in worse[:LISTED])}"
+                + (f"; {len(worse) - LISTED} more" if len(worse) > LISTED else "") + ")")
+    else:
+        text = lead + f"never worse by more than {margin}"
+    if behind:
+        text += (f"; behind{'' if exact else ' beyond the noise'} but by less in "
+                 f"{len(behind):,} (the most: {matchup(behind[0])})")
+    level = len(rows) - len(worse) - len(behind) - len(ahead)
+    text += (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; level "
+             f"with the best of them in {level:,}.")
+    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),))
 
 
 def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
@@ -794,9 +915,17 @@ def _win_difference(sign: int) -> Callable[[Sequence[Rate]], tuple[float, float]
     return measure
 
 
-def _and(items: Sequence[str]) -> str:
+def _and(items: Sequence[str], most: int | None = None) -> str:
+    """``a, b and c``; past ``most`` items, ``a, b and 7 more``."""
     items = list(items)
+    if most is not None and len(items) > most:
+        items = [*items[:most], f"{len(items) - most} more"]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+LISTED = 6
+"""Most items a verdict sentence lists (options beaten, conditions, matchups); the rest are
+counted ("and 7 more"), so a verdict stays a few lines on the report's first screen."""
 
 
 def _points(diff: float, half: float, exact: bool) -> str:
@@ -831,7 +960,8 @@ def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
             if sign * (a["a_win"] - b["a_win"]) - half > WORTH_MARGIN:
                 good.append(labels.value(other, value))
         if good:
-            out.append(f"{labels.column(other)} = {' or '.join(good)}")
+            shown = good[:LISTED] + ([f"{len(good) - LISTED} more"] if len(good) > LISTED else [])
+            out.append(f"{labels.column(other)} = {' or '.join(shown)}")
     return out
 
 

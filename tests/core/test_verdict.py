@@ -119,6 +119,46 @@ def test_exchange_between_opposite_sides_offsets():
     assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
 
 
+def test_two_stats_without_an_even_line_get_what_a_point_of_each_is_worth():
+    # pool-intellect's shape: A never reaches the even line (nor any level twice), so there
+    # is no exchange rate to read; the verdict says what a point of each stat is worth
+    rows = []
+    for y in range(3):
+        for x in range(6):
+            p = 0.1 + 0.06 * x if y == 0 else 0.0
+            rows.append({"a.0.x": x, "a.0.y": y, "n": 0, "a_win": p, "a_win_low": p,
+                         "a_win_high": p})
+    made = v.grid_verdict(pd.DataFrame(rows), ["a.0.x", "a.0.y"], exact=True)
+    texts = [s.text for s in made.sentences]
+    assert texts[0] == ("Each point of A: x changes A's win rate by +6.00 points on average "
+                        "(with A: y = 0).")
+    assert texts[1].startswith("Each point of A: y changes A's win rate by -")
+    assert texts[1].endswith("(with A: x = 0).")
+
+
+def test_a_presets_own_choice_against_the_same_preset_with_it_fixed():
+    # strike-rank-best-attack-type's shape: each preset as it is and with one field fixed
+    rates = {("p", "u"): 0.60, ("p,f=x", "u"): 0.50, ("p,f=y", "u"): 0.55,   # ahead
+             ("p", "v"): 0.50, ("p,f=x", "v"): 0.53, ("p,f=y", "v"): 0.40,   # worse (3 points)
+             ("q", "u"): 0.50, ("q,f=x", "u"): 0.51,                         # behind (1 point)
+             ("q", "v"): 0.50, ("q,f=x", "v"): 0.50}                         # level
+    results = pd.DataFrame([_pair("", "", p, 0.0, 200_000) | {"a": a, "b.0.preset": b}
+                            for (a, b), p in rates.items()]).drop(columns=["b"])
+    made = v.grid_verdict(results, ["a", "b.0.preset"], focus="p,f=x")
+    assert len(made.sentences) == 1 and made.claim is None
+    text = made.sentences[0].text
+    assert text.startswith("A: f as each preset plays it, against the best of x and y fixed, in "
+                           "4 matchups (2 presets x 2 cells): worse by more than 2 points in 1 "
+                           "(p against v -3.0 ± 0.")
+    assert "; behind beyond the noise but by less in 1 (the most: q against u -1.0 ± 0." in text
+    assert text.endswith("; ahead of every fixed choice by more than 2 points in 1; level with "
+                         "the best of them in 1.")
+    # not that shape: a fixed field on a preset never played as it is, or two fields
+    assert v.variants_verdict(results[results["a"] != "q"].assign(
+        a=lambda t: t["a"].replace({"p": "r"})), ["a", "b.0.preset"], "a") is None
+    assert v._variants(["p", "q", "p,f=x,g=y"]) is None and v._variants(["p", "q"]) is None
+
+
 def _options_grid() -> pd.DataFrame:
     rows = []
     for rule in (0, 1):

@@ -279,6 +279,12 @@ def verdict_worth_margin(c: Claims) -> None:
     c.exact("2 points", verdict.WORTH_MARGIN, scale=100)
 
 
+@check(EXPERIMENTS_DOC, "A sentence lists at most `LISTED` = 6 items")
+def verdict_listed(c: Claims) -> None:
+    from balance.analysis import verdict
+    c.exact("6", verdict.LISTED)
+
+
 @check(EXPERIMENTS_DOC, "is estimated to take under `SMALL_WORK_S` = 2 s there")
 def executor_small_work(c: Claims) -> None:
     from balance.experiments import runner
