@@ -28,12 +28,14 @@ from .rulesets.base import Log, Ruleset
 if TYPE_CHECKING:
     from .analysis.bestplay import BestPlay
 
-__all__ = ["PLAYS", "best_play", "duel", "exact", "fight", "get", "matchup", "solve", "versions"]
+__all__ = ["METHODS", "PLAYS", "best_play", "duel", "exact", "fight", "get", "matchup", "solve", "versions"]
 
 DEFAULT_N = 100_000
 PLAYS: tuple[str, ...] = ("default", "best")
 """How fighters choose: their policies as given, or best play (each side's policies chosen
 as a zero-sum game; see :func:`best_play`)."""
+METHODS: tuple[str, ...] = ("simulate", "exact")
+"""How a matchup is answered: Monte Carlo (:func:`duel`) or the exact solver (:func:`exact`)."""
 
 
 def check_play(play: str) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RATE_LABELS", "Labels", "field_label", "percent", "rate_with_interval"]
+__all__ = ["RATE_LABELS", "Labels", "display", "field_label", "percent", "rate_with_interval"]
 
 RATE_LABELS: dict[str, str] = {
     "a_win": "A wins", "b_win": "B wins", "draw": "draws", "score": "A's expected score",
@@ -140,7 +140,7 @@ class Labels:
                 docs.update({f.name: f.doc for f in describe_fields(cls_)})
             titles = dict(getattr(rs, "preset_titles", {}) or {})
         axes = spec.get("grid", {}).get("axes", []) if spec else []
-        axis_values = {a["field"]: tuple(_display(v, a["field"]) for v in a.get("values", []))
+        axis_values = {a["field"]: tuple(display(v, a["field"]) for v in a.get("values", []))
                        for a in axes if isinstance(a, Mapping) and "field" in a}
         baselines = _baselines(rs, spec, list(axis_values)) if rs is not None else {}
         return cls(columns, values, baselines, docs, titles, axis_values)
@@ -250,10 +250,17 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _display(value: Any, column: str) -> Any:
-    from .experiments.grid import display
+def display(value: Any, field: str = "") -> Any:
+    """An axis value as a table entry: scalars as they are, a whole side of preset specs as
+    ``"novice + novice"``, other lists and tables as compact JSON."""
+    if field in ("a", "b") and isinstance(value, tuple | list) \
+            and all(isinstance(v, str) for v in value):
+        return " + ".join(value)
+    if isinstance(value, tuple | list | Mapping):
+        from .fields import plain
 
-    return display(value, column)
+        return json.dumps(plain(value), separators=(",", ":"), sort_keys=True)
+    return value
 
 
 def _ruleset(ref: Any) -> Any:
@@ -262,9 +269,9 @@ def _ruleset(ref: Any) -> Any:
     if not isinstance(ref, str):
         return ref
     try:
-        from .experiments.spec import resolve_ruleset
+        from .rulesets import resolve
 
-        return resolve_ruleset(ref)
+        return resolve(ref)
     except Exception:  # a ruleset no longer importable: labels without its docs
         return None
 
@@ -304,13 +311,13 @@ def _baselines(rs: Any, spec: Mapping[str, Any], axes: list[str]) -> dict[str, A
                                if a.get("field") == axis), []):
                 try:
                     if _same_side(rs.side(value), sides[parts[0]]):
-                        out[axis] = _display(value, axis)
+                        out[axis] = display(value, axis)
                         break
                 except Exception:
                     continue
             continue
         if parts[0] == "rules" and len(parts) == 2 and hasattr(rules, parts[1]):
-            out[axis] = _display(plain(getattr(rules, parts[1])), axis)
+            out[axis] = display(plain(getattr(rules, parts[1])), axis)
         elif parts[0] in sides and len(parts) == 3:
             side = sides[parts[0]]
             index = 0 if parts[1] == "*" else int(parts[1])
@@ -319,5 +326,5 @@ def _baselines(rs: Any, spec: Mapping[str, Any], axes: list[str]) -> dict[str, A
             # a swept preset has no baseline: the spec's own (a round robin's placeholder)
             # is not a default the designer chose
             if parts[2] != "preset" and hasattr(side[index], parts[2]):
-                out[axis] = _display(plain(getattr(side[index], parts[2])), axis)
+                out[axis] = display(plain(getattr(side[index], parts[2])), axis)
     return out

@@ -101,6 +101,12 @@ class {cls}(Ruleset):
         return [BenchCase("duel", "veteran against novice", Rules(), (PRESETS["veteran"],),
                           (PRESETS["novice"],))]
 
+    def inert_fields(self) -> dict[str, str]:
+        # The contract checks that every other field changes some fight (in the bench
+        # cases, else in the matchups field_witnesses() returns): a new field that only a
+        # special matchup shows needs a Witness there; one that never can, a reason here.
+        return {{"name": "display name: only the narration shows it"}}
+
 
 RULESET = {cls}()
 ''',

@@ -4,9 +4,9 @@
 of scikit-learn's ``check_estimator``: run it over any ruleset -- a built-in, a plugin, the
 one ``balance new ruleset`` wrote -- and it checks field validation and bad input,
 determinism, chunk composition, the kernel against the scalar reference in distribution,
-the exact solver against the kernel where one exists, the narrated log, the policy space
-and the bench cases.  :func:`ruleset_checks` yields the same checks one by one, for
-``pytest.mark.parametrize``.
+the exact solver against the kernel where one exists, the narrated log, the policy space,
+the bench cases, and that every field changes some result where it should.
+:func:`ruleset_checks` yields the same checks one by one, for ``pytest.mark.parametrize``.
 
 Like ``numpy.testing``, this module is for test suites (ours and those of anyone adding a
 ruleset); nothing in the package imports it.
@@ -18,10 +18,13 @@ repeatable because the seeds are fixed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,9 +32,12 @@ import numpy as np
 __all__ = [
     "ALPHA",
     "ROUND_EDGES",
+    "FieldEffect",
     "ScriptedRng",
     "categories",
+    "check_every_field_matters",
     "check_ruleset",
+    "field_effects",
     "kernel_counts",
     "reference_counts",
     "reference_outcomes",
@@ -133,6 +139,7 @@ def ruleset_checks(ruleset: Any) -> Iterator[tuple[str, Check]]:
     yield "exact_matches_kernel", check_exact_matches_kernel
     yield "narrated_log", check_narrated_log
     yield "bench_cases", check_bench_cases
+    yield "every_field_matters", check_every_field_matters
 
 
 def check_ruleset(ruleset: Any) -> None:
@@ -344,3 +351,466 @@ def check_bench_cases(rs: Any) -> None:
     assert not set(names) & set(extra), "bench extra cases reuse a bench case name"
     for case in rs.bench_cases():
         rs.check_sides(case.rules, tuple(case.side_a), tuple(case.side_b))
+
+
+# --- every field changes some result ----------------------------------------------------------
+
+FIELD_FIGHTS = 500
+"""Fights per matchup in :func:`check_every_field_matters`: common random numbers (the same
+seed for the matchup and its variant) make any difference visible in a few hundred."""
+FIELD_SEED = 11
+MAX_ALTERNATIVES = 12
+"""Alternative values the generic search tries per field (declared witnesses: all theirs)."""
+FIRST_PASS = 3
+"""The generic search tries this many alternatives in every matchup before the rest."""
+SMALL_MATCHUP = 6
+"""Matchups of more combatants are searched last, and a field declared inert is confirmed
+in the smaller ones only: a new matchup costs its setup, which grows fast with the sides
+(strike-rank's 6 v 6 takes seconds)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldEffect:
+    """What :func:`field_effects` found for one field.
+
+    ``field`` is ``"combatant.NAME"`` or ``"rules.NAME"``; ``changed`` says where a changed
+    value changed some outcome (``None``: nowhere tried); ``by_witness`` whether a declared
+    witness showed it; ``inert`` the declared reason, if any; ``failed_witnesses`` the
+    declared witnesses that changed nothing; ``tried`` the variants run.
+    """
+
+    field: str
+    policy: bool
+    changed: str | None
+    by_witness: bool = False
+    inert: str | None = None
+    failed_witnesses: tuple[str, ...] = ()
+    tried: int = 0
+
+
+class _Case:
+    """One matchup; its baseline outcomes (kernel, and exact where asked) are computed the
+    first time a variant is compared with them."""
+
+    def __init__(self, rs: Any, name: str, rules: Any, side_a: Iterable[Any],
+                 side_b: Iterable[Any], n: int, seed: int) -> None:
+        self.rs, self.name, self.rules, self.n, self.seed = rs, name, rules, n, seed
+        self.sides = (tuple(side_a), tuple(side_b))
+        self._kernel: dict[str, np.ndarray] | None = None
+        self._exact: Any = None
+
+    def same_matchup(self, other: _Case) -> bool:
+        return self.rules == other.rules and self.sides == other.sides
+
+    def kernel(self, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...]
+               ) -> dict[str, np.ndarray]:
+        """Every per-fight result: winner, rounds, cause and the extras."""
+        out = self.rs.simulate(rules, side_a, side_b, n=self.n,
+                               rng=np.random.default_rng(self.seed))
+        return {"winner": np.asarray(out.winner), "rounds": np.asarray(out.rounds),
+                "cause": np.asarray(out.cause),
+                **{f"extra {k}": np.asarray(v) for k, v in out.extras.items()}}
+
+    def exact_baseline(self) -> Any:
+        """The exact answer of the matchup, or ``None`` where the solver does not answer."""
+        from .errors import SpecError
+
+        if self._exact is None:
+            self._exact = False
+            if self.rs.exact_check(self.rules, *self.sides) is None:
+                with contextlib.suppress(SpecError):
+                    self._exact = self.rs.exact(self.rules, *self.sides)
+        return self._exact or None
+
+    def differs(self, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...], *,
+                exact: bool) -> bool | None:
+        """Whether the variant changes an outcome; ``None`` where it cannot run."""
+        from .errors import SpecError
+
+        try:
+            self.rs.check_sides(rules, side_a, side_b)
+            if exact:
+                base = self.exact_baseline()
+                if base is None or self.rs.exact_check(rules, side_a, side_b) is not None:
+                    return None
+                return _probabilities_differ(base, self.rs.exact(rules, side_a, side_b))
+            if self._kernel is None:
+                self._kernel = self.kernel(self.rules, *self.sides)
+            outcomes = self.kernel(rules, side_a, side_b)
+        except SpecError:
+            return None
+        return (outcomes.keys() != self._kernel.keys()
+                or not all(np.array_equal(x, outcomes[k]) for k, x in self._kernel.items()))
+
+
+def _probabilities_differ(one: Any, two: Any) -> bool:
+    pairs = [(one.a_win, two.a_win), (one.b_win, two.b_win), (one.draw, two.draw)]
+    if one.mean_rounds is not None and two.mean_rounds is not None:
+        pairs.append((one.mean_rounds, two.mean_rounds))
+    return any(abs(x - y) > 1e-12 for x, y in pairs)
+
+
+def _field_keys(rs: Any) -> dict[str, tuple[type, dataclasses.Field[Any]]]:
+    """``"combatant.NAME"`` / ``"rules.NAME"`` -> (class, field) of every declared field."""
+    out = {}
+    for scope, cls in (("combatant", rs.Combatant), ("rules", rs.Rules)):
+        for f in dataclasses.fields(cls):
+            if "tag" in f.metadata:
+                out[f"{scope}.{f.name}"] = (cls, f)
+    return out
+
+
+def _resolve_key(keys: Iterable[str], name: str, where: str) -> str:
+    keys = list(keys)
+    if name in keys:
+        return name
+    found = [k for k in keys if k.split(".", 1)[1] == name]
+    assert found, f"{where} names {name!r}, which is no combatant field or rule parameter"
+    assert len(found) == 1, (f"{where} names {name!r}, a combatant field and a rule "
+                             f"parameter: write {' or '.join(repr(k) for k in found)}")
+    return found[0]
+
+
+def _numbers(default: Any, low: Any, high: Any, kind: type) -> list[Any]:
+    """Bounds and neighbours of a number (``default`` may be ``None``)."""
+    values: list[Any] = [v for v in (low, high) if v is not None]
+    if default is None:
+        if low is not None and high is not None:
+            values.append((low + high) / 2)
+        values.append(0)
+    else:
+        step = (high - low) / 10 if kind is float and None not in (low, high) else 1
+        values += [default - step, default + step, default - 2 * step, default + 2 * step]
+    out: list[Any] = []
+    for v in values:
+        v = min(max(v, low if low is not None else v), high if high is not None else v)
+        v = float(v) if kind is float else round(v)
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _shift(value: Any, step: int) -> Any:
+    """Every number of a (nested) table or tuple moved by ``step``; the rest kept."""
+    from .fields import Table
+
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return value + step
+    if isinstance(value, tuple):
+        return tuple(_shift(v, step) for v in value)
+    if isinstance(value, Mapping):
+        return Table({k: _shift(v, step) for k, v in value.items()})
+    return value
+
+
+def _entry_variants(value: Any, md: Mapping[str, Any], top: bool) -> list[Any]:
+    """Alternatives for one entry of a table (``top``: the field's own bounds apply)."""
+    from .fields import Table
+
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int | float):
+        low, high = (md.get("low"), md.get("high")) if top else (None, None)
+        kind = float if isinstance(value, float) else int
+        return [v for v in _numbers(value, low, high, kind) if v != value][:4]
+    if isinstance(value, str):
+        choices = md.get("choices") if top else None
+        return [c for c in choices or () if c != value][:3]
+    out: list[Any]
+    if isinstance(value, tuple):
+        out = [tuple(reversed(value))] if len(set(value)) > 1 else []
+        return [*out, value[:-1]] if value else out
+    if isinstance(value, Mapping):
+        out = [_shift(value, 1), _shift(value, -1)]
+        for key, entry in value.items():
+            out += [Table({**value, key: v}) for v in _entry_variants(entry, md, False)[:2]]
+        return out
+    return []
+
+
+def _table_variants(table: Any, md: Mapping[str, Any]) -> list[Any]:
+    """Alternatives for a table: every number moved, the entries rotated among the keys,
+    then one entry at a time."""
+    from .fields import Table
+
+    out = [_shift(table, 1), _shift(table, -1)]
+    keys = list(table)
+    entries = [table[k] for k in keys]
+    if len(keys) > 1 and len(set(map(repr, entries))) > 1:
+        out.append(Table(dict(zip(keys, entries[1:] + entries[:1], strict=True))))
+    for key in keys:
+        out += [table.replace(**{key: v}) for v in _entry_variants(table[key], md, True)]
+    return out
+
+
+def _alternatives(f: dataclasses.Field[Any], tp: Any, seen: Sequence[Any]) -> list[Any]:
+    """Values to try for field ``f`` of type ``tp``: the other choices, the other bool,
+    bounds and neighbours of numbers, tables and tuples changed, values seen elsewhere."""
+    from .fields import Table
+
+    md = f.metadata
+    default: Any = f.default
+    origin = typing.get_origin(tp)
+    optional = False
+    if origin in (types.UnionType, typing.Union):
+        optional = True
+        tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        origin = typing.get_origin(tp)
+    out: list[Any] = []
+    if tp is bool:
+        out = [True, False]
+    elif md.get("choices") and origin is not tuple and tp is not Table:
+        out = list(md["choices"])
+    elif tp in (int, float):
+        out = _numbers(default, md.get("low"), md.get("high"), tp)
+    elif origin is tuple:
+        item = typing.get_args(tp)[0]
+        if len(set(default)) > 1:
+            out.append(tuple(reversed(default)))
+        out += [default[:i] + default[i + 1:] for i in range(len(default))]
+        out += [(*default, c) for c in md.get("choices") or () if c not in default]
+        if item in (int, float):
+            out += [_shift(default, 1), _shift(default, -1)]
+            for i, v in enumerate(default):
+                out += [(*default[:i], w, *default[i + 1:])
+                        for w in _numbers(v, md.get("low"), md.get("high"), item) if w != v]
+    elif tp is Table or origin is Table or isinstance(default, Mapping):
+        out = _table_variants(default, md)
+    out += [v for v in seen if v not in out]
+    if optional and default is not None:
+        out.insert(0, None)
+    unique: list[Any] = []
+    for v in out:
+        if v != default and v not in unique:
+            unique.append(v)
+    return unique
+
+
+def _seen_values(rs: Any, cases: Sequence[_Case]) -> dict[str, list[Any]]:
+    """Every value a field takes in the presets, the scenarios and the matchups."""
+    seen: dict[str, list[Any]] = {}
+
+    def note(key: str, value: Any) -> None:
+        bucket = seen.setdefault(key, [])
+        if value not in bucket:
+            bucket.append(value)
+
+    combatants = list(rs.presets.values())
+    for case in cases:
+        combatants += [*case.sides[0], *case.sides[1]]
+        for f in dataclasses.fields(case.rules):
+            note(f"rules.{f.name}", getattr(case.rules, f.name))
+    for c in combatants:
+        for f in dataclasses.fields(c):
+            note(f"combatant.{f.name}", getattr(c, f.name))
+    return seen
+
+
+def _variants(case: _Case, key: str, value: Any, sides: Sequence[str]
+              ) -> Iterator[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]]:
+    """(how, rules, side A, side B) with field ``key`` set to ``value``: in the rules, or
+    for a combatant field on every combatant of each side in ``sides`` in turn (``"a"``,
+    ``"b"``, or ``"ab"`` for both at once); variants equal to the matchup are left out, and
+    so are values the field refuses.  Values may be written as on the command line."""
+    from .errors import SpecError
+    from .fields import build
+
+    scope, name = key.split(".", 1)
+    try:
+        if scope == "rules":
+            rules = build(type(case.rules), {name: value}, base=case.rules)
+            if rules != case.rules:
+                yield "", rules, case.sides[0], case.sides[1]
+            return
+        for label in sides:
+            pair = tuple(tuple(build(type(c), {name: value}, base=c) for c in side)
+                         if which in label else side
+                         for which, side in zip("ab", case.sides, strict=True))
+            if pair != case.sides:
+                where = "both sides" if label == "ab" else f"side {label}"
+                yield f" on {where}", case.rules, pair[0], pair[1]
+    except SpecError:
+        return
+
+
+def _search(cases: Iterable[_Case], key: str, values: Sequence[Any], sides: Sequence[str],
+            *, exact: bool) -> tuple[str | None, int]:
+    """Where setting ``key`` to one of ``values`` changes an outcome, and the variants run."""
+    tried = 0
+    for case in cases:
+        for value in values:
+            for how, rules, side_a, side_b in _variants(case, key, value, sides):
+                try:
+                    differs = case.differs(rules, side_a, side_b, exact=exact)
+                except Exception as exc:
+                    raise AssertionError(f"{case.name}: {key}={value!r}{how}: "
+                                         f"{'exact' if exact else 'simulate'} raised "
+                                         f"{exc!r}") from exc
+                tried += differs is not None
+                if differs:
+                    name, shown = key.split(".", 1)[1], repr(value)
+                    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+                    return (f"{case.name}: {name}={shown}{how} "
+                            f"({'exact' if exact else 'kernel'})"), tried
+    return None, tried
+
+
+def _cases(rs: Any, n: int, seed: int) -> list[_Case]:
+    """The bench cases and scenarios (else a default matchup), each matchup once, the
+    smallest first (fewest combatants; ties in declaration order)."""
+    found: list[_Case] = []
+    matchups = [(c.name, c.rules, c.side_a, c.side_b) for c in rs.bench_cases()]
+    matchups += [(f"scenario {name}", rs.rules(sc.rules), sc.side_a, sc.side_b)
+                 for name, sc in rs.scenarios.items()]
+    for name, rules, side_a, side_b in matchups or _matchups(rs):
+        case = _Case(rs, name, rules, side_a, side_b, n, seed)
+        if not any(case.same_matchup(other) for other in found):
+            found.append(case)
+    return sorted(found, key=_size)
+
+
+def _in_play(case: _Case, key: str, default: Any) -> bool:
+    """Whether the matchup holds field ``key`` at another value than ``default``."""
+    scope, name = key.split(".", 1)
+    if scope == "rules":
+        return bool(getattr(case.rules, name) != default)
+    return any(getattr(c, name) != default for side in case.sides for c in side)
+
+
+def _size(case: _Case) -> int:
+    return len(case.sides[0]) + len(case.sides[1])
+
+
+def _witness_case(rs: Any, w: Any, key: str, n: int, seed: int) -> _Case:
+    try:
+        rules = w.rules if isinstance(w.rules, rs.Rules) else rs.rules(w.rules)
+        side_a, side_b = rs.side(w.side_a), rs.side(w.side_b)
+        rs.check_sides(rules, side_a, side_b)
+        return _Case(rs, f"witness {w.why or key}", rules, side_a, side_b, n, seed)
+    except Exception as exc:
+        raise AssertionError(f"the witness of {key} ({w.why}) is not a valid matchup: "
+                             f"{exc}") from exc
+
+
+def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
+                   inert: Mapping[str, str], fields: Iterable[str] | None
+                   ) -> Iterator[FieldEffect]:
+    keys = _field_keys(rs)
+    declared_inert = {_resolve_key(keys, k, "inert_fields"): why for k, why in inert.items()}
+    for key, why in declared_inert.items():
+        assert isinstance(why, str) and why.strip(), f"inert field {key}: give the reason"
+    by_key: dict[str, list[Any]] = {}
+    for w in witnesses:
+        key = _resolve_key(keys, w.field, f"a witness ({w.why or w.field})")
+        assert key not in declared_inert, f"{key} is declared inert and has a witness"
+        assert w.side in ("a", "b", "ab"), f"a witness of {key}: side must be a, b or ab"
+        by_key.setdefault(key, []).append(w)
+    wanted = None if fields is None else {_resolve_key(keys, k, "fields") for k in fields}
+    cases = _cases(rs, n, seed)
+    small = [c for c in cases if _size(c) <= SMALL_MATCHUP] or cases[:1]
+    seen = _seen_values(rs, cases)
+    hints: dict[type, dict[str, Any]] = {}
+    defaults: dict[type, Any] = {}
+    known_cases = list(cases)
+    for key, (cls, f) in keys.items():
+        if wanted is not None and key not in wanted:
+            continue
+        tp = hints.setdefault(cls, typing.get_type_hints(cls))[f.name]
+        values = _alternatives(f, tp, seen.get(key, []))
+        policy = bool(f.metadata.get("policy"))
+        if key in declared_inert:
+            # each matchup with one alternative, in turn, on both sides at once
+            changed, tried = None, 0
+            for i, case in enumerate(small):
+                if changed is None and values:
+                    changed, more = _search([case], key, [values[i % len(values)]], ("ab",),
+                                            exact=False)
+                    tried += more
+            yield FieldEffect(key, policy, changed, inert=declared_inert[key], tried=tried)
+            continue
+        changed, by_witness, failed, tried = None, False, [], 0
+        for w in by_key.get(key, []):
+            case = _witness_case(rs, w, key, n, seed)
+            # a matchup met before keeps its baseline (named by this witness)
+            known = next((c for c in known_cases if c.same_matchup(case)), None)
+            if known is None:
+                known_cases.append(case)
+            else:
+                case._kernel, case._exact = known._kernel, known._exact
+            found, more = _search([case], key, w.values, (w.side,), exact=False)
+            tried += more
+            if found is None:
+                found, more = _search([case], key, w.values, (w.side,), exact=True)
+                tried += more
+            if found is None:
+                failed.append(case.name)
+            elif changed is None:
+                changed, by_witness = found, True
+        if changed is None:
+            # matchups where the field is not at its default first; a few values in every
+            # matchup before the rest
+            default = getattr(defaults.setdefault(cls, cls()), f.name)
+            ordered = sorted(small, key=lambda c: not _in_play(c, key, default))
+            values = values[:MAX_ALTERNATIVES]
+            large = [c for c in cases if c not in small]
+            for pool, batch in ((ordered, values[:FIRST_PASS]), (ordered, values[FIRST_PASS:]),
+                                (large, values)):
+                if changed is None:
+                    changed, more = _search(pool, key, batch, ("a", "b"), exact=False)
+                    tried += more
+        yield FieldEffect(key, policy, changed, by_witness, None, tuple(failed), tried)
+
+
+def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED,
+                  witnesses: Sequence[Any] | None = None,
+                  inert: Mapping[str, str] | None = None,
+                  fields: Iterable[str] | None = None) -> list[FieldEffect]:
+    """For every combatant field and rule parameter (policies too), whether changing it
+    changes some outcome.
+
+    A field's declared witnesses
+    (:meth:`~balance.rulesets.base.Ruleset.field_witnesses`; ``witnesses`` replaces them)
+    are tried first, each value in turn, through the kernel and then, where the solver
+    answers, the exact solver.  Where no witness shows an effect, the generic search tries
+    alternative values (the other choices, the other bool, bounds and neighbours of
+    numbers, tables and tuples changed, values the presets and scenarios hold), on every
+    combatant of side A then of side B for a combatant field, in the ruleset's bench cases
+    and scenarios through the kernel: those that hold the field at another value than its
+    default first, then the smallest first; :data:`FIRST_PASS` values in every matchup
+    before the rest, and matchups of more than :data:`SMALL_MATCHUP` combatants last.  A
+    variant runs ``n`` kernel fights with the matchup's seed (common random numbers: an
+    inert change gives identical winner, rounds, cause and extras arrays).  A field declared
+    inert (:meth:`~balance.rulesets.base.Ruleset.inert_fields`; ``inert`` replaces them) is
+    set on both sides at once in every bench case and scenario of at most
+    :data:`SMALL_MATCHUP` combatants, to one of its alternatives in turn, to confirm it.
+    ``fields`` limits the answer to those fields.
+    """
+    from .rulesets import resolve
+
+    rs = resolve(ruleset, allow_import=True)
+    return list(_field_effects(
+        rs, n, seed, tuple(rs.field_witnesses() if witnesses is None else witnesses),
+        dict(rs.inert_fields() if inert is None else inert), fields))
+
+
+def check_every_field_matters(rs: Any, *, witnesses: Sequence[Any] | None = None,
+                              inert: Mapping[str, str] | None = None,
+                              n: int = FIELD_FIGHTS) -> None:
+    """Every combatant field and rule parameter (policies too) changes some outcome in some
+    matchup (:func:`field_effects`), but for those the ruleset declares inert, with their
+    reasons; a field declared inert changes nothing, and every declared witness shows its
+    field at work."""
+    problems = []
+    for effect in field_effects(rs, n=n, witnesses=witnesses, inert=inert):
+        if effect.inert is not None and effect.changed is not None:
+            problems.append(f"{effect.field} is declared inert ({effect.inert}) but changes "
+                            f"results: {effect.changed}")
+        elif effect.inert is None and effect.changed is None:
+            problems.append(f"{effect.field} changed nothing in {effect.tried} variants "
+                            "(declare a witness where it must, or declare it inert with the "
+                            "reason)")
+        for name in effect.failed_witnesses:
+            problems.append(f"{effect.field}: its {name} changed nothing")
+    assert not problems, "; ".join(problems)

@@ -12,7 +12,7 @@ import pytest
 
 from balance.cli import main
 from balance.rulesets import resolve
-from balance.testing import check_ruleset
+from balance.testing import check_ruleset, ruleset_checks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +27,12 @@ def test_the_written_ruleset_passes_the_contract(tmp_path: Path, monkeypatch, ca
     rs = resolve("toy_d10:RULESET", allow_import=True)
     check_ruleset(rs)
     assert [p.name for p in rs.policy_space()] == ["stance"]
+
+
+def test_the_guide_counts_the_contract_checks() -> None:
+    guide = (ROOT / "docs" / "your-own-ruleset.md").read_text()
+    count = len(list(ruleset_checks(resolve("crt"))))
+    assert f"# the contract suite: {count} checks" in guide
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -9,10 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..api import matchup
+from ..api import METHODS, matchup
 from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
-from ..experiments.spec import METHODS
 from ..fields import plain
 from ..random import root_entropy
 from ..results import Summary

@@ -21,8 +21,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import SpecError
+from ..labels import display
 from . import store
-from .grid import Cell, display, place
+from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
 
 __all__ = ["BestPlayCache", "options", "rows", "solve_task", "tag"]

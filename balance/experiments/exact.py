@@ -28,8 +28,9 @@ import numpy as np
 
 from ..errors import SpecError
 from ..fields import plain
+from ..labels import display
 from ..rulesets.base import Ruleset
-from .grid import Cell, display, place
+from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
 
 __all__ = ["TIMING_SUFFIXES", "check_cells", "probe", "rows", "solve_task"]

@@ -22,10 +22,11 @@ from typing import Any
 
 from ..errors import SpecError
 from ..fields import Table, plain
+from ..labels import display
 from ..rulesets.base import Ruleset, Side
 from .spec import SIDES, Axis, Spec, _member_dict
 
-__all__ = ["Cell", "canonical", "cell_key", "combinations", "display", "expand", "place"]
+__all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "place"]
 
 
 @dataclass(frozen=True)
@@ -80,17 +81,6 @@ def combinations(spec: Spec) -> Iterator[tuple[Any, ...]]:
         yield from zip(*values, strict=True)
     else:
         yield from itertools.product(*values)
-
-
-def display(value: Any, field: str = "") -> Any:
-    """An axis value as a table entry: scalars as they are, a whole side of preset specs as
-    ``"novice + novice"``, other lists and tables as compact JSON."""
-    if field in SIDES and isinstance(value, tuple | list) \
-            and all(isinstance(v, str) for v in value):
-        return " + ".join(value)
-    if isinstance(value, tuple | list | Mapping):
-        return json.dumps(plain(value), separators=(",", ":"), sort_keys=True)
-    return value
 
 
 def place(spec: Spec, params: Mapping[str, Any]) -> str:

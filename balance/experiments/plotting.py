@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SpecError, did_you_mean
-from ..labels import Labels
-from .grid import display
+from ..labels import Labels, display
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -48,13 +48,14 @@ from .. import budget, files
 from ..api import versions
 from ..engine import reached, run_chunk
 from ..errors import Interrupted, SpecError
+from ..labels import display
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
 from . import guard, store
-from .grid import Cell, display, expand
+from .grid import Cell, expand
 from .plotting import draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
 from .store import Run

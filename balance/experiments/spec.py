@@ -95,6 +95,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..api import METHODS, PLAYS
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError, did_you_mean
 from ..fields import Table, plain, read_toml, split_spec
@@ -105,8 +106,6 @@ __all__ = [
     "BEST_PLOT_VALUES",
     "COMBINE",
     "EXACT_PLOT_VALUES",
-    "METHODS",
-    "PLAYS",
     "PLOT_KINDS",
     "PLOT_VALUES",
     "TABLE_FORMATS",
@@ -123,8 +122,6 @@ PLOT_KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
 PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "value", "default_value",
                                 "mean_rounds", "rounds_q10",
                                 "rounds_q50", "rounds_q90")
-METHODS: tuple[str, ...] = ("simulate", "exact")
-PLAYS: tuple[str, ...] = ("default", "best")
 EXACT_PLOT_VALUES: tuple[str, ...] = ("a_win", "b_win", "draw", "score", "mean_rounds")
 BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win", "draw",
                                      "score")
@@ -561,7 +558,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     if "margin" in verdict:
         r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
     if "focus" in verdict:
-        from .grid import display
+        from ..labels import display
 
         shown = [str(display(v, a.field)) for a in axes for v in a.values]
         text = r.text(verdict["focus"], "verdict.focus")
@@ -591,7 +588,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
 def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
     """``[labels]``: a label for an axis or a result column, and ``[labels.values."<axis>"]``
     a label for some of that axis's values (written as the table shows them)."""
-    from .grid import display
+    from ..labels import display
 
     if not isinstance(raw, Mapping):
         raise r.fail("labels", f"must be a table of labels, got {_show(raw)}")

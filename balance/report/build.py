@@ -606,8 +606,9 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
 
     def matchup_of(cell: Mapping[str, Any]) -> Any:
         if not cells:
-            from ..experiments.grid import display, expand
+            from ..experiments.grid import expand
             from ..experiments.spec import load_spec
+            from ..labels import display
 
             for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
                 cells[tuple(str(display(c.params[a], a)) for a in axes)] = c

@@ -40,6 +40,7 @@ __all__ = [
     "Ruleset",
     "Scenario",
     "Side",
+    "Witness",
 ]
 
 Log: TypeAlias = Callable[[str], None]
@@ -69,6 +70,30 @@ class BenchCase:
     rules: Any
     side_a: Side
     side_b: Side
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A matchup where a field must change results, for the fields the generic search of
+    :func:`balance.testing.check_every_field_matters` cannot reach (a threshold of a policy
+    nobody plays in the bench cases, a rule only a map or an ambush brings into play).
+
+    ``field`` names a combatant field or rule parameter (``"combatant.NAME"`` or
+    ``"rules.NAME"`` where both classes have one of that name); ``values`` are the
+    alternatives to try, set on every combatant of side ``side`` (``"a"``, ``"b"``, or
+    ``"ab"`` for both) for a combatant field.  The witness holds when one of them changes
+    some fight's outcome (same seed) or the exact probabilities; ``rules`` holds rule
+    overrides (or a ``Rules``), the sides are combatants or specs as :meth:`Ruleset.side`
+    takes them; ``why`` says what the matchup shows.
+    """
+
+    field: str
+    values: tuple[Any, ...]
+    side_a: Any
+    side_b: Any
+    rules: Any = None
+    side: Literal["a", "b", "ab"] = "a"
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -383,6 +408,20 @@ class Ruleset(abc.ABC):
         """The policies that cannot change this matchup (a threshold of a policy nobody
         plays, a target choice in a duel): left out of :meth:`policies`."""
         return set()
+
+    # what every field changes --------------------------------------------------------------
+    def field_witnesses(self) -> Sequence[Witness]:
+        """Matchups where a field must change results and that the bench cases and scenarios
+        do not reach, for :func:`balance.testing.check_every_field_matters` (default: none).
+        Each witness is itself checked: one that changes nothing fails the check."""
+        return ()
+
+    def inert_fields(self) -> Mapping[str, str]:
+        """Fields that never change a fight's outcome, each with the reason (a display
+        ``name``, a field only the narration reads; ``"bug: ..."`` for a field that should
+        matter and does not, until it is fixed).  Keys as in :class:`Witness`.  The check
+        also tries them and fails if one does change results (default: none)."""
+        return {}
 
     # benchmarks ----------------------------------------------------------------------------
     def bench_cases(self) -> Sequence[BenchCase]:

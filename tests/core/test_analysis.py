@@ -220,6 +220,7 @@ def test_matchups_cli_exact_pool(capsys):
     assert {"seat_advantage", "upsets", "fight_lengths", "metagame", "dominated"} <= set(data)
 
 
+@pytest.mark.slow  # ~9 CPU s
 def test_matchups_cli_simulated(capsys):
     assert main(["matchups", "crt", "--entrants", "novice,expert", "-n", "300"]) == 0
     out = capsys.readouterr().out

@@ -127,6 +127,7 @@ MC_CASES = [
 ]
 
 
+@pytest.mark.slow  # ~17 CPU s
 def test_simulated_intervals_cover_the_exact_crossing():
     misses, runs = 0, 0
     for case, (a, b, knob, metric, target, extra) in enumerate(MC_CASES):

@@ -329,6 +329,7 @@ def test_what_best_play_changes_is_told_apart_from_noise():
     assert not again.overtakes and not again.flips
 
 
+@pytest.mark.slow  # ~8 CPU s
 def test_a_best_play_round_robin_verdict_says_so_and_what_changes():
     names = ["knight", "squire", "page", "berserker"]
     table = _best_table(_round_robin(GIVEN, names), _round_robin(BEST, names))

@@ -24,7 +24,7 @@ import numpy as np
 from balance.errors import SpecError
 from balance.fields import check_fields, param
 from balance.outcomes import EndCauses, Outcome, Outcomes, Probabilities, Winner
-from balance.rulesets.base import BenchCase, Log, Ruleset, Side
+from balance.rulesets.base import BenchCase, Log, Ruleset, Side, Witness
 
 CAUSES = EndCauses("decided", "max_rounds")
 
@@ -156,6 +156,13 @@ class Coin(Ruleset):
         reach = (1 - go_on ** rules.max_rounds) / (1 - go_on)
         return Probabilities(self.name, win_a * reach, win_b * reach,
                              go_on ** rules.max_rounds)
+
+    def field_witnesses(self) -> list[Witness]:
+        # a fair coin scores as often on tails as on heads: call needs a biased one
+        return [Witness("call", ("tails",), "lucky", "fair", why="a biased tosser")]
+
+    def inert_fields(self) -> dict[str, str]:
+        return {"name": "display name"}
 
     def bench_cases(self) -> list[BenchCase]:
         return [BenchCase("fair", "two fair tossers", Rules(), (Combatant(),), (Combatant(),))]

@@ -101,6 +101,7 @@ def test_the_same_on_processes_and_resumed(best_run, tmp_path):
                       resume=True)
 
 
+@pytest.mark.slow  # ~17 CPU s (with the best-play run)
 def test_report_shows_both_verdicts_and_the_policies(best_run, tmp_path):
     import re
 

@@ -364,6 +364,14 @@ def test_bad_maps_are_rejected(spec, match):
         Rules(battlefield=spec)
 
 
+
+def test_a_map_given_as_a_table_is_checked_too():
+    # A Table built by hand (or by replacing an entry of a preset's) with a front that is no
+    # zone used to pass unchecked, and the kernel failed on it.
+    with pytest.raises(SpecError, match="'front_a' must be one of the zones"):
+        Rules(battlefield=map_table("gate").replace(front_a="nowhere"))
+    assert Rules(battlefield=map_table("gate")).battlefield == map_table("gate")
+
 def test_show_lists_every_default_and_ambig_with_a_doc():
     info = ZONES.describe()
     tags = {f["name"]: f["tag"] for f in info["rule_parameters"]}

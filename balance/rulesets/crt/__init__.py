@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import SpecError
 from ...outcomes import Outcome, Outcomes, Probabilities
-from ..base import BenchCase, Log, Ruleset, Side
+from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -127,6 +127,48 @@ class CRT(Ruleset):
                 or "break_weapon" not in rules.es_table.values():
             idle.add("es11")  # ES 11 never comes up
         return idle
+
+    # what every field changes (balance.testing.check_every_field_matters) ----------------
+    def field_witnesses(self) -> Sequence[Witness]:
+        ambusher = {"preset": "duelist", "ambush": 3}
+        ambush = {"ambush": "a"}
+        return (
+            Witness("combatant.ambush", (2, 5), "duelist", "duelist", ambush,
+                    why="side A ambushes (001.3)"),
+            Witness("divert_p", (0.0, 1.0), {"preset": "duelist", "divert": "random"},
+                    "duelist", why="side A diverts at random"),
+            Witness("divert_by_band", ("deficit:1,great_deficit:1,slight_deficit:1",),
+                    {"preset": "novice", "divert": "by_band"}, "veteran",
+                    why="a novice diverting by band, always behind"),
+            Witness("declarations", ("secret",),
+                    {"preset": "novice", "divert": "reactive", "divert_health": 999},
+                    {"preset": "veteran", "divert": "reactive", "divert_health": 999},
+                    why="both reactive: the veteran answers the novice's public "
+                        "declaration (001.5)"),
+            Witness("leader_break_p", (0.0, 0.5), ("veteran", "veteran", "veteran"),
+                    ({"preset": "expert", "leader": True}, "expert", "expert"),
+                    why="side B's leader breaking breaks the rest (ES 12)"),
+            Witness("fixed_health", (4, 20), "duelist", "duelist", {"health": "fixed"},
+                    why="health=fixed"),
+            Witness("shield_stops_12", (True,), {"preset": "duelist", "shield": "large"},
+                    "duelist", {"extraordinary": False},
+                    why="a large shield with the tables off (001.9)"),
+            Witness("ambush_table", (",".join(f"{k}:total" for k in range(1, 12)),
+                                     ",".join(f"{k}:none" for k in range(1, 12))),
+                    ambusher, "duelist", ambush, why="side A ambushes (001.3)"),
+            Witness("ambush_bonus", ("brief:0,surprise:0", "brief:20,surprise:30"),
+                    ambusher, "duelist", ambush, why="side A ambushes (001.3)"),
+            Witness("ambush_skill", ("first",), ("duelist", ambusher), "duelist", ambush,
+                    why="side A's second fighter is the better ambusher"),
+            Witness("ambush_tables", (False,), ambusher, "duelist", ambush,
+                    why="side A ambushes (001.3)"),
+            Witness("total_surprise_12", ("twice_if_alone",),
+                    {"preset": "duelist", "ambush": 5}, "duelist", ambush,
+                    why="side A, a master ambusher, strikes a lone foe (001.3)"),
+        )
+
+    def inert_fields(self) -> dict[str, str]:
+        return {"combatant.name": "display name: only the narration and the tables show it"}
 
     def bench_extra_cases(self) -> tuple[str, ...]:
         """The names of the rows :meth:`bench_extra` can time."""

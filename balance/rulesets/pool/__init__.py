@@ -12,7 +12,7 @@ import numpy as np
 
 from ...errors import SpecError
 from ...outcomes import Outcome, Outcomes, Probabilities
-from ..base import BenchCase, Log, Ruleset, Side
+from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -116,6 +116,32 @@ class Pool(Ruleset):
 
     def idle_policies(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> set[str]:
         return {"target_policy"} if len(side_a) == len(side_b) == 1 else set()
+
+    # what every field changes (balance.testing.check_every_field_matters) ----------------
+    def field_witnesses(self) -> Sequence[Witness]:
+        average = {"coordination": 4, "intellect": 4, "fortitude": 4, "combat": 2}
+        example = SCENARIOS["example-8"]
+        return (
+            Witness("status_in_checks", (2, -2), {**average, "status": 3}, average,
+                    why="side A has Status 3"),
+            Witness("full_defence_bonus", (0, 5), {**average, "turn_policy": "full_defence"},
+                    average, why="side A always on full defence"),
+            Witness("aid_bonus", (0, 5), ({**average, "turn_policy": "aid"}, average),
+                    (average, average), why="one of side A aids the other"),
+            Witness("stalemate_rounds", (1, 5), {**average, "misc_attack": -20},
+                    {**average, "misc_attack": -20}, why="nobody can ever hit"),
+            Witness("draw_worth", (0.0, 1.0), example.side_a, example.side_b,
+                    {"max_rounds": 3}, why="example 8 cut to 3 rounds: draws are likely"),
+            Witness("exact_play", ("policies",), {**average, "pool_policy": "all_in_first"},
+                    average, why="side A spends all at once, against the equilibrium"),
+        )
+
+    def inert_fields(self) -> dict[str, str]:
+        return {
+            "combatant.name": "display name: only the narration and the tables show it",
+            "stat_ranges": "checks the input only: a fighter with a stat outside its range "
+                           "is refused; no fight it accepts changes",
+        }
 
     # benchmarks ----------------------------------------------------------------------------
     def bench_cases(self) -> Sequence[BenchCase]:

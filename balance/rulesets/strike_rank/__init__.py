@@ -14,7 +14,7 @@ import numpy as np
 
 from ...errors import SpecError
 from ...outcomes import Outcome, Outcomes, Probabilities
-from ..base import BenchCase, Log, Ruleset, Side
+from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -125,6 +125,124 @@ class StrikeRank(Ruleset):
         if not range_phase(profiles(rules, side_a, side_b)):
             idle.add("aim_actions")
         return idle
+
+    # what every field changes (balance.testing.check_every_field_matters) ----------------
+    def field_witnesses(self) -> Sequence[Witness]:
+        sk = "skirmisher"
+        legion = {"preset": "legionnaire"}
+        ranked = {"preset": "legionnaire", "formation": "ranked"}
+        disarmer = {"preset": "overpowering_swashbuckler", "overpower_policy": "disarm"}
+        dodger = {"preset": "swashbuckler", "skill": 45, "defence_policy": "dodge"}
+        swinger = {"preset": sk, "attack_policy": "swing", "defence_policy": "armour_block",
+                   "armour": "torso:3"}
+        return (
+            Witness("second_style", ("gladiator", "knight"),
+                    {"preset": "archer", "second_skill": 40}, sk,
+                    why="an archer with a second, melee style"),
+            Witness("second_skill", (0, 60), {"preset": "archer", "second_style": sk,
+                                              "second_skill": 30}, sk,
+                    why="an archer who defends with a melee style"),
+            Witness("when_disarmed", ("fight_unarmed",), sk, disarmer, why="side B disarms"),
+            Witness("unarmed_move", ("knee", "straight kick"),
+                    {"preset": sk, "when_disarmed": "fight_unarmed", "skill": 20},
+                    {**disarmer, "defence_policy": "none"},
+                    why="side A, often disarmed, fights on unarmed against a foe who never "
+                        "defends"),
+            Witness("animal", (True,), "hunter", "feral", side="b",
+                    why="a Hunter against an animal"),
+            Witness("formation", ("ranked",), (legion, legion), (sk, sk),
+                    why="two Legionnaires"),
+            Witness("leader", (True,), (legion, legion), (sk, sk), {"auto_leader": False},
+                    why="two Legionnaires, no leader named"),
+            Witness("specialist_weapon", ("long sword",),
+                    {"preset": "specialist", "weapon": "long sword"}, sk,
+                    why="a Specialist wielding a long sword"),
+            Witness("target_policy", ("weakest", "strongest"), sk,
+                    ({"preset": sk, "skill": 10, "name": "weak"}, sk),
+                    why="one against a weak and a strong foe"),
+            Witness("knockout", (True,), sk, sk, {"ko_rules": True}, why="knock-out rules on"),
+            Witness("block_rounding", ("floor",), "quick_dex25", sk, why="DEX 25"),
+            Witness("swing_penalty_armour_block", (True,), swinger, sk,
+                    why="side A swings and blocks with its armour"),
+            Witness("riposte_requires_thrust", (False,),
+                    {"preset": sk, "weapon": "great axe", "strength": 20, "skill": 60}, sk,
+                    why="a great axe, which cannot thrust, parrying well"),
+            Witness("half_skill_mode", ("with_mods",), dodger, (sk, sk),
+                    why="a Swashbuckler dodging behind two foes"),
+            Witness("behind_duration", ("next_attack",), dodger, (sk, sk),
+                    why="a Swashbuckler dodging behind two foes"),
+            Witness("disarm_effect", ("none",), sk, disarmer, why="side B disarms"),
+            Witness("shield_riposte", (False,), {"preset": "shieldman", "skill": 60}, sk,
+                    why="a skilled Shieldman"),
+            Witness("shieldman_step_scope", ("shield_parries",),
+                    {"preset": "shieldman", "defence_policy": "dodge"}, sk,
+                    why="a Shieldman dodging"),
+            Witness("armour_block_base_penalty", (0, -30),
+                    {"preset": sk, "defence_policy": "armour_block", "armour": "torso:3"}, sk,
+                    why="a Skirmisher blocking with armour"),
+            Witness("untrained_skill", ("3d10", "20"), {"preset": sk, "untrained": True}, sk,
+                    why="an untrained Skirmisher"),
+            Witness("group_alone_penalty_dodge", (True,),
+                    {"preset": "legionnaire", "defence_policy": "dodge"}, sk,
+                    why="a lone Legionnaire dodging"),
+            Witness("task_assist_bonus", (0, 15), ({**legion, "leader": True}, legion),
+                    (sk, sk), why="two Legionnaires, one leading"),
+            Witness("auto_leader", (False,), (legion, legion), (sk, sk),
+                    why="two Legionnaires, no leader named"),
+            Witness("legionnaire_leaderless", (-5,), (legion, legion), (sk, sk),
+                    {"auto_leader": False}, why="two Legionnaires without a leader"),
+            Witness("rank_bonus_group", (0, 15), (ranked, ranked), (sk, sk),
+                    why="two ranked Legionnaires"),
+            Witness("rank_frontage", (1,), (ranked, ranked), (sk, sk),
+                    why="two ranked Legionnaires"),
+            Witness("rank_reach", (5.0,), (ranked, {"preset": "spearman", "formation": "ranked"}),
+                    (sk, sk), {"rank_frontage": 1},
+                    why="a ranked spearman behind a Legionnaire"),
+            Witness("outnumbered_mode", ("two_foes",), ("footpad", "footpad"), (sk, sk),
+                    why="two Footpads against two"),
+            Witness("knight_unarmoured_scope", ("all",),
+                    {"preset": "knight_unarmoured", "defence_policy": "dodge"}, sk,
+                    why="a Knight out of armour, dodging"),
+            Witness("bladesman_mode", ("throwables_0",), "bladesman", sk, why="a Bladesman"),
+            Witness("shield_penalty_scope", ("all_rolls",),
+                    {"preset": "swashbuckler", "shield": "buckler"}, sk,
+                    why="a Swashbuckler with a buckler"),
+            Witness("mobility_task", ("off",), {"preset": "swashbuckler",
+                                                "defence_policy": "dodge"}, sk,
+                    why="a Swashbuckler dodging"),
+            Witness("armour_rank_mode", ("torso",), {"preset": "swashbuckler",
+                                                     "armour": "head:3"}, sk,
+                    why="a Swashbuckler in a heavy helmet"),
+            Witness("gladiator_untrained_shield", (0, -30),
+                    {"preset": "gladiator", "shield_trained": False}, sk,
+                    why="a Gladiator untrained with its shield"),
+            Witness("martial_weapons", ("hammer",),
+                    {"preset": "martial_artist", "weapon": "hammer"}, sk,
+                    why="a Martial artist with a hammer"),
+            Witness("feral_as", ("skirmisher",), {"preset": "feral", "weapon": "long sword"},
+                    sk, why="a Feral fighter with a sword"),
+            Witness("mounted_penalty", (0, -30), {"preset": sk, "mounted": True}, sk,
+                    why="a mounted Skirmisher"),
+            Witness("aim_step", (0, 15), {"preset": "archer", "aim_actions": 1}, sk,
+                    why="an Archer aiming"),
+            Witness("aim_max", (0, 5), {"preset": "archer", "aim_actions": 1}, sk,
+                    why="an Archer aiming"),
+            Witness("armour_roll_per_ai", (0, 6), "knight", sk,
+                    {"armour_mode": "roll_reduction"},
+                    why="a Knight in armour, roll reduction"),
+            Witness("ko_rules", (True,), {"preset": sk, "knockout": True}, sk,
+                    why="side A tries knock-outs"),
+            Witness("max_rounds", (3,), sk, sk, why="a fight cut short"),
+        )
+
+    def inert_fields(self) -> dict[str, str]:
+        return {
+            "combatant.name": "display name: only the narration and the tables show it",
+            "combatant.strength": "a requirement only (000.8.1-2): a weapon or shield too "
+                                  "heavy for it is refused; no fight it may fight changes",
+            "weapon_str_mode": "checks the input only: whether Strength requirements are "
+                               "enforced (a fighter below one is refused)",
+        }
 
     def bench_cases(self) -> Sequence[BenchCase]:
         skirmisher = PRESETS["skirmisher"]

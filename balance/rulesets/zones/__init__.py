@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import SpecError
 from ...fields import read_toml
 from ...outcomes import EndCauses, Outcome, Outcomes, Probabilities
-from ..base import BenchCase, Log, Ruleset, Scenario, Side
+from ..base import BenchCase, Log, Ruleset, Scenario, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
@@ -152,6 +152,82 @@ class Zones(Ruleset):
         runner asks it of every cell of an exact sweep)."""
         why = _exact.unsupported(rules, side_a, side_b)
         return self.exact_unavailable(why).reason if why else None
+
+    # what every field changes (balance.testing.check_every_field_matters) ----------------
+    def field_witnesses(self) -> Sequence[Witness]:
+        line = {"battlefield": "line", "initial_gap": "short"}
+        hill = {"battlefield": "hill", "initial_gap": "short"}
+        contact = {"initial_gap": "contact"}
+        archer = {"name": "archer", "agility": 3, "ranged": "long_bow", "policy": "hold"}
+        bomber = ({"name": "bomber", "ranged": "blast", "agility": 3, "policy": "hold"},
+                  "default")
+        prize = {"name": "prize", "zone": "west", "priority": 9, "policy": "hold"}
+
+        def holders(k: int) -> tuple[dict[str, Any], ...]:
+            return tuple({"name": f"holder {i}", "zone": "centre", "policy": "hold",
+                          "max_attacks": 1} for i in range(k))
+
+        runners = tuple({"name": f"raider {i}", "target": "priority", "disengage": False}
+                        for i in range(3))
+        saves = {**contact, "death_saves": True}
+        return (
+            Witness("guard", ("",), ({"name": "g", "policy": "guard", "guard": "w",
+                                      "zone": "west"}, {"name": "w", "zone": "centre",
+                                                        "policy": "hold"}),
+                    "default", line, why="g guards w, whom the foe reaches first"),
+            Witness("defends", (1,), (*holders(1), prize), runners, line,
+                    why="raiders run past a holder to the prize (free Strikes, 002.3)"),
+            Witness("advance_fire", (True,), {"ranged": "short_bow", "agility": 3},
+                    "default", {"initial_gap": "long"},
+                    why="an archer advancing from a long band out"),
+            Witness("area_allies", ("accept",), bomber, ("default", "default"), line,
+                    why="a bomber whose ally is in the fray"),
+            Witness("area_friendly_fire", (False,), bomber, ("default", "default"), line,
+                    why="a bomber whose ally is in the fray"),
+            Witness("large_hp_factor", (1, 4), {"large": True, "might": 3},
+                    ("default",) * 3, contact, why="a Large fighter"),
+            Witness("steady_bonus", (0, 3), {"steady": 2}, "default", contact,
+                    why="side A steadies twice"),
+            Witness("steady_max", (0, 1), {"steady": 2}, "default", contact,
+                    why="side A steadies twice"),
+            Witness("higher_ground_bonus", (0, 3), archer, "default", hill,
+                    why="an archer on the hilltop"),
+            Witness("higher_ground", ("any_from_commanding",), {"policy": "hold"},
+                    "default", hill, why="side A holds the hilltop"),
+            Witness("cover_penalty", (0, -3), archer, {"zone": "copse", "policy": "hold"},
+                    hill, why="shots into the copse"),
+            Witness("cover_same_zone", (True,), {**archer, "zone": "copse",
+                                                 "melee_first": False},
+                    {"zone": "copse", "policy": "hold"}, hill, why="shots inside the copse"),
+            Witness("slowed_factor", (1, 4), {"slowed": True}, "default",
+                    {"initial_gap": "long"}, why="side A is Slowed"),
+            Witness("hazard_cost", (0, 3), archer, "default", hill,
+                    why="side B crosses the caltrops"),
+            Witness("hazard_is_move", (False,), archer,
+                    {"ranged": "short_bow", "agility": 2, "policy": "skirmish",
+                     "long_shots": False}, hill,
+                    why="side B stops in the caltrops to shoot, under fire"),
+            Witness("entangle_save", (3, 30), {"entangled": True},
+                    {"ranged": "short_bow", "agility": 3, "policy": "hold"},
+                    {"initial_gap": "long"}, why="side A starts Entangled"),
+            Witness("hold_strikes", ("per_leave",), (*holders(2), prize), runners[:2], line,
+                    why="raiders run past two holders"),
+            Witness("free_strike_map", (True,), (*holders(1), prize), runners, line,
+                    why="raiders run past a holder"),
+            Witness("free_strike_frontage", (True,), (*holders(3), prize), runners[:2],
+                    line, why="raiders run past three holders"),
+            Witness("death_save_target", (3, 18), "default", "default", saves,
+                    why="death saves on"),
+            Witness("death_save_count", (1, 9), "default", "default", saves,
+                    why="death saves on"),
+        )
+
+    def inert_fields(self) -> dict[str, str]:
+        return {
+            "combatant.name": "display name: only the narration, the tables and guard "
+                              "(naming an ally) read it",
+            "stress": "not modelled (002.8): false is the only value allowed",
+        }
 
     def bench_cases(self) -> Sequence[BenchCase]:
         duel = Rules(initial_gap="contact")

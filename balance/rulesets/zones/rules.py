@@ -287,10 +287,10 @@ class Rules:
                             doc="rounds after which the fight is a draw")
 
     def __post_init__(self) -> None:
-        if not isinstance(self.battlefield, Table):
-            object.__setattr__(self, "battlefield", map_table(self.battlefield))
-        elif set(self.battlefield) != set(map_table("field")):
-            object.__setattr__(self, "battlefield", map_table(dict(self.battlefield)))
+        # A Table is checked too: one built by hand may name a front that is no zone.
+        object.__setattr__(self, "battlefield", map_table(
+            self.battlefield if not isinstance(self.battlefield, Table)
+            else dict(self.battlefield)))
         check_fields(self)
         if len(self.ladder) != 3 or not self.ladder[0] <= self.ladder[1] < self.ladder[2]:
             raise SpecError("zones rules field 'ladder' must be 3 ascending totals (Partial, "
