@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 from .errors import SpecError
@@ -35,7 +34,9 @@ PILOT_SECONDS = 0.25
 def fights_needed(precision: float, confidence: float = 0.95) -> int:
     """Fights after which every rate's interval half-width is at most ``precision`` whatever
     the rates are (the worst case, a rate of one half): ``z^2 / (4 h^2)``."""
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    from .stats import z_value  # numpy: only where a precision is asked for
+
+    z = z_value(confidence)
     if not precision > 1e-12:  # so tiny that it needs more fights than any cap allows
         return 10**30
     return math.ceil((z / (2 * precision)) ** 2)
@@ -43,8 +44,9 @@ def fights_needed(precision: float, confidence: float = 0.95) -> int:
 
 def smallest_precision(fights: int, confidence: float = 0.95) -> float:
     """The smallest half-width :func:`fights_needed` reaches within ``fights`` fights."""
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    return math.nextafter(z / (2 * math.sqrt(fights)), math.inf)
+    from .stats import z_value
+
+    return math.nextafter(z_value(confidence) / (2 * math.sqrt(fights)), math.inf)
 
 
 def pilot_rate(ruleset: Any, rules: Any, side_a: Any, side_b: Any, *,
