@@ -257,41 +257,36 @@ allow(EXPERIMENTS_DOC, "the even line of an expected score (a draw counts 1/2): 
       "not a result", pattern=r"\b50%")
 
 
-@check(EXPERIMENTS_DOC, "whether the field is balanced within `BALANCED_MARGIN` (5 points of "
-                        "expected score, overridable as `[verdict] margin`)")
-def verdict_balanced_margin(c: Claims) -> None:
-    from balance.analysis import verdict
-    c.exact("5 points", verdict.BALANCED_MARGIN, scale=100)
+# Named constants the page quotes: (check name, quote, snippet, module, constant, scale)
+CONSTANTS = (
+    ("verdict_balanced_margin", "whether the field is balanced within `BALANCED_MARGIN` (5 "
+     "points of expected score, overridable as `[verdict] margin`)", "5 points",
+     "balance.analysis.verdict", "BALANCED_MARGIN", 100),
+    ("verdict_dominated_sure", "in at least `DOMINATED_SURE` = 95% of bootstrap replicates",
+     "95%", "balance.analysis.verdict", "DOMINATED_SURE", None),
+    ("verdict_staircase_share", "(`STAIRCASE_SHARE` = 80% of its change in a fifth of the "
+     "steps)", "80%", "balance.analysis.verdict", "STAIRCASE_SHARE", None),
+    ("verdict_worth_margin", "(by `WORTH_MARGIN` = 2 points, interval included)", "2 points",
+     "balance.analysis.verdict", "WORTH_MARGIN", 100),
+    ("verdict_listed", "A sentence lists at most `LISTED` = 6 items", "6",
+     "balance.analysis.verdict", "LISTED", None),
+    ("executor_small_work", "is estimated to take under `SMALL_WORK_S` = 2 s there", "2 s",
+     "balance.experiments.runner", "SMALL_WORK_S", None),
+)
 
 
-@check(EXPERIMENTS_DOC, "in at least `DOMINATED_SURE` = 95% of bootstrap replicates")
-def verdict_dominated_sure(c: Claims) -> None:
-    from balance.analysis import verdict
-    c.exact("95%", verdict.DOMINATED_SURE)
+def _constant_check(name: str, snippet: str, module: str, constant: str,
+                    scale: float | None) -> Callable[[Claims], None]:
+    def verify(c: Claims) -> None:
+        import importlib
+
+        c.exact(snippet, getattr(importlib.import_module(module), constant), scale=scale)
+    verify.__name__ = name
+    return verify
 
 
-@check(EXPERIMENTS_DOC, "(`STAIRCASE_SHARE` = 80% of its change in a fifth of the steps)")
-def verdict_staircase_share(c: Claims) -> None:
-    from balance.analysis import verdict
-    c.exact("80%", verdict.STAIRCASE_SHARE)
-
-
-@check(EXPERIMENTS_DOC, "(by `WORTH_MARGIN` = 2 points, interval included)")
-def verdict_worth_margin(c: Claims) -> None:
-    from balance.analysis import verdict
-    c.exact("2 points", verdict.WORTH_MARGIN, scale=100)
-
-
-@check(EXPERIMENTS_DOC, "A sentence lists at most `LISTED` = 6 items")
-def verdict_listed(c: Claims) -> None:
-    from balance.analysis import verdict
-    c.exact("6", verdict.LISTED)
-
-
-@check(EXPERIMENTS_DOC, "is estimated to take under `SMALL_WORK_S` = 2 s there")
-def executor_small_work(c: Claims) -> None:
-    from balance.experiments import runner
-    c.exact("2 s", runner.SMALL_WORK_S)
+for _name, _quote, *_how in CONSTANTS:
+    check(EXPERIMENTS_DOC, _quote)(_constant_check(_name, *_how))
 
 
 # ---------------------------------------------------------------------------------------------
