@@ -87,6 +87,9 @@ def test_monte_carlo_answer_is_balance_duel_for_the_same_seed(crt):
 
 def test_refining_continues_the_same_streams(crt):
     first = crt.answer.n
+    # a target no first answer reaches, however fast the machine: the first answer of a
+    # fast CI runner already met the default 0.002 and refining then had nothing to do
+    crt.precision = 1e-5
     crt.refine(0.2)
     assert crt.answer.n > first
     same_as_duel(crt.answer, "crt", "novice", "veteran")
