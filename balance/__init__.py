@@ -28,6 +28,8 @@ exact where a solver reaches, Monte Carlo over the policy profiles elsewhere.
 
 ``balance.sweep`` is the function that runs an experiment; the package behind it is
 ``balance.experiments`` (``.spec``, ``.grid``, ``.runner``, ``.store``, ``.plotting``).
+Likewise ``balance.explore`` is the function that opens the interactive explorer; its
+package is ``balance.explorer`` (``.question``, ``.compute``, ``.panel``, ``.serve``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from ._version import __version__
 from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
 from .experiments import Run, load_run, load_spec, sweep
-from .explore import explore  # binds balance.explore to the function; ipywidgets on call
+from .explorer import explore  # the function; ipywidgets is imported on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS

@@ -910,7 +910,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_explore(args: argparse.Namespace) -> int:
-    from .explore.serve import serve
+    from .explorer.serve import serve
 
     return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
                  port=args.port, experiments=args.experiments)

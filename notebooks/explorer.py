@@ -57,7 +57,7 @@ print(f"{answer.question.describe()}: A wins {answer.a_win:.2%} "
 # `balance duel crt --a novice,combats=12 --b veteran -n N --seed 1 --chunk-size 16384`.
 
 # %%
-from balance.explore import CHUNK
+from balance.explorer import CHUNK
 
 same = balance.duel("crt", "novice,combats=12", "veteran", n=answer.n, seed=1,
                     chunk_size=CHUNK)

@@ -128,7 +128,7 @@ LAYERS = {
     "balance.figures": ("balance.experiments", "balance.report", "balance.cli"),
     "balance.labels": ("balance.experiments", "balance.report", "balance.plots",
                        "balance.cli"),
-    "balance.experiments": ("balance.report", "balance.cli", "balance.explore"),
+    "balance.experiments": ("balance.report", "balance.cli", "balance.explorer"),
     "balance.rulesets": ("balance.api", "balance.experiments", "balance.analysis",
                          "balance.report", "balance.plots", "balance.cli"),
     "balance.engine": ("balance.api", "balance.experiments", "balance.analysis",
@@ -185,3 +185,30 @@ def test_every_module_imports_on_its_own() -> None:
     done = subprocess.run([sys.executable, "-c", code, *names], capture_output=True,
                           text=True, check=True, timeout=300)
     assert done.stdout.strip() == ""
+
+
+def test_no_public_function_shadows_a_module() -> None:
+    # A package attribute that is a function named like one of its subpackages hides the
+    # subpackage (as the function ``balance.explore`` hid the explorer's package, now
+    # ``balance.explorer``, and ``balance.sweep`` hid ``balance.experiments``).
+    shadowing = [name for name in balance.__all__ if f"balance.{name}" in MODULES]
+    assert not shadowing, shadowing
+
+
+def test_importing_the_explorer_package_keeps_the_explore_function() -> None:
+    # In a fresh interpreter, importing the package and its submodules first: the import
+    # system binds ``balance.explorer`` to the package, and ``balance.explore`` stays the
+    # function ``balance/__init__.py`` imported from it.
+    code = (
+        "import types\n"
+        "import balance.explorer.compute, balance.explorer.question, balance.explorer.serve\n"
+        "import balance, balance.explorer\n"
+        "assert isinstance(balance.explorer, types.ModuleType), balance.explorer\n"
+        "assert balance.explorer.__name__ == 'balance.explorer'\n"
+        "assert isinstance(balance.explore, types.FunctionType), balance.explore\n"
+        "assert balance.explore is balance.explorer.explore\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

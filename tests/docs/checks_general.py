@@ -73,7 +73,7 @@ def crt_exact_under_10_ms(c: Claims) -> None:
 
 @check(README, "Monte Carlo within about 0.3 s otherwise")
 def explorer_budget_readme(c: Claims) -> None:
-    from balance.explore.compute import BUDGET_S
+    from balance.explorer.compute import BUDGET_S
     c.exact("0.3 s", BUDGET_S)
 
 
@@ -166,8 +166,8 @@ EXPLORE = "docs/explore.md"
 @check(EXPLORE, "chunks of 16,384 fights for about 0.3 s, then more while nothing changes, "
                 "until every rate is known to ±0.2 points or 20 s have passed")
 def explorer_settings(c: Claims) -> None:
-    from balance.explore import panel
-    from balance.explore.compute import BUDGET_S, CHUNK
+    from balance.explorer import panel
+    from balance.explorer.compute import BUDGET_S, CHUNK
 
     defaults = inspect.signature(panel.Explorer.__init__).parameters
     c.holds("16,384", CHUNK == 16_384, str(CHUNK))
@@ -236,7 +236,7 @@ allow("notebooks/strike-rank-styles.py", "a section of seed 000 (armour, 5.11)",
 
 @check("notebooks/explorer.py", "Monte Carlo within about 0.3 s otherwise")
 def explorer_budget_notebook(c: Claims) -> None:
-    from balance.explore.compute import BUDGET_S
+    from balance.explorer.compute import BUDGET_S
     c.exact("0.3 s", BUDGET_S)
 
 

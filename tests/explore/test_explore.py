@@ -14,8 +14,8 @@ import pytest
 import balance
 from balance import analysis
 from balance.cli import main
-from balance.explore import CHUNK, Member, Question, compare, controls
-from balance.explore.view import pct
+from balance.explorer import CHUNK, Member, Question, compare, controls
+from balance.explorer.view import pct
 
 pytest.importorskip("ipywidgets")
 

@@ -7,7 +7,7 @@ import socket
 import types
 
 from balance.cli import main
-from balance.explore.serve import HOST, TEMPLATES, page_notebook, voila_command
+from balance.explorer.serve import HOST, TEMPLATES, page_notebook, voila_command
 
 
 def test_a_taken_port_is_one_line_and_status_2(capsys):

@@ -324,10 +324,10 @@ class Explorer:
     Attributes
     ----------
     answer
-        The :class:`~balance.explore.Answer` shown (``None`` before the first, or when the
+        The :class:`~balance.explorer.Answer` shown (``None`` before the first, or when the
         controls cannot be answered: see ``error``).
     comparison
-        The :class:`~balance.explore.Comparison` shown in compare mode.
+        The :class:`~balance.explorer.Comparison` shown in compare mode.
     widget
         The root widget (the explorer displays as it).
     """

@@ -43,7 +43,7 @@ def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
         Answer in a background thread and refine while idle (the live panel); ``False``
         answers each change before returning (scripts and tests).
     **options
-        Passed to :class:`balance.explore.panel.Explorer` (``budget``, ``refine_s``,
+        Passed to :class:`balance.explorer.panel.Explorer` (``budget``, ``refine_s``,
         ``experiments``: the folder "save as experiment" writes to).
 
     Returns

@@ -3,7 +3,7 @@ controls that edit it, derived from the ruleset's field metadata.
 
 Nothing here imports ipywidgets: :func:`controls` says *what* control each field gets (a
 dropdown for a closed set, a slider for a bounded number, editable rows for a table), and
-``balance.explore.panel`` turns that into widgets.  A :class:`Question` resolves to the
+``balance.explorer.panel`` turns that into widgets.  A :class:`Question` resolves to the
 objects ``balance.duel`` and ``balance.exact`` take, and writes itself as an experiment
 spec that ``balance sweep`` runs (:func:`to_toml`).
 """
