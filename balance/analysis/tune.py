@@ -75,10 +75,11 @@ from ..errors import IntractableError, SpecError
 from ..labels import field_label, rate_with_interval
 from ..outcomes import rests_on
 from ..random import root_entropy, stream
+from ..reading import Reader, field_path
 from ..rulesets.base import Ruleset, Side
 
-__all__ = ["METRICS", "Handicaps", "Point", "Tuning", "from_spec", "handicaps", "knob_for",
-           "parse_knob", "tune"]
+__all__ = ["METRICS", "Handicaps", "Point", "Tuning", "handicaps", "knob_for", "parse_knob",
+           "tune"]
 
 METRICS: tuple[str, ...] = ("score", "a_win", "b_win", "draw")
 METHODS: tuple[str, ...] = ("exact", "simulate")
@@ -163,8 +164,6 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
     Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
     real field, and when ``bounds`` are not an increasing pair inside the field's range.
     """
-    from ..experiments.spec import _parse_field, _Reader
-
     rs = get(ruleset)
     if not isinstance(text, str) or not text.strip():
         raise SpecError(f"knob must be a field path such as b.0.combats or rules.<name>, "
@@ -178,7 +177,7 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
                             f"b.0.{text} (a.<i>.{text}, b.<i>.{text} or a.*.{text})")
     sides = dict(sides or {})
     try:
-        path = _parse_field(text, "knob", rs, sides, _Reader(None))
+        path = field_path(text, "knob", rs, sides, Reader(None))
     except SpecError as exc:
         raise SpecError(exc.reason.replace(" to sweep", " to tune"), where="knob") from None
     parts = path.split(".")
@@ -1379,36 +1378,3 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
                 f"the exact solver cannot answer every pairing tried ({exc}); simulated "
                 "instead")))
     return run(False)
-
-
-def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
-              progress: Progress | None = None, allow_import: bool = False
-              ) -> Tuning | Handicaps:
-    """Answer the ``index``-th ``[[tune]]`` table of an experiment spec (``allow_import``:
-    its ruleset may be a ``package.module:OBJECT`` path, see :func:`balance.rulesets.resolve`).
-
-    A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
-    applied (a one-cell grid); a table with ``entrants`` finds round-robin handicaps under
-    the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
-    recorded entropy), so a report says the same thing each time it is rendered.
-    """
-    from ..experiments.spec import Spec, _tuned_cell, load_spec
-
-    if not isinstance(spec, Spec):
-        spec = load_spec(spec, allow_import=allow_import)
-    entry = spec.tune[index]
-    seed = entry.get("seed", spec.seed if spec.seed is not None else entropy)
-    rs = spec.ruleset_object(allow_import=allow_import)  # with the experiment's own presets
-    bounds = entry.get("bounds")
-    common: dict[str, Any] = {"method": entry.get("method"), "draw_worth":
-                              entry.get("draw_worth"), "progress": progress,
-                              "bounds": None if bounds is None else tuple(bounds)}
-    if "entrants" in entry:
-        return handicaps(rs, list(entry["entrants"]), knob=entry["knob"],
-                         margin=entry.get("margin", 0.02), rules=dict(spec.rules),
-                         n=entry.get("fights"), seed=seed, precision=entry.get("precision"),
-                         **common)
-    cell = _tuned_cell(spec, entry)
-    return tune(rs, cell.side_a, cell.side_b, rules=cell.rules, knob=entry["knob"],
-                target=entry.get("target", 0.5), metric=entry.get("metric", "score"),
-                precision=entry.get("precision"), seed=seed, **common)

@@ -13,6 +13,8 @@
 * :mod:`~balance.experiments.store` -- the run directory: Parquet, CSV, meta.json; ``load_run``;
 * :mod:`~balance.experiments.plotting` -- a run's figures (``[[outputs.plots]]``,
   ``balance plot``).
+* :mod:`~balance.experiments.tuning` -- a spec's ``[[tune]]`` tables answered (the
+  report's "What would make it fair").
 
 Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a sweep runs.
 """

@@ -18,13 +18,16 @@ import itertools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SpecError
 from ..fields import Table, plain
 from ..labels import display
+from ..reading import SIDES, member_fields
 from ..rulesets.base import Ruleset, Side
-from .spec import SIDES, Axis, Spec, _member_dict
+
+if TYPE_CHECKING:  # the spec reads a [tune] table by expanding a one-cell grid of it
+    from .spec import Axis, Spec
 
 __all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "place"]
 
@@ -98,7 +101,7 @@ def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
     for axis, value in overrides:
         if axis.target == label and axis.member is None:
             base = (value,) if isinstance(value, str | Mapping) else value
-    members = [_member_dict(m) for m in base]
+    members = [member_fields(m) for m in base]
     # Presets first, so a swept field applies on top of a swept preset.
     ordered = sorted((ov for ov in overrides if ov[0].target == label and ov[0].member is not None),
                      key=lambda ov: ov[0].name != "preset")

@@ -86,11 +86,10 @@ accepts.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,7 +97,15 @@ from typing import Any
 from ..api import METHODS, PLAYS
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError, did_you_mean
-from ..fields import Table, plain, read_toml, split_spec
+from ..fields import Table, plain, read_toml
+from ..reading import SIDES
+from ..reading import Reader as _Reader
+from ..reading import field_path as _parse_field
+from ..reading import field_types as _field_types
+from ..reading import join as _join
+from ..reading import member_fields as _member_dict
+from ..reading import reason as _reason
+from ..reading import show as _show
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
@@ -151,7 +158,6 @@ _TUNE_KEYS = ("knob", "target", "metric", "method", "precision", "bounds", "draw
 _TUNE_MATCHUP_KEYS = ("target", "metric", "where")
 """[tune] keys of a matchup tuning only (a round robin, ``entrants``, aims at 50% for all)."""
 _TUNE_ROUND_ROBIN_KEYS = ("margin", "fights")
-SIDES: tuple[str, ...] = ("a", "b")
 
 
 # --- the frozen spec --------------------------------------------------------------------------
@@ -222,7 +228,7 @@ class Spec:
     """``"simulate"`` (Monte Carlo) or ``"exact"`` (each cell by ``ruleset.exact``)."""
     tune: tuple[Table, ...] = ()
     """``[[tune]]`` tables: knobs whose fair values the report states
-    (:func:`balance.analysis.tune.from_spec`)."""
+    (:func:`balance.experiments.tuning.from_spec`)."""
     play: str = "default"
     """``"default"`` (the policies as given) or ``"best"`` (best play, each cell a game)."""
     draw_worth: float = 0.5
@@ -315,80 +321,8 @@ def resolve_ruleset(ref: str, *, allow_import: bool = False) -> Ruleset:
 
 
 # --- reading ------------------------------------------------------------------------------------
-
-
-class _Reader:
-    """Validation with file places: every error says where it is and what is allowed."""
-
-    def __init__(self, source: str | None) -> None:
-        self.source = source
-
-    def fail(self, place: str, message: str) -> SpecError:
-        where = f"{self.source}: {place}" if self.source else place
-        return SpecError(message, where=where)
-
-    def table(self, value: Any, place: str, allowed: Sequence[str]) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(place, f"must be a table with keys {', '.join(allowed)}, "
-                                   f"got {_show(value)}")
-        for key in value:
-            if key not in allowed:
-                raise self.fail(_join(place, key), f"unknown key {key!r}"
-                                f"{did_you_mean(key, allowed)}; allowed: " + ", ".join(allowed))
-        return value
-
-    def integer(self, value: Any, place: str, low: int, high: int | None = None) -> int:
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= low \
-            and (high is None or value <= high)
-        if not ok:
-            upper = f"..{high:_}" if high is not None else " or more"
-            raise self.fail(place, f"must be a whole number {low}{upper}, got {_show(value)}")
-        return int(value)
-
-    def number(self, value: Any, place: str, low: float, high: float) -> float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool) \
-            and math.isfinite(value) and low < value < high
-        if not ok:
-            raise self.fail(place, f"must be a number strictly between {low:g} and {high:g}, "
-                                   f"got {_show(value)}")
-        return float(value)
-
-    def text(self, value: Any, place: str, choices: Sequence[str] | None = None) -> str:
-        if not isinstance(value, str):
-            raise self.fail(place, "must be a string"
-                            + (f" (one of {', '.join(choices)})" if choices else "")
-                            + f", got {_show(value)}")
-        if choices is not None and value not in choices:
-            raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}"
-                            + did_you_mean(value, choices))
-        return value
-
-    def ruled(self, place: str, check: Callable[..., Any], *args: Any) -> Any:
-        """Run a ruleset check ``check(*args)``, reporting its SpecError at ``place``."""
-        try:
-            return check(*args)
-        except SpecError as exc:
-            raise self.fail(place, _reason(exc)) from None
-
-
-def _join(place: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{place}[{key}]"
-    return f"{place}.{key}" if place else key
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, Mapping):
-        return "a table"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return repr(value)
-
-
-def _reason(exc: SpecError) -> str:
-    return exc.reason if isinstance(exc, SpecError) else str(exc)
+# The reader with places, field paths and combatant specs are balance.reading's (a tuning
+# knob is a field path too), imported above under this module's own names.
 
 
 def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None,
@@ -629,13 +563,6 @@ def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
 # --- rules and sides -----------------------------------------------------------------------------
 
 
-@functools.cache
-def _field_types(cls: type) -> dict[str, Any]:
-    """The :func:`~balance.fields.param` fields of ``cls`` and their types."""
-    hints = typing.get_type_hints(cls)
-    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if "tag" in f.metadata}
-
-
 def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -> None:
     """Reject a TOML string where the field wants a number, flag, list or table.
 
@@ -675,14 +602,6 @@ def _parse_rules(rs: Ruleset, raw: Any, r: _Reader) -> Table:
             r.ruled(f"rules.{name}", rs.rules, {name: value})
         raise r.fail("rules", _reason(exc)) from None
     return Table(raw)
-
-
-def _member_dict(member: Any) -> dict[str, Any]:
-    """A combatant spec (preset string or table) as a mapping of fields (+ ``preset``)."""
-    if isinstance(member, str):
-        preset, values = split_spec(member)
-        return ({"preset": preset} if preset is not None else {}) | values
-    return dict(member)
 
 
 def _check_member(rs: Ruleset, member: Any, place: str, r: _Reader) -> None:
@@ -754,43 +673,6 @@ def _decimals(x: float) -> int:
     if "e" in text:
         return 15
     return len(text.split(".")[1].rstrip("0")) if "." in text else 0
-
-
-def _parse_field(raw: Any, place: str, rs: Ruleset, sides: Mapping[str, Any],
-                 r: _Reader) -> str:
-    text = r.text(raw, place)
-    parts = text.split(".")
-    forms = ("a.<i>.<field>, b.<i>.<field>, a.*.<field>, a.<i>.preset, rules.<parameter>, "
-             "a or b (a whole side)")
-    if parts[0] == "rules" and len(parts) == 2:
-        allowed = _field_types(rs.Rules)
-        if parts[1] not in allowed:
-            raise r.fail(place, f"unknown {rs.name} rule parameter {parts[1]!r}"
-                                f"{did_you_mean(parts[1], allowed)}; allowed: "
-                                + ", ".join(allowed))
-        return text
-    if parts[0] in SIDES and len(parts) == 1:
-        return text
-    if parts[0] in SIDES and len(parts) == 3:
-        label, member, name = parts
-        if member != "*":
-            if not member.isdigit():
-                raise r.fail(place, f"{text!r}: the combatant index must be a number or *, "
-                                    f"e.g. {label}.0.{name}")
-            side = sides.get(label)
-            if side is not None and int(member) >= len(side):
-                raise r.fail(place, f"{text!r}: side {label.upper()} has {len(side)} "
-                                    f"combatant(s) (index 0..{len(side) - 1})")
-            if int(member) >= rs.max_side:
-                raise r.fail(place, f"{text!r}: {rs.name} allows at most {rs.max_side} "
-                                    "combatants per side")
-        allowed = _field_types(rs.Combatant)
-        if name != "preset" and name not in allowed:
-            raise r.fail(place, f"unknown {rs.name} combatant field {name!r}"
-                                f"{did_you_mean(name, ['preset', *allowed])}; allowed: preset, "
-                                + ", ".join(allowed))
-        return text
-    raise r.fail(place, f"{text!r} is not a field to sweep; use one of: {forms}")
 
 
 def _parse_axis(rs: Ruleset, raw: Any, i: int, rules: Table,
@@ -938,11 +820,11 @@ def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
 def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
     from ..analysis.tune import knob_for
 
-    cell = _tuned_cell(spec, entry)
+    cell = tuned_cell(spec, entry)
     knob_for(rs, cell.rules, cell.side_a, cell.side_b, entry["knob"], entry.get("bounds"))
 
 
-def _tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:
+def tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:
     """The matchup a ``[tune]`` table tunes: the spec's rules and sides with its ``where``
     values applied, built and checked as a one-cell grid."""
     from .grid import expand

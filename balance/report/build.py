@@ -960,12 +960,12 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
 def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
                   ) -> Section | None:
     """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
-    out now by :func:`balance.analysis.tune.from_spec` (seeded by the run, so the same each
-    time), with the values tried and how."""
+    out now by :func:`balance.experiments.tuning.from_spec` (seeded by the run, so the same
+    each time), with the values tried and how."""
     if not spec.get("tune"):
         return None
-    from ..analysis.tune import from_spec
     from ..experiments.spec import load_spec
+    from ..experiments.tuning import from_spec
 
     parsed = load_spec(spec, name="spec", allow_import=allow_import)
     blocks: list[Block] = []

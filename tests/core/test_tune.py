@@ -350,7 +350,7 @@ FAIR = {
 
 
 def test_tune_tables_in_a_spec_are_answered():
-    from balance.analysis.tune import from_spec
+    from balance.experiments.tuning import from_spec
 
     spec = balance.load_spec(FAIR)
     assert balance.load_spec(spec.to_dict()) == spec
