@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import platform
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,8 +21,8 @@ from .errors import SpecError
 from .fields import plain
 from .outcomes import Outcome, Probabilities
 from .random import as_generator, root_entropy
+from .resolving import get, matchup  # here for best play too, which the API runs
 from .results import Summary, Tally
-from .rulesets import resolve
 from .rulesets.base import Log, Ruleset
 
 if TYPE_CHECKING:
@@ -43,12 +43,6 @@ def check_play(play: str) -> None:
         raise SpecError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
 
 
-def get(ruleset: str | Ruleset) -> Ruleset:
-    """The ruleset ``ruleset`` names: a built-in or installed name, or a
-    ``"package.module:OBJECT"`` path (imported: in Python you asked for it), or the object."""
-    return resolve(ruleset, allow_import=True)
-
-
 def versions() -> dict[str, str]:
     """Versions of what the numbers depend on: balance, Python and the numerical libraries
     (numpy for the kernels, scipy for the solvers, pandas for the tables and analyses).
@@ -63,22 +57,6 @@ def versions() -> dict[str, str]:
             out[name] = "not installed"
     out["python"] = platform.python_version()
     return out
-
-
-def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None,
-            **rule_overrides: Any) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
-    """Resolve a ruleset name, rules and two sides to validated objects."""
-    rs = get(ruleset)
-    if isinstance(rules, rs.Rules):
-        rules_obj = rs.rules(rules, **rule_overrides)
-    elif rules is None or isinstance(rules, Mapping):
-        overrides: dict[str, Any] = dict(rules or {})
-        rules_obj = rs.rules({**overrides, **rule_overrides})
-    else:
-        raise SpecError(f"rules must be a {rs.name} Rules object or a mapping of overrides")
-    side_a, side_b = rs.side(a), rs.side(b)
-    rs.check_sides(rules_obj, side_a, side_b)
-    return rs, rules_obj, side_a, side_b
 
 
 def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,

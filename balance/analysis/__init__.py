@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from .equilibria import dominated, metagame
 from .marginal import marginal_value
-from .matchups import field_scores, pair_scores, round_robin, score_matrix
+from .matchups import round_robin
 from .ratings import ratings
+from .scores import field_scores, pair_scores, score_matrix
 from .shape import fight_lengths, seat_advantage, upsets
 from .tune import handicaps
 

@@ -59,6 +59,7 @@ from ..errors import IntractableError, SpecError
 from ..fields import build, plain
 from ..outcomes import Probabilities, rests_on
 from ..random import root_entropy, stream
+from ..resolving import matchup
 from ..rulesets.base import Policy, Ruleset, Side
 
 __all__ = [
@@ -685,8 +686,6 @@ def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
     -------
     BestPlay
     """
-    from ..api import matchup
-
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
     return solve(rs, rules_obj, side_a, side_b, draw_worth=draw_worth, method=method,
                  space=space, search=search, precision=precision, n=n,
@@ -1280,8 +1279,8 @@ def verdict_changes(default: Any, best: Any, *, resamples: int = 200,
     import pandas as pd
 
     from .equilibria import dominated, metagame
-    from .matchups import score_matrix
     from .ratings import ratings
+    from .scores import score_matrix
 
     parts, intervals = [], []
     for label, table in (("", default), ("_best", best)):

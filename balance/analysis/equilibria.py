@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from .matchups import score_matrix
+from .scores import score_matrix
 
 __all__ = ["dominated", "metagame"]
 

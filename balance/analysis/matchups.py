@@ -15,6 +15,7 @@ from ..errors import SpecError
 from ..fields import plain
 from ..random import root_entropy
 from ..results import Summary
+from .scores import field_scores, pair_scores, policies, score_matrix
 
 __all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix"]
 
@@ -238,18 +239,6 @@ def _disclosed(rs: Any, rules: Any, side_a: Any, side_b: Any) -> str:
     return "; ".join(rs.policies(rules, side_a, side_b)) or "none"
 
 
-def policies(table: pd.DataFrame) -> list[str]:
-    """The policies a round-robin table rests on: each distinct disclosure of any pair,
-    in order (best-play tables: the rule-scope policies and each pair's equilibria are in
-    their ``policy_a`` / ``policy_b`` columns)."""
-    seen: dict[str, None] = {}
-    for cell in table.get("policies", pd.Series([], dtype=object)):
-        for item in str(cell).split("; "):
-            if item and item != "none":
-                seen.setdefault(item)
-    return list(seen)
-
-
 def _solvable(rs: Any, rules: Any, side_a: Any, side_b: Any) -> bool:
     """Whether the ruleset says (without solving) that its exact solver answers this pair."""
     return not rs.exact_check(rules, side_a, side_b)
@@ -284,140 +273,3 @@ def _exact_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": ruleset, "entrants": names, "method": "exact", "play": "default"})
     return frame
-
-
-def score_matrix(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Seat-averaged expected score of the row entrant against the column entrant.
-
-    A win scores 1, a draw 0.5.  Both seats are averaged (weighted by fights), so
-    ``score[i, j] + score[j, i] = 1``.  A row of an exact run (``n = 0``: rates, no
-    counts) counts as one fight with its exact rates.
-
-    Returns
-    -------
-    score, fights
-        Square DataFrames indexed by entrant: the expected score and the fights behind it.
-    """
-    names = list(dict.fromkeys([*table["a"], *table["b"]]))
-    index = {name: i for i, name in enumerate(names)}
-    a = np.array([index[x] for x in table["a"]], dtype=np.intp)
-    b = np.array([index[x] for x in table["b"]], dtype=np.intp)
-    n = table["n"].to_numpy(float)
-    exact = n == 0  # an exact answer: its rates, weighted as one fight
-
-    def column(name: str, rows: np.ndarray) -> np.ndarray:
-        # Only the rows that use a column are read: exact rows have no counts, simulated
-        # ones no meaningful rates-as-scores.
-        if name not in table or not rows.any():
-            return np.zeros(int(rows.sum()))
-        return table[name].to_numpy()[rows].astype(float)
-
-    a_score, b_score = np.empty(len(table)), np.empty(len(table))
-    a_score[exact] = column("a_win", exact) + 0.5 * column("draw", exact)
-    b_score[exact] = column("b_win", exact) + 0.5 * column("draw", exact)
-    counted = ~exact
-    a_score[counted] = column("a_wins", counted) + 0.5 * column("draws", counted)
-    b_score[counted] = column("b_wins", counted) + 0.5 * column("draws", counted)
-    fights = np.where(exact, 1.0, n)
-    wins = np.zeros((len(names), len(names)))
-    games = np.zeros((len(names), len(names)))
-    np.add.at(wins, (a, b), a_score)  # unbuffered: repeated pairs add up
-    np.add.at(wins, (b, a), b_score)
-    np.add.at(games, (a, b), fights)
-    np.add.at(games, (b, a), fights)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        score = pd.DataFrame(wins / games, index=names, columns=names)
-    return score, pd.DataFrame(games, index=names, columns=names)
-
-
-def pair_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
-    """Each entrant's expected score against each other entrant, both seats pooled, with an
-    interval.
-
-    A win scores 1 and a draw 1/2.  A simulated pair's interval is the normal one for the
-    mean score of its fights (variance ``(w + d/4) / n - s^2`` from its win and draw
-    counts); an exact pair's is the value itself.  Mirror matches are left out.
-
-    Returns
-    -------
-    DataFrame
-        One row per ordered pair of distinct entrants: ``entrant``, ``opponent``,
-        ``score``, ``score_low``, ``score_high``, ``n`` (fights in both seats; 0 exact).
-    """
-    from ..stats import z_value
-
-    names = list(dict.fromkeys([*table["a"], *table["b"]]))
-    exact = bool((table["n"] == 0).all())
-    z = z_value(confidence)
-    rows = []
-    for i in names:
-        for j in names:
-            if i == j:
-                continue
-            as_a = table[(table["a"] == i) & (table["b"] == j)]
-            as_b = table[(table["a"] == j) & (table["b"] == i)]
-            if exact:
-                parts = [*(as_a["a_win"] + 0.5 * as_a["draw"]),
-                         *(as_b["b_win"] + 0.5 * as_b["draw"])]
-                if not parts:
-                    continue
-                score = float(np.mean(parts))
-                rows.append({"entrant": i, "opponent": j, "score": score, "score_low": score,
-                             "score_high": score, "n": 0})
-                continue
-            wins = float(_count(as_a, "a_win").sum() + _count(as_b, "b_win").sum())
-            draws = float(_count(as_a, "draw").sum() + _count(as_b, "draw").sum())
-            n = float(as_a["n"].sum() + as_b["n"].sum())
-            if n == 0:
-                continue
-            score = (wins + 0.5 * draws) / n
-            se = np.sqrt(max((wins + 0.25 * draws) / n - score**2, 0.0) / n)
-            rows.append({"entrant": i, "opponent": j, "score": score,
-                         "score_low": max(0.0, score - z * se),
-                         "score_high": min(1.0, score + z * se), "n": int(n)})
-    return pd.DataFrame(rows, columns=["entrant", "opponent", "score", "score_low",
-                                       "score_high", "n"])
-
-
-COUNTS = {"a_win": "a_wins", "b_win": "b_wins", "draw": "draws"}
-
-
-def _count(rows: pd.DataFrame, rate: str) -> pd.Series:
-    """Fights of ``rows`` that ended in ``rate``: the count column, or (a table of rates
-    and fights only, e.g. best play's) the rate times the fights."""
-    if COUNTS[rate] in rows:
-        return rows[COUNTS[rate]].astype(float)
-    return rows[rate].astype(float) * rows["n"].astype(float)
-
-
-def field_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
-    """Each entrant's mean expected score against the rest of the field, with an interval,
-    and its hardest and easiest opponent (see :func:`pair_scores`).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by entrant, best first: ``score``, ``score_low``, ``score_high`` (the mean
-        over opponents, each counted alike; its interval from the pairs' standard errors),
-        ``worst`` (the opponent it scores least against), ``worst_score`` with
-        ``worst_low`` / ``worst_high``, ``best`` and ``best_score``.
-    """
-    from ..stats import z_value
-
-    pairs = pair_scores(table, confidence=confidence)
-    z = z_value(confidence)
-    rows = []
-    for entrant, part in pairs.groupby("entrant", sort=False):
-        se = (part["score_high"] - part["score_low"]) / (2 * z)
-        score = float(part["score"].mean())
-        half = z * float(np.sqrt(np.sum(np.square(se)))) / len(part)
-        worst = part.loc[part["score"].idxmin()]
-        best = part.loc[part["score"].idxmax()]
-        rows.append({"entrant": entrant, "score": score, "score_low": score - half,
-                     "score_high": score + half, "worst": worst["opponent"],
-                     "worst_score": float(worst["score"]),
-                     "worst_low": float(worst["score_low"]),
-                     "worst_high": float(worst["score_high"]), "best": best["opponent"],
-                     "best_score": float(best["score"])})
-    out = pd.DataFrame(rows).set_index("entrant")
-    return out.sort_values("score", ascending=False)
