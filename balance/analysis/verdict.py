@@ -41,6 +41,9 @@ WORTH_MARGIN
     difference's interval clear of it); *worse* where it trails by more than this.  A
     preset's own choice of a field is *worse* than fixing it where the best fixed value
     beats it by more than this (:func:`variants_verdict`).
+NEGLIGIBLE_EXCHANGE
+    An exchange rate is *worth almost nothing* when it and its interval lie wholly below
+    this many points of the other stat (one point of ``y`` moves the even line by less).
 LISTED
     A sentence lists at most this many items and counts the rest.
 """
@@ -65,6 +68,7 @@ __all__ = [
     "BALANCED_MARGIN",
     "DOMINANT",
     "DOMINATED_SURE",
+    "NEGLIGIBLE_EXCHANGE",
     "STAIRCASE_SHARE",
     "STAIRCASE_STEPS",
     "WORTH_MARGIN",
@@ -90,6 +94,7 @@ DOMINATED_SURE = 0.95
 STAIRCASE_SHARE = 0.8
 STAIRCASE_STEPS = 5
 WORTH_MARGIN = 0.02
+NEGLIGIBLE_EXCHANGE = 0.1
 Z95 = 1.959963984540054
 
 
@@ -567,15 +572,22 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
     if found is not None:
         k, lo, hi = found["rate"], found["low"], found["high"]
         lo, hi = sorted((abs(lo), abs(hi))) if k > 0 or hi < 0 else (lo, hi)
-        digits = 1 if (hi - lo) > 0.2 or exact else 2
+        digits = 2 if abs(k) < 0.5 or not (hi - lo > 0.2 or exact) else 1
         crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
                               for k_, v in found["crossings"].items())
         verb = "is worth" if k > 0 else "offsets"  # rising together keeps A even
         interval = "" if exact else f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+        shown = f"{abs(k):.{digits}f}"
+        unit = "point" if float(shown) == 1 else "points"
+        rate = (f"one point of {labels.column(y)} {verb} {shown}{interval} {unit} of "
+                f"{labels.column(x)}{where}")
+        if (abs(k) if exact else max(abs(lo), abs(hi))) < NEGLIGIBLE_EXCHANGE:
+            rate = (f"{labels.column(y)} is worth almost nothing against {labels.column(x)}: "
+                    f"{rate} (under {NEGLIGIBLE_EXCHANGE:g} of a point"
+                    + ("" if exact else ", interval included") + ")")
         out.append(Sentence(
-            f"+1 {labels.column(y)} {verb} +{abs(k):.{digits}f}{interval} "
-            f"{labels.column(x)}{where}: where A's win rate crosses {percent(level, 0)}, "
-            f"{labels.column(x)} moves {abs(k):.{digits}f} per point of {labels.column(y)} "
+            f"{_capital(rate)}: where A's win rate crosses {percent(level, 0)}, "
+            f"{labels.column(x)} moves {shown} per point of {labels.column(y)} "
             f"({crossings}).", "exchange", k, lo, hi))
     flags = []
     noise = 0.0 if exact else _noise(part)

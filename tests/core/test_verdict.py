@@ -99,7 +99,7 @@ def test_a_staircase_exchange_rate():
     assert found["crossings"] == {0.0: 31.0, 1.0: 24.0, 2.0: 17.0, 3.0: 10.0, 4.0: 3.0}
     made = v.grid_verdict(results, ["a.0.skill", "a.0.combats"], exact=True)
     texts = [s.text for s in made.sentences]
-    assert texts[0].startswith("+1 A: skill is worth +7.0 A: combats")
+    assert texts[0].startswith("One point of A: skill is worth 7.0 points of A: combats: ")
     assert texts[1].startswith("A's win rate is a staircase in A: combats, not a rate")
     flag, share, jumps = v.staircase(np.arange(41), results[results["a.0.skill"] == 0]["a_win"])
     assert flag and share == pytest.approx(1.0) and jumps == [7.0, 19.0, 31.0, 32.0]
@@ -116,7 +116,39 @@ def test_exchange_between_opposite_sides_offsets():
                          "a_win_high": p})
     results = pd.DataFrame(rows)
     made = v.grid_verdict(results, ["a.0.might", "b.0.might"], exact=True)
-    assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
+    assert made.sentences[0].text.startswith("One point of A: might offsets 4.0 points of B: might")
+
+
+def _exchange_grid(per_point: float, noise: float = 0.0) -> pd.DataFrame:
+    """A's win rate 50% where ``x = 10 + per_point * y`` (a rising y moves the even line
+    up: the two stats pull A in opposite directions), 4 points a step of x."""
+    rows = []
+    for y in range(5):
+        for x in range(21):
+            p = float(np.clip(0.5 + 0.04 * (x - 10 - per_point * y), 0.0, 1.0))
+            rows.append({"a.0.x": x, "b.0.y": y, "n": 0, "a_win": p,
+                         "a_win_low": max(p - noise, 0.0), "a_win_high": min(p + noise, 1.0)})
+    return pd.DataFrame(rows)
+
+
+def test_the_exchange_rate_is_said_in_words_with_its_unit():
+    one = v.grid_verdict(_exchange_grid(1.0), ["a.0.x", "b.0.y"], exact=True)
+    assert one.sentences[0].text.startswith(
+        "One point of B: y offsets 1.0 point of A: x: where A's win rate crosses 50%, A: x "
+        "moves 1.0 per point of B: y (10.0 at 0, 11.0 at 1, ")
+    two = v.grid_verdict(_exchange_grid(2.5), ["a.0.x", "b.0.y"], exact=True)
+    assert two.sentences[0].text.startswith("One point of B: y offsets 2.5 points of A: x: ")
+
+
+def test_an_exchange_rate_below_the_threshold_is_worth_almost_nothing():
+    made = v.grid_verdict(_exchange_grid(0.05), ["a.0.x", "b.0.y"], exact=True)
+    text = made.sentences[0].text
+    assert text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
+                           "offsets 0.05 points of A: x (under 0.1 of a point): "), text
+    assert made.sentences[0].value == pytest.approx(-0.05)
+    # above the threshold: a plain rate
+    assert v.grid_verdict(_exchange_grid(0.2), ["a.0.x", "b.0.y"], exact=True).sentences[
+        0].text.startswith("One point of B: y offsets 0.20 points of A: x: ")
 
 
 def test_two_stats_without_an_even_line_get_what_a_point_of_each_is_worth():
