@@ -396,3 +396,17 @@ def test_sweep_ends_with_the_verdict_its_report_opens_with(tmp_path, capsys):
     assert [line[4:] for line in printed if line.startswith("  - ")] == [
         unescape(b) for b in bullets]
     assert bullets[0].startswith("One point of A: skill is worth")
+
+
+def test_the_spec_sets_what_the_verdict_reads_and_its_thresholds(grid_run):
+    run = balance.load_run(grid_run)
+    meta = {**run.meta, "spec": {**run.meta["spec"],
+                                 "verdict": {"value": "score", "staircase_share": 0.9}}}
+    verdict = next(s for s in build(run.table, meta).sections if s.title == "Verdict")
+    texts = [b.text for b in verdict.blocks]
+    assert any("A's expected score (a draw counts half)" in t for t in texts), texts
+    assert not any("A's win rate" in t for t in texts), texts
+    assert texts[-1].endswith("the verdict was made with [verdict] staircase_share = 0.9 "
+                              "(default 0.8)."), texts[-1]
+    plain = next(s for s in build(run.table, run.meta).sections if s.title == "Verdict")
+    assert "made with [verdict]" not in plain.blocks[-1].text
