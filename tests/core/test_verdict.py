@@ -146,6 +146,10 @@ def test_an_exchange_rate_below_the_threshold_is_worth_almost_nothing():
     assert text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
                            "offsets 0.05 points of A: x (under 0.1 of a point): "), text
     assert made.sentences[0].value == pytest.approx(-0.05)
+    # simulated, its interval must lie below the threshold too: here it reaches past it
+    noisy = v.grid_verdict(_exchange_grid(0.05, noise=0.01), ["a.0.x", "b.0.y"])
+    assert noisy.sentences[0].text.startswith("One point of B: y offsets 0.05 ["), noisy
+    assert noisy.sentences[0].high > v.NEGLIGIBLE_EXCHANGE
     # above the threshold: a plain rate
     assert v.grid_verdict(_exchange_grid(0.2), ["a.0.x", "b.0.y"], exact=True).sentences[
         0].text.startswith("One point of B: y offsets 0.20 points of A: x: ")
