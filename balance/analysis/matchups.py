@@ -15,9 +15,10 @@ from ..errors import SpecError
 from ..fields import plain
 from ..random import root_entropy
 from ..results import Summary
-from .scores import field_scores, pair_scores, policies, score_matrix
+from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
 
-__all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix"]
+__all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix",
+           "with_scores"]
 
 
 DEFAULT_N = 20_000

@@ -1,5 +1,6 @@
 """Reading a round-robin table: expected scores, each pair's and each entrant's, with
-intervals, and the policies the table rests on.
+intervals (also each row's score of a sweep's table), and the policies the table rests
+on.
 
 These read the table :func:`balance.analysis.matchups.round_robin` returns (simulated,
 exact or under best play) and run nothing, so the analyses above them (ratings,
@@ -9,10 +10,12 @@ fights.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["field_scores", "pair_scores", "policies", "score_matrix"]
+__all__ = ["field_scores", "pair_scores", "policies", "score_matrix", "with_scores"]
 
 
 def policies(table: pd.DataFrame) -> list[str]:
@@ -111,13 +114,40 @@ def pair_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFram
             n = float(as_a["n"].sum() + as_b["n"].sum())
             if n == 0:
                 continue
-            score = (wins + 0.5 * draws) / n
-            se = np.sqrt(max((wins + 0.25 * draws) / n - score**2, 0.0) / n)
-            rows.append({"entrant": i, "opponent": j, "score": score,
-                         "score_low": max(0.0, score - z * se),
-                         "score_high": min(1.0, score + z * se), "n": int(n)})
+            score, low, high = _score_interval(wins, draws, n, z)
+            rows.append({"entrant": i, "opponent": j, "score": float(score),
+                         "score_low": float(low), "score_high": float(high), "n": int(n)})
     return pd.DataFrame(rows, columns=["entrant", "opponent", "score", "score_low",
                                        "score_high", "n"])
+
+
+def _score_interval(wins: Any, draws: Any, n: Any, z: float) -> tuple[Any, Any, Any]:
+    """A's expected score from win and draw counts of ``n`` fights (scalars or arrays), and
+    its normal interval: the variance of one fight's score is ``(w + d/4) / n - s^2``."""
+    score = (wins + 0.5 * draws) / n
+    se = np.sqrt(np.maximum((wins + 0.25 * draws) / n - score**2, 0.0) / n)
+    return score, np.maximum(0.0, score - z * se), np.minimum(1.0, score + z * se)
+
+
+def with_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
+    """``table`` (a sweep's rows: ``a_win``, ``draw``, ``n`` and the counts) with A's expected
+    score in each row -- ``score`` (a win 1, a draw 1/2), ``score_low``, ``score_high`` --
+    its interval as :func:`pair_scores` makes it (an exact row's, ``n = 0``, is the value).
+    A table without ``draw`` has none."""
+    from ..stats import z_value
+
+    if {"score", "score_low", "score_high"} <= set(table.columns):
+        return table
+    n = table["n"].to_numpy(float)
+    exact = n == 0
+    draw = table["draw"] if "draw" in table else pd.Series(0.0, index=table.index)
+    counted = table.assign(draw=draw)
+    wins = np.where(exact, table["a_win"].to_numpy(float), _count(counted, "a_win").to_numpy())
+    draws = np.where(exact, draw.to_numpy(float), _count(counted, "draw").to_numpy())
+    score, low, high = _score_interval(wins, draws, np.where(exact, 1.0, n),
+                                       z_value(confidence))
+    return table.assign(score=score, score_low=np.where(exact, score, low),
+                        score_high=np.where(exact, score, high))
 
 
 COUNTS = {"a_win": "a_wins", "b_win": "b_wins", "draw": "draws"}

@@ -41,13 +41,30 @@ WORTH_MARGIN
     difference's interval clear of it); *worse* where it trails by more than this.  A
     preset's own choice of a field is *worse* than fixing it where the best fixed value
     beats it by more than this (:func:`variants_verdict`).
+NEGLIGIBLE_EXCHANGE
+    An exchange rate is *worth almost nothing* when it and its interval lie wholly below
+    this many points of the other stat (one point of ``y`` moves the even line by less).
 LISTED
     A sentence lists at most this many items and counts the rest.
+
+``BALANCED_MARGIN``, ``WORTH_MARGIN``, ``DOMINATED_SURE`` and ``STAIRCASE_SHARE`` are the
+defaults of a :class:`Thresholds`, which a spec's ``[verdict]`` table sets (``margin``,
+``worth_margin``, ``dominated_sure``, ``staircase_share``); a verdict made with other values
+says so.
+
+What a grid's verdict reads
+---------------------------
+A grid's sentences read one :class:`Measure` in each cell: A's win rate, or A's expected
+score (a win 1, a draw 1/2) where the spec asks for it (``[verdict] value = "score"``) or,
+by default, where A's win rate does not move over the grid (every cell's interval shares
+a value; exact: one value) while the draw rate does -- A's wins then say nothing, its
+draws everything (:func:`choose_measure`).  The sentences name the measure they read.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -65,14 +82,18 @@ __all__ = [
     "BALANCED_MARGIN",
     "DOMINANT",
     "DOMINATED_SURE",
+    "NEGLIGIBLE_EXCHANGE",
     "STAIRCASE_SHARE",
     "STAIRCASE_STEPS",
     "WORTH_MARGIN",
     "Claim",
     "Matchup",
+    "Measure",
     "Sentence",
+    "Thresholds",
     "Verdict",
     "best_play_verdict",
+    "choose_measure",
     "exchange_rate",
     "grid_verdict",
     "options_verdict",
@@ -90,7 +111,62 @@ DOMINATED_SURE = 0.95
 STAIRCASE_SHARE = 0.8
 STAIRCASE_STEPS = 5
 WORTH_MARGIN = 0.02
+NEGLIGIBLE_EXCHANGE = 0.1
 Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The named thresholds a verdict is made with (see the module's rules): the module's
+    constants unless a spec's ``[verdict]`` table sets them."""
+
+    margin: float = BALANCED_MARGIN
+    worth_margin: float = WORTH_MARGIN
+    dominated_sure: float = DOMINATED_SURE
+    staircase_share: float = STAIRCASE_SHARE
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> Thresholds:
+        """The thresholds a ``[verdict]`` table sets (its other keys ignored)."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        return cls(**{k: float(options[k]) for k in names if k in options})
+
+    def changed(self) -> str:
+        """The thresholds not at their defaults, as a clause ("" when none)."""
+        default = Thresholds()
+        parts = [f"{f.name} = {getattr(self, f.name):g} (default {getattr(default, f.name):g})"
+                 for f in dataclasses.fields(self)
+                 if getattr(self, f.name) != getattr(default, f.name)]
+        return "made with [verdict] " + ", ".join(parts) if parts else ""
+
+
+DEFAULTS = Thresholds()
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a grid's verdict reads in each cell: ``a_win`` (A's win rate) or ``score`` (A's
+    expected score, a draw counting half; the table gains ``score``, ``score_low`` and
+    ``score_high`` by :func:`balance.analysis.matchups.with_scores`)."""
+
+    column: str = "a_win"
+
+    @property
+    def name(self) -> str:
+        """The measure in a sentence: "A's win rate", "A's expected score (a draw counts
+        half)"."""
+        return "A's win rate" if self.column == "a_win" else "A's expected score (a draw counts half)"
+
+    @property
+    def verb(self) -> str:
+        """Before a cell's number: "A wins 45.0%", "A's expected score is 45.0%"."""
+        return "A wins" if self.column == "a_win" else "A's expected score is"
+
+
+WIN = Measure("a_win")
+SCORE = Measure("score")
+MEASURES = ("a_win", "score")
+"""The values of ``[verdict] value``."""
 
 
 # --- what a verdict is ---------------------------------------------------------------------------
@@ -194,6 +270,8 @@ class Verdict:
     skipped: tuple[str, ...] = ()
     rests_on: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    thresholds: Thresholds = DEFAULTS
+    """The thresholds it was made with (named in :meth:`rests_text` where not the defaults)."""
 
     def lines(self) -> list[str]:
         """The sentences, then what the answer rests on, one per line."""
@@ -205,7 +283,7 @@ class Verdict:
 
     def rests_text(self) -> str:
         """What the key answer rests on, and what (if anything) flips it."""
-        if self.claim is None and not self.rests_on:
+        if self.claim is None and not self.rests_on and not self.thresholds.changed():
             return ""
         readings = [r for r in self.rests_on if "[" in r]
         policies = [r for r in self.rests_on if "[" not in r]
@@ -231,6 +309,8 @@ class Verdict:
                 parts.append(f"{len(self.skipped)} more were not tried within the budget")
         elif self.claim is not None:
             parts.append("the sensitivity pass was not run (--sensitivity runs it)")
+        if self.thresholds.changed():
+            parts.append(f"the verdict was {self.thresholds.changed()}")
         if not parts:
             return ""
         text = "; ".join(parts)
@@ -282,17 +362,20 @@ def _numeric(series: pd.Series) -> bool:
 
 
 def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
-                        column: str = "a.0.preset", margin: float = BALANCED_MARGIN,
+                        column: str = "a.0.preset", margin: float | None = None,
                         matchup_of: Callable[[str, str], Matchup] | None = None,
-                        resamples: int = 200) -> Verdict:
+                        resamples: int = 200, thresholds: Thresholds = DEFAULTS) -> Verdict:
     """The verdict on a round robin (``table`` with entrant columns ``a`` and ``b``).
 
-    Sentences: whether the field is balanced within ``margin``; the dominant entrant, or
-    the leader and who stands up to it; the dominated entrants.  The key claim is the
-    leader against its hardest opponent (``matchup_of(a, b)`` builds a matchup, for the
-    sensitivity pass).
+    Sentences: whether the field is balanced within ``margin`` (default the
+    ``thresholds``'); the dominant entrant, or the leader and who stands up to it; the
+    dominated entrants.  The key claim is the leader against its hardest opponent
+    (``matchup_of(a, b)`` builds a matchup, for the sensitivity pass).
     """
     labels = labels or Labels()
+    if margin is not None:
+        thresholds = dataclasses.replace(thresholds, margin=margin)
+    margin = thresholds.margin
     exact = bool((table["n"] == 0).all())
 
     def who(entrant: str) -> str:
@@ -348,7 +431,7 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
             f"players would mix {mix}.", "dominant", float(hardest.score),
             float(hardest.score_low), float(hardest.score_high)))
     dom = dominated(table, resamples=0 if exact else resamples, seed=1)
-    sure = dom[(dom["margin"] > 0) & (dom["dominated_share"] >= DOMINATED_SURE)]
+    sure = dom[(dom["margin"] > 0) & (dom["dominated_share"] >= thresholds.dominated_sure)]
     if len(sure):
         names = [who(e) for e in sure.index]
         listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
@@ -356,7 +439,8 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
             f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
             f"others scores more against every opponent, by up to "
             f"{100 * float(sure['margin'].max()):.1f} points"
-            + ("" if exact else f" (in at least {percent(DOMINATED_SURE, 0)} of bootstrap "
+            + ("" if exact else f" (in at least {percent(thresholds.dominated_sure, 0)} of "
+                                "bootstrap "
                                 "replicates)") + ".", "dominated", float(len(sure))))
     else:
         sentences.append(Sentence("No entrant is dominated by a mix of the others.",
@@ -380,17 +464,18 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
 
         claim = Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure,
                       describe)
-    return Verdict(tuple(sentences), claim)
+    return Verdict(tuple(sentences), claim, thresholds=thresholds)
 
 
 # --- grids ---------------------------------------------------------------------------------------
 
 
-def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0
-              ) -> tuple[bool, float, list[float]]:
-    """Whether a curve is a staircase (see the module's rules), the share of its movement
-    in its largest fifth of steps, and where its jumps are (the ``x`` after each step that
-    carries more than a tenth of the largest step and more than ``noise``)."""
+def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0,
+              share_at_least: float = STAIRCASE_SHARE) -> tuple[bool, float, list[float]]:
+    """Whether a curve is a staircase (see the module's rules; ``share_at_least`` is its
+    ``STAIRCASE_SHARE``), the share of its movement in its largest fifth of steps, and
+    where its jumps are (the ``x`` after each step that carries more than a tenth of the
+    largest step and more than ``noise``)."""
     steps = np.abs(np.diff(np.asarray(rates, float)))
     if len(steps) == 0 or steps.sum() <= 0:
         return False, 0.0, []
@@ -398,7 +483,7 @@ def staircase(xs: Sequence[float], rates: Sequence[float], *, noise: float = 0.0
     share = float(np.sort(steps)[::-1][:top].sum() / steps.sum())
     cut = max(0.1 * steps.max(), noise)
     jumps = [float(xs[i + 1]) for i in range(len(steps)) if steps[i] > cut]
-    return len(steps) >= STAIRCASE_STEPS and share >= STAIRCASE_SHARE, share, jumps
+    return len(steps) >= STAIRCASE_STEPS and share >= share_at_least, share, jumps
 
 
 def _crossing(xs: np.ndarray, p: np.ndarray, lo: np.ndarray, hi: np.ndarray, level: float
@@ -479,117 +564,181 @@ def _side_of(axis: str) -> str:
     return axis.split(".", 1)[0]
 
 
+def choose_measure(results: pd.DataFrame, value: str | None = None
+                   ) -> tuple[Measure, Sentence | None]:
+    """What a grid's verdict reads (see the module's rules): ``value`` (``"a_win"`` or
+    ``"score"``) where given, else A's win rate unless it does not move over the grid while
+    the draw rate does; then A's expected score, and a sentence saying why."""
+    if value == "score":
+        return SCORE, None
+    if value == "a_win" or "draw" not in results.columns or not len(results):
+        return WIN, None
+    if not _flat(results, "a_win") or _flat(results, "draw"):
+        return WIN, None
+    exact = bool((results["n"] == 0).all())
+    lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+    if float(results.loc[hi_i, "a_win"]) == 0:
+        why = f"A never wins in this grid ({_row_rate(results, hi_i, exact)} in every cell)"
+    elif exact:
+        why = f"A's win rate is {_row_rate(results, hi_i, exact)} in every cell of this grid"
+    else:
+        why = (f"A's win rate does not move over this grid (from "
+               f"{_row_rate(results, lo_i, exact)} to {_row_rate(results, hi_i, exact)}, every "
+               f"cell's interval sharing a value)")
+    return SCORE, Sentence(f"{why}; the verdict reads A's expected score, a draw counting half.",
+                           "measure", float(results.loc[hi_i, "a_win"]))
+
+
+def _flat(results: pd.DataFrame, column: str) -> bool:
+    """Whether ``column`` does not move over the table: exact, one value; else every row's
+    interval shares a value."""
+    if bool((results["n"] == 0).all()) or f"{column}_low" not in results.columns:
+        return float(np.ptp(results[column].to_numpy(float))) <= 1e-12
+    return float(results[f"{column}_low"].max()) <= float(results[f"{column}_high"].min())
+
+
 def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
                  exact: bool = False, focus: str | None = None,
-                 matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None) -> Verdict:
+                 matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
+                 thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
     """The verdict on a grid that is not a round robin: exchange rates between stats,
     staircases, and options (see the module's rules).  With ``focus`` (the option the
     question is about), or options that are presets with one field fixed
     (:func:`variants_verdict`), the options come first (and the key claim is the focus
-    option's); else the stats lead."""
+    option's); else the stats lead.  A grid over rule options only gets the options
+    verdict of each rule axis (the one holding ``focus`` first), phrased as rules.  The
+    sentences read ``value`` (see :func:`choose_measure`)."""
     labels = labels or Labels()
+    th = thresholds
+    m, why = choose_measure(results, value)
+    if m.column == "score":
+        from .matchups import with_scores
+
+        results = with_scores(results)
     numeric = [a for a in axes if _numeric(results[a]) and a.startswith(("a.", "b."))]
     options = [a for a in axes if a not in numeric and a.split(".", 1)[0] in ("a", "b")
                and results[a].nunique() > 1]
-    sentences: list[Sentence] = []
+    rule_options = [a for a in axes if a.startswith("rules.") and results[a].nunique() > 1]
+    sentences: list[Sentence] = [why] if why is not None else []
+    said = len(sentences)
     claim = None
-    made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact)
-              if options else None)
+    made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
+                               thresholds=th, measure=m) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
         sentences.extend(made_v.sentences)
         options = []
     elif focus is not None and options:
         made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
-                                 focus=focus, matchup_of=matchup_of)
+                                 focus=focus, matchup_of=matchup_of, thresholds=th, measure=m)
         sentences.extend(made_o.sentences)
         claim = made_o.claim
         options = []  # said
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the
         # rate reads "one point of y is worth k > 1 points of x")
-        x, y = sorted(numeric[:2], key=lambda a: (-results[a].nunique(), _effect(results, a)))
+        x, y = sorted(numeric[:2], key=lambda a: (-results[a].nunique(),
+                                                  _effect(results, a, m)))
         part, held = _at_baseline(results, axes, [x, y], labels)
-        made = _exchange_sentences(part, x, y, labels, exact, held)
+        made = _exchange_sentences(part, x, y, labels, exact, held, th, m)
         sentences.extend(made[0])
         if not made[0]:  # no even line to trade on: what a point of each stat is worth
             for stat, other in ((x, y), (y, x)):
                 level = _baseline_level(part, other, labels)
                 sentences.extend(_marginal_sentences(
                     part[part[other] == level], stat, labels, exact,
-                    [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"]))
+                    [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"],
+                    th, m))
         if matchup_of is not None and made[1] is not None and claim is None:
-            claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes)
+            claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes, th, m)
     elif len(numeric) == 1:
         x = numeric[0]
         part, held = _at_baseline(results, axes, [x], labels)
-        sentences.extend(_marginal_sentences(part, x, labels, exact, held))
+        sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m))
     for axis in options[:1]:
         made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
-                                 matchup_of=matchup_of)
+                                 matchup_of=matchup_of, thresholds=th, measure=m)
         sentences.extend(made_o.sentences)
         claim = claim or made_o.claim
-    if not sentences:
-        lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
+    if len(sentences) == said and rule_options:  # rules only: what each rule option does
+        held_focus = [a for a in rule_options
+                      if focus is not None and focus in {str(v) for v in results[a].tolist()}]
+        for axis in [*held_focus, *(a for a in rule_options if a not in held_focus)]:
+            made_o = options_verdict(results, axes, axis, labels=labels, exact=exact,
+                                     focus=focus, matchup_of=matchup_of, thresholds=th,
+                                     measure=m)
+            sentences.extend(made_o.sentences)
+            claim = claim or made_o.claim
+    if len(sentences) == said:
+        col = m.column
+        lo_i, hi_i = results[col].idxmin(), results[col].idxmax()
         sentences.append(Sentence(
-            f"A's win rate runs from {_row_rate(results, lo_i, exact)} to "
-            f"{_row_rate(results, hi_i, exact)} over the grid.", "range"))
-    return Verdict(tuple(sentences), claim)
+            f"{_capital(m.name)} runs from {_row_rate(results, lo_i, exact, m)} to "
+            f"{_row_rate(results, hi_i, exact, m)} over the grid.", "range"))
+    return Verdict(tuple(sentences), claim, thresholds=th)
 
 
-def _effect(results: pd.DataFrame, axis: str) -> float:
-    """How much one point of ``axis`` moves A's win rate on average (absolute)."""
-    means = results.groupby(axis)["a_win"].mean()
+def _effect(results: pd.DataFrame, axis: str, m: Measure = WIN) -> float:
+    """How much one point of ``axis`` moves the measure on average (absolute)."""
+    means = results.groupby(axis)[m.column].mean()
     xs = means.index.to_numpy(float)
     return abs(float(np.polyfit(xs, means.to_numpy(float), 1)[0])) if len(xs) > 1 else 0.0
 
 
-def _row_rate(results: pd.DataFrame, i: Any, exact: bool) -> str:
-    return _ci(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
-               results.loc[i, "a_win_high"], exact)
+def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> str:
+    return _ci(results.loc[i, m.column], results.loc[i, f"{m.column}_low"],
+               results.loc[i, f"{m.column}_high"], exact)
 
 
-def _noise(part: pd.DataFrame) -> float:
+def _noise(part: pd.DataFrame, m: Measure = WIN) -> float:
     """A single step's sampling noise: twice the typical 95% half-width of a cell."""
-    if "a_win_high" not in part:
+    if f"{m.column}_high" not in part:
         return 0.0
-    return float(np.median(part["a_win_high"] - part["a_win_low"]))
+    return float(np.median(part[f"{m.column}_high"] - part[f"{m.column}_low"]))
 
 
 def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exact: bool,
-                        held: Sequence[str]) -> tuple[list[Sentence], dict[str, Any] | None]:
+                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
+                        ) -> tuple[list[Sentence], dict[str, Any] | None]:
     out: list[Sentence] = []
     where = f" (with {', '.join(held)})" if held else ""
     level = 0.5
-    found = exchange_rate(part, x, y, level=level)
+    found = exchange_rate(part, x, y, level=level, rate=m.column)
     if found is None:  # the even line is not crossed twice: read at the median rate
-        level = float(np.round(part["a_win"].median(), 2))
-        found = exchange_rate(part, x, y, level=level)
+        level = float(np.round(part[m.column].median(), 2))
+        found = exchange_rate(part, x, y, level=level, rate=m.column)
     if found is not None:
         k, lo, hi = found["rate"], found["low"], found["high"]
         lo, hi = sorted((abs(lo), abs(hi))) if k > 0 or hi < 0 else (lo, hi)
-        digits = 1 if (hi - lo) > 0.2 or exact else 2
+        digits = 2 if abs(k) < 0.5 or not (hi - lo > 0.2 or exact) else 1
         crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
                               for k_, v in found["crossings"].items())
         verb = "is worth" if k > 0 else "offsets"  # rising together keeps A even
         interval = "" if exact else f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+        shown = f"{abs(k):.{digits}f}"
+        unit = "point" if float(shown) == 1 else "points"
+        rate = (f"one point of {labels.column(y)} {verb} {shown}{interval} {unit} of "
+                f"{labels.column(x)}{where}")
+        if (abs(k) if exact else max(abs(lo), abs(hi))) < NEGLIGIBLE_EXCHANGE:
+            rate = (f"{labels.column(y)} is worth almost nothing against {labels.column(x)}: "
+                    f"{rate} (under {NEGLIGIBLE_EXCHANGE:g} of a point"
+                    + ("" if exact else ", interval included") + ")")
         out.append(Sentence(
-            f"+1 {labels.column(y)} {verb} +{abs(k):.{digits}f}{interval} "
-            f"{labels.column(x)}{where}: where A's win rate crosses {percent(level, 0)}, "
-            f"{labels.column(x)} moves {abs(k):.{digits}f} per point of {labels.column(y)} "
+            f"{_capital(rate)}: where {m.name} crosses {percent(level, 0)}, "
+            f"{labels.column(x)} moves {shown} per point of {labels.column(y)} "
             f"({crossings}).", "exchange", k, lo, hi))
     flags = []
-    noise = 0.0 if exact else _noise(part)
+    noise = 0.0 if exact else _noise(part, m)
     for _, curve in part.groupby(y, sort=True):
         curve = curve.sort_values(x)
-        flags.append(staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
-                               noise=noise))
+        flags.append(staircase(curve[x].to_numpy(float), curve[m.column].to_numpy(float),
+                               noise=noise, share_at_least=th.staircase_share))
     if flags and sum(f[0] for f in flags) > len(flags) / 2:
         share = float(np.mean([f[1] for f in flags]))
         at = _baseline_level(part, y, labels)
         jumps = dict(zip(sorted(part[y].unique()), [f[2] for f in flags], strict=True))[at]
         shown = ", ".join(labels.value(x, _int(j)) for j in jumps[:8])
         out.append(Sentence(
-            f"A's win rate is a staircase in {labels.column(x)}, not a rate: on average "
+            f"{_capital(m.name)} is a staircase in {labels.column(x)}, not a rate: on average "
             f"{percent(share, 0)} of its change comes in the largest fifth of the steps"
             + (f" (at {labels.column(y)} = {labels.value(y, _int(at))} it jumps at "
                f"{labels.column(x)} = {shown})" if shown else "")
@@ -607,22 +756,25 @@ def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
 
 
 def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
-                        held: Sequence[str]) -> list[Sentence]:
+                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
+                        ) -> list[Sentence]:
+    """What a point of ``x`` is worth: the least-squares slope of the measure
+    (:func:`~balance.analysis.marginal_value`; for a simulated score its binomial standard
+    error, which a draw's half point can only overstate), and whether it is a staircase."""
     from .marginal import marginal_value
 
-    others = [c for c in part.columns if c != x]
-    del others
     curve = part.sort_values(x)
-    mv = marginal_value(curve, x)
+    mv = marginal_value(curve, x, rate=m.column)
     if not len(mv):
         return []
     slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
     where = f" (with {_and(held)})" if held else ""
-    out = [Sentence(f"Each point of {labels.column(x)} changes A's win rate by "
+    out = [Sentence(f"Each point of {labels.column(x)} changes {m.name} by "
                     f"{_points(slope, Z95 * se, exact)} on average{where}.",
                     "marginal", slope, slope - Z95 * se, slope + Z95 * se)]
-    flag, share, jumps = staircase(curve[x].to_numpy(float), curve["a_win"].to_numpy(float),
-                                   noise=0.0 if exact else _noise(curve))
+    flag, share, jumps = staircase(curve[x].to_numpy(float), curve[m.column].to_numpy(float),
+                                   noise=0.0 if exact else _noise(curve, m),
+                                   share_at_least=th.staircase_share)
     if flag:
         out.append(Sentence(
             f"It is a staircase, not a rate: {percent(share, 0)} of the change comes in the "
@@ -633,7 +785,8 @@ def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
 
 def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
                     labels: Labels, matchup_of: Callable[[Mapping[str, Any]], Matchup],
-                    axes: Sequence[str]) -> Claim | None:
+                    axes: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
+                    ) -> Claim | None:
     """Two cells the exchange rate says are alike: ``y + 1`` at ``x`` and ``y`` at
     ``x + k`` (``k`` the rate, rounded); the answer is whether they still are."""
     k = round(abs(found["rate"]))
@@ -662,13 +815,14 @@ def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
         def describe(diff: float, se: float, n1: str = name_1, n2: str = name_2
                      ) -> tuple[str, str]:
             shown = f"{100 * diff:+.1f} points"
-            if abs(diff) <= max(WORTH_MARGIN, Z95 * se):
-                return f"{n1} and {n2} are alike within {100 * WORTH_MARGIN:.0f} points", shown
+            if abs(diff) <= max(th.worth_margin, Z95 * se):
+                return (f"{n1} and {n2} are alike within {_margin_points(th.worth_margin)}",
+                        shown)
             return f"{n1 if diff > 0 else n2} is better", shown
 
         return Claim(f"is one point of {labels.column(y)} still worth {k} of "
                      f"{labels.column(x)}?", (matchup_of(first), matchup_of(second)),
-                     _win_difference(1), describe)
+                     _difference(1, m), describe)
     return None
 
 
@@ -676,109 +830,143 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                     labels: Labels | None = None, exact: bool = False,
                     focus: str | None = None,
                     matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
-                    default: Any = None) -> Verdict:
-    """Whether an option of ``axis`` (values of one side's choice) is worth taking, and
-    against what.
+                    default: Any = None, thresholds: Thresholds = DEFAULTS,
+                    measure: Measure = WIN) -> Verdict:
+    """Whether an option of ``axis`` (values of one side's choice, or of a rule) is worth
+    taking, and against what.
 
-    At the baseline of every other axis: the side's best option; then for ``focus`` (the
-    option the question is about, as the table writes it; default: the best option other
-    than the default) its rate against the default option (the axis's baseline, or
-    ``default``) -- worth taking, worse, or no better, by :data:`WORTH_MARGIN` with the
-    difference's interval -- which other options it beats and trails, and the values of
-    each other axis (one at a time, the rest at their baseline) where it beats the
-    default.  The key claim is that comparison.
+    At the baseline of every other axis: the side's best option (a rule's: the one A does
+    best under); then for ``focus`` (the option the question is about, as the table writes
+    it; default: the best option other than the default) its rate against the default
+    option (the axis's baseline, or ``default``) -- worth taking, worse, or no better, by
+    the thresholds' ``worth_margin`` with the difference's interval -- which other options
+    it beats and trails, and the values of each other axis (one at a time, the rest at
+    their baseline) where it beats the default (a rule's: where it helps A, and where it
+    hurts A).  The key claim is that comparison.  The rates are ``measure``'s.
     """
     labels = labels or Labels()
+    th, m, col = thresholds, measure, measure.column
+    margin = _margin_points(th.worth_margin)
     values = list(dict.fromkeys(results[axis].tolist()))
     if default is None:
         default = next((v for v in values if labels.is_baseline(axis, v)), None)
     part, held = _at_baseline(results, axes, [axis], labels)
     by_option = part.set_index(axis)
+    rule = _side_of(axis) == "rules"
     side = "A" if _side_of(axis) == "a" else "B"
-    sign = 1 if side == "A" else -1
+    sign = 1 if rule or side == "A" else -1
     lead = f"With {_and(held)}, " if held else ""
+
+    def name(option: Any) -> str:
+        return (f"{labels.column(axis)} = {labels.value(axis, option)}" if rule
+                else labels.value(axis, option))
 
     def rate(option: Any) -> str:
         row = by_option.loc[option]
-        return _ci(row["a_win"], row["a_win_low"], row["a_win_high"], exact)
+        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], exact)
 
     def compare(option: Any, other: Any) -> tuple[float, float]:
         a, b = by_option.loc[option], by_option.loc[other]
         half = 0.0 if exact else Z95 * math.hypot(
-            *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (a, b)))
-        return sign * float(a["a_win"] - b["a_win"]), half
+            *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+        return sign * float(a[col] - b[col]), half
 
-    ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, "a_win"])
+    ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, col])
     best = ranked[0]
     sentences = []
     if default is None or default not in by_option.index:
-        sentences.append(Sentence(f"{lead}side {side}'s best option is "
-                                  f"{labels.value(axis, best)} (A wins {rate(best)}).",
-                                  "option"))
-        return Verdict(tuple(_capitalised(sentences)))
+        sentences.append(Sentence(
+            f"{lead}A does best under {name(best)} ({m.verb} {rate(best)})." if rule else
+            f"{lead}side {side}'s best option is {name(best)} ({m.verb} {rate(best)}).",
+            "option"))
+        return Verdict(tuple(_capitalised(sentences)), thresholds=th)
     name_d = labels.value(axis, default)
-    if best != default and compare(best, default)[0] - compare(best, default)[1] > WORTH_MARGIN:
-        diff, half = compare(best, default)
-        sentences.append(Sentence(
-            f"{lead}side {side}'s best option is {labels.value(axis, best)}: A wins "
-            f"{rate(best)}, {_points(diff, half, exact)} against the default, {name_d} "
-            f"({rate(default)}).", "option", diff, diff - half, diff + half))
-    else:
-        sentences.append(Sentence(
-            f"{lead}the default, {name_d}, is side {side}'s best option (A wins "
-            f"{rate(default)}): no other beats it by more than {100 * WORTH_MARGIN:.0f} points.",
-            "option", 0.0))
     options = [v for v in ranked if v != default]
     key = next((v for v in options if focus is not None and str(v) == str(focus)),
                options[0] if options else None)
+    best_wins = best != default and \
+        compare(best, default)[0] - compare(best, default)[1] > th.worth_margin
+    if best_wins and not (rule and key == best):
+        diff, half = compare(best, default)
+        sentences.append(Sentence(
+            (f"{lead}A does best under {name(best)}: " if rule else
+             f"{lead}side {side}'s best option is {name(best)}: ")
+            + f"{m.verb} {rate(best)}, {_points(diff, half, exact)} against the default, "
+            f"{name_d} ({rate(default)}).", "option", diff, diff - half, diff + half))
+    elif not best_wins and not (rule and key is not None):  # a rule's: said with its key
+        sentences.append(Sentence(
+            f"{lead}A does best under the default, {name(default)} ({m.verb} "
+            f"{rate(default)}): no other value of it helps A by more than {margin}." if rule
+            else f"{lead}the default, {name_d}, is side {side}'s best option ({m.verb} "
+                 f"{rate(default)}): no other beats it by more than {margin}.",
+            "option", 0.0))
     if key is not None:
         diff, half = compare(key, default)
-        word = ("worth taking" if diff - half > WORTH_MARGIN else
-                "worse than the default" if diff + half < -WORTH_MARGIN else
+        word = ("worth taking" if diff - half > th.worth_margin else
+                "worse than the default" if diff + half < -th.worth_margin else
                 "no better than the default")
         beats = [(v, *compare(key, v)) for v in options if v != key]
         wins = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
-                if d - h > WORTH_MARGIN]
+                if d - h > th.worth_margin]
         loses = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
-                 if d + h < -WORTH_MARGIN]
-        text = (f"{labels.value(axis, key)} is {word}: A wins {rate(key)}, "
-                f"{_points(diff, half, exact)} against {name_d}")
-        against = []
-        if wins:
-            against.append(f"it beats {_and(wins, LISTED)}")
-        if loses:
-            against.append(f"it trails {_and(loses, LISTED)}")
-        if against:
-            text += "; against the other options " + " and ".join(against) + " (points)"
-        conditions = _worth_where(results, axis, key, default,
-                                  [a for a in axes if a != axis], labels, sign, exact)
-        if conditions:
-            text += (f"; it beats the default by more than {100 * WORTH_MARGIN:.0f} points "
-                     f"only where {'; '.join(conditions)}" if diff - half <= WORTH_MARGIN else
-                     f"; it beats the default by more than {100 * WORTH_MARGIN:.0f} points "
-                     f"where {'; '.join(conditions)}")
-        elif diff - half <= WORTH_MARGIN:
-            text += "; it beats the default nowhere in this grid"
+                 if d + h < -th.worth_margin]
+        others = [a for a in axes if a != axis]
+        where = functools.partial(_worth_where, results, axis, key, default, others, labels,
+                                  sign, exact, th, m)
+        if rule:
+            text = (lead + (f"A does best under {name(key)}: " if best_wins and key == best
+                            else f"under {name(key)}, ")
+                    + f"{m.verb} {rate(key)}, {_points(diff, half, exact)} against the default, "
+                    f"{name_d} ({rate(default)})")
+            wins, loses = ([f"{t[:-1]} points)" for t in items] for items in (wins, loses))
+            against = ([f"better than under {_and(wins, LISTED)}"] if wins else []) + (
+                [f"worse than under {_and(loses, LISTED)}"] if loses else [])
+            if against:
+                text += "; A does " + " and ".join(against)
+            helps, hurts = where(), where(worse=True)
+            moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
+                     if helps else []) + (
+                [f"it hurts A by more than {margin} where {'; '.join(hurts)}"] if hurts else [])
+            text += ("; " + "; and ".join(moves) if moves else
+                     f"; it moves A by more than {margin} nowhere in this grid")
+        else:
+            text = (f"{name(key)} is {word}: {m.verb} {rate(key)}, "
+                    f"{_points(diff, half, exact)} against {name_d}")
+            against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
+                [f"it trails {_and(loses, LISTED)}"] if loses else [])
+            if against:
+                text += "; against the other options " + " and ".join(against) + " (points)"
+            conditions = where()
+            if conditions:
+                text += (f"; it beats the default by more than {margin} "
+                         + ("only " if diff - half <= th.worth_margin else "")
+                         + f"where {'; '.join(conditions)}")
+            elif diff - half <= th.worth_margin:
+                text += "; it beats the default nowhere in this grid"
         sentences.append(Sentence(text + ".", "option", diff, diff - half, diff + half))
     claim = None
     if matchup_of is not None and key is not None:
         cell = part[part[axis] == key].iloc[0]
         cell_default = part[part[axis] == default].iloc[0]
-        name_o = labels.value(axis, key)
+        name_o = name(key)
 
         def describe(diff: float, se: float) -> tuple[str, str]:
             shown = f"{100 * diff:+.1f} points"
-            if diff > max(WORTH_MARGIN, Z95 * se):
-                return f"{name_o} beats {name_d}", shown
-            if diff < -max(WORTH_MARGIN, Z95 * se):
-                return f"{name_o} is worse than {name_d}", shown
-            return f"{name_o} is no better than {name_d}", shown
+            if diff > max(th.worth_margin, Z95 * se):
+                return (f"{name_o} helps A against {name_d}" if rule
+                        else f"{name_o} beats {name_d}"), shown
+            if diff < -max(th.worth_margin, Z95 * se):
+                return (f"{name_o} hurts A against {name_d}" if rule
+                        else f"{name_o} is worse than {name_d}"), shown
+            return (f"{name_o} changes A's chances little against {name_d}" if rule
+                    else f"{name_o} is no better than {name_d}"), shown
 
-        claim = Claim(f"is {name_o} worth taking over {name_d}?",
+        claim = Claim(f"what does {name_o} change against {name_d}?" if rule
+                      else f"is {name_o} worth taking over {name_d}?",
                       (matchup_of({a: cell[a] for a in axes}),
-                       matchup_of({a: cell_default[a] for a in axes})), _win_difference(sign),
-                      describe, _compared(axis, values))
-    return Verdict(tuple(_capitalised(sentences)), claim)
+                       matchup_of({a: cell_default[a] for a in axes})), _difference(sign, m),
+                      describe, frozenset() if rule else _compared(axis, values))
+    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=th)
 
 
 def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]
@@ -814,18 +1002,22 @@ def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dic
 
 
 def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
-                     labels: Labels | None = None, exact: bool = False) -> Verdict | None:
+                     labels: Labels | None = None, exact: bool = False,
+                     thresholds: Thresholds = DEFAULTS, measure: Measure = WIN
+                     ) -> Verdict | None:
     """Whether the choice each preset makes for itself is ever beaten by a fixed choice.
 
     For an ``axis`` of whole-side values that are presets and the same presets with one
     field fixed (:func:`_variants`; e.g. each style as it is and always thrusting, swinging
     or blowing), every preset is compared in every cell of the other axes with the best of
-    its fixed variants there: *worse* where it trails by more than :data:`WORTH_MARGIN`
+    its fixed variants there (by ``measure``): *worse* where it trails by more than the
+    thresholds' ``worth_margin``
     (the difference's 95% interval included), *behind within the margin* where it trails
     beyond the interval but by less, *ahead* where it leads every variant by more than the
     margin.  ``None`` when the axis has another shape.
     """
     labels = labels or Labels()
+    th, col = thresholds, measure.column
     found = _variants(list(dict.fromkeys(results[axis].tolist())))
     if found is None:
         return None
@@ -843,28 +1035,28 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
             played = [(choice, by.loc[v]) for choice, v in fixed.items() if v in by.index]
             if not played:
                 continue
-            choice, best = max(played, key=lambda cv: sign * cv[1]["a_win"])
-            diff = sign * float(own["a_win"] - best["a_win"])
+            choice, best = max(played, key=lambda cv: sign * cv[1][col])
+            diff = sign * float(own[col] - best[col])
             half = 0.0 if exact else Z95 * math.hypot(
-                *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (own, best)))
+                *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (own, best)))
             rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
                          "choice": choice, "diff": diff, "half": half})
     if not rows:
         return None
     field_name = labels.column(f"{_side_of(axis)}.0.{name}")
     choices = sorted({c for fixed in variants.values() for c in fixed})
-    worse = sorted((r for r in rows if r["diff"] + r["half"] < -WORTH_MARGIN),
+    worse = sorted((r for r in rows if r["diff"] + r["half"] < -th.worth_margin),
                    key=lambda r: r["diff"])
-    behind = sorted((r for r in rows if -WORTH_MARGIN <= r["diff"] + r["half"] < 0),
+    behind = sorted((r for r in rows if -th.worth_margin <= r["diff"] + r["half"] < 0),
                     key=lambda r: r["diff"])
-    ahead = [r for r in rows if r["diff"] - r["half"] > WORTH_MARGIN]
+    ahead = [r for r in rows if r["diff"] - r["half"] > th.worth_margin]
 
     def matchup(r: Mapping[str, Any]) -> str:
         at = ", ".join(f"{labels.value(o, v)}" for o, v in r["at"].items())
         return (f"{labels.value(axis, bases[r['preset']])}" + (f" against {at}" if at else "")
                 + f" {_points(r['diff'], r['half'], exact)} against {r['choice']}")
 
-    margin = f"{100 * WORTH_MARGIN:.0f} points"
+    margin = _margin_points(th.worth_margin)
     lead = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
             f"fixed, in {len(rows):,} matchups ({len(variants)} presets"
             + (f" x {len(rows) // len(variants)} cells" if others else "") + "): ")
@@ -880,7 +1072,7 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     level = len(rows) - len(worse) - len(behind) - len(ahead)
     text += (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; level "
              f"with the best of them in {level:,}.")
-    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),))
+    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),), thresholds=th)
 
 
 def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
@@ -905,14 +1097,23 @@ def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
     return frozenset((parts[0], n) for n in names)
 
 
-def _win_difference(sign: int) -> Callable[[Sequence[Rate]], tuple[float, float]]:
-    """The claim measure "first matchup's A win rate minus the second's" (times ``sign``)."""
+def _difference(sign: int, m: Measure = WIN) -> Callable[[Sequence[Rate]], tuple[float, float]]:
+    """The claim measure "first matchup's A win rate (or score, as ``m`` reads) minus the
+    second's" (times ``sign``)."""
 
     def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        if m.column == "score":
+            return (sign * (rates[0].score - rates[1].score),
+                    math.hypot(rates[0].score_se, rates[1].score_se))
         return (sign * (rates[0].a_win - rates[1].a_win),
                 math.hypot(rates[0].win_se, rates[1].win_se))
 
     return measure
+
+
+def _margin_points(margin: float) -> str:
+    """A margin in percentage points: ``2 points``, ``0.5 points``."""
+    return f"{100 * margin:.4g} points"
 
 
 def _and(items: Sequence[str], most: int | None = None) -> str:
@@ -942,9 +1143,13 @@ def _capitalised(sentences: Sequence[Sentence]) -> list[Sentence]:
 
 
 def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
-                 others: Sequence[str], labels: Labels, sign: int, exact: bool) -> list[str]:
+                 others: Sequence[str], labels: Labels, sign: int, exact: bool,
+                 th: Thresholds = DEFAULTS, m: Measure = WIN, *, worse: bool = False
+                 ) -> list[str]:
     """The values of each other axis (one at a time, the rest at their baseline) where
-    ``option`` beats ``default`` by more than :data:`WORTH_MARGIN`."""
+    ``option`` beats ``default`` (``worse``: trails it) by more than the thresholds'
+    ``worth_margin``, interval included."""
+    col = m.column
     out = []
     for other in others:
         part, _ = _at_baseline(results, [a for a in others if a != other] + [axis], [other, axis],
@@ -956,8 +1161,9 @@ def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
                 continue
             a, b = rows.loc[option], rows.loc[default]
             half = 0.0 if exact else Z95 * math.hypot(
-                *((r["a_win_high"] - r["a_win_low"]) / (2 * Z95) for r in (a, b)))
-            if sign * (a["a_win"] - b["a_win"]) - half > WORTH_MARGIN:
+                *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+            diff = sign * float(a[col] - b[col])
+            if (diff + half < -th.worth_margin) if worse else (diff - half > th.worth_margin):
                 good.append(labels.value(other, value))
         if good:
             shown = good[:LISTED] + ([f"{len(good) - LISTED} more"] if len(good) > LISTED else [])
@@ -969,8 +1175,9 @@ def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
 
 
 def best_play_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
-                      column: str = "a.0.preset", margin: float = BALANCED_MARGIN,
-                      resamples: int = 200, seed: int = 0, changes: Any = None) -> Verdict:
+                      column: str = "a.0.preset", margin: float | None = None,
+                      resamples: int = 200, seed: int = 0, changes: Any = None,
+                      thresholds: Thresholds = DEFAULTS) -> Verdict:
     """The verdict on a round robin played under best play (``table`` with entrant columns
     ``a`` and ``b``, the best-play columns of :func:`balance.analysis.round_robin` with
     ``play="best"``): :func:`round_robin_verdict` on the equilibrium's rates, saying so,
@@ -982,7 +1189,7 @@ def best_play_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
 
     labels = labels or Labels()
     made = _best_first(round_robin_verdict(table, labels=labels, column=column, margin=margin,
-                                           resamples=resamples))
+                                           resamples=resamples, thresholds=thresholds))
     if changes is None:
         changes = verdict_changes(as_given(table), table, resamples=resamples, seed=seed)
     sentence = Sentence(changes.summary(lambda e: labels.value(column, e)), "best play",
@@ -1001,15 +1208,20 @@ def _best_first(made: Verdict) -> Verdict:
 
 
 def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
-            exact: bool = False, margin: float = BALANCED_MARGIN, focus: str | None = None,
+            exact: bool = False, margin: float | None = None, focus: str | None = None,
             matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
-            rests_on: Sequence[str] = (), best: bool = False) -> Verdict:
+            rests_on: Sequence[str] = (), best: bool = False,
+            thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
     """The verdict on a run's results table: a round robin's (at the baseline of any other
     axes), else a grid's.  ``matchup_of(cell)`` builds the matchup of a cell (axis -> value
     as the table shows it), for the key claim; ``rests_on`` lists the readings and policies
     the results rest on; ``best``: the run played every cell under best play (the verdict
-    says so, and a round robin's names what best play changes, :func:`best_play_verdict`)."""
+    says so, and a round robin's names what best play changes, :func:`best_play_verdict`);
+    ``thresholds``: the named thresholds (``margin``, if given, overrides theirs); ``value``:
+    what a grid's sentences read (:func:`choose_measure`)."""
     labels = labels or Labels()
+    if margin is not None:
+        thresholds = dataclasses.replace(thresholds, margin=margin)
     rr = round_robin_axes(results, axes)
     if rr is not None:
         a_ax, b_ax, others = rr
@@ -1025,9 +1237,9 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
             def of(first: str, second: str) -> Matchup:
                 return matchup_of({**fixed, a_ax: raw[first], b_ax: raw[second]})
 
-        made = (best_play_verdict(table, labels=labels, column=a_ax, margin=margin) if best
-                else round_robin_verdict(table, labels=labels, column=a_ax, margin=margin,
-                                         matchup_of=of))
+        made = (best_play_verdict(table, labels=labels, column=a_ax, thresholds=thresholds)
+                if best else round_robin_verdict(table, labels=labels, column=a_ax,
+                                                 matchup_of=of, thresholds=thresholds))
         sentences = made.sentences
         if held:
             first = sentences[0]
@@ -1036,7 +1248,7 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
                          *sentences[1:])
         return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
     made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
-                        matchup_of=matchup_of)
+                        matchup_of=matchup_of, thresholds=thresholds, value=value)
     if best:
         made = _best_first(made)
     return dataclasses.replace(made, rests_on=tuple(rests_on))

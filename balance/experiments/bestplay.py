@@ -46,8 +46,7 @@ def options(spec: Spec) -> dict[str, Any]:
 def tag(spec: Spec, entropy: int, versions: Mapping[str, str]) -> str:
     """Name of the cache directory for best-play answers of these options, entropy and
     versions."""
-    data = {"play": "best", **options(spec), "balance": versions["balance"],
-            "numpy": versions["numpy"]}
+    data = {"play": "best", **options(spec), **store.decided_by(versions)}
     if spec.method != "exact":
         data["entropy"] = str(entropy)
     text = json.dumps(data, sort_keys=True)

@@ -801,7 +801,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             raise SpecError(f"the run in {run_dir} used seed entropy {previous['entropy']}; the "
                             f"spec asks for seed {spec.seed}. Resume with the same seed, or "
                             "choose another --out")
-    vers = versions()
+    vers = {**versions(), "code": store.code_hash(rs)}
     if previous is not None:
         before = previous.get("method", "simulate")
         if before != spec.method:

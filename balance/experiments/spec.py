@@ -51,6 +51,13 @@ An experiment is a question written as data::
 
     [verdict]                             # optional: the verdict that opens the report
     margin = 0.05                         # "balanced": expected scores within 50% +/- this
+    # worth_margin = 0.02                 # an option is worth taking past this (points/100)
+    # dominated_sure = 0.95               # dominated in at least this share of replicates
+    # staircase_share = 0.8               # a staircase: this share of the change in a fifth
+                                          # of the steps (see balance.analysis.verdict)
+    # value = "score"                     # what a grid's verdict reads: a_win or score (a
+                                          # draw counts half); default a_win unless it never
+                                          # moves while draws do
     sensitivity = true                    # recompute its key answer under each alternative
                                           # DEFAULT / AMBIG reading and policy
     focus = "max_attacks=3"               # the option the question is about (a value of an
@@ -145,7 +152,15 @@ _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", 
 LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_rounds",
             "rounds_q10", "rounds_q50", "rounds_q90", "n")
 """Columns besides the axes that ``[labels]`` may name."""
-_VERDICT_KEYS = ("margin", "sensitivity", "focus")
+_VERDICT_KEYS = ("margin", "sensitivity", "focus", "value", "worth_margin", "dominated_sure",
+                 "staircase_share")
+VERDICT_VALUES: tuple[str, ...] = ("a_win", "score")
+"""What a grid's verdict may read (``[verdict] value``): A's win rate or expected score."""
+VERDICT_THRESHOLDS: dict[str, tuple[float, float]] = {
+    "margin": (0.0, 0.5), "worth_margin": (0.0, 0.5), "dominated_sure": (0.5, 1.0),
+    "staircase_share": (0.2, 1.0)}
+"""The thresholds ``[verdict]`` may set (see :mod:`balance.analysis.verdict`), each strictly
+inside its range but for the share and the certainty, which may be 1."""
 _GRID_KEYS = ("combine", "axes")
 _AXIS_KEYS = ("field", "values")
 _RANGE_KEYS = ("start", "stop", "step")
@@ -489,8 +504,21 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
 
     labels = _parse_labels(data.get("labels", {}), axes, r)
     verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
-    if "margin" in verdict:
-        r.number(verdict["margin"], "verdict.margin", 0.0, 0.5)
+    for key, (low, high) in VERDICT_THRESHOLDS.items():
+        if key not in verdict:
+            continue
+        given = verdict[key]
+        if high < 1.0:
+            r.number(given, f"verdict.{key}", low, high)
+        elif not (isinstance(given, int | float) and not isinstance(given, bool)
+                  and math.isfinite(given) and low < given <= high):
+            raise r.fail(f"verdict.{key}", f"must be a number above {low:g} and at most "
+                                           f"{high:g}, got {_show(given)}")
+    if "value" in verdict:
+        r.text(verdict["value"], "verdict.value", VERDICT_VALUES)
+        if verdict["value"] not in VERDICT_VALUES:
+            raise r.fail("verdict.value", f"must be one of {', '.join(VERDICT_VALUES)}, got "
+                                          f"{_show(verdict['value'])}")
     if "focus" in verdict:
         from ..labels import display
 

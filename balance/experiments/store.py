@@ -14,9 +14,10 @@
 Every file is written to a temporary name in its directory and moved into place with
 ``os.replace``, so a reader (or a run killed at any instant) sees either the old file or
 the new one, never a torn one.  The cache ``tag`` hashes what else decides a chunk's numbers
--- the seed entropy and the versions of balance and NumPy -- so a cache can never answer
-for a different seed or a different kernel.  An exact run's tag hashes only the versions
-(no seed decides an exact answer).  (The writes themselves are :mod:`balance.files`.)
+-- the seed entropy, the versions of balance, NumPy and SciPy, and a hash of the source
+code of balance and of the ruleset (:func:`code_hash`) -- so a cache can never answer for a
+different seed or for a kernel or solver that was edited since.  An exact run's tag hashes
+only the versions and the code (no seed decides an exact answer).  (The writes themselves are :mod:`balance.files`.)
 
 Nothing read back is trusted blindly.  Every cached chunk and exact answer carries a
 checksum of its content together with the cell, chunk and cache it claims to be; one that
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -50,6 +52,8 @@ __all__ = [
     "Run",
     "cache_tag",
     "checksum",
+    "code_hash",
+    "decided_by",
     "exact_tag",
     "file_checksum",
     "load_run",
@@ -110,17 +114,57 @@ def _unsealed(path: Path) -> dict[str, Any] | None:
     return record
 
 
+def code_hash(ruleset: Any) -> str:
+    """A hash of the source code that decides a ruleset's numbers: every module of
+    ``balance`` (the engine, the solvers and the built-in rulesets) and, for a ruleset
+    defined outside ``balance``, the modules and TOML files of its own package directory
+    (or its own file, for a module outside any package).  An edit to any of them, even one
+    that keeps the version number, gives a new hash, so a cache never answers for code that
+    changed.  Hashed afresh on every call (about 10 ms): an edit made while a notebook
+    runs counts too.
+    """
+    roots = [Path(__file__).resolve().parents[1]]
+    module = sys.modules.get(type(ruleset).__module__)
+    own = getattr(module, "__file__", None)
+    if own is not None:
+        path = Path(own).resolve()
+        if roots[0] not in path.parents:
+            roots.append(path.parent if getattr(module, "__package__", "") else path)
+    return _source_hash(tuple(roots))
+
+
+def _source_hash(roots: tuple[Path, ...]) -> str:
+    digest = hashlib.blake2b(digest_size=8)
+    for root in roots:
+        if root.is_dir():  # balance itself whole; a ruleset's package, its own folder
+            found = root.rglob if root == roots[0] else root.glob
+            files = sorted(p for suffix in ("*.py", "*.toml") for p in found(suffix))
+        else:
+            files = [root]
+        for path in files:
+            digest.update(path.relative_to(root.parent).as_posix().encode("utf-8") + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
+    """What decides a cached answer besides its seed: the versions of balance, NumPy and
+    SciPy (the solvers' linear programs), and the hash of the code (:func:`code_hash`,
+    recorded by the runner as ``versions["code"]``)."""
+    return {k: versions[k] for k in ("balance", "numpy", "scipy", "code") if k in versions}
+
+
 def cache_tag(entropy: int, versions: Mapping[str, str]) -> str:
-    """Name of the cache directory for chunks of ``entropy`` made by these versions."""
-    text = json.dumps({"entropy": str(entropy), "balance": versions["balance"],
-                       "numpy": versions["numpy"]}, sort_keys=True)
+    """Name of the cache directory for chunks of ``entropy`` made by this code and these
+    versions (:func:`decided_by`)."""
+    text = json.dumps({"entropy": str(entropy), **decided_by(versions)}, sort_keys=True)
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
 def exact_tag(versions: Mapping[str, str]) -> str:
-    """Name of the cache directory for exact answers made by these versions."""
-    text = json.dumps({"method": "exact", "balance": versions["balance"],
-                       "numpy": versions["numpy"]}, sort_keys=True)
+    """Name of the cache directory for exact answers made by this code and these
+    versions."""
+    text = json.dumps({"method": "exact", **decided_by(versions)}, sort_keys=True)
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 

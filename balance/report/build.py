@@ -618,7 +618,7 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     best = is_best(results, meta)
     made = _verdict.verdict(
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
-        margin=float(options.get("margin", _verdict.BALANCED_MARGIN)),
+        thresholds=_verdict.Thresholds.of(options), value=options.get("value"),
         focus=options.get("focus"), matchup_of=None if best else matchup_of,
         rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
     if sensitivity and not best:

@@ -99,7 +99,7 @@ def test_a_staircase_exchange_rate():
     assert found["crossings"] == {0.0: 31.0, 1.0: 24.0, 2.0: 17.0, 3.0: 10.0, 4.0: 3.0}
     made = v.grid_verdict(results, ["a.0.skill", "a.0.combats"], exact=True)
     texts = [s.text for s in made.sentences]
-    assert texts[0].startswith("+1 A: skill is worth +7.0 A: combats")
+    assert texts[0].startswith("One point of A: skill is worth 7.0 points of A: combats: ")
     assert texts[1].startswith("A's win rate is a staircase in A: combats, not a rate")
     flag, share, jumps = v.staircase(np.arange(41), results[results["a.0.skill"] == 0]["a_win"])
     assert flag and share == pytest.approx(1.0) and jumps == [7.0, 19.0, 31.0, 32.0]
@@ -116,7 +116,43 @@ def test_exchange_between_opposite_sides_offsets():
                          "a_win_high": p})
     results = pd.DataFrame(rows)
     made = v.grid_verdict(results, ["a.0.might", "b.0.might"], exact=True)
-    assert made.sentences[0].text.startswith("+1 A: might offsets +4.0 B: might")
+    assert made.sentences[0].text.startswith("One point of A: might offsets 4.0 points of B: might")
+
+
+def _exchange_grid(per_point: float, noise: float = 0.0) -> pd.DataFrame:
+    """A's win rate 50% where ``x = 10 + per_point * y`` (a rising y moves the even line
+    up: the two stats pull A in opposite directions), 4 points a step of x."""
+    rows = []
+    for y in range(5):
+        for x in range(21):
+            p = float(np.clip(0.5 + 0.04 * (x - 10 - per_point * y), 0.0, 1.0))
+            rows.append({"a.0.x": x, "b.0.y": y, "n": 0, "a_win": p,
+                         "a_win_low": max(p - noise, 0.0), "a_win_high": min(p + noise, 1.0)})
+    return pd.DataFrame(rows)
+
+
+def test_the_exchange_rate_is_said_in_words_with_its_unit():
+    one = v.grid_verdict(_exchange_grid(1.0), ["a.0.x", "b.0.y"], exact=True)
+    assert one.sentences[0].text.startswith(
+        "One point of B: y offsets 1.0 point of A: x: where A's win rate crosses 50%, A: x "
+        "moves 1.0 per point of B: y (10.0 at 0, 11.0 at 1, ")
+    two = v.grid_verdict(_exchange_grid(2.5), ["a.0.x", "b.0.y"], exact=True)
+    assert two.sentences[0].text.startswith("One point of B: y offsets 2.5 points of A: x: ")
+
+
+def test_an_exchange_rate_below_the_threshold_is_worth_almost_nothing():
+    made = v.grid_verdict(_exchange_grid(0.05), ["a.0.x", "b.0.y"], exact=True)
+    text = made.sentences[0].text
+    assert text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
+                           "offsets 0.05 points of A: x (under 0.1 of a point): "), text
+    assert made.sentences[0].value == pytest.approx(-0.05)
+    # simulated, its interval must lie below the threshold too: here it reaches past it
+    noisy = v.grid_verdict(_exchange_grid(0.05, noise=0.01), ["a.0.x", "b.0.y"])
+    assert noisy.sentences[0].text.startswith("One point of B: y offsets 0.05 ["), noisy
+    assert noisy.sentences[0].high > v.NEGLIGIBLE_EXCHANGE
+    # above the threshold: a plain rate
+    assert v.grid_verdict(_exchange_grid(0.2), ["a.0.x", "b.0.y"], exact=True).sentences[
+        0].text.startswith("One point of B: y offsets 0.20 points of A: x: ")
 
 
 def test_two_stats_without_an_even_line_get_what_a_point_of_each_is_worth():
@@ -346,3 +382,126 @@ def test_a_best_play_round_robin_verdict_says_so_and_what_changes():
     results = table.rename(columns={"a": "a.0.preset", "b": "b.0.preset"})
     made = v.verdict(results, ["a.0.preset", "b.0.preset"], labels=labels, best=True)
     assert [s.text for s in made.sentences][-1] == texts[-1]
+
+
+# --- what a grid reads, and the thresholds a spec sets ---------------------------------------
+
+
+def _never_wins_grid(n: int = 0) -> pd.DataFrame:
+    """pool-armour-vs-fortitude's shape: A never wins; its draws rise with its stat and
+    its option (exact, or ``n`` fights a cell with counts)."""
+    rows = []
+    for stat in range(6):
+        for option, extra in (("none", 0.0), ("light", 0.3)):
+            draw = float(np.clip(0.15 * stat + (extra if stat >= 3 else 0.0), 0.0, 1.0))
+            if n:
+                rows.append(_pair("", "", 0.0, draw, n) | {"a.0.stat": stat, "a.0.kit": option})
+            else:
+                rows.append({"a.0.stat": stat, "a.0.kit": option, "n": 0, "a_win": 0.0,
+                             "a_win_low": 0.0, "a_win_high": 0.0, "draw": draw,
+                             "draw_low": draw, "draw_high": draw, "b_win": 1 - draw})
+    return pd.DataFrame(rows).drop(columns=["a", "b"], errors="ignore")
+
+
+def test_a_grid_where_a_never_wins_reads_its_expected_score():
+    labels = Labels(baselines={"a.0.kit": "none", "a.0.stat": 4})
+    made = v.grid_verdict(_never_wins_grid(), ["a.0.stat", "a.0.kit"], labels=labels,
+                          exact=True)
+    texts = [s.text for s in made.sentences]
+    assert texts[0] == ("A never wins in this grid (0.00% in every cell); the verdict reads "
+                        "A's expected score, a draw counting half.")
+    # each point of the stat: 0.15 of a draw, 7.5 points of expected score
+    assert texts[1] == ("Each point of A: stat changes A's expected score (a draw counts half) "
+                        "by +7.50 points on average (with A: kit = none).")
+    assert made.sentences[1].value == pytest.approx(0.075)
+    assert not any("+0.00 points" in t or "A wins 0.00%" in t for t in texts), texts
+    assert any(t.startswith("Light is worth taking: A's expected score is") for t in texts), texts
+    # asked for: the win rate (flat: no slope), or the score where the win rate moves
+    asked = v.grid_verdict(_never_wins_grid(), ["a.0.stat", "a.0.kit"], labels=labels,
+                           exact=True, value="a_win")
+    assert asked.sentences[0].text.startswith("Each point of A: stat changes A's win rate by "
+                                              "+0.00 points")
+    grid = _staircase_grid()
+    assert v.choose_measure(grid)[0] == v.WIN and v.choose_measure(grid)[1] is None
+    assert v.choose_measure(grid, "score") == (v.SCORE, None)
+
+
+def test_a_simulated_grid_where_a_never_wins_reads_the_score_with_its_interval():
+    results = _never_wins_grid(n=20_000)
+    made = v.grid_verdict(results, ["a.0.stat", "a.0.kit"],
+                          labels=Labels(baselines={"a.0.kit": "none", "a.0.stat": 2}))
+    assert made.sentences[0].text.startswith("A never wins in this grid (0.00% [0.00, 0.02] in "
+                                             "every cell)")
+    scored = results.pipe(__import__("balance.analysis.matchups",
+                                     fromlist=["with_scores"]).with_scores)
+    row = scored.iloc[-1]  # 3/4 draws: score 0.375 + the light kit's 0.15
+    assert row["score"] == pytest.approx(0.5 * row["draw"])
+    se = np.sqrt((0.25 * row["draw"] - row["score"] ** 2) / 20_000)
+    assert row["score_high"] - row["score"] == pytest.approx(stats.z_value(0.95) * se)
+
+
+def test_each_threshold_a_spec_sets_changes_a_verdict():
+    # worth_margin: x=3 beats the default by 15 points under rule 1; not by 20
+    labels = Labels(baselines={"a": "x=2", "rules.r": 1})
+    worth = v.options_verdict(_options_grid(), ["a", "rules.r"], "a", labels=labels,
+                              focus="x=3")
+    assert worth.sentences[1].text.startswith("X=3 is worth taking")
+    strict = v.options_verdict(_options_grid(), ["a", "rules.r"], "a", labels=labels,
+                               focus="x=3", thresholds=v.Thresholds(worth_margin=0.2))
+    assert strict.sentences[0].text.endswith("no other beats it by more than 20 points.")
+    assert strict.sentences[1].text.startswith("X=3 is no better than the default")
+    assert "made with [verdict] worth_margin = 0.2 (default 0.02)" in strict.rests_text()
+    # dominated_sure: c trails a mix of a and b by half a point in 85% of replicates
+    table = _round_robin({("a", "b"): 0.5, ("c", "a"): 0.495, ("c", "b"): 0.495},
+                         ["a", "b", "c"], n=4000)
+    assert v.round_robin_verdict(table, resamples=20).sentences[2].text == (
+        "No entrant is dominated by a mix of the others.")
+    loose = v.round_robin_verdict(table, resamples=20,
+                                  thresholds=v.Thresholds(dominated_sure=0.8))
+    assert loose.sentences[2].text.startswith("Dominated (1 of 3): c.")
+    assert "(in at least 80% of bootstrap replicates)" in loose.sentences[2].text
+    # staircase_share: a curve with 3/4 of its change in its largest fifth of steps
+    rates = [0.1, 0.12, 0.14, 0.16, 0.18, 0.78, 0.8, 0.82, 0.84, 0.86, 0.88]
+    grid = pd.DataFrame({"a.0.x": range(11), "n": 0, "a_win": rates, "a_win_low": rates,
+                         "a_win_high": rates})
+    plain = [s.kind for s in v.grid_verdict(grid, ["a.0.x"], exact=True).sentences]
+    assert plain == ["marginal"]  # 0.62 of 0.78 in its largest fifth (2 steps): under 80%
+    low = v.grid_verdict(grid, ["a.0.x"], exact=True, thresholds=v.Thresholds(
+        staircase_share=0.7))
+    assert [s.kind for s in low.sentences] == ["marginal", "staircase"]
+    assert low.sentences[1].text.startswith("It is a staircase, not a rate: 79% of the change")
+    # margin: as round_robin_verdict's margin= (test_a_balanced_field_...), from the table
+    assert v.Thresholds.of({"margin": 0.1, "focus": "x"}) == v.Thresholds(margin=0.1)
+    assert v.Thresholds().changed() == ""
+
+
+def _rules_grid() -> pd.DataFrame:
+    """zones-charge-arrival's shape: rules only. The bonus helps A by 3 points a point
+    from a short gap, nothing from a long one (the default)."""
+    rows = []
+    for gap, base in (("short", 0.50), ("long", 0.35)):
+        for bonus in (0, 1, 2):
+            p = base + (0.03 * (bonus - 1) if gap == "short" else 0.0)
+            rows.append(_pair("", "", p, 0.0, 100_000) | {"rules.gap": gap, "rules.bonus": bonus})
+    return pd.DataFrame(rows).drop(columns=["a", "b"])
+
+
+def test_a_grid_over_rules_gets_the_options_verdict_of_each_rule():
+    labels = Labels(baselines={"rules.gap": "long", "rules.bonus": 1})
+    made = v.grid_verdict(_rules_grid(), ["rules.gap", "rules.bonus"], labels=labels)
+    texts = [s.text for s in made.sentences]
+    assert not any(t.startswith("A's win rate runs from") for t in texts), texts
+    assert texts[0].startswith("With rule: bonus = 1, A does best under rule: gap = short: A "
+                               "wins 50.0% [")
+    assert "+15.0 ± 0.4 points against the default, long (35.0% [" in texts[0]
+    assert texts[0].endswith("; it helps A by more than 2 points where rule: bonus = 0 or 1 or "
+                             "2.")
+    assert texts[1].startswith("With rule: gap = long, under rule: bonus = 0, A wins 35.0% [")
+    assert texts[1].endswith("; it hurts A by more than 2 points where rule: gap = short.")
+    assert len(texts) == 2  # one sentence a rule: the default's own is said by its key's
+    # the focus names the rule the question is about: it comes first, its key answer
+    focused = v.grid_verdict(_rules_grid(), ["rules.gap", "rules.bonus"], labels=labels,
+                             focus="0", matchup_of=lambda cell: v.Matchup(cell, (), ()))
+    assert [s.text for s in focused.sentences] == texts[::-1]
+    assert focused.claim is not None and focused.claim.compared == frozenset()
+    assert focused.claim.question == "what does rule: bonus = 0 change against 1?"

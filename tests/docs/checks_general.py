@@ -268,6 +268,8 @@ CONSTANTS = (
      "steps)", "80%", "balance.analysis.verdict", "STAIRCASE_SHARE", None),
     ("verdict_worth_margin", "(by `WORTH_MARGIN` = 2 points, interval included)", "2 points",
      "balance.analysis.verdict", "WORTH_MARGIN", 100),
+    ("verdict_negligible_exchange", "lie below `NEGLIGIBLE_EXCHANGE` = 0.1 of a point", "0.1",
+     "balance.analysis.verdict", "NEGLIGIBLE_EXCHANGE", None),
     ("verdict_listed", "A sentence lists at most `LISTED` = 6 items", "6",
      "balance.analysis.verdict", "LISTED", None),
     ("executor_small_work", "is estimated to take under `SMALL_WORK_S` = 2 s there", "2 s",
@@ -324,11 +326,13 @@ def _fragments(c: Claims, quoted: str, name: str) -> None:
                     f"{q:g} is quoted, the verdict says {v:g}: {text}")
 
 
-@check(README, "*\"+1 skill level is worth +7.0 [6.7, 7.2] combats survived ... A's win rate is a "
-               "staircase in combats survived, not a rate\"* (crt)", slow=True)
+@check(README, "*\"One point of skill level is worth 7.0 [6.7, 7.2] points of combats survived "
+               "... A's win rate is a staircase in combats survived, not a rate\"* (crt)",
+       slow=True)
 def verdict_crt(c: Claims) -> None:
-    _fragments(c, "+1 skill level is worth +7.0 [6.7, 7.2] combats survived ... A's win rate "
-                  "is a staircase in combats survived, not a rate", "crt-skill-vs-experience")
+    _fragments(c, "One point of skill level is worth 7.0 [6.7, 7.2] points of combats survived "
+                  "... A's win rate is a staircase in combats survived, not a rate",
+               "crt-skill-vs-experience")
 
 
 @check(README, "*\"The knight is dominant: it beats every other entrant, scoring at least 78.0% "

@@ -68,7 +68,7 @@ NUMBER = r"\d+(?:\.\d+)?%? \[\d+(?:\.\d+)?%?, \d+(?:\.\d+)?%?\]"
 
 QUESTIONS = {
     # crt: what is a survived combat worth against skill?
-    "crt-skill-vs-experience": [rf"^\+1 skill level is worth \+{NUMBER} combats survived: "],
+    "crt-skill-vs-experience": [rf"^One point of skill level is worth {NUMBER} points of combats survived: "],
     # strike-rank: is any style dominant?
     "strike-rank-style-duels": [rf"^(The [a-z ]+ is dominant: it beats every other entrant, "
                                 rf"scoring at least {NUMBER}|No entrant is dominant: the "

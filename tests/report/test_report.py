@@ -198,7 +198,7 @@ def test_a_side_b_stat_that_lowers_a_is_not_flagged(tmp_path):
     assert not any("not monotone" in t for t in texts), texts  # B's Might is meant to hurt A
     verdict = next(s for s in build(run.table, run.meta).sections if s.title == "Verdict")
     said = [b.text for b in verdict.blocks]
-    assert any(t.startswith("+1 A: might offsets") for t in said), said
+    assert any(t.startswith("One point of A: might offsets") for t in said), said
 
 
 def test_a_resumed_run_reports_every_session(tmp_path):
@@ -243,12 +243,12 @@ def test_no_exchange_rate_against_a_rule_parameter(tmp_path):
     run = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
              for b in s.blocks]
-    assert not any(" is worth +" in t or " offsets +" in t for t in texts)
+    assert not any(t.startswith("One point of") for t in texts)
     spec = {**GRID}  # two stats of combatants: an exchange rate
     run = balance.sweep(spec, out=tmp_path / "run2", executor="serial")
     texts = [getattr(b, "text", "") for s in build(run.table, run.meta).sections
              for b in s.blocks]
-    assert any(t.startswith("+1 A: skill is worth") for t in texts), texts
+    assert any(t.startswith("One point of A: skill is worth") for t in texts), texts
 
 
 def test_report_cli(grid_run, tmp_path, capsys):
@@ -304,7 +304,7 @@ def test_report_renders_in_headless_chromium(grid_run, tmp_path):
     assert errors == []
     assert verdict is not None and verdict["shown"] and verdict["scrolled"] == 0
     assert verdict["items"] >= 1 and "Verdict" in verdict["text"]
-    assert "+1 A: skill is worth" in verdict["text"]  # the grid's answer
+    assert "One point of A: skill is worth" in verdict["text"]  # the grid's answer
     assert verdict["top"] >= 0 and verdict["bottom"] <= verdict["viewport"], verdict
     assert len(images) == 2 and all(done and w > 100 and h > 100 for done, w, h in images)
     # the screenshot is not blank: many distinct colours
@@ -395,4 +395,18 @@ def test_sweep_ends_with_the_verdict_its_report_opens_with(tmp_path, capsys):
     unescape = lambda text: re.sub(r"\\(.)", r"\1", text)  # noqa: E731 - Markdown escapes
     assert [line[4:] for line in printed if line.startswith("  - ")] == [
         unescape(b) for b in bullets]
-    assert bullets[0].startswith("+1 A: skill is worth")
+    assert bullets[0].startswith("One point of A: skill is worth")
+
+
+def test_the_spec_sets_what_the_verdict_reads_and_its_thresholds(grid_run):
+    run = balance.load_run(grid_run)
+    meta = {**run.meta, "spec": {**run.meta["spec"],
+                                 "verdict": {"value": "score", "staircase_share": 0.9}}}
+    verdict = next(s for s in build(run.table, meta).sections if s.title == "Verdict")
+    texts = [b.text for b in verdict.blocks]
+    assert any("A's expected score (a draw counts half)" in t for t in texts), texts
+    assert not any("A's win rate" in t for t in texts), texts
+    assert texts[-1].endswith("the verdict was made with [verdict] staircase_share = 0.9 "
+                              "(default 0.8)."), texts[-1]
+    plain = next(s for s in build(run.table, run.meta).sections if s.title == "Verdict")
+    assert "made with [verdict]" not in plain.blocks[-1].text

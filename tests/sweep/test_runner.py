@@ -17,7 +17,7 @@ import balance
 from balance.errors import SpecError
 from balance.experiments import load_spec
 
-from .helpers import make_spec
+from .helpers import COIN, make_spec
 
 # Fixed-size cells (with a remainder chunk) and precision-targeted cells, so both ways of
 # running a cell go through every executor.
@@ -271,3 +271,21 @@ def test_progress_bar(tmp_path: Path) -> None:
     quiet = io.StringIO()
     balance.sweep(FIXED, out=tmp_path / "quiet", executor="serial", stream=quiet)
     assert quiet.getvalue() == ""  # not a terminal: no bar
+
+
+def test_an_edit_to_the_code_recomputes_the_cached_chunks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cache is keyed by the hash of the code as well as the versions: a kernel edited
+    # without a new version number must not be answered from chunks the old code made.
+    from balance.experiments import store
+
+    out = tmp_path / "run"
+    first = balance.sweep(FIXED, out=out, executor="serial").table
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["versions"]["code"] == store.code_hash(balance.get(COIN))
+    monkeypatch.setattr(store, "code_hash", lambda ruleset: "an edited kernel")
+    again = balance.sweep(FIXED, out=out, executor="serial", resume=True).table
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["timings"]["chunks_cached"] == 0
+    assert meta["timings"]["chunks_computed"] == len(chunk_files(out)) // 2
+    pd.testing.assert_frame_equal(first, again, check_exact=True)  # the same code, really

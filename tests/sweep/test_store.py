@@ -58,7 +58,7 @@ def test_meta_round_trip(run: balance.Run) -> None:
     assert meta["format"] == "balance-run/1" and meta["status"] == "complete"
     assert load_spec(meta["spec"]) == load_spec(SPEC)
     assert (meta["seed"], meta["entropy"], meta["chunk_size"]) == (11, 11, 1_000)
-    assert set(meta["versions"]) == {"balance", "numpy", "scipy", "pandas", "python"}
+    assert set(meta["versions"]) == {"balance", "numpy", "scipy", "pandas", "python", "code"}
     assert (meta["executor"], meta["workers"], meta["cells"], meta["fights"]) == (
         "serial", 1, 8, 24_000)
     assert meta["axes"] == ["a.0.preset", "rules.handicap", "b.0.call"]
@@ -112,3 +112,30 @@ def test_cache_ignores_damaged_and_mismatched_chunks(tmp_path: Path) -> None:
 def test_load_run_of_a_non_run(tmp_path: Path) -> None:
     with pytest.raises(balance.SpecError, match="is not a run directory"):
         balance.load_run(tmp_path)
+
+
+def test_the_code_hash_follows_the_ruleset_source(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    code_hash = store.code_hash
+    package = tmp_path / "myrules"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text("class Rules:\n    pass\n\n\nRULESET = Rules()\n")
+    (package / "kernel.py").write_text("STEP = 1\n")
+    (package / "presets.toml").write_text("[hero]\nskill = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ruleset = importlib.import_module("myrules.rules").RULESET
+    first = code_hash(ruleset)
+    assert code_hash(ruleset) == first  # stable
+    # the built-in rulesets share the hash of balance, which differs from this one's
+    assert code_hash(balance.get("crt")) == code_hash(balance.get("pool")) != first
+    for name, text in (("kernel.py", "STEP = 2\n"), ("presets.toml", "[hero]\nskill = 2\n")):
+        before = code_hash(ruleset)
+        (package / name).write_text(text)
+        assert code_hash(ruleset) != before, name
+    (tmp_path / "notes.py").write_text("x = 1\n")  # outside the package: not its code
+    before = code_hash(ruleset)
+    (tmp_path / "notes.py").write_text("x = 2\n")
+    assert code_hash(ruleset) == before
