@@ -174,7 +174,9 @@ class Labels:
     # --- values -----------------------------------------------------------------------------
 
     def value(self, column: str, value: Any) -> str:
-        """The label of one value of ``column`` (as the table holds it)."""
+        """The label of one value of ``column``, as the table holds it or as a spec writes
+        it (a whole side as a list of presets, a rule table as a table: a plot's ``where``)."""
+        value = _as_entry(column, value)
         text = _text(value)
         given = self.values.get(column, {})
         if text in given:
@@ -203,7 +205,8 @@ class Labels:
 
     def is_baseline(self, column: str, value: Any) -> bool:
         """Whether ``value`` is the axis's value without the axis (its default)."""
-        return column in self.baselines and _text(self.baselines[column]) == _text(value)
+        return (column in self.baselines
+                and _text(self.baselines[column]) == _text(_as_entry(column, value)))
 
     def tick(self, column: str, value: Any) -> str:
         """A value's label with "(default)" on the axis's baseline."""
@@ -238,6 +241,12 @@ def _parsed(value: Any) -> Any:
     if _TABLE_TEXT.match(value):
         return {k: v for k, _, v in (part.partition(":") for part in value.split(","))}
     return value
+
+
+def _as_entry(column: str, value: Any) -> Any:
+    """A value as the table's entry: a list or table (as a spec writes it) through
+    :func:`display`, so ``["skirmisher"]`` on side ``b`` is the table's ``"skirmisher"``."""
+    return display(value, column) if isinstance(value, list | tuple | Mapping) else value
 
 
 def _text(value: Any) -> str:

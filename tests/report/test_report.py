@@ -236,6 +236,34 @@ def test_a_stat_on_both_sides_beside_a_whole_side_axis(tmp_path):
     assert any(c.startswith("Marginal value") for c in captions)
 
 
+def test_a_figure_names_its_filter_values_by_their_labels(tmp_path, monkeypatch):
+    # a plot's where holds side b as the spec writes it (a list of presets); the caption,
+    # the figure's own title and the verdict all show the [labels.values] label
+    from balance import figures
+
+    notes: list[str] = []
+    draw_to = figures.draw_to
+    monkeypatch.setattr(figures, "draw_to",
+                        lambda *a, **k: notes.append(k["note"]) or draw_to(*a, **k))
+    spec = {"ruleset": "crt", "description": "filter labels (test)",
+            "a": [{"preset": "novice"}], "b": [{"preset": "novice"}],
+            "grid": {"combine": "product", "axes": [
+                {"field": "a.0.skill", "values": [0, 3]},
+                {"field": "a.0.combats", "values": [0, 10]},
+                {"field": "b", "values": [["novice"], ["novice", "novice"]]}]},
+            "labels": {"b": "the foes", "values": {"b": {"novice": "one Novice",
+                                                         "novice + novice": "two Novices"}}},
+            "outputs": {"plots": [{"kind": "heatmap", "x": "a.0.skill", "y": "a.0.combats",
+                                   "where": {"b": ["novice", "novice"]}}]},
+            "run": {"fights": 300, "seed": 8}}
+    run = balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    assert notes == ["the foes = two Novices"]
+    md = render(run.path, tmp_path / "out")["markdown"].read_text()
+    caption = "A wins over A: skill and A: combats survived (the foes = two Novices)"
+    assert f"*{caption}*" in md and f"![{caption}]" in md
+    assert "novice, novice" not in md and "the foes = one Novice" in md  # the verdict's
+
+
 def test_no_exchange_rate_against_a_rule_parameter(tmp_path):
     spec = {**GRID, "grid": {"combine": "product", "axes": [
         {"field": "a.0.skill", "values": [0, 2, 4]},
