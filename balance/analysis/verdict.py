@@ -886,7 +886,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                options[0] if options else None)
     best_wins = best != default and \
         compare(best, default)[0] - compare(best, default)[1] > th.worth_margin
-    if best_wins and not (rule and key == best):
+    if best_wins and key != best:
         diff, half = compare(best, default)
         sentences.append(Sentence(
             (f"{lead}A does best under {name(best)}: " if rule else
@@ -906,21 +906,21 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 "worse than the default" if diff + half < -th.worth_margin else
                 "no better than the default")
         beats = [(v, *compare(key, v)) for v in options if v != key]
-        wins = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
-                if d - h > th.worth_margin]
-        loses = [f"{labels.value(axis, v)} ({100 * d:+.1f})" for v, d, h in beats
-                 if d + h < -th.worth_margin]
+        under = "under " if rule else ""
+        wins = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
+                           if d - h > th.worth_margin])
+        loses = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
+                            if d + h < -th.worth_margin])
+        opening = f"{m.verb} {rate(key)}, {_points(diff, half, exact)} against the default, " \
+                  f"{name_d} ({rate(default)})"
         others = [a for a in axes if a != axis]
         where = functools.partial(_worth_where, results, axis, key, default, others, labels,
                                   sign, exact, th, m)
         if rule:
             text = (lead + (f"A does best under {name(key)}: " if best_wins and key == best
-                            else f"under {name(key)}, ")
-                    + f"{m.verb} {rate(key)}, {_points(diff, half, exact)} against the default, "
-                    f"{name_d} ({rate(default)})")
-            wins, loses = ([f"{t[:-1]} points)" for t in items] for items in (wins, loses))
-            against = ([f"better than under {_and(wins, LISTED)}"] if wins else []) + (
-                [f"worse than under {_and(loses, LISTED)}"] if loses else [])
+                            else f"under {name(key)}, ") + opening)
+            against = ([f"better than {_and(wins, LISTED)}"] if wins else []) + (
+                [f"worse than {_and(loses, LISTED)}"] if loses else [])
             if against:
                 text += "; A does " + " and ".join(against)
             helps, hurts = where(), where(worse=True)
@@ -930,12 +930,14 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
             text += ("; " + "; and ".join(moves) if moves else
                      f"; it moves A by more than {margin} nowhere in this grid")
         else:
-            text = (f"{name(key)} is {word}: {m.verb} {rate(key)}, "
+            text = (f"{lead}side {side}'s best option is {name(key)}, {word}: {opening}"
+                    if best_wins and key == best else
+                    f"{name(key)} is {word}: {m.verb} {rate(key)}, "
                     f"{_points(diff, half, exact)} against {name_d}")
             against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
                 [f"it trails {_and(loses, LISTED)}"] if loses else [])
             if against:
-                text += "; against the other options " + " and ".join(against) + " (points)"
+                text += "; against the other options " + " and ".join(against)
             conditions = where()
             if conditions:
                 text += (f"; it beats the default by more than {margin} "
@@ -1127,6 +1129,13 @@ def _and(items: Sequence[str], most: int | None = None) -> str:
 LISTED = 6
 """Most items a verdict sentence lists (options beaten, conditions, matchups); the rest are
 counted ("and 7 more"), so a verdict stays a few lines on the report's first screen."""
+
+
+def _by_points(items: Sequence[tuple[str, float]]) -> list[str]:
+    """Options with their margins (fractions), the unit said once: ``["claymore by 5.0
+    points", "rapier by 38.2"]``; a deficit by its size (the verb says which way)."""
+    return [f"{name} by {abs(100 * d):.1f}" + (" points" if i == 0 else "")
+            for i, (name, d) in enumerate(items)]
 
 
 def _points(diff: float, half: float, exact: bool) -> str:

@@ -211,11 +211,18 @@ def test_an_option_worth_taking_and_against_what():
     assert texts[0].startswith("With rule: r = 0, the default, x=2, is side A's best option")
     assert texts[1].startswith("X=3 is worse than the default: A wins 45.0% [")
     assert "-5.0 ± 0.4 points against x=2" in texts[1]
-    assert "it beats x=1 (+5.0)" in texts[1]
+    assert "; against the other options it beats x=1 by 5.0 points; " in texts[1]
     assert texts[1].endswith("only where rule: r = 1.")
+    # the best option is the one asked about: one sentence says it, each number once
     worth = v.options_verdict(results, ["a", "rules.r"], "a",
                               labels=Labels(baselines={"a": "x=2", "rules.r": 1}), focus="x=3")
-    assert worth.sentences[1].text.startswith("X=3 is worth taking")
+    assert len(worth.sentences) == 1
+    text = worth.sentences[0].text
+    assert text.startswith("With rule: r = 1, side A's best option is x=3, worth taking: A wins "
+                           "60.0% [59.7, 60.3], +10.0 ± 0.4 points against the default, x=2 "
+                           "(50.0% [49.7, 50.3]); against the other options it beats x=1 by "
+                           "20.0 points; ")
+    assert text.count("60.0%") == text.count("+10.0") == text.count("50.0%") == 1
 
 
 def test_the_focus_option_leads_a_grid_that_also_sweeps_stats():
@@ -415,7 +422,11 @@ def test_a_grid_where_a_never_wins_reads_its_expected_score():
                         "by +7.50 points on average (with A: kit = none).")
     assert made.sentences[1].value == pytest.approx(0.075)
     assert not any("+0.00 points" in t or "A wins 0.00%" in t for t in texts), texts
-    assert any(t.startswith("Light is worth taking: A's expected score is") for t in texts), texts
+    assert texts[2] == ("With A: stat = 4, side A's best option is light, worth taking: A's "
+                        "expected score is 45.00%, +15.00 points against the default, none "
+                        "(30.00%); it beats the default by more than 2 points where A: stat = 3 "
+                        "or 4 or 5.")
+    assert len(texts) == 3
     # asked for: the win rate (flat: no slope), or the score where the win rate moves
     asked = v.grid_verdict(_never_wins_grid(), ["a.0.stat", "a.0.kit"], labels=labels,
                            exact=True, value="a_win")
@@ -445,7 +456,8 @@ def test_each_threshold_a_spec_sets_changes_a_verdict():
     labels = Labels(baselines={"a": "x=2", "rules.r": 1})
     worth = v.options_verdict(_options_grid(), ["a", "rules.r"], "a", labels=labels,
                               focus="x=3")
-    assert worth.sentences[1].text.startswith("X=3 is worth taking")
+    assert [s.text.split(": A wins")[0] for s in worth.sentences] == [
+        "With rule: r = 1, side A's best option is x=3, worth taking"]
     strict = v.options_verdict(_options_grid(), ["a", "rules.r"], "a", labels=labels,
                                focus="x=3", thresholds=v.Thresholds(worth_margin=0.2))
     assert strict.sentences[0].text.endswith("no other beats it by more than 20 points.")
@@ -505,3 +517,8 @@ def test_a_grid_over_rules_gets_the_options_verdict_of_each_rule():
     assert [s.text for s in focused.sentences] == texts[::-1]
     assert focused.claim is not None and focused.claim.compared == frozenset()
     assert focused.claim.question == "what does rule: bonus = 0 change against 1?"
+    # against the rule's other values, the unit said once
+    short = v.grid_verdict(_rules_grid(), ["rules.gap", "rules.bonus"], focus="0",
+                           labels=Labels(baselines={"rules.gap": "short", "rules.bonus": 1}))
+    assert "1 (50.0% [49.7, 50.3]); A does worse than under 2 by 6.0 points; it hurts A" in \
+        short.sentences[1].text
