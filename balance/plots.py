@@ -74,11 +74,11 @@ def _unique_rows(df: pd.DataFrame, keys: Sequence[str]) -> None:
 def _with_score(df: pd.DataFrame, value: str) -> pd.DataFrame:
     """``df`` with the derived column ``score`` (A's expected score: a win 1, a draw 1/2)
     when it is asked for and missing, with its interval where the table has its fights
-    (:func:`balance.analysis.matchups.with_scores`)."""
+    (:func:`balance.analysis.scores.with_scores`)."""
     if value == "score" and "score" not in df.columns:
         _need(df, "a_win", "draw")
         if "n" in df.columns:
-            from .analysis.matchups import with_scores
+            from .analysis.scores import with_scores
 
             return with_scores(df)
         df = df.assign(score=df["a_win"] + 0.5 * df["draw"])

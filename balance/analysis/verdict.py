@@ -147,7 +147,7 @@ DEFAULTS = Thresholds()
 class Measure:
     """What a grid's verdict reads in each cell: ``a_win`` (A's win rate) or ``score`` (A's
     expected score, a draw counting half; the table gains ``score``, ``score_low`` and
-    ``score_high`` by :func:`balance.analysis.matchups.with_scores`)."""
+    ``score_high`` by :func:`balance.analysis.scores.with_scores`)."""
 
     column: str = "a_win"
 
@@ -612,7 +612,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     th = thresholds
     m, why = choose_measure(results, value)
     if m.column == "score":
-        from .matchups import with_scores
+        from .scores import with_scores
 
         results = with_scores(results)
     numeric = [a for a in axes if _numeric(results[a]) and a.startswith(("a.", "b."))]
