@@ -923,12 +923,17 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 [f"worse than {_and(loses, LISTED)}"] if loses else [])
             if against:
                 text += "; A does " + " and ".join(against)
-            helps, hurts = where(), where(worse=True)
-            moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
-                     if helps else []) + (
-                [f"it hurts A by more than {margin} where {'; '.join(hurts)}"] if hurts else [])
-            text += ("; " + "; and ".join(moves) if moves else
-                     f"; it moves A by more than {margin} nowhere in this grid")
+            if others:
+                helps, hurts = where(), where(worse=True)
+                moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
+                         if helps else []) + (
+                    [f"it hurts A by more than {margin} where {'; '.join(hurts)}"]
+                    if hurts else [])
+                text += ("; " + "; and ".join(moves) if moves else
+                         f"; it moves A by more than {margin} nowhere in this grid")
+            elif abs(diff) + half <= th.worth_margin:  # the grid is this rule alone: its
+                # difference at the default is all there is (said above, so only "nowhere")
+                text += f"; it moves A by more than {margin} nowhere in this grid"
         else:
             text = (f"{lead}side {side}'s best option is {name(key)}, {word}: {opening}"
                     if best_wins and key == best else

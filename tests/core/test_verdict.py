@@ -522,3 +522,22 @@ def test_a_grid_over_rules_gets_the_options_verdict_of_each_rule():
                            labels=Labels(baselines={"rules.gap": "short", "rules.bonus": 1}))
     assert "1 (50.0% [49.7, 50.3]); A does worse than under 2 by 6.0 points; it hurts A" in \
         short.sentences[1].text
+
+
+def _one_rule_grid(rates: dict[int, float], n: int = 100_000) -> pd.DataFrame:
+    """A grid over one rule axis and nothing else."""
+    return pd.DataFrame([_pair("", "", p, 0.0, n) | {"rules.target": t}
+                         for t, p in rates.items()]).drop(columns=["a", "b"])
+
+
+def test_a_grid_over_one_rule_never_contradicts_the_difference_it_gives():
+    labels = Labels(baselines={"rules.target": 1})
+    far = v.grid_verdict(_one_rule_grid({1: 0.40, 3: 0.316, 5: 0.30}), ["rules.target"],
+                         labels=labels, focus="3")
+    text = far.sentences[0].text
+    assert "-8.4 ± 0.4 points against the default" in text, text
+    assert "nowhere" not in text and text.endswith("1 (40.0% [39.7, 40.3]).")
+    near = v.grid_verdict(_one_rule_grid({1: 0.40, 3: 0.395, 5: 0.30}), ["rules.target"],
+                          labels=labels, focus="3")
+    assert near.sentences[0].text.endswith(
+        "; it moves A by more than 2 points nowhere in this grid."), near.sentences[0].text
