@@ -708,7 +708,8 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         found = exchange_rate(part, x, y, level=level, rate=m.column)
     if found is not None:
         k, lo, hi = found["rate"], found["low"], found["high"]
-        lo, hi = sorted((abs(lo), abs(hi))) if k > 0 or hi < 0 else (lo, hi)
+        if k < 0:  # the sentence gives the magnitude ("offsets"): so does its interval
+            lo, hi = -hi, -lo
         digits = 2 if abs(k) < 0.5 or not (hi - lo > 0.2 or exact) else 1
         crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
                               for k_, v in found["crossings"].items())

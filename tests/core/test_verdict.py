@@ -541,3 +541,14 @@ def test_a_grid_over_one_rule_never_contradicts_the_difference_it_gives():
                           labels=labels, focus="3")
     assert near.sentences[0].text.endswith(
         "; it moves A by more than 2 points nowhere in this grid."), near.sentences[0].text
+
+
+def test_an_exchange_rate_interval_is_the_interval_of_the_magnitude_shown():
+    # rate -0.30 [-0.66, 0.06]: "offsets 0.30" with the interval of 0.30, crossing 0 as it does
+    made = v.grid_verdict(_exchange_grid(0.3, noise=0.02), ["a.0.x", "b.0.y"])
+    first = made.sentences[0]
+    assert first.text.startswith("One point of B: y offsets 0.30 [-0.06, 0.66] points of A: x"), \
+        first.text
+    assert first.low < abs(first.value) < first.high
+    sure = v.grid_verdict(_exchange_grid(0.5, noise=0.03), ["a.0.x", "b.0.y"])
+    assert sure.sentences[0].text.startswith("One point of B: y offsets 0.5 [0.1, 0.9] points")
