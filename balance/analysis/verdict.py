@@ -719,7 +719,9 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         unit = "point" if float(shown) == 1 else "points"
         rate = (f"one point of {labels.column(y)} {verb} {shown}{interval} {unit} of "
                 f"{labels.column(x)}{where}")
-        if (abs(k) if exact else max(abs(lo), abs(hi))) < NEGLIGIBLE_EXCHANGE:
+        # judged on the numbers as printed, so "0.10 (under 0.1 of a point)" cannot be said
+        as_shown = [float(shown)] if exact else [abs(float(f"{e:.{digits}f}")) for e in (lo, hi)]
+        if max(as_shown) < NEGLIGIBLE_EXCHANGE:
             rate = (f"{labels.column(y)} is worth almost nothing against {labels.column(x)}: "
                     f"{rate} (under {NEGLIGIBLE_EXCHANGE:g} of a point"
                     + ("" if exact else ", interval included") + ")")

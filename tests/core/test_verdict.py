@@ -552,3 +552,14 @@ def test_an_exchange_rate_interval_is_the_interval_of_the_magnitude_shown():
     assert first.low < abs(first.value) < first.high
     sure = v.grid_verdict(_exchange_grid(0.5, noise=0.03), ["a.0.x", "b.0.y"])
     assert sure.sentences[0].text.startswith("One point of B: y offsets 0.5 [0.1, 0.9] points")
+
+
+def test_worth_almost_nothing_is_judged_on_the_numbers_as_shown():
+    # 0.097 prints as 0.10: not "under 0.1 of a point"
+    for per_point in (0.097, 0.0996):
+        text = v.grid_verdict(_exchange_grid(per_point), ["a.0.x", "b.0.y"],
+                              exact=True).sentences[0].text
+        assert text.startswith("One point of B: y offsets 0.10 points of A: x: "), text
+    assert v.grid_verdict(_exchange_grid(0.094), ["a.0.x", "b.0.y"], exact=True).sentences[
+        0].text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
+                           "offsets 0.09 points of A: x (under 0.1 of a point)")
