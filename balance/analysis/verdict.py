@@ -67,7 +67,7 @@ import dataclasses
 import functools
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,16 +131,19 @@ class Thresholds:
         names = [f.name for f in dataclasses.fields(cls)]
         return cls(**{k: float(options[k]) for k in names if k in options})
 
-    def changed(self) -> str:
-        """The thresholds not at their defaults, as a clause ("" when none)."""
+    def changed(self, read: Collection[str] | None = None) -> str:
+        """The thresholds not at their defaults (of those in ``read``, if given: the ones a
+        verdict read), as a clause ("" when none)."""
         default = Thresholds()
         parts = [f"{f.name} = {getattr(self, f.name):g} (default {getattr(default, f.name):g})"
                  for f in dataclasses.fields(self)
-                 if getattr(self, f.name) != getattr(default, f.name)]
+                 if getattr(self, f.name) != getattr(default, f.name)
+                 and (read is None or f.name in read)]
         return "made with [verdict] " + ", ".join(parts) if parts else ""
 
 
 DEFAULTS = Thresholds()
+_WORTH = frozenset({"worth_margin"})  # what an options verdict reads
 
 
 @dataclass(frozen=True)
@@ -271,7 +274,10 @@ class Verdict:
     rests_on: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
     thresholds: Thresholds = DEFAULTS
-    """The thresholds it was made with (named in :meth:`rests_text` where not the defaults)."""
+    """The thresholds it was made with (named in :meth:`rests_text` where not the defaults
+    and in ``read``)."""
+    read: frozenset[str] | None = None
+    """The names of the thresholds the verdict read (``None``: any of them)."""
 
     def lines(self) -> list[str]:
         """The sentences, then what the answer rests on, one per line."""
@@ -283,7 +289,8 @@ class Verdict:
 
     def rests_text(self) -> str:
         """What the key answer rests on, and what (if anything) flips it."""
-        if self.claim is None and not self.rests_on and not self.thresholds.changed():
+        changed = self.thresholds.changed(self.read)
+        if self.claim is None and not self.rests_on and not changed:
             return ""
         readings = [r for r in self.rests_on if "[" in r]
         policies = [r for r in self.rests_on if "[" not in r]
@@ -309,8 +316,8 @@ class Verdict:
                 parts.append(f"{len(self.skipped)} more were not tried within the budget")
         elif self.claim is not None:
             parts.append("the sensitivity pass was not run (--sensitivity runs it)")
-        if self.thresholds.changed():
-            parts.append(f"the verdict was {self.thresholds.changed()}")
+        if changed:
+            parts.append(f"the verdict was {changed}")
         if not parts:
             return ""
         text = "; ".join(parts)
@@ -464,7 +471,8 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
 
         claim = Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure,
                       describe)
-    return Verdict(tuple(sentences), claim, thresholds=thresholds)
+    return Verdict(tuple(sentences), claim, thresholds=thresholds,
+                   read=frozenset({"margin", "dominated_sure"}))
 
 
 # --- grids ---------------------------------------------------------------------------------------
@@ -622,17 +630,22 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     sentences: list[Sentence] = [why] if why is not None else []
     said = len(sentences)
     claim = None
+    read: set[str] = set()  # the thresholds the sentences said read
     made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
                                thresholds=th, measure=m) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
         sentences.extend(made_v.sentences)
+        read |= made_v.read or set()
         options = []
     elif focus is not None and options:
         made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
                                  focus=focus, matchup_of=matchup_of, thresholds=th, measure=m)
         sentences.extend(made_o.sentences)
+        read |= made_o.read or set()
         claim = made_o.claim
         options = []  # said
+    if numeric:
+        read.add("staircase_share")  # exchange and marginal sentences look for staircases
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the
         # rate reads "one point of y is worth k > 1 points of x")
@@ -658,6 +671,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
                                  matchup_of=matchup_of, thresholds=th, measure=m)
         sentences.extend(made_o.sentences)
+        read |= made_o.read or set()
         claim = claim or made_o.claim
     if len(sentences) == said and rule_options:  # rules only: what each rule option does
         held_focus = [a for a in rule_options
@@ -667,6 +681,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
                                      focus=focus, matchup_of=matchup_of, thresholds=th,
                                      measure=m)
             sentences.extend(made_o.sentences)
+            read |= made_o.read or set()
             claim = claim or made_o.claim
     if len(sentences) == said:
         col = m.column
@@ -674,7 +689,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         sentences.append(Sentence(
             f"{_capital(m.name)} runs from {_row_rate(results, lo_i, exact, m)} to "
             f"{_row_rate(results, hi_i, exact, m)} over the grid.", "range"))
-    return Verdict(tuple(sentences), claim, thresholds=th)
+    return Verdict(tuple(sentences), claim, thresholds=th, read=frozenset(read))
 
 
 def _effect(results: pd.DataFrame, axis: str, m: Measure = WIN) -> float:
@@ -882,7 +897,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
             f"{lead}A does best under {name(best)} ({m.verb} {rate(best)})." if rule else
             f"{lead}side {side}'s best option is {name(best)} ({m.verb} {rate(best)}).",
             "option"))
-        return Verdict(tuple(_capitalised(sentences)), thresholds=th)
+        return Verdict(tuple(_capitalised(sentences)), thresholds=th, read=_WORTH)
     name_d = labels.value(axis, default)
     options = [v for v in ranked if v != default]
     key = next((v for v in options if focus is not None and str(v) == str(focus)),
@@ -976,7 +991,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                       (matchup_of({a: cell[a] for a in axes}),
                        matchup_of({a: cell_default[a] for a in axes})), _difference(sign, m),
                       describe, frozenset() if rule else _compared(axis, values))
-    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=th)
+    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=th, read=_WORTH)
 
 
 def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]
@@ -1082,7 +1097,8 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     level = len(rows) - len(worse) - len(behind) - len(ahead)
     text += (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; level "
              f"with the best of them in {level:,}.")
-    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),), thresholds=th)
+    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),), thresholds=th,
+                   read=_WORTH)
 
 
 def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:

@@ -563,3 +563,20 @@ def test_worth_almost_nothing_is_judged_on_the_numbers_as_shown():
     assert v.grid_verdict(_exchange_grid(0.094), ["a.0.x", "b.0.y"], exact=True).sentences[
         0].text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
                            "offsets 0.09 points of A: x (under 0.1 of a point)")
+
+
+def test_only_the_thresholds_a_verdict_read_are_named():
+    # margin is a round robin's: a grid's verdict does not read it, so does not name it
+    grid = _exchange_grid(1.0)
+    for th in (v.Thresholds(margin=0.2), v.Thresholds(dominated_sure=0.8)):
+        made = v.grid_verdict(grid, ["a.0.x", "b.0.y"], exact=True, thresholds=th)
+        assert made.sentences == v.grid_verdict(grid, ["a.0.x", "b.0.y"], exact=True).sentences
+        assert made.rests_text() == "", made.rests_text()
+    read = v.grid_verdict(grid, ["a.0.x", "b.0.y"], exact=True,
+                          thresholds=v.Thresholds(margin=0.2, staircase_share=0.7))
+    assert read.rests_text() == ("The verdict was made with [verdict] staircase_share = 0.7 "
+                                 "(default 0.8).")
+    table = _round_robin({("a", "b"): 0.6}, ["a", "b"])
+    rr = v.round_robin_verdict(table, resamples=20,
+                               thresholds=v.Thresholds(margin=0.2, worth_margin=0.1))
+    assert rr.rests_text() == "The verdict was made with [verdict] margin = 0.2 (default 0.05)."
