@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -117,33 +118,66 @@ def _unsealed(path: Path) -> dict[str, Any] | None:
 def code_hash(ruleset: Any) -> str:
     """A hash of the source code that decides a ruleset's numbers: every module of
     ``balance`` (the engine, the solvers and the built-in rulesets) and, for a ruleset
-    defined outside ``balance``, the modules and TOML files of its own package directory
-    (or its own file, for a module outside any package).  An edit to any of them, even one
+    defined outside ``balance``, every module and TOML file of its top-level package (or
+    its own file, for a module outside any package).  An edit to any of them, even one
     that keeps the version number, gives a new hash, so a cache never answers for code that
-    changed.  Hashed afresh on every call (about 10 ms): an edit made while a notebook
-    runs counts too.
+    changed.  Hidden files and folders (an editor's lock files) are not read.
+
+    A process reads a module once, when it imports it; so the files are hashed once, the
+    first time a process asks, and if any of them changes after that (a ruleset edited
+    while a notebook runs, reloaded or not) the code running can no longer be told from
+    the files, and each later call returns a tag of its own: such a run neither reuses nor
+    leaves reusable answers (restart the process to share the cache again).  A ruleset
+    whose class no file holds (defined in a notebook cell) gets a tag of its own the same
+    way.  (An edit made between a module's import and the process's first hash cannot be
+    seen: restart the kernel after editing a ruleset.)
     """
     roots = [Path(__file__).resolve().parents[1]]
     module = sys.modules.get(type(ruleset).__module__)
     own = getattr(module, "__file__", None)
-    if own is not None:
-        path = Path(own).resolve()
-        if roots[0] not in path.parents:
-            roots.append(path.parent if getattr(module, "__package__", "") else path)
+    if module is None or own is None:
+        return "unfiled-" + secrets.token_hex(8)
+    path = Path(own).resolve()
+    if roots[0] not in path.parents:
+        top = sys.modules.get(module.__name__.split(".", 1)[0])
+        places = [Path(p).resolve() for p in getattr(top, "__path__", None) or ()]
+        roots.extend(places or [path])
     return _source_hash(tuple(roots))
 
 
-def _source_hash(roots: tuple[Path, ...]) -> str:
-    digest = hashlib.blake2b(digest_size=8)
+_FIRST_READ: dict[tuple[Path, ...], tuple[tuple[tuple[str, int, int], ...], str]] = {}
+"""Per set of roots: the files' (path, mtime, size) when this process first hashed them,
+and that hash."""
+
+
+def _source_files(roots: tuple[Path, ...]) -> list[tuple[Path, Path]]:
+    """(root, file) for every ``.py`` and ``.toml`` file under ``roots``, sorted, hidden
+    names and anything that is not a regular file (a dangling link) left out."""
+    out = []
     for root in roots:
-        if root.is_dir():  # balance itself whole; a ruleset's package, its own folder
-            found = root.rglob if root == roots[0] else root.glob
-            files = sorted(p for suffix in ("*.py", "*.toml") for p in found(suffix))
-        else:
-            files = [root]
-        for path in files:
-            digest.update(path.relative_to(root.parent).as_posix().encode("utf-8") + b"\0")
-            digest.update(path.read_bytes() + b"\0")
+        if not root.is_dir():
+            out.extend([(root, root)] if root.is_file() else [])
+            continue
+        found = {p for suffix in ("*.py", "*.toml") for p in root.rglob(suffix)}
+        out.extend((root, p) for p in sorted(found)
+                   if p.is_file() and not any(part.startswith(".")
+                                              for part in p.relative_to(root).parts))
+    return out
+
+
+def _source_hash(roots: tuple[Path, ...]) -> str:
+    files = _source_files(roots)
+    stamps = tuple((str(p), st.st_mtime_ns, st.st_size)
+                   for _, p in files for st in (p.stat(),))
+    first = _FIRST_READ.get(roots)
+    if first is not None:
+        return first[1] if first[0] == stamps else "edited-" + secrets.token_hex(8)
+    digest = hashlib.blake2b(digest_size=8)
+    for root, path in files:
+        name = path.name if root == path else path.relative_to(root.parent).as_posix()
+        digest.update(name.encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    _FIRST_READ[roots] = (stamps, digest.hexdigest())
     return digest.hexdigest()
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -114,28 +116,58 @@ def test_load_run_of_a_non_run(tmp_path: Path) -> None:
         balance.load_run(tmp_path)
 
 
-def test_the_code_hash_follows_the_ruleset_source(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-
-    code_hash = store.code_hash
-    package = tmp_path / "myrules"
-    package.mkdir()
+def _ruleset_package(root: Path, name: str) -> Path:
+    package = root / name
+    (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "rules.py").write_text("class Rules:\n    pass\n\n\nRULESET = Rules()\n")
     (package / "kernel.py").write_text("STEP = 1\n")
     (package / "presets.toml").write_text("[hero]\nskill = 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    ruleset = importlib.import_module("myrules.rules").RULESET
-    first = code_hash(ruleset)
-    assert code_hash(ruleset) == first  # stable
-    # the built-in rulesets share the hash of balance, which differs from this one's
-    assert code_hash(balance.get("crt")) == code_hash(balance.get("pool")) != first
-    for name, text in (("kernel.py", "STEP = 2\n"), ("presets.toml", "[hero]\nskill = 2\n")):
-        before = code_hash(ruleset)
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "fast.py").write_text("FAST = 1\n")
+    (package / ".#kernel.py").symlink_to("user@host.4242:1")  # an editor's lock: dangling
+    return package
+
+
+def _hash_in_a_new_process(root: Path, name: str) -> str:
+    code = (f"import sys; sys.path.insert(0, {str(root)!r}); import importlib; "
+            "from balance.experiments.store import code_hash; "
+            f"print(code_hash(importlib.import_module({name + '.rules'!r}).RULESET))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_the_code_hash_follows_the_ruleset_source(tmp_path: Path) -> None:
+    package = _ruleset_package(tmp_path, "myrules")
+    first = _hash_in_a_new_process(tmp_path, "myrules")
+    assert _hash_in_a_new_process(tmp_path, "myrules") == first  # the same in every process
+    assert first != store.code_hash(balance.get("crt")) == store.code_hash(balance.get("pool"))
+    for name, text in (("kernel.py", "STEP = 2\n"), ("presets.toml", "[hero]\nskill = 2\n"),
+                       ("sub/fast.py", "FAST = 2\n")):  # the package's modules, data, subpackages
         (package / name).write_text(text)
-        assert code_hash(ruleset) != before, name
-    (tmp_path / "notes.py").write_text("x = 1\n")  # outside the package: not its code
-    before = code_hash(ruleset)
-    (tmp_path / "notes.py").write_text("x = 2\n")
-    assert code_hash(ruleset) == before
+        edited = _hash_in_a_new_process(tmp_path, "myrules")
+        assert edited != first, name
+        first = edited
+    (tmp_path / "notes.py").write_text("x = 2\n")  # outside the package: not its code
+    assert _hash_in_a_new_process(tmp_path, "myrules") == first
+
+
+def test_code_edited_while_a_process_runs_shares_no_cache(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    import importlib
+
+    package = _ruleset_package(tmp_path, "liverules")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ruleset = importlib.import_module("liverules.rules").RULESET
+    first = store.code_hash(ruleset)
+    assert store.code_hash(ruleset) == first
+    # the module in memory may be the old code or, reloaded, the new: neither can be told
+    # from the files, so each run gets a tag of its own
+    (package / "kernel.py").write_text("STEP = 2\n")
+    edited = store.code_hash(ruleset)
+    assert edited.startswith("edited-") and store.code_hash(ruleset) not in (edited, first)
+    # a ruleset no file holds (a class defined in a notebook cell) is never shared either
+    cell = type("Rules", (), {"__module__": "__a_notebook_cell__"})()
+    assert store.code_hash(cell).startswith("unfiled-")
+    assert store.code_hash(cell) != store.code_hash(cell)
