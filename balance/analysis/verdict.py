@@ -124,6 +124,7 @@ class Thresholds:
     worth_margin: float = WORTH_MARGIN
     dominated_sure: float = DOMINATED_SURE
     staircase_share: float = STAIRCASE_SHARE
+    negligible_exchange: float = NEGLIGIBLE_EXCHANGE
 
     @classmethod
     def of(cls, options: Mapping[str, Any]) -> Thresholds:
@@ -646,6 +647,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         options = []  # said
     if numeric:
         read.add("staircase_share")  # exchange and marginal sentences look for staircases
+        read.add("negligible_exchange")
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the
         # rate reads "one point of y is worth k > 1 points of x")
@@ -704,6 +706,15 @@ def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> s
                results.loc[i, f"{m.column}_high"], exact)
 
 
+def _half_of_difference(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
+                        exact: bool) -> float:
+    """The 95% half-width of the difference between two rows' ``col`` (independent cells:
+    their standard errors, read back from their intervals, add in quadrature); 0 exact."""
+    if exact:
+        return 0.0
+    return Z95 * math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+
+
 def _noise(part: pd.DataFrame, m: Measure = WIN) -> float:
     """A single step's sampling noise: twice the typical 95% half-width of a cell."""
     if f"{m.column}_high" not in part:
@@ -736,9 +747,9 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
                 f"{labels.column(x)}{where}")
         # judged on the numbers as printed, so "0.10 (under 0.1 of a point)" cannot be said
         as_shown = [float(shown)] if exact else [abs(float(f"{e:.{digits}f}")) for e in (lo, hi)]
-        if max(as_shown) < NEGLIGIBLE_EXCHANGE:
+        if max(as_shown) < th.negligible_exchange:
             rate = (f"{labels.column(y)} is worth almost nothing against {labels.column(x)}: "
-                    f"{rate} (under {NEGLIGIBLE_EXCHANGE:g} of a point"
+                    f"{rate} (under {th.negligible_exchange:g} of a point"
                     + ("" if exact else ", interval included") + ")")
         out.append(Sentence(
             f"{_capital(rate)}: where {m.name} crosses {percent(level, 0)}, "
@@ -885,9 +896,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
 
     def compare(option: Any, other: Any) -> tuple[float, float]:
         a, b = by_option.loc[option], by_option.loc[other]
-        half = 0.0 if exact else Z95 * math.hypot(
-            *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
-        return sign * float(a[col] - b[col]), half
+        return sign * float(a[col] - b[col]), _half_of_difference(a, b, col, exact)
 
     ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, col])
     best = ranked[0]
@@ -1062,8 +1071,7 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 continue
             choice, best = max(played, key=lambda cv: sign * cv[1][col])
             diff = sign * float(own[col] - best[col])
-            half = 0.0 if exact else Z95 * math.hypot(
-                *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (own, best)))
+            half = _half_of_difference(own, best, col, exact)
             rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
                          "choice": choice, "diff": diff, "half": half})
     if not rows:
@@ -1193,8 +1201,7 @@ def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
             if option not in rows.index or default not in rows.index:
                 continue
             a, b = rows.loc[option], rows.loc[default]
-            half = 0.0 if exact else Z95 * math.hypot(
-                *((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+            half = _half_of_difference(a, b, col, exact)
             diff = sign * float(a[col] - b[col])
             if (diff + half < -th.worth_margin) if worse else (diff - half > th.worth_margin):
                 good.append(labels.value(other, value))

@@ -55,6 +55,7 @@ An experiment is a question written as data::
     # dominated_sure = 0.95               # dominated in at least this share of replicates
     # staircase_share = 0.8               # a staircase: this share of the change in a fifth
                                           # of the steps (see balance.analysis.verdict)
+    # negligible_exchange = 0.1           # an exchange rate under this is "almost nothing"
     # value = "score"                     # what a grid's verdict reads: a_win or score (a
                                           # draw counts half); default a_win unless it never
                                           # moves while draws do
@@ -153,12 +154,12 @@ LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_r
             "rounds_q10", "rounds_q50", "rounds_q90", "n")
 """Columns besides the axes that ``[labels]`` may name."""
 _VERDICT_KEYS = ("margin", "sensitivity", "focus", "value", "worth_margin", "dominated_sure",
-                 "staircase_share")
+                 "staircase_share", "negligible_exchange")
 VERDICT_VALUES: tuple[str, ...] = ("a_win", "score")
 """What a grid's verdict may read (``[verdict] value``): A's win rate or expected score."""
 VERDICT_THRESHOLDS: dict[str, tuple[float, float]] = {
     "margin": (0.0, 0.5), "worth_margin": (0.0, 0.5), "dominated_sure": (0.5, 1.0),
-    "staircase_share": (0.2, 1.0)}
+    "staircase_share": (0.2, 1.0), "negligible_exchange": (0.0, 1.0)}
 """The thresholds ``[verdict]`` may set (see :mod:`balance.analysis.verdict`), each strictly
 inside its range but for the share and the certainty, which may be 1."""
 _GRID_KEYS = ("combine", "axes")

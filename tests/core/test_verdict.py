@@ -563,6 +563,13 @@ def test_worth_almost_nothing_is_judged_on_the_numbers_as_shown():
     assert v.grid_verdict(_exchange_grid(0.094), ["a.0.x", "b.0.y"], exact=True).sentences[
         0].text.startswith("B: y is worth almost nothing against A: x: one point of B: y "
                            "offsets 0.09 points of A: x (under 0.1 of a point)")
+    # negligible_exchange, set in the spec's [verdict]: 0.2 makes 0.10 "almost nothing"
+    wide = v.grid_verdict(_exchange_grid(0.097), ["a.0.x", "b.0.y"], exact=True,
+                          thresholds=v.Thresholds(negligible_exchange=0.2))
+    assert wide.sentences[0].text.startswith(
+        "B: y is worth almost nothing against A: x: one point of B: y offsets 0.10 points of "
+        "A: x (under 0.2 of a point)")
+    assert "negligible_exchange = 0.2 (default 0.1)" in wide.rests_text()
 
 
 def test_only_the_thresholds_a_verdict_read_are_named():

@@ -355,6 +355,8 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "verdict.dominated_sure: must be a number above 0.5 and at most 1, got 0.3"),
     ("spec-verdict-staircase-share", sweep_of(SPEC + '[verdict]\nstaircase_share = "most"\n'),
      "verdict.staircase_share: must be a number above 0.2 and at most 1"),
+    ("spec-verdict-negligible-exchange", sweep_of(SPEC + '[verdict]\nnegligible_exchange = 2\n'),
+     "verdict.negligible_exchange: must be a number above 0 and at most 1"),
     ("spec-plot-kind", sweep_of(SPEC + '[[outputs.plots]]\nkind = "pie"\nx = "a.0.skill"\n'),
      "heatmap"),
     ("spec-exact-with-fights", sweep_of(edited("seed = 3", 'seed = 3\nmethod = "exact"')),
