@@ -106,14 +106,16 @@ from ..api import METHODS, PLAYS
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError, did_you_mean
 from ..fields import Table, plain, read_toml
-from ..reading import SIDES
-from ..reading import Reader as _Reader
-from ..reading import field_path as _parse_field
-from ..reading import field_types as _field_types
-from ..reading import join as _join
-from ..reading import member_fields as _member_dict
-from ..reading import reason as _reason
-from ..reading import show as _show
+from ..reading import (
+    SIDES,
+    Reader,
+    field_path,
+    field_types,
+    join,
+    member_fields,
+    reason,
+    show,
+)
 from ..rulesets import RULESETS, resolve
 from ..rulesets.base import Ruleset
 
@@ -378,14 +380,14 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
             run.pop("draw_worth", None)
         data = {**data, "run": run}
     try:
-        return _parse(data, _Reader(origin), allow_import)
+        return _parse(data, Reader(origin), allow_import)
     except RecursionError:
         raise SpecError(f"{origin or 'spec'}: nested too deeply (values within each other "
                         "hundreds of levels down); an experiment is a few levels deep") \
             from None
 
 
-def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> Spec:
+def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Spec:
     r.table(data, "", _TOP_KEYS)
     if "ruleset" not in data:
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
@@ -398,7 +400,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     presets = data.get("presets", {})
     if not isinstance(presets, Mapping):
         raise r.fail("presets", "must be a table of [presets.NAME] combatant tables, got "
-                                + _show(presets))
+                                + show(presets))
     if presets:
         try:
             rs = rs.with_presets(presets, where="presets")
@@ -409,7 +411,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
     raw_axes = grid.get("axes", [])
     if not isinstance(raw_axes, list):
-        raise r.fail("grid.axes", f"must be a list of tables ([[grid.axes]]), got {_show(raw_axes)}")
+        raise r.fail("grid.axes", f"must be a list of tables ([[grid.axes]]), got {show(raw_axes)}")
     swept_sides = {ax.get("field") for ax in raw_axes if isinstance(ax, Mapping)} & set(SIDES)
 
     sides: dict[str, tuple[Any, ...] | None] = {}
@@ -454,7 +456,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
         value = run["draw_worth"]
         if isinstance(value, bool) or not isinstance(value, int | float) \
                 or not 0 <= value <= 1:
-            raise r.fail("run.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+            raise r.fail("run.draw_worth", f"must be a number in 0..1, got {show(value)}")
         draw_worth = float(value)
     precision = None
     if "precision" in run:
@@ -514,12 +516,12 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
         elif not (isinstance(given, int | float) and not isinstance(given, bool)
                   and math.isfinite(given) and low < given <= high):
             raise r.fail(f"verdict.{key}", f"must be a number above {low:g} and at most "
-                                           f"{high:g}, got {_show(given)}")
+                                           f"{high:g}, got {show(given)}")
     if "value" in verdict:
         r.text(verdict["value"], "verdict.value", VERDICT_VALUES)
         if verdict["value"] not in VERDICT_VALUES:
             raise r.fail("verdict.value", f"must be one of {', '.join(VERDICT_VALUES)}, got "
-                                          f"{_show(verdict['value'])}")
+                                          f"{show(verdict['value'])}")
     if "focus" in verdict:
         from ..labels import display
 
@@ -529,7 +531,7 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
             raise r.fail("verdict.focus", f"not a value of any axis{did_you_mean(text, shown)}")
     if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
         raise r.fail("verdict.sensitivity", f"must be true or false, got "
-                                            f"{_show(verdict['sensitivity'])}")
+                                            f"{show(verdict['sensitivity'])}")
 
     spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
                 combine=combine, fights=fights, precision=precision, seed=seed,
@@ -548,24 +550,24 @@ def _parse(data: Mapping[str, Any], r: _Reader, allow_import: bool = False) -> S
     return spec
 
 
-def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
+def _parse_labels(raw: Any, axes: Sequence[Axis], r: Reader) -> dict[str, Any]:
     """``[labels]``: a label for an axis or a result column, and ``[labels.values."<axis>"]``
     a label for some of that axis's values (written as the table shows them)."""
     from ..labels import display
 
     if not isinstance(raw, Mapping):
-        raise r.fail("labels", f"must be a table of labels, got {_show(raw)}")
+        raise r.fail("labels", f"must be a table of labels, got {show(raw)}")
     fields = [axis.field for axis in axes]
     known = [*fields, *LABELLED]
     out: dict[str, Any] = {}
     for key, value in raw.items():
-        place = _join("labels", key)
+        place = join("labels", key)
         if key == "values":
             if not isinstance(value, Mapping):
                 raise r.fail(place, "must be a table: [labels.values.\"<axis>\"]")
             values: dict[str, dict[str, str]] = {}
             for column, names in value.items():
-                cplace = _join(place, column)
+                cplace = join(place, column)
                 if column not in fields:
                     raise r.fail(cplace, f"not a swept axis{did_you_mean(column, fields)}; "
                                          "axes: " + (", ".join(fields) or "none"))
@@ -575,10 +577,10 @@ def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
                 shown = [str(display(v, column)) for v in axis.values]
                 for text, label in names.items():
                     if text not in shown:
-                        raise r.fail(_join(cplace, text),
+                        raise r.fail(join(cplace, text),
                                      f"not a value of the axis{did_you_mean(text, shown)}; "
                                      "values: " + ", ".join(shown))
-                    r.text(label, _join(cplace, text))
+                    r.text(label, join(cplace, text))
                 values[column] = {str(k): str(v) for k, v in names.items()}
             out["values"] = values
             continue
@@ -592,13 +594,13 @@ def _parse_labels(raw: Any, axes: Sequence[Axis], r: _Reader) -> dict[str, Any]:
 # --- rules and sides -----------------------------------------------------------------------------
 
 
-def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -> None:
+def _check_toml_type(cls: type, name: str, value: Any, place: str, r: Reader) -> None:
     """Reject a TOML string where the field wants a number, flag, list or table.
 
     ``build`` parses strings (so the command line can pass text); a TOML file has real types,
     and ``skill = "3"`` is a mistake worth reporting.
     """
-    types_ = _field_types(cls)
+    types_ = field_types(cls)
     if name not in types_ or not isinstance(value, str):
         return
     tp = types_[name]
@@ -619,9 +621,9 @@ def _check_toml_type(cls: type, name: str, value: Any, place: str, r: _Reader) -
                         + f", got the string {value!r}; write it without quotes")
 
 
-def _parse_rules(rs: Ruleset, raw: Any, r: _Reader) -> Table:
+def _parse_rules(rs: Ruleset, raw: Any, r: Reader) -> Table:
     if not isinstance(raw, Mapping):
-        raise r.fail("rules", f"must be a table of rule overrides, got {_show(raw)}")
+        raise r.fail("rules", f"must be a table of rule overrides, got {show(raw)}")
     for name, value in raw.items():
         _check_toml_type(rs.Rules, name, value, f"rules.{name}", r)
     try:
@@ -629,38 +631,38 @@ def _parse_rules(rs: Ruleset, raw: Any, r: _Reader) -> Table:
     except SpecError as exc:
         for name, value in raw.items():  # locate the parameter at fault
             r.ruled(f"rules.{name}", rs.rules, {name: value})
-        raise r.fail("rules", _reason(exc)) from None
+        raise r.fail("rules", reason(exc)) from None
     return Table(raw)
 
 
-def _check_member(rs: Ruleset, member: Any, place: str, r: _Reader) -> None:
+def _check_member(rs: Ruleset, member: Any, place: str, r: Reader) -> None:
     if isinstance(member, str):
         r.ruled(place, rs.combatant, member)
         return
     if not isinstance(member, Mapping):
         raise r.fail(place, "a combatant is a preset name or a table of fields (with an "
-                            f"optional preset), got {_show(member)}")
+                            f"optional preset), got {show(member)}")
     if "preset" in member:
-        preset = r.text(member["preset"], _join(place, "preset"))
-        r.ruled(_join(place, "preset"), rs.preset, preset)
+        preset = r.text(member["preset"], join(place, "preset"))
+        r.ruled(join(place, "preset"), rs.preset, preset)
     for name, value in member.items():
         if name != "preset":
-            _check_toml_type(rs.Combatant, name, value, _join(place, name), r)
+            _check_toml_type(rs.Combatant, name, value, join(place, name), r)
     try:
         rs.combatant(dict(member))
     except SpecError as exc:
         base = {"preset": member["preset"]} if "preset" in member else {}
         for name, value in member.items():
             if name != "preset":
-                r.ruled(_join(place, name), rs.combatant, {**base, name: value})
-        raise r.fail(place, _reason(exc)) from None
+                r.ruled(join(place, name), rs.combatant, {**base, name: value})
+        raise r.fail(place, reason(exc)) from None
 
 
-def _parse_side(rs: Ruleset, raw: Any, place: str, r: _Reader) -> tuple[Any, ...]:
+def _parse_side(rs: Ruleset, raw: Any, place: str, r: Reader) -> tuple[Any, ...]:
     members = [raw] if isinstance(raw, str | Mapping) else raw
     if not isinstance(members, list) or not members:
         raise r.fail(place, "a side is a preset name, a table of fields, or a non-empty list "
-                            f"of them, got {_show(raw)}")
+                            f"of them, got {show(raw)}")
     for i, member in enumerate(members):
         _check_member(rs, member, f"{place}[{i}]", r)
     if len(members) > rs.max_side:
@@ -672,7 +674,7 @@ def _parse_side(rs: Ruleset, raw: Any, place: str, r: _Reader) -> tuple[Any, ...
 # --- axes --------------------------------------------------------------------------------------
 
 
-def _expand_range(raw: Mapping[str, Any], place: str, r: _Reader) -> list[Any]:
+def _expand_range(raw: Mapping[str, Any], place: str, r: Reader) -> list[Any]:
     r.table(raw, place, _RANGE_KEYS)
     for key in ("start", "stop"):
         if key not in raw:
@@ -682,9 +684,9 @@ def _expand_range(raw: Mapping[str, Any], place: str, r: _Reader) -> list[Any]:
     for key, value in (("start", start), ("stop", stop), ("step", step)):
         if isinstance(value, bool) or not isinstance(value, int | float) \
                 or not math.isfinite(value):
-            raise r.fail(_join(place, key), f"must be a number, got {_show(value)}")
+            raise r.fail(join(place, key), f"must be a number, got {show(value)}")
     if step == 0 or (stop - start) / step < 0:
-        raise r.fail(_join(place, "step"), f"must be non-zero and lead from start {start} to "
+        raise r.fail(join(place, "step"), f"must be non-zero and lead from start {start} to "
                                            f"stop {stop}, got {step}")
     count = math.floor((stop - start) / step + 1e-9) + 1
     if count > MAX_CELLS:
@@ -705,14 +707,14 @@ def _decimals(x: float) -> int:
 
 
 def _parse_axis(rs: Ruleset, raw: Any, i: int, rules: Table,
-                sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> Axis:
+                sides: Mapping[str, tuple[Any, ...] | None], r: Reader) -> Axis:
     place = f"grid.axes[{i}]"
     r.table(raw, place, _AXIS_KEYS)
     for key in _AXIS_KEYS:
         if key not in raw:
             raise r.fail(place, f"missing {key!r}: an axis is {{field = \"...\", values = "
                                 "[...] or {start, stop, step}}")
-    path = _parse_field(raw["field"], f"{place}.field", rs, sides, r)
+    path = field_path(raw["field"], f"{place}.field", rs, sides, r)
     values_place = f"{place}.values"
     raw_values = raw["values"]
     if isinstance(raw_values, Mapping):
@@ -721,7 +723,7 @@ def _parse_axis(rs: Ruleset, raw: Any, i: int, rules: Table,
         values = list(raw_values)
     else:
         raise r.fail(values_place, "must be a list of values or a range {start, stop, step}, "
-                                   f"got {_show(raw_values)}")
+                                   f"got {show(raw_values)}")
     if not values:
         raise r.fail(values_place, "must hold at least one value")
     axis = Axis(path, ())
@@ -750,7 +752,7 @@ def _show_value(value: Any) -> str:
 
 
 def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
-                 sides: Mapping[str, tuple[Any, ...] | None], r: _Reader) -> None:
+                 sides: Mapping[str, tuple[Any, ...] | None], r: Reader) -> None:
     """Check one axis value by building what it changes, on the spec's base."""
     if axis.target == "rules":
         name = axis.name
@@ -775,13 +777,13 @@ def _check_value(rs: Ruleset, axis: Axis, value: Any, place: str, rules: Table,
     member = axis.member
     indices = range(len(side)) if member == "*" else [int(member or 0)]
     for k in indices:
-        r.ruled(place, rs.combatant, {**_member_dict(side[k]), name: value})
+        r.ruled(place, rs.combatant, {**member_fields(side[k]), name: value})
 
 
 # --- what would make it fair ------------------------------------------------------------------------
 
 
-def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
+def _parse_tune(rs: Ruleset, raw: Any, place: str, r: Reader) -> Table:
     """One ``[tune]`` table, checked; its values plain (see :mod:`balance.analysis.tune`)."""
     from ..analysis import tune as tuning
 
@@ -807,14 +809,14 @@ def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
     if "draw_worth" in raw:
         value = raw["draw_worth"]
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-            raise r.fail(f"{place}.draw_worth", f"must be a number in 0..1, got {_show(value)}")
+            raise r.fail(f"{place}.draw_worth", f"must be a number in 0..1, got {show(value)}")
     if "seed" in raw:
         r.integer(raw["seed"], f"{place}.seed", 0)
     if "fights" in raw:
         r.integer(raw["fights"], f"{place}.fights", 1, MAX_FIGHTS)
     bounds = raw.get("bounds")
     if bounds is not None and (not isinstance(bounds, list) or len(bounds) != 2):
-        raise r.fail(f"{place}.bounds", f"must be [low, high], got {_show(bounds)}")
+        raise r.fail(f"{place}.bounds", f"must be [low, high], got {show(bounds)}")
     if round_robin:
         entrants = raw["entrants"]
         if not isinstance(entrants, list) or len(entrants) < 2:
@@ -833,16 +835,16 @@ def _parse_tune(rs: Ruleset, raw: Any, place: str, r: _Reader) -> Table:
             raise r.fail(f"{place}.where", "must be a table: field = the value it takes")
         for key, value in _flatten(where, ()).items():
             wplace = f"{place}.where.{key}"
-            _parse_field(key, wplace, rs, {}, r)
+            field_path(key, wplace, rs, {}, r)
             if key in (knob, f"rules.{knob}"):
                 raise r.fail(wplace, "is the knob being tuned")
             if isinstance(value, Mapping | list) and key not in SIDES:
-                raise r.fail(wplace, f"must be one value, got {_show(value)}")
+                raise r.fail(wplace, f"must be one value, got {show(value)}")
     if "precision" in raw:
         value = raw["precision"]
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise r.fail(f"{place}.precision", "must be a positive half-width in the knob's "
-                                               f"units, got {_show(value)}")
+                                               f"units, got {show(value)}")
     return Table(raw)
 
 
@@ -892,7 +894,7 @@ def _flatten(table: Mapping[str, Any], fields: Sequence[str], prefix: str = "") 
     return out
 
 
-def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: _Reader) -> PlotSpec:
+def _parse_plot(raw: Any, place: str, axes: tuple[Axis, ...], r: Reader) -> PlotSpec:
     r.table(raw, place, _PLOT_KEYS)
     fields = tuple(axis.field for axis in axes)
     kind = r.text(raw.get("kind"), f"{place}.kind", PLOT_KINDS)
