@@ -137,7 +137,8 @@ class Expression:
         rng
             Needed when :attr:`has_dice`: each dice term is one vectorised draw from it.
         n
-            The number of fights; needed only when every value in ``env`` is a scalar.
+            The number of fights; by default the length of the arrays in ``env`` (those the
+            expression reads first, else any), so needed only when all are scalars.
 
         Returns
         -------
@@ -220,7 +221,8 @@ def _literal_text(text: Any, purpose: str, where: str | None) -> str:
     if purpose == "condition" and isinstance(text, bool | np.bool_):
         return "true" if text else "false"
     want = "a whole number or a string" if purpose == "amount" else "true, false or a string"
-    raise LanguageError(str(text), None, f"an {purpose} must be {want}, got "
+    article = "an" if purpose == "amount" else "a"
+    raise LanguageError(str(text), None, f"{article} {purpose} must be {want}, got "
                                          f"{type(text).__name__}", where=where)
 
 
@@ -266,6 +268,9 @@ def _prepare(expression: Expression, env: Mapping[str, Any],
             elif len(value) != n:
                 raise ValueError(f"{name} holds {len(value)} values for a batch of {n} fights")
         values[name] = _as_kind(value, declared.kind, declared)
+    if n is None:  # the names it reads are scalars: the batch is as long as the others
+        n = next((len(v) for v in env.values() if isinstance(v, np.ndarray) and v.ndim == 1),
+                 None)
     if n is None:
         raise ValueError(f"{expression.text!r}: every value is a scalar; pass n (the number "
                          "of fights)")

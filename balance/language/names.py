@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 import numpy as np
 
@@ -61,6 +61,11 @@ class Name:
     choices: tuple[str, ...] = ()
     doc: str = ""
     tag: str | None = None
+
+    if TYPE_CHECKING:  # the kind may be given as the type itself; it is stored as its name
+        def __init__(self, kind: Kind | type, range: tuple[int | None, int | None] | None = None,
+                     choices: Sequence[str] = (), doc: str = "", tag: str | None = None) -> None:
+            ...
 
     def __post_init__(self) -> None:
         kind = _KIND_OF_TYPE.get(self.kind, self.kind)
@@ -243,10 +248,11 @@ class Names(Mapping[str, Name]):
         for key, spec in data.items():
             place = join(where, key)
             spec = reader.table(spec, place, ("kind", "range", "choices", "doc", "tag"))
+            kind = cast(Kind, reader.text(spec.get("kind", "int"), join(place, "kind"), KINDS))
             try:
                 _check_key(key)
                 rng = spec.get("range")
-                out[key] = Name(spec.get("kind", "int"),
+                out[key] = Name(kind,
                                 range=None if rng is None else _pair(rng),
                                 choices=tuple(spec.get("choices", ())),
                                 doc=str(spec.get("doc", "")), tag=spec.get("tag"))

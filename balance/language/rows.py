@@ -85,8 +85,9 @@ class Modifier:
             why = str(reading)
         amount = self.amount.read(env, rng)
         line = f"{self.name or 'modifier'} {amount.value:+d} to {self.to}"
-        reasons = [r for r in (why, _facts(amount)) if r]
-        return amount.value, line + (f" ({'; '.join(reasons)})" if reasons else "")
+        if amount.facts:
+            line += f" ({_facts(amount)})"
+        return amount.value, line + (f" when {why}" if why else "")
 
     def distribution(self, env: Mapping[str, Any]) -> Distribution:
         """Exact distribution of what it adds in one fight (0 where ``when`` fails); ``when``
@@ -127,6 +128,12 @@ class Effect:
     choices: tuple[str, ...] = ()
     """For ``set`` on a str state: its words, in code order (a word's code is its index)."""
 
+    def __post_init__(self) -> None:
+        given = [a for a in ACTIONS if getattr(self, a)]
+        if len(given) != 1:
+            raise SpecError(f"an effect does exactly one of {', '.join(ACTIONS)}; this one "
+                            f"has {' and '.join(given) or 'none'}")
+
     @property
     def action(self) -> str:
         """``"inflict"``, ``"spend"`` or ``"set"``."""
@@ -143,34 +150,36 @@ class Effect:
         return {"inflict": self.rounds, "spend": self.amount, "set": self.value}[self.action]
 
     def sentence(self, quantity: Any = None) -> str:
-        """The row in words (``quantity``: a value rolled for it in one fight)."""
+        """The row in words; ``quantity``: the value it took in one fight (default: as
+        written)."""
         q = self.quantity if quantity is None else quantity
-        q = q.text if isinstance(q, Expression) else q
+        shown = q.text if isinstance(q, Expression) else None if q is None else show_value(q)
         if self.action == "inflict":
-            how_long = "until removed" if q is None else f"for {q} rounds"
-            return f"{self.inflict} on {self.who} {how_long}"
+            return f"{self.inflict} on {self.who} " + (
+                "until removed" if shown is None else f"for {shown} rounds")
         if self.action == "spend":
-            return f"{self.who} spends {q} {self.spend}"
-        return f"{self.who}'s {self.set} set to {show_value(q) if quantity is not None else q}"
+            return f"{self.who} spends {shown} {self.spend}"
+        return f"{self.who}'s {self.set} set to {shown}"
 
     def read(self, env: Mapping[str, Any],
              rng: np.random.Generator | None = None) -> tuple[Any, str | None]:
         """One fight where outcome ``on`` happened: its quantity (rounds, amount, value;
         ``None`` for until removed) and the log line, or ``(None, None)`` if ``when`` fails."""
-        reasons = []
+        why = None
         if self.when is not None:
             reading = self.when.read(env, rng)
             if not reading.value:
                 return None, None
-            reasons.append(str(reading))
+            why = str(reading)
         quantity: Any = self.quantity
+        line = f"{self.name or self.action}: "
         if isinstance(quantity, Expression):
             got = quantity.read(env, rng)
             quantity = got.value
-            reasons.append(_facts(got))
-        line = f"{self.name or self.action}: {self.sentence(quantity if quantity is not None else None)}"
-        reasons = [r for r in reasons if r]
-        return quantity, line + (f" ({'; '.join(reasons)})" if reasons else "")
+            line += self.sentence(quantity) + (f" ({_facts(got)})" if got.facts else "")
+        else:
+            line += self.sentence()
+        return quantity, line + (f" when {why}" if why else "")
 
     def as_toml(self) -> dict[str, Any]:
         out: dict[str, Any] = {"on": self.on, self.action: self.subject, "who": self.who}
@@ -273,7 +282,7 @@ class Vocabulary:
                                   f"effect is {action!r}")
         fields: dict[str, Any] = {
             "on": reader.text(data["on"], join(where, "on"), list(self.outcomes)),
-            "who": reader.text(data.get("who", _default_who(reader, data, where, action)),
+            "who": reader.text(data["who"] if "who" in data else _default_who(where, action),
                                join(where, "who"), list(self.roles)),
             "when": self._when(data, where),
             "name": self._name(reader, data, where, name),
@@ -378,11 +387,11 @@ def _one_action(reader: Reader, data: Mapping[str, Any], where: str) -> str:
     return given[0]
 
 
-def _default_who(reader: Reader, data: Mapping[str, Any], where: str, action: str) -> str:
+def _default_who(where: str, action: str) -> str:
     """A condition is inflicted on the target and a resource spent by oneself unless the
     row says otherwise; a state may be either's, so a 'set' row must say whose."""
     if action == "set":
-        raise reader.fail(join(where, "who"), "is missing: whose state is set, self or target?")
+        raise SpecError("is missing: whose state is set, self or target?", where=join(where, "who"))
     return "target" if action == "inflict" else "self"
 
 
