@@ -147,7 +147,11 @@ class Expression:
         """
         values, n = _prepare(self, env, n)
         result = self._compiled(values, rng, n)
-        out = np.empty(n, dtype=_DTYPE[self.purpose])
+        dtype = _DTYPE[self.purpose]
+        if (isinstance(result, np.ndarray) and result.dtype == dtype and result.shape == (n,)
+                and not any(result is v for v in values.values())):
+            return result  # computed here, so new (a bare name, min(x), hand back env's own)
+        out = np.empty(n, dtype=dtype)
         out[...] = result
         return out
 

@@ -161,3 +161,11 @@ def test_one_fight_reads_codes_or_words():
         "target.shield == 'kite' (target.shield is \"kite\")"
     with pytest.raises(SpecError, match="'kit' is not one of"):
         condition.read({"target.shield": "kit"})
+
+
+def test_a_value_handed_through_is_copied():
+    wounds = np.array([1, 2, 3], dtype=np.int64)
+    for text in ("self.wounds", "+self.wounds", "min(self.wounds)", "max((self.wounds))"):
+        got = compile_amount(text, NAMES).evaluate({"self.wounds": wounds})
+        got[0] = 99
+        assert wounds[0] == 1, text
