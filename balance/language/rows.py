@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -46,6 +46,8 @@ __all__ = ["Effect", "Firing", "Modifier", "Total", "Vocabulary", "fire", "names
            "narrate_total", "total", "total_distribution"]
 
 ROLES = ("self", "target")
+Labels: TypeAlias = Mapping[str, str] | Sequence[str]
+"""Names with a line of documentation each, or a plain list of names."""
 ACTIONS = ("inflict", "spend", "set")
 MAX_ROUNDS = 10_000
 
@@ -207,7 +209,7 @@ def _facts(reading: Any) -> str:
 
 
 # --- what a ruleset's rows may say ----------------------------------------------------------------
-def _labels(value: Mapping[str, str] | Sequence[str]) -> Table:
+def _labels(value: Labels) -> Table:
     """Names with a line of documentation each (a plain list: no documentation)."""
     if isinstance(value, Mapping):
         return Table({str(k): str(v) for k, v in value.items()})
@@ -237,17 +239,24 @@ class Vocabulary:
     """
 
     names: Names
-    targets: Mapping[str, str] | Sequence[str] = ()
-    outcomes: Mapping[str, str] | Sequence[str] = ()
-    conditions: Mapping[str, str] | Sequence[str] = ()
-    resources: Mapping[str, str] | Sequence[str] = ()
-    states: Mapping[str, Name] = field(default_factory=dict)
-    roles: Sequence[str] = ROLES
+    targets: Table = Table()
+    outcomes: Table = Table()
+    conditions: Table = Table()
+    resources: Table = Table()
+    states: Names = Names()
+    roles: tuple[str, ...] = ROLES
+
+    if TYPE_CHECKING:  # what the constructor takes; the fields hold it normalised
+        def __init__(self, names: Mapping[str, Name], targets: Labels = (),
+                     outcomes: Labels = (), conditions: Labels = (), resources: Labels = (),
+                     states: Mapping[str, Name] | None = None,
+                     roles: Sequence[str] = ROLES) -> None:
+            ...
 
     def __post_init__(self) -> None:
         for key in ("targets", "outcomes", "conditions", "resources"):
             object.__setattr__(self, key, _labels(getattr(self, key)))
-        object.__setattr__(self, "states", Names(self.states))
+        object.__setattr__(self, "states", Names(self.states or {}))
         object.__setattr__(self, "roles", tuple(self.roles))
         if not isinstance(self.names, Names):
             object.__setattr__(self, "names", Names(self.names))
@@ -357,12 +366,35 @@ class Vocabulary:
     def describe(self) -> dict[str, Any]:
         """Everything a row may name, JSON-ready (for ``balance show`` and the docs)."""
         return {"names": self.names.describe(),
-                "targets": dict(self.targets),  # type: ignore[arg-type]
-                "outcomes": dict(self.outcomes),  # type: ignore[arg-type]
-                "conditions": dict(self.conditions),  # type: ignore[arg-type]
-                "resources": dict(self.resources),  # type: ignore[arg-type]
-                "states": self.states.describe(),  # type: ignore[attr-defined]
+                "targets": dict(self.targets),
+                "outcomes": dict(self.outcomes),
+                "conditions": dict(self.conditions),
+                "resources": dict(self.resources),
+                "states": self.states.describe(),
                 "roles": list(self.roles)}
+
+
+    def lines(self) -> list[str]:
+        """Everything a row may name, as ``balance show`` prints it."""
+        out = ["Names conditions and amounts may read (name: values  [tag]  meaning)"]
+        for row in self.names.describe():
+            out.append(f"  {row['name']}: {row['allowed']}" + (f"  [{row['tag']}]" if row["tag"]
+                                                                 else "")
+                       + (f"  {row['doc']}" if row["doc"] else ""))
+        for title, table in (("Modifier targets (to = ...)", self.targets),
+                             ("Outcomes effects hang on (on = ...)", self.outcomes),
+                             ("Conditions effects inflict (inflict = ...)", self.conditions),
+                             ("Resources effects spend (spend = ...)", self.resources)):
+            if table:
+                out.append(title)
+                out.extend(f"  {key}" + (f": {doc}" if doc else "")
+                           for key, doc in table.items())
+        if self.states:
+            out.append("States effects set (set = ..., value = ...)")
+            out.extend(f"  {row['name']}: {row['allowed']}" + (f"  {row['doc']}" if row["doc"]
+                                                               else "")
+                       for row in self.states.describe())
+        return out
 
 
 def _rows(data: Any, where: str) -> list[Any]:

@@ -317,3 +317,30 @@ def test_the_vocabulary_describes_itself():
     assert hash(VOCABULARY) == hash(Vocabulary(**{
         k: getattr(VOCABULARY, k) for k in ("names", "targets", "outcomes", "conditions",
                                             "resources", "states", "roles")}))
+
+
+def test_the_vocabulary_prints_for_show():
+    lines = VOCABULARY.lines()
+    assert lines[0].startswith("Names conditions and amounts may read")
+    assert "  target.armour_rank: a whole number 0..6  the target's Armour Rank" in lines
+    assert "  initiative: Strike Rank" in lines and "  ammunition" in lines
+    assert lines[-4:] == ["States effects set (set = ..., value = ...)",
+                          '  stance: one of "open", "guarded"', "  bonus: a whole number 0..3",
+                          "  prone: true or false"]
+
+
+def test_a_ruleset_declares_its_vocabulary_through_one_hook():
+    import json
+
+    from balance import RULESETS
+
+    crt = RULESETS["crt"]
+    assert crt.vocabulary() is None and "language" not in crt.describe()
+
+    class WithWords(type(crt)):  # type: ignore[misc]
+        def vocabulary(self):
+            return VOCABULARY
+
+    info = WithWords().describe()
+    assert info["language"] == VOCABULARY.describe()
+    json.dumps(info, default=str)
