@@ -107,8 +107,14 @@ class Expression:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"an Expression is immutable; cannot set {name!r}")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Expression, (self.text, self.names, self.purpose))
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled again (once a process) on unpickling
+        return (_cached, (self.text, self.names, self.purpose))
+
+    def __copy__(self) -> Expression:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Expression:  # immutable: itself
+        return self
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Expression) and self.text == other.text

@@ -277,3 +277,10 @@ def test_the_language_sits_below_the_rulesets():
             if module.startswith("balance.language") for target in targets
             if not target.startswith("balance.language")}
     assert "balance.errors" in used and used <= below, used
+
+
+def test_copies_of_an_expression_are_itself():
+    import copy
+
+    amount = compile_amount("d6 + round", NAMES)
+    assert copy.copy(amount) is amount and copy.deepcopy([amount])[0] is amount
