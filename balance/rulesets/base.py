@@ -25,13 +25,16 @@ import dataclasses
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 import numpy as np
 
 from ..errors import IntractableError, SpecError, did_you_mean
 from ..fields import build, describe_fields, nondefault, plain, read_toml, split_spec
 from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities
+
+if TYPE_CHECKING:
+    from ..language import Vocabulary
 
 __all__ = [
     "BenchCase",
@@ -373,7 +376,19 @@ class Ruleset(abc.ABC):
             "policies": [dataclasses.asdict(p) for p in self.policy_space()],
             "presets": {name: nondefault(c) for name, c in self.presets.items()},
             "scenarios": {name: s.description for name, s in self.scenarios.items()},
-        }
+        } | self._describe_language()
+
+    # the rules language --------------------------------------------------------------------
+    def vocabulary(self) -> Vocabulary | None:
+        """What conditions, amounts, modifiers and effects written for this ruleset may name
+        (:class:`balance.language.Vocabulary`: the names with their types and ranges, the
+        modifier targets, outcomes, conditions, resources and states), or ``None`` (default)
+        if it takes no rows in the rules language."""
+        return None
+
+    def _describe_language(self) -> dict[str, Any]:
+        vocabulary = self.vocabulary()
+        return {} if vocabulary is None else {"language": vocabulary.describe()}
 
     # policies ------------------------------------------------------------------------------
     def policy_space(self) -> tuple[Policy, ...]:
