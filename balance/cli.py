@@ -852,8 +852,9 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
                             chunk_size=spec.chunk_size, workers=planned)
     if found is None:
         return ""
-    over = found.seconds > budget.MAX_SECONDS
-    return f"; {found.describe()}" + ("; it needs --yes to start" if over else "")
+    big = found.memory > budget.MAX_BYTES
+    over = found.seconds > budget.MAX_SECONDS or big
+    return f"; {found.describe(memory=big)}" + ("; it needs --yes to start" if over else "")
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:

@@ -146,6 +146,17 @@ def test_a_sweep_over_the_cap_writes_nothing(tmp_path: Path,
     assert len(table) == 9
 
 
+def test_a_sweep_over_the_memory_cap_writes_nothing(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget, "MAX_BYTES", 2**20)  # 1 MB: a 300,000-fight kernel call is more
+    spec = make_spec(run={"fights": 300_000, "chunk_size": 300_000})
+    with pytest.raises(balance.SpecError, match=r"^the sweep: 2,700,000 fights would take .* "
+                                                r"and need about .* MB of memory; runs "
+                                                r"estimated over 1 MB of memory need --yes"):
+        balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    assert not (tmp_path / "run").exists()
+
+
 def test_plain_progress_without_tqdm(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "tqdm", None)  # as if the extra were not installed
     stream = io.StringIO()
@@ -186,7 +197,7 @@ def test_the_documented_limits_are_the_code_s() -> None:
         "A kernel call of more than 262,144 fights": budget.PROBE_ABOVE == 262_144,
         "the peak NumPy allocates for 65,536 fights": budget.PROBE_LANES == 65_536,
         "half of the machine's memory (`balance.budget.MAX_BYTES`)":
-            budget.MAX_BYTES == budget._half_of_memory(),
+            budget._half_of_memory() == budget.MAX_BYTES,
         "`--workers` is 1..256 in every command": budget.MAX_WORKERS == 256,
         "exits within a quarter of a second of its death": guard.WATCH_INTERVAL_S == 0.25,
         "past 120 bytes": files.NAME_BYTES == 120,
@@ -344,3 +355,19 @@ def test_the_explorer_s_matrix_is_costed_before_it_runs(monkeypatch: pytest.Monk
     assert "9 pairs of 100,000 fights: 900,000 fights would take about" in \
         ex.matrix_status.value and "need --yes" in ex.matrix_status.value
     assert ran == [] and ex.matrix_table is None
+
+
+def test_a_dry_run_says_when_the_sweep_needs_too_much_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from balance.cli import main
+
+    from ..sweep.helpers import to_toml
+
+    monkeypatch.setattr(budget, "MAX_BYTES", 2**20)
+    path = tmp_path / "exp.toml"
+    path.write_text(to_toml(make_spec(run={"fights": 300_000, "chunk_size": 300_000})))
+    assert main(["sweep", str(path), "--dry-run", "--allow-import", "--executor", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert " MB of memory; it needs --yes to start; valid, nothing run" in out
+    assert list(tmp_path.iterdir()) == [path]
