@@ -9,9 +9,10 @@ machine's memory unless ``--yes`` is given: ``duel``, ``matchups`` (its fights a
 and ``sweep`` are costed before any work (``balance.budget``: time from a short pilot's CPU
 seconds, never the wall clock, so a loaded machine gives the same answer; memory from a
 traced kernel call and what the command keeps), and the refusal names the flag, the estimate
-and the cap.  ``--workers`` is 1..256 in every command (one validator).  Ctrl-C and ``SIGTERM`` stop a command the same way: one line, a sweep
-keeps its finished chunks and marks its run interrupted, and the exit status is
-``128 + signal`` (130 for Ctrl-C, 143 for ``SIGTERM``).  Bare ``balance`` lists the commands.
+and the cap.  ``--workers`` is 1..256 in every command (one validator).  Ctrl-C and
+``SIGTERM`` stop a command the same way: one line, a sweep keeps its finished chunks and
+marks its run interrupted, and the exit status is ``128 + signal`` (130 for Ctrl-C, 143 for
+``SIGTERM``).  Bare ``balance`` lists the commands.
 """
 
 from __future__ import annotations
