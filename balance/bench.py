@@ -33,7 +33,7 @@ from .fields import plain
 from .random import stream
 from .rulesets.base import BenchCase, Ruleset
 
-__all__ = ["STARTUP", "format_table", "measure", "run", "startup"]
+__all__ = ["STARTUP", "format_table", "measure", "memory_estimates", "run", "startup"]
 
 STARTUP = "startup"
 """The bench case of whole-command start-up times (not a ruleset's case)."""
@@ -172,6 +172,25 @@ def _fields(obj: Any) -> dict[str, Any]:
     import dataclasses
 
     return {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def memory_estimates(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None,
+                     memory_n: int = 100_000_000) -> list[tuple[str, Any]]:
+    """What the ``memory=True`` duels would cost (``--memory-n`` fights of each ruleset's
+    first chosen case): ``(what, balance.budget.Estimate or None)``, for
+    :func:`balance.budget.check_all` before anything runs."""
+    from . import budget
+
+    parts = []
+    for name in rulesets:
+        rs = get(name)
+        chosen = [c for c in rs.bench_cases() if cases is None or c.name in cases]
+        if chosen:
+            case = chosen[0]
+            parts.append((f"--memory-n {memory_n:,} ({rs.name} / {case.name})", budget.estimate(
+                rs, case.rules, case.side_a, case.side_b, fights=memory_n,
+                chunk_size=DEFAULT_CHUNK_SIZE)))
+    return parts
 
 
 def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None, seconds: float = 1.0,

@@ -3,10 +3,16 @@
 Bad input (an unknown ruleset, field, preset or value, a value out of range, a malformed
 spec or file, a damaged run folder, an output folder that cannot be made) prints one line
 ``balance: error: ...`` naming what was wrong and what is allowed, exits with status 2, and
-writes nothing.  So does a run estimated to take over an hour (``balance.budget``) unless
-``--yes`` is given.  Ctrl-C and ``SIGTERM`` stop a command the same way: one line, a sweep
-keeps its finished chunks and marks its run interrupted, and the exit status is
-``128 + signal`` (130 for Ctrl-C, 143 for ``SIGTERM``).  Bare ``balance`` lists the commands.
+writes nothing.  So does a run estimated to take over an hour or to need over half of this
+machine's memory unless ``--yes`` is given: ``duel``, ``matchups`` (its fights and its
+``--resamples``), ``tune`` (``-n`` of a round robin, ``--max-fights``), ``bench --memory-n``
+and ``sweep`` are costed before any work (``balance.budget``: time from a short pilot's CPU
+seconds, never the wall clock, so a loaded machine gives the same answer; memory from a
+traced kernel call and what the command keeps), and the refusal names the flag, the estimate
+and the cap.  ``--workers`` is 1..256 in every command (one validator).  Ctrl-C and
+``SIGTERM`` stop a command the same way: one line, a sweep keeps its finished chunks and
+marks its run interrupted, and the exit status is ``128 + signal`` (130 for Ctrl-C, 143 for
+``SIGTERM``).  Bare ``balance`` lists the commands.
 """
 
 from __future__ import annotations
@@ -44,6 +50,15 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def _workers(text: str) -> int:
+    """A worker count: one cap for every command (``balance.budget.MAX_WORKERS``)."""
+    value = _positive_int(text)
+    if value > budget.MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected a whole number 1..{budget.MAX_WORKERS}, "
+                                         f"got {text!r}")
     return value
 
 
@@ -129,8 +144,14 @@ def _add_matchup(p: argparse.ArgumentParser) -> None:
 
 def _add_yes(p: argparse.ArgumentParser) -> None:
     p.add_argument("--yes", action="store_true",
-                   help="run even if a short pilot estimates it over "
-                        f"{budget.duration(budget.MAX_SECONDS)} (otherwise refused)")
+                   help="run even if it is estimated (by a short pilot's CPU time) to take "
+                        f"over {budget.duration(budget.MAX_SECONDS)} or to need over "
+                        f"{budget.size(budget.MAX_BYTES)} of memory (otherwise refused)")
+
+
+def _cap(args: argparse.Namespace) -> float | None:
+    """The time cap of a command: none with ``--yes`` (which lifts the memory cap too)."""
+    return None if args.yes else budget.MAX_SECONDS
 
 
 def _draw_worth(text: str) -> float:
@@ -216,8 +237,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="recheck the verdict's key answer under each alternative DEFAULT / "
                         "AMBIG reading and policy (bounded work)")
     _add_play(p)
-    p.add_argument("--workers", type=_positive_int, default=None,
-                   help="with --play best: pairs solved at once (default: one per core)")
+    p.add_argument("--workers", type=_workers, default=None,
+                   help="with --play best: pairs solved at once (default: one per core; "
+                        f"at most {budget.MAX_WORKERS}, and never more than the pairs)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("bench", help="kernel against reference throughput")
@@ -228,7 +250,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help=f"time budget per measurement (0 < SECONDS <= {MAX_BENCH_SECONDS:g})")
     p.add_argument("--memory", action="store_true",
                    help="also measure peak memory of one long duel per ruleset")
-    p.add_argument("--memory-n", type=_positive_int, default=100_000_000)
+    p.add_argument("--memory-n", type=_positive_int, default=100_000_000, metavar="N",
+                   help="fights of the --memory duel (default 100000000)")
+    _add_yes(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("sweep", help="run an experiment (a TOML grid of matchups) into a run "
@@ -239,8 +263,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="where chunks run (default auto: in this process while the work is "
                         "small, else processes, one worker per core; dask when --scheduler "
                         "is given)")
-    p.add_argument("--workers", type=_positive_int, default=None,
-                   help="worker processes, or workers of the local dask cluster")
+    p.add_argument("--workers", type=_workers, default=None,
+                   help="worker processes, or workers of the local dask cluster (at most "
+                        f"{budget.MAX_WORKERS})")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="address of a running dask.distributed scheduler, e.g. tcp://host:8786")
     p.add_argument("--resume", action="store_true",
@@ -344,6 +369,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--anchor", default=None, metavar="NAME",
                    help="round robin: the entrant whose value stays (default the strongest)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    _add_yes(p)
     p.add_argument("--json", action="store_true")
     return parser
 
@@ -433,9 +459,12 @@ def _cmd_duel(args: argparse.Namespace) -> int:
     else:
         fights = args.n or api.DEFAULT_N
         what = f"-n {fights:,}"
+    if args.chunk_size:
+        what += f" --chunk-size {args.chunk_size:,}"
     # Best play runs at least this many fights (a profile pair's worth): the same bound.
-    found = budget.estimate(rs, rules, side_a, side_b, fights=fights, chunk_size=chunk_size)
-    budget.check(found, what, None if args.yes else budget.MAX_SECONDS)
+    found = budget.estimate(rs, rules, side_a, side_b, fights=fights, chunk_size=chunk_size,
+                            at_least=args.play == "best")
+    budget.check(found, what, _cap(args))
     kwargs: dict[str, Any] = {"n": args.n, "precision": args.precision, "seed": args.seed}
     if args.chunk_size:
         kwargs["chunk_size"] = args.chunk_size
@@ -554,21 +583,10 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                         "solves every pair instead of sampling it; drop it or use --method "
                         "simulate")
     method = args.method or ("simulate" if sized else None)
+    _matchups_budget(args, rs, entrants, rules, method)
     if args.play == "best":
         return _matchups_best(args, rs, names, rules, method)
     n = args.n or MATCHUPS_N
-    if sized and entrants:
-        per_pair = (n if args.precision is None
-                    else min(MAX_FIGHTS, budget.fights_needed(args.precision)))
-        first = next(iter(entrants.values()))
-        _, pilot_rules, side_a, side_b = api.matchup(rs, first, first, rules)
-        found = budget.estimate(rs, pilot_rules, side_a, side_b,
-                                fights=per_pair * len(names) ** 2,
-                                chunk_size=min(per_pair, 1 << 18))
-        budget.check(found, f"{len(names) ** 2} pairs of "
-                     + (f"-n {n:,}" if args.precision is None else
-                        f"--precision {args.precision:g}"),
-                     None if args.yes else budget.MAX_SECONDS)
     with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
         table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
                                      seed=args.seed, method=method,
@@ -630,6 +648,46 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
         labels=labels, resamples=args.resamples, seed=args.seed, caveat=caveat,
         rests_on=_rests_on_lines(readings, disclosed))))
     return 0
+
+
+def _matchups_budget(args: argparse.Namespace, rs: Ruleset, entrants: dict[str, Any],
+                     rules: Any, method: str | None) -> None:
+    """Refuse a round robin over the caps before it starts: the fights of every ordered
+    pair (under best play at least one profile pair's, ``--workers`` pairs at once) and
+    the bootstrap replicates of its analyses (none for an exact table)."""
+    from .analysis.matchups import planned_method
+    from .engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
+
+    names = list(entrants)
+    if len(names) < 2:
+        return  # the round robin itself says why
+    best = args.play == "best"
+    simulated = (method != "exact" if best else
+                 planned_method(rs, entrants, rules=rules, method=method) == "simulate")
+    if not simulated:
+        return
+    parts: list[tuple[str, budget.Estimate | None]] = []
+    pairs = len(names) ** 2
+    if not best or args.n is not None:
+        if args.precision is not None and not best:
+            per_pair, flag = (min(MAX_FIGHTS, budget.fights_needed(args.precision)),
+                              f"--precision {args.precision:g}")
+        else:
+            per_pair = args.n or MATCHUPS_N
+            flag = f"-n {per_pair:,}"
+        if best:
+            from .analysis.bestplay import CHUNK_SIZE
+            from .experiments.runner import default_workers
+
+            chunk, workers = CHUNK_SIZE, min(pairs, args.workers or default_workers())
+        else:
+            chunk, workers = min(per_pair, DEFAULT_CHUNK_SIZE), 1
+        parts.append((f"{pairs:,} pairs of {flag}", budget.round_robin(
+            rs, entrants, rules, per_pair=per_pair, chunk_size=chunk, workers=workers,
+            at_least=best)))
+    parts.append((f"--resamples {args.resamples:,}",
+                  budget.resample_estimate(len(names), args.resamples, passes=4 if best else 3)))
+    budget.check_all(parts, _cap(args))
 
 
 def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
@@ -764,6 +822,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     names = [resolve(name, allow_import=args.allow_import) for name in
              (args.ruleset or list(RULESETS))]
+    if args.memory:
+        budget.check_all(bench.memory_estimates(names, cases=args.case, memory_n=args.memory_n),
+                         _cap(args))
     rows = bench.run(names, cases=args.case, seconds=args.seconds, memory=args.memory,
                      memory_n=args.memory_n, progress=None if args.json else sys.stderr)
     if args.json:
@@ -792,8 +853,9 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
                             chunk_size=spec.chunk_size, workers=planned)
     if found is None:
         return ""
-    over = found.seconds > budget.MAX_SECONDS
-    return f"; {found.describe()}" + ("; it needs --yes to start" if over else "")
+    big = found.memory > budget.MAX_BYTES
+    over = found.seconds > budget.MAX_SECONDS or big
+    return f"; {found.describe(memory=big)}" + ("; it needs --yes to start" if over else "")
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
@@ -951,6 +1013,7 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
             raise SpecError("--target/--metric: the round robin mode brings every expected "
                             "score to 50%")
         names = [p.strip() for p in args.entrants.split(",")]
+        _handicaps_budget(args, tuning, names)
         return tuning.handicaps(_ruleset(args), names, margin=args.margin,
                                 rules=_rule_overrides(args.rule), n=args.n,
                                 seed=0 if args.seed is None else args.seed,
@@ -959,10 +1022,39 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
         if given is not None:
             raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
     rs, rules, side_a, side_b = _matchup(args)
+    if args.method == "simulate" or (args.method is None
+                                     and rs.exact_check(rules, side_a, side_b) is not None):
+        cap = args.max_fights or tuning.MAX_FIGHTS
+        # the two values that bracket the crossing, each simulated to the cap (the worst
+        # case of the bracket; refining inside it reuses their fights' streams)
+        budget.check(budget.estimate(rs, rules, side_a, side_b, fights=2 * cap,
+                                     chunk_size=tuning.CHUNK_SIZE, held_bytes=8 * cap),
+                     f"--max-fights {cap:,} (two values simulated to it)", _cap(args))
     extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
     return tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
                        metric=args.metric, precision=args.precision, seed=args.seed,
                        **common, **extra)
+
+
+def _handicaps_budget(args: argparse.Namespace, tuning: Any, names: list[str]) -> None:
+    """Refuse a simulated round robin of handicaps over the caps before it starts: at least
+    every ordered pair once at ``-n`` fights (each value's fights are one kernel call of
+    ``-n`` fights, and their outcomes are kept)."""
+    rs = _ruleset(args)
+    if args.method == "exact" or len(names) < 2 or len(set(names)) != len(names):
+        return  # exact, or refused by the tuning itself
+    entrants = {name: rs.preset(name) for name in names}
+    overrides = _rule_overrides(args.rule)
+    pairs = [api.matchup(rs, entrants[x], entrants[y], overrides)
+             for x in names for y in names if x != y]
+    if args.method is None and all(found.exact_check(rules, a, b) is None
+                                   for found, rules, a, b in pairs):
+        return  # solved exactly: -n is not used
+    n = args.n or tuning.RR_FIGHTS
+    _, rules, side_a, side_b = pairs[0]
+    budget.check(budget.estimate(rs, rules, side_a, side_b, fights=n * len(pairs),
+                                 chunk_size=n, at_least=True, held_bytes=n * len(pairs)),
+                 f"-n {n:,} over {len(pairs):,} ordered pairs", _cap(args))
 
 
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
@@ -992,6 +1084,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except MemoryError as exc:  # past the memory cap with --yes: still one line
+        print("balance: error: out of memory" + (f" ({_one_line(str(exc))})" if str(exc)
+                                                 else "") + ": the run needs more memory than "
+              "this machine has; ask for fewer fights, replicates or workers",
+              file=sys.stderr)
+        return 2
     except OSError as exc:
         # A path given on the command line (or named in a spec) that the system refuses
         # in a way no check foresaw: still one line, never a traceback.

@@ -101,6 +101,10 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     ruleset = rs.name
     if play not in ("default", "best"):
         raise SpecError(f"play must be one of default, best, got {play!r}")
+    if workers is not None:
+        from ..budget import check_workers
+
+        check_workers(workers)
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
     resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
     if play == "best":
@@ -111,7 +115,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     n = DEFAULT_N if n is None else n
     chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
     if method is None:
-        method = "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
+        method = _auto_method(resolved)
     if method == "exact":
         return _exact_round_robin(ruleset, names, resolved, progress)
     entropy = root_entropy(seed)
@@ -133,6 +137,25 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
                         "play": "default"})
     return frame
+
+
+def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = None,
+                   method: str | None = None, mirror: bool = True) -> str:
+    """The method :func:`round_robin` with the policies as given uses: ``method`` when
+    given, else exact where the ruleset's solver accepts every pair (asked without
+    solving), else simulate.  What a budget is estimated on before the round robin runs."""
+    if method is not None:
+        return method
+    from ..api import get
+
+    rs = get(ruleset)
+    names = list(entrants)
+    return _auto_method([(a, b, *matchup(rs, entrants[a], entrants[b], rules))
+                         for a in names for b in names if a != b or mirror])
+
+
+def _auto_method(resolved: Sequence[tuple[Any, ...]]) -> str:
+    return "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
 
 
 def _best_pair(ruleset: Any, a: str, b: str, rules: Any, side_a: Any, side_b: Any,
@@ -171,7 +194,10 @@ def _map_pairs(tasks: Sequence[tuple[Any, ...]], workers: int | None,
     import concurrent.futures as cf
     import multiprocessing as mp
 
+    from ..budget import MAX_WORKERS
+
     method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    workers = min(workers, len(tasks), MAX_WORKERS)  # never a process without a pair
     with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)) as pool:
         futures = {pool.submit(_best_pair, *task): i for i, task in enumerate(tasks)}
         for done, future in enumerate(cf.as_completed(futures), start=1):

@@ -71,9 +71,9 @@ STOP_GRACE_S = 10.0
 """On Ctrl-C or a failed chunk, how long to wait for running chunks so they are kept."""
 SCHEDULER_TIMEOUT_S = 10.0
 """How long to try to reach a dask scheduler given by address."""
-MAX_WORKERS = 256
-"""Most worker processes a run starts on this machine (a typo must not fork thousands);
-an external dask scheduler brings as many as it has."""
+MAX_WORKERS = budget.MAX_WORKERS
+"""Most worker processes a run starts on this machine (a typo must not fork thousands): the
+one cap of every command; an external dask scheduler brings as many as it has."""
 SMALL_WORK_S = 2.0
 """The ``auto`` executor's rule: run tasks in this process while the whole sweep is
 estimated to take less than this many seconds here (the mean time of the tasks run so far
@@ -661,9 +661,8 @@ def _check_scheduler(address: str) -> None:
 def _check_executor(executor: str, workers: int | None, scheduler: str | None) -> None:
     if executor not in EXECUTORS:
         raise SpecError(f"unknown executor {executor!r}; executors: " + ", ".join(EXECUTORS))
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or not 1 <= workers <= MAX_WORKERS):
-        raise SpecError(f"workers must be a whole number 1..{MAX_WORKERS}, got {workers!r}")
+    if workers is not None:
+        budget.check_workers(workers)
     if scheduler is not None and executor != "dask":
         raise SpecError(f"a scheduler address needs executor 'dask', not {executor!r}")
     if scheduler is not None and workers is not None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from .. import budget as budget_module
 from ..api import get
 from ..errors import SpecError
 from ..fields import coerce, plain, split_spec
@@ -336,6 +337,7 @@ class Explorer:
                  rules: Mapping[str, Any] | None = None, seed: int = 1,
                  background: bool = True, budget: float = BUDGET_S, refine_s: float = 20.0,
                  precision: float = 0.002, experiments: str | Path = ".") -> None:
+        _check_options(budget, refine_s, precision)
         self.budget, self.refine_s, self.precision = budget, refine_s, precision
         self.experiments = Path(experiments)
         self.answer: Any = None
@@ -534,6 +536,7 @@ class Explorer:
     def refine(self, seconds: float) -> None:
         """Refine the current answer for ``seconds`` now (what the live panel does while
         idle), and show it."""
+        _check_seconds("seconds", seconds)
         pending = getattr(self, "pending", None)
         if pending is None or isinstance(pending, Comparison):
             return
@@ -632,6 +635,7 @@ class Explorer:
                 if len(names) < 2:
                     raise SpecError("choose at least two presets for a matchup matrix")
                 rules = self.rs.rules(overrides(self.rs.rules(), self.rules.values()))
+                _matrix_budget(self.rs, names, rules, int(self.matrix_fights.value))
                 start = time.perf_counter()
                 table = round_robin(self.rs.name, names, rules=rules,
                                     n=int(self.matrix_fights.value),
@@ -793,6 +797,35 @@ class Explorer:
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+def _check_seconds(name: str, value: Any, cap: float = budget_module.MAX_SECONDS) -> None:
+    """A time box of the explorer: a number of seconds in (0, cap] (the refinement runs for
+    at most this long, so the box is its estimate)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 0 < value <= cap:
+        raise SpecError(f"{name} must be a number of seconds in (0, "
+                        f"{budget_module.duration(cap)}], got {value!r}")
+
+
+def _check_options(budget: Any, refine_s: Any, precision: Any) -> None:
+    _check_seconds("budget", budget, 60.0)
+    _check_seconds("refine_s", refine_s)
+    if isinstance(precision, bool) or not isinstance(precision, int | float) \
+            or not 0 < precision < 0.5:
+        raise SpecError(f"precision must be a half-width in (0, 0.5), got {precision!r}")
+
+
+def _matrix_budget(rs: Any, names: Sequence[str], rules: Any, n: int) -> None:
+    """Refuse a simulated matchup matrix estimated over the caps (before it runs)."""
+    from ..analysis.matchups import planned_method
+    from ..engine import DEFAULT_CHUNK_SIZE
+
+    entrants = {name: name for name in names}
+    if planned_method(rs, entrants, rules=rules) == "simulate":
+        budget_module.check(budget_module.round_robin(
+            rs, entrants, rules, per_pair=n, chunk_size=min(n, DEFAULT_CHUNK_SIZE)),
+            f"{len(names) ** 2:,} pairs of {n:,} fights", budget_module.MAX_SECONDS)
 
 
 def _rulesets() -> list[str]:

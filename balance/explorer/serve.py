@@ -98,10 +98,12 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     from importlib.util import find_spec
 
     from ..api import get, matchup
+    from ..files import check_folder
 
     rs = get(ruleset)
     presets = list(rs.presets)
     matchup(rs, list(a) or presets[:1], list(b) or presets[1:2] or presets[:1], dict(rules or {}))
+    check_folder(experiments, "--experiments", " for the saved experiments")
     for name in ("voila", "ipywidgets"):
         if find_spec(name) is None:
             raise SpecError(f"`balance explore` needs {name}: pip install 'balance[explore]'")

@@ -294,6 +294,46 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "whole number >= 1"),
     ("matchups-n-huge", argv("matchups", "crt", "--entrants", "novice,expert", "-n",
                              "100000000000"), "need --yes"),
+    # --- the budget: estimated (CPU-timed pilot, traced memory) and refused before any work;
+    # none of these allocates what it asks for ---
+    ("matchups-resamples-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "-n",
+                                     "1000", "--resamples", "10000000000000"),
+     "--resamples 10,000,000,000,000: 10,000,000,000,000 replicates would take about"),
+    ("matchups-resamples-huge-memory", argv("matchups", "crt", "--entrants", "novice,veteran",
+                                            "-n", "1000", "--resamples", "10000000000000"),
+     "of memory need --yes"),
+    ("matchups-resamples-huge-json", argv("matchups", "crt", "--entrant", "novice",
+                                          "--entrant", "veteran", "--method", "simulate",
+                                          "--resamples", "10000000000000", "--json"),
+     "--resamples 10,000,000,000,000"),
+    ("matchups-best-n-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "--play",
+                                  "best", "--method", "simulate", "-n", "10000000000000"),
+     "4 pairs of -n 10,000,000,000,000: 40,000,000,000,000 fights would take at least"),
+    ("matchups-workers-thousands", argv("matchups", "crt", "--workers", "100000"), "1..256"),
+    ("matchups-best-workers-thousands", argv("matchups", "crt", "--play", "best", "--workers",
+                                             "100000"), "1..256"),
+    ("tune-round-robin-n-huge", argv("tune", "crt", "--entrants", "novice,veteran", "--knob",
+                                     "skill", "-n", "10000000000000"),
+     "-n 10,000,000,000,000 over 2 ordered pairs: 20,000,000,000,000 fights would take at "
+     "least"),
+    ("tune-max-fights-huge", argv("tune", "crt", "--a", "novice", "--b", "veteran", "--knob",
+                                  "a.0.skill", "--method", "simulate", "--max-fights",
+                                  "10000000000000", "--json"),
+     "--max-fights 10,000,000,000,000 (two values simulated to it)"),
+    ("bench-memory-n-huge", argv("bench", "--ruleset", "crt", "--memory", "--memory-n",
+                                 "10000000000000"),
+     "--memory-n 10,000,000,000,000 (crt / plain duel): 10,000,000,000,000 fights would"),
+    ("duel-chunk-huge", argv(*DUEL, "-n", "100000000000", "--chunk-size", "100000000000"),
+     "-n 100,000,000,000 --chunk-size 100,000,000,000: "),
+    ("duel-chunk-huge-memory", argv(*DUEL, "-n", "100000000000", "--chunk-size",
+                                    "100000000000"), "of memory need --yes"),
+    ("duel-best-n-huge", argv(*DUEL, "--play", "best", "-n", "10000000000000"),
+     "fights would take at least"),
+    ("explore-experiments-file", with_file(a_file, "explore", "crt", "--experiments", "FILE"),
+     "is a file; give a folder for the saved experiments"),
+    ("explore-experiments-under-file", lambda t, r: ["explore", "crt", "--experiments",
+                                                     str(a_file(t) / "saved")],
+     "is a file, not a folder"),
     ("bench-unknown-ruleset", argv("bench", "--ruleset", "nosuch", "--json"),
      "unknown ruleset"),
     ("bench-seconds-nan", argv("bench", "--ruleset", "crt", "--seconds", "nan"), "(0, 600]"),
@@ -503,6 +543,8 @@ def test_the_table_is_large_enough() -> None:
 
 ENTRY_POINT = [
     ["sweep", "nowhere.toml", "--json"],
+    # a MemoryError traceback once: refused by the budget before it allocates
+    ["tune", "crt", "--entrants", "novice,veteran", "--knob", "skill", "-n", "10000000000000"],
 ]
 
 
