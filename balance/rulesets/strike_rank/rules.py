@@ -13,11 +13,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
 from . import tables as T
+from .conditions import EMPTY, LANGUAGE_COLUMNS, RowLanguage, read_row, vocabulary
+
+if TYPE_CHECKING:
+    from ...language import Vocabulary
 
 ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
 DEFENCE_POLICIES: tuple[str, ...] = ("best", "parry", "dodge", "armour_block", "none")
@@ -427,6 +431,7 @@ class Rules:
         object.__setattr__(self, "_weapon_rows", _weapon_table(self.weapons))
         object.__setattr__(self, "_missile_rows", _missile_table(self.missile_weapons))
         object.__setattr__(self, "_style_rows", _style_table(self.styles))
+        object.__setattr__(self, "_language", _language(self))
         for field in ("gladiator_weapons", "martial_weapons"):
             for name in getattr(self, field):
                 if name not in self.weapons and not (field == "gladiator_weapons"
@@ -442,6 +447,21 @@ class Rules:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
                             f"({self.max_rounds}), got {self.range_rounds}")
         _code_bands(self.wound_code_table)
+
+    def vocabulary(self) -> Vocabulary:
+        """What the rows' conditions may name under these rules (their styles and weapons
+        are the words of ``style`` and ``weapon``)."""
+        return vocabulary(tuple(self.styles), tuple(self.weapons))
+
+    def language(self, table: str, name: str) -> RowLanguage:
+        """The modifiers and effects of row ``name`` of ``table`` (weapons, missile_weapons,
+        styles); empty for a row without them."""
+        return self._language.get((table, name), EMPTY)  # type: ignore[attr-defined]
+
+    @property
+    def has_language(self) -> bool:
+        """Whether any row has modifiers or effects."""
+        return bool(self._language)  # type: ignore[attr-defined]
 
     def missile(self, name: str) -> T.Missile:
         """The missile row ``name`` under these rules (``missile_weapons``)."""
@@ -592,14 +612,16 @@ def _rows(value: Table, defaults: Mapping[str, Mapping[str, object]], check: obj
 
 
 def _need(row: Mapping[str, object], columns: Sequence[str], where: str) -> None:
+    """Every column of ``columns`` given, and nothing else but the optional rules-language
+    columns ``modifiers`` and ``effects``."""
     missing = [c for c in columns if c not in row]
-    extra = [c for c in row if c not in columns]
+    extra = [c for c in row if c not in columns and c not in LANGUAGE_COLUMNS]
     if missing:
         raise SpecError(f"{where} lacks column(s) {', '.join(missing)} (give them, or "
                         "'like = NAME' to start from a row)")
     if extra:
         raise SpecError(f"{where} has unknown column(s) {', '.join(extra)}; columns: "
-                        + ", ".join(columns))
+                        + ", ".join((*columns, *LANGUAGE_COLUMNS)))
 
 
 def _int(row: Mapping[str, object], col: str, where: str, low: int, high: int,
@@ -707,6 +729,21 @@ def _style_table(rows: Table) -> dict[str, Style]:
     return {name: Style(name, r["group"], r["weapons"], r["missiles"], r["buckler"],
                         r["shield"], r["skill_mod"], r["aim_doubled"], frozenset(r["mechanics"]))
             for name, r in rows.items()}
+
+
+def _language(rules: Rules) -> dict[tuple[str, str], RowLanguage]:
+    """Every row's modifiers and effects, read once (only the rows that have some)."""
+    if not any(col in row for field in ("weapons", "missile_weapons", "styles")
+               for row in getattr(rules, field).values() for col in LANGUAGE_COLUMNS):
+        return {}
+    vocab = rules.vocabulary()
+    out = {}
+    for field in ("weapons", "missile_weapons", "styles"):
+        for name, row in getattr(rules, field).items():
+            found = read_row(field, name, row, vocab)
+            if found:
+                out[(field, name)] = found
+    return out
 
 
 def _parse_test(test: str, rules: Rules | None, where: str) -> tuple[str, object]:
