@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import budget, files
 from ..api import versions
 from ..engine import reached, run_chunk
@@ -54,16 +56,17 @@ from ..results import Summary, Tally, Winner
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
-from . import guard, store
+from . import guard, readback, store
 from .grid import Cell, expand
-from .plotting import draw_spec_plots
+from .plotting import check_spec_plots, draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
 from .store import Run
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep"]
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep",
+           "validate"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = store.RUN_FORMAT
@@ -776,11 +779,10 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         marked ``interrupted``; ``resume=True`` finishes the run.
     """
     started, clock = _now(), time.perf_counter()
-    spec, out = _load(spec, out, allow_import, play)
     if executor == "auto" and scheduler is not None:
         executor = "dask"
-    plan = _plan(spec, out, executor, workers, scheduler, resume, allow_import)
-    work = _work(plan)
+    plan, work, record = _prepare(spec, out, executor, workers, scheduler, resume,
+                                  allow_import, play, started)
     stream = stream or sys.stderr
     # An existing scheduler is asked how many workers it has before the estimate; anything
     # started here is started only once the run is sure to go ahead.
@@ -793,7 +795,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         partial, rejected = _take_folder(plan, work, lock, resume, stream)
         if work.n_todo and pool is None:
             pool = _make_pool(executor, workers, scheduler, work.n_tasks)
-        meta = _start_record(plan, work, pool, started)
+        meta = _start_record(plan, record, pool)
         try:
             with guard.terminate_as_interrupt():
                 counts = _compute(plan, work, pool, progress, stream)
@@ -801,8 +803,7 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
                 if pool is not None:
                     pool.close()
                     pool = None
-                table, outputs = _finish(spec, plan.rs, plan.cells, work.runs, work.records,
-                                         plan.run_dir)
+                table, outputs = _finish(plan, work)
         except BaseException as exc:
             failed = exc
             executor = _settle(pool, meta, executor)
@@ -821,7 +822,37 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     return Run(table, plan.run_dir)
 
 
+def validate(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
+             executor: str = "auto", workers: int | None = None,
+             scheduler: str | None = None, resume: bool = False, allow_import: bool = False,
+             play: str | None = None) -> tuple[Spec, tuple[Cell, ...]]:
+    """Everything :func:`sweep` checks before it writes anything, and nothing else (the
+    command line's ``--dry-run``): the spec, the executor options, every cell, the run
+    directory, the first missing cell of an exact or best-play run solved here, and what
+    the run's end and its report need (see :func:`_rehearse`).  The spec and its cells;
+    raises the SpecError the sweep would raise."""
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
+    plan, _, _ = _prepare(spec, out, executor, workers, scheduler, resume, allow_import, play,
+                          _now())
+    return plan.spec, plan.cells
+
+
 # --- the steps of a sweep ----------------------------------------------------------------------
+
+
+def _prepare(spec: Spec | str | Path | Mapping[str, Any], out: str | Path | None,
+             executor: str, workers: int | None, scheduler: str | None, resume: bool,
+             allow_import: bool, play: str | None, started: str
+             ) -> tuple[_Plan, _Work, dict[str, Any]]:
+    """The checks before any work, writing nothing: the plan, the work left, and the run
+    record the run will write."""
+    spec, out = _load(spec, out, allow_import, play)
+    plan = _plan(spec, out, executor, workers, scheduler, resume, allow_import)
+    work = _work(plan)
+    record = _run_record(plan, work, started)
+    _rehearse(plan, work, record, allow_import)
+    return plan, work, record
 
 
 @dataclass
@@ -957,15 +988,49 @@ def _work(plan: _Plan) -> _Work:
             work.records[cell.key] = record
     work.cached = len(work.records)
     work.todo_cells = [cell for cell in distinct if cell.key not in work.records]
-    # Validation before any work: the ruleset's own check of every cell, then the first
-    # missing cell solved here; either raises a SpecError naming the cell.
-    if work.todo_cells and not plan.best:
-        _exact.check_cells(spec, work.todo_cells, plan.rs)
-        work.probed_key = work.todo_cells[0].key
-        work.probed = _exact.probe(spec, work.todo_cells[0])
-        work.records[work.probed_key] = work.probed
+    # Validation before any work: the ruleset's own check of every cell (an exact run),
+    # then the first missing cell solved (or played) here; either raises a SpecError
+    # naming the cell.
+    if work.todo_cells:
+        first = work.todo_cells[0]
+        if plan.best:
+            work.probed = _best.probe(spec, first, plan.entropy)
+        else:
+            _exact.check_cells(spec, work.todo_cells, plan.rs)
+            work.probed = _exact.probe(spec, first)
+        work.probed_key = first.key
+        work.records[first.key] = work.probed
         work.todo_cells = work.todo_cells[1:]
     return work
+
+
+def _rehearse(plan: _Plan, work: _Work, record: Mapping[str, Any], allow_import: bool) -> None:
+    """Refuse now what would stop the run at its end, or its verdict or report, after the
+    work: the spec's plots, and what the verdict and report rebuild from the run record
+    (the ruleset with the spec's presets, labels, the cell of every row, ``[[tune]]``
+    tables) are checked by the code that will draw and rebuild them
+    (:func:`check_spec_plots`, :func:`balance.experiments.readback.check`), on a stand-in
+    table of the run's shape and the record it is about to write."""
+    table = _stand_in_table(plan, work)
+    check_spec_plots(plan.spec, table)
+    readback.check(table, record, allow_import=allow_import)
+
+
+def _stand_in_table(plan: _Plan, work: _Work) -> pd.DataFrame:
+    """The results table the run will write, in shape: every cell's row made by the run's
+    own code from a stand-in answer where the cell has none yet (a simulated cell: three
+    one-round fights, one of each outcome; an exact or best-play cell: the answer of the
+    cell solved as a check, or of a cached one)."""
+    if plan.exact:
+        template = work.probed if work.probed is not None else next(iter(work.records.values()))
+        records = {cell.key: work.records.get(cell.key, template) for cell in plan.cells}
+        return _results_table(plan, {}, records)
+    causes = tuple(getattr(plan.rs, "causes", ()))
+    counts = np.zeros((3, len(causes)), np.int64)
+    if causes:
+        counts[:, 0] = 1
+    tally = Tally(causes, counts, np.array([0, int(counts.sum())], np.int64))
+    return _results_table(plan, {key: tally for key in work.runs}, {})
 
 
 def _check_budget(plan: _Plan, work: _Work, pool: Any, max_seconds: float | None) -> None:
@@ -996,21 +1061,20 @@ def _take_folder(plan: _Plan, work: _Work, lock: guard.RunLock, resume: bool,
     return partial, rejected
 
 
-def _start_record(plan: _Plan, work: _Work, pool: Any, started: str) -> dict[str, Any]:
-    """Write the run record (``meta.json``, status running) and the spec's copy; the
-    record, whose ``sessions`` lists every earlier session that worked on this run
-    directory, oldest first (a resumed run keeps what interrupted sessions computed)."""
+def _run_record(plan: _Plan, work: _Work, started: str) -> dict[str, Any]:
+    """The run record (``meta.json``) as the run will start it, status running; its
+    ``sessions`` lists every earlier session that worked on this run directory, oldest
+    first (a resumed run keeps what interrupted sessions computed)."""
     spec, cells, previous = plan.spec, plan.cells, plan.previous
-    meta: dict[str, Any] = {
+    return {
         "format": RUN_FORMAT, "status": "running", "description": spec.description,
         "ruleset": plan.rs.name, "source": spec.source, "spec": spec.to_dict(),
         "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
         "seed": spec.seed, "entropy": plan.entropy,
         "chunk_size": (spec.chunk_size if not plan.exact
                        or (plan.best and spec.method != "exact") else None),
-        "cache": f"cache/{work.tag}", "executor": plan.executor,
-        "workers": pool.workers if pool else None,
-        "scheduler": pool.address if pool else None, "versions": plan.versions,
+        "cache": f"cache/{work.tag}", "executor": plan.executor, "workers": None,
+        "scheduler": None, "versions": plan.versions,
         "cells": len(cells), "distinct_cells": len(work.copies),
         "resumed": previous is not None,
         "assumptions": _assumptions(plan.rs, cells),
@@ -1018,8 +1082,16 @@ def _start_record(plan: _Plan, work: _Work, pool: Any, started: str) -> dict[str
         "timings": {"started": started},
         "sessions": list(previous.get("sessions", [])) if previous else [],
     }
-    if spec.source:
-        files.atomic_write(plan.run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
+
+
+def _start_record(plan: _Plan, record: dict[str, Any], pool: Any) -> dict[str, Any]:
+    """Write the run record (with the pool's workers and scheduler) and the spec's copy;
+    the record."""
+    meta = {**record, "workers": pool.workers if pool else None,
+            "scheduler": pool.address if pool else None}
+    if plan.spec.source:
+        files.atomic_write(plan.run_dir / store.SPEC_COPY,
+                           Path(plan.spec.source).read_bytes())
     store.write_json(plan.run_dir / store.META, meta)
     return meta
 
@@ -1112,35 +1184,44 @@ def _record_finish(plan: _Plan, work: _Work, meta: dict[str, Any], counts: _Coun
     store.write_json(plan.run_dir / store.META, meta)
 
 
-def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
-            records: Mapping[str, dict[str, Any]], run_dir: Path
-            ) -> tuple[pd.DataFrame, dict[str, Any]]:
+def _finish(plan: _Plan, work: _Work) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The results table, written with the spec's plots, and what the run record says of
     them: the fights in all, the files written and the tables' checksums (and under best
     play, the policies the cells' equilibria rest on)."""
-    import pandas as pd
-
+    spec, run_dir = plan.spec, plan.run_dir
+    table = _results_table(plan, {key: run.total() for key, run in work.runs.items()},
+                           work.records)
     said: dict[str, Any] = {}
-    if spec.play == "best":
-        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+    if plan.best:
         said["policies"] = list(dict.fromkeys(
             item for cell in table["policies"] for item in str(cell).split("; ")
             if item and item != "none"))
-    elif spec.method == "exact":
-        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
-    else:
-        totals = {key: run.total() for key, run in runs.items()}
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
-    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = draw_spec_plots(spec, table, run_dir)
     said.update({
-        "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
+        "fights": int(table["fights"].sum() if plan.best else table["n"].sum()),
         "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
         "checksums": {p.name: store.file_checksum(p) for p in written},
     })
     return table, said
+
+
+def _results_table(plan: _Plan, totals: Mapping[str, Tally],
+                   records: Mapping[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per cell: from its tally (a simulated run) or its record (an exact or
+    best-play run)."""
+    import pandas as pd
+
+    spec, rs, cells = plan.spec, plan.rs, plan.cells
+    if plan.best:
+        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+    elif spec.method == "exact":
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
+    else:
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
+    table.attrs.update({"run": str(plan.run_dir), "ruleset": rs.name,
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
+    return table
 
 
 def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:

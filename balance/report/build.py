@@ -17,8 +17,7 @@ from ..fields import describe_fields
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 
 __all__ = ["VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
-           "build", "check", "question_from_spec", "run_ruleset", "run_verdict",
-           "spec_figures"]
+           "build", "question_from_spec", "run_verdict", "spec_figures"]
 
 
 @dataclass(frozen=True)
@@ -603,50 +602,6 @@ def _flat_where(where: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def run_ruleset(meta: Mapping[str, Any], *, allow_import: bool = False) -> Any:
-    """The ruleset a run was made with (its name or import path, see
-    :func:`balance.rulesets.resolve`), holding the spec's own ``[presets]``, which its
-    cells may name."""
-    from ..rulesets import resolve
-
-    spec = meta.get("spec", {}) or {}
-    ruleset = resolve(meta.get("source_ruleset") or spec.get("ruleset") or meta["ruleset"],
-                      allow_import=allow_import)
-    presets = spec.get("presets")
-    return ruleset.with_presets(presets) if presets else ruleset
-
-
-class _RunCells:
-    """A run's cells by their axis values as its table shows them: the spec read back
-    from the run record and expanded with the run's ruleset (when first asked), so the
-    verdict can build the matchup of any row."""
-
-    def __init__(self, spec: Mapping[str, Any], ruleset: Any, axes: Sequence[str],
-                 allow_import: bool) -> None:
-        self.spec, self.ruleset, self.axes = spec, ruleset, list(axes)
-        self.allow_import = allow_import
-        self.cells: dict[tuple[str, ...], Any] | None = None
-
-    def matchup(self, cell: Mapping[str, Any]) -> Any:
-        """The matchup of the row whose axis values are ``cell``."""
-        from ..analysis.verdict import Matchup
-        from ..errors import SpecError
-
-        if self.cells is None:
-            from ..experiments.grid import expand
-            from ..experiments.spec import load_spec
-            from ..labels import display
-
-            self.cells = {tuple(str(display(c.params[a], a)) for a in self.axes): c
-                          for c in expand(load_spec(self.spec, allow_import=self.allow_import),
-                                          self.ruleset)}
-        found = self.cells.get(tuple(str(cell[a]) for a in self.axes))
-        if found is None:
-            raise SpecError("the run's spec has no cell " + ", ".join(
-                f"{a}={cell[a]}" for a in self.axes) + ": its table and its spec disagree")
-        return Matchup(found.rules, found.side_a, found.side_b)
-
-
 def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any = None,
                 labels: Labels | None = None, sensitivity: bool = False,
                 allow_import: bool = False, budget: int | None = None) -> Verdict:
@@ -654,6 +609,7 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     the run's own cells; with ``sensitivity`` the claim is recomputed under each
     alternative reading and policy (within ``budget`` simulated fights)."""
     from ..analysis import verdict as _verdict
+    from ..experiments.readback import RunCells, run_ruleset
 
     spec = meta.get("spec", {})
     if ruleset is None:
@@ -661,41 +617,22 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     labels = labels or Labels.for_run(results, spec, ruleset)
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     options = dict(spec.get("verdict", {}) or {})
-    cells = _RunCells(spec, ruleset, axes, allow_import)
+    cells = RunCells(spec, ruleset, axes, allow_import)
+
+    def matchup_of(row: Mapping[str, Any]) -> Any:
+        found = cells.cell(row)
+        return _verdict.Matchup(found.rules, found.side_a, found.side_b)
+
     best = is_best(results, meta)
     made = _verdict.verdict(
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         thresholds=_verdict.Thresholds.of(options), value=options.get("value"),
-        focus=options.get("focus"), matchup_of=None if best else cells.matchup,
+        focus=options.get("focus"), matchup_of=None if best else matchup_of,
         rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
     return made
-
-
-def check(results: pd.DataFrame, meta: Mapping[str, Any], *,
-          allow_import: bool = False) -> None:
-    """Raise the SpecError the report of a run (or its verdict) would stop on, short of
-    the analyses and figures that need its real numbers: the ruleset with the spec's
-    presets, the labels, every section but the verdict and the analyses, the verdict's
-    options and the matchup of every row, and each ``[[tune]]`` table up to its search.
-
-    A sweep asks it before running any fight, of a stand-in table in the shape the run
-    will write, so a run that its report would refuse is refused before the work."""
-    from ..analysis import verdict as _verdict
-
-    ctx = _context(results, meta, allow_import, svg=False)
-    _question_section(ctx, "")
-    _results_section(ctx)
-    _rules_section(ctx)
-    _reproduce_section(ctx)
-    _verdict.Thresholds.of(dict(ctx.spec.get("verdict", {}) or {}))
-    if not ctx.best:
-        cells = _RunCells(ctx.spec, ctx.ruleset, ctx.axes, allow_import)
-        for row in results[ctx.axes].to_dict("records"):
-            cells.matchup(row)
-    _fair_searches(ctx.spec, meta, allow_import)  # each resolved, none run
 
 
 VERDICT = "Verdict"
@@ -757,6 +694,8 @@ class _Context:
 
 def _context(results: pd.DataFrame, meta: Mapping[str, Any], allow_import: bool,
              svg: bool) -> _Context:
+    from ..experiments.readback import run_ruleset
+
     ruleset = run_ruleset(meta, allow_import=allow_import)
     spec = meta.get("spec", {})
     exact = is_exact(results, meta)
@@ -1122,8 +1061,10 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
     """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
     out now by :func:`balance.experiments.tuning.from_spec` (seeded by the run, so the same
     each time), with the values tried and how."""
+    from ..experiments.readback import tune_searches
+
     blocks: list[Block] = []
-    for search in _fair_searches(spec, meta, allow_import):
+    for search in tune_searches(spec, meta, allow_import=allow_import):
         result = search()
         around = getattr(result, "around", lambda: "")()
         blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
@@ -1135,20 +1076,6 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
                                                            for n in result.notes)]),
                                 kind="note"))
     return Section("What would make it fair", tuple(blocks)) if blocks else None
-
-
-def _fair_searches(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
-                   ) -> list[Callable[[], Any]]:
-    """Each ``[[tune]]`` table of the spec (read back from the run record) resolved up to
-    its search (:func:`balance.experiments.tuning.prepare`), seeded by the run."""
-    if not spec.get("tune"):
-        return []
-    from ..experiments.spec import load_spec
-    from ..experiments.tuning import prepare
-
-    parsed = load_spec(spec, name="spec", allow_import=allow_import)
-    return [prepare(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
-            for i in range(len(parsed.tune))]
 
 
 def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:
