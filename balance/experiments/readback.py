@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..errors import SpecError
 
 if TYPE_CHECKING:
@@ -57,13 +59,22 @@ class RunCells:
             from .spec import load_spec
 
             spec = load_spec(self.spec, allow_import=self.allow_import)
-            self.cells = {tuple(str(display(c.params[a], a)) for a in self.axes): c
+            self.cells = {tuple(_key(display(c.params[a], a)) for a in self.axes): c
                           for c in expand(spec, self.ruleset)}
-        found = self.cells.get(tuple(str(row[a]) for a in self.axes))
+        found = self.cells.get(tuple(_key(row[a]) for a in self.axes))
         if found is None:
             raise SpecError("the run's spec has no cell " + ", ".join(
                 f"{a}={row[a]}" for a in self.axes) + ": its table and its spec disagree")
         return found
+
+
+def _key(value: Any) -> str:
+    """An axis value as a lookup key: a number by its value (an axis of 0, 0.5 and 1 is a
+    column of floats in the table, so 0 reads back as 0.0), anything else by its text."""
+    if isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+            value, bool | np.bool_):
+        return repr(float(value))
+    return str(value)
 
 
 def tune_searches(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
