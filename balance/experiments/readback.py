@@ -103,10 +103,10 @@ def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = 
     spec = meta.get("spec", {}) or {}
     ruleset = run_ruleset(meta, allow_import=allow_import)
     Labels.for_run(table, spec, ruleset)
-    Thresholds.of(dict(spec.get("verdict", {}) or {}))
     if meta.get("play") != "best":  # best play's verdict builds no matchup
         axes = [a for a in meta.get("axes", []) if a in table.columns]
         cells = RunCells(spec, ruleset, axes, allow_import)
         for row in table[axes].to_dict("records"):
             cells.cell(row)
     tune_searches(spec, meta, allow_import=allow_import)
+    Thresholds.of(dict(spec.get("verdict", {}) or {}))
