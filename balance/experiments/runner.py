@@ -629,7 +629,11 @@ def _check_run_dir(out: Path, resume: bool, locked: bool = False) -> dict[str, A
                         "choose another --out")
     if (out / store.META).is_file():
         if not resume:
-            raise SpecError(f"{out} already holds a run; pass --resume (resume=True) to reuse "
+            held = "a run"
+            with contextlib.suppress(Exception):  # a damaged record is --resume's to report
+                if store.read_meta(out).get("status") == "failed":
+                    held = "a run that failed after its work began (its meta.json says why)"
+            raise SpecError(f"{out} already holds {held}; pass --resume (resume=True) to reuse "
                             "its cached chunks, or choose another --out")
         return store.read_meta(out)
     if out.exists() and (not out.is_dir() or any(p.name != guard.LOCK_NAME

@@ -143,7 +143,8 @@ def test_a_plot_the_table_cannot_draw_is_refused_up_front(tmp_path: Path) -> Non
     bad = dataclasses.replace(spec, plots=(PlotSpec("curves", "a.0.level", "rounds_q50x"),))
     out = tmp_path / "run"
     for call in (validate, balance.sweep):
-        with pytest.raises(SpecError, match=re.escape("no column 'rounds_q50x' in the table")):
+        with pytest.raises(SpecError,
+                           match=re.escape("no column 'rounds_q50x' in the table")):
             call(bad, out=out)
         assert not out.exists()
 
@@ -155,7 +156,8 @@ def test_a_spec_its_readers_cannot_read_back_is_refused_up_front(tmp_path: Path)
     bad = dataclasses.replace(spec, labels=Table({"a.0.levle": "level"}))
     out = tmp_path / "run"
     for call in (validate, balance.sweep):
-        with pytest.raises(SpecError, match=re.escape("labels.a.0.levle: not an axis or result column")):
+        with pytest.raises(SpecError, match=re.escape("labels.a.0.levle: not an axis or "
+                                                      "result column")):
             call(bad, out=out)
         assert not out.exists()
 
