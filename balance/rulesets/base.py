@@ -327,7 +327,9 @@ class Ruleset(abc.ABC):
             rules = self.scenario_rules(data, dict(rules))
             self.check_sides(self.rules(rules), sides[0], sides[1])  # validate now
         except SpecError as exc:
-            raise SpecError(exc.reason, where=str(path)) from None
+            # keep the key path inside the file (rules.weapons."war pick".modifiers[0].when)
+            raise SpecError(exc.reason, where=f"{path}: {exc.where}" if exc.where
+                            else str(path)) from None
         return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
 
     def scenario_rules(self, data: Mapping[str, Any], rules: dict[str, Any]) -> dict[str, Any]:

@@ -176,7 +176,7 @@ def read_row(table: str, name: str, row: Mapping[str, Any], vocab: Vocabulary) -
     where = place(table, name)
     mods = tuple(vocab.modifier(m, where=join(join(where, "modifiers"), i), name=name)
                  for i, m in enumerate(_listed(row.get("modifiers", ()))))
-    effects = tuple(vocab.effect(e, where=join(join(where, "effects"), i), name=name)
+    effects = tuple(_effect(vocab, e, join(join(where, "effects"), i), name)
                     for i, e in enumerate(_listed(row.get("effects", ()))))
     for i, m in enumerate(mods):
         at = join(join(where, "modifiers"), i)
@@ -194,6 +194,17 @@ def read_row(table: str, name: str, row: Mapping[str, Any], vocab: Vocabulary) -
             raise SpecError(f"{e.inflict} has no duration here ({CONDITIONS[e.inflict]}); "
                             "omit rounds", where=join(at, "rounds"))
     return RowLanguage(mods, effects)
+
+
+def _effect(vocab: Vocabulary, data: Any, where: str, name: str) -> Effect:
+    try:
+        return vocab.effect(data, where=where, name=name)
+    except SpecError as exc:
+        action = (exc.where or "").rsplit(".", 1)[-1]
+        if action in ("spend", "set"):  # the core lists the (here no) resources or states
+            raise SpecError(f"strike-rank effects inflict a condition ({', '.join(CONDITIONS)}); "
+                            f"there is nothing to {action}", where=exc.where) from None
+        raise
 
 
 def _reads(row: Modifier | Effect) -> tuple[str, ...]:

@@ -560,10 +560,11 @@ def _merge_rows(value: object, field: str) -> object:
             if like not in value and like not in defaults:
                 raise SpecError(f"{where}: like = {like!r} is not a row; rows: "
                                 + ", ".join(dict.fromkeys([*defaults, *value])))
-            base = value[like] if like in value and like != name else defaults.get(like)
-            if isinstance(base, str):
-                base = _parse_row(base, where)
-            base = dict(base or {})
+            given = value[like] if like in value and like != name else None
+            if isinstance(given, str):
+                given = _parse_row(given, where)
+            # a row given partly is read over its default row (its own 'like' not followed)
+            base = {**defaults.get(like, {}), **(given or {})}
             base.pop("like", None)
         else:
             base = dict(out.get(name, {}))  # type: ignore[call-overload]
