@@ -153,8 +153,11 @@ def test_an_effect_is_narrated_and_disarms() -> None:
 
 
 # --- docs: the names listed in docs/strike-rank.md are the vocabulary's ----------------------------
-def test_docs_list_the_vocabulary() -> None:
-    text = (ROOT / "docs" / "strike-rank.md").read_text()
-    block = re.search(r"<!-- names: generated.*?-->\n(.*?)\n<!-- end names -->", text, re.S)
+@pytest.mark.parametrize(("page", "marker"), [("strike-rank.md", "names"),
+                                              ("rules-language.md", "strike-rank names")])
+def test_docs_list_the_vocabulary(page: str, marker: str) -> None:
+    text = (ROOT / "docs" / page).read_text()
+    block = re.search(rf"<!-- {marker}: generated.*?-->\n(.*?)\n<!-- end {marker} -->", text,
+                      re.S)
     assert block is not None
     assert block.group(1).strip() == vocabulary().names.markdown().strip()
