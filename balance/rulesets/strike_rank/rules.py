@@ -354,8 +354,10 @@ class Rules:
     missile_weapons: Table = param(T.missile_rows(), tag="DEFAULT", open_keys=True,
                                    doc="invented missile / thrown rows by name, columns "
                                        "damage, speed, strength, size, hands, kind, thrown, "
-                                       "reload (000.10 Table 32); a new name adds one "
-                                       "('like = NAME' copies a row), given columns replace")
+                                       "reload (000.10 Table 32), and optional modifiers "
+                                       "and effects in the rules language; a new name adds "
+                                       "one ('like = NAME' copies a row), given columns "
+                                       "replace")
     # equipment and wounds (000.8, 000.10)
     weapon_str_mode: str = param("min_first", tag="DEFAULT", choices=("min_first", "off"),
                                  doc="Strength to wield: at least the first number of 'a / b' "
@@ -365,12 +367,14 @@ class Rules:
                                "modifiers or NA), parry (or NA), speed, strength, size (m or "
                                "NA), hands (1, 2, 1+), kind, throwable, specialist: Tables "
                                "18-20 [SRC] and the invented punch, spear, improvised, "
-                               "halberd, whip [DEFAULT]; a new name adds a weapon ('like = "
+                               "halberd, whip [DEFAULT]; optional modifiers and effects in "
+                               "the rules language; a new name adds a weapon ('like = "
                                "NAME' copies a row), given columns replace (000.8.1)")
     styles: Table = param(T.STYLE_ROWS, tag="TEXT", open_keys=True,
                           doc="fighting styles by name, columns group (solo, group, none), "
                               "weapons and missiles ([test, modifier] pairs), buckler, shield, "
-                              "skill_mod, aim_doubled, mechanics (5.6, 000.7); a new name adds "
+                              "skill_mod, aim_doubled, mechanics (5.6, 000.7), optional "
+                              "modifiers and effects in the rules language; a new name adds "
                               "a style ('like = NAME' copies a row), given columns replace")
     hit_table: Table = param(T.HIT_FACES, tag="DEFAULT", low=0, high=20,
                              doc="d20 faces per location, top to bottom (Table 28 missing; "
