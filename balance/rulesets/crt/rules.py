@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
+from ..house import house_rules_param
 
 ABILITIES: tuple[str, ...] = ("agility", "strength", "toughness", "creativity")
 WEAPON_TYPES: tuple[str, ...] = ("one_handed", "two_handed", "unarmed")
@@ -293,9 +294,16 @@ class Rules:
             "in a duel), or strikes its one foe twice when there is no second (001.3)")
     max_rounds: int = param(200, tag="DEFAULT", low=1, high=100_000,
                             doc="rounds after which the fight is a draw (001.9)")
+    # crt has no content rows to hang a modifier on (three weapon types; tables of one
+    # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
+    house_rules: Table = house_rules_param("crt", "score, damage")
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.house_rules:  # compiled now: a mistake is refused before any fight runs
+            from .language import house_rules
+
+            house_rules(self)
         for kind, abilities in self.level_abilities.items():
             if kind not in WEAPON_TYPES or len(abilities) != 6 or any(
                     a not in ABILITIES for a in abilities):
