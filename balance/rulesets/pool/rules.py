@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
+from ..house import house_rules_param
 
 __all__ = [
     "ARMOUR_WP",
@@ -232,9 +233,16 @@ class Rules:
     exact_play: str = param("equilibrium", tag="DEFAULT", choices=("equilibrium", "policies"),
                             doc="what `exact` computes: the game's equilibrium (pool_policy "
                                 "ignored) or the exact outcome of every pool_policy")
+    # pool has no content rows to hang a modifier on (weapon and armour tables of one
+    # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
+    house_rules: Table = house_rules_param("pool", "attack, defence, damage")
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.house_rules:  # compiled now: a mistake is refused before any fight runs
+            from .language import house_rules
+
+            house_rules(self)
         if set(self.stat_ranges) != set(STATS):
             raise SpecError(f"pool rules field 'stat_ranges' needs the keys {', '.join(STATS)}")
         for stat, text in self.stat_ranges.items():
