@@ -23,6 +23,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from ..errors import SpecError
 from ..fields import Table, param
 from ..language import Effect, Modifier, Vocabulary, names_used
 from ..reading import Reader, join
@@ -67,9 +68,12 @@ def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,
          where: str = "house_rules") -> HouseRules:
     """Compile ``rows`` (name -> row table) against ``vocabulary``; a ``SpecError`` naming
     the key path of the first mistake.  Cached on the (hashable) vocabulary and rows."""
-    if isinstance(rows, Table):
-        return _read(vocabulary, rows, where)
-    return _read.__wrapped__(vocabulary, rows, where)
+    try:
+        if isinstance(rows, Table):
+            return _read(vocabulary, rows, where)
+        return _read.__wrapped__(vocabulary, rows, where)
+    except SpecError as exc:  # the key path stays in the message, wherever it is re-placed
+        raise SpecError(str(exc)) from None
 
 
 @functools.lru_cache(maxsize=256)
