@@ -69,19 +69,19 @@ def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,
     """Compile ``rows`` (name -> row table) against ``vocabulary``; a ``SpecError`` naming
     the key path of the first mistake.  Cached on the (hashable) vocabulary and rows."""
     try:
-        if isinstance(rows, Table):
-            return _read(vocabulary, rows, where)
-        return _read.__wrapped__(vocabulary, rows, where)
+        if isinstance(rows, Table):  # keyed by the rows in order (equal Tables may differ)
+            return _read(vocabulary, tuple(rows.items()), where)
+        return _read.__wrapped__(vocabulary, tuple(rows.items()), where)
     except SpecError as exc:  # the key path stays in the message, wherever it is re-placed
         raise SpecError(str(exc)) from None
 
 
 @functools.lru_cache(maxsize=256)
-def _read(vocabulary: Vocabulary, rows: Table, where: str) -> HouseRules:
+def _read(vocabulary: Vocabulary, rows: tuple[tuple[str, Any], ...], where: str) -> HouseRules:
     reader = Reader(None)
     modifiers: list[Modifier] = []
     effects: list[Effect] = []
-    for key, row in rows.items():
+    for key, row in rows:
         place = join(where, key)
         if isinstance(row, str):  # one line: "+2 to score when ...", "on stroke ..."
             if row.lstrip().startswith("on "):
