@@ -28,7 +28,7 @@ from ..fields import Table, param
 from ..language import Effect, Modifier, Vocabulary, names_used
 from ..reading import Reader, join
 
-__all__ = ["COLUMNS", "HouseRules", "house_rules_param", "read"]
+__all__ = ["COLUMNS", "HouseRules", "house_rules_param", "markdown", "read"]
 
 COLUMNS = ("modifiers", "effects", "doc")
 """The columns of a house-rule row."""
@@ -112,3 +112,11 @@ def _items(row: Mapping[str, Any], column: str) -> tuple[Any, ...]:
     """A column's rows: an array of tables (or one table, or one line, on its own)."""
     items = row.get(column, ())
     return tuple(items) if isinstance(items, list | tuple) else (items,)
+
+
+def markdown(vocabulary: Vocabulary) -> str:
+    """The names rows may read and the modifier targets, as the Markdown the ruleset pages
+    print (``docs/crt.md``, ``docs/pool.md``; a test keeps them equal)."""
+    targets = "\n".join(f"| `{key}` | {doc} |" for key, doc in vocabulary.targets.items())
+    return (vocabulary.names.markdown() + "\n\nModifier targets (`to = ...`):\n\n"
+            "| target | what it adds to |\n|---|---|\n" + targets)
