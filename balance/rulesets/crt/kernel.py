@@ -35,7 +35,6 @@ from ...results import Winner
 from ..house import HouseRules
 from .language import (
     STATIC_NAMES,
-    TABLE_STATE,
     field_of,
     fighter_value,
     house_rules,
@@ -50,6 +49,7 @@ from .rules import (
     EF_EFFECTS,
     ES_EFFECTS,
     SHIELDS,
+    TABLE_STATE,
     WEAPON_TYPES,
     Combatant,
     Rules,

@@ -1,4 +1,5 @@
-"""What crt's house rules may read and change: its rules-language vocabulary.
+"""crt's house rules: their vocabulary (declared in :mod:`.rules`, with the other rules
+data) and the values the kernel, the reference and the exact chain give its names.
 
 crt has no content rows of its own (three weapon types, and tables mapping a name to one
 number), so a designer's mechanics live in the rule parameter ``house_rules``
@@ -16,62 +17,21 @@ round; ``round`` is 0 in an ambush's opening exchange (001.3).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from ...language import Name, Names, Vocabulary
 from .. import house
-from .rules import ABILITIES, ARMOURS, SHIELDS, WEAPON_TYPES, Rules
+from .rules import (
+    FIGHTER_NAMES,
+    SITUATION_NAMES,
+    STATE_NAMES,
+    STATIC_NAMES,
+    TARGETS,
+    Rules,
+    vocabulary,
+)
 
 __all__ = ["FIGHTER_NAMES", "SITUATION_NAMES", "STATE_NAMES", "STATIC_NAMES", "TARGETS",
            "house_rules", "vocabulary"]
-
-MAX_SCORE = 30 + 5 * 30 + 1000 + 100
-"""The highest combat score the combatant fields allow (abilities 0..30, combats 0..1000,
-bonus -100..100): the range the checker bounds amounts with."""
-
-FIGHTER_NAMES: dict[str, Name] = {
-    "weapon": Name(str, choices=WEAPON_TYPES, tag="TEXT",
-                   doc="weapon type in hand now (EF 8, ES 6, 10, 11 can leave him unarmed)"),
-    "shield": Name(str, choices=SHIELDS, tag="DEFAULT",
-                   doc="shield carried now (EF 6 can shatter it)"),
-    "armour": Name(str, choices=ARMOURS, tag="DEFAULT", doc="armour worn"),
-    "skill": Name(int, range=(0, 5), tag="TEXT",
-                  doc="skill level with his own weapon type (0 unskilled ... 5 master)"),
-    "combats": Name(int, range=(0, 1000), tag="TEXT", doc="combats survived"),
-    **{ability: Name(int, range=(0, 30), tag="TEXT", doc=f"{ability} (ability)")
-       for ability in ABILITIES},
-    "score": Name(int, range=(-100, MAX_SCORE), tag="TEXT",
-                  doc="combat score with the weapon in hand, before modifiers (001.2)"),
-    "health": Name(int, range=(1, 999), tag="DEFAULT", doc="health now"),
-    "max_health": Name(int, range=(1, 999), tag="DEFAULT", doc="health at the start"),
-    "wounds": Name(int, range=(0, 998), tag="DEFAULT",
-                   doc="damage taken so far (max_health - health)"),
-    "leader": Name(bool, tag="DEFAULT", doc="a leader or champion (ES 12)"),
-}
-SITUATION_NAMES: dict[str, Name] = {
-    "round": Name(int, range=(0, 100_000), tag="DEFAULT",
-                  doc="the round, from 1; 0 in an ambush's opening exchange (001.3)"),
-    "foes_engaged": Name(int, range=(1, 3), tag="TEXT",
-                         doc="foes the fighter faces this round (001.7; 1 in a duel)"),
-}
-TARGETS = {"score": "the combat score the Combat Results Table compares (001.4)",
-           "damage": "each stroke's damage, after the weapon modifier, before the least "
-                     "damage and armour (001.9)"}
-
-STATIC_NAMES = frozenset({"armour", "skill", "combats", *ABILITIES, "max_health", "leader"})
-"""Fighter fields no round changes."""
-TABLE_STATE = frozenset({"weapon", "shield", "score"})
-"""Fighter names only the Extraordinary tables change (fixed in the plain duel)."""
-STATE_NAMES = frozenset({"health", "wounds"})
-"""Fighter names the plain duel's Markov chain holds."""
-
-
-@functools.cache
-def vocabulary() -> Vocabulary:
-    """crt's vocabulary (built once)."""
-    names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
-    return Vocabulary(names, targets=TARGETS)
 
 
 def house_rules(rules: Rules) -> house.HouseRules:

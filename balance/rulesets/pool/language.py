@@ -1,4 +1,5 @@
-"""What pool's house rules may read and change: its rules-language vocabulary.
+"""pool's house rules: their vocabulary (declared in :mod:`.rules`, with the other rules
+data) and the values the kernel, the reference and the exact game give its names.
 
 pool has no content rows of its own (its weapon and armour tables map a name to one
 number), so a designer's mechanics live in the rule parameter ``house_rules``
@@ -18,54 +19,16 @@ counts them too: each row at its value, or, if it rolls dice, at its best for th
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
-from ...language import Modifier, Name, Names, Vocabulary, names_used, total
+from ...language import Modifier, names_used, total
 from .. import house
-from .rules import ARMOUR_WP, STATS, WEAPON_DAMAGE, Rules
+from .rules import FIGHTER_NAMES, SITUATION_NAMES, STATE_NAMES, TARGETS, Rules, vocabulary
 
 __all__ = ["FIGHTER_NAMES", "SITUATION_NAMES", "STATE_NAMES", "TARGETS", "best_case",
            "house_rules", "vocabulary"]
-
-MAX_WP = 50 * 99
-"""The most Wound Points a fighter can have (wp_per_fortitude up to 50, Fortitude to 99)."""
-
-FIGHTER_NAMES: dict[str, Name] = {
-    **{stat: Name(int, range=(0, 99), tag="TEXT", doc=f"{stat.replace('_', '-')} (003.1)")
-       for stat in STATS},
-    "weapon": Name(str, choices=tuple(WEAPON_DAMAGE), tag="DEFAULT", doc="weapon type"),
-    "armour": Name(str, choices=tuple(ARMOUR_WP), tag="DEFAULT", doc="armour worn"),
-    "wound_points": Name(int, range=(1, MAX_WP), tag="TEXT",
-                         doc="Wound Points now (above down_at: the fighter stands)"),
-    "max_wound_points": Name(int, range=(1, MAX_WP), tag="DEFAULT",
-                             doc="Wound Points at the start (003.4 wp_formula)"),
-    "armour_wp": Name(int, range=(0, 100), tag="TEXT", doc="the armour's Wound Points now"),
-    "pool": Name(int, range=(0, 99), tag="TEXT", doc="Combat Pool points left (003.2)"),
-    "max_pool": Name(int, range=(0, 99), tag="TEXT",
-                     doc="Combat Pool at the start: floor((Co + Int) / 2) (003.2)"),
-}
-SITUATION_NAMES: dict[str, Name] = {
-    "round": Name(int, range=(1, 10_000), tag="TEXT", doc="the round, from 1"),
-    "foes_standing": Name(int, range=(1, 6), tag="TEXT",
-                          doc="foes of the fighter still in the fight (1 in a duel)"),
-    "allies_standing": Name(int, range=(0, 5), tag="TEXT",
-                            doc="the fighter's allies still in the fight (0 in a duel)"),
-}
-TARGETS = {"attack": "the attack check: Co + Combat + Misc (003.2)",
-           "defence": "the defence check: Fort + Combat + Misc (003.2)",
-           "damage": "a hit's damage: weapon + strength modifier (003.2), at least 0"}
-STATE_NAMES = frozenset({"wound_points", "armour_wp", "pool"})
-"""Fighter names a fight changes (the exact game's state holds them)."""
-
-
-@functools.cache
-def vocabulary() -> Vocabulary:
-    """pool's vocabulary (built once)."""
-    names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
-    return Vocabulary(names, targets=TARGETS)
 
 
 def house_rules(rules: Rules) -> house.HouseRules:
