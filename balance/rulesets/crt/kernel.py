@@ -386,6 +386,7 @@ class _HouseTerms:
         self.damage_rows = house.on("damage")
         self.score_names = names_used(self.score_rows)
         self.damage_names = names_used(self.damage_rows)
+        self.reads_health = any(field_of(n) in ("health", "wounds") for n in self.damage_names)
         self.static: dict[str, np.ndarray] = {}
         for name in (*self.score_names, *self.damage_names):
             field_ = field_of(name)
@@ -413,10 +414,25 @@ class _HouseTerms:
                            + flat // n_live)
         return np.take(self.static[field_], flat // n_live)
 
-    def env(self, names: Sequence[str], flat_self: np.ndarray, flat_target: np.ndarray
-            ) -> dict[str, Any]:
+    def rows_of(self, field_: str, order: np.ndarray) -> np.ndarray:
+        """One fighter field for every slot in ``order`` (a permutation of the slots), all
+        live fights: ``(n_slots * n_live,)``, slot-major, without a gather per fight."""
+        k = self.k
+        if field_ in ("weapon", "shield", "health"):
+            state = {"weapon": k.weapon, "shield": k.shield, "health": k.round_health}[field_]
+            return state[order].ravel()
+        if field_ == "wounds":
+            return (k.setup.health[order, None] - k.round_health[order]).ravel()
+        if field_ == "score":
+            return np.take(k.score_by_weapon, k.weapon[order] * k.setup.n_slots
+                           + order[:, None]).ravel()
+        return np.repeat(self.static[field_][order], k.live.size)
+
+    def env(self, names: Sequence[str], flat_self: np.ndarray, flat_target: np.ndarray,
+            orders: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, Any]:
         """The values of ``names`` for fighters ``flat_self`` facing ``flat_target`` (flat
-        indices, one dimension)."""
+        indices, one dimension); ``orders``: the slots of each, when they are whole slot
+        rows (every slot facing a fixed foe: a duel), read without a gather."""
         env: dict[str, Any] = {}
         for name in names:
             if name == "round":
@@ -425,7 +441,9 @@ class _HouseTerms:
                 env[name] = np.take(self.k.foes_engaged().ravel(), flat_self)
             else:
                 role, _, field_ = name.partition(".")
-                env[name] = self.values(field_, flat_self if role == "self" else flat_target)
+                me = role == "self"
+                env[name] = (self.rows_of(field_, orders[0 if me else 1]) if orders is not None
+                             else self.values(field_, flat_self if me else flat_target))
         return env
 
     def score(self, x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -433,6 +451,11 @@ class _HouseTerms:
         faces first in the exchanges ``x, y, valid`` (0 for one facing nobody)."""
         k = self.k
         n_slots, n_live = k.setup.n_slots, k.live.size
+        if n_slots == 2:  # a duel: each faces the other, every slot row whole
+            slots = np.arange(2)
+            env = self.env(self.score_names, slots, slots, orders=(slots, slots[::-1]))
+            return total(self.score_rows, "score", env, k.rng,
+                         n=2 * n_live).value.reshape(2, n_live).astype(np.int32)
         fights = np.arange(n_live)
         target = np.full((n_slots, n_live), -1, np.int64)
         flat_target = target.ravel()
@@ -999,7 +1022,7 @@ class _General:
     def apply(self, ordinary: np.ndarray, undeflectable: np.ndarray, code: np.ndarray,
               flat_attacker: np.ndarray, flat_target: np.ndarray, target: np.ndarray) -> None:
         n_live = self.live.size
-        if self.terms is not None and self.terms.damage_rows:
+        if self.terms is not None and self.terms.reads_health:
             self.round_health = self.health.copy()  # strokes land one by one below
         flat_health = self.health.ravel()
         nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
