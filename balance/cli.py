@@ -283,7 +283,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
                                        "(needs the explore extra)")
-    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("ruleset", nargs="?", default="crt",
+                   help="ruleset: a name (see `balance rulesets`; default crt) or "
+                        "'package.module:OBJECT' with --allow-import")
+    p.add_argument("--allow-import", action="store_true",
+                   help=_ALLOW_IMPORT_HELP + "; the page is given the same permission")
     p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
     p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
@@ -913,7 +917,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     from .explorer.serve import serve
 
     return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
-                 port=args.port, experiments=args.experiments)
+                 port=args.port, experiments=args.experiments, allow_import=args.allow_import)
 
 
 def _cmd_tune(args: argparse.Namespace) -> int:

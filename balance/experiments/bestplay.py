@@ -53,12 +53,14 @@ def tag(spec: Spec, entropy: int, versions: Mapping[str, str]) -> str:
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
-def solve_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, opts: Mapping[str, Any],
-               entropy: int, key: str) -> dict[str, Any]:
-    """The best play of one cell as a plain record, or ``{"rejected": reason}``."""
+def solve_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+               opts: Mapping[str, Any], entropy: int, key: str) -> dict[str, Any]:
+    """The best play of one cell as a plain record, or ``{"rejected": reason}`` (the
+    ruleset and the permission to import it as :func:`balance.rulesets.portable` gives
+    them)."""
     from ..analysis import bestplay
 
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the spec was checked when loaded
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, entropy=entropy, key=(key,),

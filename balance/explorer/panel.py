@@ -335,8 +335,10 @@ class Explorer:
     def __init__(self, ruleset: str = "crt", a: Any = None, b: Any = None, *,
                  rules: Mapping[str, Any] | None = None, seed: int = 1,
                  background: bool = True, budget: float = BUDGET_S, refine_s: float = 20.0,
-                 precision: float = 0.002, experiments: str | Path = ".") -> None:
+                 precision: float = 0.002, experiments: str | Path = ".",
+                 allow_import: bool = False) -> None:
         self.budget, self.refine_s, self.precision = budget, refine_s, precision
+        self.allow_import = allow_import
         self.experiments = Path(experiments)
         self.answer: Any = None
         self.comparison: Comparison | None = None
@@ -348,8 +350,10 @@ class Explorer:
         self._lock = threading.Lock()
         self._worker = _Worker(background)
 
-        self.ruleset = w.Dropdown(options=list(_rulesets()), value=get(ruleset).name,
-                                  description="ruleset", style=WIDE)
+        ruleset = ruleset.strip()
+        self.ruleset = w.Dropdown(options=_ruleset_choices(ruleset, get(
+            ruleset, allow_import=allow_import)), value=ruleset, description="ruleset",
+            style=WIDE)
         self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed",
                                      style=WIDE, layout=w.Layout(width="180px"),
                                      tooltip="root seed of every Monte Carlo answer")
@@ -384,9 +388,10 @@ class Explorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # building -------------------------------------------------------------------------------
-    def _load_ruleset(self, name: str, a: Any = None, b: Any = None,
+    def _load_ruleset(self, ref: str, a: Any = None, b: Any = None,
                       rules: Mapping[str, Any] | None = None) -> None:
-        self.rs = get(name)
+        self.ref = ref  # the name, or the import path the panel was opened with
+        self.rs = get(ref, allow_import=self.allow_import)
         presets = list(self.rs.presets)
         members_a = _members(a, presets[:1])
         members_b = _members(b, presets[1:2] or presets[:1])
@@ -446,7 +451,7 @@ class Explorer:
     def question(self) -> Question:
         """The question the controls describe (a :class:`SpecError` for unreadable text)."""
         rules = overrides(self.rs.rules(), self.rules.values())
-        return Question(self.rs.name, self.side_a.side(), self.side_b.side(), rules,
+        return Question(self.ref, self.side_a.side(), self.side_b.side(), rules,
                         int(self.seed.value))
 
     def control(self, path: str) -> w.Widget:
@@ -633,7 +638,7 @@ class Explorer:
                     raise SpecError("choose at least two presets for a matchup matrix")
                 rules = self.rs.rules(overrides(self.rs.rules(), self.rules.values()))
                 start = time.perf_counter()
-                table = round_robin(self.rs.name, names, rules=rules,
+                table = round_robin(self.rs, names, rules=rules,
                                     n=int(self.matrix_fights.value),
                                     seed=int(self.seed.value))
                 score, _ = score_matrix(table)
@@ -677,7 +682,7 @@ class Explorer:
         rules = rules if rules is not None else self.rs.rules(
             overrides(self.rs.rules(), self.rules.values()))
         lines: list[str] = []
-        outcome = fight(self.rs.name, a, b, rules=rules, seed=int(self.seed.value),
+        outcome = fight(self.rs, a, b, rules=rules, seed=int(self.seed.value),
                         log=lines.append)
         winner = {0: "a draw", 1: f"{a} (A) wins", 2: f"{b} (B) wins"}[int(outcome.winner)]
         title = (f"{a} (A) against {b} (B), seed {int(self.seed.value)}: {winner} after "
@@ -795,10 +800,15 @@ class Explorer:
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _rulesets() -> list[str]:
+def _ruleset_choices(ref: str, rs: Any) -> list[tuple[str, str]]:
+    """The ruleset dropdown's (label, value) pairs: every built-in by name, and the ruleset
+    the panel was opened with (an entry point or an import path) by its own name."""
     from ..rulesets import RULESETS
 
-    return list(RULESETS)
+    choices = [(name, name) for name in RULESETS]
+    if ref not in RULESETS:
+        choices.append((rs.name if rs.name == ref else f"{rs.name} ({ref})", ref))
+    return choices
 
 
 def _members(spec: Any, default: Sequence[str]) -> list[Member]:
