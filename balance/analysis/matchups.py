@@ -12,7 +12,7 @@ import pandas as pd
 from ..api import METHODS, matchup
 from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
-from ..fields import plain
+from ..fields import check_text, plain
 from ..random import root_entropy
 from ..results import Summary
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
@@ -97,6 +97,8 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     names = list(entrants)
     if len(names) < 2:
         raise SpecError("a round robin needs at least two entrants")
+    for name in names:
+        check_text(str(name), "an entrant's name")
     if method not in (None, *METHODS):
         raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     from ..api import get

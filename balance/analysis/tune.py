@@ -72,6 +72,7 @@ import numpy as np
 from .. import stats
 from ..api import get, matchup
 from ..errors import IntractableError, SpecError
+from ..fields import check_text
 from ..labels import field_label, rate_with_interval
 from ..outcomes import rests_on
 from ..random import root_entropy, stream
@@ -1230,6 +1231,8 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     names = list(entrants)
     if len(names) < 2 or len(set(names)) != len(names):
         raise SpecError("a round robin needs at least two entrants, each named once")
+    for name in names:
+        check_text(str(name), "an entrant's name")
     if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 0.5:
         raise SpecError(f"margin must be a rate strictly between 0 and 0.5, got {margin!r}")
     if isinstance(knob, str) and "." in knob:
