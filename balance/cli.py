@@ -339,7 +339,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="most fights simulated at one value (default 4194304)")
     p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
                    help="round robin mode: per-entrant handicaps on --knob for these presets")
-    p.add_argument("--margin", type=float, default=0.02,
+    p.add_argument("--margin", type=float, default=None,
                    help="round robin: bring every expected score within this of 50%% "
                         "(default 0.02)")
     p.add_argument("-n", type=_positive_int, default=None,
@@ -954,12 +954,16 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
         if args.target != 0.5 or args.metric != "score":
             raise SpecError("--target/--metric: the round robin mode brings every expected "
                             "score to 50%")
+        if args.max_fights is not None:
+            raise SpecError("--max-fights applies to the matchup mode (no --entrants); the "
+                            "round robin mode's fights are -n per pair and value")
         names = [p.strip() for p in args.entrants.split(",")]
-        return tuning.handicaps(_ruleset(args), names, margin=args.margin,
+        margin = 0.02 if args.margin is None else args.margin
+        return tuning.handicaps(_ruleset(args), names, margin=margin,
                                 rules=_rule_overrides(args.rule), n=args.n,
                                 seed=0 if args.seed is None else args.seed,
                                 precision=args.precision, anchor=args.anchor, **common)
-    for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+    for flag, given in (("-n", args.n), ("--anchor", args.anchor), ("--margin", args.margin)):
         if given is not None:
             raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
     rs, rules, side_a, side_b = _matchup(args)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..files import atomic_write, bounded_name, check_folder
+from ..files import atomic_write, bounded_name, check_folder, make_folder, writing_in
 from .build import (
     Figure,
     Paragraph,
@@ -239,6 +239,17 @@ def render(run: str | Path, out: str | Path | None = None, *,
     made = run_verdict(results, meta, sensitivity=sensitivity, allow_import=allow_import)
     report = build(results, meta, question, spec_figures(run_dir, meta, svg=svg),
                    allow_import=allow_import, verdict=made, svg=svg)
+    make_folder(out_dir, "--out")
+    with writing_in(out_dir, "--out"):
+        figures = _write_figures(report, out_dir)
+        html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+        atomic_write(md_path, to_markdown(report))
+        atomic_write(html_path, to_html(report, embed=embed))
+    return {"html": html_path, "markdown": md_path, "figures": figures}
+
+
+def _write_figures(report: Report, out_dir: Path) -> list[Path]:
+    """Each figure's PNG (and SVG) in ``out_dir/figures``; the paths written."""
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / FIGURES).glob("*"):
@@ -253,10 +264,7 @@ def render(run: str | Path, out: str | Path | None = None, *,
                     path = out_dir / FIGURES / f"{bounded_name(block.name)}.{ext}"
                     atomic_write(path, data)
                     figures.append(path)
-    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    atomic_write(md_path, to_markdown(report))
-    atomic_write(html_path, to_html(report, embed=embed))
-    return {"html": html_path, "markdown": md_path, "figures": figures}
+    return figures
 
 
 PAGES = ("report.html", "report.md")
