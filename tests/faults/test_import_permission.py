@@ -25,7 +25,9 @@ import inspect
 import json
 import shutil
 import socket
+import subprocess
 import sys
+import types
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -89,7 +91,8 @@ def marked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Marked:
     import balance.explorer.serve as serve
 
     FakeVoila.pages = []
-    monkeypatch.setattr(serve.subprocess, "Popen", FakeVoila)  # never a real server here
+    monkeypatch.setattr(serve, "subprocess", types.SimpleNamespace(  # never a real server
+        Popen=FakeVoila, DEVNULL=subprocess.DEVNULL))
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -318,7 +321,7 @@ API: dict[str, Callable[..., Any]] = {
     "testing.field_effects": lambda ref, folder, **kw: __import__(
         "balance.testing").testing.field_effects(ref, fields=["bias"], n=50, **kw),
     "bench.run": lambda ref, folder, **kw: __import__("balance.bench").bench.run(
-        [ref], cases=["fair"], seconds=0.05, **kw),
+        [ref], cases=["fair"], seconds=0.05, memory=True, memory_n=2_000, **kw),
 }
 
 # Entries that take an object or nothing of the kind: no permission to give.
@@ -375,8 +378,11 @@ def test_an_api_entry_refuses_the_path_with_the_command_lines_message(
 
 
 @pytest.mark.parametrize("entry", sorted(API))
-def test_an_api_entry_given_the_permission_works(entry: str, marked: Marked, api_run: None
-                                                 ) -> None:
+def test_an_api_entry_given_the_permission_works(entry: str, marked: Marked, api_run: None,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # bench's memory row runs a fresh process, which imports the module with the permission
+    # it is handed (the module imports the coin ruleset from the repository: on its path)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     if entry == "report.render":  # a run of the marked ruleset itself
         balance.sweep({**_tuning_spec(marked.ref), "tune": []}, out=marked.folder / "run",
                       executor="serial", progress=False, allow_import=True)
