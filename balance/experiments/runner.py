@@ -53,6 +53,7 @@ from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
+from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
@@ -98,15 +99,16 @@ def default_workers() -> int:
 # --- the task -----------------------------------------------------------------------------------
 
 
-def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: int, key: str,
-                   index: int, size: int) -> tuple[Tally, float, float]:
+def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+                   entropy: int, key: str, index: int, size: int) -> tuple[Tally, float, float]:
     """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
     seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
-    worker.  The ruleset travels by name (or import path) and is looked up where it runs.
+    worker.  The ruleset travels by name (or import path) with the permission the parent
+    had to import it (:func:`balance.rulesets.portable`), and is looked up where it runs.
     """
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the parent resolved it first
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -502,8 +504,9 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
             if not run.finished and index not in run.done and index not in run.in_flight:
                 size = run.size(index)
                 run.in_flight.add(index)
-                return (run_chunk_task, (spec.ruleset, run.cell.rules, run.cell.side_a,
-                                         run.cell.side_b, entropy, run.key, index, size),
+                return (run_chunk_task, (*portable(spec.ruleset), run.cell.rules,
+                                         run.cell.side_a, run.cell.side_b, entropy, run.key,
+                                         index, size),
                         f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
 
     def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
@@ -539,10 +542,11 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
             return None
         cell = queue.popleft()
         if best:
-            return (_best.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b,
-                                       opts, entropy, cell.key),
+            return (_best.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                       cell.side_b, opts, entropy, cell.key),
                     f"balance-best-{tag}-{cell.key}", cell)
-        return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
+        return (_exact.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                    cell.side_b),
                 f"balance-exact-{tag}-{cell.key}", cell)
 
     def complete(cell: Cell, record: dict[str, Any]) -> None:
