@@ -366,11 +366,14 @@ class _Dask:
                 # loop's thread, and the worker processes that thread starts (now, or to
                 # replace a lost one), are deaf to a stop signal sent to the process group:
                 # the client stops them (close) once it has kept what finished.
+                # Its own logs are silenced: a worker closing with the cluster can log a
+                # traceback at ERROR (a heartbeat cut short by the close); a task's failure
+                # comes back through its future, and the run reports it.
                 with guard.stop_signals_blocked():
                     self.cluster = LocalCluster(n_workers=workers or default_workers(),
                                                 threads_per_worker=1, processes=True,
                                                 dashboard_address=":0",  # any free port
-                                                silence_logs=logging.ERROR)
+                                                silence_logs=logging.CRITICAL)
                     self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
