@@ -154,7 +154,8 @@ def test_no_script_runs_in_a_headless_browser(hostile_report: dict[str, Path],
             page.on("dialog", on_dialog)
             page.goto(Path(path).as_uri())
             page.wait_for_load_state("load")
-            page.wait_for_timeout(200)  # an image's onerror would have fired by now
+            # every image loaded or failed (so any onerror has run), not a pause hoping so
+            page.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
             ran = page.evaluate(f"typeof {PWNED} !== 'undefined'")
             scripts = page.evaluate("document.scripts.length")
             links = page.evaluate(
