@@ -245,6 +245,29 @@ HELD: list[RunLock] = []
 LONG = "x" * 300
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 
+
+# --- house rules (crt, pool): rows of the rules language in a rule parameter ----------------
+CRT_DUEL = ["duel", "crt", "--a", "duelist", "--b", "duelist", "-n", "100"]
+POOL_DUEL = ["duel", "pool", "--a", "average", "--b", "average", "-n", "100"]
+
+
+def crt_rule(line: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A crt command with one house rule given on the command line (its one-line form)."""
+    return argv(*(command or CRT_DUEL), "--rule", f"house_rules=r:{line}")
+
+
+def house_file(ruleset: str, row: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A scenario file whose [rules.house_rules.r] table is ``row`` (TOML lines)."""
+    preset = "duelist" if ruleset == "crt" else "average"
+    text = (f"[rules.house_rules.r]\n{row}\n[[a]]\npreset = \"{preset}\"\n[[b]]\n"
+            f"preset = \"{preset}\"\n")
+    return with_file(spec(text, "house.toml"),
+                     *(command or ("duel", ruleset, "-n", "100")), "--scenario", "FILE")
+
+
+HOUSE_SPEC = SPEC.replace("[run]", "[rules.house_rules.r]\nmodifiers = ['+1 to score when "
+                                   "target.health >= 11']\n[run]")
+
 # (id, case, words the error must contain)
 CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     # --- the command line ---
@@ -313,6 +336,63 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "whole number >= 1"),
     ("matchups-n-huge", argv("matchups", "crt", "--entrants", "novice,expert", "-n",
                              "100000000000"), "need --yes"),
+    # --- house rules: every kind of bad expression and bad row, wherever rows are given ---
+    ("house-unknown-name", crt_rule('+1 to score when target.armor == "mail"'),
+     "unknown name 'target.armor' (did you mean 'target.armour'"),
+    ("house-compare-kinds", crt_rule("+1 to score when target.shield >= 3"), "cannot compare"),
+    ("house-word-never-held", crt_rule('+1 to score when target.weapon == "two-handed"'),
+     'is never "two-handed"'),
+    ("house-condition-a-number", crt_rule("+1 to score when self.health + 1"),
+     "a condition must be true or false"),
+    ("house-amount-a-truth", crt_rule("round > 1 to score"),
+     "an amount must be a whole number"),
+    ("house-divide-by-name", crt_rule("self.health // target.health to damage"),
+     "divides by a fixed number"),
+    ("house-no-eval", crt_rule("__import__('os') to damage"), "cannot read"),
+    ("house-unfinished", crt_rule("+1 to score when round +"), "ends too soon"),
+    ("house-dice-bounds", crt_rule("101d6 to damage"), "1..100"),
+    ("house-unknown-target", crt_rule("+1 to attack"), "score, damage"),
+    ("house-not-a-sentence", crt_rule("plus one to score"), "cannot stand here"),
+    ("house-pool-unknown-name", argv(*POOL_DUEL, "--rule",
+                                     "house_rules=r:+1 to defence when self.wounds > 2"),
+     "unknown name 'self.wounds'"),
+    ("house-pool-unknown-target", argv(*POOL_DUEL, "--rule", "house_rules=r:+1 to score"),
+     "attack, defence, damage"),
+    ("house-file-missing-amount", house_file("crt", "modifiers = [{to = 'score'}]"),
+     "house_rules.r.modifiers[0].amount: is missing"),
+    ("house-file-unknown-column", house_file("crt", "modifers = ['+1 to score']"),
+     "unknown key 'modifers'"),
+    ("house-file-empty-row", house_file("pool", "doc = 'nothing'"),
+     "needs modifiers = [...]"),
+    ("house-file-effects", house_file("crt", "effects = ['on stroke inflict dazed']"),
+     "modifiers only"),
+    ("house-file-row-not-table", house_file("pool", "modifiers = 3"),
+     "house_rules.r.modifiers[0]"),
+    ("house-file-bad-when", house_file("pool", "modifiers = [{to = 'defence', amount = 1, "
+                                               "when = 'self.pool >'}]", "log", "pool"),
+     "house_rules.r.modifiers[0].when"),
+    ("house-spec-bad-when", sweep_of(HOUSE_SPEC.replace("target.health", "target.helth")),
+     "did you mean 'target.health'"),
+    ("house-spec-dry-run", sweep_of(HOUSE_SPEC.replace(">= 11", ">= true"), "--dry-run"),
+     "cannot compare"),
+    ("house-exact-crt-score-dice", crt_rule("1d6 to score", "exact", "crt", "--a", "duelist",
+                                            "--b", "duelist", "--rule",
+                                            "extraordinary=false"),
+     "house rule 'r' rolls dice in a score modifier"),
+    ("house-exact-pool-round", argv("exact", "pool", "--a", "average", "--b", "average",
+                                    "--rule", "house_rules=r:+1 to attack when round == 1"),
+     "house rule 'r' reads round"),
+    ("house-exact-pool-dice", argv("exact", "pool", "--a", "average", "--b", "average",
+                                   "--rule", "house_rules=r:1d4 to damage"),
+     "house rule 'r' rolls dice"),
+    ("house-matchups-rules-missing", argv("matchups", "crt", "--rules", "nowhere.toml"),
+     "nowhere.toml"),
+    ("show-unknown-table", argv("show", "crt", "shield_blok"),
+     "no rules table 'shield_blok' (did you mean 'shield_block'?)"),
+    ("show-unknown-row", argv("show", "crt", "shield_block", "kite", "--json"),
+     "no row 'kite'"),
+    ("show-rules-without-table", argv("show", "crt", "--rule", "max_rounds=3"),
+     "go with TABLE"),
     # --- the budget: estimated (CPU-timed pilot, traced memory) and refused before any work;
     # none of these allocates what it asks for ---
     ("matchups-resamples-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "-n",
