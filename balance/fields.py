@@ -28,15 +28,18 @@ from .errors import SpecError, did_you_mean
 __all__ = [
     "TAGS",
     "FieldInfo",
+    "RowReplaced",
     "Table",
     "build",
     "check_fields",
+    "check_text",
     "coerce",
     "describe_fields",
     "nondefault",
     "param",
     "plain",
     "read_toml",
+    "replaced_rows",
     "split_spec",
 ]
 
@@ -100,6 +103,39 @@ def plain(value: Any) -> Any:
         return [plain(v) for v in value]
     if isinstance(value, np.generic):
         return value.item()
+    return value
+
+
+# --- names and text ----------------------------------------------------------------------
+
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "backspace", 9: "tab", 10: "newline",
+                  13: "carriage return", 27: "ESC", 127: "DEL"}
+_LINE_BREAKS = "\n\r\t"
+"""What free text (a description, a question, notes) may hold that a name may not."""
+
+
+def _control(char: str) -> bool:
+    """C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators."""
+    code = ord(char)
+    return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029)
+
+
+def check_text(value: str, what: str, *, lines: bool = False) -> str:
+    """``value``, or a :class:`SpecError` naming ``what`` if it holds a control character.
+
+    Every name a person gives -- a combatant's name, a preset, an entrant, a label, any
+    string field -- passes here: ESC, BEL, NUL, a newline or any other C0 / C1 control
+    (and DEL) would reach a terminal, a table or a report as it is.  ``lines=True`` is for
+    free text (a description, notes), which may also hold newlines and tabs.
+    """
+    for i, char in enumerate(value):
+        if _control(char) and not (lines and char in _LINE_BREAKS):
+            code = ord(char)
+            name = _CONTROL_NAMES.get(code, f"U+{code:04X}")
+            kind = "text (newlines and tabs allowed)" if lines else "a name"
+            raise SpecError(" ".join(filter(None, (what, f"holds a control character ({name}) "
+                                                         f"at position {i}: {value!r};"
+                                                         f" {kind} must be printable"))))
     return value
 
 
@@ -249,6 +285,8 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
             raise _fail(owner, name, f"a finite number ({_allowed_md(md)})", value)
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
+    if isinstance(value, str):
+        check_text(value, f"{owner} field '{name}'")
     if md.get("choices") and value not in md["choices"]:
         raise SpecError(f"{owner} field '{name}' must be one of "
                         f"{', '.join(map(str, md['choices']))}, got {value!r}"
@@ -323,6 +361,7 @@ def check_fields(obj: Any) -> None:
                             dict(value))
             defaults = f.default if isinstance(f.default, Table) else {}
             for k, v in value.items():
+                check_text(k, f"{owner} field '{f.name}': a key")
                 _check_entry(owner, f"{f.name}.{k}", defaults.get(k, v), v, md)
         else:
             value = _check_scalar(owner, f.name, tp, value, md)
@@ -387,14 +426,67 @@ def coerce(cls: type, name: str, value: Any) -> Any:
     return _parse_scalar(owner, name, tp, value, f.metadata)
 
 
+class RowReplaced(UserWarning):
+    """A row given for a content table (one that takes new rows: ``open_keys``) has the
+    name of a built-in row, so it replaces (or changes) that row instead of adding one."""
+
+
+def replaced_rows(cls: type, values: Mapping[str, Any]) -> list[str]:
+    """One line for each row of ``values`` (field -> table, as given) that replaces a
+    built-in row of a content table of ``cls``, naming the old row and its provenance tag.
+
+    A row replaces the built-in row of its name when it changes it: a table row given in
+    part (``{"sr": 3}``) changes it if one of the columns given differs; a row equal to the
+    built-in one (a whole table written back, as a saved spec does) replaces nothing."""
+    owner = getattr(cls, "_owner", cls.__name__)
+    tables: dict[str, tuple[Table, str]] = {
+        f.name: (f.default, f.metadata["tag"]) for f in dataclasses.fields(cls)
+        if f.metadata.get("open_keys") and isinstance(f.default, Table)}
+    out = []
+    for name, given in values.items():
+        if name not in tables or not isinstance(given, Mapping):
+            continue
+        default, tag = tables[name]
+        for key, row in given.items():
+            if key not in default or _same_row(row, default[key]):
+                continue
+            out.append(f"{owner} '{name}.{key}' replaces the built-in row {key!r} "
+                       f"({_short(default[key])}) [{tag}]; give the row a new name to add "
+                       "one instead")
+    return out
+
+
+def _same_row(given: Any, old: Any) -> bool:
+    if isinstance(given, Mapping) and isinstance(old, Mapping):
+        return all(k in old and plain(old[k]) == plain(v) for k, v in given.items())
+    return bool(plain(given) == plain(old))
+
+
+def _short(row: Any, width: int = 70) -> str:
+    """A row in a few words: ``col value, col value, ...`` cut to ``width``."""
+    if isinstance(row, Mapping):
+        text = ", ".join(f"{k} {_short(v, width)}" for k, v in row.items())
+    else:
+        import json
+
+        text = json.dumps(plain(row), default=str)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = None) -> Any:
     """Make a ``cls`` instance from ``base`` (or the defaults) with ``values`` replaced.
 
     String values are parsed by the field's type, so command-line text and TOML values go
-    through the same checks.
+    through the same checks.  A row given for a content table under the name of a built-in
+    row warns (:class:`RowReplaced`, once per row and process): it replaces that row.
     """
     values = dict(values or {})
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
+    if converted:
+        import warnings
+
+        for line in replaced_rows(cls, converted):
+            warnings.warn(line, RowReplaced, stacklevel=2)
     if base is None:
         return cls(**converted)
     return dataclasses.replace(base, **converted)

@@ -115,6 +115,25 @@ def meta_edit(**changes: object) -> Callable[[Path], None]:
 DROP = object()
 
 
+def reseal(run: Path) -> None:
+    """Record the tables' present checksums: a damaged table the record vouches for (the
+    parsers' own checks are what is left)."""
+    from balance.experiments.store import file_checksum
+
+    meta = json.loads((run / "meta.json").read_text())
+    meta["checksums"] = {p.name: file_checksum(p) for p in run.glob("results.*")}
+    (run / "meta.json").write_text(json.dumps(meta))
+
+
+def edit_csv(run: Path) -> None:
+    """One number of the CSV changed, the Parquet left as it was."""
+    text = (run / "results.csv").read_text()
+    lines = text.splitlines()
+    cells = lines[1].split(",")
+    cells[-1] = cells[-1] + "1"
+    (run / "results.csv").write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
+
+
 def write_file(name: str, data: bytes) -> Callable[[Path], None]:
     return lambda run: (run / name).write_bytes(data)
 
@@ -272,6 +291,29 @@ def sr_effect(line: str, on: str = "hit") -> Callable[[Path, Path], list[str]]:
 LONG = "x" * 300
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 
+
+# --- house rules (crt, pool): rows of the rules language in a rule parameter ----------------
+CRT_DUEL = ["duel", "crt", "--a", "duelist", "--b", "duelist", "-n", "100"]
+POOL_DUEL = ["duel", "pool", "--a", "average", "--b", "average", "-n", "100"]
+
+
+def crt_rule(line: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A crt command with one house rule given on the command line (its one-line form)."""
+    return argv(*(command or CRT_DUEL), "--rule", f"house_rules=r:{line}")
+
+
+def house_file(ruleset: str, row: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A scenario file whose [rules.house_rules.r] table is ``row`` (TOML lines)."""
+    preset = "duelist" if ruleset == "crt" else "average"
+    text = (f"[rules.house_rules.r]\n{row}\n[[a]]\npreset = \"{preset}\"\n[[b]]\n"
+            f"preset = \"{preset}\"\n")
+    return with_file(spec(text, "house.toml"),
+                     *(command or ("duel", ruleset, "-n", "100")), "--scenario", "FILE")
+
+
+HOUSE_SPEC = SPEC.replace("[run]", "[rules.house_rules.r]\nmodifiers = ['+1 to score when "
+                                   "target.health >= 11']\n[run]")
+
 # (id, case, words the error must contain)
 CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     # --- the command line ---
@@ -369,6 +411,63 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "whole number >= 1"),
     ("matchups-n-huge", argv("matchups", "crt", "--entrants", "novice,expert", "-n",
                              "100000000000"), "need --yes"),
+    # --- house rules: every kind of bad expression and bad row, wherever rows are given ---
+    ("house-unknown-name", crt_rule('+1 to score when target.armor == "mail"'),
+     "unknown name 'target.armor' (did you mean 'target.armour'"),
+    ("house-compare-kinds", crt_rule("+1 to score when target.shield >= 3"), "cannot compare"),
+    ("house-word-never-held", crt_rule('+1 to score when target.weapon == "two-handed"'),
+     'is never "two-handed"'),
+    ("house-condition-a-number", crt_rule("+1 to score when self.health + 1"),
+     "a condition must be true or false"),
+    ("house-amount-a-truth", crt_rule("round > 1 to score"),
+     "an amount must be a whole number"),
+    ("house-divide-by-name", crt_rule("self.health // target.health to damage"),
+     "divides by a fixed number"),
+    ("house-no-eval", crt_rule("__import__('os') to damage"), "cannot read"),
+    ("house-unfinished", crt_rule("+1 to score when round +"), "ends too soon"),
+    ("house-dice-bounds", crt_rule("101d6 to damage"), "1..100"),
+    ("house-unknown-target", crt_rule("+1 to attack"), "score, damage"),
+    ("house-not-a-sentence", crt_rule("plus one to score"), "cannot stand here"),
+    ("house-pool-unknown-name", argv(*POOL_DUEL, "--rule",
+                                     "house_rules=r:+1 to defence when self.wounds > 2"),
+     "unknown name 'self.wounds'"),
+    ("house-pool-unknown-target", argv(*POOL_DUEL, "--rule", "house_rules=r:+1 to score"),
+     "attack, defence, damage"),
+    ("house-file-missing-amount", house_file("crt", "modifiers = [{to = 'score'}]"),
+     "house_rules.r.modifiers[0].amount: is missing"),
+    ("house-file-unknown-column", house_file("crt", "modifers = ['+1 to score']"),
+     "unknown key 'modifers'"),
+    ("house-file-empty-row", house_file("pool", "doc = 'nothing'"),
+     "needs modifiers = [...]"),
+    ("house-file-effects", house_file("crt", "effects = ['on stroke inflict dazed']"),
+     "modifiers only"),
+    ("house-file-row-not-table", house_file("pool", "modifiers = 3"),
+     "house_rules.r.modifiers[0]"),
+    ("house-file-bad-when", house_file("pool", "modifiers = [{to = 'defence', amount = 1, "
+                                               "when = 'self.pool >'}]", "log", "pool"),
+     "house_rules.r.modifiers[0].when"),
+    ("house-spec-bad-when", sweep_of(HOUSE_SPEC.replace("target.health", "target.helth")),
+     "did you mean 'target.health'"),
+    ("house-spec-dry-run", sweep_of(HOUSE_SPEC.replace(">= 11", ">= true"), "--dry-run"),
+     "cannot compare"),
+    ("house-exact-crt-score-dice", crt_rule("1d6 to score", "exact", "crt", "--a", "duelist",
+                                            "--b", "duelist", "--rule",
+                                            "extraordinary=false"),
+     "house rule 'r' rolls dice in a score modifier"),
+    ("house-exact-pool-round", argv("exact", "pool", "--a", "average", "--b", "average",
+                                    "--rule", "house_rules=r:+1 to attack when round == 1"),
+     "house rule 'r' reads round"),
+    ("house-exact-pool-dice", argv("exact", "pool", "--a", "average", "--b", "average",
+                                   "--rule", "house_rules=r:1d4 to damage"),
+     "house rule 'r' rolls dice"),
+    ("house-matchups-rules-missing", argv("matchups", "crt", "--rules", "nowhere.toml"),
+     "nowhere.toml"),
+    ("show-unknown-table", argv("show", "crt", "shield_blok"),
+     "no rules table 'shield_blok' (did you mean 'shield_block'?)"),
+    ("show-unknown-row", argv("show", "crt", "shield_block", "kite", "--json"),
+     "no row 'kite'"),
+    ("show-rules-without-table", argv("show", "crt", "--rule", "max_rounds=3"),
+     "go with TABLE"),
     # --- the budget: estimated (CPU-timed pilot, traced memory) and refused before any work;
     # none of these allocates what it asks for ---
     ("matchups-resamples-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "-n",
@@ -550,15 +649,30 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                          "plot", "RUN"), "checksum"),
     ("parquet-corrupt-report", damaged_run(write_file("results.parquet", os.urandom(4096)),
                                            "report", "RUN"), "checksum"),
-    ("parquet-corrupt-unchecked", damaged_run(
-        both(meta_edit(checksums=DROP), write_file("results.parquet", b"PAR1 garbage PAR1")),
-        "plot", "RUN"), "cannot be read"),
+    ("parquet-corrupt-resealed", damaged_run(
+        both(write_file("results.parquet", b"PAR1 garbage PAR1"), reseal), "plot", "RUN"),
+     "cannot be read"),
     ("csv-truncated", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
                                        truncate("results.csv", 0.6)), "report", "RUN"),
      "checksum"),
-    ("csv-truncated-unchecked", damaged_run(
-        both(meta_edit(checksums=DROP), lambda run: (run / "results.parquet").unlink(),
-             truncate("results.csv", 0.6)), "plot", "RUN"), "rows but the run has 4 cells"),
+    ("csv-truncated-resealed", damaged_run(
+        both(lambda run: (run / "results.parquet").unlink(), truncate("results.csv", 0.6),
+             reseal), "plot", "RUN"), "rows but the run has 4 cells"),
+    # --- checking cannot be turned off, and both tables are checked ---
+    ("meta-no-checksums-plot", damaged_run(meta_edit(checksums=DROP), "plot", "RUN"),
+     "has no 'checksums' key, so the results tables cannot be checked"),
+    ("meta-no-checksums-report", damaged_run(meta_edit(checksums=DROP), "report", "RUN"),
+     "--resume` writes the tables and their checksums again"),
+    ("meta-no-checksums-failed", damaged_run(meta_edit(checksums=DROP, status="failed"),
+                                             "plot", "RUN"), "it did not finish"),
+    ("meta-checksums-lack-csv", damaged_run(lambda run: meta_edit(checksums={
+        "results.parquet": json.loads((run / "meta.json").read_text())["checksums"][
+            "results.parquet"]})(run), "plot", "RUN"), "records no checksum for results.csv"),
+    ("csv-edited-beside-parquet", damaged_run(edit_csv, "report", "RUN"),
+     "results.csv is not the table this run wrote (its checksum differs from the one in "
+     "meta.json, unlike the results.parquet beside it"),
+    ("csv-edited-beside-parquet-plot", damaged_run(edit_csv, "plot", "RUN"),
+     "results.csv is not the table this run wrote"),
     ("no-table", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
                                   lambda run: (run / "results.csv").unlink()), "plot", "RUN"),
      "no results table"),
@@ -575,7 +689,34 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("report-out-is-file", lambda t, r: ["report", str(copy_run(t, r)), "--out",
                                          str(a_file(t))], "is a file"),
     ("report-out-under-proc", lambda t, r: ["report", str(copy_run(t, r)), "--out",
-                                            "/proc/balance-test/report"], "/proc"),
+                                            "/proc/balance-test/report"],
+     "--out /proc/balance-test/report: "),
+    # a file system that refuses what no check foresaw (as root every folder is "writable")
+    ("report-out-under-sys", lambda t, r: ["report", str(copy_run(t, r)), "--out",
+                                           "/sys/balance-test-report"],
+     "--out /sys/balance-test-report: "),
+    ("report-out-is-proc", lambda t, r: ["report", str(copy_run(t, r)), "--out", "/proc"],
+     "--out /proc: "),
+    ("plot-out-under-proc", lambda t, r: ["plot", str(copy_run(t, r)), "--out",
+                                          "/proc/balance-test/plots"],
+     "--out /proc/balance-test/plots: "),
+    ("plot-out-under-sys", lambda t, r: ["plot", str(copy_run(t, r)), "--out",
+                                         "/sys/balance-test-plots"], "--out /sys/balance-test-plots: "),
+    # --- options that would be silently ignored, and misleading messages ---
+    ("tune-margin-knob-mode", argv("tune", "crt", "--a", "novice", "--b", "veteran", "--knob",
+                                   "a.0.combats", "--margin", "inf"),
+     "--margin applies to the round robin mode (--entrants) only"),
+    ("tune-margin-knob-mode-json", argv("tune", "crt", "--a", "novice", "--b", "veteran",
+                                        "--knob", "a.0.combats", "--margin", "0.05", "--json"),
+     "--margin applies to the round robin mode"),
+    ("tune-max-fights-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                         "--knob", "combats", "--max-fights", "100"),
+     "--max-fights applies to the matchup mode"),
+    ("tune-margin-inf-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                         "--knob", "combats", "--margin", "inf"),
+     "margin must be a rate strictly between 0 and 0.5, got inf"),
+    ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
+     "is a file, not a folder; give the folder to write the ruleset package in"),
 ]
 
 
