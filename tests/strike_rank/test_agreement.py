@@ -168,6 +168,7 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore::balance.fields.RowReplaced")  # the lang-* cases' rows
 @pytest.mark.parametrize(("a", "b", "overrides", "n_ref"),
                          [pytest.param(a, b, o, n, id=i,
                                        marks=[pytest.mark.slow] if i in SLOW else [])

@@ -18,6 +18,9 @@ from balance.rulesets.strike_rank import kernel as K
 from balance.rulesets.strike_rank.conditions import vocabulary
 from balance.rulesets.strike_rank.policy import matchup_setup
 
+# the rows here change built-in rows on purpose (the warning is tested through the CLI)
+pytestmark = pytest.mark.filterwarnings("ignore::balance.fields.RowReplaced")
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "strike-rank-war-pick.toml"
 SPEC = ROOT / "examples" / "strike-rank-war-pick-spec.toml"
@@ -42,12 +45,22 @@ def test_example_runs_through_duel_and_log(cli) -> None:
             "(target.armour_rank is 3)") in out
 
 
-def test_example_row_on_the_command_line_runs_a_round_robin(cli) -> None:
-    code, out, err = cli("matchups", "strike-rank", "--rule", WAR_PICK,
+@pytest.mark.parametrize("rules", [["--rules", str(EXAMPLE)], ["--rule", WAR_PICK]],
+                         ids=["file", "one-line"])
+def test_example_runs_a_round_robin(cli, rules: list[str]) -> None:
+    code, out, err = cli("matchups", "strike-rank", *rules,
                          "--entrant", "skirmisher,weapon=war pick,armour=torso:3",
                          "--entrant", "skirmisher,armour=torso:3", "-n", "400", "--seed", "2")
     assert code == 0, err
     assert "war pick" in out
+    assert "replaces the built-in row 'war pick'" in err  # the warning, once
+    assert err.count("\n") == 1
+
+
+def test_show_prints_the_row_with_its_modifier(cli) -> None:
+    code, out, err = cli("show", "strike-rank", "weapons", "war pick", "--rules", str(EXAMPLE))
+    assert code == 0, err
+    assert 'when = "target.armour_rank >= 3"' in out
 
 
 def test_example_spec_sweeps_into_a_report_with_a_verdict(cli, tmp_path: Path) -> None:
