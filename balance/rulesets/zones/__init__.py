@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...errors import SpecError
+from ...errors import SpecError, did_you_mean
 from ...fields import read_toml
 from ...outcomes import EndCauses, Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Scenario, Side, Witness
@@ -95,6 +95,14 @@ class Zones(Ruleset):
             names = [c.name for c in side]
             for k, c in enumerate(side):
                 where = f"side {label} combatant {k} ({c.name})"
+                for column, kind, extra in (("weapon", "melee", ()), ("ranged", "ranged",
+                                                                      ("none",))):
+                    known = (*extra, *rules.weapon_names(kind))
+                    if getattr(c, column) not in known:
+                        raise SpecError(f"{where}: {column} {getattr(c, column)!r} is not a "
+                                        f"{kind} weapon of these rules"
+                                        f"{did_you_mean(getattr(c, column), known)}; {kind} "
+                                        "weapons: " + ", ".join(known))
                 if c.zone and c.zone not in zones:
                     raise SpecError(f"{where}: zone {c.zone!r} is not on the battlefield "
                                     f"{rules.battlefield['name']!r}; zones: " + ", ".join(zones))
