@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from ...language.rows import Modifier, narrate_total
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
 from .maps import UNREACHABLE, CompiledMap, compile_map
-from ...language.rows import Modifier, narrate_total
 from .rules import (
     CATEGORIES,
     Combatant,
@@ -223,7 +223,7 @@ class _Fight:
         env = self.env(f, t, number)
         attack, lines = narrate_total(row.mods("attack"), "attack", env, self.rng)
         damage, more = narrate_total(row.mods("damage"), "damage", env, self.rng)
-        defence, guard = 0, []
+        defence, guard = 0, list[str]()
         rows = self.carried(t, "defence")
         if rows:
             defence, guard = narrate_total(rows, "defence", self.env(t, f, number), self.rng)

@@ -332,7 +332,7 @@ class Rules:
     def weapon_row(self, name: str) -> WeaponRow:
         """The weapon ``name`` under these rules: built-in columns and its row."""
         try:
-            return self._weapon_rows[name]  # type: ignore[attr-defined,no-any-return]
+            return self._weapon_rows[name]  # type: ignore[attr-defined]
         except KeyError:
             raise SpecError(f"unknown weapon {name!r}; weapons: "
                             + ", ".join(self._weapon_rows)) from None  # type: ignore[attr-defined]
@@ -344,7 +344,7 @@ class Rules:
 
     def reach(self, ranged: str) -> int:
         """Steps the ranged weapon reaches at no penalty (002.8 range_steps)."""
-        return int(self.range_steps[self.weapon_row(ranged).band])
+        return int(self.range_steps[str(self.weapon_row(ranged).band)])
 
     def reloads(self, ranged: str) -> bool:
         """Whether the ranged weapon needs a Reload after each shot (its built-in's)."""
