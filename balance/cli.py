@@ -859,22 +859,23 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .experiments import expand, load_spec, sweep
-    from .experiments.runner import SweepInterrupted
+    from .experiments import sweep
+    from .experiments.runner import SweepInterrupted, validate
 
     executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
-        spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
-        cells = expand(spec)
+        # the sweep's own checks, up to the first fight: what would refuse the run, or its
+        # verdict or report at its end, refuses it now
+        spec, cells = validate(args.experiment, out=args.out, executor=executor,
+                               workers=args.workers, scheduler=args.scheduler,
+                               resume=args.resume, allow_import=args.allow_import,
+                               play=args.play)
         if spec.play == "best":
             size = ("each cell's best play solved exactly" if spec.method == "exact" else
                     "each cell's best play by Monte Carlo, "
                     + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
                        else f"value to within +/- {spec.precision:g}"))
         elif spec.method == "exact":
-            from .experiments.exact import check_cells
-
-            check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
             size = "each cell solved exactly"
         elif spec.precision is None:
             size = f"{spec.fights:,} fights per cell"

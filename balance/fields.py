@@ -161,8 +161,16 @@ class FieldInfo:
     search: tuple[Any, ...] | None = None
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The field types of ``cls`` (read, never changed: one dict per class, kept, since
+    every combatant built asks for them)."""
+    found = _HINTS.get(cls)
+    if found is None:
+        found = _HINTS[cls] = typing.get_type_hints(cls)
+    return found
 
 
 def _type_name(tp: Any) -> str:

@@ -749,8 +749,10 @@ def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
             except IntractableError as exc:
                 why.append(exc.reason)
         if method == "exact":
-            prefix = f"{rs.name} has no exact solution here: "
-            reasons = dict.fromkeys(w.removeprefix(prefix) for w in why)
+            prefixes = (f"{rs.name} has no exact solution here: ",
+                        f"{rs.name} has no exact best play here: ")
+            reasons = dict.fromkeys(w.removeprefix(prefixes[0]).removeprefix(prefixes[1])
+                                    for w in why)
             raise IntractableError(f"{rs.name} has no exact best play here: "
                                    + "; ".join(reasons) + " (Monte Carlo best play reaches "
                                    "it: method 'simulate', `balance duel --play best`)")

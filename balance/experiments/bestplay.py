@@ -26,7 +26,7 @@ from . import store
 from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
 
-__all__ = ["BestPlayCache", "options", "rows", "solve_task", "tag"]
+__all__ = ["BestPlayCache", "options", "probe", "rows", "solve_task", "tag"]
 
 
 class BestPlayCache(store.ExactCache):
@@ -78,6 +78,18 @@ def rejected(spec: Spec, cell: Cell, record: Mapping[str, Any]) -> SpecError | N
         return SpecError(f"{record['rejected']} (run.play = \"best\")",
                          where=place(spec, cell.params))
     return None
+
+
+def probe(spec: Spec, cell: Cell, entropy: int) -> dict[str, Any]:
+    """Play ``cell`` here, now (validation before a best-play sweep: the cell's game can be
+    set up and solved by the method asked for); its record, or a SpecError naming the cell
+    if it cannot be played."""
+    record = solve_task(spec.ruleset, cell.rules, cell.side_a, cell.side_b, options(spec),
+                        entropy, cell.key)
+    error = rejected(spec, cell, record)
+    if error is not None:
+        raise error
+    return record
 
 
 def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from ..fields import Table
 from ..reading import Reader, join, show
 from .errors import LanguageError
 from .expression import Expression, Purpose, compile_amount, compile_condition, compile_expression
+from .lines import effect_table, modifier_table
 from .names import Name, Names
 from .scalar import Distribution, show_value
 
@@ -266,6 +267,8 @@ class Vocabulary:
         """A :class:`Modifier` from a TOML table ``{to, amount, when?, name?}``; ``name``
         labels it when the table does not (default: ``where``)."""
         reader = Reader(None)
+        if isinstance(data, str):  # "+1 to attack when ...": the same table, in one line
+            data = modifier_table(data, where=where)
         data = reader.table(data, where, ("to", "amount", "when", "name"))
         _require(reader, data, where, ("to", "amount"))
         return Modifier(
@@ -279,6 +282,8 @@ class Vocabulary:
         ``rounds``, omitted: until removed), ``spend`` (with ``amount``, default 1) or
         ``set`` (with ``value``); ``who``, ``when`` and ``name`` optional."""
         reader = Reader(None)
+        if isinstance(data, str):  # "on success inflict entangled for 2 rounds"
+            data = effect_table(data, where=where)
         data = reader.table(data, where, ("on", *ACTIONS, "rounds", "amount", "value", "who",
                                           "when", "name"))
         _require(reader, data, where, ("on",))
@@ -299,12 +304,12 @@ class Vocabulary:
         return Effect(**fields, **self._action(reader, data, where, action))
 
     def modifiers(self, data: Any, *, where: str = "modifiers") -> tuple[Modifier, ...]:
-        """Modifiers from a TOML array of tables."""
+        """Modifiers from a TOML array of tables or one-line rows (:mod:`.lines`)."""
         return tuple(self.modifier(row, where=join(where, i))
                      for i, row in enumerate(_rows(data, where)))
 
     def effects(self, data: Any, *, where: str = "effects") -> tuple[Effect, ...]:
-        """Effects from a TOML array of tables."""
+        """Effects from a TOML array of tables or one-line rows (:mod:`.lines`)."""
         return tuple(self.effect(row, where=join(where, i))
                      for i, row in enumerate(_rows(data, where)))
 
@@ -398,9 +403,11 @@ class Vocabulary:
 
 
 def _rows(data: Any, where: str) -> list[Any]:
+    if isinstance(data, str):  # one row in its one-line form
+        return [data]
     if not isinstance(data, list | tuple):
-        raise SpecError(f"must be an array of tables ([[{where}]]), got {show(data)}",
-                        where=where)
+        raise SpecError(f"must be an array of tables ([[{where}]]) or of one-line rows, got "
+                        f"{show(data)}", where=where)
     return list(data)
 
 

@@ -403,6 +403,14 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "exact"),
     ("spec-dry-run", lambda t, r: ["sweep", str(spec(edited("fights = 1000", "fights = -1"))(t)),
                                    "--dry-run"], "run.fights"),
+    # a run its first cell shows cannot be done: refused before anything is written
+    ("spec-best-exact-unsolvable", sweep_of(edited("fights = 1000\n", 'method = "exact"\n'
+                                                   'play = "best"\n')),
+     "cell a.0.skill=0, b.0.skill=0: crt has no exact best play here: the Extraordinary "
+     "tables are on"),
+    ("spec-best-exact-unsolvable-dry-run",
+     sweep_of(edited("fights = 1000\n", 'method = "exact"\nplay = "best"\n'), "--dry-run"),
+     "crt has no exact best play here"),
     # --- code that would run without a word: refused ---
     ("import-sweep", evil_spec("--out", "out"), "would import and run the Python module"),
     ("import-sweep-dry-run", evil_spec("--dry-run"), "--allow-import"),
