@@ -146,3 +146,85 @@ def test_best_play_refuses_round_and_ammunition():
     rules = Rules(initial_gap="contact", weapons={"bola": BOLA})
     with pytest.raises(SpecError, match=r"weapons\.bola carries ammunition"):
         ZONES.exact_best_play(rules, (Combatant(ranged="bola"),), (Combatant(),))
+
+
+# --- what each row does ---------------------------------------------------------------------------
+def both_ways(rules, a, b, n=400, seed=5):
+    """Kernel and reference outcomes of the same matchup."""
+    from .conftest import kernel_sample, reference_sample
+
+    return kernel_sample(rules, (a,), (b,), n, seed), reference_sample(rules, (a,), (b,), 60,
+                                                                       seed + 1)
+
+
+DUD = {"like": "thrown", "damage": 0}      # a throw that never hurts: only its rows count
+THROWER = Combatant(name="thrower", ranged="dud", agility=4, policy="skirmish")
+HOLDER = Combatant(name="holder", policy="hold", max_attacks=1)
+
+
+def test_a_fighter_out_of_ammunition_closes_in():
+    # harmless throws at a foe who holds its zone: without a limit the thrower keeps its
+    # distance to the round cap; with one throw it runs out, closes in and fights it out
+    endless = Rules(initial_gap="medium", max_rounds=30, weapons={"dud": DUD})
+    one = Rules(initial_gap="medium", max_rounds=30, weapons={"dud": {
+        **DUD, "ammunition": 1, "effects": "on attack spend 1 ammunition"}})
+    for out in both_ways(endless, THROWER, HOLDER):
+        assert (out.cause == 2).all()                    # max_rounds, every fight
+    for out in both_ways(one, THROWER, HOLDER):
+        assert (out.cause == 0).mean() > 0.95            # down: it came to blows
+
+
+def test_entangled_holds_a_runner_until_it_tears_free_or_its_rounds_run_out():
+    raider = Combatant(name="raider")
+    hunter = Combatant(name="hunter", ranged="dud", agility=4, policy="hold", spare="pass")
+    for rounds, drawn in (("", True), (" for 1 rounds", False)):
+        rules = Rules(initial_gap="medium", max_rounds=20, entangle_save=30, weapons={
+            "dud": {**DUD, "ammunition": 1, "effects": [
+                f"on attack inflict entangled{rounds}", "on attack spend 1 ammunition"]}})
+        for out in both_ways(rules, hunter, raider):
+            # one throw: entangled for good (the save needs 30), the raider never arrives;
+            # for one of its activations, it does
+            assert ((out.winner == 0).all()) == drawn, (rounds, np.bincount(out.winner))
+
+
+def test_slowed_doubles_a_band_in_the_log():
+    from balance.rulesets.zones.reference import fight
+
+    rules = Rules(initial_gap="long", first_side="a", weapons={
+        "frost": {"like": "spell", "range": "long",
+                  "effects": "on attack inflict slowed when target.speed >= 2"}})
+    lines: list[str] = []
+    fight(rules, (Combatant(ranged="frost", policy="hold"),), (Combatant(name="runner"),),
+          rng=np.random.default_rng(4), log=lines.append)
+    text = "\n".join(lines)
+    assert "frost: slowed on target until removed when target.speed >= 2" in text
+    assert "(band, 1/4 Moves)" in text
+
+
+def test_rows_that_do_nothing_cost_nothing_and_change_nothing():
+    a, b = (Combatant(ranged="thrown", policy="skirmish"),), (Combatant(),)
+    plain = ZONES.simulate(Rules(), a, b, n=5000, rng=np.random.default_rng(9))
+    empty = Rules(weapons={"thrown": {}, "club": {"like": "light"}})
+    assert not empty.has_rows
+    same = ZONES.simulate(empty, a, b, n=5000, rng=np.random.default_rng(9))
+    assert (plain.winner == same.winner).all() and (plain.rounds == same.rounds).all()
+
+
+def test_a_new_weapon_is_like_its_built_in_with_its_own_columns():
+    rules = Rules(weapons={"bola": BOLA, "frost": FROST})
+    bola = rules.weapon_row("bola")
+    assert (bola.kind, bola.damage, bola.band, bola.ammunition) == ("ranged", 1, "short", 3)
+    assert rules.reach("frost") == 1 and not rules.reloads("bola")
+    assert rules.weapon_names("ranged")[-2:] == ("bola", "frost")
+    with pytest.raises(SpecError, match="'sling' is not a ranged weapon"):
+        ZONES.check_sides(rules, (Combatant(ranged="sling"),), (Combatant(),))
+
+
+def test_the_vocabulary_is_in_describe_and_knows_new_weapons():
+    described = ZONES.describe()["language"]
+    assert {"attack", "defence", "damage", "movement"} == set(described["targets"])
+    assert {"attack", "miss", "partial", "hit", "success", "critical"} == set(
+        described["outcomes"])
+    assert set(described["conditions"]) == {"slowed", "entangled"}
+    names = Rules(weapons={"bola": BOLA}).vocabulary().names
+    assert "bola" in names["target.ranged"].choices

@@ -10,7 +10,7 @@ import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from .presets import PRESETS, SCENARIOS
 from .reference import CAUSES
 from .rules import Combatant, Rules
 
+if TYPE_CHECKING:
+    from ...language import Vocabulary
+
 __all__ = ["Zones"]
 
 
@@ -36,6 +39,36 @@ def _battlefield(value: Any) -> Any:
     if value.strip().endswith(".toml"):
         return map_table(read_toml(Path(value.strip())).get("battlefield", {}))
     return map_table(value)
+
+
+def _weapon_rows(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Rule overrides with ``weapons.NAME.COLUMN`` keys (the command line's ``--rule
+    weapons.bola.like=thrown``) folded into the ``weapons`` table; a rows column given as
+    text holds one-line rows separated by ``;``, a number column its digits."""
+    dotted = [k for k in overrides if isinstance(k, str) and k.startswith("weapons.")]
+    if not dotted:
+        return overrides
+    out = {k: v for k, v in overrides.items() if k not in dotted}
+    table: dict[str, Any] = {name: dict(row) if isinstance(row, Mapping) else row
+                             for name, row in dict(out.get("weapons") or {}).items()}
+    for key in dotted:
+        parts = key.split(".")
+        if len(parts) != 3 or not all(p.strip() for p in parts):
+            raise SpecError(f"a weapon row's column is set as weapons.NAME.COLUMN=VALUE, got "
+                            f"{key!r}")
+        _, name, column = (p.strip() for p in parts)
+        value = overrides[key]
+        if isinstance(value, str) and column in ("modifiers", "effects"):
+            value = [line.strip() for line in value.split(";") if line.strip()]
+        elif isinstance(value, str) and column in ("damage", "ammunition") \
+                and value.strip().lstrip("+-").isdigit():
+            value = int(value)
+        row = table.setdefault(name, {})
+        if not isinstance(row, dict):
+            raise SpecError(f"weapons.{name} must be a table of columns", where="weapons")
+        row[column] = value
+    out["weapons"] = table
+    return out
 
 
 class Zones(Ruleset):
@@ -58,7 +91,7 @@ class Zones(Ruleset):
         if isinstance(overrides, self.Rules):
             fixed = {k: _battlefield(v) if k == "battlefield" else v for k, v in fields.items()}
             return super().rules(overrides, **fixed)
-        merged = {**(overrides or {}), **fields}
+        merged = _weapon_rows({**(overrides or {}), **fields})
         if "battlefield" in merged:
             merged["battlefield"] = _battlefield(merged["battlefield"])
         return super().rules(merged)
@@ -85,6 +118,14 @@ class Zones(Ruleset):
         elif "battlefield" in rules:
             rules["battlefield"] = _battlefield(rules["battlefield"])
         return rules
+
+    # the rules language ---------------------------------------------------------------------
+    def vocabulary(self) -> Vocabulary:
+        """What weapon rows may name (``weapons.py``): the built-in weapons' names; a rules
+        value with new weapon rows adds its own (``Rules.vocabulary``)."""
+        from .weapons import vocabulary
+
+        return vocabulary()
 
     # checks -------------------------------------------------------------------------------
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
