@@ -228,3 +228,14 @@ def test_the_vocabulary_is_in_describe_and_knows_new_weapons():
     assert set(described["conditions"]) == {"slowed", "entangled"}
     names = Rules(weapons={"bola": BOLA}).vocabulary().names
     assert "bola" in names["target.ranged"].choices
+
+
+@pytest.mark.parametrize("document", ["docs/zones.md", "docs/rules-language.md"])
+def test_the_documented_names_are_the_vocabulary(document):
+    from pathlib import Path
+
+    from balance.rulesets.zones.weapons import markdown
+
+    text = (Path(__file__).resolve().parents[2] / document).read_text()
+    begin, end = "<!-- zones names: begin -->\n", "<!-- zones names: end -->"
+    assert text[text.index(begin) + len(begin):text.index(end)] == markdown()

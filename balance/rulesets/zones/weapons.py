@@ -289,3 +289,17 @@ def _check_rows(where: str, modifiers: tuple[Modifier, ...], effects: tuple[Effe
     if ammunition is not None and not spends:
         raise SpecError("carries ammunition that nothing spends: add an effect such as "
                         "'on attack spend 1 ammunition'", where=f"{where}.ammunition")
+
+
+def markdown() -> str:
+    """What zones' rows may name, as the Markdown that ``docs/zones.md`` and
+    ``docs/rules-language.md`` hold (a test keeps them equal): the names with their values
+    and tags, then the targets, outcomes, conditions and resource."""
+    words = vocabulary()
+    out = [words.names.markdown(), ""]
+    for title, table in (("Modifier targets (`to`)", TARGETS), ("Outcomes (`on`)", OUTCOMES),
+                         ("Conditions (`inflict`)", CONDITIONS),
+                         ("Resources (`spend`)", RESOURCES)):
+        out += [f"| {title} | meaning |", "|---|---|"]
+        out += [f"| `{key}` | {doc} |" for key, doc in table.items()] + [""]
+    return "\n".join(out).rstrip() + "\n"
