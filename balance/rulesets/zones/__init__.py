@@ -159,6 +159,12 @@ class Zones(Ruleset):
                     raise SpecError(f"{where}: guard names {c.guard!r}, not an ally; allies: "
                                     + ", ".join(n for n in names if n != c.name))
 
+    def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
+        """The readings in force, without the weapon rows: content a designer writes (or
+        none), not a reading of the seed (their own readings are in docs/zones.md)."""
+        return tuple(a for a in super().assumptions(rules, side_a, side_b)
+                     if not a.startswith("weapons="))
+
     def idle_policies(self, rules: Any, side_a: Side, side_b: Side) -> set[str]:
         everyone = (*side_a, *side_b)
         idle = set()
@@ -267,6 +273,8 @@ class Zones(Ruleset):
                     line, why="raiders run past three holders"),
             Witness("death_save_target", (3, 18), "default", "default", saves,
                     why="death saves on"),
+            Witness("weapons", ({"one_handed": {"modifiers": "+2 to attack"}},), "default",
+                    "default", contact, why="a weapon row's modifier in a contact duel"),
             Witness("death_save_count", (1, 9), "default", "default", saves,
                     why="death saves on"),
         )
