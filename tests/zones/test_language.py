@@ -132,6 +132,17 @@ def test_exact_refuses_rows_it_cannot_hold_naming_row_and_name(row, name):
     assert "\n" not in why
 
 
+def test_exact_takes_rows_the_duel_never_reads():
+    # an effect's condition and a movement row reading hit points: nobody moves in the
+    # duel and no modifier reads the Slowed it inflicts
+    rules = Rules(initial_gap="contact", weapons={"one_handed": {
+        "effects": "on hit inflict slowed when target.hp < 6",
+        "modifiers": "-1 to movement when self.wounds > 2"}})
+    assert ZONES.exact_check(rules, (Combatant(),), (Combatant(),)) is None
+    plain = ZONES.exact(Rules(initial_gap="contact"), (Combatant(),), (Combatant(),))
+    assert ZONES.exact(rules, (Combatant(),), (Combatant(),)).a_win == plain.a_win
+
+
 def test_exact_refuses_a_condition_read_where_a_row_inflicts_it():
     weapons = {"net": NET, "pick": PICK}
     rules = Rules(initial_gap="contact", weapons=weapons)

@@ -83,18 +83,19 @@ def rows_unsupported(rules: Rules, a: Combatant, b: Combatant, *, rounds: bool
     for c in (a, b):
         for weapon in _arms(c):
             row = rules.weapon_row(weapon)
-            parts: tuple[tuple[str, tuple[Any, ...]], ...] = (("modifiers", row.modifiers),
-                                                               ("effects", row.effects))
-            for kind, rows in parts:
-                for k, item in enumerate(rows):
-                    for name in names_used(item):
-                        condition = name.partition(".")[2]
-                        if name not in fixed or condition in inflicted:
-                            why = ("changes as the fight goes" if name not in fixed else
-                                   f"changes when a row inflicts {condition}")
-                            return (f"weapons.{weapon}.{kind}[{k}] reads {name}, which "
-                                    f"{why}: not part of the exact duel's state (use duel "
-                                    "or matchups: Monte Carlo)")
+            # effects touch the duel only through a condition a modifier reads (checked
+            # here) or ammunition (a Shoot: best play refuses it); nobody moves
+            for k, modifier in enumerate(row.modifiers):
+                if modifier.to == "movement":
+                    continue
+                for name in names_used(modifier):
+                    condition = name.partition(".")[2]
+                    if name not in fixed or condition in inflicted:
+                        why = ("changes as the fight goes" if name not in fixed else
+                               f"changes when a row inflicts {condition}")
+                        return (f"weapons.{weapon}.modifiers[{k}] reads {name}, which {why}: "
+                                "not part of the exact duel's state (use duel or matchups: "
+                                "Monte Carlo)")
     return None
 
 
