@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import SpecError
 from ..labels import display
+from ..rulesets import portable
 from . import store
 from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
@@ -53,12 +54,14 @@ def tag(spec: Spec, entropy: int, versions: Mapping[str, str]) -> str:
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
-def solve_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, opts: Mapping[str, Any],
-               entropy: int, key: str) -> dict[str, Any]:
-    """The best play of one cell as a plain record, or ``{"rejected": reason}``."""
+def solve_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+               opts: Mapping[str, Any], entropy: int, key: str) -> dict[str, Any]:
+    """The best play of one cell as a plain record, or ``{"rejected": reason}`` (the
+    ruleset and the permission to import it as :func:`balance.rulesets.portable` gives
+    them)."""
     from ..analysis import bestplay
 
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the spec was checked when loaded
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, entropy=entropy, key=(key,),
@@ -84,8 +87,8 @@ def probe(spec: Spec, cell: Cell, entropy: int) -> dict[str, Any]:
     """Play ``cell`` here, now (validation before a best-play sweep: the cell's game can be
     set up and solved by the method asked for); its record, or a SpecError naming the cell
     if it cannot be played."""
-    record = solve_task(spec.ruleset, cell.rules, cell.side_a, cell.side_b, options(spec),
-                        entropy, cell.key)
+    record = solve_task(*portable(spec.ruleset), cell.rules, cell.side_a, cell.side_b,
+                        options(spec), entropy, cell.key)
     error = rejected(spec, cell, record)
     if error is not None:
         raise error

@@ -133,6 +133,8 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
     note = ", ".join(f"{labels.column(f)} = {labels.value(f, v)}"
                      for f, _, v in (item.partition("=") for item in where))
     from ..figures import draw_to
+    from ..files import writing_in
 
-    return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
-                   note=note, formats=formats)
+    with writing_in(folder):
+        return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
+                       note=note, formats=formats)

@@ -53,6 +53,7 @@ from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
+from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
@@ -98,15 +99,16 @@ def default_workers() -> int:
 # --- the task -----------------------------------------------------------------------------------
 
 
-def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: int, key: str,
-                   index: int, size: int) -> tuple[Tally, float, float]:
+def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+                   entropy: int, key: str, index: int, size: int) -> tuple[Tally, float, float]:
     """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
     seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
-    worker.  The ruleset travels by name (or import path) and is looked up where it runs.
+    worker.  The ruleset travels by name (or import path) with the permission the parent
+    had to import it (:func:`balance.rulesets.portable`), and is looked up where it runs.
     """
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the parent resolved it first
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -195,11 +197,11 @@ class _CellRun:
 
 def _worker_start(parent: int, parent_started: str | None) -> None:
     """Every worker process starts here."""
-    # Ctrl-C goes to the whole process group, and a batch scheduler's SIGTERM may too; let
-    # the client alone handle them, so workers finish (and the client keeps) the chunk they
-    # are on, and the client stops them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Let the client alone handle a stop signal sent to the whole group, so workers finish
+    # (and the client keeps) the chunk they are on, and the client stops them.  (A worker
+    # forked from the forkserver has them blocked from birth: see _start_forkserver.)
+    for signum in guard.STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     # A worker's parent is the forkserver, not the client: watch the client itself, and
     # end with it (SIGKILL, OOM killer), so nothing of the run outlives it.
     guard.watch_parent(parent, parent_started)
@@ -235,19 +237,23 @@ class _Serial:
 
 
 class _LocalFutures:
-    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
-    already done in this process."""
+    """Waiting on ``concurrent.futures`` futures: a process pool's, or ones already done in
+    this process (which there is nothing to cancel of)."""
 
     def wait_any(self, futures: Iterable[Any]) -> set[Any]:
         done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
         return done
 
     def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
+        pass
 
     def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
+        """Wait until every one of ``futures`` has finished or been cancelled (by the pool's
+        own thread: ``cf.wait`` would not see that), or ``timeout`` seconds have passed."""
+        deadline = time.monotonic() + timeout
+        for future in futures:
+            with contextlib.suppress(cf.CancelledError, TimeoutError):
+                future.exception(timeout=max(0.0, deadline - time.monotonic()))
 
 
 class _Auto(_LocalFutures):
@@ -285,9 +291,25 @@ class _Auto(_LocalFutures):
         self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
         return future
 
+    def cancel(self, futures: Iterable[Any]) -> None:
+        if self.pool is not None:
+            self.pool.cancel(futures)
+
     def close(self, abort: bool = False) -> None:
         if self.pool is not None:
             self.pool.close(abort)
+
+
+def _start_forkserver() -> None:
+    """Start multiprocessing's forkserver, if it is not running, deaf to Ctrl-C and SIGTERM
+    (:func:`~balance.experiments.guard.stop_signals_blocked`), and so every worker it
+    forks.  A forkserver killed by a signal sent to the whole process group would end
+    every worker's sentinel: the pool would take its running chunks for lost, break, and
+    (CPython before 3.12) print a thread's traceback."""
+    from multiprocessing import forkserver
+
+    with guard.stop_signals_blocked():
+        forkserver.ensure_running()
 
 
 class _Processes(_LocalFutures):
@@ -301,22 +323,33 @@ class _Processes(_LocalFutures):
         if method == "forkserver":
             # Workers fork from a server that has already imported the task's module.
             ctx.set_forkserver_preload(["balance.experiments.runner"])
+            _start_forkserver()
         self.workers = workers
         self.window = 2 * workers + 2
         self.address = None
+        self.unfinished: set[cf.Future[Any]] = set()
         client = os.getpid()
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                            initializer=_worker_start,
                                            initargs=(client, guard.start_time(client)))
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
-        return self.pool.submit(fn, *args)
+        future = self.pool.submit(fn, *args)
+        self.unfinished = {f for f in self.unfinished if not f.done()} | {future}
+        return future
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        # The pool's own thread cancels the tasks not yet started.  A future cancelled from
+        # here instead could still be failed by that thread if the pool then breaks (its
+        # workers killed by close(abort=True)): an InvalidStateError traceback on stderr
+        # (CPython before 3.12, gh-107219).  Nothing is submitted after a stop.
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self, abort: bool = False) -> None:
-        if abort:
-            # Stopped (Ctrl-C, SIGTERM, a failure) after the grace period: chunks still
-            # running are dropped.  The executor has no public way to stop a running task,
-            # hence its private process table.
+        if abort and any(not f.done() for f in self.unfinished):
+            # Stopped (Ctrl-C, SIGTERM, a failure) and chunks still running after the grace
+            # period: they are dropped.  The executor has no public way to stop a running
+            # task, hence its private process table.
             for process in list((getattr(self.pool, "_processes", None) or {}).values()):
                 with contextlib.suppress(Exception):
                     process.kill()
@@ -334,12 +367,19 @@ class _Dask:
         self.cluster = None
         try:
             if scheduler is None:
-                # The cluster's worker processes watch this one and end with it.
-                self.cluster = LocalCluster(n_workers=workers or default_workers(),
-                                            threads_per_worker=1, processes=True,
-                                            dashboard_address=":0",  # any free port
-                                            silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+                # The cluster's worker processes watch this one and end with it.  Its event
+                # loop's thread, and the worker processes that thread starts (now, or to
+                # replace a lost one), are deaf to a stop signal sent to the process group:
+                # the client stops them (close) once it has kept what finished.
+                # Its own logs are silenced: a worker closing with the cluster can log a
+                # traceback at ERROR (a heartbeat cut short by the close); a task's failure
+                # comes back through its future, and the run reports it.
+                with guard.stop_signals_blocked():
+                    self.cluster = LocalCluster(n_workers=workers or default_workers(),
+                                                threads_per_worker=1, processes=True,
+                                                dashboard_address=":0",  # any free port
+                                                silence_logs=logging.CRITICAL)
+                    self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except Exception as exc:  # an address dask cannot parse or reach, in any of its ways
@@ -469,7 +509,7 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
         # not started, give running tasks a moment, keep every one that completed.
         with contextlib.suppress(BaseException):
             pool.cancel(list(pending))
-            pool.wait_all([f for f in pending if not f.cancelled()], timeout=STOP_GRACE_S)
+            pool.wait_all(list(pending), timeout=STOP_GRACE_S)
         for future in list(pending):
             with contextlib.suppress(BaseException):
                 if future.done() and not future.cancelled() and future.exception() is None:
@@ -502,8 +542,9 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
             if not run.finished and index not in run.done and index not in run.in_flight:
                 size = run.size(index)
                 run.in_flight.add(index)
-                return (run_chunk_task, (spec.ruleset, run.cell.rules, run.cell.side_a,
-                                         run.cell.side_b, entropy, run.key, index, size),
+                return (run_chunk_task, (*portable(spec.ruleset), run.cell.rules,
+                                         run.cell.side_a, run.cell.side_b, entropy, run.key,
+                                         index, size),
                         f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
 
     def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
@@ -539,10 +580,11 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
             return None
         cell = queue.popleft()
         if best:
-            return (_best.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b,
-                                       opts, entropy, cell.key),
+            return (_best.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                       cell.side_b, opts, entropy, cell.key),
                     f"balance-best-{tag}-{cell.key}", cell)
-        return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
+        return (_exact.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                    cell.side_b),
                 f"balance-exact-{tag}-{cell.key}", cell)
 
     def complete(cell: Cell, record: dict[str, Any]) -> None:
