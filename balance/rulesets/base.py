@@ -327,8 +327,7 @@ class Ruleset(abc.ABC):
         try:
             rules = self.scenario_rules(data, dict(rules))
             self.check_sides(self.rules(rules), sides[0], sides[1])  # validate now
-        except SpecError as exc:
-            # keep the key path inside the file (rules.weapons."war pick".modifiers[0].when)
+        except SpecError as exc:  # the file, then the error's own key path if it has one
             raise SpecError(exc.reason, where=f"{path}: {exc.where}" if exc.where
                             else str(path)) from None
         description = data.get("description", path.stem)

@@ -315,6 +315,56 @@ HOUSE_SPEC = SPEC.replace("[run]", "[rules.house_rules.r]\nmodifiers = ['+1 to s
                                    "target.health >= 11']\n[run]")
 
 # (id, case, words the error must contain)
+# --- zones weapon rows (issue 21) ---------------------------------------------------------------
+def zones_rows(row: str) -> str:
+    """A zones scenario file whose hunter throws a bola given by ``row`` (TOML lines of
+    its [rules.weapons.bola] table)."""
+    return ('[rules.weapons.bola]\nlike = "thrown"\n' + row
+            + '\n[[a]]\nranged = "bola"\n[[b]]\nname = "raider"\n')
+
+
+ZONES_DUEL = ["duel", "zones", "--a", "ranged=bola", "--b", "default", "-n", "100"]
+ZONES_SPEC = ('ruleset = "zones"\ndescription = "bola"\n[rules.weapons.bola]\nlike = "thrown"\n'
+              'effects = EFFECTS\n[[a]]\nranged = "bola"\n[[b]]\nname = "raider"\n'
+              '[[grid.axes]]\nfield = "rules.initial_gap"\nvalues = ["short", "long"]\n'
+              '[run]\nfights = 100\nseed = 1\n')
+ZONES_ROW_CASES = [
+    ("unknown-name", "duel", 'modifiers = "+1 to attack when target.armor >= 2"',
+     "weapons.bola.modifiers[0].when: in \"target.armor >= 2\", column 1: unknown name"),
+    ("kinds", "log", 'modifiers = "+1 to attack when target.weapon >= 3"', "cannot compare"),
+    ("word", "duel", "modifiers = \"+1 to attack when target.weapon == 'axe'\"",
+     "target.weapon is never \"axe\""),
+    ("condition-number", "duel", 'modifiers = "+1 to attack when self.hp + 1"',
+     "a condition must be true or false"),
+    ("target", "duel", 'modifiers = "+1 to parry"', "weapons.bola.modifiers[0].to"),
+    ("outcome", "duel", 'effects = "on wound inflict slowed"', "weapons.bola.effects[0].on"),
+    ("condition", "duel", 'effects = "on hit inflict stunned"', "weapons.bola.effects[0].inflict"),
+    ("rounds", "duel", 'effects = "on hit inflict slowed for 1d3 - 1 rounds"',
+     "rounds must be 1.."),
+    ("like", "duel", '[rules.weapons.sling]\nlike = "slingshot"', "weapons.sling.like"),
+    ("column", "duel", "reach = 2", "unknown column 'reach'"),
+    ("builtin-damage", "duel", '[rules.weapons.thrown]\ndamage = 2', "rules.weapon_damage.thrown"),
+    ("melee-range", "duel", '[rules.weapons.club]\nlike = "light"\nrange = "short"',
+     "weapons.club.range"),
+    ("melee-ammunition", "duel", '[rules.weapons.club]\nlike = "light"\nammunition = 3',
+     "ammunition is for ranged weapons"),
+    ("ammunition-unspent", "duel", "ammunition = 3", "carries ammunition that nothing spends"),
+    ("spend-without", "duel", 'effects = "on attack spend 1 ammunition"',
+     "spends ammunition but carries none"),
+    ("spend-target", "duel",
+     'ammunition = 2\neffects = "on attack spend 1 ammunition by target"', "who must be self"),
+    ("ammunition-range", "duel",
+     'ammunition = 100\neffects = "on attack spend 1 ammunition"', "weapons.bola.ammunition"),
+    ("movement-target", "duel", 'modifiers = "-1 to movement when target.slowed"',
+     "may read self.* and the situation but not target.slowed"),
+    ("movement-dice", "log", 'modifiers = "-1 to movement when d6 >= 4"', "may not roll dice"),
+    ("exact-hp", "exact", 'modifiers = "+1 to attack when self.wounds > 3"\n'
+     '[rules]\ninitial_gap = "contact"\n[rules.weapons.one_handed]\n'
+     'modifiers = "+1 to attack when self.wounds > 3"',
+     "weapons.one_handed.modifiers[0] reads self.wounds"),
+]
+
+
 CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     # --- the command line ---
     ("unknown-command", argv("frobnicate"), "invalid choice"),
@@ -361,6 +411,21 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "symbolic links"),
     ("scenario-not-toml", with_file(spec("[[a]]\nname = ", "s.toml"), "exact", "zones",
                                     "--scenario", "FILE", "--json"), "not valid TOML"),
+    # zones weapon rows (issue 21): through a scenario file, a spec's [rules], --rule
+    *[(f"zones-row-{name}", with_file(spec(zones_rows(row), "s.toml"), command, "zones",
+                                       "--scenario", "FILE"), words)
+      for name, command, row, words in ZONES_ROW_CASES],
+    ("zones-row-spec", sweep_of(ZONES_SPEC.replace("EFFECTS", '"on success inflict dazed"')),
+     "weapons.bola.effects[0].inflict"),
+    ("zones-row-rule-one-line", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
+                                     "--rule", "weapons.bola.modifiers=+1 attack"),
+     "weapons.bola.modifiers[0]"),
+    ("zones-row-rule-key", argv(*ZONES_DUEL, "--rule", "weapons.bola=thrown"),
+     "weapons.NAME.COLUMN"),
+    ("zones-row-rule-unknown-weapon", argv(*ZONES_DUEL), "'bola' is not a ranged weapon"),
+    ("zones-row-rule-name", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
+                                 "--rule", "weapons.bola.effects=on hit inflict slowed "
+                                 "when target.armor > 1"), "did you mean 'target.armour'"),
     ("exact-no-strategy", argv("exact", "crt", "--a", "novice", "--b", "novice", "--strategy"),
      "no equilibrium strategy"),
     ("exact-intractable-json", argv("exact", "strike-rank", "--a", "knight", "--b", "archer",
