@@ -482,14 +482,13 @@ def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = Non
     """
     values = dict(values or {})
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
-    if converted:
+    made = cls(**converted) if base is None else dataclasses.replace(base, **converted)
+    if converted:  # once the rows are read: a refused row is one error, not a warning too
         import warnings
 
         for line in replaced_rows(cls, converted):
             warnings.warn(line, RowReplaced, stacklevel=2)
-    if base is None:
-        return cls(**converted)
-    return dataclasses.replace(base, **converted)
+    return made
 
 
 def split_spec(text: str) -> tuple[str | None, dict[str, str]]:

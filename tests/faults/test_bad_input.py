@@ -242,6 +242,52 @@ def locked_run(tmp: Path, run: Path) -> list[str]:
 
 HELD: list[RunLock] = []
 
+SR_DUEL = ["duel", "strike-rank", "--a", "skirmisher,weapon=war pick", "--b", "knight"]
+SR_SCENARIO = """\
+description = "a strike-rank row in the rules language (bad-input tests)"
+[[rules.weapons."war pick".modifiers]]
+{row}
+[[a]]
+preset = "skirmisher"
+weapon = "war pick"
+[[b]]
+preset = "knight"
+"""
+SR_SPEC = """\
+ruleset = "strike-rank"
+description = "a strike-rank row in the rules language (bad-input tests)"
+[[rules.weapons."war pick".modifiers]]
+to = "attack"
+amount = 1
+when = "target.armor_rank >= 3"
+[[a]]
+preset = "skirmisher"
+weapon = "war pick"
+[[b]]
+preset = "knight"
+[[grid.axes]]
+field = "a.0.skill"
+values = [30, 35]
+[run]
+fights = 1000
+seed = 3
+"""
+
+
+def sr_row(line: str, *, to: str = "attack", amount: str = "1",
+           table: str = 'weapons."war pick"') -> Callable[[Path, Path], list[str]]:
+    """``balance duel strike-rank --scenario FILE`` whose row has ``line`` in it."""
+    text = SR_SCENARIO.replace('weapons."war pick"', table).format(
+        row=f"to = '{to}'\namount = {amount}\n{line}")
+    return with_file(spec(text, "s.toml"), "duel", "strike-rank", "--scenario", "FILE")
+
+
+def sr_effect(line: str, on: str = "hit") -> Callable[[Path, Path], list[str]]:
+    """The same with an effect row."""
+    text = SR_SCENARIO.replace(".modifiers]]", ".effects]]").format(row=f"on = '{on}'\n{line}")
+    return with_file(spec(text, "s.toml"), "log", "strike-rank", "--scenario", "FILE")
+
+
 LONG = "x" * 300
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 
@@ -384,6 +430,35 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "no equilibrium strategy"),
     ("exact-intractable-json", argv("exact", "strike-rank", "--a", "knight", "--b", "archer",
                                     "--json"), "strike-rank"),
+    # --- strike-rank rows in the rules language (issue 21): --rule, --scenario, a spec ---
+    ("sr-row-unknown-name", argv(*SR_DUEL, "--rule", "weapons=war pick:modifiers=+1 to attack "
+                                 "when target.armor_rank >= 3"), "did you mean 'target.armour_rank'"),
+    ("sr-row-one-line-typo", argv(*SR_DUEL, "--rule", "weapons=war pick:modifiers=+1 to atack "
+                                  "when round == 1"), "atack"),
+    ("sr-row-compare-kinds", sr_row("when = 'target.shield >= 3'"), "cannot compare"),
+    ("sr-row-word-never", sr_row("when = 'target.shield == \"bucklr\"'"), "never \"bucklr\""),
+    ("sr-row-condition-number", sr_row("when = 'self.wounds + 1'"), "must be true or false"),
+    ("sr-row-amount-truth", sr_row("when = 'round == 1'", amount="'round > 1'"),
+     "must be a whole number"),
+    ("sr-row-divide-by-name", sr_row("when = 'round // self.wounds >= 1'"), "fixed number"),
+    ("sr-row-unfinished", sr_row("when = 'round +'"), "ends too soon"),
+    ("sr-row-hostile", sr_row("when = \"__import__('os')\""), "cannot read"),
+    ("sr-row-unknown-target", sr_row("when = 'round == 1'", to="initiative"),
+     "strike_rank"),
+    ("sr-row-unknown-key", sr_row("wen = 'round == 1'"), "unknown key 'wen'"),
+    ("sr-row-missile-parry", sr_row("when = 'round == 1'", table='missile_weapons."long bow"',
+                                    to="parry"), "a missile row's modifiers"),
+    ("sr-row-strike-rank-target", sr_row("when = 'target.shield == \"none\"'",
+                                         to="strike_rank"), "rolled before targets"),
+    ("sr-effect-rounds", sr_effect("inflict = 'disarmed'\nrounds = 2"), "omit rounds"),
+    ("sr-effect-outcome", sr_effect("inflict = 'disarmed'", on="success"), "hit, miss"),
+    ("sr-effect-condition", sr_effect("inflict = 'entangled'"), "disarmed, berserk"),
+    ("sr-effect-spend", sr_effect("spend = 'ammunition'"), "spend"),
+    ("sr-row-in-spec", sweep_of(SR_SPEC), "target.armor_rank"),
+    ("sr-row-log-json", with_file(spec(SR_SCENARIO.format(row="to = 'attack'\namount = 1\n"
+                                                          "when = 'self.wound > 0'"), "s.toml"),
+                                  "log", "strike-rank", "--scenario", "FILE", "--json"),
+     "self.wound"),
     ("log-missing-side-json", argv("log", "crt", "--a", "novice", "--json"), "missing --b"),
     ("show-unknown-json", argv("show", "nosuch", "--json"), "unknown ruleset"),
     ("matchups-unknown-preset", argv("matchups", "crt", "--entrants", "novice,nobody"),

@@ -129,9 +129,46 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
     ("ambush-2v3", ["assassin", "footpad,target_policy=strongest"],
      ["skirmisher,surprised=true", "spearman,shield=medium", "hunter,surprised=true"],
      {"outnumbered_mode": "two_foes"}, 1200),
+    # issue 21: rows in the rules language -- static conditions folded into the tables,
+    # per-fight ones (round, wounds, head counts, dice) evaluated over the batch, effects
+    ("lang-war-pick", ["skirmisher,weapon=war pick"], ["knight"], {"weapons": {"war pick": {
+        "modifiers": [
+            {"to": "attack", "amount": 3, "when": "target.armour_rank >= 3"},
+            {"to": "damage", "amount": "1d3", "when": "round == 1"},
+            {"to": "parry", "amount": -6, "when": "self.wounds > 0"},
+            {"to": "strike_rank", "amount": 3, "when": "round <= 2"}],
+        "effects": [{"on": "hit", "inflict": "disarmed", "when": 'target.hands == "1"'}]}}},
+     3000),
+    ("lang-groups", ["skirmisher", "skirmisher,skill=25"], ["gladiator,skill=35"],
+     {"styles": {"skirmisher": {
+         "modifiers": [{"to": "attack", "amount": -5, "when": "foes_engaged >= 2"},
+                       {"to": "dodge", "amount": 8, "when": "allies_standing == 0"},
+                       {"to": "parry", "amount": "1d6", "when": "target.wounded"}],
+         "effects": [{"on": "miss", "inflict": "berserk", "who": "self",
+                      "when": "d6 == 6"}]},
+         "gladiator": {"modifiers": [
+             {"to": "armour_block", "amount": 5, "when": "foes_standing >= 2"},
+             {"to": "damage", "amount": 2, "when": "target.wounds == 0"}]}}},
+     2000),
+    ("lang-shots-unarmed-second",
+     ["archer,second_style=skirmisher,second_skill=25,defence_policy=dodge"],
+     ["skirmisher,when_disarmed=fight_unarmed,second_style=brawling,second_skill=30"],
+     {"missile_weapons": {"long bow": {"modifiers": [
+         {"to": "attack", "amount": 6, "when": "round == 1"},
+         {"to": "damage", "amount": 2, "when": 'target.shield == "none"'}]}},
+      "weapons": {"hand axe": {"effects": [{"on": "hit", "inflict": "disarmed",
+                                            "when": "d6 >= 3"}]},
+                  "punch": {"modifiers": [{"to": "attack", "amount": 5, "when": "round >= 4"},
+                                          {"to": "damage", "amount": 3,
+                                           "when": "target.wounds > 0"}]}},
+      "styles": {"skirmisher": {"modifiers": [
+          {"to": "dodge", "amount": -4, "when": "self.wounded"},
+          {"to": "attack", "amount": 2, "when": "target.style == 'skirmisher'"}]}}},
+     2500),
 ]
 
 
+@pytest.mark.filterwarnings("ignore::balance.fields.RowReplaced")  # the lang-* cases' rows
 @pytest.mark.parametrize(("a", "b", "overrides", "n_ref"),
                          [pytest.param(a, b, o, n, id=i,
                                        marks=[pytest.mark.slow] if i in SLOW else [])

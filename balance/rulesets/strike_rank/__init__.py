@@ -13,12 +13,14 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
+from ...language import Vocabulary
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
 from . import tables as T
+from .conditions import vocabulary as _vocabulary
 from .presets import PRESETS, SCENARIOS
 from .profile import profiles, range_phase
 from .rules import Combatant, Rules, style_of
@@ -54,6 +56,10 @@ class StrikeRank(Ruleset):
 
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         return self.exact_unavailable(_exact.unsupported(rules, side_a, side_b)).reason
+
+    def vocabulary(self) -> Vocabulary:
+        # the default rows' words; rules with other rows read their own (Rules.vocabulary)
+        return _vocabulary()
 
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
         super().check_sides(rules, side_a, side_b)

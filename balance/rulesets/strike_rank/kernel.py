@@ -34,6 +34,7 @@ import numpy as np
 from ...dice import codes_from_bits
 from ...outcomes import Outcomes
 from ...results import Winner
+from . import kernel_rows as KR
 from . import rules as R
 from . import tables as T
 from .policy import matchup_setup
@@ -221,6 +222,11 @@ class _Setup:
     shot_cost: tuple[int, ...]  # range actions between shots (reloads + aims)
     reload: tuple[int, ...]
     ammo: tuple[int, ...]
+    # the rules language: static damage modifiers by pair, per-fight rows (kernel_rows)
+    damage_bonus: tuple[tuple[int, ...], ...]  # [a][d] melee weapon and style
+    unarmed_damage_bonus: tuple[tuple[int, ...], ...]  # [a][d] the unarmed move
+    missile_damage_bonus: tuple[tuple[int, ...], ...]  # [a][d] shots
+    lang: KR.Dynamic | None
 
 
 MAX_RANK = 15
@@ -295,6 +301,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
     ps, _, best = matchup_setup(rules, side_a, side_b)
     n_slots = len(ps)
     slots = range(n_slots)
+    lang = KR.build(ps)
 
     def opp(kind: int, d: Profile, a: Profile, half: bool) -> int:
         if d.side == a.side:
@@ -334,12 +341,18 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                        for p in ps) for k in KINDS)
     groups = len(side_a) > 1 or len(side_b) > 1
     disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
+    inflicts = lang.inflicts if lang is not None else frozenset()
     any_disarm = rules.disarm_effect != "none" and (
         any(p.c.riposte_policy == "disarm" for p in ps)
-        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps)))
+        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))
+        or "disarmed" in inflicts)
     block_table = opt[BLOCK]
+    # per-fight defence modifiers or effects change which defence is best fight by fight
+    lang_defends = lang is not None and (bool(inflicts) or any(
+        KR.defence_key(k) in lang for k in KINDS))
     if (not groups and not any_disarm and rules.limb_destroyed != "crippled"
-            and not any(p.c.untrained for p in ps)):  # a rolled skill moves parries
+            and not any(p.c.untrained for p in ps)  # a rolled skill moves parries
+            and not lang_defends):
         opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in slots for a in slots))
@@ -373,7 +386,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                   if ps[a].side != ps[t].side}
     return _Setup(
         rules=rules, n_slots=n_slots, side=tuple(p.side for p in ps),
-        base_strike_rank=tuple(p.actions + p.flat for p in ps), dice=tuple(p.dice for p in ps),
+        base_strike_rank=tuple(p.actions + p.flat + p.strike_rank_mod for p in ps),
+        dice=tuple(p.dice for p in ps),
         dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
         wounded_at=tuple(p.thresholds[0] for p in ps),
         unconscious_at=tuple(p.thresholds[1] for p in ps),
@@ -437,7 +451,8 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
                      for r in range(MAX_RANK + 1)),
         hit_edges=tuple(edges),
-        any_berserk=any(p.can_berserk and p.c.berserk_trigger != "never" for p in ps),
+        any_berserk=any(p.can_berserk and p.c.berserk_trigger != "never" for p in ps)
+        or "berserk" in inflicts,
         any_disarm=any_disarm,
         any_behind=DODGE in kinds,
         any_shield_limit=groups and any(p.has_shield and p.shield_opponents < 99 for p in ps),
@@ -456,7 +471,18 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         shot_cost=tuple(p.shot_cost for p in ps),
         reload=tuple(p.missile.reload if p.missile else 0 for p in ps),
         ammo=tuple(p.c.missiles if p.missile else 0 for p in ps),
+        damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d))),
+        unarmed_damage_bonus=_pairs(ps, lambda a, d: total(a.unarmed.damage_parts(d))
+                                    if a.unarmed is not None else 0),
+        missile_damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d, missile=True))
+                                    if a.missile is not None else 0),
+        lang=lang,
     )
+
+
+def _pairs(ps: Sequence[Profile], value: Any) -> tuple[tuple[int, ...], ...]:
+    """``value(a, d)`` for every pair of foes ``[a][d]`` (0 between side-mates)."""
+    return tuple(tuple(int(value(a, d)) if a.side != d.side else 0 for d in ps) for a in ps)
 
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
@@ -469,8 +495,9 @@ _SLOT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation", "d
 _COMBAT_VARS = ("wound_points", "standing", "natural_skill", "skill_situation",
                 "dodge_situation", "defences",
                 "own_penalty", "disarmed", "berserk", "behind", "behind_round", "shield_foes",
-                "crippled")
-"""What an attack reads or writes: the variables a riposte's sub-batch carries."""
+                "crippled", "target")
+"""What an attack reads or writes: the variables a riposte's sub-batch carries (``target``:
+for the rules language's ``foes_engaged``)."""
 
 
 class _Lanes:
@@ -581,6 +608,8 @@ class _Kernel:
         self.rules = setup.rules
         self.n_slots = setup.n_slots
         self.bits = rng.bit_generator
+        self.gen = np.random.Generator(self.bits)  # dice of the rules language's rows
+        self.lang = setup.lang
         self.after_attack = setup.rules.attack_penalty_scope == "after_attack"
         rules, n_slots = setup.rules, setup.n_slots
         # In a duel with no disarm and no holding, each fighter's attack type is the same
@@ -811,6 +840,11 @@ class _Kernel:
                 lanes.dice[i][:] = 0
             else:
                 lanes.dice[i] = kept
+        if self.lang is not None and "strike_rank" in self.lang:
+            for i in range(self.n_slots):
+                extra = self.lang.slot_total(self, lanes, "strike_rank", i)
+                if extra is not None:
+                    lanes.strike_rank[i] += extra
 
     def ranks(self, lanes: _Lanes, primary: list[np.ndarray], eligible: list[np.ndarray] | None
               = None) -> list[np.ndarray]:
@@ -1114,8 +1148,11 @@ class _Kernel:
             unarmed &= go
             go &= ~unarmed
             if unarmed.any():
-                self.attack(lanes, unarmed, who, tw, self.cst(setup.unarmed_damage, who), 0,
-                            totals=setup.unarmed_attack_total)
+                dmg = self.cst(setup.unarmed_damage, who) + self.pair(
+                    setup.unarmed_damage_bonus, who, tw)
+                self.attack(lanes, unarmed, who, tw, self.lang_damage(lanes, dmg, "unarmed_damage",
+                                                                       who, tw), 0,
+                            totals=setup.unarmed_attack_total, ctx="unarmed_")
             if not go.any():
                 return
         if self.after_attack and setup.any_own_penalty:
@@ -1134,7 +1171,23 @@ class _Kernel:
             else:
                 behind = None
         dmg = self.cst(self.damage_const, who) if self.static_types else self.sel(lanes.damage, who)
+        dmg = self.lang_damage(lanes, dmg + self.pair(setup.damage_bonus, who, tw), "damage",
+                               who, tw)
         self.attack(lanes, go, who, tw, dmg, 0, behind=behind)
+
+    def lang_damage(self, lanes: _Lanes, dmg: Any, key: str, who: _Who, tw: _Who) -> Any:
+        """``dmg`` with the per-fight damage rows of ``key`` added (int16)."""
+        if self.lang is None:
+            return dmg
+        extra = self.lang.total(self, lanes, key, who, tw)
+        return dmg if extra is None else (dmg + extra).astype(np.int16)
+
+    def lang_add(self, lanes: _Lanes, value: Any, key: str, who: _Who, other: _Who) -> Any:
+        """``value`` with the per-fight rows of ``key`` (``attack``, ``dodge``, ...) added."""
+        if self.lang is None:
+            return value
+        extra = self.lang.total(self, lanes, key, who, other)
+        return value if extra is None else value + extra
 
     # --- the range phase (000.10 DEFAULT) -----------------------------------------------
     def range_round(self, lanes: _Lanes) -> None:
@@ -1176,6 +1229,7 @@ class _Kernel:
         m = lanes.n_fights
         x, y = opposed_dice(self.bits, m)
         a_total = self.pair(setup.shot_total, who, d) + self.sel(lanes.skill_situation, who) + x
+        a_total = self.lang_add(lanes, a_total, "shot", who, d)
         sk_d = self.sel(lanes.skill_situation, d)
         dg_d = self.sel(lanes.dodge_situation, d) if lanes.dodge_situation is not None else None
         ndef = self.sel(lanes.defences, d)
@@ -1185,6 +1239,7 @@ class _Kernel:
         d_fixed = np.zeros(m, np.int16)
         for k in setup.shot_kinds:
             tot = self.pair(setup.shot_defence[k], d, who) + (dg_d if k == DODGE else sk_d)
+            tot = self.lang_add(lanes, tot, KR.defence_key(k), d, who)
             if any(setup.step[k]):
                 tot = tot + ndef * self.cst(setup.step[k], d)
             no = None
@@ -1220,10 +1275,16 @@ class _Kernel:
             self.break_ties(margin, go & defended)
         self.addv(lanes.defences, d, 1, go & defended)
         hit = go & (~defended | (margin > 0))
+        if self.lang is not None:
+            self.lang.fire(self, lanes, "shot_miss", go & ~hit, who, d)
         if not hit.any():
             return
-        dmg = np.broadcast_to(self.cst(setup.missile_damage, who), (m,)).astype(np.int16)
+        dmg = np.broadcast_to(self.cst(setup.missile_damage, who)
+                              + self.pair(setup.missile_damage_bonus, who, d), (m,))
+        dmg = self.lang_damage(lanes, dmg.astype(np.int16), "shot_damage", who, d)
         self.wound(lanes, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
+        if self.lang is not None:
+            self.lang.fire(self, lanes, "shot_hit", hit, who, d)
 
     def blocks(self, hit: np.ndarray, margin: np.ndarray) -> np.ndarray | None:
         """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
@@ -1260,14 +1321,18 @@ class _Kernel:
             typ = flat.take(tw.idx)
             d = setup.damage_mod[i]
             dmg = np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0]) \
-                + (typ == 2) * np.int16(d[2] - d[0])
-            self.wound(lanes, go, who, tw, dmg.astype(np.int16), None, None)
+                + (typ == 2) * np.int16(d[2] - d[0]) + self.pair(setup.damage_bonus, who, tw)
+            dmg = self.lang_damage(lanes, dmg.astype(np.int16), "damage", who, tw)
+            self.wound(lanes, go, who, tw, dmg, None, None)
+            if self.lang is not None:
+                self.lang.fire(self, lanes, "hit", go, who, tw)
 
     # --- an attack -----------------------------------------------------------------------
     def attack(self, lanes: _Lanes, go: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray, depth: int,
                *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None,
-               totals: Sequence[Sequence[int]] | None = None) -> None:
-        """Attack of ``a`` on ``d`` in the lanes ``go`` (000.3-000.6), and its sequels."""
+               totals: Sequence[Sequence[int]] | None = None, ctx: str = "") -> None:
+        """Attack of ``a`` on ``d`` in the lanes ``go`` (000.3-000.6), and its sequels;
+        ``ctx`` ``"unarmed_"`` for an attack with the unarmed move (its rows)."""
         setup, rules = self.setup, self.rules
         m = lanes.n_fights
         undefended = None
@@ -1276,6 +1341,7 @@ class _Kernel:
         x, y = opposed_dice(self.bits, m)
         a_total = (self.pair(totals or setup.attack_total, a, d)
                    + self.sel(lanes.skill_situation, a) + x)
+        a_total = self.lang_add(lanes, a_total, ctx + "attack", a, d)
         # the defender's options (000.5): static part + situation + own type penalty +
         # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
         sk_d = self.sel(lanes.skill_situation, d)
@@ -1293,19 +1359,21 @@ class _Kernel:
         if self.single_kind is not None:
             k = self.single_kind
             d_fixed = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
+            d_fixed = self.lang_add(lanes, d_fixed, KR.defence_key(k), d, a)
             if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
                 d_fixed += own
             if any(setup.step[k]):
                 d_fixed += ndef * self.cst(setup.step[k], d)
             kind[:] = k
         for k in (setup.kinds if self.single_kind is None else ()):
-            tot = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
+            sit = self.lang_add(lanes, dg_d if k == DODGE else sk_d, KR.defence_key(k), d, a)
+            tot = self.pair(setup.defence_total[k], d, a) + sit
             if behind is not None and k in (DODGE, BLOCK):
                 # at half skill: the skill halved, or the whole with situation and wounds
                 if rules.half_skill_mode == "with_mods":
                     half = tot // 2
                 else:
-                    half = self.pair(setup.defence_half[k], d, a) + (dg_d if k == DODGE else sk_d)
+                    half = self.pair(setup.defence_half[k], d, a) + sit
                     if k == BLOCK and lanes.natural_skill is not None:
                         natural = self.sel(lanes.natural_skill, d)  # halved like a skill
                         half = half - (natural - natural // 2)
@@ -1386,10 +1454,14 @@ class _Kernel:
         # hits
         if hit.any():
             self.wound(lanes, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
+            if self.lang is not None:
+                self.lang.fire(self, lanes, ctx + "hit", hit, a, d)
         # defences that succeeded
         miss = go & defended & ~hit
         if not miss.any():
             return
+        if self.lang is not None:
+            self.lang.fire(self, lanes, ctx + "miss", miss, a, d)
         if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
             dbl = miss & (kind == BLOCK)
             if dbl.any():
@@ -1438,6 +1510,7 @@ class _Kernel:
         """The Knight's Armour block after a failed parry, at the next defence step."""
         setup, rules = self.setup, self.rules
         tot = self.pair(setup.block_total, d, a) + self.sel(lanes.skill_situation, d)
+        tot = self.lang_add(lanes, tot, "armour_block", d, a)
         tot += self.sel(lanes.defences, d) * self.cst(setup.step[BLOCK], d)
         if rules.swing_penalty_armour_block and setup.any_own_penalty:
             tot += self.own_of(lanes, d)
@@ -1486,8 +1559,9 @@ class _Kernel:
             if not shield.any():
                 shield = None
         go = np.ones(len(idx), bool)
-        self.attack(sub_lanes, go, sd, sa, self.cst(setup.riposte_damage, sd), depth + 1,
-                    no_parry=shield)
+        dmg = self.cst(setup.riposte_damage, sd) + self.pair(setup.damage_bonus, sd, sa)
+        self.attack(sub_lanes, go, sd, sa, self.lang_damage(sub_lanes, dmg, "damage", sd, sa),
+                    depth + 1, no_parry=shield)
         lanes.put(idx, sub_lanes)
 
     # --- wounds --------------------------------------------------------------------------
@@ -1647,6 +1721,8 @@ class _Kernel:
 def _cached_wound_table(setup: _Setup) -> tuple[np.ndarray | None, int, int]:
     if setup.rules.limb_destroyed == "crippled" or any(setup.knockout):
         return None, 0, 0
+    if KR.damage_range(setup.lang) is None:  # unbounded per-fight damage: computed per hit
+        return None, 0, 0
     return _wound_table(setup, setup.rules)
 
 
@@ -1703,7 +1779,12 @@ def _wound_table(setup: _Setup, rules: Rules) -> tuple[np.ndarray, int, int]:
     n_slots = setup.n_slots
     mods = ([v for row in setup.damage_mod for v in row] + list(setup.riposte_damage)
             + list(setup.missile_damage) + list(setup.unarmed_damage))
-    low, high = min(mods), max(mods)
+    bonus = [v for table in (setup.damage_bonus, setup.unarmed_damage_bonus,
+                             setup.missile_damage_bonus) for row in table for v in row]
+    extra = KR.damage_range(setup.lang)
+    assert extra is not None
+    low = min(mods) + min(0, *bonus) + extra[0]
+    high = max(mods) + max(0, *bonus) + extra[1]
     n_dmg = high - low + 1
     a, d, k, code = np.meshgrid(np.arange(n_slots), np.arange(n_slots), np.arange(n_dmg),
                                 np.arange(720),

@@ -82,7 +82,7 @@ def best_type_table(ps: Sequence[Profile], sits: Sequence[tuple[int, int]]
             scores = race_scores(att.rules, att.c, tgt.c, (att.slot, tgt.slot),
                                  (sits[i], sits[j]),
                                  (incoming_attacks(ps, i), incoming_attacks(ps, j)),
-                                 mine, theirs, ranged)
+                                 mine, theirs, ranged, att.fixed)
             if len(theirs) == 1:
                 table[i][j][UNKNOWN] = mine[best_response(scores, 0)]
             else:

@@ -11,12 +11,16 @@ swing / blow penalty) are added by the reference and the kernel themselves.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from ...errors import SpecError
+from ...language import Modifier
 from . import rules as R
 from . import tables as T
+from .conditions import DUEL_SITUATION, DYNAMIC_FIELDS, fighter_values
 from .rules import Combatant, Rules
 
 Part = tuple[str, int]
@@ -81,6 +85,9 @@ class Profile:
     unarmed: Profile | None = None
     """The same fighter with its unarmed move, for ``when_disarmed="fight_unarmed"``."""
     skill_label: str = "skill"
+    fixed: tuple[tuple[str, int], ...] = ()
+    """Situation names fixed in this matchup (a duel's head counts), for the rules
+    language: a modifier reading only fixed names is folded into the parts."""
 
     @property
     def shot_cost(self) -> int:
@@ -164,7 +171,7 @@ class Profile:
         out: Parts = [(self.skill_label, c.skill)]
         if self.weapon_mod:
             out.append((f"{c.style} with {self.weapon.name}", self.weapon_mod))
-        return out + self._attack_mods(target)
+        return out + self._attack_mods(target) + self.static_parts("attack", target)
 
     def _missile_parts(self, target: Profile) -> Parts:
         """A shot: skill, the style's missile modifier, the aim bonus (000.7, 000.10)."""
@@ -175,7 +182,8 @@ class Profile:
             out.append((f"{c.style} with {self.missile.name}", self.missile_mod))
         if self.aim_bonus:
             out.append((f"aimed x{c.aim_actions}", self.aim_bonus))
-        return out + self._attack_mods(target)
+        return (out + self._attack_mods(target)
+                + self.static_parts("attack", target, weapon=False, missile=True))
 
     def _attack_mods(self, target: Profile) -> Parts:
         c, rules = self.c, self.rules
@@ -205,7 +213,7 @@ class Profile:
         if self.style.has("hunter") and attacker.c.animal:
             out.append((f"{c.style} parrying an animal",
                         -10 if rules.hunter_parry_mode == "net_zero" else -20))
-        return out
+        return out + self.static_parts("parry", attacker, weapon=use_weapon)
 
     def _dodge_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
                     ) -> Parts:
@@ -223,6 +231,7 @@ class Profile:
             out.append((f"{c.style} out of heavy armour", -5))
         if self.has_shield and rules.shield_penalty_scope == "all_rolls" and self.shield_mod:
             out.append((f"style with {c.shield} shield", self.shield_mod))
+        out += self.static_parts("dodge", attacker)
         return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
 
     def _block_parts(self, attacker: Profile, half: bool = False, situation: Sequence[Part] = ()
@@ -240,16 +249,19 @@ class Profile:
         out += [p for p in self._skill_mods(attacker)
                 if not p[0].endswith(" out of heavy armour")
                 or rules.knight_unarmoured_scope == "all"]
+        out += self.static_parts("armour_block", attacker)
         return _halved(out + list(situation), half and rules.half_skill_mode == "with_mods")
 
     # --- each roll in the better of the fighter's styles (5.6: styles may be mixed) -------
     def _best(self, parts: Callable[[Profile], Parts]) -> Parts:
-        out = parts(self)
-        if self.second is not None:
-            other = parts(self.second)
-            if total(other) > total(out):
-                return other
-        return out
+        return parts(self.chosen(parts))
+
+    def chosen(self, parts: Callable[[Profile], Parts]) -> Profile:
+        """The style profile a roll is made in: the one whose static total is higher (its
+        per-fight modifiers then apply, 5.6: styles may be mixed)."""
+        if self.second is not None and total(parts(self.second)) > total(parts(self)):
+            return self.second
+        return self
 
     def attack_parts(self, target: Profile) -> Parts:
         return self._best(lambda p: p._attack_parts(target))
@@ -286,6 +298,83 @@ class Profile:
     def attack_total(self, target: Profile) -> int:
         return total(self.attack_parts(target))
 
+    # --- rows in the rules language (conditions.py) ------------------------------------
+    @cached_property
+    def values(self) -> dict[str, Any]:
+        """The fighter's fixed fields as the language reads them."""
+        return fighter_values(self)
+
+    @cached_property
+    def static_names(self) -> frozenset[str]:
+        """Names fixed in this matchup: both fighters' attributes, the fixed situation."""
+        fields = [f for f in self.values if f not in DYNAMIC_FIELDS]
+        return frozenset([f"self.{f}" for f in fields] + [f"target.{f}" for f in fields]
+                         + [k for k, _ in self.fixed])
+
+    def env(self, other: Profile | None) -> dict[str, Any]:
+        """The fixed names of ``self`` against ``other`` (``None``: no target names)."""
+        out = {f"self.{k}": v for k, v in self.values.items()}
+        if other is not None:
+            out.update({f"target.{k}": v for k, v in other.values.items()})
+        out.update(self.fixed)
+        return out
+
+    def is_static(self, m: Modifier) -> bool:
+        """Whether ``m`` reads only fixed names and rolls no dice (then it is folded)."""
+        from ...language import names_used
+
+        dice = m.amount.has_dice or (m.when is not None and m.when.has_dice)
+        return not dice and set(names_used(m)) <= self.static_names
+
+    def rows(self, to: str, *, weapon: bool = True, missile: bool = False,
+             style: bool = True) -> tuple[Modifier, ...]:
+        """The modifiers on ``to`` of the rows a roll sees: the weapon's (or the missile
+        weapon's) and the style's."""
+        rules = self.rules
+        out: tuple[Modifier, ...] = ()
+        if weapon:
+            out += rules.language("weapons", self.weapon.name).on(to)
+        if missile and self.missile is not None:
+            out += rules.language("missile_weapons", self.missile.name).on(to)
+        if style:
+            out += rules.language("styles", self.c.style).on(to)
+        return out
+
+    def static_parts(self, to: str, other: Profile | None, **which: bool) -> Parts:
+        """The static modifiers on ``to`` that hold against ``other``, as labelled parts
+        (``war pick when target.armour_rank >= 3 (target.armour_rank is 4)``)."""
+        rows = [m for m in self.rows(to, **which) if self.is_static(m)]
+        if not rows:
+            return []
+        env = self.env(other)
+        out: Parts = []
+        for m in rows:
+            amount, line = m.read(env)
+            if line is not None and amount:
+                out.append((_label(m, env), amount))
+        return out
+
+    def dynamic_rows(self, to: str, **which: bool) -> tuple[Modifier, ...]:
+        """The modifiers on ``to`` evaluated per fight (each roll, or each round)."""
+        return tuple(m for m in self.rows(to, **which) if not self.is_static(m))
+
+    def damage_parts(self, target: Profile, *, missile: bool = False) -> Parts:
+        """Static modifiers to the damage of a hit on ``target`` (the weapon in hand, or
+        the missile weapon, and the style)."""
+        return self.static_parts("damage", target, weapon=not missile, missile=missile)
+
+    @cached_property
+    def strike_rank_mod(self) -> int:
+        """Static modifiers to the Strike Rank (no target names: see conditions.py)."""
+        return total(self.static_parts("strike_rank", None))
+
+
+def _label(m: Modifier, env: Mapping[str, Any]) -> str:
+    """A folded modifier's label in a sum: its name and why it holds."""
+    if m.when is None:
+        return m.name
+    return f"{m.name} when {m.when.narrate(env)}"
+
 
 def _halved(parts: Parts, halve: bool) -> Parts:
     if not halve:
@@ -312,8 +401,8 @@ _TABLE_OF = {"style": "styles", "second_style": "styles", "weapon": "weapons",
              "specialist_weapon": "weapons", "missile": "missile_weapons"}
 
 
-def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int = 0
-            ) -> Profile:
+def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int = 0,
+            fixed: tuple[tuple[str, int], ...] = ()) -> Profile:
     """The static profile of ``c``, or :class:`SpecError` if it cannot fight so equipped."""
     for field, name, table in (("style", c.style, rules.styles),
                                ("second_style", c.second_style, {"none": 0, **rules.styles}),
@@ -355,7 +444,7 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         second = profile(dataclasses.replace(c, style=c.second_style, skill=c.second_skill,
                                              second_style="none", untrained=False,
                                              when_disarmed="recover"),
-                         rules, slot, side, index)
+                         rules, slot, side, index, fixed)
         second = dataclasses.replace(second, skill_label=f"{c.second_style} skill")
     if c.when_disarmed == "fight_unarmed":
         move = rules.weapon(c.unarmed_move) if c.unarmed_move in rules.weapons else None
@@ -365,10 +454,11 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
                             + ", ".join(n for n, w in rules.weapons.items()
                                         if w["kind"] == "unarmed") + f"), got {c.unarmed_move!r}")
         unarmed = profile(dataclasses.replace(c, weapon=c.unarmed_move, attack_policy="best",
-                                              when_disarmed="recover"), rules, slot, side, index)
+                                              when_disarmed="recover"), rules, slot, side, index,
+                          fixed)
     return Profile(
         c=c, rules=rules, style=style, slot=slot, side=side, second=second, unarmed=unarmed,
-        skill_label=label,
+        skill_label=label, fixed=fixed,
         label=f"{c.name} [{'AB'[side]}{index + 1}]",
         weapon=weapon, actions=R.actions(c.agility, rules.block_rounding), dice=dice,
         flat=flat, thresholds=R.stage_thresholds(c.endurance, rules),
@@ -394,10 +484,17 @@ def profiles(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
              ) -> list[Profile]:
     """Profiles of both sides, slots numbered A first."""
     out: list[Profile] = []
+    fixed = matchup_fixed(side_a, side_b)
     for side, members in enumerate((side_a, side_b)):
         for i, c in enumerate(members):
-            out.append(profile(c, rules, len(out), side, i))
+            out.append(profile(c, rules, len(out), side, i, fixed))
     return out
+
+
+def matchup_fixed(side_a: Sequence[object], side_b: Sequence[object]
+                  ) -> tuple[tuple[str, int], ...]:
+    """Situation names fixed in a matchup: a duel's head counts (none in a group fight)."""
+    return tuple(DUEL_SITUATION.items()) if len(side_a) == len(side_b) == 1 else ()
 
 
 # --- situation: who else is standing (000.7) ---------------------------------------------------

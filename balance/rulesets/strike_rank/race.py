@@ -53,6 +53,8 @@ from functools import lru_cache
 import numpy as np
 
 from ...dice import pmf
+from ...language import Modifier
+from ...language.rows import total_distribution
 from . import rules as R
 from . import tables as T
 from .profile import (
@@ -98,10 +100,38 @@ class _Racer:
     dodge_sit: int  # and on Dodge
     flags: tuple[int, ...]  # flag state by wound points 0 .. n_states - 1
     attack_type: int
+    incoming: int = 1  # attacks it takes a round
 
     @property
     def n_states(self) -> int:
         return len(self.flags)
+
+
+# --- the rules language's per-fight rows, as the model reads them ----------------------------
+MODEL_ROUND = 2
+"""The round the model reads in rows of every target but ``strike_rank`` (it applies one
+transition to every round; Strike Rank it reads round by round)."""
+
+
+def _lang(r: _Racer, other: _Racer | None, rows: Sequence[Modifier], flag: int = 0,
+          other_flag: int = 0, rnd: int = MODEL_ROUND) -> int:
+    """The per-fight ``rows`` as the model sees them: their mean, rounded, in the state of
+    the flags (``wounds``: 0, or the wounded threshold once wounded; ``berserk``), at
+    round ``rnd``, a group fight's head counts from the model's duel (``foes_engaged`` and
+    ``foes_standing`` the attacks it takes a round, ``allies_standing`` 0)."""
+    if not rows:
+        return 0
+    env = r.p.env(None if other is None else other.p)
+    for role, x, f in (("self", r, flag), ("target", other, other_flag)):
+        if x is not None:
+            wounded = bool(f & WOUNDED)
+            env.update({f"{role}.wounds": x.p.thresholds[0] if wounded else 0,
+                        f"{role}.wounded": wounded, f"{role}.berserk": bool(f & BERSERK)})
+    env["round"] = rnd
+    if not r.p.fixed:
+        env.update(foes_engaged=r.incoming, foes_standing=r.incoming, allies_standing=0)
+    mean = sum(v * q for v, q in total_distribution(rows, rows[0].to, env).items())
+    return round(mean)
 
 
 def _flags(p: Profile) -> tuple[int, ...]:
@@ -131,7 +161,8 @@ def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bo
     def add(kind: int, base: int, sit: int) -> None:
         penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else 0
         options[kind] = (base + sit + wounded + penalty + count * p.step(kind)
-                         + total(p.berserker_parts(berserk, kind)))
+                         + total(p.berserker_parts(berserk, kind))
+                         + _lang(d, a, _defence_rows(p, a.p, kind), flag))
 
     if not no_parry:
         if p.can_weapon_parry:
@@ -146,6 +177,17 @@ def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bo
         add(BLOCK, total(p.block_parts(a.p)), d.skill_sit)
     kind, _ = choose_defence(p.defence_preference, options)
     return kind, options
+
+
+def _defence_rows(p: Profile, attacker: Profile, kind: int) -> tuple[Modifier, ...]:
+    """The per-fight rows on ``p``'s defence of ``kind`` (those of the style it is made in,
+    and the weapon's unless it is a shield parry)."""
+    if kind in PARRIES:
+        q = p.chosen(lambda x: x._parry_parts(attacker, kind))
+        return q.dynamic_rows("parry", weapon=kind != SHIELD_PARRY)
+    if kind == DODGE:
+        return p.chosen(lambda x: x._dodge_parts(attacker)).dynamic_rows("dodge")
+    return p.chosen(lambda x: x._block_parts(attacker)).dynamic_rows("armour_block")
 
 
 def _blocks(margin: np.ndarray, strict: bool) -> np.ndarray:
@@ -173,7 +215,9 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     rules = d.p.rules
     strict = rules.overpower_strict
     wounded = rules.wounded_penalty if fa & WOUNDED else 0
-    a_total = a.p.attack_total(d.p) + a.skill_sit + wounded
+    a_total = (a.p.attack_total(d.p) + a.skill_sit + wounded
+               + _lang(a, d, a.p.chosen(lambda x: x._attack_parts(d.p)).dynamic_rows("attack"),
+                       fa, fd))
     kind, options = _defence(d, a, fd, own_d, count, no_parry)
     if kind is None:  # undefended: always hit, no overpower blocks
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
@@ -198,7 +242,8 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
     block = (total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d + (count + 1) * d.p.step(BLOCK)
              + (own_d if rules.swing_penalty_armour_block else 0)
-             + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK)))
+             + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
+             + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa))
     x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
     y = np.arange(1, 21)[None, :]
     add_d20 = rules.tie_rule == "add_d20"
@@ -223,7 +268,9 @@ def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int) -> _Attack:
     berserk = bool(fd & BERSERK)
     wounded_a = rules.wounded_penalty if fa & WOUNDED else 0
     wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
-    a_total = total(a.p.missile_parts(p)) + a.skill_sit + wounded_a
+    a_total = (total(a.p.missile_parts(p)) + a.skill_sit + wounded_a
+               + _lang(a, d, a.p.chosen(lambda x: x._missile_parts(p)).dynamic_rows(
+                   "attack", weapon=False, missile=True), fa, fd))
     options: dict[int, int] = {}
     kinds = []
     if rules.missile_weapon_parry and p.can_weapon_parry:
@@ -232,10 +279,12 @@ def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int) -> _Attack:
         kinds.append(SHIELD_PARRY)
     for parry in kinds:
         options[parry] = (total(p.parry_parts(a.p, parry)) + d.skill_sit + wounded_d
-                          + count * p.step(parry) + total(p.berserker_parts(berserk, parry)))
+                          + count * p.step(parry) + total(p.berserker_parts(berserk, parry))
+                          + _lang(d, a, _defence_rows(p, a.p, parry), fd, fa))
     if not berserk:
         options[DODGE] = (total(p.dodge_parts(a.p)) + d.dodge_sit + wounded_d
-                          + count * p.step(DODGE) + total(p.berserker_parts(berserk, DODGE)))
+                          + count * p.step(DODGE) + total(p.berserker_parts(berserk, DODGE))
+                          + _lang(d, a, _defence_rows(p, a.p, DODGE), fd, fa))
     kind, _ = choose_defence(p.defence_preference, options)
     if kind is None:
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
@@ -362,13 +411,21 @@ class _Round:
                 continue
             missile = self.r[f].p.missile
             assert missile is not None
+            damage = missile.damage + self.damage_bonus(f, missile=True)
             for extra in range(self.incoming[1 - f]):
                 new: dict[tuple[int, int], np.ndarray] = {}
                 for counts, Vc in branches.items():
-                    self.exchange(Vc, f, counts, 0, missile.damage, False, extra > 0,
+                    self.exchange(Vc, f, counts, 0, damage, False, extra > 0,
                                   (False, False), out, new, shot=True)
                 branches = new
         return sum(branches.values()), out  # type: ignore[return-value]
+
+    def damage_bonus(self, f: int, missile: bool = False) -> int:
+        """Damage modifiers of fighter ``f``'s rows against the other: the static ones and
+        the per-fight ones as the model reads them (unhurt)."""
+        a, d = self.r[f], self.r[1 - f]
+        return (total(a.p.damage_parts(d.p, missile=missile))
+                + _lang(a, d, a.p.dynamic_rows("damage", weapon=not missile, missile=missile)))
 
     def flag_grid(self, ai: int) -> tuple[np.ndarray, np.ndarray]:
         """Flag states of attacker ``ai`` and its target over the (n0, n1) grid."""
@@ -397,7 +454,8 @@ class _Round:
                         attacked[f] = True
                     new: dict[tuple[int, int], np.ndarray] = {}
                     for counts, Vc in branches.items():
-                        dmg = int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
+                        dmg = (int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
+                               + self.damage_bonus(f))
                         self.exchange(Vc, f, counts, 0, dmg, False, clone,
                                       (attacked[0], attacked[1]), out, new)
                     branches = new
@@ -468,8 +526,8 @@ class _Round:
             add(one, W)  # a riposte on a side-mate, or past the modelled chain
             return
         shield = any(att.shield_riposte for att in table.values())
-        self.exchange(W, di, one, depth + 1, d.p.riposte_damage, shield, False, attacked,
-                      out, into)
+        self.exchange(W, di, one, depth + 1, d.p.riposte_damage + self.damage_bonus(di), shield,
+                      False, attacked, out, into)
 
     @staticmethod
     def shift(W: np.ndarray, di: int, x: int, into: np.ndarray, out: np.ndarray) -> None:
@@ -490,11 +548,12 @@ class _Round:
 # --- who acts first ---------------------------------------------------------------------------
 
 
-def _strike_rank_pmf(p: Profile, rnd: int) -> tuple[tuple[int, float], ...]:
+def _strike_rank_pmf(r: _Racer, rnd: int) -> tuple[tuple[int, float], ...]:
     """Strike Rank of ``p`` in round ``rnd`` (exact): Actions + flat + Index Resolution of
     the dice still carried (each die stays with chance 1/3 a round; kept faces give the
     first round's bonus again)."""
-    rules = p.rules
+    p, rules = r.p, r.p.rules
+    mod = p.strike_rank_mod + _lang(r, None, p.dynamic_rows("strike_rank"), rnd=rnd)
     stay = 1.0 if rules.carry_mode == "keep" else (1 / 3) ** (rnd - 1)
     out: dict[int, float] = {}
     n = p.dice
@@ -503,7 +562,7 @@ def _strike_rank_pmf(p: Profile, rnd: int) -> tuple[tuple[int, float], ...]:
         if pk == 0:
             continue
         for bonus, pb in _index_pmf(k):
-            sr = p.actions + p.flat + bonus
+            sr = p.actions + p.flat + bonus + mod
             out[sr] = out.get(sr, 0.0) + pk * pb
     return tuple(sorted(out.items()))
 
@@ -634,27 +693,30 @@ are almost surely gone: (1/3)**15 of each), range rounds included."""
 @lru_cache(maxsize=1024)
 def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, int],
                 sits: tuple[tuple[int, int], tuple[int, int]], incoming: tuple[int, int],
-                types0: tuple[int, ...], types1: tuple[int, ...], ranged: int = 0
-                ) -> tuple[tuple[float, ...], ...]:
+                types0: tuple[int, ...], types1: tuple[int, ...], ranged: int = 0,
+                fixed: tuple[tuple[str, int], ...] = ()) -> tuple[tuple[float, ...], ...]:
     """``scores[a][b]``: fighter 0's score (win + draw / 2) with its ``types0[a]`` against
     fighter 1's ``types1[b]``, in the race model.
 
     ``slots`` orders the two for the last tie-break, ``sits`` is each fighter's
     (style-skill, Dodge) situation at the start, ``incoming`` the attacks each takes a
-    round (1 in a duel), ``ranged`` the range rounds the matchup plays first.
+    round (1 in a duel), ``ranged`` the range rounds the matchup plays first, ``fixed`` the
+    situation names fixed in the matchup (the rules language, :mod:`.conditions`).
     """
-    p0 = profile(c0, rules, slots[0], 0)
-    p1 = profile(c1, rules, slots[1], 1)
-    sr0 = [_strike_rank_pmf(p0, rnd) for rnd in range(1, DICE_ROUNDS + 1)]
-    sr1 = [_strike_rank_pmf(p1, rnd) for rnd in range(1, DICE_ROUNDS + 1)]
+    p0 = profile(c0, rules, slots[0], 0, fixed=fixed)
+    p1 = profile(c1, rules, slots[1], 1, fixed=fixed)
+    sr0 = [_strike_rank_pmf(_Racer(p0, 0, 0, (0,), 0, incoming[0]), rnd)
+           for rnd in range(1, DICE_ROUNDS + 1)]
+    sr1 = [_strike_rank_pmf(_Racer(p1, 0, 0, (0,), 0, incoming[1]), rnd)
+           for rnd in range(1, DICE_ROUNDS + 1)]
     cache: dict[tuple[object, ...], object] = {}
     rows = []
     for t0 in types0:
         row = []
         for t1 in types1:
             firsts = [p_first(p0, p1, t0, t1, x, y) for x, y in zip(sr0, sr1, strict=True)]
-            racers = (_Racer(p0, sits[0][0], sits[0][1], _flags(p0), t0),
-                      _Racer(p1, sits[1][0], sits[1][1], _flags(p1), t1))
+            racers = (_Racer(p0, sits[0][0], sits[0][1], _flags(p0), t0, incoming[0]),
+                      _Racer(p1, sits[1][0], sits[1][1], _flags(p1), t1, incoming[1]))
             row.append(_race(racers, incoming, ranged, firsts, cache))
         rows.append(tuple(row))
     return tuple(rows)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...language import Effect, Modifier
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
@@ -46,7 +47,7 @@ from .profile import (
 )
 from .rules import Combatant, Rules
 
-__all__ = ["CAUSES", "fight"]
+__all__ = ["CAUSES", "effect_rows", "fight"]
 
 CAUSES = EndCauses("killed", "unconscious", "instant_death", "limb_destroyed",
                    "knocked_out", "max_rounds")
@@ -293,7 +294,9 @@ class _Fight:
         f.ready = 0
         f.ammo -= 1
         skill_sit, _ = self.dynamic_skill_parts(f)
-        a_parts = p.missile_parts(t.p) + skill_sit
+        chosen = p.chosen(lambda q: q._missile_parts(t.p))
+        a_parts = (p.missile_parts(t.p) + skill_sit + self.lang_parts(
+            chosen.dynamic_rows("attack", weapon=False, missile=True), f, t, chosen))
         a_roll = self.d(20)
         a_total = total(a_parts) + a_roll
         verb = "throws" if m.thrown else "shoots"
@@ -304,7 +307,8 @@ class _Fight:
         kind, _ = choose_defence(t.p.defence_preference, {k: total(v) for k, v in options.items()})
         if kind is None:
             self.say(f"    {t} makes no defence: hit")
-            self.wound(f, t, m.damage, blocks=0)
+            self.wound(f, t, m.damage, blocks=0, missile=True)
+            self.fire_effects("hit", f, t, chosen, missile=True)
             return
         d_parts = options[kind]
         d_roll = self.d(20)
@@ -316,7 +320,11 @@ class _Fight:
                      f"{d_total}: " + (f"hit by {margin}" if margin > 0 else
                                        f"{'parried' if kind in PARRIES else 'avoided'} by {-margin}"))
         if margin > 0:
-            self.wound(f, t, m.damage, blocks=R.overpower_blocks(margin, self.rules.overpower_strict))
+            self.wound(f, t, m.damage, blocks=R.overpower_blocks(margin, self.rules.overpower_strict),
+                       missile=True)
+            self.fire_effects("hit", f, t, chosen, missile=True)
+        else:
+            self.fire_effects("miss", f, t, chosen, missile=True)
 
     def missile_defences(self, dfn: _Fighter, att: _Fighter) -> dict[int, Parts]:
         """Defences against a shot: Dodge or a shield parry (the weapon too with
@@ -335,11 +343,12 @@ class _Fight:
         if p.has_shield and "off_arm" not in dfn.crippled:
             kinds.append(SHIELD_PARRY)
         for kind in kinds:
-            options[kind] = (p.parry_parts(att.p, kind) + skill_sit + cumulative[kind]
+            options[kind] = (p.parry_parts(att.p, kind) + skill_sit
+                             + self.defence_mods(dfn, att, kind) + cumulative[kind]
                              + p.berserker_parts(dfn.berserk, kind))
         if not dfn.berserk and "leg" not in dfn.crippled:
-            options[DODGE] = (p.dodge_parts(att.p) + dodge_sit + cumulative[DODGE]
-                              + p.berserker_parts(dfn.berserk, DODGE))
+            options[DODGE] = (p.dodge_parts(att.p) + dodge_sit + self.defence_mods(dfn, att, DODGE)
+                              + cumulative[DODGE] + p.berserker_parts(dfn.berserk, DODGE))
         return options
 
     def roll_initiative(self, f: _Fighter) -> None:
@@ -356,11 +365,15 @@ class _Fight:
             if self.rules.carry_mode == "keep":
                 f.kept_faces = [x for x in faces if x >= 5]
             how = f"{len(faces)}d6 {faces}" if faces else "no dice"
-        f.strike_rank = p.actions + p.flat + bonus
+        mods = p.static_parts("strike_rank", None) + self.lang_parts(
+            p.dynamic_rows("strike_rank"), f, None, p)
+        f.strike_rank = p.actions + p.flat + bonus + total(mods)
         if self.log is not None:
-            self.say(f"  {f}: {p.actions} Actions, initiative {how} -> +{bonus}, flat +{p.flat}: "
-                     f"Strike Rank {f.strike_rank}" + (f"; {f.dice} dice carry over"
-                                                       if self.rules.carry_mode == "reroll" else ""))
+            extra = "".join(f" {v:+d} {label}" for label, v in mods)
+            self.say(f"  {f}: {p.actions} Actions, initiative {how} -> +{bonus}, flat +{p.flat}"
+                     f"{extra}: Strike Rank {f.strike_rank}"
+                     + (f"; {f.dice} dice carry over" if self.rules.carry_mode == "reroll"
+                        else ""))
 
     def cost(self, f: _Fighter) -> int:
         """Action cost of ``f``'s attack this round (a thrust while recovering a weapon)."""
@@ -524,7 +537,7 @@ class _Fight:
                      R.defence_penalty(dfn.n_def, p.step(kind)))]
 
         def parts(kind: int, base: Parts, situated: bool = False) -> Parts:
-            extra = [] if situated else skill_sit if kind != DODGE else dodge_sit
+            extra = [] if situated else skill_sit + self.defence_mods(dfn, att, kind)
             penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else []
             return base + extra + penalty + cumulative(kind) + p.berserker_parts(dfn.berserk, kind)
 
@@ -541,13 +554,15 @@ class _Fight:
             if weapon_ok and shield_ok and rules.parry_bonus_mode == "sum":
                 options[BOTH_PARRY] = parts(BOTH_PARRY, p.parry_parts(att.p, BOTH_PARRY))
         if not dfn.berserk and "leg" not in dfn.crippled:
-            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, behind, dodge_sit), situated=True)
+            dodge = dodge_sit + self.defence_mods(dfn, att, DODGE)
+            options[DODGE] = parts(DODGE, p.dodge_parts(att.p, behind, dodge), situated=True)
         if p.can_block:
             block_sit = skill_sit
             if behind and rules.half_skill_mode == "skill_only" and p.c.untrained:
                 # at half skill: the natural skill is the skill, halved like a trained one
                 block_sit = [("natural skill at half", v // 2) if label == "natural skill"
                              else (label, v) for label, v in skill_sit]
+            block_sit = block_sit + self.defence_mods(dfn, att, BLOCK)
             options[BLOCK] = parts(BLOCK, p.block_parts(att.p, behind, block_sit), situated=True)
         return options
 
@@ -571,12 +586,16 @@ class _Fight:
         """One attack of ``att`` on ``dfn`` and everything it sets off (000.3-000.6)."""
         rules = self.rules
         surprised = dfn.surprised
+        prof = profile or att.p
+        chosen = prof.chosen(lambda q: q._attack_parts(dfn.p))
         if undefended or (surprised and rules.ambush_rules == "first_round"):
             self.say(f"  {att} {verb} at {dfn}, who cannot defend: hit")
-            self.wound(att, dfn, damage, blocks=0)
+            self.wound(att, dfn, damage, blocks=0, source=prof)
+            self.fire_effects("hit", att, dfn, chosen)
             return
         skill_sit, _ = self.dynamic_skill_parts(att)
-        a_parts = (profile or att.p).attack_parts(dfn.p) + skill_sit
+        a_parts = (prof.attack_parts(dfn.p) + skill_sit
+                   + self.lang_parts(chosen.dynamic_rows("attack"), att, dfn, chosen))
         a_roll = self.d(20)
         a_total = total(a_parts) + a_roll
         note = " from behind" if behind else ""
@@ -587,7 +606,8 @@ class _Fight:
                                  {k: total(v) for k, v in options.items()})
         if kind is None:
             self.say(f"    {dfn} makes no defence: hit")
-            self.wound(att, dfn, damage, blocks=0)
+            self.wound(att, dfn, damage, blocks=0, source=prof)
+            self.fire_effects("hit", att, dfn, chosen)
             return
         d_parts = options[kind]
         d_roll = self.d(20)
@@ -609,11 +629,14 @@ class _Fight:
                 self.say(f"    then Armour block: {describe(b_parts)} + d20 {b_roll} = {b_total}: "
                          + (f"hit by {margin}" if margin > 0 else f"blocked by {-margin}"))
         if margin > 0:
-            self.wound(att, dfn, damage, blocks=R.overpower_blocks(margin, rules.overpower_strict))
+            self.wound(att, dfn, damage, blocks=R.overpower_blocks(margin, rules.overpower_strict),
+                       source=prof)
+            self.fire_effects("hit", att, dfn, chosen)
             return
+        self.fire_effects("miss", att, dfn, chosen)
         if kind == BLOCK and rules.armour_block_success == "double_armour":
             self.say("    the blow lands on the armour, which counts double")
-            self.wound(att, dfn, damage, blocks=0, armour_mult=2)
+            self.wound(att, dfn, damage, blocks=0, armour_mult=2, source=prof)
             return
         won_by = -margin
         if kind in PARRIES and R.reaches(won_by, T.OVERPOWER_BLOCK, rules.overpower_strict):
@@ -648,11 +671,91 @@ class _Fight:
         else:
             self.attack(dfn, att, dfn.p.riposte_damage, verb="ripostes", depth=depth + 1)
 
+    # --- the rules language: per-fight modifiers and effects (conditions.py) -----------------
+    def head_counts(self, f: _Fighter) -> dict[str, int]:
+        """``foes_engaged``, ``foes_standing`` and ``allies_standing`` for ``f`` now."""
+        foes = [g for g in self.fs if g.side != f.side and g.out is None]
+        return {"foes_engaged": sum(1 for g in foes if g.target == f.slot),
+                "foes_standing": len(foes),
+                "allies_standing": sum(1 for g in self.fs if g.side == f.side and g is not f
+                                       and g.out is None)}
+
+    def lang_env(self, f: _Fighter, t: _Fighter | None, prof: Profile) -> dict[str, object]:
+        """Every name a row of ``prof`` (``f``'s) may read against ``t`` now."""
+        env = prof.env(None if t is None else t.p)
+        for role, g in (("self", f), ("target", t)):
+            if g is not None:
+                env.update({f"{role}.wounds": g.points, f"{role}.wounded": g.wounded,
+                            f"{role}.berserk": g.berserk})
+        env["round"] = self.round
+        if not prof.fixed:
+            env.update(self.head_counts(f))
+        return env
+
+    def lang_parts(self, rows: Sequence[Modifier], f: _Fighter, t: _Fighter | None,
+                   prof: Profile) -> Parts:
+        """The per-fight modifiers ``rows`` that apply now, as labelled parts naming why."""
+        if not rows:
+            return []
+        env = self.lang_env(f, t, prof)
+        out: Parts = []
+        for m in rows:
+            amount, line = m.read(env, self.rng)
+            if line is not None:
+                out.append((line.replace(f" {amount:+d} to {m.to}", "", 1), amount))
+        return out
+
+    def defence_mods(self, dfn: _Fighter, att: _Fighter, kind: int) -> Parts:
+        """Per-fight modifiers to ``dfn``'s defence of ``kind`` against ``att``: the rows of
+        the style the defence is made in, and the weapon's unless it is a shield parry."""
+        p = dfn.p
+        if kind in PARRIES:
+            q = p.chosen(lambda x: x._parry_parts(att.p, kind))
+            rows = q.dynamic_rows("parry", weapon=kind != SHIELD_PARRY)
+        elif kind == DODGE:
+            q = p.chosen(lambda x: x._dodge_parts(att.p))
+            rows = q.dynamic_rows("dodge")
+        else:
+            q = p.chosen(lambda x: x._block_parts(att.p))
+            rows = q.dynamic_rows("armour_block")
+        return self.lang_parts(rows, dfn, att, q)
+
+    def fire_effects(self, outcome: str, att: _Fighter, dfn: _Fighter, prof: Profile, *,
+                     missile: bool = False) -> None:
+        """The effects on ``outcome`` of the rows of the attack ``att`` made with ``prof``
+        (its weapon's or missile weapon's, and its style's), each read in the state before
+        any of them applies; an effect on a fighter already out does nothing."""
+        effects = [e for e in effect_rows(prof, missile) if e.on == outcome]
+        if not effects or self.winner is not None:
+            return
+        env = self.lang_env(att, dfn, prof)
+        for effect in effects:
+            who = att if effect.who == "self" else dfn
+            _, line = effect.read(env, self.rng)
+            if line is None or who.out is not None:
+                continue
+            if effect.inflict == "disarmed":
+                if self.rules.disarm_effect == "none":
+                    self.say(f"    {line} (disarm_effect is none: no effect)")
+                    continue
+                who.disarmed = True
+            else:
+                who.berserk = True
+            self.say(f"    {line}")
+
     # --- wounds -----------------------------------------------------------------------------------
     def wound(self, att: _Fighter, dfn: _Fighter, damage: int, *, blocks: int,
-              armour_mult: int = 1) -> None:
-        """Resolve a hit: location, Wound Matrix, rank shifts, armour, death, wound code."""
+              armour_mult: int = 1, source: Profile | None = None, missile: bool = False) -> None:
+        """Resolve a hit: location, Wound Matrix, rank shifts, armour, death, wound code.
+        ``source``: the profile the hit was made with (default the fighter's own; its
+        unarmed move's when it fights unarmed); ``missile``: a shot."""
         rules = self.rules
+        src = source or att.p
+        mods = src.damage_parts(dfn.p, missile=missile) + self.lang_parts(
+            src.dynamic_rows("damage", weapon=not missile, missile=missile), att, dfn, src)
+        if mods:
+            damage += total(mods)
+            self.say("    damage" + "".join(f" {v:+d} {label}" for label, v in mods))
         location, shift, disarm = R.spend_overpower(blocks, att.p.c.overpower_policy, rules)
         bought = []
         if location is not None:
@@ -753,3 +856,14 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     """One fight of ``side_a`` against ``side_b``, narrated roll by roll to ``log``."""
     return _Fight(rules, side_a, side_b, rng, log).run()
 
+
+
+def effect_rows(prof: Profile, missile: bool = False) -> tuple[Effect, ...]:
+    """The effects of an attack made with ``prof``: its weapon's (or missile weapon's) row
+    and its style's row."""
+    rules = prof.rules
+    if missile:
+        own = rules.language("missile_weapons", prof.missile.name) if prof.missile else None
+    else:
+        own = rules.language("weapons", prof.weapon.name)
+    return (own.effects if own else ()) + rules.language("styles", prof.c.style).effects

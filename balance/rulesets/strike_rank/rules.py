@@ -13,11 +13,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
 from . import tables as T
+from .conditions import EMPTY, LANGUAGE_COLUMNS, RowLanguage, read_row, vocabulary
+
+if TYPE_CHECKING:
+    from ...language import Vocabulary
 
 ATTACK_POLICIES: tuple[str, ...] = ("thrust", "swing", "blow", "best")
 DEFENCE_POLICIES: tuple[str, ...] = ("best", "parry", "dodge", "armour_block", "none")
@@ -350,8 +354,10 @@ class Rules:
     missile_weapons: Table = param(T.missile_rows(), tag="DEFAULT", open_keys=True,
                                    doc="invented missile / thrown rows by name, columns "
                                        "damage, speed, strength, size, hands, kind, thrown, "
-                                       "reload (000.10 Table 32); a new name adds one "
-                                       "('like = NAME' copies a row), given columns replace")
+                                       "reload (000.10 Table 32), and optional modifiers "
+                                       "and effects in the rules language; a new name adds "
+                                       "one ('like = NAME' copies a row), given columns "
+                                       "replace")
     # equipment and wounds (000.8, 000.10)
     weapon_str_mode: str = param("min_first", tag="DEFAULT", choices=("min_first", "off"),
                                  doc="Strength to wield: at least the first number of 'a / b' "
@@ -361,12 +367,14 @@ class Rules:
                                "modifiers or NA), parry (or NA), speed, strength, size (m or "
                                "NA), hands (1, 2, 1+), kind, throwable, specialist: Tables "
                                "18-20 [SRC] and the invented punch, spear, improvised, "
-                               "halberd, whip [DEFAULT]; a new name adds a weapon ('like = "
+                               "halberd, whip [DEFAULT]; optional modifiers and effects in "
+                               "the rules language; a new name adds a weapon ('like = "
                                "NAME' copies a row), given columns replace (000.8.1)")
     styles: Table = param(T.STYLE_ROWS, tag="TEXT", open_keys=True,
                           doc="fighting styles by name, columns group (solo, group, none), "
                               "weapons and missiles ([test, modifier] pairs), buckler, shield, "
-                              "skill_mod, aim_doubled, mechanics (5.6, 000.7); a new name adds "
+                              "skill_mod, aim_doubled, mechanics (5.6, 000.7), optional "
+                              "modifiers and effects in the rules language; a new name adds "
                               "a style ('like = NAME' copies a row), given columns replace")
     hit_table: Table = param(T.HIT_FACES, tag="DEFAULT", low=0, high=20,
                              doc="d20 faces per location, top to bottom (Table 28 missing; "
@@ -427,6 +435,7 @@ class Rules:
         object.__setattr__(self, "_weapon_rows", _weapon_table(self.weapons))
         object.__setattr__(self, "_missile_rows", _missile_table(self.missile_weapons))
         object.__setattr__(self, "_style_rows", _style_table(self.styles))
+        object.__setattr__(self, "_language", _language(self))
         for field in ("gladiator_weapons", "martial_weapons"):
             for name in getattr(self, field):
                 if name not in self.weapons and not (field == "gladiator_weapons"
@@ -442,6 +451,21 @@ class Rules:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
                             f"({self.max_rounds}), got {self.range_rounds}")
         _code_bands(self.wound_code_table)
+
+    def vocabulary(self) -> Vocabulary:
+        """What the rows' conditions may name under these rules (their styles and weapons
+        are the words of ``style`` and ``weapon``)."""
+        return vocabulary(tuple(self.styles), tuple(self.weapons))
+
+    def language(self, table: str, name: str) -> RowLanguage:
+        """The modifiers and effects of row ``name`` of ``table`` (weapons, missile_weapons,
+        styles); empty for a row without them."""
+        return self._language.get((table, name), EMPTY)  # type: ignore[attr-defined]
+
+    @property
+    def has_language(self) -> bool:
+        """Whether any row has modifiers or effects."""
+        return bool(self._language)  # type: ignore[attr-defined]
 
     def missile(self, name: str) -> T.Missile:
         """The missile row ``name`` under these rules (``missile_weapons``)."""
@@ -540,10 +564,11 @@ def _merge_rows(value: object, field: str) -> object:
             if like not in value and like not in defaults:
                 raise SpecError(f"{where}: like = {like!r} is not a row; rows: "
                                 + ", ".join(dict.fromkeys([*defaults, *value])))
-            base = value[like] if like in value and like != name else defaults.get(like)
-            if isinstance(base, str):
-                base = _parse_row(base, where)
-            base = dict(base or {})
+            given = value[like] if like in value and like != name else None
+            if isinstance(given, str):
+                given = _parse_row(given, where)
+            # a row given partly is read over its default row (its own 'like' not followed)
+            base = {**defaults.get(like, {}), **(given or {})}
             base.pop("like", None)
         else:
             base = dict(out.get(name, {}))  # type: ignore[call-overload]
@@ -592,14 +617,16 @@ def _rows(value: Table, defaults: Mapping[str, Mapping[str, object]], check: obj
 
 
 def _need(row: Mapping[str, object], columns: Sequence[str], where: str) -> None:
+    """Every column of ``columns`` given, and nothing else but the optional rules-language
+    columns ``modifiers`` and ``effects``."""
     missing = [c for c in columns if c not in row]
-    extra = [c for c in row if c not in columns]
+    extra = [c for c in row if c not in columns and c not in LANGUAGE_COLUMNS]
     if missing:
         raise SpecError(f"{where} lacks column(s) {', '.join(missing)} (give them, or "
                         "'like = NAME' to start from a row)")
     if extra:
         raise SpecError(f"{where} has unknown column(s) {', '.join(extra)}; columns: "
-                        + ", ".join(columns))
+                        + ", ".join((*columns, *LANGUAGE_COLUMNS)))
 
 
 def _int(row: Mapping[str, object], col: str, where: str, low: int, high: int,
@@ -707,6 +734,21 @@ def _style_table(rows: Table) -> dict[str, Style]:
     return {name: Style(name, r["group"], r["weapons"], r["missiles"], r["buckler"],
                         r["shield"], r["skill_mod"], r["aim_doubled"], frozenset(r["mechanics"]))
             for name, r in rows.items()}
+
+
+def _language(rules: Rules) -> dict[tuple[str, str], RowLanguage]:
+    """Every row's modifiers and effects, read once (only the rows that have some)."""
+    if not any(col in row for field in ("weapons", "missile_weapons", "styles")
+               for row in getattr(rules, field).values() for col in LANGUAGE_COLUMNS):
+        return {}
+    vocab = rules.vocabulary()
+    out = {}
+    for field in ("weapons", "missile_weapons", "styles"):
+        for name, row in getattr(rules, field).items():
+            found = read_row(field, name, row, vocab)
+            if found:
+                out[(field, name)] = found
+    return out
 
 
 def _parse_test(test: str, rules: Rules | None, where: str) -> tuple[str, object]:
