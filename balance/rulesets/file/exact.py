@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import IntractableError
+from ...errors import IntractableError, SpecError
 from ...language import Expression
 from ...outcomes import Probabilities, Winner
 from .batch import VIEW_BOTH, Batch, Enumerator
@@ -501,11 +501,11 @@ class _Game:
             first = chain.keys[:, chain.columns.index("f:round_first")]
             self.mover = np.where(chain.phase == 0, first, 1 - first).astype(np.int8)
             return
-        first = next((c.first for c in system.choices if c.first is not None), None)
-        if first is not None:
+        declares = next((c.first for c in system.choices if c.first is not None), None)
+        if declares is not None:
             batch = explorer.batch(n_states)
             explorer.restore(batch, chain.keys)
-            holds = explorer.enumerator.evaluate(first, batch, VIEW_BOTH).reshape(2, -1)
+            holds = explorer.enumerator.evaluate(declares, batch, VIEW_BOTH).reshape(2, -1)
             self.protocol[holds[0] & ~holds[1]] = 1
             self.protocol[holds[1] & ~holds[0]] = 2
 
