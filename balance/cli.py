@@ -445,6 +445,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         for name, text in info["scenarios"].items():
             print(f"  {name}: {text}")
     print("\nEnd causes: " + ", ".join(info["end_causes"]))
+    if info.get("rules_text"):  # a ruleset file: the rules it writes, with their tags
+        print(f"\nRules written in {info['file']} (rule: text  [tag])")
+        for row in info["rules_text"]:
+            print(f"  {row['rule']}: {' '.join(row['text'].split())}  [{row['tag']}]")
     return 0
 
 

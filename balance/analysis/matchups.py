@@ -107,8 +107,9 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         check_workers(workers)
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
     resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
-    if play == "best":
-        return _best_round_robin(ruleset, names, resolved, method=method, n=n,
+    if play == "best":  # tasks name the ruleset by what resolves it in any process
+        return _best_round_robin(getattr(rs, "reference", ruleset), names, resolved,
+                                 method=method, n=n,
                                  precision=precision, seed=seed, chunk_size=chunk_size,
                                  draw_worth=draw_worth, search=search, workers=workers,
                                  progress=progress)

@@ -350,8 +350,9 @@ class Explorer:
         self._lock = threading.Lock()
         self._worker = _Worker(background)
 
-        self.ruleset = w.Dropdown(options=list(_rulesets()), value=get(ruleset).name,
-                                  description="ruleset", style=WIDE)
+        start = ref(get(ruleset))
+        self.ruleset = w.Dropdown(options=list(dict.fromkeys([*_rulesets(), start])),
+                                  value=start, description="ruleset", style=WIDE)
         self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed",
                                      style=WIDE, layout=w.Layout(width="180px"),
                                      tooltip="root seed of every Monte Carlo answer")
@@ -448,7 +449,7 @@ class Explorer:
     def question(self) -> Question:
         """The question the controls describe (a :class:`SpecError` for unreadable text)."""
         rules = overrides(self.rs.rules(), self.rules.values())
-        return Question(self.rs.name, self.side_a.side(), self.side_b.side(), rules,
+        return Question(ref(self.rs), self.side_a.side(), self.side_b.side(), rules,
                         int(self.seed.value))
 
     def control(self, path: str) -> w.Widget:
@@ -637,7 +638,7 @@ class Explorer:
                 rules = self.rs.rules(overrides(self.rs.rules(), self.rules.values()))
                 _matrix_budget(self.rs, names, rules, int(self.matrix_fights.value))
                 start = time.perf_counter()
-                table = round_robin(self.rs.name, names, rules=rules,
+                table = round_robin(ref(self.rs), names, rules=rules,
                                     n=int(self.matrix_fights.value),
                                     seed=int(self.seed.value))
                 score, _ = score_matrix(table)
@@ -681,7 +682,7 @@ class Explorer:
         rules = rules if rules is not None else self.rs.rules(
             overrides(self.rs.rules(), self.rules.values()))
         lines: list[str] = []
-        outcome = fight(self.rs.name, a, b, rules=rules, seed=int(self.seed.value),
+        outcome = fight(ref(self.rs), a, b, rules=rules, seed=int(self.seed.value),
                         log=lines.append)
         winner = {0: "a draw", 1: f"{a} (A) wins", 2: f"{b} (B) wins"}[int(outcome.winner)]
         title = (f"{a} (A) against {b} (B), seed {int(self.seed.value)}: {winner} after "
@@ -826,6 +827,12 @@ def _matrix_budget(rs: Any, names: Sequence[str], rules: Any, n: int) -> None:
         budget_module.check(budget_module.round_robin(
             rs, entrants, rules, per_pair=n, chunk_size=min(n, DEFAULT_CHUNK_SIZE)),
             f"{len(names) ** 2:,} pairs of {n:,} fights", budget_module.MAX_SECONDS)
+
+
+def ref(rs: Any) -> str:
+    """What names a ruleset wherever it is resolved again: a built-in's name, a ruleset
+    file's path."""
+    return str(getattr(rs, "reference", rs.name))
 
 
 def _rulesets() -> list[str]:

@@ -112,7 +112,8 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     with tempfile.TemporaryDirectory(prefix="balance-explore-") as folder:
         notebook = Path(folder) / "explore.ipynb"
         notebook.write_text(json.dumps(page_notebook(
-            rs.name, a, b, rules, seed=seed, experiments=Path(experiments).resolve())),
+            str(getattr(rs, "reference", rs.name)), a, b, rules, seed=seed,
+            experiments=Path(experiments).resolve())),
             encoding="utf-8")
         process: subprocess.Popen[bytes] | None = None
         terminated = False

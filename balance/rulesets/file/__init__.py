@@ -113,6 +113,11 @@ class FileRuleset(Ruleset):
         self.presets = made.presets  # type: ignore[misc]
         self.scenarios = types.MappingProxyType(self._scenarios())  # type: ignore[misc]
 
+    @property
+    def reference(self) -> str:
+        """What resolves to this ruleset in any process: the file's absolute path."""
+        return str(Path(self.source).resolve())
+
     def _reduce(self, kind: str, instance: Any) -> tuple[Any, ...]:
         import dataclasses
 
