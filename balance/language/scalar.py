@@ -158,18 +158,22 @@ def distribution(node: Node, values: Mapping[str, Any]) -> Distribution:
     if isinstance(node, Dice):
         return dict(pmf(node.count, node.sides))
     if isinstance(node, Pool):
-        out: dict[Any, Fraction] = {}
-        for count, p in distribution(node.count, values).items():
-            for successes, q in pool_pmf(max(0, count), node.sides, node.at_least,
-                                         node.explode).items():
-                out[successes] = out.get(successes, Fraction(0)) + p * q
-        return dict(sorted(out.items()))
+        return _pool_distribution(node, distribution(node.count, values))
     parts = [distribution(c, values) for c in children(node)]
     out: dict[Any, Fraction] = {}
     for combination in itertools.product(*(d.items() for d in parts)):
         value = apply(node, tuple(v for v, _ in combination))
         p = math.prod((q for _, q in combination), start=Fraction(1))
         out[value] = out.get(value, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def _pool_distribution(node: Pool, counts: Distribution) -> Distribution:
+    out: dict[Any, Fraction] = {}
+    for count, p in counts.items():
+        for successes, q in pool_pmf(max(0, count), node.sides, node.at_least,
+                                     node.explode).items():
+            out[successes] = out.get(successes, Fraction(0)) + p * q
     return dict(sorted(out.items()))
 
 
