@@ -252,7 +252,10 @@ class FileRuleset(Ruleset):
         return super().assumptions(rules, side_a, side_b) + rows
 
     def inert_fields(self) -> Mapping[str, str]:
-        return {"combatant.name": "display name: only the narration and the tables show it"}
+        out = {"combatant.name": "display name: only the narration and the tables show it"}
+        for scope, stats in (("combatant", self.system.fighter), ("rules", self.system.rules)):
+            out.update({f"{scope}.{s.name}": s.inert for s in stats if s.inert})
+        return out
 
     def bench_cases(self) -> Sequence[BenchCase]:
         cases = [BenchCase(key, s.description, self.rules(s.rules), s.side_a, s.side_b)

@@ -74,6 +74,8 @@ class Stat:
     doc: str = ""
     policy: bool = False
     search: tuple[Any, ...] | None = None
+    inert: str = ""
+    """Why no fight's outcome depends on it (the contract check then confirms it)."""
 
     def as_name(self) -> Name:
         return Name(self.kind, range=self.range, choices=self.choices, doc=self.doc,  # type: ignore[arg-type]
@@ -362,7 +364,7 @@ def _stat(r: Reader, name: str, spec: Any, path: Path, default_tag: str) -> Stat
     if not isinstance(spec, Mapping):  # a bare default: `skill = 3`
         spec = {"default": spec}
     spec = r.table(spec, path, ("kind", "range", "choices", "default", "tag", "doc", "policy",
-                                "search"), required=("default",))
+                                "search", "inert"), required=("default",))
     default = spec["default"]
     guess = ("bool" if isinstance(default, bool) else "str" if isinstance(default, str)
              else "int")
@@ -401,8 +403,9 @@ def _stat(r: Reader, name: str, spec: Any, path: Path, default_tag: str) -> Stat
     elif policy and kind == "int":
         raise r.fail((*path, "search"), "is missing: a whole-number policy lists the values "
                                         "best play tries (search = [1, 2, 3])")
+    inert = r.text(spec.get("inert", ""), (*path, "inert"))
     return Stat(name, kind, default, value_range, choices, r.tag(spec, path, default_tag),
-                r.doc(spec, path), policy, search)
+                r.doc(spec, path), policy, search, inert)
 
 
 def _range(r: Reader, raw: Any, path: Path) -> tuple[int, int]:
