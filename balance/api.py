@@ -63,13 +63,14 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
          n: int | None = None, precision: float | None = None, seed: int | None = None,
          chunk_size: int | None = None, confidence: float = 0.95, play: str = "default",
          draw_worth: float = 0.5, on_chunk: Callable[[Tally], None] | None = None,
-         **rule_overrides: Any) -> Summary | BestPlay:
+         allow_import: bool = False, **rule_overrides: Any) -> Summary | BestPlay:
     """Simulate fights between side ``a`` and side ``b`` and summarise them.
 
     Parameters
     ----------
     ruleset
-        Registry name (``"crt"``, ``"strike-rank"``, ``"zones"``, ``"pool"``) or object.
+        Registry name (``"crt"``, ``"strike-rank"``, ``"zones"``, ``"pool"``), installed
+        entry point, ruleset object, or ``"package.module:OBJECT"`` with ``allow_import``.
     a, b
         Each a combatant (preset name, ``"preset,field=value"`` spec, mapping of fields or
         combatant object) or a list of them for a group.
@@ -96,6 +97,9 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
     on_chunk
         Called with the running tally after every chunk (a progress display; the policies
         as given only).
+    allow_import
+        Whether a ``"package.module:OBJECT"`` ruleset may be imported (that runs its code;
+        without it such a path is refused, as ``--allow-import`` on the command line).
 
     Returns
     -------
@@ -111,9 +115,11 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
             precision = DEFAULT_PRECISION
         return best_play(ruleset, a, b, rules=rules, method="simulate", n=n,
                          precision=precision, seed=seed, chunk_size=chunk_size or CHUNK_SIZE,
-                         confidence=confidence, draw_worth=draw_worth, **rule_overrides)
+                         confidence=confidence, draw_worth=draw_worth,
+                         allow_import=allow_import, **rule_overrides)
     chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
-    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
+                                            **rule_overrides)
     if n is None and precision is None:
         n = DEFAULT_N
     entropy = root_entropy(seed)
@@ -130,32 +136,36 @@ def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
 
 
 def exact(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
-          play: str = "default", draw_worth: float = 0.5,
+          play: str = "default", draw_worth: float = 0.5, allow_import: bool = False,
           **rule_overrides: Any) -> Probabilities | BestPlay:
     """The exact win / loss / draw probabilities, where the ruleset can solve the matchup.
 
     ``play="best"``: exact best play instead (:func:`best_play` with ``method="exact"``):
     the ruleset's state-by-state solver, else the matrix game of exact profile payoffs.
 
+    ``allow_import``: as :func:`duel`.
+
     Raises :class:`~balance.errors.IntractableError` (a ``SpecError``) where it cannot.
     """
     check_play(play)
     if play == "best":
         return best_play(ruleset, a, b, rules=rules, method="exact", draw_worth=draw_worth,
-                         **rule_overrides)
-    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+                         allow_import=allow_import, **rule_overrides)
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
+                                            **rule_overrides)
     return solve(rs, rules_obj, side_a, side_b)
 
 
-def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, **options: Any) -> BestPlay:
+def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, *, allow_import: bool = False,
+              **options: Any) -> BestPlay:
     """Best play of side ``a`` against side ``b``: each side's policies chosen to do its
     best against the other's, a zero-sum game (exact where a solver reaches, else Monte
     Carlo over the policy profiles).  See :func:`balance.analysis.bestplay.best_play` for
     the options (``rules``, ``draw_worth``, ``method``, ``space``, ``search``,
-    ``precision``, ``n``, ``seed``, ...)."""
+    ``precision``, ``n``, ``seed``, ``allow_import``, ...)."""
     from .analysis import bestplay
 
-    return bestplay.best_play(ruleset, a, b, **options)
+    return bestplay.best_play(ruleset, a, b, allow_import=allow_import, **options)
 
 
 def solve(rs: Ruleset, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, ...]
@@ -169,9 +179,12 @@ def solve(rs: Ruleset, rules: Any, side_a: tuple[Any, ...], side_b: tuple[Any, .
 
 
 def fight(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
-          seed: int | None = None, log: Log | None = print, **rule_overrides: Any) -> Outcome:
-    """One fight by the scalar reference implementation, narrated roll by roll to ``log``."""
-    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+          seed: int | None = None, log: Log | None = print, allow_import: bool = False,
+          **rule_overrides: Any) -> Outcome:
+    """One fight by the scalar reference implementation, narrated roll by roll to ``log``
+    (``allow_import``: as :func:`duel`)."""
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
+                                            **rule_overrides)
     return rs.fight(rules_obj, side_a, side_b, rng=as_generator(seed), log=log)
 
 

@@ -31,6 +31,7 @@ from .engine import DEFAULT_CHUNK_SIZE
 from .errors import SpecError, did_you_mean
 from .fields import plain
 from .random import stream
+from .rulesets import portable
 from .rulesets.base import BenchCase, Ruleset
 
 __all__ = ["STARTUP", "format_table", "measure", "memory_estimates", "run", "startup"]
@@ -97,14 +98,16 @@ def _peak_memory(rs: Ruleset, case: BenchCase, n: int) -> dict[str, Any]:
     code = (
         "import json, sys, resource, balance\n"
         "from balance.fields import build\n"
-        "c = json.loads(sys.argv[1]); rs = balance.get(c['ruleset'])\n"
+        "c = json.loads(sys.argv[1])\n"
+        "rs = balance.get(c['ruleset'], allow_import=c['allow_import'])\n"
         "side = lambda s: [build(rs.Combatant, f) for f in s]\n"
         "s = balance.duel(rs, side(c['a']), side(c['b']), rules=build(rs.Rules, c['rules']),"
         " n=c['n'], seed=0)\n"
         "print(json.dumps({'n': s.n, 'elapsed_s': s.meta['elapsed_s'],"
         " 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
     )
-    spec = {"ruleset": rs.name, "n": n, "rules": _fields(case.rules),
+    ref, allowed = portable(rs)  # the permission this process had, nothing more
+    spec = {"ruleset": ref, "allow_import": allowed, "n": n, "rules": _fields(case.rules),
             "a": [_fields(c) for c in case.side_a], "b": [_fields(c) for c in case.side_b]}
     out = subprocess.run([sys.executable, "-c", code, json.dumps(spec)], check=True,
                          capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
@@ -194,9 +197,10 @@ def memory_estimates(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] 
 
 
 def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None, seconds: float = 1.0,
-        memory: bool = False, memory_n: int = 100_000_000, progress: IO[str] | None = None
-        ) -> list[dict[str, Any]]:
-    """Measure every bench case of the named rulesets (or only the named ``cases``).
+        memory: bool = False, memory_n: int = 100_000_000, progress: IO[str] | None = None,
+        allow_import: bool = False) -> list[dict[str, Any]]:
+    """Measure every bench case of the named rulesets (or only the named ``cases``;
+    ``allow_import``: as :func:`balance.duel`).
 
     Every row has ``ruleset``, ``case``, ``kernel_fights_per_s``, ``reference_fights_per_s``
     and ``ratio``; rows that time something else (an exact solve, peak memory) have those
@@ -205,17 +209,17 @@ def run(rulesets: Sequence[str | Ruleset], *, cases: Sequence[str] | None = None
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
             or not math.isfinite(seconds) or seconds <= 0:
         raise SpecError(f"bench seconds must be a finite number > 0, got {seconds!r}")
+    resolved = [get(name, allow_import=allow_import) for name in rulesets]
     if cases is not None:
-        known = {STARTUP} | {c.name for name in rulesets for c in get(name).bench_cases()}
-        known |= {case for name in rulesets for case in get(name).bench_extra_cases()}
+        known = {STARTUP} | {c.name for rs in resolved for c in rs.bench_cases()}
+        known |= {case for rs in resolved for case in rs.bench_extra_cases()}
         unknown = [c for c in cases if c not in known]
         if unknown:
             raise SpecError(f"unknown bench case {unknown[0]!r}"
                             f"{did_you_mean(unknown[0], known)}; cases: "
                             + ", ".join(sorted(known)))
     rows = []
-    for name in rulesets:
-        rs = get(name)
+    for rs in resolved:
         chosen = [c for c in rs.bench_cases() if cases is None or c.name in cases]
         for case in chosen:
             if progress:

@@ -308,7 +308,11 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
                                        "(needs the explore extra)")
-    p.add_argument("ruleset", nargs="?", default="crt")
+    p.add_argument("ruleset", nargs="?", default="crt",
+                   help="ruleset: a name (see `balance rulesets`; default crt) or "
+                        "'package.module:OBJECT' with --allow-import")
+    p.add_argument("--allow-import", action="store_true",
+                   help=_ALLOW_IMPORT_HELP + "; the page is given the same permission")
     p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
     p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
@@ -360,7 +364,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="most fights simulated at one value (default 4194304)")
     p.add_argument("--entrants", metavar="NAME,NAME,...", default=None,
                    help="round robin mode: per-entrant handicaps on --knob for these presets")
-    p.add_argument("--margin", type=float, default=0.02,
+    p.add_argument("--margin", type=float, default=None,
                    help="round robin: bring every expected score within this of 50%% "
                         "(default 0.02)")
     p.add_argument("-n", type=_positive_int, default=None,
@@ -863,22 +867,23 @@ def _sweep_estimate(spec: Any, rs: Ruleset, cells: Sequence[Any], executor: str,
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .experiments import expand, load_spec, sweep
-    from .experiments.runner import SweepInterrupted
+    from .experiments import sweep
+    from .experiments.runner import SweepInterrupted, validate
 
     executor = args.executor or ("dask" if args.scheduler else "auto")
     if args.dry_run:
-        spec = load_spec(args.experiment, allow_import=args.allow_import, play=args.play)
-        cells = expand(spec)
+        # the sweep's own checks, up to the first fight: what would refuse the run, or its
+        # verdict or report at its end, refuses it now
+        spec, cells = validate(args.experiment, out=args.out, executor=executor,
+                               workers=args.workers, scheduler=args.scheduler,
+                               resume=args.resume, allow_import=args.allow_import,
+                               play=args.play)
         if spec.play == "best":
             size = ("each cell's best play solved exactly" if spec.method == "exact" else
                     "each cell's best play by Monte Carlo, "
                     + (f"{spec.fights:,} fights a profile pair" if spec.precision is None
                        else f"value to within +/- {spec.precision:g}"))
         elif spec.method == "exact":
-            from .experiments.exact import check_cells
-
-            check_cells(spec, cells, resolve(spec.ruleset, allow_import=args.allow_import))
             size = "each cell solved exactly"
         elif spec.precision is None:
             size = f"{spec.fights:,} fights per cell"
@@ -979,7 +984,7 @@ def _cmd_explore(args: argparse.Namespace) -> int:
     from .explorer.serve import serve
 
     return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
-                 port=args.port, experiments=args.experiments)
+                 port=args.port, experiments=args.experiments, allow_import=args.allow_import)
 
 
 def _cmd_tune(args: argparse.Namespace) -> int:
@@ -1016,13 +1021,17 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
         if args.target != 0.5 or args.metric != "score":
             raise SpecError("--target/--metric: the round robin mode brings every expected "
                             "score to 50%")
+        if args.max_fights is not None:
+            raise SpecError("--max-fights applies to the matchup mode (no --entrants); the "
+                            "round robin mode's fights are -n per pair and value")
         names = [p.strip() for p in args.entrants.split(",")]
         _handicaps_budget(args, tuning, names)
-        return tuning.handicaps(_ruleset(args), names, margin=args.margin,
+        margin = 0.02 if args.margin is None else args.margin
+        return tuning.handicaps(_ruleset(args), names, margin=margin,
                                 rules=_rule_overrides(args.rule), n=args.n,
                                 seed=0 if args.seed is None else args.seed,
                                 precision=args.precision, anchor=args.anchor, **common)
-    for flag, given in (("-n", args.n), ("--anchor", args.anchor)):
+    for flag, given in (("-n", args.n), ("--anchor", args.anchor), ("--margin", args.margin)):
         if given is not None:
             raise SpecError(f"{flag} applies to the round robin mode (--entrants) only")
     rs, rules, side_a, side_b = _matchup(args)

@@ -31,6 +31,7 @@ __all__ = [
     "Table",
     "build",
     "check_fields",
+    "check_text",
     "coerce",
     "describe_fields",
     "nondefault",
@@ -103,6 +104,39 @@ def plain(value: Any) -> Any:
     return value
 
 
+# --- names and text ----------------------------------------------------------------------
+
+_CONTROL_NAMES = {0: "NUL", 7: "BEL", 8: "backspace", 9: "tab", 10: "newline",
+                  13: "carriage return", 27: "ESC", 127: "DEL"}
+_LINE_BREAKS = "\n\r\t"
+"""What free text (a description, a question, notes) may hold that a name may not."""
+
+
+def _control(char: str) -> bool:
+    """C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators."""
+    code = ord(char)
+    return code < 32 or 127 <= code < 160 or code in (0x2028, 0x2029)
+
+
+def check_text(value: str, what: str, *, lines: bool = False) -> str:
+    """``value``, or a :class:`SpecError` naming ``what`` if it holds a control character.
+
+    Every name a person gives -- a combatant's name, a preset, an entrant, a label, any
+    string field -- passes here: ESC, BEL, NUL, a newline or any other C0 / C1 control
+    (and DEL) would reach a terminal, a table or a report as it is.  ``lines=True`` is for
+    free text (a description, notes), which may also hold newlines and tabs.
+    """
+    for i, char in enumerate(value):
+        if _control(char) and not (lines and char in _LINE_BREAKS):
+            code = ord(char)
+            name = _CONTROL_NAMES.get(code, f"U+{code:04X}")
+            kind = "text (newlines and tabs allowed)" if lines else "a name"
+            raise SpecError(" ".join(filter(None, (what, f"holds a control character ({name}) "
+                                                         f"at position {i}: {value!r};"
+                                                         f" {kind} must be printable"))))
+    return value
+
+
 # --- fields with provenance ----------------------------------------------------------------
 
 
@@ -161,8 +195,16 @@ class FieldInfo:
     search: tuple[Any, ...] | None = None
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    """The field types of ``cls`` (read, never changed: one dict per class, kept, since
+    every combatant built asks for them)."""
+    found = _HINTS.get(cls)
+    if found is None:
+        found = _HINTS[cls] = typing.get_type_hints(cls)
+    return found
 
 
 def _type_name(tp: Any) -> str:
@@ -241,6 +283,8 @@ def _check_scalar(owner: str, name: str, tp: Any, value: Any, md: Mapping[str, A
             raise _fail(owner, name, f"a finite number ({_allowed_md(md)})", value)
     elif tp is str and not isinstance(value, str):
         raise _fail(owner, name, f"a string ({_allowed_md(md)})", value)
+    if isinstance(value, str):
+        check_text(value, f"{owner} field '{name}'")
     if md.get("choices") and value not in md["choices"]:
         raise SpecError(f"{owner} field '{name}' must be one of "
                         f"{', '.join(map(str, md['choices']))}, got {value!r}"
@@ -315,6 +359,7 @@ def check_fields(obj: Any) -> None:
                             dict(value))
             defaults = f.default if isinstance(f.default, Table) else {}
             for k, v in value.items():
+                check_text(k, f"{owner} field '{f.name}': a key")
                 _check_entry(owner, f"{f.name}.{k}", defaults.get(k, v), v, md)
         else:
             value = _check_scalar(owner, f.name, tp, value, md)

@@ -9,19 +9,23 @@ Nothing here knows what is written (a run, a figure, a report): the experiment r
 * :func:`bounded_name` -- a file name from user text that any file system accepts;
 * :func:`check_folder` / :func:`make_folder` -- an output folder checked (length limits,
   a file in the way, permissions) before anything is written, each problem one
-  :class:`~balance.errors.SpecError`.
+  :class:`~balance.errors.SpecError`; :func:`writing_in` -- what the file system still
+  refuses while writing there, one :class:`~balance.errors.SpecError` naming the option.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import SpecError
 
-__all__ = ["NAME_BYTES", "atomic_write", "bounded_name", "check_folder", "make_folder"]
+__all__ = ["NAME_BYTES", "atomic_write", "bounded_name", "check_folder", "make_folder",
+           "writing_in"]
 
 NAME_BYTES = 120
 """Longest file name (in bytes) made from user strings; longer ones are cut and hashed."""
@@ -121,4 +125,17 @@ def make_folder(path: str | Path, what: str = "--out") -> None:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SpecError(f"{what} {path}: cannot create the folder ({exc.strerror or exc})") \
+            from None
+
+
+@contextlib.contextmanager
+def writing_in(folder: str | Path, what: str = "--out") -> Iterator[None]:
+    """Write into ``folder`` inside this block: an ``OSError`` no check foresaw (a file
+    system that refuses, such as ``/proc`` or ``/sys``, a read-only mount, a full disk)
+    becomes a :class:`SpecError` naming ``what`` and the folder, not a bare OS message."""
+    try:
+        yield
+    except OSError as exc:
+        name = f" {exc.filename}" if exc.filename and str(exc.filename) != str(folder) else ""
+        raise SpecError(f"{what} {folder}: cannot write{name} ({exc.strerror or exc})") \
             from None

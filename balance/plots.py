@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["KINDS", "curves", "default_value", "draw", "entrant_order", "heatmap", "intervals",
+__all__ = ["KINDS", "check", "curves", "default_value", "draw", "entrant_order", "heatmap", "intervals",
            "levels", "matchup"]
 
 KINDS: tuple[str, ...] = ("heatmap", "curves", "matchup")
@@ -421,13 +421,12 @@ def default_value(kind: str) -> str:
     return "score" if kind == "matchup" else "a_win"
 
 
-def draw(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
-         value: str | None = None, by: str | None = None, note: str = "") -> Figure:
-    """One plot of ``kind`` (see :data:`KINDS`) on a figure of its own, sized to the grid
-    (no pyplot state, nothing shown or saved); ``note`` (e.g. the values the other axes are
-    held at) is added under the title.  ``value`` defaults to :func:`default_value`."""
-    from matplotlib.figure import Figure
-
+def check(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
+          value: str | None = None, by: str | None = None) -> tuple[pd.DataFrame, str]:
+    """Raise the SpecError :func:`draw` would stop on (a kind it does not know, a column
+    the table lacks or that is not a number, several rows to one point), without drawing
+    anything (no matplotlib); the table with any derived column (``score``) and the value
+    drawn.  A sweep asks it of its spec's plots before running any fight."""
     if kind not in KINDS:
         raise SpecError(f"plot kind must be one of {', '.join(KINDS)}, got {kind!r}")
     if kind != "curves" and y is None:
@@ -436,7 +435,7 @@ def draw(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
     value = value or default_value(kind)
     shown = (y or value) if kind == "curves" else value
     df = _with_score(df, shown)
-    _need(df, shown)
+    _need(df, shown, by if kind == "curves" else None)
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
     def number(column: str) -> bool:
@@ -447,6 +446,22 @@ def draw(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
                    and c not in (x, y) and not c.endswith(("_low", "_high"))]
         raise SpecError(f"cannot plot {shown!r}: it is not a number; plottable columns: "
                         + ", ".join(numeric))
+    if kind == "curves":
+        _unique_rows(df, [x] if by is None else [x, by])
+    else:
+        assert y is not None
+        _unique_rows(df, [x, y])
+    return df, value
+
+
+def draw(df: pd.DataFrame, *, kind: str, x: str, y: str | None = None,
+         value: str | None = None, by: str | None = None, note: str = "") -> Figure:
+    """One plot of ``kind`` (see :data:`KINDS`) on a figure of its own, sized to the grid
+    (no pyplot state, nothing shown or saved); ``note`` (e.g. the values the other axes are
+    held at) is added under the title.  ``value`` defaults to :func:`default_value`."""
+    df, value = check(df, kind=kind, x=x, y=y, value=value, by=by)
+    from matplotlib.figure import Figure
+
     size = _grid_size(kind, df[x].nunique(), df[y].nunique() if y is not None else 1)
     figure = Figure(figsize=size, layout="constrained")
     ax = figure.subplots()

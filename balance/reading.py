@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import SpecError, did_you_mean
-from .fields import split_spec
+from .fields import check_text, split_spec
 
 if TYPE_CHECKING:
     from .rulesets.base import Ruleset
@@ -72,11 +72,18 @@ class Reader:
                                    f"got {show(value)}")
         return float(value)
 
-    def text(self, value: Any, place: str, choices: Sequence[str] | None = None) -> str:
+    def text(self, value: Any, place: str, choices: Sequence[str] | None = None, *,
+             lines: bool = False) -> str:
+        """A string: a name (printable, one line), or free text with ``lines=True``
+        (newlines and tabs too; see :func:`balance.fields.check_text`)."""
         if not isinstance(value, str):
             raise self.fail(place, "must be a string"
                             + (f" (one of {', '.join(choices)})" if choices else "")
                             + f", got {show(value)}")
+        try:
+            check_text(value, "", lines=lines)
+        except SpecError as exc:
+            raise self.fail(place, reason(exc)) from None
         if choices is not None and value not in choices:
             raise self.fail(place, f"must be one of {', '.join(choices)}, got {value!r}"
                             + did_you_mean(value, choices))

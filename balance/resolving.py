@@ -18,16 +18,19 @@ from .rulesets.base import Ruleset
 __all__ = ["get", "matchup"]
 
 
-def get(ruleset: str | Ruleset) -> Ruleset:
-    """The ruleset ``ruleset`` names: a built-in or installed name, or a
-    ``"package.module:OBJECT"`` path (imported: in Python you asked for it), or the object."""
-    return resolve(ruleset, allow_import=True)
+def get(ruleset: str | Ruleset, *, allow_import: bool = False) -> Ruleset:
+    """The ruleset ``ruleset`` names: a built-in or installed name, the object itself, or a
+    ``"package.module:OBJECT"`` path, imported only with ``allow_import=True`` (it runs that
+    module's code; see :func:`balance.rulesets.resolve`)."""
+    return resolve(ruleset, allow_import=allow_import)
 
 
-def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None,
-            **rule_overrides: Any) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
-    """Resolve a ruleset name, rules and two sides to validated objects."""
-    rs = get(ruleset)
+def matchup(ruleset: str | Ruleset, a: Any, b: Any, rules: Any = None, *,
+            allow_import: bool = False, **rule_overrides: Any
+            ) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
+    """Resolve a ruleset name, rules and two sides to validated objects (``allow_import``:
+    as :func:`get`)."""
+    rs = get(ruleset, allow_import=allow_import)
     if isinstance(rules, rs.Rules):
         rules_obj = rs.rules(rules, **rule_overrides)
     elif rules is None or isinstance(rules, Mapping):

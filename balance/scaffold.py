@@ -281,8 +281,12 @@ def new_ruleset(name: str, where: str | Path = ".") -> Path:
     root = Path(where) / name
     if root.exists():
         raise SpecError(f"{root} exists already; choose another name or folder")
+    if Path(where).exists() and not Path(where).is_dir():
+        raise SpecError(f"--out {str(where)!r} is a file, not a folder; give the folder to "
+                        "write the ruleset package in")
     if not Path(where).is_dir():
-        raise SpecError(f"folder {str(where)!r} does not exist")
+        raise SpecError(f"--out folder {str(where)!r} does not exist; give an existing "
+                        "folder to write the ruleset package in")
     cls = "".join(part.capitalize() for part in name.split("_")) or "Ruleset"
     if cls[0].isdigit():
         cls = "R" + cls

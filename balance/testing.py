@@ -142,12 +142,13 @@ def ruleset_checks(ruleset: Any) -> Iterator[tuple[str, Check]]:
     yield "every_field_matters", check_every_field_matters
 
 
-def check_ruleset(ruleset: Any) -> None:
-    """Run every contract check on ``ruleset`` (a ruleset object or name); raise
-    ``AssertionError`` at the first failure, naming the check."""
+def check_ruleset(ruleset: Any, *, allow_import: bool = False) -> None:
+    """Run every contract check on ``ruleset`` (a ruleset object or name, or a
+    ``"package.module:OBJECT"`` path with ``allow_import=True``); raise ``AssertionError``
+    at the first failure, naming the check."""
     from .rulesets import resolve
 
-    rs = resolve(ruleset, allow_import=True)
+    rs = resolve(ruleset, allow_import=allow_import)
     for name, check in ruleset_checks(rs):
         try:
             check(rs)
@@ -766,9 +767,11 @@ def _field_effects(rs: Any, n: int, seed: int, witnesses: Sequence[Any],
 def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED,
                   witnesses: Sequence[Any] | None = None,
                   inert: Mapping[str, str] | None = None,
-                  fields: Iterable[str] | None = None) -> list[FieldEffect]:
+                  fields: Iterable[str] | None = None, allow_import: bool = False
+                  ) -> list[FieldEffect]:
     """For every combatant field and rule parameter (policies too), whether changing it
-    changes some outcome.
+    changes some outcome (``ruleset``: an object, a name, or a ``"package.module:OBJECT"``
+    path with ``allow_import=True``).
 
     A field's declared witnesses
     (:meth:`~balance.rulesets.base.Ruleset.field_witnesses`; ``witnesses`` replaces them)
@@ -789,7 +792,7 @@ def field_effects(ruleset: Any, *, n: int = FIELD_FIGHTS, seed: int = FIELD_SEED
     """
     from .rulesets import resolve
 
-    rs = resolve(ruleset, allow_import=True)
+    rs = resolve(ruleset, allow_import=allow_import)
     return list(_field_effects(
         rs, n, seed, tuple(rs.field_witnesses() if witnesses is None else witnesses),
         dict(rs.inert_fields() if inert is None else inert), fields))

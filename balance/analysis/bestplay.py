@@ -647,12 +647,12 @@ def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
               seed: int | None = None, chunk_size: int = CHUNK_SIZE,
               confidence: float = 0.95, tolerance: float | None = None,
               max_support: int = MAX_SUPPORT, resamples: int = RESAMPLES,
-              **rule_overrides: Any) -> BestPlay:
+              allow_import: bool = False, **rule_overrides: Any) -> BestPlay:
     """Best play of side ``a`` against side ``b``: the zero-sum game over their policies.
 
     Parameters
     ----------
-    ruleset, a, b, rules, **rule_overrides
+    ruleset, a, b, rules, allow_import, **rule_overrides
         As :func:`balance.duel`.
     draw_worth
         What a draw is worth to A (0..1): A maximises ``P(A wins) + draw_worth x P(draw)``,
@@ -686,7 +686,8 @@ def best_play(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,
     -------
     BestPlay
     """
-    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
+                                            **rule_overrides)
     return solve(rs, rules_obj, side_a, side_b, draw_worth=draw_worth, method=method,
                  space=space, search=search, precision=precision, n=n,
                  entropy=root_entropy(seed), seed=seed, chunk_size=chunk_size,
@@ -749,8 +750,10 @@ def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
             except IntractableError as exc:
                 why.append(exc.reason)
         if method == "exact":
-            prefix = f"{rs.name} has no exact solution here: "
-            reasons = dict.fromkeys(w.removeprefix(prefix) for w in why)
+            prefixes = (f"{rs.name} has no exact solution here: ",
+                        f"{rs.name} has no exact best play here: ")
+            reasons = dict.fromkeys(w.removeprefix(prefixes[0]).removeprefix(prefixes[1])
+                                    for w in why)
             raise IntractableError(f"{rs.name} has no exact best play here: "
                                    + "; ".join(reasons) + " (Monte Carlo best play reaches "
                                    "it: method 'simulate', `balance duel --play best`)")

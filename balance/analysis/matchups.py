@@ -12,7 +12,7 @@ import pandas as pd
 from ..api import METHODS, matchup
 from ..engine import DEFAULT_CHUNK_SIZE, run
 from ..errors import SpecError
-from ..fields import plain
+from ..fields import check_text, plain
 from ..random import root_entropy
 from ..results import Summary
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
@@ -31,7 +31,8 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                 method: str | None = None, play: str = "default", draw_worth: float = 0.5,
                 search: Mapping[str, Sequence[Any] | None] | None = None,
                 workers: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+                progress: Callable[[int, int], None] | None = None,
+                allow_import: bool = False) -> pd.DataFrame:
     """Fight every entrant against every other, in both seats.
 
     Parameters
@@ -68,6 +69,9 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     workers
         Best play: pairs solved at once in worker processes (default 1: here).  The
         numbers do not depend on it: each pair's streams are keyed by the two names.
+    allow_import
+        Whether a ``"package.module:OBJECT"`` ruleset may be imported (as
+        :func:`balance.duel`); worker processes are given the same permission.
 
     Returns
     -------
@@ -93,12 +97,13 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     names = list(entrants)
     if len(names) < 2:
         raise SpecError("a round robin needs at least two entrants")
+    for name in names:
+        check_text(str(name), "an entrant's name")
     if method not in (None, *METHODS):
         raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     from ..api import get
 
-    rs = get(ruleset)
-    ruleset = rs.name
+    rs = get(ruleset, allow_import=allow_import)
     if play not in ("default", "best"):
         raise SpecError(f"play must be one of default, best, got {play!r}")
     if workers is not None:
@@ -107,9 +112,8 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         check_workers(workers)
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
     resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
-    if play == "best":  # tasks name the ruleset by what resolves it in any process
-        return _best_round_robin(getattr(rs, "reference", ruleset), names, resolved,
-                                 method=method, n=n,
+    if play == "best":
+        return _best_round_robin(rs, names, resolved, method=method, n=n,
                                  precision=precision, seed=seed, chunk_size=chunk_size,
                                  draw_worth=draw_worth, search=search, workers=workers,
                                  progress=progress)
@@ -118,7 +122,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     if method is None:
         method = _auto_method(resolved)
     if method == "exact":
-        return _exact_round_robin(ruleset, names, resolved, progress)
+        return _exact_round_robin(rs.name, names, resolved, progress)
     entropy = root_entropy(seed)
     rows = []
     for i, (a, b, rs, rules_obj, side_a, side_b) in enumerate(resolved):
@@ -134,14 +138,15 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         if progress is not None:
             progress(i + 1, len(pairs))
     frame = pd.DataFrame(rows)
-    frame.attrs.update({"ruleset": ruleset, "seed": seed, "entropy": entropy,
+    frame.attrs.update({"ruleset": rs.name, "seed": seed, "entropy": entropy,
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
                         "play": "default"})
     return frame
 
 
 def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = None,
-                   method: str | None = None, mirror: bool = True) -> str:
+                   method: str | None = None, mirror: bool = True,
+                   allow_import: bool = False) -> str:
     """The method :func:`round_robin` with the policies as given uses: ``method`` when
     given, else exact where the ruleset's solver accepts every pair (asked without
     solving), else simulate.  What a budget is estimated on before the round robin runs."""
@@ -149,7 +154,7 @@ def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = No
         return method
     from ..api import get
 
-    rs = get(ruleset)
+    rs = get(ruleset, allow_import=allow_import)
     names = list(entrants)
     return _auto_method([(a, b, *matchup(rs, entrants[a], entrants[b], rules))
                          for a in names for b in names if a != b or mirror])
@@ -159,13 +164,15 @@ def _auto_method(resolved: Sequence[tuple[Any, ...]]) -> str:
     return "exact" if all(_solvable(*m[2:]) for m in resolved) else "simulate"
 
 
-def _best_pair(ruleset: Any, a: str, b: str, rules: Any, side_a: Any, side_b: Any,
-               options: Mapping[str, Any]) -> dict[str, Any]:
-    """One ordered pair under best play, as a row (a task: runs in any process)."""
+def _best_pair(ruleset: str, allow_import: bool, a: str, b: str, rules: Any, side_a: Any,
+               side_b: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """One ordered pair under best play, as a row (a task: runs in any process; the ruleset
+    travels as :func:`balance.rulesets.portable` gives it, with the permission the caller
+    had)."""
     from ..rulesets import resolve
     from . import bestplay
 
-    rs = resolve(ruleset, allow_import=True) if isinstance(ruleset, str) else ruleset
+    rs = resolve(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, key=("round-robin-best", a, b),
@@ -208,7 +215,7 @@ def _map_pairs(tasks: Sequence[tuple[Any, ...]], workers: int | None,
     return [r for r in rows if r is not None]
 
 
-def _best_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[Any, ...]], *,
+def _best_round_robin(ruleset: Any, names: list[str], resolved: Sequence[tuple[Any, ...]], *,
                       method: str | None, n: int | None, precision: float | None,
                       seed: int | None, chunk_size: int | None, draw_worth: float,
                       search: Mapping[str, Sequence[Any] | None] | None,
@@ -224,14 +231,16 @@ def _best_round_robin(ruleset: str, names: list[str], resolved: Sequence[tuple[A
                            precision=precision, n=n,
                            chunk_size=chunk_size or bestplay.CHUNK_SIZE)
     entropy = root_entropy(seed)
-    name = resolved[0][2].name if resolved else ruleset
+    from ..rulesets import portable
+
+    name = ruleset.name
+    ref = portable(ruleset)
     simulate = {"method": "simulate", "draw_worth": draw_worth, "search": search,
                 "precision": precision, "n": n, "entropy": entropy, "seed": seed,
                 "chunk_size": chunk_size or bestplay.CHUNK_SIZE}
 
     def tasks(options: Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        ref = ruleset if isinstance(ruleset, str) else name
-        return [(ref, a, b, rules_obj, side_a, side_b, options)
+        return [(*ref, a, b, rules_obj, side_a, side_b, options)
                 for a, b, rs, rules_obj, side_a, side_b in resolved]
 
     rows: list[dict[str, Any]] | None = None

@@ -72,6 +72,7 @@ import numpy as np
 from .. import stats
 from ..api import get, matchup
 from ..errors import IntractableError, SpecError
+from ..fields import check_text
 from ..labels import field_label, rate_with_interval
 from ..outcomes import rests_on
 from ..random import root_entropy, stream
@@ -158,13 +159,14 @@ def _numeric_fields(cls: type) -> dict[str, type]:
 
 
 def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] | None = None,
-               bounds: Sequence[float] | None = None) -> Knob:
-    """Read a knob path (see the module docstring) and its range.
+               bounds: Sequence[float] | None = None, allow_import: bool = False) -> Knob:
+    """Read a knob path (see the module docstring) and its range (``allow_import``: as
+    :func:`balance.duel`).
 
     Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
     real field, and when ``bounds`` are not an increasing pair inside the field's range.
     """
-    rs = get(ruleset)
+    rs = get(ruleset, allow_import=allow_import)
     if not isinstance(text, str) or not text.strip():
         raise SpecError(f"knob must be a field path such as b.0.combats or rules.<name>, "
                         f"got {text!r}")
@@ -998,12 +1000,12 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
          bounds: Sequence[float] | None = None, draw_worth: float | None = None,
          max_fights: int = MAX_FIGHTS, chunk_size: int = CHUNK_SIZE,
          confidence: float = 0.95, progress: Progress | None = None,
-         **rule_overrides: Any) -> Tuning:
+         allow_import: bool = False, **rule_overrides: Any) -> Tuning:
     """The value of ``knob`` that brings ``metric`` to ``target`` (0.5: an even matchup).
 
     Parameters
     ----------
-    ruleset, a, b, rules, **rule_overrides
+    ruleset, a, b, rules, allow_import, **rule_overrides
         The matchup, as :func:`balance.duel` takes it.
     knob
         ``"a.<i>.<field>"``, ``"b.<i>.<field>"``, ``"a.*.<field>"`` or ``"rules.<name>"``
@@ -1041,7 +1043,8 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     """
     start = time.perf_counter()
     _check_common(metric, target, method, confidence)
-    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, **rule_overrides)
+    rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
+                                            **rule_overrides)
     k = knob_for(rs, rules_obj, side_a, side_b, knob, bounds)
     worth = _draw_worth(rules_obj, draw_worth)
     step = _precision(k, precision)
@@ -1188,12 +1191,15 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
               bounds: Sequence[float] | None = None, draw_worth: float | None = None,
               anchor: str | None = None, precision: float | None = None,
               max_iterations: int = 20, confidence: float = 0.95,
-              progress: Progress | None = None, **rule_overrides: Any) -> Handicaps:
+              progress: Progress | None = None, allow_import: bool = False,
+              **rule_overrides: Any) -> Handicaps:
     """Per-entrant values of one combatant field that bring every entrant's expected score
     against the rest of the field (both seats) within ``margin`` of 50%.
 
     Parameters
     ----------
+    ruleset, rules, allow_import, **rule_overrides
+        As :func:`balance.duel`.
     entrants
         Preset names, or name -> combatant (anything ``balance.duel`` takes for one side of
         one).
@@ -1219,12 +1225,14 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     """
     start = time.perf_counter()
     _check_common("score", 0.5, method, confidence)
-    rs = get(ruleset)
+    rs = get(ruleset, allow_import=allow_import)
     if not isinstance(entrants, Mapping):
         entrants = {str(name): name for name in entrants}
     names = list(entrants)
     if len(names) < 2 or len(set(names)) != len(names):
         raise SpecError("a round robin needs at least two entrants, each named once")
+    for name in names:
+        check_text(str(name), "an entrant's name")
     if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 < margin < 0.5:
         raise SpecError(f"margin must be a rate strictly between 0 and 0.5, got {margin!r}")
     if isinstance(knob, str) and "." in knob:

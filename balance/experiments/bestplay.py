@@ -22,11 +22,12 @@ from typing import Any
 
 from ..errors import SpecError
 from ..labels import display
+from ..rulesets import portable
 from . import store
 from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
 
-__all__ = ["BestPlayCache", "options", "rows", "solve_task", "tag"]
+__all__ = ["BestPlayCache", "options", "probe", "rows", "solve_task", "tag"]
 
 
 class BestPlayCache(store.ExactCache):
@@ -53,12 +54,14 @@ def tag(spec: Spec, entropy: int, versions: Mapping[str, str]) -> str:
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
-def solve_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, opts: Mapping[str, Any],
-               entropy: int, key: str) -> dict[str, Any]:
-    """The best play of one cell as a plain record, or ``{"rejected": reason}``."""
+def solve_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+               opts: Mapping[str, Any], entropy: int, key: str) -> dict[str, Any]:
+    """The best play of one cell as a plain record, or ``{"rejected": reason}`` (the
+    ruleset and the permission to import it as :func:`balance.rulesets.portable` gives
+    them)."""
     from ..analysis import bestplay
 
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the spec was checked when loaded
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, entropy=entropy, key=(key,),
@@ -78,6 +81,18 @@ def rejected(spec: Spec, cell: Cell, record: Mapping[str, Any]) -> SpecError | N
         return SpecError(f"{record['rejected']} (run.play = \"best\")",
                          where=place(spec, cell.params))
     return None
+
+
+def probe(spec: Spec, cell: Cell, entropy: int) -> dict[str, Any]:
+    """Play ``cell`` here, now (validation before a best-play sweep: the cell's game can be
+    set up and solved by the method asked for); its record, or a SpecError naming the cell
+    if it cannot be played."""
+    record = solve_task(*portable(spec.ruleset), cell.rules, cell.side_a, cell.side_b,
+                        options(spec), entropy, cell.key)
+    error = rejected(spec, cell, record)
+    if error is not None:
+        raise error
+    return record
 
 
 def rows(cells: Iterable[Cell], records: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import SpecError
 from ..fields import plain
 from ..labels import display
+from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from .grid import Cell, place
 from .spec import Spec, resolve_ruleset
@@ -50,13 +51,15 @@ def _scalar(value: Any) -> Any:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def solve_task(ruleset: str, rules: Any, side_a: Any, side_b: Any) -> dict[str, Any]:
+def solve_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any
+               ) -> dict[str, Any]:
     """The exact answer of one cell as a plain record, or ``{"rejected": reason}``.
 
     A pure function of its arguments (safe to run anywhere, twice).  The ruleset travels
-    by name (or import path) and is looked up where the task runs.
+    by name (or import path) with the permission the caller had to import it
+    (:func:`balance.rulesets.portable`), and is looked up where the task runs.
     """
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the spec was checked when loaded
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
         answer = rs.exact(rules, side_a, side_b)
@@ -100,7 +103,7 @@ def check_cells(spec: Spec, cells: Iterable[Cell], rs: Ruleset) -> None:
 def probe(spec: Spec, cell: Cell) -> dict[str, Any]:
     """Solve ``cell`` here, now (validation beyond what ``exact_check`` can tell); its
     record, or a SpecError naming the cell if the solver rejects it."""
-    record = solve_task(spec.ruleset, cell.rules, cell.side_a, cell.side_b)
+    record = solve_task(*portable(spec.ruleset), cell.rules, cell.side_a, cell.side_b)
     error = rejected(spec, cell, record)
     if error is not None:
         raise error

@@ -123,12 +123,16 @@ def _side_members(spec: Spec, label: str, overrides: list[tuple[Axis, Any]]
 def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     """Build and check every cell of ``spec``.
 
+    ``ruleset`` is the spec's ruleset, resolved by the caller; without it the spec's is
+    looked up again, which an import path passes only if this process imported it already
+    (as :func:`~balance.experiments.spec.load_spec` does when allowed).
+
     Raises
     ------
     SpecError
         Naming the cell (its axis values) that the ruleset rejects, e.g. a side too large.
     """
-    rs = ruleset if ruleset is not None else spec.ruleset_object(allow_import=True)
+    rs = ruleset if ruleset is not None else spec.ruleset_object()
     cells = []
     rules_cache: dict[Any, Any] = {}
     for index, combo in enumerate(combinations(spec)):

@@ -11,6 +11,10 @@
 * :func:`terminate_as_interrupt` -- ``SIGTERM`` (what ``timeout`` and batch schedulers send)
   handled like Ctrl-C: an :class:`~balance.errors.Interrupted` exception in the main thread,
   so a sweep keeps its finished chunks, stops its workers and records itself interrupted.
+* :func:`stop_signals_blocked` -- what a sweep starts (a forkserver, a dask cluster) is
+  started deaf to Ctrl-C and ``SIGTERM``, so a signal sent to the whole process group (a
+  terminal's Ctrl-C; systemd, Slurm, ``kill -- -PGID``) reaches the sweep alone, which
+  stops its workers itself.
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ from typing import Any
 
 from ..errors import Interrupted, SpecError
 
-__all__ = ["RunLock", "alive", "lock_holder", "start_time", "terminate_as_interrupt",
-           "watch_parent"]
+__all__ = ["STOP_SIGNALS", "RunLock", "alive", "lock_holder", "start_time",
+           "stop_signals_blocked", "terminate_as_interrupt", "watch_parent"]
 
 LOCK_NAME = ".lock"
 WATCH_INTERVAL_S = 0.25
@@ -104,7 +108,38 @@ def watch_parent(pid: int, started: str | None) -> None:
     threading.Thread(target=watch, name="balance-parent-watch", daemon=True).start()
 
 
-# --- SIGTERM ----------------------------------------------------------------------------------
+# --- SIGTERM and Ctrl-C ----------------------------------------------------------------------
+
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+"""Ctrl-C and SIGTERM: a sweep's client alone answers them."""
+
+
+@contextlib.contextmanager
+def stop_signals_blocked() -> Iterator[None]:
+    """Within the block, Ctrl-C and ``SIGTERM`` are blocked in this thread, and restored
+    after; one that comes meanwhile is delivered as soon as they are.
+
+    A process or thread started within the block inherits the mask: a process for life
+    (across ``exec`` too), so it, and whatever it forks, never hears a stop signal sent to
+    the whole process group; a thread forever, so the ones it starts are deaf too.  Blocked
+    rather than ignored here, so this process loses nothing.  Does nothing where the mask
+    cannot be set (not POSIX) or outside the main thread.
+    """
+    if not hasattr(signal, "pthread_sigmask") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    # multiprocessing's resource tracker, started on first need by whatever starts a
+    # process, unblocks these two signals in the thread that starts it (after blocking them
+    # for its own start): started first, it cannot undo the block below.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ Drawing is :mod:`balance.plots`, writing :mod:`balance.figures`; this module kno
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,9 +17,9 @@ from ..labels import Labels, display
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .spec import Spec
+    from .spec import PlotSpec, Spec
 
-__all__ = ["draw_spec_plots", "plot_run"]
+__all__ = ["check_spec_plots", "draw_spec_plots", "plot_run"]
 
 
 def draw_spec_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path]:
@@ -28,8 +28,30 @@ def draw_spec_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path
         return []
     from ..figures import draw_to
 
-    labels = Labels.for_run(table)
     written: list[Path] = []
+    for plot, part, suffix, note in _spec_plots(spec, table):
+        written.extend(draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
+                               y=plot.y, value=plot.value, by=plot.by, suffix=suffix,
+                               note=note))
+    return written
+
+
+def check_spec_plots(spec: Spec, table: pd.DataFrame) -> None:
+    """Raise the SpecError :func:`draw_spec_plots` would stop on with a table of this
+    shape (see :func:`balance.plots.check`), drawing nothing."""
+    from ..plots import check
+
+    for plot, part, _, _ in _spec_plots(spec, table):
+        check(part, kind=plot.kind, x=plot.x, y=plot.y, value=plot.value, by=plot.by)
+
+
+def _spec_plots(spec: Spec, table: pd.DataFrame
+                ) -> Iterator[tuple[PlotSpec, pd.DataFrame, str, str]]:
+    """Each plot of the spec with the rows it draws (its ``where`` applied), the file name's
+    suffix naming the held values, and the note under its title saying them."""
+    if not spec.plots:
+        return
+    labels = Labels.for_run(table)
     for plot in spec.plots:
         part = table
         for name, value in plot.where.items():
@@ -37,10 +59,7 @@ def draw_spec_plots(spec: Spec, table: pd.DataFrame, run_dir: Path) -> list[Path
         held = [f"{name}={display(value, name)}" for name, value in plot.where.items()]
         note = ", ".join(f"{labels.column(name)} = {labels.value(name, display(value, name))}"
                          for name, value in plot.where.items())
-        written.extend(draw_to(part, run_dir / "plots", kind=plot.kind, x=plot.x,
-                               y=plot.y, value=plot.value, by=plot.by,
-                               suffix="".join(f"-{h}" for h in held), note=note))
-    return written
+        yield plot, part, "".join(f"-{h}" for h in held), note
 
 
 def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
@@ -114,6 +133,8 @@ def plot_run(run: str | Path, *, kind: str | None = None, x: str | None = None,
     note = ", ".join(f"{labels.column(f)} = {labels.value(f, v)}"
                      for f, _, v in (item.partition("=") for item in where))
     from ..figures import draw_to
+    from ..files import writing_in
 
-    return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
-                   note=note, formats=formats)
+    with writing_in(folder):
+        return draw_to(table, folder, kind=kind, x=x, y=y, value=value, by=by, suffix=suffix,
+                       note=note, formats=formats)

@@ -40,9 +40,11 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
 
 from .. import budget, files
 from ..api import versions
@@ -51,19 +53,21 @@ from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
+from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
-from . import guard, store
+from . import guard, readback, store
 from .grid import Cell, expand
-from .plotting import draw_spec_plots
+from .plotting import check_spec_plots, draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
 from .store import Run
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep"]
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep",
+           "validate"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
 RUN_FORMAT = store.RUN_FORMAT
@@ -95,15 +99,16 @@ def default_workers() -> int:
 # --- the task -----------------------------------------------------------------------------------
 
 
-def run_chunk_task(ruleset: str, rules: Any, side_a: Any, side_b: Any, entropy: int, key: str,
-                   index: int, size: int) -> tuple[Tally, float, float]:
+def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
+                   entropy: int, key: str, index: int, size: int) -> tuple[Tally, float, float]:
     """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
     seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
-    worker.  The ruleset travels by name (or import path) and is looked up where it runs.
+    worker.  The ruleset travels by name (or import path) with the permission the parent
+    had to import it (:func:`balance.rulesets.portable`), and is looked up where it runs.
     """
-    rs = resolve_ruleset(ruleset, allow_import=True)  # the parent resolved it first
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -192,11 +197,11 @@ class _CellRun:
 
 def _worker_start(parent: int, parent_started: str | None) -> None:
     """Every worker process starts here."""
-    # Ctrl-C goes to the whole process group, and a batch scheduler's SIGTERM may too; let
-    # the client alone handle them, so workers finish (and the client keeps) the chunk they
-    # are on, and the client stops them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Let the client alone handle a stop signal sent to the whole group, so workers finish
+    # (and the client keeps) the chunk they are on, and the client stops them.  (A worker
+    # forked from the forkserver has them blocked from birth: see _start_forkserver.)
+    for signum in guard.STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     # A worker's parent is the forkserver, not the client: watch the client itself, and
     # end with it (SIGKILL, OOM killer), so nothing of the run outlives it.
     guard.watch_parent(parent, parent_started)
@@ -232,19 +237,23 @@ class _Serial:
 
 
 class _LocalFutures:
-    """Waiting on and cancelling ``concurrent.futures`` futures: a process pool's, or ones
-    already done in this process."""
+    """Waiting on ``concurrent.futures`` futures: a process pool's, or ones already done in
+    this process (which there is nothing to cancel of)."""
 
     def wait_any(self, futures: Iterable[Any]) -> set[Any]:
         done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
         return done
 
     def cancel(self, futures: Iterable[Any]) -> None:
-        for future in futures:
-            future.cancel()
+        pass
 
     def wait_all(self, futures: Iterable[Any], timeout: float) -> None:
-        cf.wait(list(futures), timeout=timeout)
+        """Wait until every one of ``futures`` has finished or been cancelled (by the pool's
+        own thread: ``cf.wait`` would not see that), or ``timeout`` seconds have passed."""
+        deadline = time.monotonic() + timeout
+        for future in futures:
+            with contextlib.suppress(cf.CancelledError, TimeoutError):
+                future.exception(timeout=max(0.0, deadline - time.monotonic()))
 
 
 class _Auto(_LocalFutures):
@@ -282,9 +291,25 @@ class _Auto(_LocalFutures):
         self.ran, self.spent = self.ran + 1, self.spent + time.perf_counter() - start
         return future
 
+    def cancel(self, futures: Iterable[Any]) -> None:
+        if self.pool is not None:
+            self.pool.cancel(futures)
+
     def close(self, abort: bool = False) -> None:
         if self.pool is not None:
             self.pool.close(abort)
+
+
+def _start_forkserver() -> None:
+    """Start multiprocessing's forkserver, if it is not running, deaf to Ctrl-C and SIGTERM
+    (:func:`~balance.experiments.guard.stop_signals_blocked`), and so every worker it
+    forks.  A forkserver killed by a signal sent to the whole process group would end
+    every worker's sentinel: the pool would take its running chunks for lost, break, and
+    (CPython before 3.12) print a thread's traceback."""
+    from multiprocessing import forkserver
+
+    with guard.stop_signals_blocked():
+        forkserver.ensure_running()
 
 
 class _Processes(_LocalFutures):
@@ -298,22 +323,33 @@ class _Processes(_LocalFutures):
         if method == "forkserver":
             # Workers fork from a server that has already imported the task's module.
             ctx.set_forkserver_preload(["balance.experiments.runner"])
+            _start_forkserver()
         self.workers = workers
         self.window = 2 * workers + 2
         self.address = None
+        self.unfinished: set[cf.Future[Any]] = set()
         client = os.getpid()
         self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                            initializer=_worker_start,
                                            initargs=(client, guard.start_time(client)))
 
     def submit(self, fn: Callable[..., Any], *args: Any, key: str) -> cf.Future[Any]:
-        return self.pool.submit(fn, *args)
+        future = self.pool.submit(fn, *args)
+        self.unfinished = {f for f in self.unfinished if not f.done()} | {future}
+        return future
+
+    def cancel(self, futures: Iterable[Any]) -> None:
+        # The pool's own thread cancels the tasks not yet started.  A future cancelled from
+        # here instead could still be failed by that thread if the pool then breaks (its
+        # workers killed by close(abort=True)): an InvalidStateError traceback on stderr
+        # (CPython before 3.12, gh-107219).  Nothing is submitted after a stop.
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self, abort: bool = False) -> None:
-        if abort:
-            # Stopped (Ctrl-C, SIGTERM, a failure) after the grace period: chunks still
-            # running are dropped.  The executor has no public way to stop a running task,
-            # hence its private process table.
+        if abort and any(not f.done() for f in self.unfinished):
+            # Stopped (Ctrl-C, SIGTERM, a failure) and chunks still running after the grace
+            # period: they are dropped.  The executor has no public way to stop a running
+            # task, hence its private process table.
             for process in list((getattr(self.pool, "_processes", None) or {}).values()):
                 with contextlib.suppress(Exception):
                     process.kill()
@@ -331,12 +367,19 @@ class _Dask:
         self.cluster = None
         try:
             if scheduler is None:
-                # The cluster's worker processes watch this one and end with it.
-                self.cluster = LocalCluster(n_workers=workers or default_workers(),
-                                            threads_per_worker=1, processes=True,
-                                            dashboard_address=":0",  # any free port
-                                            silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+                # The cluster's worker processes watch this one and end with it.  Its event
+                # loop's thread, and the worker processes that thread starts (now, or to
+                # replace a lost one), are deaf to a stop signal sent to the process group:
+                # the client stops them (close) once it has kept what finished.
+                # Its own logs are silenced: a worker closing with the cluster can log a
+                # traceback at ERROR (a heartbeat cut short by the close); a task's failure
+                # comes back through its future, and the run reports it.
+                with guard.stop_signals_blocked():
+                    self.cluster = LocalCluster(n_workers=workers or default_workers(),
+                                                threads_per_worker=1, processes=True,
+                                                dashboard_address=":0",  # any free port
+                                                silence_logs=logging.CRITICAL)
+                    self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout=SCHEDULER_TIMEOUT_S)
         except Exception as exc:  # an address dask cannot parse or reach, in any of its ways
@@ -466,7 +509,7 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
         # not started, give running tasks a moment, keep every one that completed.
         with contextlib.suppress(BaseException):
             pool.cancel(list(pending))
-            pool.wait_all([f for f in pending if not f.cancelled()], timeout=STOP_GRACE_S)
+            pool.wait_all(list(pending), timeout=STOP_GRACE_S)
         for future in list(pending):
             with contextlib.suppress(BaseException):
                 if future.done() and not future.cancelled() and future.exception() is None:
@@ -499,8 +542,9 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
             if not run.finished and index not in run.done and index not in run.in_flight:
                 size = run.size(index)
                 run.in_flight.add(index)
-                return (run_chunk_task, (spec.ruleset, run.cell.rules, run.cell.side_a,
-                                         run.cell.side_b, entropy, run.key, index, size),
+                return (run_chunk_task, (*portable(spec.ruleset), run.cell.rules,
+                                         run.cell.side_a, run.cell.side_b, entropy, run.key,
+                                         index, size),
                         f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
 
     def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
@@ -536,10 +580,11 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
             return None
         cell = queue.popleft()
         if best:
-            return (_best.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b,
-                                       opts, entropy, cell.key),
+            return (_best.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                       cell.side_b, opts, entropy, cell.key),
                     f"balance-best-{tag}-{cell.key}", cell)
-        return (_exact.solve_task, (spec.ruleset, cell.rules, cell.side_a, cell.side_b),
+        return (_exact.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
+                                    cell.side_b),
                 f"balance-exact-{tag}-{cell.key}", cell)
 
     def complete(cell: Cell, record: dict[str, Any]) -> None:
@@ -626,7 +671,11 @@ def _check_run_dir(out: Path, resume: bool, locked: bool = False) -> dict[str, A
                         "choose another --out")
     if (out / store.META).is_file():
         if not resume:
-            raise SpecError(f"{out} already holds a run; pass --resume (resume=True) to reuse "
+            held = "a run"
+            with contextlib.suppress(Exception):  # a damaged record is --resume's to report
+                if store.read_meta(out).get("status") == "failed":
+                    held = "a run that failed after its work began (its meta.json says why)"
+            raise SpecError(f"{out} already holds {held}; pass --resume (resume=True) to reuse "
                             "its cached chunks, or choose another --out")
         return store.read_meta(out)
     if out.exists() and (not out.is_dir() or any(p.name != guard.LOCK_NAME
@@ -775,14 +824,160 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         marked ``interrupted``; ``resume=True`` finishes the run.
     """
     started, clock = _now(), time.perf_counter()
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
+    plan, work, record = _prepare(spec, out, executor, workers, scheduler, resume,
+                                  allow_import, play, started)
+    stream = stream or sys.stderr
+    # An existing scheduler is asked how many workers it has before the estimate; anything
+    # started here is started only once the run is sure to go ahead.
+    pool = (_make_pool(executor, workers, scheduler, work.n_tasks)
+            if work.n_todo and scheduler is not None else None)
+    lock = guard.RunLock(plan.run_dir)
+    failed: BaseException | None = None
+    try:
+        _check_budget(plan, work, pool, max_seconds)
+        partial, rejected = _take_folder(plan, work, lock, resume, stream)
+        if work.n_todo and pool is None:
+            pool = _make_pool(executor, workers, scheduler, work.n_tasks)
+        meta = _start_record(plan, record, pool)
+        try:
+            with guard.terminate_as_interrupt():
+                counts = _compute(plan, work, pool, progress, stream)
+                executor = _settle(pool, meta, executor)
+                if pool is not None:
+                    pool.close()
+                    pool = None
+                table, outputs = _finish(plan, work)
+        except BaseException as exc:
+            failed = exc
+            executor = _settle(pool, meta, executor)
+            _record_stop(plan, meta, exc, started, clock, executor)
+            if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
+                raise SweepInterrupted(plan.run_dir, getattr(exc, "signum", signal.SIGINT)) \
+                    from None
+            raise
+    finally:
+        if pool is not None:
+            pool.close(abort=failed is not None)
+        lock.release()
+    meta.update(outputs)
+    _record_finish(plan, work, meta, counts, (partial, len(rejected)), started, clock,
+                   executor)
+    return Run(table, plan.run_dir)
+
+
+def validate(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | None = None,
+             executor: str = "auto", workers: int | None = None,
+             scheduler: str | None = None, resume: bool = False, allow_import: bool = False,
+             play: str | None = None) -> tuple[Spec, tuple[Cell, ...]]:
+    """Everything :func:`sweep` checks before it writes anything, and nothing else (the
+    command line's ``--dry-run``): the spec, the executor options, every cell, the run
+    directory, the first missing cell of an exact or best-play run solved here, and what
+    the run's end and its report need (see :func:`_rehearse`).  The spec and its cells;
+    raises the SpecError the sweep would raise."""
+    if executor == "auto" and scheduler is not None:
+        executor = "dask"
+    plan, _, _ = _prepare(spec, out, executor, workers, scheduler, resume, allow_import, play,
+                          _now())
+    return plan.spec, plan.cells
+
+
+# --- the steps of a sweep ----------------------------------------------------------------------
+
+
+def _prepare(spec: Spec | str | Path | Mapping[str, Any], out: str | Path | None,
+             executor: str, workers: int | None, scheduler: str | None, resume: bool,
+             allow_import: bool, play: str | None, started: str
+             ) -> tuple[_Plan, _Work, dict[str, Any]]:
+    """The checks before any work, writing nothing: the plan, the work left, and the run
+    record the run will write."""
+    spec, out = _load(spec, out, allow_import, play)
+    plan = _plan(spec, out, executor, workers, scheduler, resume, allow_import)
+    work = _work(plan)
+    record = _run_record(plan, work, started)
+    _rehearse(plan, work, record, allow_import)
+    return plan, work, record
+
+
+@dataclass
+class _Plan:
+    """What a sweep decided before writing anything: the spec, its ruleset and cells, the
+    run directory (and the run it holds, when resuming), the seed and the versions."""
+
+    spec: Spec
+    rs: Ruleset
+    cells: tuple[Cell, ...]
+    run_dir: Path
+    previous: dict[str, Any] | None
+    entropy: int
+    versions: dict[str, str]
+    executor: str
+    workers: int | None
+
+    @property
+    def best(self) -> bool:
+        return self.spec.play == "best"
+
+    @property
+    def exact(self) -> bool:
+        """One task a cell (an exact solve or a best-play game), not chunks of fights."""
+        return self.spec.method == "exact" or self.best
+
+
+@dataclass
+class _Work:
+    """What is left to compute and what the cache already holds: the cells' chunk runs (a
+    simulated run), or the cells' answers (an exact or best-play run)."""
+
+    tag: str
+    copies: Counter[str]
+    chunk_cache: store.ChunkCache | None = None
+    exact_cache: store.ExactCache | None = None
+    runs: dict[str, _CellRun] = field(default_factory=dict)
+    todo: list[_CellRun] = field(default_factory=list)
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    todo_cells: list[Cell] = field(default_factory=list)
+    cached: int = 0
+    probed: dict[str, Any] | None = None
+    probed_key: str = ""
+
+    @property
+    def cache(self) -> store.ChunkCache | store.ExactCache:
+        cache = self.exact_cache if self.exact_cache is not None else self.chunk_cache
+        assert cache is not None
+        return cache
+
+    @property
+    def n_todo(self) -> int:
+        """Cells left to compute."""
+        return len(self.todo_cells) if self.exact_cache is not None else len(self.todo)
+
+    @property
+    def n_tasks(self) -> int:
+        """Tasks left: a cell each (exact, best play), else every missing chunk."""
+        if self.exact_cache is not None:
+            return len(self.todo_cells)
+        return sum(r.n_chunks - len(r.done) for r in self.todo)
+
+
+def _load(spec: Spec | str | Path | Mapping[str, Any], out: str | Path | None,
+          allow_import: bool, play: str | None) -> tuple[Spec, str | Path | None]:
+    """The spec, read and checked, and the run directory asked for (``play="best"``
+    defaults it to ``runs/<stem>-best``)."""
     if not isinstance(spec, Spec):
         spec = load_spec(spec, allow_import=allow_import, play=play)
         if play == "best" and out is None:
             out = Path(str(_default_out(spec)) + "-best")
     elif play is not None:
         raise SpecError("play= overrides a spec file or mapping; a Spec says its own play")
-    if executor == "auto" and scheduler is not None:
-        executor = "dask"
+    return spec, out
+
+
+def _plan(spec: Spec, out: str | Path | None, executor: str, workers: int | None,
+          scheduler: str | None, resume: bool, allow_import: bool) -> _Plan:
+    """Check the executor options, build every cell, and check the run directory (and
+    the run it holds, when resuming) -- writing nothing."""
     _check_executor(executor, workers, scheduler)
     rs: Ruleset = spec.ruleset_object(allow_import=allow_import)
     cells = expand(spec, rs)
@@ -790,8 +985,6 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
     run_dir = Path(out) if out is not None else _default_out(spec)
     files.check_folder(run_dir)
     previous = _check_run_dir(run_dir, resume)
-    stream = stream or sys.stderr
-
     if previous is not None and spec.seed is None:
         entropy = int(previous["entropy"])
     else:
@@ -800,7 +993,6 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
             raise SpecError(f"the run in {run_dir} used seed entropy {previous['entropy']}; the "
                             f"spec asks for seed {spec.seed}. Resume with the same seed, or "
                             "choose another --out")
-    vers = {**versions(), "code": store.code_hash(rs)}
     if previous is not None:
         before = previous.get("method", "simulate")
         if before != spec.method:
@@ -810,209 +1002,271 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         if played != spec.play:
             raise SpecError(f"the run in {run_dir} used play {played!r}; the spec asks for "
                             f"{spec.play!r}. Choose another --out")
-    best = spec.play == "best"
-    exact = spec.method == "exact" or best  # one task a cell (not chunks)
-    copies = Counter(cell.key for cell in cells)
-    distinct = list({cell.key: cell for cell in cells}.values())
-    runs: dict[str, _CellRun] = {}
-    records: dict[str, dict[str, Any]] = {}
-    probed: dict[str, Any] | None = None
-    probed_key = ""
-    cache: store.ChunkCache | store.ExactCache
-    if exact:
-        tag = _best.tag(spec, entropy, vers) if best else store.exact_tag(vers)
-        cache = exact_cache = (_best.BestPlayCache if best else store.ExactCache)(run_dir, tag)
-        for cell in distinct if previous else ():
-            record = exact_cache.load(cell.key)
-            if record is not None:
-                records[cell.key] = record
-        cached = len(records)
-        todo_cells = [cell for cell in distinct if cell.key not in records]
-        # Validation before any work: the ruleset's own check of every cell, then the first
-        # missing cell solved here; either raises a SpecError naming the cell.
-        if todo_cells and not best:
-            _exact.check_cells(spec, todo_cells, rs)
-            probed_key = todo_cells[0].key
-            probed = _exact.probe(spec, todo_cells[0])
-            records[probed_key] = probed
-            todo_cells = todo_cells[1:]
-        n_todo = len(todo_cells)
-    else:
-        tag = store.cache_tag(entropy, vers)
-        cache = chunk_cache = store.ChunkCache(run_dir, tag)
-        causes = tuple(getattr(rs, "causes", ()))
-        for cell in distinct:
-            runs[cell.key] = _CellRun(cell, spec, causes,
-                                      chunk_cache.load(cell.key) if previous else {})
-            runs[cell.key].copies = copies[cell.key]
-        run_list = list(runs.values())
-        cached = sum(r.cached_used for r in run_list)
-        todo = [r for r in run_list if not r.finished]
-        n_todo = len(todo)
+    vers = {**versions(), "code": store.code_hash(rs)}
+    return _Plan(spec, rs, cells, run_dir, previous, entropy, vers, executor, workers)
 
-    # An existing scheduler is asked how many workers it has before the estimate; anything
-    # started here is started only once the run is sure to go ahead.
-    n_tasks = n_todo if exact else sum(r.n_chunks - len(r.done) for r in todo)
-    pool = (_make_pool(executor, workers, scheduler, n_tasks)
-            if n_todo and scheduler is not None else None)
-    lock = guard.RunLock(run_dir)
-    failed: BaseException | None = None
+
+def _work(plan: _Plan) -> _Work:
+    """What is cached and what is left: the answers of an exact or best-play run (the
+    first missing cell solved here, as a check), else each distinct cell's chunks."""
+    spec, previous = plan.spec, plan.previous
+    copies = Counter(cell.key for cell in plan.cells)
+    distinct = list({cell.key: cell for cell in plan.cells}.values())
+    if not plan.exact:
+        chunk_cache = store.ChunkCache(plan.run_dir, store.cache_tag(plan.entropy, plan.versions))
+        work = _Work(chunk_cache.tag, copies, chunk_cache=chunk_cache)
+        causes = tuple(getattr(plan.rs, "causes", ()))
+        for cell in distinct:
+            work.runs[cell.key] = _CellRun(cell, spec, causes,
+                                           chunk_cache.load(cell.key) if previous else {})
+            work.runs[cell.key].copies = copies[cell.key]
+        work.cached = sum(r.cached_used for r in work.runs.values())
+        work.todo = [r for r in work.runs.values() if not r.finished]
+        return work
+    tag = (_best.tag(spec, plan.entropy, plan.versions) if plan.best
+           else store.exact_tag(plan.versions))
+    exact_cache = (_best.BestPlayCache if plan.best else store.ExactCache)(plan.run_dir, tag)
+    work = _Work(tag, copies, exact_cache=exact_cache)
+    for cell in distinct if previous else ():
+        record = exact_cache.load(cell.key)
+        if record is not None:
+            work.records[cell.key] = record
+    work.cached = len(work.records)
+    work.todo_cells = [cell for cell in distinct if cell.key not in work.records]
+    # Validation before any work: the ruleset's own check of every cell (an exact run),
+    # then the first missing cell solved (or played) here; either raises a SpecError
+    # naming the cell.
+    if work.todo_cells:
+        first = work.todo_cells[0]
+        if plan.best:
+            work.probed = _best.probe(spec, first, plan.entropy)
+        else:
+            _exact.check_cells(spec, work.todo_cells, plan.rs)
+            work.probed = _exact.probe(spec, first)
+        work.probed_key = first.key
+        work.records[first.key] = work.probed
+        work.todo_cells = work.todo_cells[1:]
+    return work
+
+
+def _rehearse(plan: _Plan, work: _Work, record: Mapping[str, Any], allow_import: bool) -> None:
+    """Refuse now what would stop the run at its end, or its verdict or report, after the
+    work: the spec's plots, and what the verdict and report rebuild from the run record
+    (the ruleset with the spec's presets, labels, the cell of every row, ``[[tune]]``
+    tables) are checked by the code that will draw and rebuild them
+    (:func:`check_spec_plots`, :func:`balance.experiments.readback.check`), on a stand-in
+    table of the run's shape and the record it is about to write."""
+    table = _stand_in_table(plan, work)
+    check_spec_plots(plan.spec, table)
+    readback.check(table, record, allow_import=allow_import)
+
+
+def _stand_in_table(plan: _Plan, work: _Work) -> pd.DataFrame:
+    """The results table the run will write, in shape: every cell's row made by the run's
+    own code from a stand-in answer where the cell has none yet (a simulated cell: three
+    one-round fights, one of each outcome; an exact or best-play cell: the answer of the
+    cell solved as a check, or of a cached one)."""
+    if plan.exact:
+        template = work.probed if work.probed is not None else next(iter(work.records.values()))
+        records = {cell.key: work.records.get(cell.key, template) for cell in plan.cells}
+        return _results_table(plan, {}, records)
+    causes = tuple(getattr(plan.rs, "causes", ()))
+    counts = np.zeros((3, len(causes)), np.int64)
+    if causes:
+        counts[:, 0] = 1
+    tally = Tally(causes, counts, np.array([0, int(counts.sum())], np.int64))
+    return _results_table(plan, {key: tally for key in work.runs}, {})
+
+
+def _check_budget(plan: _Plan, work: _Work, pool: Any, max_seconds: float | None) -> None:
+    """Refuse a simulated run whose estimate (a short pilot) exceeds ``max_seconds``."""
+    if plan.exact or not work.todo:
+        return
+    first = work.todo[0].cell
+    found = budget.estimate(plan.rs, first.rules, first.side_a, first.side_b,
+                            fights=_fights_left(work.todo), chunk_size=plan.spec.chunk_size,
+                            workers=_planned_workers(plan.executor, plan.workers, pool))
+    budget.check(found, plan.spec.source or "the sweep", max_seconds)
+
+
+def _take_folder(plan: _Plan, work: _Work, lock: guard.RunLock, resume: bool,
+                 stream: IO[str]) -> tuple[int, list[Path]]:
+    """Make the run directory and take its lock; remove a killed run's partial writes and
+    the cached results that fail their checksum (saying so on ``stream``).  The partial
+    writes removed, and the rejected results."""
+    files.make_folder(plan.run_dir)
+    lock.acquire()
+    # Under the lock: the folder is as it was when checked (no run slipped in between).
+    if (_check_run_dir(plan.run_dir, resume, locked=True) is None) != (plan.previous is None):
+        raise SpecError(f"{plan.run_dir} changed while this run was starting (another run "
+                        "finished there); run the command again")
+    partial = store.remove_partial_writes(plan.run_dir)
+    rejected = list(work.cache.rejected)
+    _report_rejected(rejected, plan.run_dir, "result" if plan.exact else "chunk", stream)
+    return partial, rejected
+
+
+def _run_record(plan: _Plan, work: _Work, started: str) -> dict[str, Any]:
+    """The run record (``meta.json``) as the run will start it, status running; its
+    ``sessions`` lists every earlier session that worked on this run directory, oldest
+    first (a resumed run keeps what interrupted sessions computed)."""
+    spec, cells, previous = plan.spec, plan.cells, plan.previous
+    return {
+        "format": RUN_FORMAT, "status": "running", "description": spec.description,
+        "ruleset": plan.rs.name, "source": spec.source, "spec": spec.to_dict(),
+        "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
+        "seed": spec.seed, "entropy": plan.entropy,
+        "chunk_size": (spec.chunk_size if not plan.exact
+                       or (plan.best and spec.method != "exact") else None),
+        "cache": f"cache/{work.tag}", "executor": plan.executor, "workers": None,
+        "scheduler": None, "versions": plan.versions,
+        "cells": len(cells), "distinct_cells": len(work.copies),
+        "resumed": previous is not None,
+        "assumptions": _assumptions(plan.rs, cells),
+        "policies": _policies(plan.rs, cells),
+        "timings": {"started": started},
+        "sessions": list(previous.get("sessions", [])) if previous else [],
+    }
+
+
+def _start_record(plan: _Plan, record: dict[str, Any], pool: Any) -> dict[str, Any]:
+    """Write the run record (with the pool's workers and scheduler) and the spec's copy;
+    the record."""
+    meta = {**record, "workers": pool.workers if pool else None,
+            "scheduler": pool.address if pool else None}
+    if plan.spec.source:
+        files.atomic_write(plan.run_dir / store.SPEC_COPY,
+                           Path(plan.spec.source).read_bytes())
+    store.write_json(plan.run_dir / store.META, meta)
+    return meta
+
+
+def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
+             stream: IO[str]) -> _Counts:
+    """Cache the probe's answer, then run every missing task on ``pool`` with a progress
+    bar (shown when asked, or when ``stream`` is a terminal, and work is left)."""
+    if work.probed is not None:
+        assert work.exact_cache is not None
+        work.exact_cache.save(work.probed_key, work.probed)
+    show = bool(progress if progress is not None else stream.isatty()) and pool is not None
+    bar = _progress_bar(plan, work, show, stream)
     try:
-        if not exact and todo:
-            first = todo[0].cell
-            found = budget.estimate(rs, first.rules, first.side_a, first.side_b,
-                                    fights=_fights_left(todo), chunk_size=spec.chunk_size,
-                                    workers=_planned_workers(executor, workers, pool))
-            budget.check(found, spec.source or "the sweep", max_seconds)
-        files.make_folder(run_dir)
-        lock.acquire()
-        # Under the lock: the folder is as it was when checked (no run slipped in between).
-        if (_check_run_dir(run_dir, resume, locked=True) is None) != (previous is None):
-            raise SpecError(f"{run_dir} changed while this run was starting (another run "
-                            "finished there); run the command again")
-        partial = store.remove_partial_writes(run_dir)
-        rejected = list(cache.rejected)
-        _report_rejected(rejected, run_dir, "result" if exact else "chunk", stream)
-        if n_todo and pool is None:
-            pool = _make_pool(executor, workers, scheduler, n_tasks)
-        meta: dict[str, Any] = {
-            "format": RUN_FORMAT, "status": "running", "description": spec.description,
-            "ruleset": rs.name, "source": spec.source, "spec": spec.to_dict(),
-            "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
-            "seed": spec.seed, "entropy": entropy,
-            "chunk_size": (spec.chunk_size if not exact or (best and spec.method != "exact")
-                           else None),
-            "cache": f"cache/{tag}", "executor": executor,
-            "workers": pool.workers if pool else None,
-            "scheduler": pool.address if pool else None, "versions": vers,
-            "cells": len(cells), "distinct_cells": len(distinct),
-            "resumed": previous is not None,
-            "assumptions": _assumptions(rs, cells),
-            "policies": _policies(rs, cells),
-            "timings": {"started": started},
-        }
-        # Every session that worked on this run directory, oldest first: a resumed run's
-        # record keeps what earlier (perhaps interrupted) sessions computed.
-        sessions: list[dict[str, Any]] = list(previous.get("sessions", [])) if previous else []
-        meta["sessions"] = sessions
-        counts = _Counts()
-        if spec.source:
-            files.atomic_write(run_dir / store.SPEC_COPY, Path(spec.source).read_bytes())
-        store.write_json(run_dir / store.META, meta)
-        try:
-            with guard.terminate_as_interrupt():
-                if probed is not None:
-                    exact_cache.save(probed_key, probed)
-                show = bool(progress if progress is not None else stream.isatty()) \
-                    and pool is not None
-                desc = Path(spec.source or "sweep").stem[:40]
-                if exact:
-                    bar = _Progress(show, desc=desc, n_cells=len(cells),
-                                    cells_done=sum(copies[k] for k in records),
-                                    total_fights=None, fights_done=0, stream=stream)
-                else:
-                    bar = _Progress(show, desc=desc, n_cells=len(cells),
-                                    cells_done=sum(r.copies for r in run_list if r.finished),
-                                    total_fights=(sum(r.cap for r in run_list)  # distinct work
-                                                  if spec.precision is None else None),
-                                    fights_done=sum(r.size(i) for r in run_list
-                                                    for i in r.done),
-                                    stream=stream)
-                try:
-                    if pool is not None and exact:
-                        counts = _execute_exact(todo_cells, records, pool, spec, tag,
-                                                exact_cache, bar, copies, entropy)
-                    elif pool is not None:
-                        counts = _execute(todo, pool, spec, entropy, tag, chunk_cache, bar)
-                finally:
-                    bar.close()
-                executor = _settle(pool, meta, executor)
-                if pool is not None:
-                    pool.close()
-                    pool = None
-                table, outputs = _finish(spec, rs, cells, runs, records, run_dir)
-        except BaseException as exc:
-            failed = exc
-            executor = _settle(pool, meta, executor)
-            stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
-            meta["status"] = "interrupted" if stopped else "failed"
-            if not stopped:
-                meta["error"] = f"{type(exc).__name__}: {exc}"
-            meta["timings"].update({"stopped": _now(),
-                                    "elapsed_s": time.perf_counter() - clock})
-            sessions.append({"started": started, "stopped": meta["timings"]["stopped"],
+        if pool is None:
+            return _Counts()
+        if plan.exact:
+            assert work.exact_cache is not None
+            return _execute_exact(work.todo_cells, work.records, pool, plan.spec, work.tag,
+                                  work.exact_cache, bar, work.copies, plan.entropy)
+        assert work.chunk_cache is not None
+        return _execute(work.todo, pool, plan.spec, plan.entropy, work.tag, work.chunk_cache,
+                        bar)
+    finally:
+        bar.close()
+
+
+def _progress_bar(plan: _Plan, work: _Work, show: bool, stream: IO[str]) -> _Progress:
+    """The bar: cells (an exact or best-play run) or fights, starting from what is cached."""
+    desc = Path(plan.spec.source or "sweep").stem[:40]
+    if plan.exact:
+        return _Progress(show, desc=desc, n_cells=len(plan.cells),
+                         cells_done=sum(work.copies[k] for k in work.records),
+                         total_fights=None, fights_done=0, stream=stream)
+    runs = list(work.runs.values())
+    return _Progress(show, desc=desc, n_cells=len(plan.cells),
+                     cells_done=sum(r.copies for r in runs if r.finished),
+                     total_fights=(sum(r.cap for r in runs)  # distinct work
+                                   if plan.spec.precision is None else None),
+                     fights_done=sum(r.size(i) for r in runs for i in r.done),
+                     stream=stream)
+
+
+def _record_stop(plan: _Plan, meta: dict[str, Any], exc: BaseException, started: str,
+                 clock: float, executor: str) -> None:
+    """Mark the run record ``interrupted`` (Ctrl-C, SIGTERM) or ``failed`` (with the
+    error), with this session, as far as it can still be written."""
+    stopped = isinstance(exc, KeyboardInterrupt | SystemExit)
+    meta["status"] = "interrupted" if stopped else "failed"
+    if not stopped:
+        meta["error"] = f"{type(exc).__name__}: {exc}"
+    meta["timings"].update({"stopped": _now(), "elapsed_s": time.perf_counter() - clock})
+    meta["sessions"].append({"started": started, "stopped": meta["timings"]["stopped"],
                              "status": meta["status"], "executor": executor,
                              "workers": meta["workers"],
                              "elapsed_s": meta["timings"]["elapsed_s"]})
-            with contextlib.suppress(Exception):
-                store.write_json(run_dir / store.META, meta)
-            if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, SweepInterrupted):
-                raise SweepInterrupted(run_dir, getattr(exc, "signum", signal.SIGINT)) \
-                    from None
-            raise
-    finally:
-        if pool is not None:
-            pool.close(abort=failed is not None)
-        lock.release()
+    with contextlib.suppress(Exception):
+        store.write_json(plan.run_dir / store.META, meta)
 
+
+def _record_finish(plan: _Plan, work: _Work, meta: dict[str, Any], counts: _Counts,
+                   cleaned: tuple[int, int], started: str, clock: float,
+                   executor: str) -> None:
+    """Mark the run record ``complete``, with its timings and this session."""
+    partial, rejected = cleaned
     elapsed = time.perf_counter() - clock
     meta["status"] = "complete"
-    meta.update(outputs)
     meta["timings"].update({"finished": _now(), "elapsed_s": elapsed})
-    if exact:
-        solved_here = counts.computed + (probed is not None)
-        probe_s = float(probed["wall_s"]) if probed is not None else 0.0
-        probe_cpu_s = float(probed["cpu_s"]) if probed is not None else 0.0
+    if plan.exact:
+        probed = work.probed
         meta["timings"].update({
-            "cells_solved": solved_here, "cells_cached": cached,
-            "cells_rejected": len(rejected), "worker_s": counts.worker_s + probe_s,
-            "worker_cpu_s": counts.worker_cpu_s + probe_cpu_s,
+            "cells_solved": counts.computed + (probed is not None),
+            "cells_cached": work.cached, "cells_rejected": rejected,
+            "worker_s": counts.worker_s + (float(probed["wall_s"]) if probed else 0.0),
+            "worker_cpu_s": counts.worker_cpu_s + (float(probed["cpu_s"]) if probed else 0.0),
         })
     else:
         meta["timings"].update({
-            "chunks_computed": counts.computed, "chunks_cached": cached,
-            "chunks_rejected": len(rejected), "partial_writes_removed": partial,
+            "chunks_computed": counts.computed, "chunks_cached": work.cached,
+            "chunks_rejected": rejected, "partial_writes_removed": partial,
             "fights_computed": counts.computed_fights, "worker_s": counts.worker_s,
             "worker_cpu_s": counts.worker_cpu_s,
             "fights_per_s": counts.computed_fights / elapsed if elapsed > 0 else None,
         })
-    sessions.append({"started": started, "finished": meta["timings"]["finished"],
-                     "status": "complete", "executor": executor, "workers": meta["workers"],
-                     "elapsed_s": elapsed, "worker_s": meta["timings"]["worker_s"],
-                     "computed": counts.computed})
-    store.write_json(run_dir / store.META, meta)
-    return Run(table, run_dir)
+    meta["sessions"].append({"started": started, "finished": meta["timings"]["finished"],
+                             "status": "complete", "executor": executor,
+                             "workers": meta["workers"], "elapsed_s": elapsed,
+                             "worker_s": meta["timings"]["worker_s"],
+                             "computed": counts.computed})
+    store.write_json(plan.run_dir / store.META, meta)
 
 
-def _finish(spec: Spec, rs: Ruleset, cells: tuple[Cell, ...], runs: Mapping[str, _CellRun],
-            records: Mapping[str, dict[str, Any]], run_dir: Path
-            ) -> tuple[pd.DataFrame, dict[str, Any]]:
+def _finish(plan: _Plan, work: _Work) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The results table, written with the spec's plots, and what the run record says of
     them: the fights in all, the files written and the tables' checksums (and under best
     play, the policies the cells' equilibria rest on)."""
-    import pandas as pd
-
+    spec, run_dir = plan.spec, plan.run_dir
+    table = _results_table(plan, {key: run.total() for key, run in work.runs.items()},
+                           work.records)
     said: dict[str, Any] = {}
-    if spec.play == "best":
-        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+    if plan.best:
         said["policies"] = list(dict.fromkeys(
             item for cell in table["policies"] for item in str(cell).split("; ")
             if item and item != "none"))
-    elif spec.method == "exact":
-        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
-    else:
-        totals = {key: run.total() for key, run in runs.items()}
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
-    table.attrs.update({"run": str(run_dir), "ruleset": rs.name,
-                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     written = store.write_table(table, run_dir, spec.tables)
     plots = draw_spec_plots(spec, table, run_dir)
     said.update({
-        "fights": int(table["fights"].sum() if spec.play == "best" else table["n"].sum()),
+        "fights": int(table["fights"].sum() if plan.best else table["n"].sum()),
         "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
         "checksums": {p.name: store.file_checksum(p) for p in written},
     })
     return table, said
+
+
+def _results_table(plan: _Plan, totals: Mapping[str, Tally],
+                   records: Mapping[str, dict[str, Any]]) -> pd.DataFrame:
+    """One row per cell: from its tally (a simulated run) or its record (an exact or
+    best-play run)."""
+    import pandas as pd
+
+    spec, rs, cells = plan.spec, plan.rs, plan.cells
+    if plan.best:
+        table = _exact.tidy(pd.DataFrame.from_records(_best.rows(cells, records)))
+    elif spec.method == "exact":
+        table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
+    else:
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
+    table.attrs.update({"run": str(plan.run_dir), "ruleset": rs.name,
+                        "axes": list(spec.axis_fields), "spec": spec.to_dict()})
+    return table
 
 
 def _settle(pool: Any, meta: dict[str, Any], executor: str) -> str:

@@ -405,9 +405,9 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
     ref = _beside(r.text(data["ruleset"], "ruleset"), r.source)
     rs = r.ruled("ruleset", lambda ref: resolve(ref, allow_import=allow_import), ref)
-    description = r.text(data.get("description", ""), "description")
-    question = r.text(data.get("question", ""), "question")
-    notes = r.text(data.get("notes", ""), "notes")
+    description = r.text(data.get("description", ""), "description", lines=True)
+    question = r.text(data.get("question", ""), "question", lines=True)
+    notes = r.text(data.get("notes", ""), "notes", lines=True)
 
     presets = data.get("presets", {})
     if not isinstance(presets, Mapping):

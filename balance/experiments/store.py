@@ -23,8 +23,8 @@ Nothing read back is trusted blindly.  Every cached chunk and exact answer carri
 checksum of its content together with the cell, chunk and cache it claims to be; one that
 fails (edited, truncated, copied from another cell or run) is set aside and recomputed,
 and the run says so.  ``meta.json`` is checked field by field and records a checksum of
-each results table, so a damaged or edited table is refused rather than plotted or
-reported.  A damaged run directory is a :class:`~balance.errors.SpecError` naming the file
+each results table, so a damaged or edited table -- Parquet or CSV, whichever is read -- is
+refused rather than plotted or reported, and so is a record without its checksums.  A damaged run directory is a :class:`~balance.errors.SpecError` naming the file
 and the way out, never a traceback.
 """
 
@@ -52,6 +52,7 @@ __all__ = [
     "ExactCache",
     "Run",
     "cache_tag",
+    "check_tables",
     "checksum",
     "code_hash",
     "decided_by",
@@ -412,10 +413,49 @@ def read_meta(run_dir: Path) -> dict[str, Any]:
     return meta
 
 
+def check_tables(run_dir: Path, meta: Mapping[str, Any], resume: str) -> None:
+    """Check every results table in ``run_dir`` (Parquet and CSV alike, whichever is read)
+    against the checksum the run record holds for it: a :class:`SpecError` for a record
+    without checksums, a table it has none for, or a table that differs from the one the
+    run wrote -- an edited CSV beside an intact Parquet included.
+
+    A record without its ``checksums`` key is refused rather than read unchecked: deleting
+    the key must not turn checking off.  ``resume`` is the command that writes the tables
+    and their checksums again (``balance sweep SPEC --out RUN --resume``)."""
+    path = run_dir / META
+    rewrite = f"{resume} writes it again from the cache"
+    if "checksums" not in meta:
+        unfinished = meta.get("status") != "complete"
+        raise SpecError(
+            f"{path} has no 'checksums' key, so the results tables cannot be checked against "
+            "the ones the run wrote" + (f" (the run's status is {_short(meta.get('status'))}"
+                                        ": it did not finish)" if unfinished else "")
+            + f"; {resume} writes the tables and their checksums again from the cache")
+    checksums = meta["checksums"]
+    for fmt in ("parquet", "csv"):
+        table = run_dir / RESULTS[fmt]
+        if not table.exists():
+            continue
+        expected = checksums.get(table.name)
+        if expected is None:
+            raise SpecError(f"{path} records no checksum for {table.name}: it is not a table "
+                            f"this run wrote, or the record was edited; {rewrite}")
+        try:
+            found = file_checksum(table)
+        except OSError as exc:
+            raise SpecError(f"cannot read {table}: {exc.strerror or exc}; {rewrite}") from None
+        if found != expected:
+            twin = run_dir / RESULTS["parquet" if fmt == "csv" else "csv"]
+            beside = f", unlike the {twin.name} beside it" if twin.exists() else ""
+            raise SpecError(f"{table} is not the table this run wrote (its checksum differs "
+                            f"from the one in {META}{beside}: damaged or edited); {rewrite}")
+
+
 def read_table(run_dir: Path, meta: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """The results table of a run (Parquet if present, else CSV), checked against the run
-    record ``meta`` when given: the checksum it records for the file, the swept columns and
-    one row per cell.  A damaged table is a :class:`SpecError` saying how to rewrite it."""
+    record ``meta`` when given: the checksums it records for every table in the folder
+    (:func:`check_tables`), the swept columns and one row per cell.  A damaged table is a
+    :class:`SpecError` saying how to rewrite it."""
     import pandas as pd
 
     run_dir = Path(run_dir)
@@ -425,12 +465,11 @@ def read_table(run_dir: Path, meta: Mapping[str, Any] | None = None) -> pd.DataF
         raise SpecError(f"{run_dir}: no results table (results.parquet or results.csv); is "
                         "the run finished? (`balance sweep ... --resume` completes it)")
     source = (meta or {}).get("source") or "EXPERIMENT.toml"
-    rewrite = f"`balance sweep {source} --out {run_dir} --resume` writes it again from the cache"
-    expected = ((meta or {}).get("checksums") or {}).get(path.name)
+    resume = f"`balance sweep {source} --out {run_dir} --resume`"
+    rewrite = f"{resume} writes it again from the cache"
+    if meta is not None:
+        check_tables(run_dir, meta, resume)
     try:
-        if expected is not None and file_checksum(path) != expected:
-            raise SpecError(f"{path} is not the table this run wrote (its checksum differs "
-                            f"from the one in {META}: damaged or edited); {rewrite}")
         if path.suffix == ".parquet":
             _need_pyarrow()
             table = pd.read_parquet(path, engine="pyarrow")

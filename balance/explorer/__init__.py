@@ -25,14 +25,16 @@ __all__ = ["CHUNK", "Answer", "Comparison", "Control", "Member", "Question", "an
 
 
 def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
-            rules: Any = None, seed: int = 1, background: bool = True, **options: Any) -> Any:
+            rules: Any = None, seed: int = 1, background: bool = True,
+            allow_import: bool = False, **options: Any) -> Any:
     """An interactive panel exploring one matchup of ``ruleset`` (needs ipywidgets:
     ``pip install 'balance[explore]'``).
 
     Parameters
     ----------
     ruleset
-        Registry name.
+        Registry name (or installed entry point), or ``"package.module:OBJECT"`` with
+        ``allow_import``.
     a, b
         Starting sides: a preset name or a list of them (default: the first two presets).
     rules
@@ -42,6 +44,9 @@ def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
     background
         Answer in a background thread and refine while idle (the live panel); ``False``
         answers each change before returning (scripts and tests).
+    allow_import
+        Whether a ``"package.module:OBJECT"`` ruleset may be imported (that runs its code;
+        without it such a path is refused, as by :func:`balance.duel`).
     **options
         Passed to :class:`balance.explorer.panel.Explorer` (``budget``, ``refine_s``,
         ``experiments``: the folder "save as experiment" writes to).
@@ -51,9 +56,13 @@ def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
     Explorer
         Displays as the panel; its ``controls``, ``answer`` and methods drive it from code.
     """
+    from ..rulesets import resolve
+
+    resolve(ruleset, allow_import=allow_import)  # refused here, before ipywidgets is needed
     try:
         from .panel import Explorer
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("balance.explore needs ipywidgets: pip install 'balance[explore]'"
                           ) from exc
-    return Explorer(ruleset, a, b, rules=rules, seed=seed, background=background, **options)
+    return Explorer(ruleset, a, b, rules=rules, seed=seed, background=background,
+                    allow_import=allow_import, **options)

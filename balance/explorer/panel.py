@@ -336,9 +336,11 @@ class Explorer:
     def __init__(self, ruleset: str = "crt", a: Any = None, b: Any = None, *,
                  rules: Mapping[str, Any] | None = None, seed: int = 1,
                  background: bool = True, budget: float = BUDGET_S, refine_s: float = 20.0,
-                 precision: float = 0.002, experiments: str | Path = ".") -> None:
+                 precision: float = 0.002, experiments: str | Path = ".",
+                 allow_import: bool = False) -> None:
         _check_options(budget, refine_s, precision)
         self.budget, self.refine_s, self.precision = budget, refine_s, precision
+        self.allow_import = allow_import
         self.experiments = Path(experiments)
         self.answer: Any = None
         self.comparison: Comparison | None = None
@@ -350,9 +352,10 @@ class Explorer:
         self._lock = threading.Lock()
         self._worker = _Worker(background)
 
-        start = ref(get(ruleset))
-        self.ruleset = w.Dropdown(options=list(dict.fromkeys([*_rulesets(), start])),
-                                  value=start, description="ruleset", style=WIDE)
+        ruleset = ruleset.strip()
+        self.ruleset = w.Dropdown(options=_ruleset_choices(ruleset, get(
+            ruleset, allow_import=allow_import)), value=ruleset, description="ruleset",
+            style=WIDE)
         self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed",
                                      style=WIDE, layout=w.Layout(width="180px"),
                                      tooltip="root seed of every Monte Carlo answer")
@@ -387,9 +390,10 @@ class Explorer:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # building -------------------------------------------------------------------------------
-    def _load_ruleset(self, name: str, a: Any = None, b: Any = None,
+    def _load_ruleset(self, ref: str, a: Any = None, b: Any = None,
                       rules: Mapping[str, Any] | None = None) -> None:
-        self.rs = get(name)
+        self.ref = ref  # the name, or the import path the panel was opened with
+        self.rs = get(ref, allow_import=self.allow_import)
         presets = list(self.rs.presets)
         members_a = _members(a, presets[:1])
         members_b = _members(b, presets[1:2] or presets[:1])
@@ -449,7 +453,7 @@ class Explorer:
     def question(self) -> Question:
         """The question the controls describe (a :class:`SpecError` for unreadable text)."""
         rules = overrides(self.rs.rules(), self.rules.values())
-        return Question(ref(self.rs), self.side_a.side(), self.side_b.side(), rules,
+        return Question(self.ref, self.side_a.side(), self.side_b.side(), rules,
                         int(self.seed.value))
 
     def control(self, path: str) -> w.Widget:
@@ -638,7 +642,7 @@ class Explorer:
                 rules = self.rs.rules(overrides(self.rs.rules(), self.rules.values()))
                 _matrix_budget(self.rs, names, rules, int(self.matrix_fights.value))
                 start = time.perf_counter()
-                table = round_robin(ref(self.rs), names, rules=rules,
+                table = round_robin(self.rs, names, rules=rules,
                                     n=int(self.matrix_fights.value),
                                     seed=int(self.seed.value))
                 score, _ = score_matrix(table)
@@ -682,7 +686,7 @@ class Explorer:
         rules = rules if rules is not None else self.rs.rules(
             overrides(self.rs.rules(), self.rules.values()))
         lines: list[str] = []
-        outcome = fight(ref(self.rs), a, b, rules=rules, seed=int(self.seed.value),
+        outcome = fight(self.rs, a, b, rules=rules, seed=int(self.seed.value),
                         log=lines.append)
         winner = {0: "a draw", 1: f"{a} (A) wins", 2: f"{b} (B) wins"}[int(outcome.winner)]
         title = (f"{a} (A) against {b} (B), seed {int(self.seed.value)}: {winner} after "
@@ -829,16 +833,15 @@ def _matrix_budget(rs: Any, names: Sequence[str], rules: Any, n: int) -> None:
             f"{len(names) ** 2:,} pairs of {n:,} fights", budget_module.MAX_SECONDS)
 
 
-def ref(rs: Any) -> str:
-    """What names a ruleset wherever it is resolved again: a built-in's name, a ruleset
-    file's path."""
-    return str(getattr(rs, "reference", rs.name))
-
-
-def _rulesets() -> list[str]:
+def _ruleset_choices(ref: str, rs: Any) -> list[tuple[str, str]]:
+    """The ruleset dropdown's (label, value) pairs: every built-in by name, and the ruleset
+    the panel was opened with (an entry point or an import path) by its own name."""
     from ..rulesets import RULESETS
 
-    return list(RULESETS)
+    choices = [(name, name) for name in RULESETS]
+    if ref not in RULESETS:
+        choices.append((rs.name if rs.name == ref else f"{rs.name} ({ref})", ref))
+    return choices
 
 
 def _members(spec: Any, default: Sequence[str]) -> list[Member]:

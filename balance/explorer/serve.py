@@ -44,12 +44,23 @@ def check_port(port: int, host: str = HOST) -> None:
 
 def page_notebook(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
                   rules: Mapping[str, Any] | None = None, *, seed: int = 1,
-                  experiments: str | Path = ".") -> dict[str, Any]:
-    """The one-cell notebook (nbformat 4, as a dict) that shows the panel."""
+                  experiments: str | Path = ".", allow_import: bool = False,
+                  folder: str | Path | None = None) -> dict[str, Any]:
+    """The one-cell notebook (nbformat 4, as a dict) that shows the panel.
+
+    The page has only the permission written into it: ``allow_import`` (the command's
+    ``--allow-import``) lets a ``package.module:OBJECT`` ruleset be imported, from
+    ``folder`` (the command's working folder, where the kernel then works); without it the
+    page refuses such a ruleset as the command does.
+    """
     args = [repr(ruleset), repr(list(a) or None), repr(list(b) or None)]
-    code = ("import balance\n\n"
-            f"balance.explore({', '.join(args)}, rules={dict(rules or {})!r}, seed={seed!r},\n"
-            f"                experiments={str(experiments)!r})")
+    code = "import balance\n\n"
+    if allow_import:
+        code = ("import os\n\nimport balance\n\n"
+                f"os.chdir({str(Path(folder or '.').resolve())!r})  # where the command ran\n")
+    code += (f"balance.explore({', '.join(args)}, rules={dict(rules or {})!r}, seed={seed!r},\n"
+             f"                experiments={str(experiments)!r}"
+             + (", allow_import=True)" if allow_import else ")"))
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                         "language": "python"},
@@ -89,18 +100,21 @@ def voila_environment() -> dict[str, str]:
 
 def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
           rules: Mapping[str, Any] | None = None, *, seed: int = 1, port: int = DEFAULT_PORT,
-          experiments: str | Path = ".", out: Any = None) -> int:
+          experiments: str | Path = ".", out: Any = None, allow_import: bool = False) -> int:
     """Serve the explorer at ``http://127.0.0.1:PORT/`` until interrupted; the exit status.
 
     Everything is checked before the server starts (the ruleset, sides and rules, the port,
     that Voilà is installed), each failure a one-line :class:`SpecError`.
+    ``allow_import``: a ``package.module:OBJECT`` ruleset may be imported, here and by the
+    page (which is given this permission and no other; see :func:`page_notebook`).
     """
     from importlib.util import find_spec
 
     from ..api import get, matchup
     from ..files import check_folder
 
-    rs = get(ruleset)
+    ruleset = ruleset.strip()
+    rs = get(ruleset, allow_import=allow_import)
     presets = list(rs.presets)
     matchup(rs, list(a) or presets[:1], list(b) or presets[1:2] or presets[:1], dict(rules or {}))
     check_folder(experiments, "--experiments", " for the saved experiments")
@@ -112,9 +126,8 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     with tempfile.TemporaryDirectory(prefix="balance-explore-") as folder:
         notebook = Path(folder) / "explore.ipynb"
         notebook.write_text(json.dumps(page_notebook(
-            str(getattr(rs, "reference", rs.name)), a, b, rules, seed=seed,
-            experiments=Path(experiments).resolve())),
-            encoding="utf-8")
+            ruleset, a, b, rules, seed=seed, experiments=Path(experiments).resolve(),
+            allow_import=allow_import, folder=Path.cwd())), encoding="utf-8")
         process: subprocess.Popen[bytes] | None = None
         terminated = False
 

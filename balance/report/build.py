@@ -4,7 +4,7 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -307,31 +307,7 @@ def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "",
                 table, order, labels, f"{name}-draws",
                 f"Draw rate of each matchup{at}, both seats averaged, in the same order",
                 value="draw", column=column, svg=svg))
-    field = analysis.field_scores(table)
-    shown = pd.DataFrame({"entrant": [who(e) for e in rating.index]})
-    scores = field.reindex(rating.index)
-    if exact:
-        shown["Elo"] = rating["elo"].round(0).astype(int).to_numpy()
-        if rating.attrs["tiers"] > 1:
-            shown["tier"] = rating["tier"].to_numpy()
-        shown["expected score against the field"] = [percent(v) for v in scores["score"]]
-        tiers = ("" if rating.attrs["tiers"] == 1 else
-                 f"; {rating.attrs['tiers']} tiers: some entrants never score against "
-                 "others, so the fit has no finite maximum and an entrant of a better tier "
-                 "beats every one of a worse tier; Elo is relative within a tier")
-        caption = (f"Ratings{at}: Bradley-Terry fitted to the exact score matrix (no "
-                   f"interval: no sampling{tiers}; largest gap between a fitted and an exact "
-                   f"score {percent(rating.attrs['max_misfit'])}), and the mean expected "
-                   "score against the rest of the field")
-    else:
-        shown["Elo [95% interval]"] = _elo_cells(rating)
-        shown["expected score against the field [95% interval]"] = _interval_cells(
-            scores["score"], scores["score_low"], scores["score_high"], exact=False)
-        caption = (f"Ratings{at}: Bradley-Terry on the Elo scale, and the mean expected "
-                   "score against the rest of the field (a win 1, a draw 1/2)")
-    shown["hardest opponent"] = [f"{who(w)} ({percent(v)})" for w, v in
-                                 zip(scores["worst"], scores["worst_score"], strict=True)]
-    blocks.append(Table(shown, caption))
+    blocks.append(_ratings_table(table, rating, exact, at, who))
 
     meta_game = analysis.metagame(table, resamples=0 if exact else 200, seed=0)
     played = meta_game[(meta_game["weight"] >= METAGAME_SHOWN)
@@ -365,6 +341,46 @@ def _round_robin_blocks(table: pd.DataFrame, exact: bool, level: str = "",
     else:
         blocks.append(Paragraph(f"No entrant is dominated{at}: none is beaten against every "
                                 "opponent by any mix of the others."))
+    blocks.extend(_seat_and_upset_blocks(table, rating, exact, at, who))
+    return blocks
+
+
+def _ratings_table(table: pd.DataFrame, rating: pd.DataFrame, exact: bool, at: str,
+                   who: Callable[[str], str]) -> Table:
+    """Each entrant's Elo (Bradley-Terry), expected score against the field and hardest
+    opponent, strongest first."""
+    field = analysis.field_scores(table)
+    shown = pd.DataFrame({"entrant": [who(e) for e in rating.index]})
+    scores = field.reindex(rating.index)
+    if exact:
+        shown["Elo"] = rating["elo"].round(0).astype(int).to_numpy()
+        if rating.attrs["tiers"] > 1:
+            shown["tier"] = rating["tier"].to_numpy()
+        shown["expected score against the field"] = [percent(v) for v in scores["score"]]
+        tiers = ("" if rating.attrs["tiers"] == 1 else
+                 f"; {rating.attrs['tiers']} tiers: some entrants never score against "
+                 "others, so the fit has no finite maximum and an entrant of a better tier "
+                 "beats every one of a worse tier; Elo is relative within a tier")
+        caption = (f"Ratings{at}: Bradley-Terry fitted to the exact score matrix (no "
+                   f"interval: no sampling{tiers}; largest gap between a fitted and an exact "
+                   f"score {percent(rating.attrs['max_misfit'])}), and the mean expected "
+                   "score against the rest of the field")
+    else:
+        shown["Elo [95% interval]"] = _elo_cells(rating)
+        shown["expected score against the field [95% interval]"] = _interval_cells(
+            scores["score"], scores["score_low"], scores["score_high"], exact=False)
+        caption = (f"Ratings{at}: Bradley-Terry on the Elo scale, and the mean expected "
+                   "score against the rest of the field (a win 1, a draw 1/2)")
+    shown["hardest opponent"] = [f"{who(w)} ({percent(v)})" for w, v in
+                                 zip(scores["worst"], scores["worst_score"], strict=True)]
+    return Table(shown, caption)
+
+
+def _seat_and_upset_blocks(table: pd.DataFrame, rating: pd.DataFrame, exact: bool, at: str,
+                          who: Callable[[str], str]) -> list[Block]:
+    """The seat advantage in mirror matches (where the round robin has them) and the
+    upsets: the chance the lower-rated entrant wins."""
+    blocks: list[Block] = []
     if (table["a"] == table["b"]).any():
         seat = analysis.seat_advantage(table)
         seat_rows = pd.DataFrame({"entrant": [who(e) for e in seat.index]})
@@ -593,26 +609,18 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     the run's own cells; with ``sensitivity`` the claim is recomputed under each
     alternative reading and policy (within ``budget`` simulated fights)."""
     from ..analysis import verdict as _verdict
-    from ..rulesets import resolve
+    from ..experiments.readback import RunCells, run_ruleset
 
     spec = meta.get("spec", {})
     if ruleset is None:
-        ruleset = resolve(meta.get("source_ruleset") or spec.get("ruleset") or meta["ruleset"],
-                          allow_import=allow_import)
+        ruleset = run_ruleset(meta, allow_import=allow_import)
     labels = labels or Labels.for_run(results, spec, ruleset)
     axes = [a for a in meta.get("axes", []) if a in results.columns]
     options = dict(spec.get("verdict", {}) or {})
-    cells: dict[tuple[str, ...], Any] = {}
+    cells = RunCells(spec, ruleset, axes, allow_import)
 
-    def matchup_of(cell: Mapping[str, Any]) -> Any:
-        if not cells:
-            from ..experiments.grid import expand
-            from ..experiments.spec import load_spec
-            from ..labels import display
-
-            for c in expand(load_spec(spec, allow_import=allow_import), ruleset):
-                cells[tuple(str(display(c.params[a], a)) for a in axes)] = c
-        found = cells[tuple(str(cell[a]) for a in axes)]
+    def matchup_of(row: Mapping[str, Any]) -> Any:
+        found = cells.cell(row)
         return _verdict.Matchup(found.rules, found.side_a, found.side_b)
 
     best = is_best(results, meta)
@@ -642,60 +650,122 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     sensitivity pass); a "what would make it fair" section follows the analyses where the
     spec asks for one (``[[tune]]``).  Figures drawn here are PNG, with an SVG twin only if
     ``svg`` asks."""
-    from .. import plots
-    from ..rulesets import resolve
+    ctx = _context(results, meta, allow_import, svg)
+    if verdict is None:
+        verdict = run_verdict(results, meta, ruleset=ctx.ruleset, labels=ctx.labels,
+                              allow_import=allow_import)
+    sections = [_verdict_section(verdict), _question_section(ctx, question),
+                *_analysis_sections(ctx, figures), _results_section(ctx),
+                _rules_section(ctx), _reproduce_section(ctx)]
+    return Report(str(meta.get("description", "balance report")),
+                  f"{ctx.ruleset.name} · {len(results):,} cells · "
+                  + ("exact" if ctx.exact else f"{ctx.fights:,} fights"), tuple(sections),
+                  dict(meta))
 
-    ruleset = resolve(meta.get("source_ruleset") or meta["spec"].get("ruleset")
-                      or meta["ruleset"], allow_import=allow_import)
+
+@dataclass(frozen=True)
+class _Context:
+    """What every section of a report reads: the run's table and record, its spec, the
+    ruleset (with the spec's own presets), labels, axes, and how the numbers were made."""
+
+    results: pd.DataFrame
+    meta: Mapping[str, Any]
+    spec: Mapping[str, Any]
+    ruleset: Any
+    labels: Labels
+    axes: list[str]
+    flagged: list[str]
+    disclosed: list[str]
+    exact: bool
+    best: bool
+    allow_import: bool
+    svg: bool
+
+    @property
+    def rules_overrides(self) -> Mapping[str, Any]:
+        return self.spec.get("rules", {}) or {}
+
+    @property
+    def fights(self) -> int:
+        results = self.results
+        return int(results["fights"].sum() if self.best and "fights" in results
+                   else results["n"].sum())
+
+
+def _context(results: pd.DataFrame, meta: Mapping[str, Any], allow_import: bool,
+             svg: bool) -> _Context:
+    from ..experiments.readback import run_ruleset
+
+    ruleset = run_ruleset(meta, allow_import=allow_import)
     spec = meta.get("spec", {})
-    labels = Labels.for_run(results, spec, ruleset)
-    axes = [a for a in meta.get("axes", []) if a in results.columns]
-    rules_overrides = spec.get("rules", {}) or {}
-    flagged = meta.get("assumptions", [])
-    disclosed = list(meta.get("policies", []))
     exact = is_exact(results, meta)
     best = is_best(results, meta)
     if best:
         exact = str(results["method"].iloc[0]).startswith("exact") if len(results) else exact
-    sections: list[Section] = []
+    return _Context(results, meta, spec, ruleset, Labels.for_run(results, spec, ruleset),
+                    [a for a in meta.get("axes", []) if a in results.columns],
+                    list(meta.get("assumptions", [])), list(meta.get("policies", [])),
+                    exact, best, allow_import, svg)
 
-    # --- the verdict first ---
-    if verdict is None:
-        verdict = run_verdict(results, meta, ruleset=ruleset, labels=labels,
-                              allow_import=allow_import)
-    verdict_blocks: list[Block] = [Paragraph(s.text, kind="verdict") for s in verdict.sentences]
+
+def _verdict_section(verdict: Verdict) -> Section:
+    """The verdict first: its sentences, and what it rests on."""
+    blocks: list[Block] = [Paragraph(s.text, kind="verdict") for s in verdict.sentences]
     rests = verdict.rests_text()
     if rests:
-        verdict_blocks.append(Paragraph(rests, kind="rests"))
-    sections.append(Section(VERDICT, tuple(verdict_blocks)))
+        blocks.append(Paragraph(rests, kind="rests"))
+    return Section(VERDICT, tuple(blocks))
 
-    # --- the question ---
+
+def _question_section(ctx: _Context, question: str) -> Section:
+    """The question (the spec's, else the experiment file's comment block), the notes, the
+    range of the answer over the cells and what the numbers rest on."""
+    spec = ctx.spec
     question = str(spec.get("question") or "") or question
     blocks: list[Block] = [Paragraph(p) for p in question.split("\n\n") if p]
     if spec.get("notes"):
         blocks.append(Paragraph(str(spec["notes"])))
+    blocks.append(_range_paragraph(ctx))
+    flagged, disclosed, best = ctx.flagged, ctx.disclosed, ctx.best
+    if flagged or disclosed:
+        rule_policies = _rule_policies(ctx.ruleset, disclosed)
+        policies_text = ("each cell's policies chosen by best play (and "
+                         + "; ".join(rule_policies) + ")"
+                         if best and rule_policies else
+                         "each cell's policies chosen by best play" if best else
+                         "; ".join(disclosed))
+        blocks.append(Paragraph(
+            f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
+            "unclear passages of the seed filled by a chosen reading) and on the policies "
+            f"the fighters play ({policies_text or 'none'}); both are listed under 'Rules "
+            "used'. Change a reading with the spec's [rules] table, a policy with the "
+            "sides' fields" + ("." if best else ", or let `--play best` choose them."),
+            kind="note"))
+    return Section("The question", tuple(blocks))
+
+
+def _range_paragraph(ctx: _Context) -> Paragraph:
+    """How the cells were answered, and the range of A's win rate (best play: A's value)
+    over them, with the cells at either end."""
+    results, labels, exact = ctx.results, ctx.labels, ctx.exact
     n_cells = len(results)
-    fights = int(results["fights"].sum() if best and "fights" in results else results["n"].sum())
-    lo_i, hi_i = results["a_win"].idxmin(), results["a_win"].idxmax()
-    band = "" if exact else " with 95% interval bands"
+    value = "value" if ctx.best else "a_win"
+    lo_i, hi_i = results[value].idxmin(), results[value].idxmax()
 
     def where(i: Any) -> str:
         return ", ".join(f"{labels.column(a)} = {labels.value(a, results.loc[i, a])}"
-                         for a in axes) or "the only cell"
+                         for a in ctx.axes) or "the only cell"
 
     def rate(i: Any) -> str:
-        return rate_with_interval(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
-                                  results.loc[i, "a_win_high"], exact=exact)
+        if not ctx.best:
+            return rate_with_interval(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
+                                      results.loc[i, "a_win_high"], exact=exact)
+        if exact:
+            return f"{results.loc[i, 'value']:.3f}"
+        return (f"{results.loc[i, 'value']:.3f} [{results.loc[i, 'value_low']:.3f}, "
+                f"{results.loc[i, 'value_high']:.3f}]")
 
-    if best:
-        lo_i, hi_i = results["value"].idxmin(), results["value"].idxmax()
-
-        def rate(i: Any) -> str:
-            if exact:
-                return f"{results.loc[i, 'value']:.3f}"
-            return (f"{results.loc[i, 'value']:.3f} [{results.loc[i, 'value_low']:.3f}, "
-                    f"{results.loc[i, 'value_high']:.3f}]")
-
+    if ctx.best:
         worth = float(results["draw_worth"].iloc[0]) if "draw_worth" in results else 0.5
         solved = (f"{n_cells:,} cells under best play: in each, every side's policies are "
                   f"chosen to do its best against the other's (A maximises its expected "
@@ -706,187 +776,209 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
                      " fights, common random numbers within a cell)"))
         closing = ("every number is exact." if exact else
                    "value intervals are 95% bootstrap intervals over chunks.")
-        blocks.append(Paragraph(
+        return Paragraph(
             f"{solved}. A's value ranges from {rate(lo_i)} ({where(lo_i)}) to "
             f"{rate(hi_i)} ({where(hi_i)}); {closing} Each cell's equilibrium policies are "
-            "in the results table (A plays, B plays)."))
-    elif exact:
-        solved = (f"{n_cells:,} cells, each solved exactly by the {ruleset.name} solver "
+            "in the results table (A plays, B plays).")
+    if exact:
+        solved = (f"{n_cells:,} cells, each solved exactly by the {ctx.ruleset.name} solver "
                   "(no sampling)")
         closing = ("every number is exact: the probability itself, not an estimate, so "
                    "no interval is shown.")
     else:
-        solved = f"{n_cells:,} cells, {fights:,} fights"
+        solved = f"{n_cells:,} cells, {ctx.fights:,} fights"
         closing = "every interval is 95% Wilson."
-    if not best:
-        blocks.append(Paragraph(
-            f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) to "
-            f"{rate(hi_i)} ({where(hi_i)}); {closing}"))
-    if flagged or disclosed:
-        policies_text = ("each cell's policies chosen by best play (and "
-                         + "; ".join(_rule_policies(ruleset, disclosed)) + ")"
-                         if best and _rule_policies(ruleset, disclosed) else
-                         "each cell's policies chosen by best play" if best else
-                         "; ".join(disclosed))
-        blocks.append(Paragraph(
-            f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
-            "unclear passages of the seed filled by a chosen reading) and on the policies "
-            f"the fighters play ({policies_text or 'none'}); both are listed under 'Rules "
-            "used'. Change a reading with the spec's [rules] table, a policy with the "
-            "sides' fields" + ("." if best else ", or let `--play best` choose them."),
-            kind="note"))
-    sections.append(Section("The question", tuple(blocks)))
+    return Paragraph(f"{solved}. Side A's win rate ranges from {rate(lo_i)} ({where(lo_i)}) "
+                     f"to {rate(hi_i)} ({where(hi_i)}); {closing}")
 
-    # --- figures and analyses ---
-    blocks = list(figures)
+
+def _analysis_sections(ctx: _Context, figures: Sequence[Figure]) -> list[Section]:
+    """"What best play changes" (a best-play round robin), "What the numbers say" (the
+    figures and the analyses of a round robin or a grid) and "What would make it fair"
+    (the spec's ``[[tune]]`` tables), each where it has something to say."""
     changes: list[Block] = []  # a best-play round robin: its verdicts beside the as-given
-    rr = _round_robin_axes(results, axes)
+    rr = _round_robin_axes(ctx.results, ctx.axes)
     if rr is not None:
-        a_ax, b_ax, others = rr
-
-        def entrants(df: pd.DataFrame) -> pd.DataFrame:
-            # the analyses name the two entrant columns "a" and "b"; a whole-side axis of
-            # that name among the other axes is held fixed here, so it gives way
-            df = df.drop(columns=[c for c in ("a", "b") if c in df and c not in (a_ax, b_ax)])
-            df = df.rename(columns={a_ax: "a", b_ax: "b"})
-            return df.assign(a=df["a"].astype(str), b=df["b"].astype(str))
-
-        table = entrants(results)
-        # the report draws its own matrix: seat-averaged, draw-aware, strongest first (under
-        # best play: the spec's matrix of A's value, or one drawn here)
-        if not best:
-            blocks = [b for b in blocks if not (isinstance(b, Figure)
-                                                and b.name.startswith("matchup-"))]
-        if not others:
-            if best and not any(isinstance(b, Figure) for b in blocks):
-                blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
-                                                            value="value"), "matchups",
-                                      f"A's value under best play, row ({a_ax}) against "
-                                      f"column ({b_ax})", svg))
-            blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
-                                              column=a_ax, svg=svg))
-            if best:
-                changes.extend(_best_play_blocks(table, exact, labels=labels, column=a_ax))
-        else:
-            blocks.append(Paragraph(
-                f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
-                f"each level of {', '.join(labels.column(o) for o in others)}: each level's "
-                "analyses in turn."))
-            for i, (key, part) in enumerate(results.groupby(others, sort=False)):
-                keys = key if isinstance(key, tuple) else (key,)
-                level = ", ".join(f"{labels.column(o)} = {labels.value(o, v)}"
-                                  for o, v in zip(others, keys, strict=True))
-                blocks.extend(_round_robin_blocks(entrants(part), exact, level, labels=labels,
-                                                  figure=not best, name=f"matchups-{i + 1}",
-                                                  column=a_ax, svg=svg))
-                if best:
-                    changes.extend(_best_play_blocks(entrants(part), exact, level,
-                                                     labels=labels, column=a_ax))
-            blocks.extend(_sensitivity_tables(results, axes, others, labels))
-        lengths = _lengths_paragraph(results)
-        if lengths is not None:
-            blocks.append(lengths)
+        blocks = _round_robin_analyses(ctx, rr, list(figures), changes)
     else:
-        numeric = sorted((a for a in axes if _numeric(results[a])),
-                         key=lambda a: -results[a].nunique())
-        others = [a for a in axes if a not in numeric]
-        if len(axes) == 2 and not figures:
-            x, y = (numeric + others)[:2]
-            blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
-                                  "heatmap", f"Side A's win rate over {labels.column(x)} and "
-                                  f"{labels.column(y)}", svg))
-            levels = sorted(results[y].unique(), key=str)
-            if len(levels) > 8:  # a readable handful of curves, evenly spread
-                keep = {levels[i] for i in np.linspace(0, len(levels) - 1, 6).round().astype(int)}
-                shown = results[results[y].isin(keep)]
-            else:
-                shown = results
-            blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
-                                  "curves", f"Side A's win rate against {labels.column(x)}, one "
-                                  f"curve per {labels.column(y)}{band}", svg))
-        elif len(axes) == 1 and not figures:
-            x = axes[0]
-            blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
-                                  f"Side A's win rate against {labels.column(x)}"
-                                  + ("" if exact else ", with its 95% interval band"), svg))
-        value_rows = []
-        wrong_way: list[str] = []  # notes on steps against the stat's expected direction
-        for stat in numeric:
-            by = [a for a in axes if a != stat] or None
-            mv = analysis.marginal_value(results, stat, by=by)
-            if not len(mv):
-                continue
-            per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
-                else mv[["slope", "slope_se"]].head(1)
-            steps = mv["per_point"]
-            # Every level of the other axes counts alike: the slopes differ from level to
-            # level, and a level stuck at 0% or 100% is not more informative than another.
-            slope = float(per_group["slope"].mean())
-            if exact:  # no sampling error
-                slope_se = 0.0
-                up, down = int((steps > 1e-9).sum()), int((steps < -1e-9).sum())
-                beyond, beyond_their = "", ""
-            else:
-                slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"])))
-                                 / len(per_group))
-                # Many steps are tested at once: a step counts as going the wrong way only
-                # beyond its Bonferroni-corrected interval, so chance alone flags one family
-                # in twenty, not 2.5% of the steps.
-                strict = analysis.marginal_value(results, stat, by=by,
-                                                 confidence=1 - 0.05 / len(mv))
-                up = int((strict["per_point_low"] > 0).sum())
-                down = int((strict["per_point_high"] < 0).sum())
-                beyond = (f" beyond its 95% interval (Bonferroni-corrected for the {len(mv)} "
-                          "steps)")
-                beyond_their = " beyond their Bonferroni-corrected 95% intervals"
-            name = labels.column(stat)
-            value_rows.append({
-                "stat": name,
-                "mean change in A's win rate per +1" + ("" if exact else " [±95%]"):
-                    signed_points(slope, 1.96 * slope_se, exact=exact),
-                "smallest step": signed_points(float(steps.min()), exact=True),
-                "largest step": signed_points(float(steps.max()), exact=True),
-                "steps that hurt A": down, "steps": len(mv)})
-            if stat.startswith("a.") and down:
-                wrong_way.append(f"In {down} of {len(mv)} single steps of {name}, one more point "
-                                 f"lowers A's win rate{beyond}: the rules are not monotone there.")
-            elif stat.startswith("b.") and up:
-                wrong_way.append(f"In {up} of {len(mv)} single steps of {name}, one more point of "
-                                 f"B's raises A's win rate{beyond}: the rules are not monotone "
-                                 "there.")
-            elif not stat.startswith(("a.", "b.")) and up and down:
-                wrong_way.append(f"Single steps of {name} move A's win rate both ways"
-                                 f"{beyond_their} ({up} up, {down} down, of {len(mv)}).")
-        if value_rows:
-            values = pd.DataFrame(value_rows)
-            blocks.append(Table(values, "Marginal value of one point of each swept stat: the "
-                                "mean of the "
-                                + ("exact " if exact else "")
-                                + "least-squares slopes (one per level of the other axes, each "
-                                "counted alike), in percentage points of A's win rate, the "
-                                "smallest and largest single steps, and "
-                                + ("the steps that lower A's win rate" if exact else
-                                   "the steps that lower A's win rate beyond their 95% "
-                                   "interval corrected for the number of steps (Bonferroni)")))
-            blocks.extend(Paragraph(text, kind="note") for text in wrong_way)
-        blocks.extend(_sensitivity_tables(results, axes, axes, labels))
-        if "draw" in results and results["draw"].max() > 0:
-            blocks.append(Paragraph(f"Draws: from {percent(results['draw'].min())} to "
-                                    f"{percent(results['draw'].max())} of fights."))
-    caveat = _equilibrium_caveat(ruleset, exact)
+        blocks = _grid_analyses(ctx, list(figures))
+    caveat = _equilibrium_caveat(ctx.ruleset, ctx.exact)
     if caveat is not None and any(isinstance(b, Paragraph) and b.text.startswith(
             ("Draws", "Mean fight length")) for b in blocks):
         blocks.append(caveat)
+    sections = []
     if changes:  # first after the question: the answer's other half
         sections.append(Section("What best play changes", tuple(changes)))
     if blocks:
         sections.append(Section("What the numbers say", tuple(blocks)))
-    fair = _fair_section(spec, meta, allow_import)
+    fair = _fair_section(ctx.spec, ctx.meta, ctx.allow_import)
     if fair is not None:
         sections.append(fair)
+    return sections
 
-    # --- the table ---
-    if best:
+
+def _round_robin_analyses(ctx: _Context, rr: tuple[str, str, list[str]],
+                          blocks: list[Block], changes: list[Block]) -> list[Block]:
+    """The figures and analyses of a round robin of ``a_ax`` against ``b_ax`` (one per
+    level of the other axes), after ``blocks`` (the spec's figures); a best-play run's
+    verdict comparisons go to ``changes``."""
+    from .. import plots
+
+    results, labels, exact, best, svg = ctx.results, ctx.labels, ctx.exact, ctx.best, ctx.svg
+    a_ax, b_ax, others = rr
+
+    def entrants(df: pd.DataFrame) -> pd.DataFrame:
+        # the analyses name the two entrant columns "a" and "b"; a whole-side axis of
+        # that name among the other axes is held fixed here, so it gives way
+        df = df.drop(columns=[c for c in ("a", "b") if c in df and c not in (a_ax, b_ax)])
+        df = df.rename(columns={a_ax: "a", b_ax: "b"})
+        return df.assign(a=df["a"].astype(str), b=df["b"].astype(str))
+
+    table = entrants(results)
+    # the report draws its own matrix: seat-averaged, draw-aware, strongest first (under
+    # best play: the spec's matrix of A's value, or one drawn here)
+    if not best:
+        blocks = [b for b in blocks if not (isinstance(b, Figure)
+                                            and b.name.startswith("matchup-"))]
+    if not others:
+        if best and not any(isinstance(b, Figure) for b in blocks):
+            blocks.append(_figure(lambda: plots.matchup(results, x=b_ax, y=a_ax,
+                                                        value="value"), "matchups",
+                                  f"A's value under best play, row ({a_ax}) against "
+                                  f"column ({b_ax})", svg))
+        blocks.extend(_round_robin_blocks(table, exact, labels=labels, figure=not best,
+                                          column=a_ax, svg=svg))
+        if best:
+            changes.extend(_best_play_blocks(table, exact, labels=labels, column=a_ax))
+    else:
+        blocks.append(Paragraph(
+            f"A round robin of {labels.column(a_ax)} against {labels.column(b_ax)} at "
+            f"each level of {', '.join(labels.column(o) for o in others)}: each level's "
+            "analyses in turn."))
+        for i, (key, part) in enumerate(results.groupby(others, sort=False)):
+            keys = key if isinstance(key, tuple) else (key,)
+            level = ", ".join(f"{labels.column(o)} = {labels.value(o, v)}"
+                              for o, v in zip(others, keys, strict=True))
+            blocks.extend(_round_robin_blocks(entrants(part), exact, level, labels=labels,
+                                              figure=not best, name=f"matchups-{i + 1}",
+                                              column=a_ax, svg=svg))
+            if best:
+                changes.extend(_best_play_blocks(entrants(part), exact, level,
+                                                 labels=labels, column=a_ax))
+        blocks.extend(_sensitivity_tables(results, ctx.axes, others, labels))
+    lengths = _lengths_paragraph(results)
+    if lengths is not None:
+        blocks.append(lengths)
+    return blocks
+
+
+def _grid_analyses(ctx: _Context, blocks: list[Block]) -> list[Block]:
+    """The figures (the spec's, else a heatmap and curves, or curves) and analyses of a
+    grid: the marginal value of each numeric axis, rule sensitivity and draws."""
+    from .. import plots
+
+    results, labels, axes, svg = ctx.results, ctx.labels, ctx.axes, ctx.svg
+    band = "" if ctx.exact else " with 95% interval bands"
+    numeric = sorted((a for a in axes if _numeric(results[a])),
+                     key=lambda a: -results[a].nunique())
+    others = [a for a in axes if a not in numeric]
+    if len(axes) == 2 and not blocks:
+        x, y = (numeric + others)[:2]
+        blocks.append(_figure(lambda: plots.heatmap(results, x=x, y=y, value="a_win"),
+                              "heatmap", f"Side A's win rate over {labels.column(x)} and "
+                              f"{labels.column(y)}", svg))
+        levels = sorted(results[y].unique(), key=str)
+        if len(levels) > 8:  # a readable handful of curves, evenly spread
+            keep = {levels[i] for i in np.linspace(0, len(levels) - 1, 6).round().astype(int)}
+            shown = results[results[y].isin(keep)]
+        else:
+            shown = results
+        blocks.append(_figure(lambda: plots.curves(shown, x=x, y="a_win", by=y),
+                              "curves", f"Side A's win rate against {labels.column(x)}, one "
+                              f"curve per {labels.column(y)}{band}", svg))
+    elif len(axes) == 1 and not blocks:
+        x = axes[0]
+        blocks.append(_figure(lambda: plots.curves(results, x=x, y="a_win"), "curves",
+                              f"Side A's win rate against {labels.column(x)}"
+                              + ("" if ctx.exact else ", with its 95% interval band"), svg))
+    blocks.extend(_marginal_value_blocks(ctx, numeric))
+    blocks.extend(_sensitivity_tables(results, axes, axes, labels))
+    if "draw" in results and results["draw"].max() > 0:
+        blocks.append(Paragraph(f"Draws: from {percent(results['draw'].min())} to "
+                                f"{percent(results['draw'].max())} of fights."))
+    return blocks
+
+
+def _marginal_value_blocks(ctx: _Context, numeric: Sequence[str]) -> list[Block]:
+    """The marginal value of one point of each numeric axis (a table), and a note for
+    each whose single steps go against the stat's expected direction."""
+    results, labels, axes, exact = ctx.results, ctx.labels, ctx.axes, ctx.exact
+    value_rows = []
+    wrong_way: list[str] = []  # notes on steps against the stat's expected direction
+    for stat in numeric:
+        by = [a for a in axes if a != stat] or None
+        mv = analysis.marginal_value(results, stat, by=by)
+        if not len(mv):
+            continue
+        per_group = mv.groupby(by)[["slope", "slope_se"]].first() if by \
+            else mv[["slope", "slope_se"]].head(1)
+        steps = mv["per_point"]
+        # Every level of the other axes counts alike: the slopes differ from level to
+        # level, and a level stuck at 0% or 100% is not more informative than another.
+        slope = float(per_group["slope"].mean())
+        if exact:  # no sampling error
+            slope_se = 0.0
+            up, down = int((steps > 1e-9).sum()), int((steps < -1e-9).sum())
+            beyond, beyond_their = "", ""
+        else:
+            slope_se = float(np.sqrt(np.sum(np.square(per_group["slope_se"])))
+                             / len(per_group))
+            # Many steps are tested at once: a step counts as going the wrong way only
+            # beyond its Bonferroni-corrected interval, so chance alone flags one family
+            # in twenty, not 2.5% of the steps.
+            strict = analysis.marginal_value(results, stat, by=by,
+                                             confidence=1 - 0.05 / len(mv))
+            up = int((strict["per_point_low"] > 0).sum())
+            down = int((strict["per_point_high"] < 0).sum())
+            beyond = (f" beyond its 95% interval (Bonferroni-corrected for the {len(mv)} "
+                      "steps)")
+            beyond_their = " beyond their Bonferroni-corrected 95% intervals"
+        name = labels.column(stat)
+        value_rows.append({
+            "stat": name,
+            "mean change in A's win rate per +1" + ("" if exact else " [±95%]"):
+                signed_points(slope, 1.96 * slope_se, exact=exact),
+            "smallest step": signed_points(float(steps.min()), exact=True),
+            "largest step": signed_points(float(steps.max()), exact=True),
+            "steps that hurt A": down, "steps": len(mv)})
+        if stat.startswith("a.") and down:
+            wrong_way.append(f"In {down} of {len(mv)} single steps of {name}, one more point "
+                             f"lowers A's win rate{beyond}: the rules are not monotone there.")
+        elif stat.startswith("b.") and up:
+            wrong_way.append(f"In {up} of {len(mv)} single steps of {name}, one more point of "
+                             f"B's raises A's win rate{beyond}: the rules are not monotone "
+                             "there.")
+        elif not stat.startswith(("a.", "b.")) and up and down:
+            wrong_way.append(f"Single steps of {name} move A's win rate both ways"
+                             f"{beyond_their} ({up} up, {down} down, of {len(mv)}).")
+    if not value_rows:
+        return []
+    values = pd.DataFrame(value_rows)
+    table = Table(values, "Marginal value of one point of each swept stat: the mean of the "
+                  + ("exact " if exact else "")
+                  + "least-squares slopes (one per level of the other axes, each counted "
+                  "alike), in percentage points of A's win rate, the smallest and largest "
+                  "single steps, and "
+                  + ("the steps that lower A's win rate" if exact else
+                     "the steps that lower A's win rate beyond their 95% interval corrected "
+                     "for the number of steps (Bonferroni)"))
+    return [table, *(Paragraph(text, kind="note") for text in wrong_way)]
+
+
+def _results_section(ctx: _Context) -> Section:
+    """Every cell in a table (with the equilibrium caveat of an exact game)."""
+    results, axes, exact = ctx.results, ctx.axes, ctx.exact
+    if ctx.best:
         caption = ("Every cell under best play: A's value" + ("" if exact else
                    " [95% bootstrap interval]") + ", the value with the policies as given, "
                    "and the policies each side plays at the equilibrium (a mix shows each "
@@ -895,15 +987,22 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
     else:
         caption = ("Every cell; exact rates (no sampling interval), the solver's states and "
                    "time" if exact else "Every cell; rates with 95% Wilson intervals")
-        shown_results = results_table(results, axes, exact=exact, labels=labels)
-    result_blocks: list[Block] = [Table(shown_results, caption, collapsed=len(results) > 40)]
+        shown_results = results_table(results, axes, exact=exact, labels=ctx.labels)
+    blocks: list[Block] = [Table(shown_results, caption, collapsed=len(results) > 40)]
+    caveat = _equilibrium_caveat(ctx.ruleset, exact)
     if caveat is not None:
-        result_blocks.append(caveat)
-    sections.append(Section("Results", tuple(result_blocks)))
+        blocks.append(caveat)
+    return Section("Results", tuple(blocks))
 
-    # --- the rules ---
-    blocks = [Paragraph(f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document};"
-                        f" digest {ruleset.digest}).")]
+
+def _rules_section(ctx: _Context) -> Section:
+    """The ruleset, the rule overrides, the sides, what was swept, and the readings and
+    policies the results rest on."""
+    ruleset, spec, axes = ctx.ruleset, ctx.spec, ctx.axes
+    rules_overrides = ctx.rules_overrides
+    blocks: list[Block] = [Paragraph(
+        f"Ruleset {ruleset.name}: {ruleset.title} (seed {ruleset.seed_document}; digest "
+        f"{ruleset.digest}).")]
     if rules_overrides:
         blocks.append(Paragraph("Rule overrides: " + ", ".join(
             f"{k} = {v}" for k, v in rules_overrides.items())))
@@ -914,19 +1013,23 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         grid = spec.get("grid", {})
         blocks.append(Paragraph("Swept: " + ", ".join(axes)
                                 + (f" ({grid.get('combine', 'product')})" if grid else "")))
-    if flagged:
-        swept = {a.split(".", 1)[1]: list(dict.fromkeys(results[a])) for a in axes
+    if ctx.flagged:
+        swept = {a.split(".", 1)[1]: list(dict.fromkeys(ctx.results[a])) for a in axes
                  if a.startswith("rules.")}
-        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, flagged, swept),
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, ctx.flagged, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
-    policy_rows = _policy_rows(ruleset, disclosed, best)
+    policy_rows = _policy_rows(ruleset, ctx.disclosed, ctx.best)
     if len(policy_rows):
         blocks.append(Table(policy_rows, "Policies: the decisions fighters make (not rules); "
                             "the results rest on these too"
-                            + (" (best play chose each side's, cell by cell)" if best else "")))
-    sections.append(Section("Rules used", tuple(blocks)))
+                            + (" (best play chose each side's, cell by cell)"
+                               if ctx.best else "")))
+    return Section("Rules used", tuple(blocks))
 
-    # --- reproduce ---
+
+def _reproduce_section(ctx: _Context) -> Section:
+    """The command that reproduces the run, and its provenance."""
+    meta, exact, best = ctx.meta, ctx.exact, ctx.best
     versions = meta.get("versions", {})
     timings = meta.get("timings", {})
     source = meta.get("source") or "EXPERIMENT.toml"
@@ -943,18 +1046,14 @@ def build(results: pd.DataFrame, meta: Mapping[str, Any], question: str = "",
         {"item": "elapsed", "value": _elapsed_text(meta)},
         {"item": "finished", "value": str(timings.get("finished", ""))},
     ])
-    sections.append(Section("Reproduce", (
+    return Section("Reproduce", (
         Paragraph("The same seed and chunk size give the same table on any machine, with any "
                   "executor and worker count:" if not exact else
                   "An exact run needs no seed: the same balance version gives the same "
                   "table (but for the solve_ms timings) on any machine, executor and worker "
                   "count:"),
         Paragraph("\n".join(lines), kind="code"),
-        Table(facts, "Provenance"))))
-    return Report(str(meta.get("description", "balance report")),
-                  f"{ruleset.name} · {n_cells:,} cells · "
-                  + ("exact" if exact else f"{fights:,} fights"), tuple(sections), dict(meta))
-
+        Table(facts, "Provenance")))
 
 
 def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import: bool
@@ -962,15 +1061,11 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
     """"What would make it fair": the answer to each ``[[tune]]`` table of the spec, worked
     out now by :func:`balance.experiments.tuning.from_spec` (seeded by the run, so the same
     each time), with the values tried and how."""
-    if not spec.get("tune"):
-        return None
-    from ..experiments.spec import load_spec
-    from ..experiments.tuning import from_spec
+    from ..experiments.readback import tune_searches
 
-    parsed = load_spec(spec, name="spec", allow_import=allow_import)
     blocks: list[Block] = []
-    for i in range(len(parsed.tune)):
-        result = from_spec(parsed, i, entropy=meta.get("entropy"), allow_import=allow_import)
+    for search in tune_searches(spec, meta, allow_import=allow_import):
+        result = search()
         around = getattr(result, "around", lambda: "")()
         blocks.append(Paragraph(result.sentence() + (f" {around}" if around else "")))
         frame = result.to_frame()
@@ -980,7 +1075,7 @@ def _fair_section(spec: Mapping[str, Any], meta: Mapping[str, Any], allow_import
         blocks.append(Paragraph(" ".join([result.how(), *(f"{n[0].upper()}{n[1:]}."
                                                            for n in result.notes)]),
                                 kind="note"))
-    return Section("What would make it fair", tuple(blocks))
+    return Section("What would make it fair", tuple(blocks)) if blocks else None
 
 
 def _working_sessions(meta: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..files import atomic_write, bounded_name, check_folder
+from ..files import atomic_write, bounded_name, check_folder, make_folder, writing_in
 from .build import (
     Figure,
     Paragraph,
@@ -67,6 +67,17 @@ def _html_table(block: Table) -> str:
     return body
 
 
+_PICTURES = {**{code: 0x2400 + code for code in range(32) if chr(code) not in "\n\t"},
+             127: 0x2421, **{code: 0xFFFD for code in range(128, 160)}}
+
+
+def _pictured(page: str) -> str:
+    """A page with every control character but newline and tab shown as its picture (ESC
+    as U+241B, a C1 control as U+FFFD): names holding them are refused when read, and a
+    damaged run record still cannot put a raw ESC in a page a terminal may print."""
+    return page.translate(_PICTURES)
+
+
 def _code_spans(text: str) -> str:
     """Escaped text with its `code` spans (a reading's name) as <code>."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
@@ -113,7 +124,7 @@ def to_html(report: Report, figure_dir: str = FIGURES, *, embed: bool = False) -
                              f'src="{html.escape(src)}"><figcaption>'
                              f"{html.escape(block.caption)}</figcaption></figure>")
     parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return _pictured("\n".join(parts) + "\n")
 
 
 _MD_ESCAPES = str.maketrans({"\\": "\\\\", "&": "&amp;", "<": "&lt;", ">": "&gt;",
@@ -183,7 +194,7 @@ def to_markdown(report: Report, figure_dir: str = FIGURES) -> str:
                           "", f"*{_md_line(block.caption)}*"
                           + (f" ([SVG]({figure_target(block, figure_dir, 'svg')}))"
                              if block.svg else ""), ""]
-    return "\n".join(parts)
+    return _pictured("\n".join(parts))
 
 
 def render(run: str | Path, out: str | Path | None = None, *,
@@ -228,6 +239,17 @@ def render(run: str | Path, out: str | Path | None = None, *,
     made = run_verdict(results, meta, sensitivity=sensitivity, allow_import=allow_import)
     report = build(results, meta, question, spec_figures(run_dir, meta, svg=svg),
                    allow_import=allow_import, verdict=made, svg=svg)
+    make_folder(out_dir, "--out")
+    with writing_in(out_dir, "--out"):
+        figures = _write_figures(report, out_dir)
+        html_path, md_path = out_dir / "report.html", out_dir / "report.md"
+        atomic_write(md_path, to_markdown(report))
+        atomic_write(html_path, to_html(report, embed=embed))
+    return {"html": html_path, "markdown": md_path, "figures": figures}
+
+
+def _write_figures(report: Report, out_dir: Path) -> list[Path]:
+    """Each figure's PNG (and SVG) in ``out_dir/figures``; the paths written."""
     figures = []
     # figures of an earlier report in this folder would otherwise linger beside the new ones
     for stale in (out_dir / FIGURES).glob("*"):
@@ -242,10 +264,7 @@ def render(run: str | Path, out: str | Path | None = None, *,
                     path = out_dir / FIGURES / f"{bounded_name(block.name)}.{ext}"
                     atomic_write(path, data)
                     figures.append(path)
-    html_path, md_path = out_dir / "report.html", out_dir / "report.md"
-    atomic_write(md_path, to_markdown(report))
-    atomic_write(html_path, to_html(report, embed=embed))
-    return {"html": html_path, "markdown": md_path, "figures": figures}
+    return figures
 
 
 PAGES = ("report.html", "report.md")

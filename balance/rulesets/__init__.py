@@ -7,6 +7,13 @@ standard plugin mechanism -- an entry point in the ``balance.rulesets`` group of
 user installed -- or as a ``package.module:OBJECT`` path, which is imported only when the user
 allows it (``--allow-import`` on the command line, ``allow_import=True`` in Python): a spec
 file received from someone else must not run their code without a word.
+
+:func:`resolve` is the one place that decides.  Every command and API function passes the
+permission its caller gave (default: none) down to it; nothing below the entry points
+assumes it.  An import path this process imported (with permission) is remembered, so a
+later lookup of the same path needs no second permission (its code has run already and
+does not run again); a worker process re-resolving a ruleset for this process is given the
+permission this process had, by :func:`portable`.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from typing import Any
 from ..errors import SpecError
 from .base import Ruleset
 
-__all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "available", "resolve"]
+__all__ = ["ENTRY_POINT_GROUP", "RULESETS", "Ruleset", "available", "portable", "resolve"]
 
 # name -> (module, class); the names are checked against each class's ``name`` on import.
 _BUILT_INS: dict[str, tuple[str, str]] = {
@@ -163,3 +170,28 @@ def resolve(ref: str | Path | Ruleset, *, allow_import: bool = False) -> Ruleset
         raise SpecError(f"cannot import ruleset {ref!r}: {exc}") from None
     _LOADED[ref] = _as_ruleset(obj, ref)
     return _LOADED[ref]
+
+
+def portable(ruleset: str | Ruleset) -> tuple[str, bool]:
+    """How another process finds ``ruleset`` again: ``(ref, allow_import)`` to pass to
+    :func:`resolve` there.
+
+    A registry or entry-point name needs no permission.  An import path needs the one this
+    process was given: it is granted only for a path this process has imported (which it
+    could do only with permission).  A ruleset object is found by the path it was imported
+    from (it, or the ruleset it was copied from with presets of its own), a ruleset file by
+    its path, else by its name.
+    """
+    if isinstance(ruleset, str):
+        ref = ruleset.strip()
+        return ref, ":" in ref and ref in _LOADED
+    reference = getattr(ruleset, "reference", None)
+    if isinstance(reference, str):  # a ruleset file: its path (data: no permission needed)
+        return reference, False
+    for ref, obj in _LOADED.items():
+        if obj is ruleset:
+            return ref, ":" in ref
+    for ref, obj in _LOADED.items():
+        if type(obj) is type(ruleset):
+            return ref, ":" in ref
+    return ruleset.name, False

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 import numpy as np
 
 from ..errors import IntractableError, SpecError, did_you_mean
-from ..fields import build, describe_fields, nondefault, plain, read_toml, split_spec
+from ..fields import build, check_text, describe_fields, nondefault, plain, read_toml, split_spec
 from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities
 
 if TYPE_CHECKING:
@@ -242,6 +242,7 @@ class Ruleset(abc.ABC):
             if not isinstance(key, str) or not key.strip() or any(c in key for c in ",=:"):
                 raise SpecError(f"{where}: a preset name is a non-empty word without ',', "
                                 f"'=' or ':', got {key!r}")
+            check_text(key, f"{where}: the preset name")
             vars(clone)["presets"] = types.MappingProxyType(made)  # this copy only
             if has_name and isinstance(spec, Mapping) and "name" not in spec:
                 spec = {**spec, "name": key}
@@ -328,7 +329,11 @@ class Ruleset(abc.ABC):
             self.check_sides(self.rules(rules), sides[0], sides[1])  # validate now
         except SpecError as exc:
             raise SpecError(exc.reason, where=str(path)) from None
-        return Scenario(str(data.get("description", path.stem)), sides[0], sides[1], rules)
+        description = data.get("description", path.stem)
+        if not isinstance(description, str):
+            raise SpecError(f"{path}: description must be a string")
+        check_text(description, f"{path}: description", lines=True)
+        return Scenario(description, sides[0], sides[1], rules)
 
     def scenario_rules(self, data: Mapping[str, Any], rules: dict[str, Any]) -> dict[str, Any]:
         """The rule overrides of a scenario file (hook: fold ruleset-specific keys in)."""

@@ -11,28 +11,32 @@ import sys
 import time
 from pathlib import Path
 
-from ..sweep.helpers import ROOT, make_spec
+from ..sweep.helpers import FOREGROUND, ROOT, Gate, make_spec
 
-__all__ = ["ROOT", "chunk_files", "descendants", "gone", "make_spec", "start_sweep",
-           "wait_for_chunks"]
+__all__ = ["ROOT", "Gate", "chunk_files", "descendants", "gone", "group_members", "make_spec",
+           "start_sweep", "wait_for_chunks"]
 
 
 def chunk_files(run_dir: Path) -> list[Path]:
     return sorted(run_dir.glob("cache/*/*/[0-9]*.json"))
 
 
-def start_sweep(spec_path: Path, out: Path, *extra: str, delay: float = 0.0
-                ) -> subprocess.Popen[str]:
-    """``balance sweep`` in a process of its own; each coin kernel call sleeps ``delay``."""
-    env = {**os.environ, "BALANCE_COIN_DELAY": str(delay), "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
-                             str(out), "-q", "--allow-import", *extra], cwd=ROOT, env=env,
-                            text=True,
+def start_sweep(spec_path: Path, out: Path, gate: Gate, *extra: str,
+                session: bool = False) -> subprocess.Popen[str]:
+    """``balance sweep`` in a process of its own, as a terminal's foreground job (see
+    :data:`tests.sweep.helpers.FOREGROUND`), its coin kernel calls held at ``gate``;
+    ``session``: in a session (and process group) of its own, for a signal to the group."""
+    env = {**os.environ, **gate.env, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", FOREGROUND, "sweep", str(spec_path),
+                             "--out", str(out), "-q", "--allow-import", *extra], cwd=ROOT,
+                            env=env, text=True, start_new_session=session,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def wait_for_chunks(out: Path, proc: subprocess.Popen[str], count: int,
-                    timeout: float = 120) -> None:
+                    timeout: float = 300) -> None:
+    """Until the sweep has written ``count`` chunks (``timeout`` only ends a test whose
+    sweep is stuck)."""
     deadline = time.monotonic() + timeout
     while len(chunk_files(out)) < count:
         assert proc.poll() is None, proc.communicate()
@@ -66,9 +70,21 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-def gone(pids: set[int], timeout: float) -> set[int]:
-    """Wait up to ``timeout`` seconds for ``pids`` to end; the ones still running (a zombie
-    waiting for its reaper has ended)."""
+def group_members(pgid: int) -> set[int]:
+    """Every process of process group ``pgid`` that has not ended (zombies excluded)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None and int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+                found.add(int(entry.name))
+    return found
+
+
+def gone(pids: set[int], timeout: float = 60) -> set[int]:
+    """Wait until ``pids`` have ended (a zombie waiting for its reaper has ended), or
+    ``timeout`` seconds have passed; the ones still running.  Returns as soon as they have
+    ended: the timeout is only how long a process left behind is given."""
     deadline = time.monotonic() + timeout
     while True:
         alive = {p for p in pids if (f := _stat(p)) is not None and f[0] not in ("Z", "X")}

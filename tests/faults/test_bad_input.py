@@ -115,6 +115,25 @@ def meta_edit(**changes: object) -> Callable[[Path], None]:
 DROP = object()
 
 
+def reseal(run: Path) -> None:
+    """Record the tables' present checksums: a damaged table the record vouches for (the
+    parsers' own checks are what is left)."""
+    from balance.experiments.store import file_checksum
+
+    meta = json.loads((run / "meta.json").read_text())
+    meta["checksums"] = {p.name: file_checksum(p) for p in run.glob("results.*")}
+    (run / "meta.json").write_text(json.dumps(meta))
+
+
+def edit_csv(run: Path) -> None:
+    """One number of the CSV changed, the Parquet left as it was."""
+    text = (run / "results.csv").read_text()
+    lines = text.splitlines()
+    cells = lines[1].split(",")
+    cells[-1] = cells[-1] + "1"
+    (run / "results.csv").write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
+
+
 def write_file(name: str, data: bytes) -> Callable[[Path], None]:
     return lambda run: (run / name).write_bytes(data)
 
@@ -420,6 +439,14 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "exact"),
     ("spec-dry-run", lambda t, r: ["sweep", str(spec(edited("fights = 1000", "fights = -1"))(t)),
                                    "--dry-run"], "run.fights"),
+    # a run its first cell shows cannot be done: refused before anything is written
+    ("spec-best-exact-unsolvable", sweep_of(edited("fights = 1000\n", 'method = "exact"\n'
+                                                   'play = "best"\n')),
+     "cell a.0.skill=0, b.0.skill=0: crt has no exact best play here: the Extraordinary "
+     "tables are on"),
+    ("spec-best-exact-unsolvable-dry-run",
+     sweep_of(edited("fights = 1000\n", 'method = "exact"\nplay = "best"\n'), "--dry-run"),
+     "crt has no exact best play here"),
     # --- code that would run without a word: refused ---
     ("import-sweep", evil_spec("--out", "out"), "would import and run the Python module"),
     ("import-sweep-dry-run", evil_spec("--dry-run"), "--allow-import"),
@@ -484,15 +511,30 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                          "plot", "RUN"), "checksum"),
     ("parquet-corrupt-report", damaged_run(write_file("results.parquet", os.urandom(4096)),
                                            "report", "RUN"), "checksum"),
-    ("parquet-corrupt-unchecked", damaged_run(
-        both(meta_edit(checksums=DROP), write_file("results.parquet", b"PAR1 garbage PAR1")),
-        "plot", "RUN"), "cannot be read"),
+    ("parquet-corrupt-resealed", damaged_run(
+        both(write_file("results.parquet", b"PAR1 garbage PAR1"), reseal), "plot", "RUN"),
+     "cannot be read"),
     ("csv-truncated", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
                                        truncate("results.csv", 0.6)), "report", "RUN"),
      "checksum"),
-    ("csv-truncated-unchecked", damaged_run(
-        both(meta_edit(checksums=DROP), lambda run: (run / "results.parquet").unlink(),
-             truncate("results.csv", 0.6)), "plot", "RUN"), "rows but the run has 4 cells"),
+    ("csv-truncated-resealed", damaged_run(
+        both(lambda run: (run / "results.parquet").unlink(), truncate("results.csv", 0.6),
+             reseal), "plot", "RUN"), "rows but the run has 4 cells"),
+    # --- checking cannot be turned off, and both tables are checked ---
+    ("meta-no-checksums-plot", damaged_run(meta_edit(checksums=DROP), "plot", "RUN"),
+     "has no 'checksums' key, so the results tables cannot be checked"),
+    ("meta-no-checksums-report", damaged_run(meta_edit(checksums=DROP), "report", "RUN"),
+     "--resume` writes the tables and their checksums again"),
+    ("meta-no-checksums-failed", damaged_run(meta_edit(checksums=DROP, status="failed"),
+                                             "plot", "RUN"), "it did not finish"),
+    ("meta-checksums-lack-csv", damaged_run(lambda run: meta_edit(checksums={
+        "results.parquet": json.loads((run / "meta.json").read_text())["checksums"][
+            "results.parquet"]})(run), "plot", "RUN"), "records no checksum for results.csv"),
+    ("csv-edited-beside-parquet", damaged_run(edit_csv, "report", "RUN"),
+     "results.csv is not the table this run wrote (its checksum differs from the one in "
+     "meta.json, unlike the results.parquet beside it"),
+    ("csv-edited-beside-parquet-plot", damaged_run(edit_csv, "plot", "RUN"),
+     "results.csv is not the table this run wrote"),
     ("no-table", damaged_run(both(lambda run: (run / "results.parquet").unlink(),
                                   lambda run: (run / "results.csv").unlink()), "plot", "RUN"),
      "no results table"),
@@ -509,7 +551,34 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("report-out-is-file", lambda t, r: ["report", str(copy_run(t, r)), "--out",
                                          str(a_file(t))], "is a file"),
     ("report-out-under-proc", lambda t, r: ["report", str(copy_run(t, r)), "--out",
-                                            "/proc/balance-test/report"], "/proc"),
+                                            "/proc/balance-test/report"],
+     "--out /proc/balance-test/report: "),
+    # a file system that refuses what no check foresaw (as root every folder is "writable")
+    ("report-out-under-sys", lambda t, r: ["report", str(copy_run(t, r)), "--out",
+                                           "/sys/balance-test-report"],
+     "--out /sys/balance-test-report: "),
+    ("report-out-is-proc", lambda t, r: ["report", str(copy_run(t, r)), "--out", "/proc"],
+     "--out /proc: "),
+    ("plot-out-under-proc", lambda t, r: ["plot", str(copy_run(t, r)), "--out",
+                                          "/proc/balance-test/plots"],
+     "--out /proc/balance-test/plots: "),
+    ("plot-out-under-sys", lambda t, r: ["plot", str(copy_run(t, r)), "--out",
+                                         "/sys/balance-test-plots"], "--out /sys/balance-test-plots: "),
+    # --- options that would be silently ignored, and misleading messages ---
+    ("tune-margin-knob-mode", argv("tune", "crt", "--a", "novice", "--b", "veteran", "--knob",
+                                   "a.0.combats", "--margin", "inf"),
+     "--margin applies to the round robin mode (--entrants) only"),
+    ("tune-margin-knob-mode-json", argv("tune", "crt", "--a", "novice", "--b", "veteran",
+                                        "--knob", "a.0.combats", "--margin", "0.05", "--json"),
+     "--margin applies to the round robin mode"),
+    ("tune-max-fights-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                         "--knob", "combats", "--max-fights", "100"),
+     "--max-fights applies to the matchup mode"),
+    ("tune-margin-inf-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                         "--knob", "combats", "--margin", "inf"),
+     "margin must be a rate strictly between 0 and 0.5, got inf"),
+    ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
+     "is a file, not a folder; give the folder to write the ruleset package in"),
     # a ruleset file with a mistake: refused before any fight, naming the line and the key
     ("file-missing", argv("duel", "nowhere.toml", "--a", "x", "--b", "y"), "does not exist"),
     ("file-expression-typo", rules_file("target.roll >=", "target.rol >=", *FILE_DUEL),

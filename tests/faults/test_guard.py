@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -51,3 +53,45 @@ def test_alive_knows_a_reused_pid_and_a_zombie() -> None:
         time.sleep(0.01)
     assert not guard.alive(child.pid)
     child.wait()
+
+
+
+# What a sweep starts inside guard.stop_signals_blocked(), in a fresh interpreter as the
+# command line is: the forkserver, which starts multiprocessing's resource tracker on the
+# way.  Printed: the blocked-signal masks of the forkserver, of this thread inside the block
+# and after it, and of a process started after it.
+_BLOCKED_STARTS = """
+import subprocess, sys
+from multiprocessing import forkserver
+from balance.experiments import guard
+
+def mask(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("SigBlk:"):
+            return int(line.split()[1], 16)
+
+with guard.stop_signals_blocked():
+    forkserver.ensure_running()
+    inside = mask("self")
+after = mask("self")
+later = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                         stdin=subprocess.PIPE)
+print(mask(forkserver._forkserver._forkserver_pid), inside, after, mask(later.pid))
+later.stdin.close()
+later.wait()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_what_starts_in_stop_signals_blocked_is_deaf_to_a_group_stop() -> None:
+    from ..sweep.helpers import ROOT
+
+    done = subprocess.run([sys.executable, "-c", _BLOCKED_STARTS], cwd=ROOT, text=True,
+                          capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    server, inside, after, later = (int(x) for x in done.stdout.split())
+    stops = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    # the forkserver keeps them blocked for life, and so every worker it forks; the
+    # resource tracker, started on the way, did not unblock them
+    assert server & stops == stops and inside & stops == stops
+    assert after & stops == 0 and later & stops == 0  # restored: nothing else is deaf

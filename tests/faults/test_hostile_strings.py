@@ -154,7 +154,8 @@ def test_no_script_runs_in_a_headless_browser(hostile_report: dict[str, Path],
             page.on("dialog", on_dialog)
             page.goto(Path(path).as_uri())
             page.wait_for_load_state("load")
-            page.wait_for_timeout(200)  # an image's onerror would have fired by now
+            # every image loaded or failed (so any onerror has run), not a pause hoping so
+            page.wait_for_function("() => Array.from(document.images).every(i => i.complete)")
             ran = page.evaluate(f"typeof {PWNED} !== 'undefined'")
             scripts = page.evaluate("document.scripts.length")
             links = page.evaluate(
@@ -229,3 +230,137 @@ def test_bounded_names_are_stable_and_distinct() -> None:
     assert files.bounded_name("x" * 500) == name != files.bounded_name("x" * 499 + "y")
     assert files.bounded_name("short") == "short"
     assert len(files.bounded_name("é" * 300).encode()) <= files.NAME_BYTES  # UTF-8 cut whole
+
+
+# --- control characters in names ---------------------------------------------------------------
+
+CONTROLS = {"ESC": "\x1b", "BEL": "\x07", "NUL": "\x00", "newline": "\n", "tab": "\t",
+            "CR": "\r", "backspace": "\b", "DEL": "\x7f", "C1-CSI": "\x9b",
+            "line-separator": "\u2028"}
+RED = "\x1b[31m"
+
+
+def toml_text(text: str) -> str:
+    """A TOML basic string holding ``text``, every control character written as an escape
+    (TOML allows none raw), so the file parses and the value reaches the validator."""
+    return '"' + "".join(f"\\u{ord(c):04x}" if ord(c) < 32 or 127 <= ord(c) < 160
+                         or c in '"\\' else c for c in text) + '"'
+
+
+def name_spec(where: str, name: str) -> str:
+    """A crt spec holding ``name`` at ``where``."""
+    quoted = toml_text(name)
+    parts = {
+        "combatant": (f"[[a]]\npreset = \"novice\"\nname = {quoted}\n[[b]]\npreset = \"novice\"\n"),
+        "axis-value": ("[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"
+                       f"[[grid.axes]]\nfield = \"a.0.name\"\nvalues = [\"plain\", {quoted}]\n"),
+        "preset": (f"[presets.{quoted}]\npreset = \"novice\"\n"
+                   "[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"),
+        "label": ("[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"
+                  f"[labels]\na_win = {quoted}\n"),
+        "value-label": ("[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"
+                        "[[grid.axes]]\nfield = \"a.0.skill\"\nvalues = [0, 1]\n"
+                        f"[labels.values.\"a.0.skill\"]\n\"1\" = {quoted}\n"),
+        "tune-entrant": ("[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"
+                         f"[[tune]]\nknob = \"combats\"\nentrants = [\"novice\", {quoted}]\n"),
+        "description": ("[[a]]\npreset = \"novice\"\n[[b]]\npreset = \"novice\"\n"),
+    }
+    head = f"description = {quoted}\n" if where == "description" else ""
+    return head + 'ruleset = "crt"\n' + parts[where] + "[run]\nfights = 200\nseed = 1\n"
+
+
+SPEC_PLACES = ["combatant", "axis-value", "preset", "label", "value-label", "tune-entrant"]
+
+
+def refused(words: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    try:
+        status = main(words)
+    except SystemExit as stop:
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "", (status, out, err)
+    assert err.count("\n") == 1 and err.startswith("balance: error: "), err
+    assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in err[:-1]), repr(err)
+    return err
+
+
+@pytest.mark.parametrize("char", list(CONTROLS.values()), ids=list(CONTROLS))
+@pytest.mark.parametrize("where", SPEC_PLACES)
+def test_a_control_character_in_a_spec_name_is_refused_in_one_line(
+        where: str, char: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.toml").write_text(name_spec(where, f"bad{char}name"))
+    err = refused(["sweep", "exp.toml", "--out", "run", "-q"], capsys)
+    assert "holds a control character" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]  # nothing written
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x00", "\x07", "\x7f", "\x85"],
+                         ids=["ESC", "NUL", "BEL", "DEL", "C1-NEL"])
+def test_free_text_may_hold_lines_but_no_other_control_character(
+        char: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.toml").write_text(name_spec("description", f"two\nlines\tand {char}"))
+    err = refused(["sweep", "exp.toml", "--dry-run"], capsys)
+    assert "description: holds a control character" in err
+    (tmp_path / "exp.toml").write_text(name_spec("description", "two\nlines\tand a tab"))
+    assert main(["sweep", "exp.toml", "--dry-run"]) == 0
+
+
+@pytest.mark.parametrize("words", [
+    ["duel", "crt", "--a", f"novice,name={RED}red", "--b", "novice", "-n", "100"],
+    ["log", "zones", "--a", "swordsman,name=bell\x07", "--b", "soldier"],
+    ["exact", "crt", "--a", "novice", "--b", "novice,name=nul\x00"],
+    ["matchups", "crt", "--entrant", f"novice,name={RED}", "--entrant", "veteran", "-n", "100"],
+    ["matchups", "crt", "--entrants", f"novice,{RED}veteran"],
+    ["tune", "crt", "--entrants", f"novice,veteran{RED}", "--knob", "combats"],
+    ["explore", "crt", "--a", "novice,name=line\nbreak"],
+], ids=["duel-name", "log-name", "exact-name", "matchups-entrant", "matchups-entrants",
+        "tune-entrants", "explore-name"])
+def test_a_control_character_on_the_command_line_is_refused_in_one_line(
+        words: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    refused(words, capsys)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_presets_file_name_with_a_control_character_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text(f"[presets.{toml_text('evil' + RED)}]\npreset = \"novice\"\n")
+    err = refused(["show", "crt", "--presets", "p.toml"], capsys)
+    assert "preset name holds a control character (ESC)" in err
+
+
+def test_the_api_refuses_control_characters_in_entrant_names() -> None:
+    from balance.analysis import handicaps, round_robin
+
+    with pytest.raises(balance.SpecError, match=r"entrant's name holds a control character"):
+        round_robin("crt", {"novice": "novice", f"vet{RED}": "veteran"}, n=100)
+    with pytest.raises(balance.SpecError, match=r"entrant's name holds a control character"):
+        handicaps("crt", {"novice": "novice", "vet\x07": "veteran"}, knob="combats")
+
+
+def test_a_raw_esc_never_reaches_a_report(tmp_path: Path) -> None:
+    """A name is refused when read; a run record edited afterwards (its description, the
+    spec it keeps) still cannot put a raw control character in the pages."""
+    _, run = balance.sweep(SPEC_FOR_REPORT, out=tmp_path / "run", executor="serial")
+    meta = json.loads((run / "meta.json").read_text())
+    meta["description"] = f"{RED}red\x07 description\x9b"
+    meta["spec"]["question"] = f"why {RED}?\x00"
+    (run / "meta.json").write_text(json.dumps(meta))
+    paths = render(run, tmp_path / "report")
+    for page in (paths["markdown"].read_text(), paths["html"].read_text()):
+        assert not any((ord(c) < 32 and c not in "\n\t") or 127 <= ord(c) < 160 for c in page)
+        assert "\u241b" in page and "red\u2407 description" in page  # ESC's, BEL's pictures
+
+
+SPEC_FOR_REPORT = {
+    "ruleset": "crt", "description": "plain", "a": [{"preset": "novice"}],
+    "b": [{"preset": "novice"}], "grid": {"axes": [{"field": "a.0.skill", "values": [0, 2]}]},
+    "run": {"fights": 300, "seed": 4},
+}

@@ -9,7 +9,11 @@ tests do not depend on any real ruleset.
 Specs refer to it by import path: ``ruleset = "tests.sweep.coin:COIN"``.
 
 Setting the environment variable ``BALANCE_COIN_DELAY`` (seconds) makes every kernel call
-sleep that long, so a test can interrupt a sweep part-way without changing its numbers.
+sleep that long.  Setting ``BALANCE_COIN_GATE`` to a folder makes every kernel call wait at
+a gate the test controls (:class:`tests.sweep.helpers.Gate`): it goes through by taking one
+``pass-*`` file from the folder (each pass lets one call through, in whatever process it
+runs), or freely once the folder holds ``open``.  So a test stops a sweep part-way at a
+point it chose, whatever the machine's load, without changing its numbers.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -77,6 +82,22 @@ def _delay() -> None:
     seconds = float(os.environ.get("BALANCE_COIN_DELAY", "0") or 0)
     if seconds > 0:
         time.sleep(seconds)
+    folder = os.environ.get("BALANCE_COIN_GATE")
+    if folder:
+        _through_gate(Path(folder))
+
+
+def _through_gate(gate: Path) -> None:
+    """Wait until this call may go on: a pass taken (removing a file succeeds for exactly
+    one caller), or the gate open."""
+    while not (gate / "open").exists():
+        for ticket in sorted(gate.glob("pass-*")):
+            try:
+                ticket.unlink()
+            except FileNotFoundError:  # another call took it first
+                continue
+            return
+        time.sleep(0.005)  # the test's next move is a file in the folder: look again
 
 
 class Coin(Ruleset):

@@ -1,4 +1,5 @@
-"""Helpers of the runner tests: the coin test ruleset's import path, small specs over it."""
+"""Helpers of the runner tests: the coin test ruleset's import path, small specs over it, a
+gate that holds its kernel calls, and the command line as a terminal would start it."""
 
 from __future__ import annotations
 
@@ -30,6 +31,38 @@ BASE: dict[str, Any] = {
     ]},
     "run": {"fights": 5_000, "chunk_size": 2_000, "seed": 11},
 }
+
+
+FOREGROUND = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "signal.signal(signal.SIGTERM, signal.SIG_DFL); from balance.cli import main; "
+              "sys.exit(main(sys.argv[1:]))")
+"""``python -c FOREGROUND ARGS...`` is ``balance ARGS...`` with Ctrl-C and SIGTERM as a
+terminal's foreground job has them, whatever the test run inherited: a job started in the
+background of a non-interactive shell (``make test &``, a CI step, a scheduler's wrapper)
+runs with Ctrl-C ignored, and Python, and so ``balance``, keeps it ignored, as it should."""
+
+
+class Gate:
+    """The gate of the coin kernel (``BALANCE_COIN_GATE``, see :mod:`tests.sweep.coin`):
+    closed at first, so a sweep does nothing until the test lets calls through, a counted
+    number at a time (:meth:`allow`) or all (:meth:`open`).  A test that lets ``n`` calls
+    through and waits for ``n`` chunks knows the sweep is held there: nothing races."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True)
+        self.folder, self.given = folder, 0
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"BALANCE_COIN_GATE": str(self.folder)}
+
+    def allow(self, calls: int) -> None:
+        for number in range(self.given, self.given + calls):
+            (self.folder / f"pass-{number:06d}").touch()
+        self.given += calls
+
+    def open(self) -> None:
+        (self.folder / "open").touch()
 
 
 def make_spec(**changes: Any) -> dict[str, Any]:

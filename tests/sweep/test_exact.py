@@ -195,6 +195,14 @@ def test_a_cell_rejected_mid_run_is_named_and_the_rest_kept(tmp_path: Path) -> N
     meta = json.loads((tmp_path / "run" / "meta.json").read_text())
     assert meta["status"] == "failed" and "rules.target=2" in meta["error"]
     assert len(list((tmp_path / "run").glob("cache/*/*/exact.json"))) == 1
+    # a retry is told the run failed, and --resume with the cell mended reuses the rest
+    with pytest.raises(SpecError, match=r"already holds a run that failed after its work "
+                                        r"began .* pass --resume"):
+        balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    mended = {**spec, "grid": {"axes": [{"field": "rules.target", "values": [1]}]}}
+    balance.sweep(mended, out=tmp_path / "run", executor="serial", resume=True)
+    timings = json.loads((tmp_path / "run" / "meta.json").read_text())["timings"]
+    assert (timings["cells_solved"], timings["cells_cached"]) == (0, 1)
 
 
 BAD = [

@@ -1,5 +1,9 @@
 """A sweep killed outright (SIGKILL) or stopped (Ctrl-C) keeps every completed chunk, and
-``--resume`` ends with the same table as an uninterrupted run."""
+``--resume`` ends with the same table as an uninterrupted run.
+
+The sweeps run the coin kernel behind a :class:`~tests.sweep.helpers.Gate`: the test lets a
+number of kernel calls through, waits for that many chunks, and signals a sweep that cannot
+get further, however loaded the machine is."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import pandas as pd
 
 import balance
 
-from .helpers import ROOT, make_spec
+from .helpers import FOREGROUND, ROOT, Gate, make_spec
 
 SPEC = make_spec(run={"fights": 4_000, "chunk_size": 500})  # 9 cells x 8 chunks
 N_CHUNKS = 72
@@ -26,15 +30,17 @@ def chunk_files(run_dir: Path) -> list[Path]:
     return sorted(run_dir.glob("cache/*/*/[0-9]*.json"))
 
 
-def start(spec_path: Path, out: Path, *extra: str, delay: float = 0.0) -> subprocess.Popen:
-    env = {**os.environ, "BALANCE_COIN_DELAY": str(delay)}
-    return subprocess.Popen([sys.executable, "-m", "balance", "sweep", str(spec_path), "--out",
-                             str(out), "-q", "--allow-import", *extra], cwd=ROOT, env=env, text=True,
+def start(spec_path: Path, out: Path, gate: Gate, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", FOREGROUND, "sweep", str(spec_path), "--out",
+                             str(out), "-q", "--allow-import", *extra], cwd=ROOT,
+                            env={**os.environ, **gate.env}, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def wait_for_chunks(out: Path, proc: subprocess.Popen, count: int) -> None:
-    deadline = time.monotonic() + 120
+    """Until the sweep has written ``count`` chunks (the deadline only ends a test whose
+    sweep is stuck)."""
+    deadline = time.monotonic() + 300
     while len(chunk_files(out)) < count:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "the sweep made no progress"
@@ -53,14 +59,15 @@ def resume(spec_path: Path, out: Path) -> dict[str, Any]:
 def test_resume_after_sigkill(tmp_path: Path, write_spec: Any) -> None:
     spec_path = write_spec(SPEC)
     expected = balance.sweep(SPEC, out=tmp_path / "whole", executor="serial").table
-    out = tmp_path / "killed"
-    proc = start(spec_path, out, "--executor", "serial", delay=0.05)
-    wait_for_chunks(out, proc, 10)
+    out, gate = tmp_path / "killed", Gate(tmp_path / "gate")
+    proc = start(spec_path, out, gate, "--executor", "serial")
+    gate.allow(10)
+    wait_for_chunks(out, proc, 10)  # and held at the gate in its 11th
     proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=30)
+    proc.communicate(timeout=60)
     assert proc.returncode == -signal.SIGKILL
     kept = {p: p.stat().st_mtime_ns for p in chunk_files(out)}
-    assert 10 <= len(kept) < N_CHUNKS
+    assert len(kept) == 10
     assert json.loads((out / "meta.json").read_text())["status"] == "running"  # never finished
     assert not (out / "results.parquet").exists()
 
@@ -78,11 +85,13 @@ def test_resume_after_sigkill(tmp_path: Path, write_spec: Any) -> None:
 def test_resume_after_ctrl_c(tmp_path: Path, write_spec: Any) -> None:
     spec_path = write_spec(SPEC)
     expected = balance.sweep(SPEC, out=tmp_path / "whole", executor="serial").table
-    out = tmp_path / "stopped"
-    proc = start(spec_path, out, "--executor", "processes", "--workers", "2", delay=0.1)
-    wait_for_chunks(out, proc, 6)
+    out, gate = tmp_path / "stopped", Gate(tmp_path / "gate")
+    proc = start(spec_path, out, gate, "--executor", "processes", "--workers", "2")
+    gate.allow(6)
+    wait_for_chunks(out, proc, 6)  # the workers are held at the gate
     proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
+    gate.open()  # the chunks the workers are on finish in the stop's grace, and are kept
+    _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     assert f"every completed chunk is kept in {out}: rerun with --resume" in stderr
     meta = json.loads((out / "meta.json").read_text())

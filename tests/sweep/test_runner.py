@@ -17,7 +17,7 @@ import balance
 from balance.errors import SpecError
 from balance.experiments import load_spec
 
-from .helpers import COIN, make_spec
+from .helpers import COIN, Gate, make_spec
 
 # Fixed-size cells (with a remainder chunk) and precision-targeted cells, so both ways of
 # running a cell go through every executor.
@@ -90,7 +90,9 @@ def test_dask_worker_lost_mid_sweep(tmp_path: Path, serial_tables: dict[str, pd.
     distributed = pytest.importorskip("distributed")
     spec = make_spec(run={"fights": 4_000, "chunk_size": 1_000})  # 9 cells x 4 chunks
     expected = balance.sweep(spec, out=tmp_path / "serial", executor="serial").table
-    monkeypatch.setenv("BALANCE_COIN_DELAY", "0.1")  # inherited by the worker processes
+    gate = Gate(tmp_path / "gate")
+    for name, value in gate.env.items():
+        monkeypatch.setenv(name, value)  # inherited by the worker processes
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
@@ -106,14 +108,19 @@ def test_dask_worker_lost_mid_sweep(tmp_path: Path, serial_tables: dict[str, pd.
 
         thread = threading.Thread(target=run)
         thread.start()
-        deadline = time.monotonic() + 60
-        while len(chunk_files(tmp_path / "dask")) < 6 and time.monotonic() < deadline:
+        gate.allow(6)
+        deadline = time.monotonic() + 300  # only ends a test whose sweep is stuck
+        while len(chunk_files(tmp_path / "dask")) < 6:
+            assert thread.is_alive(), result
+            assert time.monotonic() < deadline, "the sweep made no progress"
             time.sleep(0.02)
-        os.kill(next(iter(pids.values())), signal.SIGKILL)  # one worker dies mid-sweep
+        # both workers are held at the gate: one dies mid-sweep, its task is run elsewhere
+        os.kill(next(iter(pids.values())), signal.SIGKILL)
         done_at_kill = len(chunk_files(tmp_path / "dask"))
-        thread.join(120)
+        gate.open()
+        thread.join(300)
     assert "error" not in result, result.get("error")
-    assert done_at_kill < 30
+    assert done_at_kill == 6
     assert len(chunk_files(tmp_path / "dask")) == 36
     pd.testing.assert_frame_equal(result["table"], expected, check_exact=True)
 
