@@ -578,7 +578,7 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                          "--knob", "combats", "--margin", "inf"),
      "margin must be a rate strictly between 0 and 0.5, got inf"),
     ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
-     "is a file, not a folder; give the folder to write the ruleset package in"),
+     "is a file, not a folder; give the folder to write the ruleset file in"),
     # a ruleset file with a mistake: refused before any fight, naming the line and the key
     ("file-missing", argv("duel", "nowhere.toml", "--a", "x", "--b", "y"), "does not exist"),
     ("file-expression-typo", rules_file("target.roll >=", "target.rol >=", *FILE_DUEL),
