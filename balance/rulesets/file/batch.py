@@ -63,6 +63,7 @@ class Batch:
         self.fight: dict[str, np.ndarray] = {}   # name -> (m,)
         self.scalars: dict[str, int] = {}
         self.weight: np.ndarray | None = np.ones(m) if weighted else None
+        self._spread: dict[tuple[str, bool], np.ndarray] = {}  # fixed values, both views
 
     # --- rows ----------------------------------------------------------------------------
     def take(self, index: np.ndarray) -> None:
@@ -74,6 +75,7 @@ class Batch:
         if self.weight is not None:
             self.weight = self.weight[index]
         self.m = len(index)
+        self._spread.clear()
 
     def merge(self) -> None:
         """Weighted rows that agree on every state and fight value become one (their
@@ -106,8 +108,14 @@ class Batch:
         own = role == "self"
         if field in self.fixed:
             pair = self.fixed[field]
+            if pair[0] == pair[1]:  # the same for both fighters: one number for every row
+                return pair[0].item()
             if view.kind == BOTH:
-                return np.repeat(pair if own else pair[::-1], self.m)
+                spread = self._spread.get((field, own))
+                if spread is None:
+                    spread = self._spread[(field, own)] = np.repeat(pair if own else pair[::-1],
+                                                                    self.m)
+                return spread
             if view.kind == "a":
                 return pair[0 if own else 1].item()
             mover = self.fight[view.kind]
@@ -128,6 +136,10 @@ class Batch:
         or ``fill`` for a new name)."""
         values = np.asarray(values)
         dtype = dtype or values.dtype
+        if (view.kind == BOTH and mask is None and values.shape == (2 * self.m,)
+                and values.dtype == dtype):
+            self.state[name] = values.reshape(2, self.m)  # the values themselves: no copy
+            return
         grid = self.state.get(name)
         if grid is None or grid.shape[1] != self.m:
             grid = np.full((2, self.m), fill, dtype=dtype)
