@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+import math
 from typing import Any
 
 import numpy as np
@@ -175,11 +176,11 @@ def rows_alike(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     if k == 0:
         return np.zeros(min(m, 1), np.int64), np.zeros(m, np.int64), min(m, 1)
     low = columns.min(axis=1)
-    span = columns.max(axis=1) - low + 1
-    if float(np.prod(span.astype(float))) < 2.0**62:
-        code = np.zeros(m, np.int64)
-        for row, (lo, size) in enumerate(zip(low, span, strict=True)):
-            code = code * int(size) + (columns[row] - lo)
+    span = (columns.max(axis=1) - low + 1).tolist()
+    if math.prod(span) < 2**62:
+        code = columns[0] - low[0]
+        for row in range(1, k):
+            code = code * span[row] + (columns[row] - low[row])
         unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     else:
         unique, first, inverse = np.unique(columns.T, axis=0, return_index=True,

@@ -421,7 +421,8 @@ def solve(ruleset: Any, rules: Any, a: Any, b: Any) -> Probabilities:
     began = time.perf_counter()
     _check(ruleset, rules, a, b)
     chain = _Explorer(ruleset, rules, a, b, [None]).explore()
-    law = (chain.moves, chain.ends)
+    law = (np.ascontiguousarray(chain.moves) if isinstance(chain.moves, np.ndarray)
+           else chain.moves, chain.ends)
     mean_rounds, a_win, b_win, draw, capped = run_forward(chain, lambda _: law,
                                                           int(rules.max_rounds))
     return Probabilities(ruleset.name, a_win, b_win, draw, mean_rounds, details={
