@@ -19,9 +19,9 @@ Dice are settled by a backend:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-import math
 from typing import Any
 
 import numpy as np
