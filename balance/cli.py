@@ -182,8 +182,18 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rulesets", help="list the rule systems")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("show", help="fields, rule parameters, policies, presets of a ruleset")
+    p = sub.add_parser("show", help="fields, rule parameters, policies, presets and the names "
+                                    "rules may read; or one table (or row) of the rules")
     _add_ruleset(p)
+    p.add_argument("table", nargs="?", metavar="TABLE",
+                   help="a rule parameter holding a table (house_rules, shield_block, ...): "
+                        "print its rows, each with its provenance")
+    p.add_argument("row", nargs="?", metavar="ROW", help="one row of TABLE")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="show the table as this override makes it")
+    p.add_argument("--rules", metavar="FILE",
+                   help="show the table as the [rules] of this TOML file (a scenario or "
+                        "experiment file) make it")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("duel", help="simulate many fights and print win rates with intervals")
@@ -219,6 +229,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="an entrant given as any combatant SPEC ('preset,field=value,...' or "
                         "'field=value,...'); repeat, or combine with --entrants")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--rules", metavar="FILE",
+                   help="rule overrides from the [rules] of a TOML file (a scenario or "
+                        "experiment file); --rule overrides them in turn")
     size = p.add_mutually_exclusive_group()
     size.add_argument("-n", type=_positive_int, default=None,
                       help="fights per ordered pair (default 20000; implies --method simulate)")
@@ -426,8 +439,32 @@ def _cmd_rulesets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_file(path: str | None) -> dict[str, Any]:
+    """The rule overrides of a TOML file: its ``[rules]`` table (a scenario or experiment
+    file; the rest of the file is not read here)."""
+    if path is None:
+        return {}
+    from .fields import read_toml
+
+    data = read_toml(path, "rules file")
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise SpecError(f"{path}: [rules] must be a table of rule overrides")
+    return rules
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
-    info = _ruleset(args).describe()
+    rs = _ruleset(args)
+    if args.table is not None:
+        from .showing import show_table
+
+        return show_table(rs, args.table, args.row, file=args.rules,
+                          file_rules=_rules_file(args.rules),
+                          rule=_rule_overrides(args.rule), as_json=args.json)
+    if args.rule or args.rules or args.row:
+        raise SpecError("--rule, --rules and ROW go with TABLE: `balance show RULESET TABLE "
+                        "[ROW] --rules FILE`")
+    info = rs.describe()
     if args.json:
         _print_json(info)
         return 0
@@ -452,6 +489,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
         for name, text in info["scenarios"].items():
             print(f"  {name}: {text}")
     print("\nEnd causes: " + ", ".join(info["end_causes"]))
+    vocabulary = rs.vocabulary()
+    if vocabulary is not None:
+        print("\nRules language (docs/rules-language.md): what conditions, modifiers and "
+              "effects may name")
+        print("\n".join("  " + line for line in vocabulary.lines()))
     if info.get("rules_text"):  # a ruleset file: the rules it writes, with their tags
         print(f"\nRules written in {info['file']} (rule: text  [tag])")
         for row in info["rules_text"]:
@@ -587,7 +629,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     rs = _ruleset(args)
     entrants = _entrants(args, rs)
     names = list(entrants)
-    rules = rs.rules(_rule_overrides(args.rule))
+    rules = rs.rules({**_rules_file(args.rules), **_rule_overrides(args.rule)})
     sized = args.n is not None or args.precision is not None
     if args.method == "exact" and sized:
         raise SpecError(f"{'-n' if args.n is not None else '--precision'}: an exact round robin "
@@ -1092,6 +1134,27 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _one_line_warnings() -> None:
+    """Warnings meant for the designer (``fields.RowReplaced``) print as one line
+    ``balance: warning: ...`` on stderr; any other keeps Python's form."""
+    import warnings
+
+    from .fields import RowReplaced
+
+    shown = warnings.showwarning
+    if getattr(shown, "one_line", False):
+        return
+
+    def show(message: Any, category: type[Warning], *rest: Any, **kw: Any) -> None:
+        if issubclass(category, RowReplaced):
+            print(f"balance: warning: {_one_line(str(message))}", file=sys.stderr)
+        else:
+            shown(message, category, *rest, **kw)
+
+    show.one_line = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``balance`` command; returns the exit status."""
     parser = _build_parser()
@@ -1100,6 +1163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     args = parser.parse_args(argv)
+    _one_line_warnings()
     try:
         with guard.terminate_as_interrupt():
             return COMMANDS[args.command](args)

@@ -28,6 +28,7 @@ from .errors import SpecError, did_you_mean
 __all__ = [
     "TAGS",
     "FieldInfo",
+    "RowReplaced",
     "Table",
     "build",
     "check_fields",
@@ -38,6 +39,7 @@ __all__ = [
     "param",
     "plain",
     "read_toml",
+    "replaced_rows",
     "split_spec",
 ]
 
@@ -424,14 +426,67 @@ def coerce(cls: type, name: str, value: Any) -> Any:
     return _parse_scalar(owner, name, tp, value, f.metadata)
 
 
+class RowReplaced(UserWarning):
+    """A row given for a content table (one that takes new rows: ``open_keys``) has the
+    name of a built-in row, so it replaces (or changes) that row instead of adding one."""
+
+
+def replaced_rows(cls: type, values: Mapping[str, Any]) -> list[str]:
+    """One line for each row of ``values`` (field -> table, as given) that replaces a
+    built-in row of a content table of ``cls``, naming the old row and its provenance tag.
+
+    A row replaces the built-in row of its name when it changes it: a table row given in
+    part (``{"sr": 3}``) changes it if one of the columns given differs; a row equal to the
+    built-in one (a whole table written back, as a saved spec does) replaces nothing."""
+    owner = getattr(cls, "_owner", cls.__name__)
+    tables: dict[str, tuple[Table, str]] = {
+        f.name: (f.default, f.metadata["tag"]) for f in dataclasses.fields(cls)
+        if f.metadata.get("open_keys") and isinstance(f.default, Table)}
+    out = []
+    for name, given in values.items():
+        if name not in tables or not isinstance(given, Mapping):
+            continue
+        default, tag = tables[name]
+        for key, row in given.items():
+            if key not in default or _same_row(row, default[key]):
+                continue
+            out.append(f"{owner} '{name}.{key}' replaces the built-in row {key!r} "
+                       f"({_short(default[key])}) [{tag}]; give the row a new name to add "
+                       "one instead")
+    return out
+
+
+def _same_row(given: Any, old: Any) -> bool:
+    if isinstance(given, Mapping) and isinstance(old, Mapping):
+        return all(k in old and plain(old[k]) == plain(v) for k, v in given.items())
+    return bool(plain(given) == plain(old))
+
+
+def _short(row: Any, width: int = 70) -> str:
+    """A row in a few words: ``col value, col value, ...`` cut to ``width``."""
+    if isinstance(row, Mapping):
+        text = ", ".join(f"{k} {_short(v, width)}" for k, v in row.items())
+    else:
+        import json
+
+        text = json.dumps(plain(row), default=str)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = None) -> Any:
     """Make a ``cls`` instance from ``base`` (or the defaults) with ``values`` replaced.
 
     String values are parsed by the field's type, so command-line text and TOML values go
-    through the same checks.
+    through the same checks.  A row given for a content table under the name of a built-in
+    row warns (:class:`RowReplaced`, once per row and process): it replaces that row.
     """
     values = dict(values or {})
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
+    if converted:
+        import warnings
+
+        for line in replaced_rows(cls, converted):
+            warnings.warn(line, RowReplaced, stacklevel=2)
     if base is None:
         return cls(**converted)
     return dataclasses.replace(base, **converted)

@@ -642,7 +642,12 @@ def _parse_rules(rs: Ruleset, raw: Any, r: Reader) -> Table:
         rs.rules(dict(raw))
     except SpecError as exc:
         for name, value in raw.items():  # locate the parameter at fault
-            r.ruled(f"rules.{name}", rs.rules, {name: value})
+            try:
+                rs.rules({name: value})
+            except SpecError as inner:  # a key path inside it (weapons.bola.effects[0])
+                inside = inner.where is not None and inner.where.split(".")[0] == name
+                raise r.fail(f"rules.{inner.where}" if inside else f"rules.{name}",
+                             reason(inner)) from None
         raise r.fail("rules", reason(exc)) from None
     return Table(raw)
 

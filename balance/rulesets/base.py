@@ -327,8 +327,9 @@ class Ruleset(abc.ABC):
         try:
             rules = self.scenario_rules(data, dict(rules))
             self.check_sides(self.rules(rules), sides[0], sides[1])  # validate now
-        except SpecError as exc:
-            raise SpecError(exc.reason, where=str(path)) from None
+        except SpecError as exc:  # the file, then the error's own key path if it has one
+            raise SpecError(exc.reason, where=f"{path}: {exc.where}" if exc.where
+                            else str(path)) from None
         description = data.get("description", path.stem)
         if not isinstance(description, str):
             raise SpecError(f"{path}: description must be a string")

@@ -262,7 +262,80 @@ FILE_DUEL = ("duel", "RULES", "--a", "veteran", "--b", "novice", "-n", "100")
 LONG = "x" * 300
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 
+
+# --- house rules (crt, pool): rows of the rules language in a rule parameter ----------------
+CRT_DUEL = ["duel", "crt", "--a", "duelist", "--b", "duelist", "-n", "100"]
+POOL_DUEL = ["duel", "pool", "--a", "average", "--b", "average", "-n", "100"]
+
+
+def crt_rule(line: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A crt command with one house rule given on the command line (its one-line form)."""
+    return argv(*(command or CRT_DUEL), "--rule", f"house_rules=r:{line}")
+
+
+def house_file(ruleset: str, row: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """A scenario file whose [rules.house_rules.r] table is ``row`` (TOML lines)."""
+    preset = "duelist" if ruleset == "crt" else "average"
+    text = (f"[rules.house_rules.r]\n{row}\n[[a]]\npreset = \"{preset}\"\n[[b]]\n"
+            f"preset = \"{preset}\"\n")
+    return with_file(spec(text, "house.toml"),
+                     *(command or ("duel", ruleset, "-n", "100")), "--scenario", "FILE")
+
+
+HOUSE_SPEC = SPEC.replace("[run]", "[rules.house_rules.r]\nmodifiers = ['+1 to score when "
+                                   "target.health >= 11']\n[run]")
+
 # (id, case, words the error must contain)
+# --- zones weapon rows (issue 21) ---------------------------------------------------------------
+def zones_rows(row: str) -> str:
+    """A zones scenario file whose hunter throws a bola given by ``row`` (TOML lines of
+    its [rules.weapons.bola] table)."""
+    return ('[rules.weapons.bola]\nlike = "thrown"\n' + row
+            + '\n[[a]]\nranged = "bola"\n[[b]]\nname = "raider"\n')
+
+
+ZONES_DUEL = ["duel", "zones", "--a", "ranged=bola", "--b", "default", "-n", "100"]
+ZONES_SPEC = ('ruleset = "zones"\ndescription = "bola"\n[rules.weapons.bola]\nlike = "thrown"\n'
+              'effects = EFFECTS\n[[a]]\nranged = "bola"\n[[b]]\nname = "raider"\n'
+              '[[grid.axes]]\nfield = "rules.initial_gap"\nvalues = ["short", "long"]\n'
+              '[run]\nfights = 100\nseed = 1\n')
+ZONES_ROW_CASES = [
+    ("unknown-name", "duel", 'modifiers = "+1 to attack when target.armor >= 2"',
+     "weapons.bola.modifiers[0].when: in \"target.armor >= 2\", column 1: unknown name"),
+    ("kinds", "log", 'modifiers = "+1 to attack when target.weapon >= 3"', "cannot compare"),
+    ("word", "duel", "modifiers = \"+1 to attack when target.weapon == 'axe'\"",
+     "target.weapon is never \"axe\""),
+    ("condition-number", "duel", 'modifiers = "+1 to attack when self.hp + 1"',
+     "a condition must be true or false"),
+    ("target", "duel", 'modifiers = "+1 to parry"', "weapons.bola.modifiers[0].to"),
+    ("outcome", "duel", 'effects = "on wound inflict slowed"', "weapons.bola.effects[0].on"),
+    ("condition", "duel", 'effects = "on hit inflict stunned"', "weapons.bola.effects[0].inflict"),
+    ("rounds", "duel", 'effects = "on hit inflict slowed for 1d3 - 1 rounds"',
+     "rounds must be 1.."),
+    ("like", "duel", '[rules.weapons.sling]\nlike = "slingshot"', "weapons.sling.like"),
+    ("column", "duel", "reach = 2", "unknown column 'reach'"),
+    ("builtin-damage", "duel", '[rules.weapons.thrown]\ndamage = 2', "rules.weapon_damage.thrown"),
+    ("melee-range", "duel", '[rules.weapons.club]\nlike = "light"\nrange = "short"',
+     "weapons.club.range"),
+    ("melee-ammunition", "duel", '[rules.weapons.club]\nlike = "light"\nammunition = 3',
+     "ammunition is for ranged weapons"),
+    ("ammunition-unspent", "duel", "ammunition = 3", "carries ammunition that nothing spends"),
+    ("spend-without", "duel", 'effects = "on attack spend 1 ammunition"',
+     "spends ammunition but carries none"),
+    ("spend-target", "duel",
+     'ammunition = 2\neffects = "on attack spend 1 ammunition by target"', "who must be self"),
+    ("ammunition-range", "duel",
+     'ammunition = 100\neffects = "on attack spend 1 ammunition"', "weapons.bola.ammunition"),
+    ("movement-target", "duel", 'modifiers = "-1 to movement when target.slowed"',
+     "may read self.* and the situation but not target.slowed"),
+    ("movement-dice", "log", 'modifiers = "-1 to movement when d6 >= 4"', "may not roll dice"),
+    ("exact-hp", "exact", 'modifiers = "+1 to attack when self.wounds > 3"\n'
+     '[rules]\ninitial_gap = "contact"\n[rules.weapons.one_handed]\n'
+     'modifiers = "+1 to attack when self.wounds > 3"',
+     "weapons.one_handed.modifiers[0] reads self.wounds"),
+]
+
+
 CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     # --- the command line ---
     ("unknown-command", argv("frobnicate"), "invalid choice"),
@@ -309,6 +382,21 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "symbolic links"),
     ("scenario-not-toml", with_file(spec("[[a]]\nname = ", "s.toml"), "exact", "zones",
                                     "--scenario", "FILE", "--json"), "not valid TOML"),
+    # zones weapon rows (issue 21): through a scenario file, a spec's [rules], --rule
+    *[(f"zones-row-{name}", with_file(spec(zones_rows(row), "s.toml"), command, "zones",
+                                       "--scenario", "FILE"), words)
+      for name, command, row, words in ZONES_ROW_CASES],
+    ("zones-row-spec", sweep_of(ZONES_SPEC.replace("EFFECTS", '"on success inflict dazed"')),
+     "weapons.bola.effects[0].inflict"),
+    ("zones-row-rule-one-line", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
+                                     "--rule", "weapons.bola.modifiers=+1 attack"),
+     "weapons.bola.modifiers[0]"),
+    ("zones-row-rule-key", argv(*ZONES_DUEL, "--rule", "weapons.bola=thrown"),
+     "weapons.NAME.COLUMN"),
+    ("zones-row-rule-unknown-weapon", argv(*ZONES_DUEL), "'bola' is not a ranged weapon"),
+    ("zones-row-rule-name", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
+                                 "--rule", "weapons.bola.effects=on hit inflict slowed "
+                                 "when target.armor > 1"), "did you mean 'target.armour'"),
     ("exact-no-strategy", argv("exact", "crt", "--a", "novice", "--b", "novice", "--strategy"),
      "no equilibrium strategy"),
     ("exact-intractable-json", argv("exact", "strike-rank", "--a", "knight", "--b", "archer",
@@ -330,6 +418,63 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "whole number >= 1"),
     ("matchups-n-huge", argv("matchups", "crt", "--entrants", "novice,expert", "-n",
                              "100000000000"), "need --yes"),
+    # --- house rules: every kind of bad expression and bad row, wherever rows are given ---
+    ("house-unknown-name", crt_rule('+1 to score when target.armor == "mail"'),
+     "unknown name 'target.armor' (did you mean 'target.armour'"),
+    ("house-compare-kinds", crt_rule("+1 to score when target.shield >= 3"), "cannot compare"),
+    ("house-word-never-held", crt_rule('+1 to score when target.weapon == "two-handed"'),
+     'is never "two-handed"'),
+    ("house-condition-a-number", crt_rule("+1 to score when self.health + 1"),
+     "a condition must be true or false"),
+    ("house-amount-a-truth", crt_rule("round > 1 to score"),
+     "an amount must be a whole number"),
+    ("house-divide-by-name", crt_rule("self.health // target.health to damage"),
+     "divides by a fixed number"),
+    ("house-no-eval", crt_rule("__import__('os') to damage"), "cannot read"),
+    ("house-unfinished", crt_rule("+1 to score when round +"), "ends too soon"),
+    ("house-dice-bounds", crt_rule("101d6 to damage"), "1..100"),
+    ("house-unknown-target", crt_rule("+1 to attack"), "score, damage"),
+    ("house-not-a-sentence", crt_rule("plus one to score"), "cannot stand here"),
+    ("house-pool-unknown-name", argv(*POOL_DUEL, "--rule",
+                                     "house_rules=r:+1 to defence when self.wounds > 2"),
+     "unknown name 'self.wounds'"),
+    ("house-pool-unknown-target", argv(*POOL_DUEL, "--rule", "house_rules=r:+1 to score"),
+     "attack, defence, damage"),
+    ("house-file-missing-amount", house_file("crt", "modifiers = [{to = 'score'}]"),
+     "house_rules.r.modifiers[0].amount: is missing"),
+    ("house-file-unknown-column", house_file("crt", "modifers = ['+1 to score']"),
+     "unknown key 'modifers'"),
+    ("house-file-empty-row", house_file("pool", "doc = 'nothing'"),
+     "needs modifiers = [...]"),
+    ("house-file-effects", house_file("crt", "effects = ['on stroke inflict dazed']"),
+     "modifiers only"),
+    ("house-file-row-not-table", house_file("pool", "modifiers = 3"),
+     "house_rules.r.modifiers[0]"),
+    ("house-file-bad-when", house_file("pool", "modifiers = [{to = 'defence', amount = 1, "
+                                               "when = 'self.pool >'}]", "log", "pool"),
+     "house_rules.r.modifiers[0].when"),
+    ("house-spec-bad-when", sweep_of(HOUSE_SPEC.replace("target.health", "target.helth")),
+     "did you mean 'target.health'"),
+    ("house-spec-dry-run", sweep_of(HOUSE_SPEC.replace(">= 11", ">= true"), "--dry-run"),
+     "cannot compare"),
+    ("house-exact-crt-score-dice", crt_rule("1d6 to score", "exact", "crt", "--a", "duelist",
+                                            "--b", "duelist", "--rule",
+                                            "extraordinary=false"),
+     "house rule 'r' rolls dice in a score modifier"),
+    ("house-exact-pool-round", argv("exact", "pool", "--a", "average", "--b", "average",
+                                    "--rule", "house_rules=r:+1 to attack when round == 1"),
+     "house rule 'r' reads round"),
+    ("house-exact-pool-dice", argv("exact", "pool", "--a", "average", "--b", "average",
+                                   "--rule", "house_rules=r:1d4 to damage"),
+     "house rule 'r' rolls dice"),
+    ("house-matchups-rules-missing", argv("matchups", "crt", "--rules", "nowhere.toml"),
+     "nowhere.toml"),
+    ("show-unknown-table", argv("show", "crt", "shield_blok"),
+     "no rules table 'shield_blok' (did you mean 'shield_block'?)"),
+    ("show-unknown-row", argv("show", "crt", "shield_block", "kite", "--json"),
+     "no row 'kite'"),
+    ("show-rules-without-table", argv("show", "crt", "--rule", "max_rounds=3"),
+     "go with TABLE"),
     # --- the budget: estimated (CPU-timed pilot, traced memory) and refused before any work;
     # none of these allocates what it asks for ---
     ("matchups-resamples-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "-n",

@@ -10,10 +10,12 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
+from ...language import Vocabulary
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
+from . import language as _language
 from . import reference as _reference
 from .presets import PRESETS, SCENARIOS, TITLES
 from .rules import Combatant, Rules
@@ -87,6 +89,10 @@ class CRT(Ruleset):
         return dataclasses.replace(
             answer, assumptions=self.assumptions(rules, side_a, side_b),
             policies=(f"divert: best play for A and B, state by state ({order})",))
+
+    def vocabulary(self) -> Vocabulary:
+        """What crt's house rules may read and change (:mod:`.language`)."""
+        return _language.vocabulary()
 
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (no solving; the sweep
@@ -162,6 +168,11 @@ class CRT(Ruleset):
                     why="side A's second fighter is the better ambusher"),
             Witness("ambush_tables", (False,), ambusher, "duelist", ambush,
                     why="side A ambushes (001.3)"),
+            Witness("house_rules",
+                    ({"first_blood": {"modifiers": [{"to": "damage", "amount": 2,
+                                                     "when": "target.wounds == 0"}]}},),
+                    {"preset": "duelist", "shield": "round"}, "duelist",
+                    why="a house rule: +2 damage on an unhurt foe"),
             Witness("total_surprise_12", ("twice_if_alone",),
                     {"preset": "duelist", "ambush": 5}, "duelist", ambush,
                     why="side A, a master ambusher, strikes a lone foe (001.3)"),

@@ -24,6 +24,7 @@ from ...dice import pmf
 from ...errors import IntractableError, SpecError
 from ...outcomes import Probabilities
 from ..base import Side
+from .language import best_play_unsupported, house_rules, state_terms, unsupported_rows
 from .rules import Combatant, Rules, band, combat_score, scores, starting_health
 
 __all__ = ["DECLARATIONS", "Chain", "chain", "damage_pmf", "solve", "solve_best_play",
@@ -73,7 +74,7 @@ def unsupported(rules: Rules, side_a: Side, side_b: Side) -> str | None:
     n_states = starting_health(side_a[0], rules) * starting_health(side_b[0], rules)
     if n_states > MAX_STATES:
         return f"{n_states:,} health states exceed the solver's limit of {MAX_STATES:,}"
-    return None
+    return unsupported_rows(house_rules(rules), n_states)
 
 
 def _check(rules: Rules, side_a: Side, side_b: Side) -> None:
@@ -82,15 +83,24 @@ def _check(rules: Rules, side_a: Side, side_b: Side) -> None:
         raise IntractableError(f"crt has no exact solution here: {why}")
 
 
+NO_EXTRA: tuple[tuple[int, float], ...] = ((0, 1.0),)
+"""The distribution of a damage modifier that adds nothing."""
+
+
 def _damage_array(attacker: Combatant, target: Combatant, rules: Rules, *,
-                  deflectable: bool = True) -> np.ndarray:
-    """:func:`damage_pmf` in floats: P(damage = k) at index k (the solver's hot path)."""
+                  deflectable: bool = True,
+                  extra: tuple[tuple[int, float], ...] = NO_EXTRA) -> np.ndarray:
+    """:func:`damage_pmf` in floats: P(damage = k) at index k (the solver's hot path);
+    ``extra``: the distribution of the house rules' damage modifiers, ``(value, p)``."""
     mod = rules.weapon_damage_mod[attacker.weapon_type]
     block = rules.shield_block[target.shield] / 6 if deflectable else 0.0
     faces = np.arange(1, rules.damage_die + 1)
-    dealt = np.maximum(0, np.maximum(rules.min_damage, faces + mod)
-                       - rules.armour_points[target.armour])
-    out = np.bincount(dealt, minlength=1) * ((1 - block) / rules.damage_die)
+    dealt = [np.maximum(0, np.maximum(rules.min_damage, faces + mod + bonus)
+                        - rules.armour_points[target.armour]) for bonus, _ in extra]
+    size = max(int(d.max()) for d in dealt) + 1
+    out = np.zeros(size)
+    for d, (_, p) in zip(dealt, extra, strict=True):
+        out += np.bincount(d, minlength=size) * (p * (1 - block) / rules.damage_die)
     out[0] += block
     return out
 
@@ -108,15 +118,18 @@ class Chain:
     start
         Index of the starting state.
     advantage
-        A's advantage (B's is its negative); constant in a plain duel.
+        A's advantage in the starting state (B's is its negative); constant in a plain
+        duel unless a house rule changes the score with health.
     p_stroke_a, p_stroke_b
-        Each side's chance per roll to score (001.4), which is also the chance that its
-        diversion holds (001.5, 001.8.9).
+        Each side's chance per roll to score in the starting state (001.4), which is also
+        the chance that its diversion holds (001.5, 001.8.9).
     moves
         One (n_states, n_states) matrix per pair in :data:`DECLARATIONS`: the chance of
         going from a state to another in one round (rows: from).
     a_wins, b_wins, draws
         float (4, n_states): the chance that the round ends the fight that way.
+    advantages
+        int (n_states,): A's advantage in each state (house rules included).
     """
 
     health_a: np.ndarray
@@ -129,6 +142,7 @@ class Chain:
     a_wins: np.ndarray
     b_wins: np.ndarray
     draws: np.ndarray
+    advantages: np.ndarray
 
     @property
     def n_states(self) -> int:
@@ -136,7 +150,9 @@ class Chain:
 
 
 def _damage_laws(rules: Rules, a: Combatant, b: Combatant, p_stroke_a: float,
-                 p_stroke_b: float) -> dict[tuple[bool, bool], tuple[np.ndarray, np.ndarray]]:
+                 p_stroke_b: float, extra_a: tuple[tuple[int, float], ...] = NO_EXTRA,
+                 extra_b: tuple[tuple[int, float], ...] = NO_EXTRA,
+                 ) -> dict[tuple[bool, bool], tuple[np.ndarray, np.ndarray]]:
     """For each pair of declarations, the pmfs of the damage A takes and B takes in a round.
 
     An attacker scores with his band's chance; his 12 (one chance in 36 in every band) is
@@ -144,12 +160,12 @@ def _damage_laws(rules: Rules, a: Combatant, b: Combatant, p_stroke_a: float,
     holds (the diverter's own roll scores) only his 12 lands, as an ordinary stroke
     (001.5).  A diverter deals nothing.  Given the declarations the rolls are independent.
     """
-    def laws_of(attacker: Combatant, target: Combatant, p_stroke: float, p_holds: float
-                ) -> tuple[np.ndarray, np.ndarray]:
+    def laws_of(attacker: Combatant, target: Combatant, p_stroke: float, p_holds: float,
+                extra: tuple[tuple[int, float], ...]) -> tuple[np.ndarray, np.ndarray]:
         """(attacking freely, attacking into a diversion): pmfs of the damage dealt."""
-        ordinary = _damage_array(attacker, target, rules)
+        ordinary = _damage_array(attacker, target, rules, extra=extra)
         twelve = (ordinary if rules.shield_stops_12 or not rules.shield_block[target.shield]
-                  else _damage_array(attacker, target, rules, deflectable=False))
+                  else _damage_array(attacker, target, rules, deflectable=False, extra=extra))
         none = np.zeros(ordinary.size)
         none[0] = 1.0
         free = (1 - p_stroke) * none + (p_stroke - TWELVE) * ordinary + TWELVE * twelve
@@ -157,8 +173,8 @@ def _damage_laws(rules: Rules, a: Combatant, b: Combatant, p_stroke_a: float,
         return free, into_diversion
 
     nothing = np.array([1.0])
-    a_free, a_into = laws_of(a, b, p_stroke_a, p_stroke_b)
-    b_free, b_into = laws_of(b, a, p_stroke_b, p_stroke_a)
+    a_free, a_into = laws_of(a, b, p_stroke_a, p_stroke_b, extra_a)
+    b_free, b_into = laws_of(b, a, p_stroke_b, p_stroke_a, extra_b)
     laws = {}
     for a_diverts, b_diverts in DECLARATIONS:
         to_b = nothing if a_diverts else a_into if b_diverts else a_free
@@ -175,62 +191,96 @@ def _states(rules: Rules, a: Combatant, b: Combatant) -> tuple[int, np.ndarray, 
     return advantage, grid_a.ravel(), grid_b.ravel()
 
 
+Terms = tuple[np.ndarray, list[tuple[int, Any, Any]]]
+"""The house rules in each state (:func:`.language.state_terms`): each state's kind, and
+per kind (A's score modifier - B's, A's and B's damage modifier distributions)."""
+
+
 def chain(rules: Rules, side_a: Side, side_b: Side, /, *,
           declarations: tuple[tuple[bool, bool], ...] = DECLARATIONS,
-          states: tuple[int, np.ndarray, np.ndarray] | None = None) -> Chain:
+          states: tuple[int, np.ndarray, np.ndarray] | None = None,
+          terms: Terms | None = None) -> Chain:
     """Build the plain duel's chain (the pairs not in ``declarations`` get no matrix;
-    ``states``: :func:`_states`, if already known)."""
+    ``states``: :func:`_states`, if already known; ``terms``: the house rules in each
+    state, by default as they read in round 1)."""
     _check(rules, side_a, side_b)
     a, b = side_a[0], side_b[0]
     advantage, health_a, health_b = states or _states(rules, a, b)
-    p_stroke_a = float(stroke_probability(advantage, rules))
-    p_stroke_b = float(stroke_probability(-advantage, rules))
+    kind, kinds = terms or state_terms(house_rules(rules), a, b, rules, health_a, health_b, 1)
     start_a, start_b = starting_health(a, rules), starting_health(b, rules)
+    start = (start_a - 1) * start_b + (start_b - 1)
     n_states = health_a.size
-    laws = _damage_laws(rules, a, b, p_stroke_a, p_stroke_b)
-    moves: list[Any] = []
+    parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in DECLARATIONS]
     wins_a, wins_b, draws = np.zeros((3, 4, n_states))
-    for cell, pair in enumerate(DECLARATIONS):
-        if pair not in declarations:
-            moves.append(None)
-            continue
-        to_a, to_b = laws[pair]
-        joint = to_a[:, None] * to_b[None, :]  # [damage to A, damage to B]
-        new_a = health_a[:, None, None] - np.arange(to_a.size)[None, :, None]
-        new_b = health_b[:, None, None] - np.arange(to_b.size)[None, None, :]
-        shape = (n_states, to_a.size, to_b.size)
-        prob = np.broadcast_to(joint, shape)
-        new_a, new_b = np.broadcast_to(new_a, shape), np.broadcast_to(new_b, shape)
-        a_down, b_down = new_a <= 0, new_b <= 0
-        wins_a[cell] = np.where(b_down & ~a_down, prob, 0).sum(axis=(1, 2))
-        wins_b[cell] = np.where(a_down & ~b_down, prob, 0).sum(axis=(1, 2))
-        draws[cell] = np.where(a_down & b_down, prob, 0).sum(axis=(1, 2))
-        going_on = ~a_down & ~b_down & (prob > 0)
-        source = np.broadcast_to(np.arange(n_states)[:, None, None], shape)
-        rows, cols = source[going_on], ((new_a - 1) * start_b + (new_b - 1))[going_on]
-        if n_states <= DENSE_STATES:  # the usual duel: dense, and no SciPy to import
-            dense = np.zeros((n_states, n_states))
-            np.add.at(dense, (rows, cols), prob[going_on])
-            moves.append(dense)
-        else:
-            from scipy import sparse
-
-            moves.append(sparse.csr_matrix((prob[going_on], (rows, cols)),
-                                           shape=(n_states, n_states)))
-    return Chain(health_a, health_b, (start_a - 1) * start_b + (start_b - 1), advantage,
-                 p_stroke_a, p_stroke_b, tuple(moves), wins_a, wins_b, draws)
+    for number, (score, extra_a, extra_b) in enumerate(kinds):
+        mine = np.flatnonzero(kind == number)
+        p_a = float(stroke_probability(advantage + score, rules))
+        p_b = float(stroke_probability(-advantage - score, rules))
+        laws = _damage_laws(rules, a, b, p_a, p_b, extra_a, extra_b)
+        for cell, pair in enumerate(DECLARATIONS):
+            if pair in declarations:
+                rows, cols, prob, ends = _transitions(laws[pair], mine, health_a[mine],
+                                                      health_b[mine], start_b)
+                parts[cell].append((rows, cols, prob))
+                wins_a[cell, mine], wins_b[cell, mine], draws[cell, mine] = ends
+    moves = [_matrix(cell_parts, n_states) if pair in declarations else None
+             for cell_parts, pair in zip(parts, DECLARATIONS, strict=True)]
+    advantages = advantage + np.array([score for score, _, _ in kinds], np.int64)[kind]
+    start_advantage = int(advantages[start])
+    return Chain(health_a, health_b, start, start_advantage,
+                 float(stroke_probability(start_advantage, rules)),
+                 float(stroke_probability(-start_advantage, rules)), tuple(moves), wins_a,
+                 wins_b, draws, advantages)
 
 
-def _divert_probability(c: Combatant, advantage: int, health: np.ndarray, rules: Rules
+def _transitions(law: tuple[np.ndarray, np.ndarray], source: np.ndarray, health_a: np.ndarray,
+                 health_b: np.ndarray, start_b: int) -> tuple[Any, ...]:
+    """One pair of declarations in the states ``source``: the moves (rows, columns,
+    probabilities) of the fights going on, and the chance each state's round ends in A's
+    win, B's, a draw."""
+    to_a, to_b = law
+    joint = to_a[:, None] * to_b[None, :]  # [damage to A, damage to B]
+    new_a = health_a[:, None, None] - np.arange(to_a.size)[None, :, None]
+    new_b = health_b[:, None, None] - np.arange(to_b.size)[None, None, :]
+    shape = (source.size, to_a.size, to_b.size)
+    prob = np.broadcast_to(joint, shape)
+    new_a, new_b = np.broadcast_to(new_a, shape), np.broadcast_to(new_b, shape)
+    a_down, b_down = new_a <= 0, new_b <= 0
+    ends = (np.where(b_down & ~a_down, prob, 0).sum(axis=(1, 2)),
+            np.where(a_down & ~b_down, prob, 0).sum(axis=(1, 2)),
+            np.where(a_down & b_down, prob, 0).sum(axis=(1, 2)))
+    going_on = ~a_down & ~b_down & (prob > 0)
+    rows = np.broadcast_to(source[:, None, None], shape)[going_on]
+    cols = ((new_a - 1) * start_b + (new_b - 1))[going_on]
+    return rows, cols, prob[going_on], ends
+
+
+def _matrix(parts: list[tuple[np.ndarray, ...]], n_states: int) -> Any:
+    """The move matrix (rows: from) of the transitions ``parts``."""
+    rows, cols, prob = (np.concatenate([p[k] for p in parts]) for k in range(3))
+    if n_states <= DENSE_STATES:  # the usual duel: dense, and no SciPy to import
+        dense = np.zeros((n_states, n_states))
+        np.add.at(dense, (rows, cols), prob)
+        return dense
+    from scipy import sparse
+
+    return sparse.csr_matrix((prob, (rows, cols)), shape=(n_states, n_states))
+
+
+def _divert_probability(c: Combatant, advantage: Any, health: np.ndarray, rules: Rules
                         ) -> np.ndarray:
-    """P(c diverts) in each of its health states, by its policy (001.5)."""
+    """P(c diverts) in each of its health states, by its policy (001.5); ``advantage``:
+    its own, one for all states or one per state."""
     policy = c.divert
+    advantage = np.broadcast_to(np.asarray(advantage), health.shape)
     if policy == "by_band":
-        return np.full(health.shape, float(c.divert_by_band[band(advantage, rules)]))
+        levels, where = np.unique(advantage, return_inverse=True)
+        p = np.array([float(c.divert_by_band[band(int(v), rules)]) for v in levels])
+        return p[where.reshape(health.shape)]
     if policy == "always":
         return np.ones(health.shape)
     if policy == "if_deficit":
-        return np.full(health.shape, float(advantage < 0))
+        return (advantage < 0).astype(float)
     if policy in ("below_health", "reactive"):  # reactive: before any answer (see below)
         return (health <= c.divert_health).astype(float)
     if policy == "random":
@@ -238,11 +288,13 @@ def _divert_probability(c: Combatant, advantage: int, health: np.ndarray, rules:
     return np.zeros(health.shape)
 
 
-def declaration_weights(a: Combatant, b: Combatant, advantage: int, health_a: np.ndarray,
+def declaration_weights(a: Combatant, b: Combatant, advantage: Any, health_a: np.ndarray,
                         health_b: np.ndarray, rules: Rules) -> np.ndarray:
     """float (4, n_states): P(each pair of declarations) in each state (A's and B's health
-    given per state, A's ``advantage``), by both fighters' policies."""
+    given per state, A's ``advantage``: one, or one per state), by both fighters'
+    policies."""
     n_states = health_a.size
+    advantage = np.broadcast_to(np.asarray(advantage), health_a.shape)
     divert_a = _divert_probability(a, advantage, health_a, rules)
     divert_b = _divert_probability(b, -advantage, health_b, rules)
     weights = np.zeros((4, n_states))
@@ -252,10 +304,10 @@ def declaration_weights(a: Combatant, b: Combatant, advantage: int, health_a: np
         # A reactive fighter with the advantage declares second and answers the foe's
         # public declaration: it never diverts against a diverter (001.5)
         answers = rules.declarations == "deficit_first"
-        if answers and a.divert == "reactive" and advantage > 0 and b_diverts:
-            weight_a = np.full(n_states, float(not a_diverts))
-        if answers and b.divert == "reactive" and advantage < 0 and a_diverts:
-            weight_b = np.full(n_states, float(not b_diverts))
+        if answers and a.divert == "reactive" and b_diverts:
+            weight_a = np.where(advantage > 0, float(not a_diverts), weight_a)
+        if answers and b.divert == "reactive" and a_diverts:
+            weight_b = np.where(advantage < 0, float(not b_diverts), weight_b)
         weights[cell] = weight_a * weight_b
     return weights
 
@@ -315,16 +367,34 @@ def solve(rules: Rules, side_a: Side, side_b: Side, /) -> Probabilities:
     _check(rules, side_a, side_b)
     a, b = side_a[0], side_b[0]
     states = _states(rules, a, b)
-    weights = declaration_weights(a, b, *states, rules)
-    used = tuple(pair for cell, pair in enumerate(DECLARATIONS) if weights[cell].any())
-    duel = chain(rules, side_a, side_b, declarations=used, states=states)
-    law = mixed_round(duel, weights)
-    mean_rounds, a_win, b_win, draw, capped = run_rounds(duel, lambda _: law, rules.max_rounds)
+    house = house_rules(rules)
+    laws: dict[Any, Any] = {}
+
+    def law_of(round_number: int) -> tuple[Chain, Any]:
+        """The chain and round law of round ``round_number`` (house rules that read the
+        round give each round its own; equal ones are built once)."""
+        terms = state_terms(house, a, b, rules, states[1], states[2], round_number)
+        key = (terms[0].tobytes(), tuple(terms[1]))
+        if key not in laws:
+            kind, kinds = terms
+            advantages = states[0] + np.array([score for score, _, _ in kinds])[kind]
+            weights = declaration_weights(a, b, advantages, *states[1:], rules)
+            used = tuple(pair for cell, pair in enumerate(DECLARATIONS) if weights[cell].any())
+            duel = chain(rules, side_a, side_b, declarations=used, states=states, terms=terms)
+            laws[key] = duel, mixed_round(duel, weights)
+        return laws[key]
+
+    duel, first = law_of(1)
+    by_round = "round" in house.names
+    mean_rounds, a_win, b_win, draw, capped = run_rounds(
+        duel, (lambda r: law_of(r)[1]) if by_round else (lambda _: first), rules.max_rounds)
     elapsed = time.perf_counter() - began
     return Probabilities(
         "crt", a_win, b_win, draw, mean_rounds,
         details={"advantage": duel.advantage, "states": duel.n_states,
-                 "capped_at_max_rounds": capped, "solve_ms": round(1000 * elapsed, 3)})
+                 "capped_at_max_rounds": capped, "solve_ms": round(1000 * elapsed, 3)}
+        | ({"house_rules": [m.label() for m in house.modifiers]} if house else {})
+        | ({"round_laws": len(laws)} if by_round else {}))
 
 
 # --- best play: diversion chosen state by state ------------------------------------------
@@ -438,7 +508,7 @@ def solve_best_play(rules: Rules, side_a: Side, side_b: Side, /, *,
     began = time.perf_counter()
     if not 0.0 <= draw_worth <= 1.0 or draw_worth != draw_worth:
         raise SpecError(f"draw_worth must be a number in 0..1, got {draw_worth!r}")
-    why = unsupported(rules, side_a, side_b)
+    why = unsupported(rules, side_a, side_b) or best_play_unsupported(house_rules(rules))
     if why:
         raise IntractableError(f"crt has no exact best play here: {why}")
     duel = chain(rules, side_a, side_b)

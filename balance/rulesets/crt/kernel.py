@@ -23,13 +23,24 @@ round's most drastic cause (the order of ``CAUSES`` is their priority).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
 from ...dice import codes, expand, sum_table
+from ...language import names_used, total
 from ...outcomes import Outcomes
 from ...results import Winner
+from ..house import HouseRules
+from .language import (
+    STATIC_NAMES,
+    field_of,
+    fighter_value,
+    house_rules,
+    scalar_env,
+    vocabulary,
+)
 from .reference import CAUSES
 from .rules import (
     AMBUSH_RESULTS,
@@ -37,6 +48,8 @@ from .rules import (
     DIVERT_POLICIES,
     EF_EFFECTS,
     ES_EFFECTS,
+    SHIELDS,
+    TABLE_STATE,
     WEAPON_TYPES,
     Combatant,
     Rules,
@@ -82,7 +95,8 @@ class _Setup:
     score: np.ndarray  # int16 (n_slots, 3): combat score with each weapon type
     health: np.ndarray  # int16 (n_slots,)
     weapon: np.ndarray  # int8 (n_slots,): weapon type in hand at the start
-    shield_block: np.ndarray  # int8 (n_slots,)
+    shield: np.ndarray  # int8 (n_slots,): index into SHIELDS
+    block_of_shield: np.ndarray  # int8 (len(SHIELDS),): the rules' shield_block
     armour: np.ndarray  # int16 (n_slots,): points removed from each stroke
     divert_policy: np.ndarray  # int8 (n_slots,): index into DIVERT_POLICIES
     divert_health: np.ndarray  # int16 (n_slots,)
@@ -99,6 +113,8 @@ class _Setup:
     ambush_result: np.ndarray  # int8 (12,): ambush result code of each total 1..11
     ambush_bonus: np.ndarray  # int16 (len(AMBUSH_RESULTS),): score bonus of each result
     band_code: np.ndarray  # int8 (2 * REACH + 1,): [advantage + REACH] -> index into BANDS
+    fighters: tuple[Combatant, ...]  # (n_slots,): the combatants, for the house rules' names
+    damage_bonus: np.ndarray  # int16 (n_slots,): house rules folded into each one's damage
 
     @classmethod
     def of(cls, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
@@ -110,7 +126,8 @@ class _Setup:
                      np.int16),
             np.array([starting_health(c, rules) for c in everyone], np.int16),
             np.array([WEAPON_TYPES.index(c.weapon_type) for c in everyone], np.int8),
-            np.array([rules.shield_block[c.shield] for c in everyone], np.int8),
+            np.array([SHIELDS.index(c.shield) for c in everyone], np.int8),
+            np.array([rules.shield_block[name] for name in SHIELDS], np.int8),
             np.array([rules.armour_points[c.armour] for c in everyone], np.int16),
             np.array([DIVERT_POLICIES.index(c.divert) for c in everyone], np.int8),
             np.array([c.divert_health for c in everyone], np.int16),
@@ -129,7 +146,25 @@ class _Setup:
             np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
             np.array([BANDS.index(band(advantage, rules))
                       for advantage in range(-REACH, REACH + 1)], np.int8),
+            tuple(everyone), np.zeros(len(everyone), np.int16),
         )
+
+    @property
+    def shield_block(self) -> np.ndarray:
+        """int8 (n_slots,): each one's shield block at the start."""
+        return self.block_of_shield[self.shield]
+
+    def folded(self, house: HouseRules) -> _Setup:
+        """The plain duel's setup with house rules that read only what the duel never
+        changes folded in: score modifiers into the scores, damage modifiers into each
+        one's damage (see :func:`foldable`)."""
+        score, bonus = self.score.copy(), self.damage_bonus.copy()
+        for me in (0, 1):
+            env = scalar_env(house.names, self.fighters[me], self.fighters[1 - me], self.rules,
+                             round_number=None, foes_engaged=1)
+            for to, out in (("score", score[me]), ("damage", bonus[me:me + 1])):
+                out += sum(m.read(env)[0] for m in house.on(to))
+        return replace(self, score=score, damage_bonus=bonus)
 
     def strokes(self, advantage: np.ndarray, roll: np.ndarray) -> np.ndarray:
         """Whether each ``roll`` scores with each ``advantage`` (001.4)."""
@@ -167,11 +202,23 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
         :data:`~.reference.CAUSES`.
     """
     setup = _Setup.of(rules, side_a, side_b)
+    house = house_rules(rules)
     plain = (setup.n_slots == 2 and not rules.extraordinary and rules.ambush == "none"
-             and not setup.divert_policy.any())
+             and not setup.divert_policy.any() and foldable(house))
     if plain:
-        return _plain_duel(setup, n, rng)
-    return _General(setup, n, rng).run()
+        return _plain_duel(setup.folded(house) if house else setup, n, rng)
+    return _General(setup, n, rng, house).run()
+
+
+def foldable(house: HouseRules) -> bool:
+    """Whether the plain duel can fold ``house`` into its tables: no effects, no dice, and
+    only names a plain duel never changes (the combatants' fields; weapon, shield and score,
+    which only the tables change; foes_engaged, 1 in a duel)."""
+    fixed = STATIC_NAMES | TABLE_STATE | {"foes_engaged"}
+    return (not house.effects and not any(m.amount.has_dice or (m.when is not None
+                                                                 and m.when.has_dice)
+                                          for m in house.modifiers)
+            and all(field_of(name) in fixed for name in house.names))
 
 
 # --- the plain duel -------------------------------------------------------------------------
@@ -192,7 +239,8 @@ def _round_damage_table(setup: _Setup, attacker: int, target: int) -> np.ndarray
     roll = ROLL_2D6[code % 36]
     face = (code // 36) % die + 1
     shield_die = code // (36 * die) + 1
-    raw = np.maximum(rules.min_damage, face + setup.damage_mod[setup.weapon[attacker]])
+    raw = np.maximum(rules.min_damage, face + setup.damage_mod[setup.weapon[attacker]]
+                     + setup.damage_bonus[attacker])
     dealt = np.maximum(0, raw - setup.armour[target])
     deflectable = (roll != 12) | rules.shield_stops_12  # 001.9: a 12 cannot be deflected
     dealt = np.where(deflectable & (shield_die <= setup.shield_block[target]), 0, dealt)
@@ -324,6 +372,120 @@ class _Strokes:
             "self_inflicted"))
 
 
+class _HouseTerms:
+    """The house rules' modifiers over a :class:`_General` kernel's live fights.
+
+    Names are read as they stand at the start of the round (``health``: ``round_health``,
+    set before any stroke of the round lands); the arrays are built only for the names the
+    rows read.  A kernel without house rules never calls this.
+    """
+
+    def __init__(self, kernel: _General, house: HouseRules) -> None:
+        self.k = kernel
+        self.score_rows = house.on("score")
+        self.damage_rows = house.on("damage")
+        self.score_names = names_used(self.score_rows)
+        self.damage_names = names_used(self.damage_rows)
+        self.reads_health = any(field_of(n) in ("health", "wounds") for n in self.damage_names)
+        self.static: dict[str, np.ndarray] = {}
+        for name in (*self.score_names, *self.damage_names):
+            field_ = field_of(name)
+            if field_ in STATIC_NAMES and field_ not in self.static:
+                values = [fighter_value(field_, c, kernel.rules) for c in kernel.setup.fighters]
+                declared = vocabulary().names[name]
+                self.static[field_] = (declared.encode(values) if declared.kind == "str"
+                                       else np.array(values))
+
+    def values(self, field_: str, flat: np.ndarray) -> np.ndarray:
+        """One fighter field at flat indices ``slot * n_live + fight``."""
+        k = self.k
+        n_live = k.live.size
+        if field_ == "weapon":
+            return np.take(k.weapon.ravel(), flat)
+        if field_ == "shield":
+            return np.take(k.shield.ravel(), flat)
+        if field_ == "health":
+            return np.take(k.round_health.ravel(), flat)
+        if field_ == "wounds":
+            return (np.take(k.setup.health, flat // n_live)
+                    - np.take(k.round_health.ravel(), flat))
+        if field_ == "score":
+            return np.take(k.score_by_weapon, np.take(k.weapon.ravel(), flat) * k.setup.n_slots
+                           + flat // n_live)
+        return np.take(self.static[field_], flat // n_live)
+
+    def rows_of(self, field_: str, order: np.ndarray) -> np.ndarray:
+        """One fighter field for every slot in ``order`` (a permutation of the slots), all
+        live fights: ``(n_slots * n_live,)``, slot-major, without a gather per fight."""
+        k = self.k
+        if field_ in ("weapon", "shield", "health"):
+            state = {"weapon": k.weapon, "shield": k.shield, "health": k.round_health}[field_]
+            return state[order].ravel()
+        if field_ == "wounds":
+            return (k.setup.health[order, None] - k.round_health[order]).ravel()
+        if field_ == "score":
+            return np.take(k.score_by_weapon, k.weapon[order] * k.setup.n_slots
+                           + order[:, None]).ravel()
+        return np.repeat(self.static[field_][order], k.live.size)
+
+    def env(self, names: Sequence[str], flat_self: np.ndarray, flat_target: np.ndarray,
+            orders: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, Any]:
+        """The values of ``names`` for fighters ``flat_self`` facing ``flat_target`` (flat
+        indices, one dimension); ``orders``: the slots of each, when they are whole slot
+        rows (every slot facing a fixed foe: a duel), read without a gather."""
+        env: dict[str, Any] = {}
+        for name in names:
+            if name == "round":
+                env[name] = self.k.round_number
+            elif name == "foes_engaged":
+                env[name] = np.take(self.k.foes_engaged().ravel(), flat_self)
+            else:
+                role, _, field_ = name.partition(".")
+                me = role == "self"
+                env[name] = (self.rows_of(field_, orders[0 if me else 1]) if orders is not None
+                             else self.values(field_, flat_self if me else flat_target))
+        return env
+
+    def score(self, x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
+        """int32 (n_slots, n_live): the score modifiers of every fighter against the foe it
+        faces first in the exchanges ``x, y, valid`` (0 for one facing nobody)."""
+        k = self.k
+        n_slots, n_live = k.setup.n_slots, k.live.size
+        if n_slots == 2:  # a duel: each faces the other, every slot row whole
+            slots = np.arange(2)
+            env = self.env(self.score_names, slots, slots, orders=(slots, slots[::-1]))
+            return total(self.score_rows, "score", env, k.rng,
+                         n=2 * n_live).value.reshape(2, n_live).astype(np.int32)
+        fights = np.arange(n_live)
+        target = np.full((n_slots, n_live), -1, np.int64)
+        flat_target = target.ravel()
+        for e in reversed(range(x.shape[0])):  # the first exchange of a lone fighter wins
+            ok = valid[e]
+            flat_target[(x[e] * n_live + fights)[ok]] = y[e][ok]
+            flat_target[(y[e] * n_live + fights)[ok]] = x[e][ok]
+        has = target >= 0
+        slot = np.arange(n_slots)[:, None]
+        flat_self = (slot * n_live + fights).ravel()
+        flat_foe = (np.where(has, target, slot) * n_live + fights).ravel()
+        value = total(self.score_rows, "score", self.env(self.score_names, flat_self, flat_foe),
+                      k.rng, n=flat_self.size).value
+        return np.where(has, value.reshape(n_slots, n_live), 0).astype(np.int32)
+
+    def damage(self, flat_self: np.ndarray, flat_target: np.ndarray,
+               where: np.ndarray | None = None) -> np.ndarray | int:
+        """int64 (the shape of ``flat_self``): the damage modifiers of strokes by
+        ``flat_self`` on ``flat_target`` (only ``where``, if given; 0 elsewhere)."""
+        if not self.damage_rows:
+            return 0
+        out = np.zeros(flat_self.shape, np.int64)
+        idx = np.flatnonzero(where) if where is not None else np.arange(flat_self.size)
+        if idx.size:
+            env = self.env(self.damage_names, flat_self.ravel()[idx], flat_target.ravel()[idx])
+            out.ravel()[idx] = total(self.damage_rows, "damage", env, self.k.rng,
+                                     n=idx.size).value
+        return out
+
+
 class _General:
     """Every rule of seed 001 over ``n`` fights.
 
@@ -333,7 +495,8 @@ class _General:
     faster than 2-D fancy indexing on narrow arrays.
     """
 
-    def __init__(self, setup: _Setup, n: int, rng: np.random.Generator) -> None:
+    def __init__(self, setup: _Setup, n: int, rng: np.random.Generator,
+                 house: HouseRules | None = None) -> None:
         self.setup = setup
         self.rules = setup.rules
         self.rng = rng
@@ -344,7 +507,7 @@ class _General:
         self.live = np.arange(n)
         self.health = np.repeat(setup.health[:, None], n, axis=1)
         self.weapon = np.repeat(setup.weapon[:, None], n, axis=1)
-        self.shield_block = np.repeat(setup.shield_block[:, None], n, axis=1)
+        self.shield = np.repeat(setup.shield[:, None], n, axis=1)  # codes: SHIELDS
         self.forced_diversion = np.zeros((n_slots, n), bool)  # may only defend (EF 5, EF 9)
         self.out_cause = np.full((n_slots, n), STANDING, np.int8)
         self.fell_in_round = np.full((n_slots, n), -1, np.int16)
@@ -360,6 +523,20 @@ class _General:
         # [weapon type * n_slots + slot]: combat score of that slot with that weapon type
         self.score_by_weapon = setup.score.T.ravel().astype(np.int16)
         self.stroke_flat = setup.stroke.ravel()  # [(advantage + REACH) * 13 + roll]
+        self.round_health = self.health  # health at the start of the round (house rules)
+        self.terms = _HouseTerms(self, house) if house is not None and house.modifiers else None
+
+    def foes_engaged(self) -> np.ndarray:
+        """int (n_slots, n_live): how many foes each fighter faces in this round's
+        exchanges."""
+        x, y, valid = self.exchanges[:3]
+        n_live = self.live.size
+        count = np.zeros((self.setup.n_slots, n_live), np.int64)
+        fights = np.arange(n_live)
+        for e in range(x.shape[0]):
+            count.ravel()[x[e] * n_live + fights] += valid[e]
+            count.ravel()[y[e] * n_live + fights] += valid[e]
+        return count
 
     @property
     def standing(self) -> np.ndarray:
@@ -437,7 +614,15 @@ class _General:
         setup, rules = self.setup, self.rules
         n_live = self.live.size
         n_slots = setup.n_slots
+        self.round_health = self.health
         x, y, valid, advantage_x, advantage_y = self.engage(bonus)
+        if self.terms is not None and self.terms.score_rows:
+            # house rules on the score, against the foe each faces as the scores before
+            # modifiers pair them; then the exchanges again with the modified scores
+            self.exchanges = (x, y, valid, advantage_x, advantage_y)
+            extra = self.terms.score(x, y, valid)
+            bonus = extra if bonus is None else bonus + extra
+            x, y, valid, advantage_x, advantage_y = self.engage(bonus)
         self.exchanges = (x, y, valid, advantage_x, advantage_y)
         n_entries = 2 * x.shape[0]
         attacker = np.empty((n_entries, n_live), np.int64)
@@ -634,7 +819,7 @@ class _General:
         six = np.flatnonzero(effect == EF["shattered"])
         if six.size:
             which = self.d6(six.size)
-            has_shield = self.shield_block[roller[six], fight[six]] > 0
+            has_shield = self.shield[roller[six], fight[six]] > 0
             shield_hit = (which <= 3) & has_shield
             weapon_hit = (which > 3) | ((which <= 3) & ~has_shield
                                          & (rules.ef6_no_shield == "weapon"))
@@ -828,26 +1013,33 @@ class _General:
         (n_slots, n_live)."""
         rules, setup = self.rules, self.setup
         weapon = np.take(self.weapon.ravel(), flat_attacker)
-        raw = np.maximum(rules.min_damage, die + np.take(setup.damage_mod, weapon))
+        bonus = 0 if self.terms is None else self.terms.damage(flat_attacker, flat_target)
+        raw = np.maximum(rules.min_damage, die + np.take(setup.damage_mod, weapon) + bonus)
         dealt = np.maximum(0, raw - np.take(setup.armour, target))
-        block = np.take(self.shield_block.ravel(), flat_target)
+        block = np.take(self.setup.block_of_shield, np.take(self.shield.ravel(), flat_target))
         return np.where(deflectable & (shield_die <= block), 0, dealt).astype(np.int16)
 
     def apply(self, ordinary: np.ndarray, undeflectable: np.ndarray, code: np.ndarray,
               flat_attacker: np.ndarray, flat_target: np.ndarray, target: np.ndarray) -> None:
         n_live = self.live.size
+        if self.terms is not None and self.terms.reads_health:
+            self.round_health = self.health.copy()  # strokes land one by one below
         flat_health = self.health.ravel()
         nullified = self.flat("nullify")  # ES 7: every stroke on these is cancelled
         # ordinary strokes of the main pass: each entry's own damage and shield dice
         if ordinary.any():
             rules, setup = self.rules, self.setup
             weapon = self.at_attacker(self.weapon, flat_attacker)
+            bonus = (0 if self.terms is None
+                     else self.terms.damage(flat_attacker, flat_target, where=ordinary))
             raw = np.maximum(rules.min_damage, np.take(self.code_damage_die, code)
-                             + np.take(setup.damage_mod, weapon))
+                             + np.take(setup.damage_mod, weapon) + bonus)
             armour = setup.armour[::-1, None] if self.duel else np.take(setup.armour, target)
             dealt = np.maximum(0, raw - armour).astype(np.int16)
             deflected = ((np.take(self.code_shield_die, code)
-                          <= self.at_target(self.shield_block, flat_target)) & ~undeflectable)
+                          <= np.take(setup.block_of_shield,
+                                     self.at_target(self.shield, flat_target)))
+                         & ~undeflectable)
             dealt[~ordinary | deflected] = 0
             if nullified.size:
                 slot, fight = np.divmod(nullified, n_live)
@@ -893,7 +1085,7 @@ class _General:
             order = np.argsort(self.score_by_weapon[taken * n_slots + slot], kind="stable")
             order = order[gain[order]]  # the best of several taken weapons is set last
             self.weapon.ravel()[taker[order]] = taken[order]
-        self.shield_block.ravel()[self.flat("lose_shield")] = 0
+        self.shield.ravel()[self.flat("lose_shield")] = 0  # "none"
         forced = self.flat("forced")
         self.forced_diversion = np.zeros(self.out_cause.shape, bool)
         self.forced_diversion.ravel()[forced] = True
@@ -938,7 +1130,7 @@ class _General:
         self.cause[fights] = cause
         keep = np.flatnonzero(~done)
         self.live = self.live[keep]
-        for name in ("health", "weapon", "shield_block", "forced_diversion", "out_cause",
+        for name in ("health", "weapon", "shield", "forced_diversion", "out_cause",
                      "fell_in_round"):
             setattr(self, name, np.take(getattr(self, name), keep, axis=1))
 
@@ -971,6 +1163,7 @@ class _General:
         setup = self.setup
         n_live = self.live.size
         x, y, valid, _, _ = self.engage()
+        self.round_health = self.health
         self.strokes = _Strokes()
         for slot in np.flatnonzero(setup.side == ambusher_side):
             fight = fights[self.out_cause[slot, fights] == STANDING]

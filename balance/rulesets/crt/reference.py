@@ -20,9 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from ...language import narrate_total
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
+from .language import house_rules, scalar_env
 from .rules import (
     Combatant,
     Rules,
@@ -66,6 +68,16 @@ class _Fighter:
     @property
     def standing(self) -> bool:
         return self.out is None
+
+
+@dataclass(frozen=True)
+class _Now:
+    """A fighter as the round found him (what the house rules read)."""
+
+    c: Combatant
+    weapon: str
+    shield: str
+    health: int
 
 
 @dataclass
@@ -144,6 +156,8 @@ class _Fight:
         self.opponents: dict[int, list[_Fighter]] = {}
         self.round_number = 0
         self.exchanges: list[_Exchange] = []
+        self.house = house_rules(rules)
+        self.round_health: dict[int, int] = {}  # health at the start of the round
 
     # --- small helpers ---------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -163,24 +177,67 @@ class _Fight:
         return [f for f in self.sides[side] if f.standing]
 
     # --- engagement (001.7) ----------------------------------------------------------------
+    # --- house rules (balance.rulesets.house) ------------------------------------------------
+    def env(self, names: Sequence[str], me: _Fighter, foe: _Fighter) -> dict[str, Any]:
+        """The values of ``names`` for ``me`` facing ``foe``, as they stood at the start of
+        the round."""
+        def now(f: _Fighter) -> _Now:
+            return _Now(f.c, f.weapon, f.shield, self.round_health.get(id(f), f.health))
+
+        return scalar_env(names, now(me), now(foe), self.rules, round_number=self.round_number,
+                          foes_engaged=len(self.opponents.get(id(me), ())) or 1)
+
+    def modifiers(self, to: str, me: _Fighter, foe: _Fighter) -> int:
+        """The house rules' modifiers on ``to`` for ``me`` against ``foe``, each that fired
+        narrated with why."""
+        rows = self.house.on(to)
+        if not rows:
+            return 0
+        value, lines = narrate_total(rows, to, self.env(self.house.names, me, foe), self.rng)
+        for line in lines:
+            self.say(f"    {me.label}: {line}")
+        return value
+
+    # --- engagement (001.7) ----------------------------------------------------------------
     def engage(self, bonus: tuple[int, int] = (0, 0)) -> list[_Exchange]:
-        """Form this round's exchanges from the standing fighters.
+        """Form this round's exchanges from the standing fighters (see :meth:`pair`).
+
+        The house rules' score modifiers are read for each fighter against the foe he
+        faces first as the scores before them pair the fighters; the exchanges are then
+        formed again with the modified scores."""
+        extra = {id(f): bonus[f.side] for side in self.sides for f in side}
+        if not self.house.on("score"):
+            return self.pair(extra)
+        self.pair(extra, quiet=True)
+        first = {id(f): foes[0] for side in self.sides for f in side
+                 if (foes := self.opponents.get(id(f)))}
+        for side in self.sides:
+            for f in side:
+                if id(f) in first:
+                    extra[id(f)] += self.modifiers("score", f, first[id(f)])
+        return self.pair(extra)
+
+    def pair(self, extra: dict[int, int], quiet: bool = False) -> list[_Exchange]:
+        """Form this round's exchanges from the standing fighters, each fighter's score
+        raised by ``extra[id(fighter)]``.
 
         Equal numbers pair off by score.  Otherwise each fighter of the smaller side faces
         up to ``max_foes`` of the larger, dealt out in score order; he fights the first at
         his score minus their aggregate and the rest at zero (``multi_zero_mode``).  Foes
         beyond the cap wait and step in when one falls (engagements re-form each round).
         """
+        def score(f: _Fighter) -> int:
+            return self.score(f) + extra[id(f)]
+
         def ranked(side: int) -> list[_Fighter]:
-            return sorted(self.standing(side), key=lambda f: (-(self.score(f) + bonus[side]),
-                                                              f.index))
+            return sorted(self.standing(side), key=lambda f: (-score(f), f.index))
 
         a, b = ranked(0), ranked(1)
         self.opponents = {id(f): [] for f in a + b}
         exchanges = []
         if len(a) == len(b):
             for x, y in zip(a, b, strict=True):
-                d = self.score(x) + bonus[0] - self.score(y) - bonus[1]
+                d = score(x) - score(y)
                 exchanges.append(_Exchange(x, y, d, -d))
                 self.opponents[id(x)].append(y)
                 self.opponents[id(y)].append(x)
@@ -190,12 +247,12 @@ class _Fight:
             reach = self.rules.max_foes * len(lone)
             for j, foe in enumerate(pack[:reach]):
                 groups[id(lone[j % len(lone)])].append(foe)
-            if pack[reach:]:  # a crowd: the rest cannot get at him and wait their turn
+            if pack[reach:] and not quiet:  # a crowd: the rest wait their turn
                 self.say("  waiting their turn: " + ", ".join(f.label for f in pack[reach:]))
             for x in lone:
                 foes = groups[id(x)]
-                aggregate = sum(self.score(f) + bonus[f.side] for f in foes)
-                d = self.score(x) + bonus[x.side] - aggregate
+                aggregate = sum(score(f) for f in foes)
+                d = score(x) - aggregate
                 for k, foe in enumerate(foes):
                     if k == 0:
                         adv_x, adv_y = d, -d
@@ -469,7 +526,8 @@ class _Fight:
         """Damage of one stroke after shield and armour (001.9)."""
         rules, att, tgt = self.rules, stroke.attacker, stroke.target
         die = rules.damage_die if stroke.maximum else int(self.rng.integers(1, rules.damage_die + 1))
-        raw = max(rules.min_damage, die + rules.weapon_damage_mod[att.weapon])
+        bonus = self.modifiers("damage", att, tgt)
+        raw = max(rules.min_damage, die + rules.weapon_damage_mod[att.weapon] + bonus)
         block = rules.shield_block[tgt.shield]
         if block and stroke.twelve:
             self.say(f"    {tgt.label}'s {tgt.shield} shield cannot deflect a 12")
@@ -483,6 +541,7 @@ class _Fight:
     def apply(self, effects: _Effects) -> None:
         """Apply a round's effects simultaneously."""
         table_damage: dict[int, int] = {}  # damage each fighter took from table results
+        self.round_health = {id(f): f.health for side in self.sides for f in side}
         for stroke in effects.strokes:
             if id(stroke.target) in effects.nullify_all and not stroke.self_inflicted:
                 self.say(f"    {stroke.target.label} slips and falls: "
@@ -534,6 +593,7 @@ class _Fight:
                     f.fell = self.round_number
                     self.say(f"    {f.label} is down"
                              + (" (an extraordinary result decided it)" if decided else ""))
+        self.round_health = {}
 
     # --- the opening (001.3) ---------------------------------------------------------------
     def ambush(self) -> None:

@@ -6,11 +6,14 @@ from.  Tags: TEXT (the seed says it), AMBIG (a chosen reading), DEFAULT (a gap f
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
+from ...language import Name, Names, Vocabulary
+from ..house import house_rules_param, read
 
 ABILITIES: tuple[str, ...] = ("agility", "strength", "toughness", "creativity")
 WEAPON_TYPES: tuple[str, ...] = ("one_handed", "two_handed", "unarmed")
@@ -293,9 +296,14 @@ class Rules:
             "in a duel), or strikes its one foe twice when there is no second (001.3)")
     max_rounds: int = param(200, tag="DEFAULT", low=1, high=100_000,
                             doc="rounds after which the fight is a draw (001.9)")
+    # crt has no content rows to hang a modifier on (three weapon types; tables of one
+    # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
+    house_rules: Table = house_rules_param("crt", "score, damage")
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.house_rules:  # compiled now: a mistake is refused before any fight runs
+            read(vocabulary(), self.house_rules)
         for kind, abilities in self.level_abilities.items():
             if kind not in WEAPON_TYPES or len(abilities) != 6 or any(
                     a not in ABILITIES for a in abilities):
@@ -335,3 +343,52 @@ def starting_health(c: Combatant, rules: Rules) -> int:
     if c.health is not None:
         return c.health
     return max(1, c.toughness) if rules.health == "toughness" else rules.fixed_health
+
+
+# --- the rules language: what house rules may read and change (issue 21) -----------
+MAX_SCORE = 30 + 5 * 30 + 1000 + 100
+"""The highest combat score the combatant fields allow (abilities 0..30, combats 0..1000,
+bonus -100..100): the range the checker bounds amounts with."""
+
+FIGHTER_NAMES: dict[str, Name] = {
+    "weapon": Name(str, choices=WEAPON_TYPES, tag="TEXT",
+                   doc="weapon type in hand now (EF 8, ES 6, 10, 11 can leave him unarmed)"),
+    "shield": Name(str, choices=SHIELDS, tag="DEFAULT",
+                   doc="shield carried now (EF 6 can shatter it)"),
+    "armour": Name(str, choices=ARMOURS, tag="DEFAULT", doc="armour worn"),
+    "skill": Name(int, range=(0, 5), tag="TEXT",
+                  doc="skill level with his own weapon type (0 unskilled ... 5 master)"),
+    "combats": Name(int, range=(0, 1000), tag="TEXT", doc="combats survived"),
+    **{ability: Name(int, range=(0, 30), tag="TEXT", doc=f"{ability} (ability)")
+       for ability in ABILITIES},
+    "score": Name(int, range=(-100, MAX_SCORE), tag="TEXT",
+                  doc="combat score with the weapon in hand, before modifiers (001.2)"),
+    "health": Name(int, range=(1, 999), tag="DEFAULT", doc="health now"),
+    "max_health": Name(int, range=(1, 999), tag="DEFAULT", doc="health at the start"),
+    "wounds": Name(int, range=(0, 998), tag="DEFAULT",
+                   doc="damage taken so far (max_health - health)"),
+    "leader": Name(bool, tag="DEFAULT", doc="a leader or champion (ES 12)"),
+}
+SITUATION_NAMES: dict[str, Name] = {
+    "round": Name(int, range=(0, 100_000), tag="DEFAULT",
+                  doc="the round, from 1; 0 in an ambush's opening exchange (001.3)"),
+    "foes_engaged": Name(int, range=(1, 3), tag="TEXT",
+                         doc="foes the fighter faces this round (001.7; 1 in a duel)"),
+}
+TARGETS = {"score": "the combat score the Combat Results Table compares (001.4)",
+           "damage": "each stroke's damage, after the weapon modifier, before the least "
+                     "damage and armour (001.9)"}
+
+STATIC_NAMES = frozenset({"armour", "skill", "combats", *ABILITIES, "max_health", "leader"})
+"""Fighter fields no round changes."""
+TABLE_STATE = frozenset({"weapon", "shield", "score"})
+"""Fighter names only the Extraordinary tables change (fixed in the plain duel)."""
+STATE_NAMES = frozenset({"health", "wounds"})
+"""Fighter names the plain duel's Markov chain holds."""
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    """crt's vocabulary (built once)."""
+    names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
+    return Vocabulary(names, targets=TARGETS)

@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
+from ...language import Vocabulary
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side, Witness
 from . import exact as _exact
 from . import kernel as _kernel
+from . import language as _language
 from . import reference as _reference
 from . import rules as _rules
 from .presets import PRESETS, SCENARIOS
@@ -78,6 +80,10 @@ class Pool(Ruleset):
         details["policy_a"] = details["policy_b"] = said
         return dataclasses.replace(answer, details=details)
 
+    def vocabulary(self) -> Vocabulary:
+        """What pool's house rules may read and change (:mod:`.language`)."""
+        return _language.vocabulary()
+
     def exact_check(self, rules: _rules.Rules, side_a: Side, side_b: Side, /) -> str | None:
         """Why ``exact`` cannot answer this matchup, or ``None`` (sizes only, no solving;
         the sweep runner asks it of every cell of an exact sweep)."""
@@ -134,6 +140,12 @@ class Pool(Ruleset):
                     {"max_rounds": 3}, why="example 8 cut to 3 rounds: draws are likely"),
             Witness("exact_play", ("policies",), {**average, "pool_policy": "all_in_first"},
                     average, why="side A spends all at once, against the equilibrium"),
+            Witness("house_rules",
+                    ({"wounded_defence": {"modifiers": [{
+                        "to": "defence", "amount": 1,
+                        "when": "self.wound_points <= self.max_wound_points // 2"}]}},),
+                    {**average, "coordination": 6}, average,
+                    why="a house rule: +1 defence at half Wound Points or less"),
         )
 
     def inert_fields(self) -> dict[str, str]:

@@ -64,13 +64,17 @@ from typing import Any
 import numpy as np
 
 from ...errors import IntractableError
+from ...language import names_used, total
 from ...outcomes import Probabilities
+from ..house import HouseRules
+from .language import house_rules, rolls, static_value
 from .matrix_game import solve_batch
 from .rules import (
     Combatant,
     Profile,
     Rules,
     can_possibly_hit,
+    die_range,
     failure_damage,
     margin_bonus,
     order_groups,
@@ -115,6 +119,7 @@ class PairTable:
     """
 
     offset: int
+    """``s + offset`` is the row of ``s = a - d`` (plus the house rules' lead, if any)."""
     p_miss: np.ndarray
     p_hit: np.ndarray
     damage: np.ndarray
@@ -124,6 +129,9 @@ class PairTable:
     (``margin_failure_damage``); ``p_miss`` then holds only the harmless misses."""
     backlash: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     back_after: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+    n_s: int = 0
+    """Rows per damage class: the house rules' damage modifier ``x`` reads the block of
+    rows ``(x - low) * n_s`` on (one block without house rules)."""
 
 
 def dice_difference(rules: Rules) -> dict[int, float]:
@@ -158,6 +166,9 @@ class Space:
                              for p in self.profiles]
         self.k = k = len(self.profiles)
         self.side = np.array([p.side for p in self.profiles])
+        self.fighters = (*side_a, *side_b)
+        self.house = house_rules(rules)
+        self.lead_range, self.damage_range = _house_ranges(self.house)
         self.pool = np.array([p.pool for p in self.profiles])
         self.max_pool = int(self.pool.max())
         self.draw_worth = rules.draw_worth
@@ -211,20 +222,24 @@ class Space:
 
     # ------------------------------------------------------------------------------------
     def _pair_table(self, i: int, j: int, diff: dict[int, float]) -> PairTable:
+        """The outcomes of ``i`` attacking ``j``: a row per ``s = a - d`` (widened by the
+        house rules' lead ``lead_range``), in blocks per damage modifier
+        (``damage_range``)."""
         att, dfn = self.profiles[i], self.profiles[j]
         lead = att.attack - dfn.defence
-        s_values = range(-dfn.pool, att.pool + 1)
+        (lead_low, lead_high), (bonus_low, bonus_high) = self.lead_range, self.damage_range
+        s_values = range(-dfn.pool + lead_low, att.pool + lead_high + 1)
         damages: set[int] = set()
         backlashes: set[int] = set()
         rows = []
-        for s in s_values:
+        for bonus, s in itertools.product(range(bonus_low, bonus_high + 1), s_values):
             miss = 0.0
             hit: dict[int, float] = {}
             back: dict[int, float] = {}
             for t, pt in diff.items():
                 margin = lead + s + t
                 if margin > 0:  # the attack must beat the defence (003.2)
-                    dmg = att.damage + margin_bonus(self.rules, margin)
+                    dmg = max(0, att.damage + margin_bonus(self.rules, margin) + bonus)
                     hit[dmg] = hit.get(dmg, 0.0) + pt
                     damages.add(dmg)
                 elif failure_damage(self.rules, -margin) > 0:
@@ -243,8 +258,9 @@ class Space:
                 p_hit[n, order.index(dmg)] = pr
             for hurt, pr in back.items():
                 p_back[n, back_order.index(hurt)] = pr
-        return PairTable(dfn.pool, p_miss, p_hit, np.array(order, np.int64), p_back=p_back,
-                         backlash=np.array(back_order, np.int64))
+        return PairTable(dfn.pool - lead_low, p_miss, p_hit, np.array(order, np.int64),
+                         p_back=p_back, backlash=np.array(back_order, np.int64),
+                         n_s=len(s_values))
 
     def _after(self, f: int, damages: np.ndarray) -> np.ndarray:
         """``after[h, m]``: fighter ``f``'s health index after ``damages[m]`` at index h."""
@@ -277,15 +293,57 @@ class Space:
         b_alive = alive[:, self.side == 1].any(axis=1)
         status = np.full(self.n_cores, LIVE, np.int8)
         can_hit = np.zeros(self.n_cores, bool)
+        every = np.arange(self.n_cores)
         for (i, j), _ in self.pairs.items():
             threshold = np.array([can_possibly_hit(self.profiles[i], p, self.profiles[j],
                                                    self.rules)
                                   for p in range(self.pool[i] + 1)])
-            can_hit |= alive[:, i] & alive[:, j] & threshold[self.pools[:, i]]
+            if self.house.modifiers:  # 003.4's test with the house rules' lead
+                low, high = die_range(self.rules)
+                lead, _ = self.terms(i, j, every)
+                reach = (self.profiles[i].attack + self.pools[:, i].astype(np.int64) + high
+                         + lead - self.profiles[j].defence - low)
+                can_hit |= alive[:, i] & alive[:, j] & (reach > 0)
+            else:
+                can_hit |= alive[:, i] & alive[:, j] & threshold[self.pools[:, i]]
         status[~can_hit] = DRAW
         status[~b_alive] = A_WINS
         status[~a_alive] = B_WINS
         return status
+
+    # --- house rules -----------------------------------------------------------------------
+    def terms(self, i: int, j: int, cores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The house rules when ``i`` attacks ``j`` in ``cores``: the lead they add (``i``'s
+        attack modifiers - ``j``'s defence modifiers) and ``i``'s damage modifier (int64
+        arrays; zeros without house rules)."""
+        n = len(cores)
+        rows = self.house.modifiers
+        if not rows:
+            return np.zeros(n, np.int64), np.zeros(n, np.int64)
+        mine, theirs = self.env(i, j, cores), self.env(j, i, cores)
+        lead = (total(rows, "attack", mine, n=n).value - total(rows, "defence", theirs, n=n).value)
+        return lead, total(rows, "damage", mine, n=n).value
+
+    def env(self, me: int, foe: int, cores: np.ndarray) -> dict[str, Any]:
+        """The names the house rules read, for ``me`` facing ``foe`` in ``cores``."""
+        env: dict[str, Any] = {}
+        for name in self.house.names:
+            role, _, field_ = name.partition(".")
+            f = me if role == "self" else foe
+            if name in ("foes_standing", "allies_standing"):
+                alive = self.h_idx[cores] > 0
+                ours = self.side == self.side[me]
+                env[name] = (alive[:, ~ours].sum(axis=1) if name == "foes_standing"
+                             else alive[:, ours].sum(axis=1) - 1)
+            elif field_ in ("wound_points", "armour_wp"):
+                health = self.health_values[f][self.h_idx[cores, f]]
+                wp = self.wp_at[f][self.h_idx[cores, f]]
+                env[name] = wp if field_ == "wound_points" else health - wp
+            elif field_ == "pool":
+                env[name] = self.pools[cores, f]
+            else:
+                env[name] = static_value(field_, self.fighters[f], self.rules)
+        return env
 
     # ------------------------------------------------------------------------------------
     def core_index(self, h: Sequence[int], p: Sequence[int]) -> int:
@@ -330,6 +388,45 @@ class Space:
             return foes[np.argmax(standing, axis=1)]
         wp = np.stack([self.wp_at[j][self.h_idx[cores, j]] for j in foes], axis=1)
         return foes[np.argmin(np.where(standing, wp, np.iinfo(np.int64).max), axis=1)]
+
+
+# --- house rules --------------------------------------------------------------------------
+
+MAX_HOUSE_SPAN = 60
+"""Widest range of values the house rules may add to the lead, or to damage, in the game
+(the exchange tables grow with it)."""
+
+
+def _house_ranges(house: HouseRules) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The least and most the house rules can add to the lead of an exchange (attack
+    modifiers - defence modifiers) and to a hit's damage, from the ranges of their amounts;
+    an ``IntractableError`` naming a row the game cannot hold (dice, the round)."""
+    spans = {"attack": [0, 0], "defence": [0, 0], "damage": [0, 0]}
+    for m in house.modifiers:
+        if rolls(m):
+            raise IntractableError(f"pool has no exact solution here: house rule {m.name!r} "
+                                   f"rolls dice ({m.label()}); the game holds fixed "
+                                   "modifiers per state (simulate it with duel)")
+        if "round" in names_used(m):
+            raise IntractableError(f"pool has no exact solution here: house rule {m.name!r} "
+                                   "reads round; the game's states do not hold the round "
+                                   "(simulate it with duel)")
+        low, high = m.amount.range or (None, None)
+        if low is None or high is None:
+            raise IntractableError(f"pool has no exact solution here: house rule {m.name!r} "
+                                   f"can add any amount ({m.label()})")
+        if m.when is not None:
+            low, high = min(low, 0), max(high, 0)
+        spans[m.to][0] += low
+        spans[m.to][1] += high
+    lead = (spans["attack"][0] - spans["defence"][1], spans["attack"][1] - spans["defence"][0])
+    damage = (spans["damage"][0], spans["damage"][1])
+    for what, (low, high) in (("lead", lead), ("damage", damage)):
+        if high - low > MAX_HOUSE_SPAN:
+            raise IntractableError(f"pool has no exact solution here: the house rules can add "
+                                   f"{low}..{high} to the {what}, wider than the "
+                                   f"{MAX_HOUSE_SPAN} the game's tables hold")
+    return lead, damage
 
 
 # --- turn order --------------------------------------------------------------------------
@@ -418,7 +515,11 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
     valid_d = d[None, :] <= space.pools[cores, j][:, None]
     a_eff = np.where(valid_a, a[None, :], 0)
     d_eff = np.where(valid_d, d[None, :], 0)
-    s = (a_eff[:, :, None] - d_eff[:, None, :] + pair.offset).astype(np.int16)
+    s = a_eff[:, :, None] - d_eff[:, None, :] + pair.offset
+    if space.house.modifiers:  # the house rules' lead and damage block, core by core
+        lead, bonus = space.terms(i, j, cores)
+        s = s + (lead + (bonus - space.damage_range[0]) * pair.n_s)[:, None, None]
+    s = s.astype(np.int16 if pair.p_miss.size < 2**15 else np.int32)
     h_j = space.h_idx[cores, j].astype(np.int64)
     h_i = space.h_idx[cores, i].astype(np.int64)
     after = pair.after[h_j]                                         # (b, K)
@@ -770,7 +871,7 @@ class _MoveTable:
 
 
 def policy_probabilities(policy: str, attacking: bool, own: np.ndarray, other: np.ndarray,
-                         lead: int, told: int | None, width: int) -> np.ndarray:
+                         lead: Any, told: int | None, width: int) -> np.ndarray:
     """``(b, width)`` probabilities of each bid of a fixed ``pool_policy`` (see
     :mod:`.rules`); ``lead`` = base attack - base defence, ``told`` the other side's bid
     when this side bids second."""
@@ -799,7 +900,9 @@ def policy_joint(space: Space, solution: Solution | None) -> JointFn:
 
     def joint(r: int, mv: Moves) -> np.ndarray:
         att, dfn = space.profiles[mv.actor], space.profiles[mv.target]
-        lead = att.attack - dfn.defence
+        lead: Any = att.attack - dfn.defence
+        if space.house.modifiers:  # the policies read the lead with the house rules in it
+            lead = lead + space.terms(mv.actor, mv.target, mv.cores)[0]
         pa = space.pools[mv.cores, mv.actor].astype(np.int64)
         pd = space.pools[mv.cores, mv.target].astype(np.int64)
         n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]

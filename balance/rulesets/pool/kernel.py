@@ -15,8 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from ...language import total
 from ...outcomes import Outcomes
 from ...results import Winner
+from ..house import HouseRules
+from .language import best_case, house_rules, static_value
 from .reference import CAUSES
 from .rules import Combatant, Profile, Rules, failure_damage, margin_bonus, profile
 
@@ -83,6 +86,63 @@ class _EquilibriumTables:
         return np.minimum((u[:, None] >= cdf).sum(axis=1), own).astype(np.int16)
 
 
+class _HouseTerms:
+    """The house rules' modifiers over a batch of fights (rows of the state arrays ``wp``,
+    ``armour``, ``pool``, ``withdrawn``: (n, k)); arrays are built only for the names the
+    rows read.  A fight without house rules never makes one."""
+
+    def __init__(self, rules: Rules, house: HouseRules, fighters: Sequence[Combatant],
+                 side: np.ndarray, rng: np.random.Generator) -> None:
+        self.rules, self.rows, self.side, self.rng = rules, house.modifiers, side, rng
+        self.names = house.names
+        self.static = {name.split(".", 1)[1]: np.array([static_value(name.split(".", 1)[1], c,
+                                                                     rules) for c in fighters])
+                       for name in self.names
+                       if "." in name and name.split(".", 1)[1] in _STATIC_FIELDS}
+        self.state: dict[str, np.ndarray] = {}
+        self.round = 0
+
+    def bind(self, rnd: int, **state: np.ndarray) -> None:
+        """This moment's state arrays (``wp``, ``armour``, ``pool``, ``withdrawn``)."""
+        self.round, self.state = rnd, state
+
+    def env(self, me: Any, foe: Any, rows: np.ndarray) -> dict[str, Any]:
+        """The names for fighter ``me`` facing ``foe`` (each an int, or an array along
+        ``rows``) in the fights ``rows``."""
+        state, env = self.state, {}
+        for name in self.names:
+            if name == "round":
+                env[name] = self.round
+                continue
+            if name in ("foes_standing", "allies_standing"):
+                up = (state["wp"][rows] > self.rules.down_at) & ~state["withdrawn"][rows]
+                mine = self.side[None, :] == np.take(self.side, me)[..., None]
+                n = ((up & ~mine) if name == "foes_standing" else (up & mine)).sum(axis=1)
+                env[name] = n - (name == "allies_standing")  # not counting himself
+                continue
+            role, _, field = name.partition(".")
+            who = me if role == "self" else foe
+            if field in self.static:
+                env[name] = np.take(self.static[field], who)
+            else:
+                key = {"wound_points": "wp", "armour_wp": "armour", "pool": "pool"}[field]
+                env[name] = state[key][rows, who]
+        return env
+
+    def total(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
+        """int64 (len(rows),): the modifiers on ``to`` of ``me`` facing ``foe``."""
+        return total(self.rows, to, self.env(me, foe, rows), self.rng, n=len(rows)).value
+
+    def best(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
+        """The modifiers on ``to`` at their best for the attacker (``best_case``)."""
+        return best_case(self.rows, to, self.env(me, foe, rows), n=len(rows),
+                         high=to == "attack")
+
+
+_STATIC_FIELDS = frozenset({"coordination", "intellect", "fortitude", "combat", "status",
+                            "weapon", "armour", "max_wound_points", "max_pool"})
+
+
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
              n: int, rng: np.random.Generator) -> Outcomes:
     """Simulate ``n`` fights; :class:`Outcomes` with extras ``a_pool_spent``, ``b_pool_spent``."""
@@ -113,6 +173,9 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     low, high = (1, sides) if sides else (0, 0)
     eq = (_EquilibriumTables(rules, side_a, side_b, order)
           if any(p.policy == "equilibrium" for p in profiles) else None)
+    house = house_rules(rules)
+    terms = (_HouseTerms(rules, house, (*side_a, *side_b), side, rng) if house.modifiers
+             else None)
 
     wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
     armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
@@ -147,11 +210,17 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
         if not len(ids):
             break
         standing = (wp > rules.down_at) & ~withdrawn
+        if terms is not None:
+            terms.bind(rnd, wp=wp, armour=armour, pool=pool, withdrawn=withdrawn)
         # stalemate: nobody can possibly hit (003.4), tested at the start of the round
         threat = np.zeros(len(ids), bool)
+        every = np.arange(len(ids))
         for i, j in pairs:
-            threat |= (standing[:, i] & standing[:, j]
-                       & (attack[i] + pool[:, i] + high > defence[j] + low))
+            reach = attack[i] + pool[:, i] + high - defence[j] - low
+            if terms is not None:  # the house rules at their best for the attacker
+                reach = reach + terms.best("attack", i, j, every) - terms.best("defence", j, i,
+                                                                               every)
+            threat |= standing[:, i] & standing[:, j] & (reach > 0)
         if not threat.all():
             end = rnd + rules.stalemate_rounds - 1
             stale = ~threat
@@ -183,7 +252,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
             targets = _targets(rules, f, foes[f], wp, withdrawn, act)
             if p.turn_policy != "attack":
                 act &= ~_other_turns(rules, p, f, targets, allies[f], act, wp, withdrawn,
-                                     pool, attack, defence, full_defence, aided, low, high)
+                                     pool, attack, defence, full_defence, aided, low, high,
+                                     terms)
             for j in foes[f]:
                 rows = np.flatnonzero(act & (targets == j))
                 if not len(rows):
@@ -192,6 +262,10 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 aided[rows, f] = 0
                 guard = full_defence[rows, j] * np.int32(rules.full_defence_bonus)
                 bonus = aid - guard
+                if terms is not None:  # read when the attack is declared, before any bid
+                    bonus = bonus + (terms.total("attack", f, j, rows)
+                                     - terms.total("defence", j, f, rows))
+                    extra = terms.total("damage", f, j, rows)
                 lead = int(attack[f] - defence[j])
                 a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead + bonus, rows, wp,
                              armour, pool, rng)
@@ -211,6 +285,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 if not len(rows):
                     continue
                 damage = profiles[f].damage + margin_bonus(rules, margin)
+                if terms is not None:
+                    damage = np.maximum(0, damage + extra[hit])
                 absorbed = np.minimum(armour[rows, j], damage)
                 armour[rows, j] -= absorbed.astype(np.int16)
                 wp[rows, j] -= (damage - absorbed).astype(np.int16)
@@ -240,14 +316,17 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
 def _other_turns(rules: Rules, p: Profile, f: int, targets: np.ndarray, allies: list[int],
                  act: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray, pool: np.ndarray,
                  attack: np.ndarray, defence: np.ndarray, full_defence: np.ndarray,
-                 aided: np.ndarray, low: int, high: int) -> np.ndarray:
+                 aided: np.ndarray, low: int, high: int,
+                 terms: _HouseTerms | None = None) -> np.ndarray:
     """Fighter ``f``'s turns that are not attacks (``turn_policy``), carried out in place;
     returns the mask of fights where it did not attack (see ``reference._turn``)."""
     rows = np.arange(len(act))
     t = np.maximum(targets, 0)
     guard = full_defence[rows, t] * rules.full_defence_bonus
-    hopeless = (attack[f] + aided[:, f] + pool[:, f] + high
-                <= defence[t] + guard + low) & (targets >= 0)
+    reach = attack[f] + aided[:, f] + pool[:, f] + high - defence[t] - guard - low
+    if terms is not None:  # the house rules at their best for the attacker
+        reach = reach + terms.best("attack", f, t, rows) - terms.best("defence", t, f, rows)
+    hopeless = (reach <= 0) & (targets >= 0)
     policy = p.turn_policy
     if policy in ("full_defence", "defend_if_no_hit"):
         defend = act & (hopeless if policy == "defend_if_no_hit" else True)

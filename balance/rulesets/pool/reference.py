@@ -20,18 +20,21 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ...language import narrate_total
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
+from ..house import HouseRules
+from .language import best_case, house_rules, static_value
 from .rules import (
     Combatant,
     Profile,
     Rules,
     apply_damage,
-    can_possibly_hit,
     failure_damage,
     margin_bonus,
     order_groups,
@@ -163,6 +166,13 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     equilibrium = (_equilibrium(rules, tuple(side_a), tuple(side_b), tuple(order))
                    if any(f.profile.policy == "equilibrium" for f in fighters) else None)
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
+    rows = house_rules(rules)
+    house = _House(rules, rows, everyone, fighters, rng, say) if rows.modifiers else None
+
+    def can_hit(x: Fighter, y: Fighter) -> bool:
+        """003.4's test, the house rules at their best for the attacker."""
+        reach = 0 if house is None else house.reach(x, y)
+        return x.profile.attack + x.pool + high + reach > y.profile.defence + low
 
     def extras() -> dict[str, float]:
         return {"a_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 0)),
@@ -170,7 +180,9 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
 
     for rnd in range(1, rules.max_rounds + 1):
         standing = [f for f in fighters if f.standing]
-        threat = any(can_possibly_hit(x.profile, x.pool, y.profile, rules)
+        if house is not None:
+            house.round = rnd
+        threat = any(can_hit(x, y)
                      for x in standing for y in standing if x.profile.side != y.profile.side)
         if not threat:
             end = rnd + rules.stalemate_rounds - 1
@@ -188,7 +200,8 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
             if not actor.standing:
                 continue
             actor.full_defence = False  # full defence lasts until the fighter's next turn
-            ended = _turn(rules, rnd, actor, fighters, order, equilibrium, low, high, rng, say)
+            ended = _turn(rules, rnd, actor, fighters, order, equilibrium, low, high, rng, say,
+                          house)
             if ended is not None:
                 winner, cause = ended
                 side = "A" if winner == Winner.A else "B"
@@ -202,13 +215,59 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds", extras())
 
 
+class _House:
+    """The house rules read for one fight: each modifier that fires narrated with why."""
+
+    def __init__(self, rules: Rules, house: HouseRules, everyone: Sequence[Combatant],
+                 fighters: Sequence[Fighter], rng: np.random.Generator, say: Log) -> None:
+        self.rules, self.house, self.everyone = rules, house, everyone
+        self.fighters, self.rng, self.say = fighters, rng, say
+        self.round = 0
+
+    def env(self, me: Fighter, foe: Fighter) -> dict[str, Any]:
+        env: dict[str, Any] = {}
+        for name in self.house.names:
+            if name == "round":
+                env[name] = self.round
+            elif name in ("foes_standing", "allies_standing"):
+                ours = [f for f in self.fighters if f.standing
+                        and (f.profile.side == me.profile.side) == (name == "allies_standing")]
+                env[name] = len(ours) - (name == "allies_standing")
+            else:
+                role, _, field = name.partition(".")
+                who = me if role == "self" else foe
+                state = {"wound_points": who.wound_points, "armour_wp": who.armour_wp,
+                         "pool": who.pool}
+                env[name] = (state[field] if field in state
+                             else static_value(field, self.everyone[who.index], self.rules))
+        return env
+
+    def total(self, to: str, me: Fighter, foe: Fighter) -> int:
+        """The modifiers on ``to`` of ``me`` facing ``foe``, each that fired narrated."""
+        if not any(m.to == to for m in self.house.modifiers):
+            return 0
+        value, lines = narrate_total(self.house.modifiers, to, self.env(me, foe), self.rng)
+        for line in lines:
+            self.say(f"    {me.name}: {line}")
+        return value
+
+    def reach(self, attacker: Fighter, target: Fighter) -> int:
+        """The house rules at their best for ``attacker`` asking whether he can possibly
+        hit ``target`` (``language.best_case``)."""
+        rows = self.house.modifiers
+        return int(best_case(rows, "attack", self.env(attacker, target), n=1, high=True)[0]
+                   - best_case(rows, "defence", self.env(target, attacker), n=1,
+                               high=False)[0])
+
+
 def _side_out(fighters: Sequence[Fighter], side: int) -> bool:
     return not any(f.standing for f in fighters if f.profile.side == side)
 
 
 def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
           order: Sequence[int], equilibrium: _Equilibrium | None, low: int, high: int,
-          rng: np.random.Generator, say: Log) -> tuple[Winner, str] | None:
+          rng: np.random.Generator, say: Log, house: _House | None = None
+          ) -> tuple[Winner, str] | None:
     """One fighter's turn: what it declares (003.2 step 3) and, for an attack, the check,
     the damage and the margin's repercussions.  Returns (winner, cause) if it ends the
     fight."""
@@ -226,7 +285,9 @@ def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
     else:
         target = foes[0]
     guard = rules.full_defence_bonus if target.full_defence else 0
-    hopeless = p.attack + actor.aided + actor.pool + high <= target.profile.defence + guard + low
+    reach = 0 if house is None else house.reach(actor, target)
+    hopeless = (p.attack + actor.aided + actor.pool + high + reach
+                <= target.profile.defence + guard + low)
     ally = _next_ally(actor, fighters, order)
     stance = p.turn_policy
     if stance == "full_defence" or (stance == "defend_if_no_hit" and hopeless):
@@ -239,7 +300,8 @@ def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
         say(f"  {actor.name} aids {ally.name} (+{rules.aid_bonus} to its next attack)"
             + (": it cannot hit" if hopeless else ""))
         return None
-    return _attack(rules, rnd, actor, target, fighters, equilibrium, low, high, rng, say)
+    return _attack(rules, rnd, actor, target, fighters, equilibrium, low, high, rng, say,
+                   house)
 
 
 def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
@@ -255,23 +317,32 @@ def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
 
 def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
             fighters: Sequence[Fighter], equilibrium: _Equilibrium | None, low: int,
-            high: int, rng: np.random.Generator, say: Log) -> tuple[Winner, str] | None:
+            high: int, rng: np.random.Generator, say: Log, house: _House | None = None
+            ) -> tuple[Winner, str] | None:
     aid, attacker.aided = attacker.aided, 0
     guard = rules.full_defence_bonus if target.full_defence else 0
-    a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng, aid - guard)
+    # house rules, read when the attack is declared (before any bid)
+    mod_a = mod_d = mod_damage = 0
+    if house is not None:
+        mod_a = house.total("attack", attacker, target)
+        mod_d = house.total("defence", target, attacker)
+        mod_damage = house.total("damage", attacker, target)
+    a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng,
+                 aid - guard + mod_a - mod_d)
     attacker.pool -= a
     attacker.spent += a
     target.pool -= d
     target.spent += d
     att_die = int(rng.integers(low, high + 1)) if high else 0
     def_die = int(rng.integers(low, high + 1)) if high else 0
-    attack = attacker.profile.attack + aid + a + att_die
-    defence = target.profile.defence + guard + d + def_die
+    attack = attacker.profile.attack + aid + mod_a + a + att_die
+    defence = target.profile.defence + guard + mod_d + d + def_die
     dice = (f" + die {att_die}", f" + die {def_die}") if high else ("", "")
     line = (f"  {attacker.name} attacks {target.name}: attack {attacker.profile.attack}"
-            + (f" + aid {aid}" if aid else "") + f" + pool {a}{dice[0]} = {attack} vs "
+            + (f" + aid {aid}" if aid else "") + (f" {mod_a:+d} house" if mod_a else "")
+            + f" + pool {a}{dice[0]} = {attack} vs "
             f"defence {target.profile.defence}" + (f" + full defence {guard}" if guard else "")
-            + f" + pool {d}{dice[1]} = {defence}")
+            + (f" {mod_d:+d} house" if mod_d else "") + f" + pool {d}{dice[1]} = {defence}")
     if attack <= defence:  # the attack must beat the defence (003.2)
         backlash = failure_damage(rules, defence - attack)
         if not backlash:
@@ -287,7 +358,7 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
             return (Winner.B if attacker.profile.side == 0 else Winner.A), "down"
         return None
     margin = attack - defence
-    damage = attacker.profile.damage + margin_bonus(rules, margin)
+    damage = max(0, attacker.profile.damage + margin_bonus(rules, margin) + mod_damage)
     before = (target.armour_wp, target.wound_points)
     target.armour_wp, target.wound_points = apply_damage(target.armour_wp,
                                                          target.wound_points, damage)

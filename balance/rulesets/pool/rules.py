@@ -19,11 +19,14 @@ Vocabulary used throughout the package
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
+from ...language import Name, Names, Vocabulary
+from ..house import house_rules_param, read
 
 __all__ = [
     "ARMOUR_WP",
@@ -48,6 +51,7 @@ __all__ = [
     "profile",
     "strength_modifier",
     "turn_value",
+    "vocabulary",
 ]
 
 # 003.4 "Weapon damage" [DEFAULT]: the seed says damage is fixed by weapon type (003.2) but
@@ -232,9 +236,14 @@ class Rules:
     exact_play: str = param("equilibrium", tag="DEFAULT", choices=("equilibrium", "policies"),
                             doc="what `exact` computes: the game's equilibrium (pool_policy "
                                 "ignored) or the exact outcome of every pool_policy")
+    # pool has no content rows to hang a modifier on (weapon and armour tables of one
+    # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
+    house_rules: Table = house_rules_param("pool", "attack, defence, damage")
 
     def __post_init__(self) -> None:
         check_fields(self)
+        if self.house_rules:  # compiled now: a mistake is refused before any fight runs
+            read(vocabulary(), self.house_rules)
         if set(self.stat_ranges) != set(STATS):
             raise SpecError(f"pool rules field 'stat_ranges' needs the keys {', '.join(STATS)}")
         for stat, text in self.stat_ranges.items():
@@ -382,3 +391,42 @@ def can_possibly_hit(attacker: Profile, pool: int, defender: Profile, rules: Rul
     """
     low, high = die_range(rules)
     return attacker.attack + pool + high > defender.defence + low
+
+
+# --- the rules language: what house rules may read and change (issue 21) -----------
+MAX_WP = 50 * 99
+"""The most Wound Points a fighter can have (wp_per_fortitude up to 50, Fortitude to 99)."""
+
+FIGHTER_NAMES: dict[str, Name] = {
+    **{stat: Name(int, range=(0, 99), tag="TEXT", doc=f"{stat.replace('_', '-')} (003.1)")
+       for stat in STATS},
+    "weapon": Name(str, choices=tuple(WEAPON_DAMAGE), tag="DEFAULT", doc="weapon type"),
+    "armour": Name(str, choices=tuple(ARMOUR_WP), tag="DEFAULT", doc="armour worn"),
+    "wound_points": Name(int, range=(1, MAX_WP), tag="TEXT",
+                         doc="Wound Points now (above down_at: the fighter stands)"),
+    "max_wound_points": Name(int, range=(1, MAX_WP), tag="DEFAULT",
+                             doc="Wound Points at the start (003.4 wp_formula)"),
+    "armour_wp": Name(int, range=(0, 100), tag="TEXT", doc="the armour's Wound Points now"),
+    "pool": Name(int, range=(0, 99), tag="TEXT", doc="Combat Pool points left (003.2)"),
+    "max_pool": Name(int, range=(0, 99), tag="TEXT",
+                     doc="Combat Pool at the start: floor((Co + Int) / 2) (003.2)"),
+}
+SITUATION_NAMES: dict[str, Name] = {
+    "round": Name(int, range=(1, 10_000), tag="TEXT", doc="the round, from 1"),
+    "foes_standing": Name(int, range=(1, 6), tag="TEXT",
+                          doc="foes of the fighter still in the fight (1 in a duel)"),
+    "allies_standing": Name(int, range=(0, 5), tag="TEXT",
+                            doc="the fighter's allies still in the fight (0 in a duel)"),
+}
+TARGETS = {"attack": "the attack check: Co + Combat + Misc (003.2)",
+           "defence": "the defence check: Fort + Combat + Misc (003.2)",
+           "damage": "a hit's damage: weapon + strength modifier (003.2), at least 0"}
+STATE_NAMES = frozenset({"wound_points", "armour_wp", "pool"})
+"""Fighter names a fight changes (the exact game's state holds them)."""
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    """pool's vocabulary (built once)."""
+    names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
+    return Vocabulary(names, targets=TARGETS)

@@ -10,11 +10,11 @@ import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ...errors import SpecError
+from ...errors import SpecError, did_you_mean
 from ...fields import read_toml
 from ...outcomes import EndCauses, Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Scenario, Side, Witness
@@ -26,6 +26,9 @@ from .presets import PRESETS, SCENARIOS
 from .reference import CAUSES
 from .rules import Combatant, Rules
 
+if TYPE_CHECKING:
+    from ...language import Vocabulary
+
 __all__ = ["Zones"]
 
 
@@ -36,6 +39,36 @@ def _battlefield(value: Any) -> Any:
     if value.strip().endswith(".toml"):
         return map_table(read_toml(Path(value.strip())).get("battlefield", {}))
     return map_table(value)
+
+
+def _weapon_rows(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Rule overrides with ``weapons.NAME.COLUMN`` keys (the command line's ``--rule
+    weapons.bola.like=thrown``) folded into the ``weapons`` table; a rows column given as
+    text holds one-line rows separated by ``;``, a number column its digits."""
+    dotted = [k for k in overrides if isinstance(k, str) and k.startswith("weapons.")]
+    if not dotted:
+        return overrides
+    out = {k: v for k, v in overrides.items() if k not in dotted}
+    table: dict[str, Any] = {name: dict(row) if isinstance(row, Mapping) else row
+                             for name, row in dict(out.get("weapons") or {}).items()}
+    for key in dotted:
+        parts = key.split(".")
+        if len(parts) != 3 or not all(p.strip() for p in parts):
+            raise SpecError(f"a weapon row's column is set as weapons.NAME.COLUMN=VALUE, got "
+                            f"{key!r}")
+        _, name, column = (p.strip() for p in parts)
+        value = overrides[key]
+        if isinstance(value, str) and column in ("modifiers", "effects"):
+            value = [line.strip() for line in value.split(";") if line.strip()]
+        elif isinstance(value, str) and column in ("damage", "ammunition") \
+                and value.strip().lstrip("+-").isdigit():
+            value = int(value)
+        row = table.setdefault(name, {})
+        if not isinstance(row, dict):
+            raise SpecError(f"weapons.{name} must be a table of columns", where="weapons")
+        row[column] = value
+    out["weapons"] = table
+    return out
 
 
 class Zones(Ruleset):
@@ -58,7 +91,7 @@ class Zones(Ruleset):
         if isinstance(overrides, self.Rules):
             fixed = {k: _battlefield(v) if k == "battlefield" else v for k, v in fields.items()}
             return super().rules(overrides, **fixed)
-        merged = {**(overrides or {}), **fields}
+        merged = _weapon_rows({**(overrides or {}), **fields})
         if "battlefield" in merged:
             merged["battlefield"] = _battlefield(merged["battlefield"])
         return super().rules(merged)
@@ -86,6 +119,14 @@ class Zones(Ruleset):
             rules["battlefield"] = _battlefield(rules["battlefield"])
         return rules
 
+    # the rules language ---------------------------------------------------------------------
+    def vocabulary(self) -> Vocabulary:
+        """What weapon rows may name (``weapons.py``): the built-in weapons' names; a rules
+        value with new weapon rows adds its own (``Rules.vocabulary``)."""
+        from .weapons import vocabulary
+
+        return vocabulary()
+
     # checks -------------------------------------------------------------------------------
     def check_sides(self, rules: Any, side_a: Side, side_b: Side) -> None:
         super().check_sides(rules, side_a, side_b)
@@ -95,6 +136,14 @@ class Zones(Ruleset):
             names = [c.name for c in side]
             for k, c in enumerate(side):
                 where = f"side {label} combatant {k} ({c.name})"
+                for column, kind, extra in (("weapon", "melee", ()), ("ranged", "ranged",
+                                                                      ("none",))):
+                    known = (*extra, *rules.weapon_names(kind))
+                    if getattr(c, column) not in known:
+                        raise SpecError(f"{where}: {column} {getattr(c, column)!r} is not a "
+                                        f"{kind} weapon of these rules"
+                                        f"{did_you_mean(getattr(c, column), known)}; {kind} "
+                                        "weapons: " + ", ".join(known))
                 if c.zone and c.zone not in zones:
                     raise SpecError(f"{where}: zone {c.zone!r} is not on the battlefield "
                                     f"{rules.battlefield['name']!r}; zones: " + ", ".join(zones))
@@ -109,6 +158,12 @@ class Zones(Ruleset):
                                                         or c.guard == c.name):
                     raise SpecError(f"{where}: guard names {c.guard!r}, not an ally; allies: "
                                     + ", ".join(n for n in names if n != c.name))
+
+    def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
+        """The readings in force, without the weapon rows: content a designer writes (or
+        none), not a reading of the seed (their own readings are in docs/zones.md)."""
+        return tuple(a for a in super().assumptions(rules, side_a, side_b)
+                     if not a.startswith("weapons="))
 
     def idle_policies(self, rules: Any, side_a: Side, side_b: Side) -> set[str]:
         everyone = (*side_a, *side_b)
@@ -218,6 +273,8 @@ class Zones(Ruleset):
                     line, why="raiders run past three holders"),
             Witness("death_save_target", (3, 18), "default", "default", saves,
                     why="death saves on"),
+            Witness("weapons", ({"one_handed": {"modifiers": "+2 to attack"}},), "default",
+                    "default", contact, why="a weapon row's modifier in a contact duel"),
             Witness("death_save_count", (1, 9), "default", "default", saves,
                     why="death saves on"),
         )

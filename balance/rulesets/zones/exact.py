@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ...language.rows import names_used, total_distribution
 from ...outcomes import Probabilities
 from ..base import Side
 from .maps import compile_map
@@ -34,6 +35,7 @@ from .rules import (
     starting_hp,
     total_defence,
 )
+from .weapons import WeaponRow
 
 __all__ = ["ACTIONS", "Plan", "activation_damage", "best_play", "best_play_unsupported",
            "own_plan", "plan_damage", "plans", "solve", "unsupported"]
@@ -54,7 +56,71 @@ def unsupported(rules: Rules, side_a: Side, side_b: Side) -> str | None:
         if c.policy in ("hold", "guard") and c.ranged != "none" and not c.melee_first:
             return (f"{c.name} would shoot in contact (melee_first=false): the exact chain "
                     "plays Strikes only")
+    return rows_unsupported(rules, a, b, rounds=True)
+
+
+FIXED_NAMES = frozenset(
+    f"{role}.{field}" for role in ("self", "target")
+    for field in ("might", "agility", "defence", "armour", "speed", "shield", "large",
+                  "weapon", "ranged", "cover", "commanding", "hazard", "chokepoint", "moved",
+                  "defending", "slowed", "entangled")) | {
+    "distance", "attack_number", "foes_engaged", "allies_engaged", "foes_standing",
+    "allies_standing"}
+"""Names the one-zone duel fixes per matchup or per attack (nobody moves; one foe each;
+the Defend state and the attack's place in the plan are the chain's), so its rows are
+solved exactly; ``round`` is the chain's step in :func:`solve`."""
+
+
+def rows_unsupported(rules: Rules, a: Combatant, b: Combatant, *, rounds: bool
+                     ) -> str | None:
+    """Why the duel's weapon rows are beyond the exact chain, naming the row and the name
+    (None if they are within it).  ``rounds``: the chain reads ``round`` (not best play)."""
+    if not rules.has_rows:
+        return None
+    fixed = FIXED_NAMES | ({"round"} if rounds else set())
+    inflicted = {e.inflict for c in (a, b) for w in _arms(c)
+                 for e in rules.weapon_row(w).effects if e.inflict}
+    for c in (a, b):
+        for weapon in _arms(c):
+            row = rules.weapon_row(weapon)
+            # effects touch the duel only through a condition a modifier reads (checked
+            # here) or ammunition (a Shoot: best play refuses it); nobody moves
+            for k, modifier in enumerate(row.modifiers):
+                if modifier.to == "movement":
+                    continue
+                for name in names_used(modifier):
+                    condition = name.partition(".")[2]
+                    if name not in fixed or condition in inflicted:
+                        why = ("changes as the fight goes" if name not in fixed else
+                               f"changes when a row inflicts {condition}")
+                        return (f"weapons.{weapon}.modifiers[{k}] reads {name}, which {why}: "
+                                "not part of the exact duel's state (use duel or matchups: "
+                                "Monte Carlo)")
     return None
+
+
+def _arms(c: Combatant) -> tuple[str, ...]:
+    return (c.weapon,) if c.ranged == "none" else (c.weapon, c.ranged)
+
+
+def duel_env(rules: Rules, me: Combatant, foe: Combatant, zone: _Zone, number: int,
+             me_defending: bool, foe_defending: bool, rnd: int = 1) -> dict[str, Any]:
+    """The names of ``me`` (self) attacking or defending against ``foe`` (target) in the
+    one-zone duel, as ``reference._Fight.env`` reads them there."""
+    env: dict[str, Any] = {"round": rnd, "attack_number": number, "distance": 0,
+                           "foes_engaged": 1, "allies_engaged": 0, "foes_standing": 1,
+                           "allies_standing": 0}
+    for role, c, defending in (("self", me, me_defending), ("target", foe, foe_defending)):
+        env.update({f"{role}.might": c.might, f"{role}.agility": c.agility,
+                    f"{role}.defence": total_defence(c, rules), f"{role}.armour": c.armour,
+                    f"{role}.speed": c.speed, f"{role}.shield": c.shield,
+                    f"{role}.large": c.large, f"{role}.weapon": c.weapon,
+                    f"{role}.ranged": c.ranged, f"{role}.slowed": c.slowed,
+                    f"{role}.entangled": c.entangled, f"{role}.defending": defending,
+                    f"{role}.moved": False, f"{role}.cover": zone.cover,
+                    f"{role}.commanding": zone.commanding, f"{role}.hazard": zone.hazard,
+                    f"{role}.chokepoint": zone.chokepoint})
+    return env
 
 
 def best_play_unsupported(rules: Rules, side_a: Side, side_b: Side) -> str | None:
@@ -68,14 +134,18 @@ def best_play_unsupported(rules: Rules, side_a: Side, side_b: Side) -> str | Non
         return ("exact best play needs the duellists in one location from the start "
                 "(initial_gap='contact', or the same zone); the approach is not solved")
     for c in (side_a[0], side_b[0]):
-        if c.ranged in rules.area_weapons:
+        if rules.is_area(c.ranged):
             return (f"{c.name}'s {c.ranged} is an area weapon: in contact it would catch the "
                     "shooter too, which the duel's plans do not model")
-    return None
+        if c.ranged != "none" and rules.weapon_row(c.ranged).ammunition is not None:
+            return (f"weapons.{c.ranged} carries ammunition, which is not part of the best-"
+                    "play game's state")
+    return rows_unsupported(rules, side_a[0], side_b[0], rounds=False)
 
 
 def activation_damage(rules: Rules, attacker: Combatant, target: Combatant,
-                      target_defending: bool, commanding: bool) -> dict[int, Fraction]:
+                      target_defending: bool, commanding: bool | _Zone, rnd: int = 1
+                      ) -> dict[int, Fraction]:
     """Exact distribution of the damage one activation of ``attacker`` deals ``target``
     under its own policy fields (``steady`` Steadies, then up to ``max_attacks`` Strikes)."""
     n_actions = rules.actions_per_activation
@@ -83,8 +153,8 @@ def activation_damage(rules: Rules, attacker: Combatant, target: Combatant,
     attacks = min(attacker.max_attacks, n_actions - steadies)
     steady = min(steadies * rules.steady_bonus, rules.steady_max)
     plan = tuple((STRIKE, steady if k == 0 else 0) for k in range(attacks))
-    return plan_damage(rules, attacker, target, plan, target_defending,
-                       _Zone(commanding, False))
+    zone = commanding if isinstance(commanding, _Zone) else _Zone(commanding, False)
+    return plan_damage(rules, attacker, target, plan, target_defending, zone, rnd)
 
 
 STRIKE, SHOOT = "Strike", "Shoot"
@@ -96,6 +166,16 @@ class _Zone:
 
     commanding: bool
     cover: bool
+    hazard: bool = False
+    chokepoint: bool = False
+
+    @classmethod
+    def of(cls, rules: Rules, c: Combatant) -> _Zone:
+        """The tags of the zone ``c`` (side A) starts in: the duel's zone."""
+        cmap = compile_map(rules.battlefield)
+        loc = start_location(c, 0, rules, cmap)
+        return cls(bool(cmap.commanding[loc]), bool(cmap.cover[loc]), bool(cmap.hazard[loc]),
+                   bool(cmap.chokepoint[loc]))
 
 
 def attack_modifier(rules: Rules, attacker: Combatant, target: Combatant, kind: str,
@@ -120,26 +200,57 @@ def attack_modifier(rules: Rules, attacker: Combatant, target: Combatant, kind: 
 
 
 def plan_damage(rules: Rules, attacker: Combatant, target: Combatant,
-                attacks: tuple[tuple[str, int], ...], target_defending: bool, zone: _Zone
-                ) -> dict[int, Fraction]:
+                attacks: tuple[tuple[str, int], ...], target_defending: bool, zone: _Zone,
+                rnd: int = 1) -> dict[int, Fraction]:
     """Exact distribution of the damage of one activation's ``attacks`` ((kind, Steady
-    bonus) in order, the MAP by position), the sum of independent ladder results."""
+    bonus) in order, the MAP by position), the sum of independent ladder results; the
+    weapons' rows (their dice their own) in round ``rnd``."""
     total: dict[int, Fraction] = {0: Fraction(1)}
     for k, (kind, steady) in enumerate(attacks):
         m = attack_modifier(rules, attacker, target, kind, k, steady, target_defending, zone)
         weapon = (melee_damage(attacker, rules) if kind == STRIKE
-                  else int(rules.weapon_damage[attacker.ranged]))
+                  else rules.ranged_damage(attacker.ranged))
+        row = rules.weapon_row(attacker.weapon if kind == STRIKE else attacker.ranged)
         one: dict[int, Fraction] = {}
-        for cat, p in enumerate(ladder_pmf(m, rules.ladder)):
-            if p:
-                d = damage(cat, weapon, target.armour, rules)
-                one[d] = one.get(d, Fraction(0)) + p
+        for add, more, q in _row_amounts(rules, row, attacker, target, zone, k + 1,
+                                         target_defending, rnd):
+            for cat, p in enumerate(ladder_pmf(m + add, rules.ladder)):
+                if p:
+                    d = damage(cat, max(0, weapon + more), target.armour, rules)
+                    one[d] = one.get(d, Fraction(0)) + p * q
         nxt: dict[int, Fraction] = {}
         for x, px in total.items():
             for y, py in one.items():
                 nxt[x + y] = nxt.get(x + y, Fraction(0)) + px * py
         total = nxt
     return total
+
+
+def _row_amounts(rules: Rules, row: WeaponRow, attacker: Combatant, target: Combatant,
+                 zone: _Zone, number: int, target_defending: bool, rnd: int
+                 ) -> list[tuple[int, int, Fraction]]:
+    """(attack added, damage added, probability) of the rows on one attack: the weapon's
+    attack and damage modifiers less the target's defence modifiers (002.8 + rows)."""
+    if not rules.has_rows:
+        return [(0, 0, Fraction(1))]
+    env = duel_env(rules, attacker, target, zone, number, False, target_defending, rnd)
+    guard_env = duel_env(rules, target, attacker, zone, number, target_defending, False, rnd)
+    attack = total_distribution(row.mods("attack"), "attack", env)
+    guard = total_distribution(
+        [m for w in _arms(target) for m in rules.weapon_row(w).mods("defence")], "defence",
+        guard_env)
+    more = total_distribution(row.mods("damage"), "damage", env)
+    out: dict[tuple[int, int], Fraction] = {}
+    for (x, p), (y, q), (z, r) in itertools.product(attack.items(), guard.items(),
+                                                    more.items()):
+        out[(x - y, z)] = out.get((x - y, z), Fraction(0)) + p * q * r
+    return [(x, z, p) for (x, z), p in out.items()]
+
+
+def _reads_round(rules: Rules, *fighters: Combatant) -> bool:
+    return rules.has_rows and any(
+        "round" in names_used(rules.weapon_row(w).modifiers)
+        for c in fighters for w in _arms(c))
 
 
 def _defends(rules: Rules, c: Combatant) -> bool:
@@ -150,12 +261,23 @@ def _defends(rules: Rules, c: Combatant) -> bool:
 
 
 def _chain(rules: Rules, first: Combatant, second: Combatant, first_is_a: bool,
-           commanding: bool) -> tuple[np.ndarray, np.ndarray]:
+           zone: _Zone) -> tuple[np.ndarray, np.ndarray]:
     """P(first wins at round r), P(second wins at round r) for r = 1..max_rounds."""
     h1, h2 = starting_hp(first, rules), starting_hp(second, rules)
-    d1_open = activation_damage(rules, first, second, False, commanding)
-    d1 = activation_damage(rules, first, second, _defends(rules, second), commanding)
-    d2 = activation_damage(rules, second, first, _defends(rules, first), commanding)
+    by_round = _reads_round(rules, first, second)
+
+    def damages(rnd: int) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+        """The two activations' damage in round ``rnd`` (the same every round after the
+        first, unless a row reads the round)."""
+        at = rnd if by_round else min(rnd, 2)
+        if at not in cache:
+            d1 = activation_damage(rules, first, second,
+                                   rnd > 1 and _defends(rules, second), zone, at)
+            cache[at] = (d1, activation_damage(rules, second, first, _defends(rules, first),
+                                               zone, at))
+        return cache[at]
+
+    cache: dict[int, tuple[dict[int, Fraction], dict[int, Fraction]]] = {}
     p = np.zeros((h1 + 1, h2 + 1))
     p[h1, h2] = 1.0
     win1 = np.zeros(rules.max_rounds + 1)
@@ -178,7 +300,8 @@ def _chain(rules: Rules, first: Combatant, second: Combatant, first_is_a: bool,
         return out
 
     for rnd in range(1, rules.max_rounds + 1):
-        p = hit(p, d1_open if rnd == 1 else d1, axis=1)
+        d1, d2 = damages(rnd)
+        p = hit(p, d1, axis=1)
         win1[rnd] = p[1:, 0].sum()
         p[:, 0] = 0.0
         p = hit(p, d2, axis=0)
@@ -193,9 +316,7 @@ def solve(rules: Rules, side_a: Side, side_b: Side) -> Probabilities:
     """Exact win / loss / draw of a one-zone melee duel (see the module docstring)."""
     start = time.perf_counter()
     a, b = side_a[0], side_b[0]
-    cmap = compile_map(rules.battlefield)
-    loc = start_location(a, 0, rules, cmap)
-    commanding = bool(cmap.commanding[loc])
+    zone = _Zone.of(rules, a)
     firsts = (0, 1) if rules.first_side == "random" else ("ab".index(rules.first_side),)
     win_a = np.zeros(rules.max_rounds + 1)
     win_b = np.zeros(rules.max_rounds + 1)
@@ -203,7 +324,7 @@ def solve(rules: Rules, side_a: Side, side_b: Side) -> Probabilities:
         order = activation_order(rules, side_a, side_b, first)
         first_is_a = order[0] == 0
         lead, follow = (a, b) if first_is_a else (b, a)
-        wa, wb = _chain(rules, lead, follow, first_is_a, commanding)
+        wa, wb = _chain(rules, lead, follow, first_is_a, zone)
         win_a += wa / len(firsts)
         win_b += wb / len(firsts)
     p_a, p_b = float(win_a.sum()), float(win_b.sum())
@@ -224,14 +345,13 @@ def rounds_distribution(rules: Rules, side_a: Side, side_b: Side) -> np.ndarray:
     Draws all last ``max_rounds`` rounds.  Used by the agreement tests.
     """
     a, b = side_a[0], side_b[0]
-    cmap = compile_map(rules.battlefield)
-    commanding = bool(cmap.commanding[start_location(a, 0, rules, cmap)])
+    zone = _Zone.of(rules, a)
     firsts = (0, 1) if rules.first_side == "random" else ("ab".index(rules.first_side),)
     out = np.zeros((3, rules.max_rounds + 1))
     for first in firsts:
         first_is_a = activation_order(rules, side_a, side_b, first)[0] == 0
         lead, follow = (a, b) if first_is_a else (b, a)
-        wa, wb = _chain(rules, lead, follow, first_is_a, commanding)
+        wa, wb = _chain(rules, lead, follow, first_is_a, zone)
         out[1] += wa / len(firsts)
         out[2] += wb / len(firsts)
     out[0, rules.max_rounds] = max(0.0, 1.0 - out[1:].sum())
@@ -284,7 +404,7 @@ def plan_of(rules: Rules, c: Combatant, actions: tuple[str, ...], loaded: bool
     """The :class:`Plan` of ``actions`` for ``c`` starting with its weapon ``loaded``;
     ``None`` if an action is not open to it (a Shoot without a ranged weapon or unloaded,
     a Reload of a weapon that needs none)."""
-    reloads = c.ranged in rules.reloading
+    reloads = rules.reloads(c.ranged)
     steady = 0
     attacks: list[tuple[str, int]] = []
     for action in actions:
@@ -332,7 +452,7 @@ def own_plan(rules: Rules, c: Combatant, loaded: bool = True) -> Plan:
     ``guard`` with ``melee_first`` false), then the spare action (Defend at most
     ``defends`` times, then Wait)."""
     shoots = c.ranged != "none" and c.policy in ("hold", "guard") and not c.melee_first
-    reloads = c.ranged in rules.reloading
+    reloads = rules.reloads(c.ranged)
     n = rules.actions_per_activation
     actions: list[str] = []
     attacks = steadies = defends = 0
@@ -408,9 +528,10 @@ class _BestPlay:
         self.draw_worth = draw_worth
         cmap = compile_map(rules.battlefield)
         loc = start_location(self.fighters[0], 0, rules, cmap)
-        self.zone = _Zone(bool(cmap.commanding[loc]), bool(cmap.cover[loc]))
+        self.zone = _Zone(bool(cmap.commanding[loc]), bool(cmap.cover[loc]),
+                          bool(cmap.hazard[loc]), bool(cmap.chokepoint[loc]))
         self.hp = tuple(starting_hp(c, rules) for c in self.fighters)
-        self.reloads = tuple(c.ranged in rules.reloading for c in self.fighters)
+        self.reloads = tuple(rules.reloads(c.ranged) for c in self.fighters)
         self.loads = tuple((False, True) if r else (True,) for r in self.reloads)
         # plans[f][loaded] and the target's HP transition of each, [f][loaded][defending]
         self.plans: list[dict[bool, tuple[Plan, ...]]] = []

@@ -20,6 +20,7 @@ a different order); ``tests/zones/test_agreement.py`` checks it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -27,6 +28,9 @@ from typing import Any
 import numpy as np
 
 from ...dice import sum_table
+from ...language.rows import Effect, names_used
+from ...language.rows import fire as _fire
+from ...language.rows import total as _language_total
 from ...outcomes import Outcomes
 from ...results import Winner
 from .maps import UNREACHABLE, compile_map
@@ -45,6 +49,7 @@ from .rules import (
     starting_hp,
     total_defence,
 )
+from .weapons import MAX_DISTANCE, UNTIL_REMOVED, WeaponRow
 
 __all__ = ["simulate"]
 
@@ -53,7 +58,10 @@ SPARE, MOVE, DISENGAGE, STRIKE, SHOOT, RELOAD, STEADY, ESCAPE, BLOCKED = range(9
 _ADVANCE, _HOLD, _SKIRMISH, _GUARD = (POLICIES.index(p) for p in POLICIES)
 _LUT_OFFSET = 96
 _STRIKE_INDEX = np.arange(8, dtype=np.int16)[:, None]
-_FLAT = ("defending", "hp", "loc", "moved", "n_pressers", "occupancy", "pressers", "start_loc")
+_FLAT = ("ammunition", "defending", "entangled", "hp", "loc", "moved", "n_pressers",
+         "occupancy", "pressers", "slowed", "start_loc")
+_NEVER_RUNS_OUT = np.int16(32_767)
+_STATIC_FIELDS = ("might", "agility", "defence", "armour", "speed", "shield", "large")
 _MERGE_BELOW = 1 << 16
 """Below this many fights the two first-side parts share one batch and one merged
 schedule (fewer NumPy calls, which dominate small batches); above it they run as two
@@ -107,6 +115,15 @@ class _Me:
     foe_priority: np.ndarray   # int32 (n_foes, 1)
     foe_faster: np.ndarray     # bool (n_foes, 1): outruns me when it has broken away
     j_index: np.ndarray        # int32 (n_foes, 1): 0..n_foes-1
+    # the rules language: the rows of its weapons (weapons.py)
+    # (the weapon's row, its damage before armour) when its Strikes / shots read rows (its
+    # weapon's, a foe's defence); None: the precomputed tables alone
+    melee_attack: tuple[WeaponRow, int] | None = None
+    ranged_attack: tuple[WeaponRow, int] | None = None
+    slow_dynamic: bool = False  # may be Slowed by a row mid-fight
+    movement: tuple[tuple[Any, bool], ...] = ()  # (modifier, from its ranged weapon)
+    ammo_limited: bool = False
+    dry: _Me | None = None     # itself once out of ammunition: no ranged weapon
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,6 +161,13 @@ class _Static:
     map_values: np.ndarray     # int16 MAP by attack index (last repeats)
     melee_dmg_all: np.ndarray  # int8 (N, N, 4) damage of attacker i on target j
     ranged_dmg_all: np.ndarray  # int16 (N, N, 4) the same with i's ranged weapon
+    # the rules language (only read when some weapon has rows)
+    names: Any = None          # Names of the rules' vocabulary
+    values: Any = None         # field -> (N,) static values of each combatant
+    defence_rows: tuple[tuple[tuple[Any, ...], tuple[Any, ...]], ...] = ()  # melee, ranged
+    guarded: np.ndarray | None = None  # bool (N,): has defence rows
+    ammo0: np.ndarray | None = None    # int16 (N,): ammunition at the start
+    slowed0: np.ndarray | None = None
 
 
 @lru_cache(maxsize=32)
@@ -161,7 +185,7 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         allies = slice(0, n_a) if s == 0 else slice(n_a, n)
         foe_list = everyone[foes]
         mdmg = melee_damage(c, rules)
-        rdmg = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
+        rdmg = rules.ranged_damage(c.ranged)
         melee = np.array([[damage(k, mdmg, t.armour, rules) for k in range(4)] for t in foe_list],
                          np.int16)
         ranged = np.array([[damage(k, rdmg, t.armour, rules) for k in range(4)]
@@ -172,36 +196,47 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
                         if names[j] == c.guard and j != i)
         shift = rules.shift_cost * (2 if rules.shift_speed_rule == "speed1_shift_costs_2"
                                     and c.speed == 1 else 1)
-        slow = rules.slowed_factor if c.slowed else 1
+        inflicted = _inflicted(rules, everyone, i, s, sides)
+        # Slowed is read per fight when a row may inflict it, or when movement rows must
+        # be added before it multiplies the cost; otherwise it is in the static costs
+        moves = rules.has_rows and any(rules.weapon_row(w).mods("movement")
+                                       for w in {c.weapon, c.ranged} - {"none"})
+        slow_dynamic = ("slowed" in inflicted and not c.slowed) or (c.slowed and moves)
+        slow = rules.slowed_factor if c.slowed and not slow_dynamic else 1
         me_list.append(_Me(
             index=i, side=s, bit=1 << i, foes=foes, allies=allies, n_foes=len(foe_list),
             policy=POLICIES.index(c.policy), target=TARGETS.index(c.target),
             might=c.might, agility=c.agility, has_ranged=c.ranged != "none",
             reach=rules.reach(c.ranged) if c.ranged != "none" else 0,
-            reloads=c.ranged in rules.reloading, max_attacks=c.max_attacks, steady=c.steady,
+            reloads=rules.reloads(c.ranged), max_attacks=c.max_attacks, steady=c.steady,
             spare_defend=c.spare == "defend", defends=c.defends,
             leave_engaged=c.leave_engaged, frontage_full=c.frontage_full,
             advance_fire=c.advance_fire, disengage=c.disengage,
             keep_distance=c.keep_distance, long_shots=c.long_shots, melee_first=c.melee_first,
-            area=c.ranged in rules.area_weapons,
-            area_avoid=(c.ranged in rules.area_weapons and c.area_allies == "avoid"
+            area=rules.is_area(c.ranged),
+            area_avoid=(rules.is_area(c.ranged) and c.area_allies == "avoid"
                         and rules.area_friendly_fire),
             band_cost=rules.band_cost * slow, shift_cost=shift * slow,
             free_shift=rules.shift_speed_rule == "speed2_first_shift_free" and c.speed >= 2,
-            ward=ward, can_be_entangled=c.entangled, melee_dmg=melee, ranged_dmg=ranged,
+            ward=ward, can_be_entangled=c.entangled or "entangled" in inflicted,
+            melee_dmg=melee, ranged_dmg=ranged,
             foe_defence=np.array([[total_defence(t, rules)] for t in foe_list], np.int16),
             foe_priority=np.array([[t.priority] for t in foe_list], np.int32),
             foe_faster=np.array([[rules.pursuit == "speed" and t.speed > c.speed]
                                  for t in foe_list]),
             j_index=np.arange(len(foe_list), dtype=np.int32)[:, None],
+            **_row_fields(rules, c, slow_dynamic),
         ))
+    me_list = [dataclasses.replace(m, dry=dataclasses.replace(
+        m, has_ranged=False, ranged_attack=None, ammo_limited=False, movement=tuple(
+            x for x in m.movement if not x[1]))) if m.ammo_limited else m for m in me_list]
     lut = np.array([category(t - _LUT_OFFSET, rules.ladder) for t in range(2 * _LUT_OFFSET)],
                    np.int8)
     n_map = max(6, len(rules.map))
     all_melee = np.zeros((n, n, 4), np.int16)
     all_ranged = np.zeros((n, n, 4), np.int16)
     for i, c in enumerate(everyone):
-        shot = int(rules.weapon_damage[c.ranged]) if c.ranged != "none" else 0
+        shot = rules.ranged_damage(c.ranged)
         for j, t in enumerate(everyone):
             all_melee[i, j] = [damage(k, melee_damage(c, rules), t.armour, rules)
                                for k in range(4)]
@@ -233,7 +268,65 @@ def _compile(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatan
         ladder_lut=lut, map_values=np.array([rules.attack_penalty(k) for k in range(n_map)],
                                             np.int16),
         melee_dmg_all=all_melee, ranged_dmg_all=all_ranged,
+        **_static_rows(rules, everyone),
     )
+
+
+def _inflicted(rules: Rules, everyone: list[Combatant], i: int, side: int,
+               sides: np.ndarray) -> set[str]:
+    """The conditions some weapon in the fight may inflict on combatant ``i``."""
+    out = set()
+    for g, c in enumerate(everyone):
+        who = "self" if g == i else "target" if sides[g] != side else None
+        if who is None:
+            continue
+        for name in {c.weapon, c.ranged} - {"none"}:
+            row = rules.weapon_row(name)
+            out |= {e.inflict for e in row.effects if e.inflict and e.who == who}
+    return out
+
+
+def _row_fields(rules: Rules, c: Combatant, slow_dynamic: bool) -> dict[str, Any]:
+    """The :class:`_Me` fields of the rules language for ``c`` (defaults when no rows)."""
+    melee = rules.weapon_row(c.weapon)
+    ranged = rules.weapon_row(c.ranged) if c.ranged != "none" else None
+    fields: dict[str, Any] = {"slow_dynamic": slow_dynamic}
+    if not rules.has_rows:
+        return fields
+    guarded = any(rules.weapon_row(w).mods("defence") for w in _arms(rules))
+    if melee.has_rows or guarded:
+        fields["melee_attack"] = (melee, melee_damage(c, rules))
+    if ranged is not None and (ranged.has_rows or guarded):
+        fields["ranged_attack"] = (ranged, ranged.damage)
+    fields["movement"] = tuple((m, False) for m in melee.mods("movement")) + (
+        tuple((m, True) for m in ranged.mods("movement")) if ranged is not None else ())
+    fields["ammo_limited"] = ranged is not None and ranged.ammunition is not None
+    return fields
+
+
+def _arms(rules: Rules) -> tuple[str, ...]:
+    return rules.weapon_names("melee") + rules.weapon_names("ranged")
+
+
+def _static_rows(rules: Rules, everyone: list[Combatant]) -> dict[str, Any]:
+    """The :class:`_Static` fields of the rules language (none when no weapon has rows)."""
+    if not rules.has_rows:
+        return {}
+    names = rules.vocabulary().names
+    values: dict[str, Any] = {f: np.array([getattr(c, f) for c in everyone])
+                              for f in _STATIC_FIELDS}
+    values["defence"] = np.array([total_defence(c, rules) for c in everyone], np.int16)
+    values["weapon"] = names["self.weapon"].encode([c.weapon for c in everyone])
+    values["ranged"] = names["self.ranged"].encode([c.ranged for c in everyone])
+    rows = [(rules.weapon_row(c.weapon).mods("defence"),
+             rules.weapon_row(c.ranged).mods("defence") if c.ranged != "none" else ())
+            for c in everyone]
+    ammo = [rules.weapon_row(c.ranged).ammunition if c.ranged != "none" else None
+            for c in everyone]
+    return {"names": names, "values": values, "defence_rows": tuple(rows),
+            "guarded": np.array([bool(m or r) for m, r in rows]),
+            "ammo0": np.array([_NEVER_RUNS_OUT if a is None else a for a in ammo], np.int16),
+            "slowed0": np.array([c.slowed for c in everyone])}
 
 
 class _Batch:
@@ -251,7 +344,11 @@ class _Batch:
 
     FIELDS = ("hp", "loc", "progress", "moving_to", "moved", "hold", "defending", "struck",
               "free_strikes", "fled", "loaded", "hazard_moves", "entangled", "start_loc",
-              "pressers", "n_pressers", "occupancy")
+              "pressers", "n_pressers", "occupancy", "slowed", "entangled_left",
+              "slowed_left", "ammunition")
+    f_ammunition: np.ndarray
+    f_entangled: np.ndarray
+    f_slowed: np.ndarray
 
     def __init__(self, st: _Static, n: int, rng: np.random.Generator, boundary: int = 0
                  ) -> None:
@@ -276,6 +373,14 @@ class _Batch:
         self.loaded = np.ones((big, n), bool)
         self.hazard_moves = np.zeros((big, n), np.int8)
         self.entangled = rows(st.entangled0, bool)
+        # the rules language's state: conditions' activations left, ammunition (002.2)
+        self.entangled_left = self.entangled * np.int16(UNTIL_REMOVED)
+        slowed0 = st.slowed0 if st.slowed0 is not None else np.zeros(big, bool)
+        self.slowed = rows(slowed0, bool)
+        self.slowed_left = self.slowed * np.int16(UNTIL_REMOVED)
+        self.ammunition = rows(st.ammo0 if st.ammo0 is not None
+                               else np.full(big, _NEVER_RUNS_OUT), np.int16)
+        self.round = 1
         self.start_loc = self.loc.copy()
         self.pressers = np.zeros((big, n), np.int16)
         self.n_pressers = np.zeros((big, n), np.int8)
@@ -339,24 +444,149 @@ class _Batch:
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, ix: np.ndarray, target: np.ndarray, attribute: int | np.ndarray,
                 mods: np.ndarray, defence: np.ndarray, dmg_table: np.ndarray,
-                dmg_row: np.ndarray) -> None:
-        """Roll for fights ``ix`` (attack on global ``target``) and apply the damage."""
+                dmg_row: np.ndarray, rows: tuple[int, WeaponRow, int, np.ndarray] | None = None
+                ) -> None:
+        """Roll for fights ``ix`` (attack on global ``target``) and apply the damage;
+        ``rows``: (attacker, its weapon's row, weapon damage, attack number) when rows of
+        the rules language apply."""
         # |total| < 60 for any allowed parameters (3d6, attributes 0-4, modifiers within
         # +-4 each, MAP >= -20, Defence <= 12), well inside the table's +-96
         total = self.roll(len(ix)) + (attribute + _LUT_OFFSET) + mods - defence
+        if rows is not None:
+            attacker, row, weapon, number = rows
+            add, more = self.row_attack(attacker, row, ix, target, number)
+            total = np.clip(total + add, 0, 2 * _LUT_OFFSET - 1)
         cat = self.st.ladder_lut.take(total)
-        dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
+        if rows is not None and more is not None:
+            dmg = _damage(cat, weapon + more, self.st.armour.take(target), self.rules)
+        else:
+            dmg = dmg_table.reshape(-1).take(dmg_row * 4 + cat)
         flat = target * self.size + ix
         hp = self.f_hp
         before = hp[flat]
         after = np.maximum(before - dmg, 0)
         hp[flat] = after
+        if rows is not None and rows[1].effects:
+            self.row_effects(rows[0], rows[1], ix, target, rows[3], cat)
         fell = (after == 0) & (before > 0)
         if _any(fell):
             down = flat[fell]
             side = self.st.sides[target[fell]].astype(np.intp)
             row = self.f_loc[down] + side * self.st.n_locations
             self.f_occupancy[row * self.size + ix[fell]] -= 1
+
+    # --- the rules language ---------------------------------------------------------------
+    def env(self, names: tuple[str, ...], c: int, t: np.ndarray | int | None,
+            ix: np.ndarray, number: np.ndarray | int) -> dict[str, Any]:
+        """The values of ``names`` in fights ``ix`` for combatant ``c`` (self) facing
+        global ``t`` (target; an array along ``ix`` or one combatant; None: a step), as
+        ``reference._Fight.env`` reads them."""
+        out: dict[str, Any] = {}
+        for name in names:
+            role, _, field = name.partition(".")
+            if field:
+                out[name] = self.fighter_value(field, c if role == "self" else t, ix)
+            else:
+                out[name] = self.situation(name, c, t, ix, number)
+        return out
+
+    def fighter_value(self, field: str, g: Any, ix: np.ndarray) -> Any:
+        st, n = self.st, self.size
+        flat = np.asarray(g, np.intp) * n + ix
+        if field == "hp":
+            return self.f_hp.take(flat)
+        if field == "wounds":
+            return st.hp0.take(g) - self.f_hp.take(flat)
+        if field in st.values and field != "ranged":
+            return st.values[field].take(g)
+        if field == "ranged":
+            return st.values["ranged"].take(g) * (self.f_ammunition.take(flat) > 0)
+        if field in ("slowed", "entangled", "defending", "moved"):
+            return getattr(self, "f_" + field).take(flat)
+        loc = self.f_loc.take(flat).astype(np.intp)
+        tags = {"cover": st.cover, "commanding": st.commanding, "hazard": st.hazard,
+                "chokepoint": st.chokepoint > 0}
+        return tags[field].take(loc)
+
+    def situation(self, name: str, c: int, t: Any, ix: np.ndarray, number: Any) -> Any:
+        st, n = self.st, self.size
+        if name == "round":
+            return self.round
+        if name == "attack_number":
+            return number
+        loc = self.loc[c].take(ix).astype(np.intp)
+        if name == "distance":
+            there = self.f_loc.take(np.asarray(t, np.intp) * n + ix)
+            return np.minimum(st.sight_flat.take(loc * st.n_locations + there), MAX_DISTANCE)
+        side = int(st.sides[c])
+        me_up = self.hp[c].take(ix) > 0
+        if name == "foes_engaged":
+            return self.count_at(1 - side, ix, loc)
+        if name == "allies_engaged":
+            return self.count_at(side, ix, loc) - me_up
+        rows = slice(0, st.n_a) if (side == 0) == (name == "allies_standing") else slice(
+            st.n_a, st.n)
+        up = (self.hp[rows].take(ix, axis=1) > 0).sum(axis=0)
+        return up - me_up if name == "allies_standing" else up
+
+    def total(self, rows: Any, to: str, c: int, t: Any, ix: np.ndarray, number: Any
+              ) -> np.ndarray:
+        """The modifiers ``rows`` on ``to`` summed over fights ``ix`` (int64)."""
+        if not rows:
+            return np.zeros(len(ix), np.int64)
+        env = self.env(names_used(rows), c, t, ix, number)
+        return _language_total(rows, to, env, self.rng, n=len(ix)).value
+
+    def row_attack(self, c: int, row: WeaponRow, ix: np.ndarray, t: np.ndarray,
+                   number: Any) -> tuple[np.ndarray, np.ndarray | None]:
+        """What the rows add to attacker ``c``'s attack total with ``row`` on ``t`` (its
+        attack modifiers less each defender's defence modifiers), and to its damage (None
+        when the row has no damage modifier)."""
+        st = self.st
+        add = self.total(row.mods("attack"), "attack", c, t, ix, number)
+        damage = row.mods("damage")
+        more = self.total(damage, "damage", c, t, ix, number) if damage else None
+        t = np.broadcast_to(np.asarray(t, np.intp), (len(ix),))
+        number = np.broadcast_to(number, (len(ix),))
+        for g in np.flatnonzero(st.guarded) if st.guarded is not None else ():
+            hit = t == g
+            if g == c or not _any(hit):
+                continue
+            dx = ix[hit]
+            melee, ranged = st.defence_rows[g]
+            guard = self.total(melee, "defence", int(g), c, dx, number[hit])
+            if ranged:
+                armed = self.ammunition[g].take(dx) > 0
+                guard = guard + self.total(ranged, "defence", int(g), c, dx, number[hit]) * armed
+            add[hit] -= guard
+        return add, more
+
+    def row_effects(self, c: int, row: WeaponRow, ix: np.ndarray, t: Any, number: Any,
+                    cat: np.ndarray) -> None:
+        """The effects of ``row`` on the outcomes ``cat`` of ``c``'s attacks on ``t``."""
+        n = self.size
+        outcomes = {"attack": np.ones(len(ix), bool), "miss": cat == 0, "partial": cat == 1,
+                    "hit": cat >= 1, "success": cat >= 2, "critical": cat == 3}
+        env = self.env(names_used(row.effects), c, t, ix, number)
+        t = np.broadcast_to(np.asarray(t, np.intp), (len(ix),))
+        for firing in _fire(row.effects, outcomes, env, self.rng, n=len(ix)):
+            effect, mask, quantity = firing
+            assert isinstance(effect, Effect)
+            if not _any(mask):
+                continue
+            dx = ix[mask]
+            if effect.spend:
+                assert quantity is not None
+                flat = c * n + dx
+                self.f_ammunition[flat] = np.maximum(self.f_ammunition[flat] - quantity[mask], 0)
+                continue
+            who = np.full(len(dx), c, np.intp) if effect.who == "self" else t[mask]
+            flat = who * n + dx
+            left = (self.entangled_left if effect.inflict == "entangled"
+                    else self.slowed_left).reshape(-1)
+            rounds = UNTIL_REMOVED if quantity is None else quantity[mask]
+            left[flat] = np.maximum(left[flat], rounds)
+            getattr(self, "f_" + effect.inflict)[flat] = True
 
     def melee_mods(self, attacker: np.ndarray | int, target: np.ndarray | int, ix: np.ndarray,
                    where: np.ndarray, attacker_side: int) -> np.ndarray:
@@ -397,6 +627,7 @@ class _Batch:
         standing = np.zeros((2, n_total), np.int8)
         down_mask = np.zeros((self.st.n, n_total), bool)
         for rnd in range(1, r.max_rounds + 1):
+            self.round = rnd
             self.pressers[:] = 0
             self.n_pressers[:] = 0
             if self.st.has_choke:
@@ -484,7 +715,11 @@ class _Batch:
             going = np.flatnonzero(going_mask)
             if len(going) == 0:
                 break
-            if len(going) > _FULL_MODE * width:
+            dry = (self.ammunition[c].take(going) == 0) if me.ammo_limited else None
+            if dry is not None and _any(dry):
+                # out of ammunition: it decides as a fighter without a ranged weapon
+                code, arg = self.decide_split(me, going, dry, actions, a)
+            elif len(going) > _FULL_MODE * width:
                 # most fights of the part act: decide on its whole rows (views, no
                 # gathers), keep the goers
                 code, arg = self.decide(me, window, actions, a)
@@ -493,6 +728,57 @@ class _Batch:
                 code, arg = self.decide(me, going, actions, a)
             self.execute(me, going, code, arg, actions, a)
         np.minimum(self.progress[c], r.bank_limit, out=self.progress[c])
+        if me.can_be_entangled or me.slow_dynamic:
+            self.wear_off(c, np.flatnonzero(act))
+
+    def decide_split(self, me: _Me, going: np.ndarray, dry: np.ndarray, actions: np.ndarray,
+                     a: _ActState) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`decide` for fights where ``me`` has ammunition and, as ``me.dry``, for
+        those where it has none (a skirmisher closes in, a holder strikes, 002 policies)."""
+        code = np.empty(len(going), np.int8)
+        arg = np.empty(len(going), np.int16)
+        for mask, who in ((dry, me.dry), (~dry, me)):
+            if _any(mask):
+                assert who is not None
+                code[mask], arg[mask] = self.decide(who, going[mask], actions, a)
+        return code, arg
+
+    def wear_off(self, c: int, ix: np.ndarray) -> None:
+        """A condition inflicted for some activations counts down at the end of each of
+        the sufferer's activations (``reference._Fight.wear_off``) [DEFAULT]."""
+        for flag, left in ((self.entangled, self.entangled_left),
+                           (self.slowed, self.slowed_left)):
+            count = left[c].take(ix)
+            timed = (count > 0) & (count < UNTIL_REMOVED)
+            if _any(timed):
+                dx = ix[timed]
+                left[c, dx] -= 1
+                flag[c, dx[left[c, dx] == 0]] = False
+
+    def step_cost(self, me: _Me, ix: np.ndarray | slice | None, band: np.ndarray,
+                  fights: np.ndarray | None = None) -> np.ndarray:
+        """Moves each step costs ``me`` in fights ``ix`` (002.2): the band or shift cost,
+        its weapons' movement modifiers (at least 1), times slowed_factor when Slowed
+        (``reference._Fight.step_cost``); ``fights``: ``ix`` as indices."""
+        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        if not (me.movement or me.slow_dynamic):
+            return cost
+        c = me.index
+        if me.movement:
+            if fights is None:
+                fights = self.arange[ix] if isinstance(ix, slice) else (
+                    self.arange if ix is None else ix)
+            rows = [m for m, ranged in me.movement if not ranged]
+            extra = self.total(rows, "movement", c, None, fights, 1)
+            if any(ranged for _, ranged in me.movement):
+                armed = self.ammunition[c].take(fights) > 0
+                extra += self.total([m for m, r in me.movement if r], "movement", c, None,
+                                    fights, 1) * armed
+            cost = np.maximum(cost + extra, 1)
+        if me.slow_dynamic:
+            slow = _sub(self.slowed[c], ix)
+            cost = np.where(slow, cost * self.rules.slowed_factor, cost)
+        return cost.astype(np.int8)
 
     # --- decisions ------------------------------------------------------------------------
     def decide(self, me: _Me, ix: np.ndarray | slice | None, actions: np.ndarray, a: _ActState
@@ -644,7 +930,7 @@ class _Batch:
         here = view.my_loc.astype(np.intp) * st.n_locations
         nxt = st.next_flat.take(here + dest)
         band = st.band_flat.take(here + nxt)
-        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        cost = self.step_cost(me, ix, band, view.fights)
         progress = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
         left = _sub(actions, ix) + (~band & _sub(a.free_shift, ix) if me.free_shift else 0)
         done = progress + left >= cost
@@ -662,7 +948,7 @@ class _Batch:
         code = np.full(view.n, MOVE, np.int8)
         if me.disengage and view.any_holder:
             band = st.band_flat.take(here + nxt)
-            cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+            cost = self.step_cost(me, ix, band, view.fights)
             prog = _sub(self.progress[c], ix) * (_sub(self.moving_to[c], ix) == nxt)
             need_dis = (prog + 1 >= cost) & ~_sub(a.disengaged, ix) & view.threat
             if _any(need_dis):
@@ -714,6 +1000,7 @@ class _Batch:
             dx = ix[code == ESCAPE]
             ok = self.roll(len(dx)) + me.might >= r.entangle_save
             self.entangled[c, dx[ok]] = False
+            self.entangled_left[c, dx[ok]] = 0
         for kind, act in ((STRIKE, self.strike), (SHOOT, self.shoot), (MOVE, self.move)):
             if present[kind] == len(ix):
                 dx, dj = ix, arg
@@ -752,7 +1039,7 @@ class _Batch:
                 self.choke_count.reshape(-1)[cflat] += fresh.astype(np.int8)
         a.steady[ix] = 0
         self.attack_series(me, ix, t, j, me.might + mods - self.melee_defence(t, ix), first,
-                           again, me.melee_dmg, True, a)
+                           again, me.melee_dmg, True, a, me.melee_attack)
 
     def shot_mods(self, ix: np.ndarray, here: np.ndarray, there: np.ndarray, d: np.ndarray,
                   reach: int, moved: np.ndarray) -> np.ndarray:
@@ -795,7 +1082,7 @@ class _Batch:
             return
         mods = self.shot_mods(ix, here, there, d, me.reach, self.f_moved[flat])
         self.attack_series(me, ix, t, j, me.agility + mods - st.defence[t], first, 0,
-                           me.ranged_dmg, not me.reloads, a)
+                           me.ranged_dmg, not me.reloads, a, me.ranged_attack)
 
     def area_attack(self, me: _Me, ix: np.ndarray, here: np.ndarray, there: np.ndarray,
                     d: np.ndarray, first: np.ndarray, a: _ActState) -> None:
@@ -814,14 +1101,17 @@ class _Batch:
             mods = base[caught] + self.shot_mods(dx, here[caught], there[caught], d[caught],
                                                  me.reach, self.moved[g, dx])
             target = np.full(len(dx), g, np.intp)
+            rows = (None if me.ranged_attack is None
+                    else (me.index, *me.ranged_attack, a.attacks[dx]))
             self.resolve(dx, target, 0, mods, st.defence[target], st.ranged_dmg_all[me.index],
-                         target)
+                         target, rows)
             self.end_check(dx, int(st.sides[g]))
         self.actions[ix[self.hp[me.index, ix] <= 0]] = 0  # caught in its own blast
 
     def attack_series(self, me: _Me, ix: np.ndarray, t: np.ndarray, j: np.ndarray,
                       base: np.ndarray, first: np.ndarray, again: np.ndarray | int,
-                      table: np.ndarray, can_repeat: bool, a: _ActState) -> None:
+                      table: np.ndarray, can_repeat: bool, a: _ActState,
+                      rows: tuple[WeaponRow, int] | None = None) -> None:
         """Resolve an attack on foe ``t`` and, while it stands, the same attack again.
 
         Repeating is what ``decide`` would choose (after an attack on a foe still standing
@@ -830,6 +1120,8 @@ class _Batch:
         the actions go, are rolled at once; those after the foe falls are discarded.
         ``base`` is attribute + modifiers - Defence; ``first`` / ``again`` are the extra
         modifiers of the first / later attacks (Steady, charge); the MAP is added here.
+        ``rows``: (the weapon's row, its damage) when rows of the rules language apply;
+        then one attack at a time (a row may read what the last attack changed).
         """
         st = self.st
         actions = self.actions
@@ -837,14 +1129,22 @@ class _Batch:
         flat = t * self.size + ix
         hp0 = self.f_hp[flat]
         base = base + _LUT_OFFSET
-        if can_repeat and me.max_attacks > 1:
+        if can_repeat and me.max_attacks > 1 and rows is None:
             allowed = np.minimum(me.max_attacks - done0, actions[ix] + 1)
             k = int(allowed.max())
         else:
             allowed, k = None, 1
+        more = cat = None
         if k == 1:
             total = self.roll(len(ix)) + base + first + st.map_values.take(done0)
-            dmg = table.reshape(-1).take(j * 4 + st.ladder_lut.take(total))
+            if rows is not None:
+                add, more = self.row_attack(me.index, rows[0], ix, t, done0 + 1)
+                total = np.clip(total + add, 0, 2 * _LUT_OFFSET - 1)
+            cat = st.ladder_lut.take(total)
+            if more is not None:
+                dmg = _damage(cat, rows[1] + more, st.armour.take(t), self.rules)  # type: ignore[index]
+            else:
+                dmg = table.reshape(-1).take(j * 4 + cat)
             hp1 = np.maximum(hp0 - dmg, 0)
             made: np.ndarray | int = 1
         else:
@@ -860,7 +1160,10 @@ class _Batch:
             made = made_k
         a.attacks[ix] += np.int8(made) if isinstance(made, int) else made.astype(np.int8)
         self.f_hp[flat] = hp1
-        if can_repeat:
+        if rows is not None and rows[0].effects:
+            assert cat is not None  # one attack at a time with rows
+            self.row_effects(me.index, rows[0], ix, t, done0 + 1, cat)
+        if can_repeat and rows is None:
             # all attacks made on a foe still standing: the next choice is the same plan,
             # now spare, and spare is absorbing -- take the rest of the activation as spare
             spent = (a.attacks[ix] >= me.max_attacks) & (hp1 > 0) & (actions[ix] > 0)
@@ -885,9 +1188,9 @@ class _Batch:
         here = self.loc[c, ix]
         band = st.band_flat.take(here.astype(np.intp) * st.n_locations + nxt)
         nxt = nxt.astype(np.int8)
-        cost = np.where(band, np.int8(me.band_cost), np.int8(me.shift_cost))
+        self.moved[c, ix] = True  # before the cost: a movement row may read self.moved
+        cost = self.step_cost(me, ix, band)
         prog = self.progress[c, ix] * (self.moving_to[c, ix] == nxt) + 1
-        self.moved[c, ix] = True
         done = prog >= cost
         if not done.all():
             self.keep_moving(me, ix, here, prog, cost, done, a)
@@ -980,9 +1283,24 @@ class _Batch:
                 self.pressers[c, dx] |= np.int16(1 << h)
                 self.n_pressers[c, dx] += new.astype(np.int8)
             target = np.full(len(dx), c, np.intp)
+            rows = (None if hm.melee_attack is None
+                    else (h, *hm.melee_attack, self.free_strikes[h, dx]))
             self.resolve(dx, target, hm.might, mods, self.melee_defence(target, dx),
-                         st.melee_dmg_all[h], target)
+                         st.melee_dmg_all[h], target, rows)
             self.end_check(dx, me.side)
+
+
+def _damage(cat: np.ndarray, weapon: Any, armour: np.ndarray, rules: Rules) -> np.ndarray:
+    """``rules.damage`` over arrays: result categories, weapon damage (made at least 0),
+    Armour (002.8 armour_mode)."""
+    weapon = np.maximum(weapon, 0)
+    if rules.armour_mode == "subtract":
+        past = np.maximum(weapon - armour, 0)
+        out = np.where(cat == 2, past, past // 2)
+    else:
+        out = np.where(cat == 2, weapon, np.maximum(weapon - armour, 0))
+    out = np.where(cat == 3, weapon + rules.critical_bonus, out)
+    return np.where(cat == 0, 0, out).astype(np.int16)
 
 
 def _schedule(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[tuple[int, int], ...]:

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ...language.rows import Modifier, narrate_total
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
@@ -43,6 +45,7 @@ from .rules import (
     starting_hp,
     total_defence,
 )
+from .weapons import MAX_DISTANCE, UNTIL_REMOVED, WeaponRow
 
 __all__ = ["fight"]
 
@@ -73,6 +76,10 @@ class _Fighter:
     start_loc: int = 0         # location at the start of the round (higher ground)
     pressers: set[int] = field(default_factory=set)  # melee attackers this round (002.4)
     saves: tuple[int, int] = (0, 0)
+    slowed: bool = False
+    # activations a condition has left (UNTIL_REMOVED: until its save, or all fight)
+    left: dict[str, int] = field(default_factory=dict)
+    ammunition: int | None = None  # of its ranged weapon; None: never runs out
 
     @property
     def up(self) -> bool:
@@ -109,8 +116,13 @@ class _Fight:
             for c in members:
                 loc = start_location(c, side, rules, self.map)
                 hp = starting_hp(c, rules)
-                self.fighters.append(_Fighter(c, len(self.fighters), side, hp, hp, loc,
-                                              c.entangled, start_loc=loc))
+                ranged = rules.weapon_row(c.ranged) if c.ranged != "none" else None
+                self.fighters.append(_Fighter(
+                    c, len(self.fighters), side, hp, hp, loc, c.entangled, start_loc=loc,
+                    slowed=c.slowed,
+                    left={"entangled": UNTIL_REMOVED if c.entangled else 0,
+                          "slowed": UNTIL_REMOVED if c.slowed else 0},
+                    ammunition=None if ranged is None else ranged.ammunition))
         self.side_a, self.side_b = tuple(side_a), tuple(side_b)
         self.round = 0
         self.choke: dict[tuple[int, int], set[int]] = {}
@@ -143,7 +155,9 @@ class _Fight:
     def at(self, loc: int, side: int) -> list[_Fighter]:
         return [g for g in self.fighters if g.side == side and g.up and g.loc == loc]
 
-    def step_cost(self, f: _Fighter, u: int, v: int) -> int:
+    def step_cost(self, f: _Fighter, u: int, v: int, say: bool = False) -> int:
+        """Moves a step from ``u`` to ``v`` costs ``f`` (002.2), with its weapons' movement
+        modifiers (at least 1) before Slowed multiplies it; ``say``: narrate the rows."""
         r = self.rules
         if self.map.band_step[u, v]:
             cost = r.band_cost
@@ -151,7 +165,108 @@ class _Fight:
             cost = r.shift_cost
             if r.shift_speed_rule == "speed1_shift_costs_2" and f.c.speed == 1:
                 cost *= 2
-        return cost * (r.slowed_factor if f.c.slowed else 1)
+        rows = self.carried(f, "movement")
+        if rows:
+            extra, lines = narrate_total(rows, "movement", self.env(f, None), self.rng)
+            cost = max(1, cost + extra)
+            for line in lines if say else ():
+                self.say(f"    {line}")
+        return cost * (r.slowed_factor if f.slowed else 1)
+
+    # --- the rules language ------------------------------------------------------------
+    def carried(self, f: _Fighter, to: str) -> tuple[Modifier, ...]:
+        """``f``'s modifiers on ``to`` from both its weapons (defence, movement)."""
+        rows = self.rules.weapon_row(f.c.weapon).mods(to)
+        if self.armed(f):
+            rows += self.rules.weapon_row(f.c.ranged).mods(to)
+        return rows
+
+    def armed(self, f: _Fighter) -> bool:
+        """Whether ``f`` has a ranged weapon with ammunition left."""
+        return f.c.ranged != "none" and (f.ammunition is None or f.ammunition > 0)
+
+    def env(self, f: _Fighter, t: _Fighter | None, number: int = 1) -> dict[str, Any]:
+        """Every name a row may read, for ``f`` (self) facing ``t`` (target; None: a step)."""
+        out: dict[str, Any] = {"round": self.round, "attack_number": number}
+        for role, g in (("self", f), ("target", t)):
+            if g is None:
+                continue
+            c, loc = g.c, g.loc
+            out.update({f"{role}.hp": g.hp, f"{role}.wounds": g.max_hp - g.hp,
+                        f"{role}.might": c.might, f"{role}.agility": c.agility,
+                        f"{role}.defence": total_defence(c, self.rules),
+                        f"{role}.armour": c.armour, f"{role}.speed": c.speed,
+                        f"{role}.shield": c.shield, f"{role}.large": c.large,
+                        f"{role}.weapon": c.weapon,
+                        f"{role}.ranged": c.ranged if self.armed(g) else "none",
+                        f"{role}.slowed": g.slowed, f"{role}.entangled": g.entangled,
+                        f"{role}.defending": g.defending, f"{role}.moved": g.moved,
+                        f"{role}.cover": bool(self.map.cover[loc]),
+                        f"{role}.commanding": bool(self.map.commanding[loc]),
+                        f"{role}.hazard": bool(self.map.hazard[loc]),
+                        f"{role}.chokepoint": bool(self.map.chokepoint[loc])})
+        if t is not None:
+            out["distance"] = min(self.sight(f.loc, t.loc), MAX_DISTANCE)
+        out["foes_engaged"] = len(self.at(f.loc, 1 - f.side))
+        out["allies_engaged"] = len(self.at(f.loc, f.side)) - (1 if f.up else 0)
+        out["foes_standing"] = len(self.foes(f))
+        out["allies_standing"] = sum(g.up for g in self.fighters
+                                     if g.side == f.side and g is not f)
+        return out
+
+    def row_mods(self, f: _Fighter, t: _Fighter, row: WeaponRow | None, number: int
+                 ) -> tuple[list[tuple[str, int]], int, int]:
+        """The rows' attack modifiers (named, for the roll's line), the defender's Defence
+        modifiers and the damage modifier of ``f``'s attack on ``t`` with ``row``."""
+        if row is None:
+            return [], 0, 0
+        env = self.env(f, t, number)
+        attack, lines = narrate_total(row.mods("attack"), "attack", env, self.rng)
+        damage, more = narrate_total(row.mods("damage"), "damage", env, self.rng)
+        defence, guard = 0, list[str]()
+        rows = self.carried(t, "defence")
+        if rows:
+            defence, guard = narrate_total(rows, "defence", self.env(t, f, number), self.rng)
+        for line in (*lines, *guard, *more):
+            self.say(f"    {line}")
+        return ([(row.name, attack)] if attack else []), defence, damage
+
+    def fire(self, f: _Fighter, t: _Fighter, row: WeaponRow | None, number: int,
+             cat: int) -> None:
+        """The effects of ``row`` on the outcome ``cat`` of ``f``'s attack on ``t``."""
+        if row is None or not row.effects:
+            return
+        happened = {"attack": True, "miss": cat == 0, "partial": cat == 1, "hit": cat >= 1,
+                    "success": cat >= 2, "critical": cat == 3}
+        env = self.env(f, t, number)
+        for effect in row.effects:
+            if not happened[effect.on]:
+                continue
+            quantity, line = effect.read(env, self.rng)
+            if line is None:
+                continue
+            who = f if effect.who == "self" else t
+            if effect.spend:
+                if f.ammunition is not None:
+                    f.ammunition = max(0, f.ammunition - int(quantity))
+                    line += f"; {f.ammunition} left"
+            elif who.up:
+                rounds = UNTIL_REMOVED if quantity is None else int(quantity)
+                who.left[effect.inflict] = max(who.left.get(effect.inflict, 0), rounds)
+                setattr(who, effect.inflict, True)
+            self.say(f"    {line}")
+            if effect.spend and f.ammunition == 0:
+                self.say(f"    {f.name} is out of ammunition: no more {f.c.ranged}")
+
+    def wear_off(self, f: _Fighter) -> None:
+        """A condition inflicted for some rounds counts down at the end of each of the
+        sufferer's activations [DEFAULT]."""
+        for condition, left in f.left.items():
+            if 0 < left < UNTIL_REMOVED:
+                f.left[condition] = left - 1
+                if left == 1 and getattr(f, condition):
+                    setattr(f, condition, False)
+                    self.say(f"  {f.name} is no longer {condition.capitalize()}")
 
     # --- choices -------------------------------------------------------------------------
     def key(self, f: _Fighter, t: _Fighter) -> tuple[int, ...]:
@@ -192,7 +307,7 @@ class _Fight:
         reach = self.rules.reach(f.c.ranged) + (1 if f.c.long_shots else 0)
         if not (t.up and self.sight(f.loc, t.loc) <= reach):
             return False
-        if f.c.ranged in self.rules.area_weapons and f.c.area_allies == "avoid" \
+        if self.rules.is_area(f.c.ranged) and f.c.area_allies == "avoid" \
                 and self.rules.area_friendly_fire:
             return not (f.loc == t.loc or self.at(t.loc, f.side))  # no ally (or itself) hit
         return True
@@ -243,7 +358,7 @@ class _Fight:
         return ("spare",)
 
     def ranged_plan(self, f: _Fighter, act: _Activation, t: _Fighter) -> tuple:
-        if f.c.ranged in self.rules.reloading and not f.loaded:
+        if self.rules.reloads(f.c.ranged) and not f.loaded:
             return ("reload",)
         if act.attacks == 0 and act.steadies < f.c.steady and act.actions >= 2:
             return ("steady",)
@@ -256,7 +371,7 @@ class _Fight:
         foes = self.foes(f)
         strike = self.best(f, [g for g in foes if self.strikable(f, g)])
         shot = None
-        if f.c.ranged != "none":
+        if self.armed(f):
             shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
         if strike is not None and (f.c.melee_first or shot is None):
             return self.melee_plan(f, act, strike)
@@ -266,8 +381,8 @@ class _Fight:
 
     def decide(self, f: _Fighter, act: _Activation) -> tuple:
         policy = f.c.policy
-        if policy == "skirmish" and f.c.ranged == "none":
-            policy = "advance"
+        if policy == "skirmish" and not self.armed(f):
+            policy = "advance"  # a skirmisher out of shots closes in [DEFAULT]
         foes = self.foes(f)
         if policy == "guard":
             ward = self.ward(f)
@@ -305,7 +420,7 @@ class _Fight:
             # foes here, none it may strike: the frontage is full (002.4: "wait for an
             # opening next round, turn on a different enemy, or strike from range")
             capped = self.best(f, [g for g in foes if g.loc == f.loc])
-            if f.c.frontage_full == "shoot" and f.c.ranged != "none" and capped is not None:
+            if f.c.frontage_full == "shoot" and self.armed(f) and capped is not None:
                 return self.ranged_plan(f, act, capped)
             if f.c.frontage_full == "wait":
                 return ("spare",)
@@ -316,7 +431,7 @@ class _Fight:
             return ("spare",)
         if t.loc == f.loc:
             return self.melee_plan(f, act, t)
-        if (f.c.advance_fire and f.c.ranged != "none" and not f.entangled
+        if (f.c.advance_fire and self.armed(f) and not f.entangled
                 and not self.in_reach_of_step(f, act, t.loc)):
             # the next step cannot be finished this activation: shoot rather than bank
             shot = self.best(f, [g for g in foes if self.shootable(f, g)], long_last=True)
@@ -338,15 +453,22 @@ class _Fight:
 
     # --- attacks ----------------------------------------------------------------------
     def resolve(self, f: _Fighter, t: _Fighter, attribute: tuple[str, int],
-                mods: list[tuple[str, int]], defence: int, weapon_damage: int) -> None:
+                mods: list[tuple[str, int]], defence: int, weapon_damage: int,
+                row: WeaponRow | None = None, number: int = 1) -> None:
+        """``f``'s attack on ``t`` with the weapon ``row`` (its modifiers and effects),
+        attack ``number`` of its activation (or of its free Strikes)."""
+        extra, guard, more = self.row_mods(f, t, row, number)
+        mods = mods + extra
+        defence += guard
         roll = self.roll3d6()
         total = roll + attribute[1] + sum(m for _, m in mods) - defence
         cat = category(total, self.rules.ladder)
-        dmg = damage(cat, weapon_damage, t.c.armour, self.rules)
+        dmg = damage(cat, max(0, weapon_damage + more), t.c.armour, self.rules)
         t.hp = max(0, t.hp - dmg)
         parts = "".join(f" {'+' if m >= 0 else '-'} {name} {abs(m)}" for name, m in mods if m)
         self.say(f"    3d6 {roll} + {attribute[0]} {attribute[1]}{parts} - Defence {defence}"
                  f" = {total}: {CATEGORIES[cat]}, {dmg} damage; {t.name} {t.hp}/{t.max_hp} HP")
+        self.fire(f, t, row, number, cat)
         if not t.up:
             self.say(f"    {t.name} is Down")
             self.check_end()
@@ -368,6 +490,7 @@ class _Fight:
 
     def strike(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
         r = self.rules
+        number = act.attacks + 1
         mods = [("MAP", r.attack_penalty(act.attacks))]
         if act.steady:
             mods.append(("Steady", act.steady))
@@ -383,7 +506,7 @@ class _Fight:
         act.steady = 0
         self.say(f"  {f.name} strikes {t.name} in {self.where(f)}")
         self.resolve(f, t, ("Might", f.c.might), mods, self.defence_vs_melee(t),
-                     melee_damage(f.c, r))
+                     melee_damage(f.c, r), r.weapon_row(f.c.weapon), number)
 
     def shot_mods(self, f: _Fighter, act: _Activation, t: _Fighter, d: int
                   ) -> list[tuple[str, int]]:
@@ -410,12 +533,13 @@ class _Fight:
     def shoot(self, f: _Fighter, act: _Activation, t: _Fighter) -> None:
         r = self.rules
         d = self.sight(f.loc, t.loc)
-        area = f.c.ranged in r.area_weapons
+        area = r.is_area(f.c.ranged)
+        number = act.attacks + 1
         # an area effect hits everyone in the zone, one roll each (002.1); a shot, one foe
         targets = ([g for g in self.fighters if g.up and g.loc == t.loc
                     and (g.side != f.side or r.area_friendly_fire)] if area else [t])
         mods = {g.index: self.shot_mods(f, act, g, d) for g in targets}
-        if f.c.ranged in r.reloading:
+        if r.reloads(f.c.ranged):
             f.loaded = False
         act.attacks += 1
         act.steady = 0
@@ -429,7 +553,7 @@ class _Fight:
             if self.ended:
                 break
             self.resolve(f, g, ("Agility", f.c.agility), mods[g.index], total_defence(g.c, r),
-                         int(r.weapon_damage[f.c.ranged]))
+                         r.ranged_damage(f.c.ranged), r.weapon_row(f.c.ranged), number)
 
     def free_strike(self, h: _Fighter, f: _Fighter) -> None:
         """Holder ``h`` strikes the leaver ``f`` (002.3)."""
@@ -441,11 +565,12 @@ class _Fight:
         h.hold -= 1
         h.struck.add(f.index)
         h.free_strikes += 1
+        number = h.free_strikes
         if r.free_strike_frontage:
             f.pressers.add(h.index)
         self.say(f"  {h.name} holds its ground: a free Strike at {f.name} breaking away")
         self.resolve(h, f, ("Might", h.c.might), mods, self.defence_vs_melee(f),
-                     melee_damage(h.c, r))
+                     melee_damage(h.c, r), r.weapon_row(h.c.weapon), number)
 
     # --- movement ------------------------------------------------------------------------
     def move(self, f: _Fighter, act: _Activation, nxt: int) -> None:
@@ -457,7 +582,7 @@ class _Fight:
         f.progress = (f.progress if f.moving_to == nxt else 0) + 1
         f.moving_to = nxt
         f.moved = True
-        cost = self.step_cost(f, f.loc, nxt)
+        cost = self.step_cost(f, f.loc, nxt, say=True)
         kind = "band" if self.map.band_step[f.loc, nxt] else "shift"
         if f.progress < cost:
             self.say(f"  {f.name} Moves toward {self.map.names[nxt]} ({kind}, "
@@ -551,9 +676,12 @@ class _Fight:
                          f"{'>=' if ok else '<'} {r.entangle_save}: "
                          f"{'tears free' if ok else 'still Entangled'}")
                 f.entangled = not ok
+                if ok:
+                    f.left["entangled"] = 0
             else:  # pragma: no cover - a policy bug
                 raise AssertionError(kind)
         f.progress = min(f.progress, r.bank_limit)
+        self.wear_off(f)
 
     def check_end(self) -> None:
         for side in (0, 1):

@@ -11,12 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ... import dice
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
 from .maps import MAPS, CompiledMap, map_table
+from .weapons import ROW_COLUMNS, WeaponRow, read_rows
+
+if TYPE_CHECKING:
+    from ...language import Vocabulary
 
 MELEE_WEAPONS: tuple[str, ...] = ("unarmed", "light", "one_handed", "two_handed")
 RANGED_WEAPONS: tuple[str, ...] = ("none", "short_bow", "long_bow", "crossbow", "thrown",
@@ -63,10 +67,13 @@ class Combatant:
                            doc="hit points; none = the rules' hp (x large_hp_factor if large)")
     large: bool = param(False, tag="TEXT",
                         doc="Large (ogre, troll): up to 4 may ring it (002.4), more HP (002.8)")
-    weapon: str = param("one_handed", tag="DEFAULT", choices=MELEE_WEAPONS,
-                        doc="melee weapon (002.8 weapon_damage)")
-    ranged: str = param("none", tag="DEFAULT", choices=RANGED_WEAPONS,
-                        doc="ranged weapon; its band sets its reach (002.1, 002.8)")
+    weapon: str = param("one_handed", tag="DEFAULT",
+                        doc="melee weapon: " + ", ".join(MELEE_WEAPONS) + " (002.8 "
+                            "weapon_damage) or a melee row of rules 'weapons'")
+    ranged: str = param("none", tag="DEFAULT",
+                        doc="ranged weapon: none, " + ", ".join(RANGED_WEAPONS[1:])
+                            + " (002.1, 002.8: its band sets its reach) or a ranged row of "
+                              "rules 'weapons'")
     slowed: bool = param(False, tag="TEXT",
                          doc="Slowed: 4 Moves a band, 2 a shift (002.2), all fight long")
     entangled: bool = param(False, tag="TEXT",
@@ -285,6 +292,11 @@ class Rules:
                          doc="stress is not modelled (002.8)")
     max_rounds: int = param(50, tag="DEFAULT", low=1, high=10_000,
                             doc="rounds after which the fight is a draw")
+    weapons: Table = param({}, tag="DEFAULT", open_keys=True,
+                           doc="weapon rows by name: a built-in weapon's row gives it "
+                               "ammunition, modifiers and effects; a new name is a weapon "
+                               "'like' a built-in one, with its own damage and range if given "
+                               "(columns " + ", ".join(ROW_COLUMNS) + "; docs/zones.md)")
 
     def __post_init__(self) -> None:
         # A Table is checked too: one built by hand may name a front that is no zone.
@@ -309,15 +321,51 @@ class Rules:
             if band not in self.range_steps:
                 raise SpecError(f"zones rules field 'weapon_range' names band {band!r}; bands: "
                                 + ", ".join(self.range_steps))
+        # the rows as objects, once (not a field: equality and hashing see the table)
+        object.__setattr__(self, "_weapon_rows", read_rows(self))
 
     # small derived readings -------------------------------------------------------------
     def attack_penalty(self, index: int) -> int:
         """MAP of the attack with 0-based ``index`` in an activation (last value repeats)."""
         return self.map[min(index, len(self.map) - 1)]
 
+    def weapon_row(self, name: str) -> WeaponRow:
+        """The weapon ``name`` under these rules: built-in columns and its row."""
+        try:
+            return self._weapon_rows[name]  # type: ignore[attr-defined]
+        except KeyError:
+            raise SpecError(f"unknown weapon {name!r}; weapons: "
+                            + ", ".join(self._weapon_rows)) from None  # type: ignore[attr-defined]
+
+    def weapon_names(self, kind: str) -> tuple[str, ...]:
+        """The melee or ranged weapons these rules know, built-in first."""
+        rows = self._weapon_rows.values()  # type: ignore[attr-defined]
+        return tuple(r.name for r in rows if r.kind == kind)
+
     def reach(self, ranged: str) -> int:
         """Steps the ranged weapon reaches at no penalty (002.8 range_steps)."""
-        return int(self.range_steps[self.weapon_range[ranged]])
+        return int(self.range_steps[str(self.weapon_row(ranged).band)])
+
+    def reloads(self, ranged: str) -> bool:
+        """Whether the ranged weapon needs a Reload after each shot (its built-in's)."""
+        return ranged != "none" and self.weapon_row(ranged).like in self.reloading
+
+    def is_area(self, ranged: str) -> bool:
+        """Whether the ranged weapon hits a whole zone (its built-in's)."""
+        return ranged != "none" and self.weapon_row(ranged).like in self.area_weapons
+
+    def ranged_damage(self, ranged: str) -> int:
+        return 0 if ranged == "none" else self.weapon_row(ranged).damage
+
+    def vocabulary(self) -> Vocabulary:
+        """What rows under these rules may name (the weapon names included)."""
+        from .weapons import vocabulary
+        return vocabulary(self.weapon_names("melee"), self.weapon_names("ranged"))
+
+    @property
+    def has_rows(self) -> bool:
+        """Whether any weapon carries modifiers or effects."""
+        return any(r.has_rows for r in self._weapon_rows.values())  # type: ignore[attr-defined]
 
 
 def category(total: int, ladder: tuple[int, ...]) -> int:
@@ -348,7 +396,7 @@ def total_defence(c: Combatant, rules: Rules) -> int:
 
 
 def melee_damage(c: Combatant, rules: Rules) -> int:
-    return int(rules.weapon_damage[c.weapon]) + (c.might if rules.might_to_damage else 0)
+    return rules.weapon_row(c.weapon).damage + (c.might if rules.might_to_damage else 0)
 
 
 @cache
