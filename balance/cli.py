@@ -313,11 +313,14 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep the rows with this value of another axis; repeatable")
     p.add_argument("--out", metavar="DIR", default=None, help="folder (default RUN/plots)")
 
-    p = sub.add_parser("new", help="write a new ruleset package to edit: rules, presets, "
-                                   "kernel, reference, tests")
+    p = sub.add_parser("new", help="write a new ruleset to edit: a ruleset file NAME.toml "
+                                   "(or, with --package, a Python package)")
     p.add_argument("what", choices=("ruleset",))
     p.add_argument("name", help="the new ruleset's name (a lowercase Python identifier)")
     p.add_argument("--out", metavar="DIR", default=".", help="folder to write it in")
+    p.add_argument("--package", action="store_true",
+                   help="write a Python package (rules, presets, kernel, reference, tests) "
+                        "instead of a ruleset file")
 
     p = sub.add_parser("explore", help="the interactive explorer as a web page on this machine "
                                        "(needs the explore extra)")
@@ -491,6 +494,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print("\nRules language (docs/rules-language.md): what conditions, modifiers and "
               "effects may name")
         print("\n".join("  " + line for line in vocabulary.lines()))
+    if info.get("rules_text"):  # a ruleset file: the rules it writes, with their tags
+        print(f"\nRules written in {info['file']} (rule: text  [tag])")
+        for row in info["rules_text"]:
+            print(f"  {row['rule']}: {' '.join(row['text'].split())}  [{row['tag']}]")
     return 0
 
 
@@ -996,8 +1003,16 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
 
 def _cmd_new(args: argparse.Namespace) -> int:
-    from .scaffold import new_ruleset
+    from .scaffold import new_ruleset, new_ruleset_file
 
+    if not args.package:
+        path = new_ruleset_file(args.name, args.out)
+        print(f"wrote {path}, a ruleset file (docs/ruleset-file.md). Next:")
+        print(f"  balance show {path}")
+        print(f"  balance duel {path} --a veteran --b novice -n 100000 --seed 1")
+        print(f"  balance exact {path} --a veteran --b novice")
+        print("  (a Python package instead: balance new ruleset NAME --package)")
+        return 0
     root = new_ruleset(args.name, args.out)
     print(f"wrote {root}/ (rules, presets, kernel, reference, tests). Next:")
     print(f"  pip install -e {root}        # registers '{args.name}' with every balance command")

@@ -1,4 +1,9 @@
-"""``balance new ruleset NAME``: write a ruleset package that passes the contract as written.
+"""``balance new ruleset NAME``: write a ruleset that passes the contract as written.
+
+By default it is a **ruleset file**, ``NAME.toml`` (``docs/ruleset-file.md``): the
+opposed-d10 duel below as data, which every command takes by its path -- no Python, no
+install.  ``--package`` (:func:`new_ruleset`) writes the same system as a Python package
+instead, for rules a file cannot say.
 
 The package is a small, complete example to edit -- an opposed-d10 duel: each round both
 fighters roll a d10 and add their skill, the higher total hits for ``damage``, and the first
@@ -20,7 +25,7 @@ from pathlib import Path
 
 from .errors import SpecError
 
-__all__ = ["new_ruleset"]
+__all__ = ["new_ruleset", "new_ruleset_file"]
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
@@ -262,6 +267,43 @@ def test_contract(name, check):
 }
 
 
+def _check_new(name: str, where: str | Path, root: Path, what: str) -> None:
+    from .rulesets import RULESETS
+
+    if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name):
+        raise SpecError(f"ruleset name {name!r} must be a lowercase Python identifier (a-z, "
+                        "0-9, _; starting with a letter; at most 40 characters)")
+    if name in RULESETS or name == "balance":
+        raise SpecError(f"ruleset name {name!r} is taken by a built-in; choose another")
+    if root.exists():
+        raise SpecError(f"{root} exists already; choose another name or folder")
+    if Path(where).exists() and not Path(where).is_dir():
+        raise SpecError(f"--out {str(where)!r} is a file, not a folder; give the folder to "
+                        f"write the ruleset {what} in")
+    if not Path(where).is_dir():
+        raise SpecError(f"--out folder {str(where)!r} does not exist; give an existing "
+                        f"folder to write the ruleset {what} in")
+
+
+def new_ruleset_file(name: str, where: str | Path = ".") -> Path:
+    """Write ``NAME.toml``, a ruleset file of the opposed-d10 duel, under ``where``; the
+    file written.
+
+    Raises
+    ------
+    SpecError
+        As :func:`new_ruleset` (the file exists already: nothing is overwritten).
+    """
+    root = Path(where) / f"{name}.toml"
+    _check_new(name, where, root, "file")
+    try:
+        with open(root, "x", encoding="utf-8") as out:  # never over a file made meanwhile
+            out.write(FILE_TEMPLATE.format(name=name))
+    except OSError as exc:
+        raise SpecError(f"cannot write {root}: {exc.strerror or exc}") from None
+    return root
+
+
 def new_ruleset(name: str, where: str | Path = ".") -> Path:
     """Write the package of a new ruleset ``name`` under ``where``; the folder written.
 
@@ -271,22 +313,8 @@ def new_ruleset(name: str, where: str | Path = ".") -> Path:
         ``name`` is not a lowercase Python identifier, names a built-in ruleset, or its
         folder exists already (nothing is overwritten).
     """
-    from .rulesets import RULESETS
-
-    if not isinstance(name, str) or not _NAME.match(name) or keyword.iskeyword(name):
-        raise SpecError(f"ruleset name {name!r} must be a lowercase Python identifier (a-z, "
-                        "0-9, _; starting with a letter; at most 40 characters)")
-    if name in RULESETS or name == "balance":
-        raise SpecError(f"ruleset name {name!r} is taken by a built-in; choose another")
     root = Path(where) / name
-    if root.exists():
-        raise SpecError(f"{root} exists already; choose another name or folder")
-    if Path(where).exists() and not Path(where).is_dir():
-        raise SpecError(f"--out {str(where)!r} is a file, not a folder; give the folder to "
-                        "write the ruleset package in")
-    if not Path(where).is_dir():
-        raise SpecError(f"--out folder {str(where)!r} does not exist; give an existing "
-                        "folder to write the ruleset package in")
+    _check_new(name, where, root, "package")
     cls = "".join(part.capitalize() for part in name.split("_")) or "Ruleset"
     if cls[0].isdigit():
         cls = "R" + cls
@@ -307,3 +335,75 @@ def new_ruleset(name: str, where: str | Path = ".") -> Path:
 
             shutil.rmtree(staging, ignore_errors=True)
     return root
+
+
+FILE_TEMPLATE = """\
+# {name}: an opposed-d10 duel, to edit into your own rules (docs/ruleset-file.md).
+# Each round both fighters roll a d10 and add their skill; the higher total by
+# hit_margin or more hits for one point; the first to run out of health loses.
+#   balance show {name}.toml
+#   balance duel {name}.toml --a veteran --b novice -n 100000 --seed 1
+#   balance log {name}.toml --a veteran --b berserker --seed 3
+#   balance exact {name}.toml --a veteran --b novice
+
+[ruleset]
+name = "{name}"
+title = "Opposed d10 + skill"
+tag = "TEXT"                 # TEXT: your rules say so; AMBIG: a reading; DEFAULT: a guess
+
+[fighter.skill]
+range = [0, 10]
+default = 3
+doc = "added to the d10"
+
+[fighter.hit_points]
+range = [1, 10]
+default = 3
+doc = "hits a fighter can take"
+
+[fighter.stance]
+kind = "str"
+choices = ["steady", "reckless"]
+default = "steady"
+policy = true
+tag = "DEFAULT"
+doc = "reckless: +2 to the roll, and a hit on it lands on a win by 1 or more"
+
+[rules.hit_margin]
+range = [1, 9]
+default = 3
+doc = "the win a hit needs"
+
+[state.health]
+start = "self.hit_points"
+doc = "hits left"
+
+[[actions]]
+name = "exchange"
+roll = "1d10 + self.skill + (2 if self.stance == 'reckless' else 0)"
+
+[[actions.outcomes]]
+name = "hit"
+when = "self.roll - target.roll >= (1 if target.stance == 'reckless' else hit_margin)"
+damage = 1
+
+[end]
+out = "self.health <= 0"
+max_rounds = 200
+tag = "DEFAULT"
+
+[presets.novice]
+skill = 1
+
+[presets.veteran]
+skill = 5
+
+[presets.berserker]
+skill = 3
+stance = "reckless"
+
+[scenarios.veteran-vs-novice]
+description = "five points of skill against one"
+a = "veteran"
+b = "novice"
+"""

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_written_ruleset_passes_the_contract(tmp_path: Path, monkeypatch, capsys) -> None:
-    assert main(["new", "ruleset", "toy_d10", "--out", str(tmp_path)]) == 0
+    assert main(["new", "ruleset", "toy_d10", "--out", str(tmp_path), "--package"]) == 0
     assert "pip install -e" in capsys.readouterr().out
     package = tmp_path / "toy_d10"
     assert {p.name for p in package.iterdir()} == {"pyproject.toml", "README.md", "toy_d10",
@@ -27,6 +27,18 @@ def test_the_written_ruleset_passes_the_contract(tmp_path: Path, monkeypatch, ca
     rs = resolve("toy_d10:RULESET", allow_import=True)
     check_ruleset(rs)
     assert [p.name for p in rs.policy_space()] == ["stance"]
+
+
+def test_by_default_it_writes_a_ruleset_file_that_passes_the_contract(
+        tmp_path: Path, capsys) -> None:
+    assert main(["new", "ruleset", "toy_file", "--out", str(tmp_path)]) == 0
+    assert "a ruleset file" in capsys.readouterr().out
+    assert [p.name for p in tmp_path.iterdir()] == ["toy_file.toml"]
+    rs = resolve(str(tmp_path / "toy_file.toml"))
+    assert rs.name == "toy_file" and [p.name for p in rs.policy_space()] == ["stance"]
+    check_ruleset(rs)
+    assert main(["new", "ruleset", "toy_file", "--out", str(tmp_path)]) == 2  # never over it
+    assert "exists already" in capsys.readouterr().err
 
 
 def test_the_guide_counts_the_contract_checks() -> None:
@@ -53,14 +65,14 @@ def test_bad_names_are_one_line_and_write_nothing(tmp_path: Path, monkeypatch, c
 def test_an_existing_folder_is_never_overwritten(tmp_path: Path, capsys) -> None:
     (tmp_path / "toy").mkdir()
     (tmp_path / "toy" / "mine.txt").write_text("keep")
-    assert main(["new", "ruleset", "toy", "--out", str(tmp_path)]) == 2
+    assert main(["new", "ruleset", "toy", "--out", str(tmp_path), "--package"]) == 2
     assert "exists already" in capsys.readouterr().err
     assert [p.name for p in (tmp_path / "toy").iterdir()] == ["mine.txt"]
 
 
 @pytest.mark.slow
 def test_installed_it_works_by_name_through_duel_sweep_and_report(tmp_path: Path) -> None:
-    assert main(["new", "ruleset", "d10", "--out", str(tmp_path)]) == 0
+    assert main(["new", "ruleset", "d10", "--out", str(tmp_path), "--package"]) == 0
     site = tmp_path / "site"
     # Installed into a folder of its own (not this environment): the entry point is found
     # through PYTHONPATH exactly as an installed package's would be.

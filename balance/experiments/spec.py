@@ -5,7 +5,8 @@ An experiment is a question written as data::
     description = "skill level x combats survived against a veteran"
     question = "How much is a skill level worth against combats survived?"
     notes = "Look for the band edges and the zero band on the diagonal."   # optional
-    ruleset = "crt"                       # a registry name, or "package.module:OBJECT"
+    ruleset = "crt"                       # a registry name, a ruleset file ("my-rules.toml",
+                                          # beside this file), or "package.module:OBJECT"
 
     [rules]                               # rule overrides (see `balance show RULESET`)
     extraordinary = true
@@ -387,11 +388,22 @@ def load_spec(source: str | Path | Mapping[str, Any], *, name: str | None = None
             from None
 
 
+def _beside(ref: str, source: str | None) -> str:
+    """A ruleset file named relative to the experiment file, as an absolute path (the
+    spec, its saved copy and every worker then name the same file)."""
+    from ..rulesets.file import is_ruleset_file
+
+    if not is_ruleset_file(ref) or Path(ref).is_absolute():
+        return ref
+    base = Path(source).parent if source and Path(source).is_file() else Path.cwd()
+    return str((base / ref).resolve())
+
+
 def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Spec:
     r.table(data, "", _TOP_KEYS)
     if "ruleset" not in data:
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
-    ref = r.text(data["ruleset"], "ruleset")
+    ref = _beside(r.text(data["ruleset"], "ruleset"), r.source)
     rs = r.ruled("ruleset", lambda ref: resolve(ref, allow_import=allow_import), ref)
     description = r.text(data.get("description", ""), "description", lines=True)
     question = r.text(data.get("question", ""), "question", lines=True)

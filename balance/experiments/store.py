@@ -120,7 +120,8 @@ def code_hash(ruleset: Any) -> str:
     """A hash of the source code that decides a ruleset's numbers: every module of
     ``balance`` (the engine, the solvers and the built-in rulesets) and, for a ruleset
     defined outside ``balance``, every module and TOML file of its top-level package (or
-    its own file, for a module outside any package).  An edit to any of them, even one
+    its own file, for a module outside any package); for a ruleset file
+    (:mod:`balance.rulesets.file`), the hash of its text.  An edit to any of them, even one
     that keeps the version number, gives a new hash, so a cache never answers for code that
     changed.  Hidden files and folders (an editor's lock files) are not read.
 
@@ -134,6 +135,9 @@ def code_hash(ruleset: Any) -> str:
     seen: restart the kernel after editing a ruleset.)
     """
     roots = [Path(__file__).resolve().parents[1]]
+    content = getattr(ruleset, "content_hash", None)
+    if isinstance(content, str):  # a ruleset file: its text decides, beside balance's code
+        return _source_hash(tuple(roots)) + "-" + content
     module = sys.modules.get(type(ruleset).__module__)
     own = getattr(module, "__file__", None)
     if module is None or own is None:

@@ -27,6 +27,7 @@ from .syntax import (
     Neg,
     Node,
     Not,
+    Pool,
     Ref,
     Str,
     walk,
@@ -39,7 +40,7 @@ ORDERING = ("<", "<=", ">", ">=")
 
 def is_constant(node: Node) -> bool:
     """Whether a tree reads no names and rolls no dice."""
-    return not any(isinstance(n, Ref | Dice) for n in walk(node))
+    return not any(isinstance(n, Ref | Dice | Pool) for n in walk(node))
 
 
 class _Checker:
@@ -81,6 +82,8 @@ class _Checker:
                 self.expect(a, "int", f"{node.function}(...)") for a in node.args))
         if isinstance(node, IfElse):
             return self.if_else(node)
+        if isinstance(node, Pool):
+            return self.pool(node)
         raise TypeError(f"unknown node {node!r}")
 
     def expect(self, node: Node, kind: str, what: str) -> Node:
@@ -132,6 +135,18 @@ class _Checker:
                 raise self.fail(right, f"'//' divides by a positive number, "
                                        f"not {constant_value(right)}")
         return self.typed(node, "int", left=left, right=right)
+
+    def pool(self, node: Pool) -> Node:
+        from .scalar import bounds
+        from .syntax import MAX_POOL
+
+        count = self.expect(node.count, "int", "successes(...)")
+        high = bounds(count, {k: n.range for k, n in self.names.items()})[1]
+        if high > MAX_POOL:
+            what = "it" if not isinstance(count, Ref) else count.name
+            raise self.fail(node.count, f"successes(...) rolls at most {MAX_POOL} dice, and "
+                                        f"{what} can be more (give its name a range)")
+        return self.typed(node, "int", count=count)
 
     def if_else(self, node: IfElse) -> Node:
         condition = self.expect(node.condition, "bool", "'if'")

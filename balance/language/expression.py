@@ -22,7 +22,7 @@ from .check import check, is_constant
 from .errors import LanguageError
 from .names import Names, kind_words
 from .scalar import Distribution, bounds, constant_value, distribution, read
-from .syntax import Dice, Node, Ref, parse, walk
+from .syntax import Dice, Node, Pool, Ref, parse, walk
 from .vector import Compiled, vectorise
 
 __all__ = ["Expression", "Reading", "compile_amount", "compile_condition",
@@ -99,7 +99,7 @@ class Expression:
         object.__setattr__(self, "purpose", purpose)
         object.__setattr__(self, "_tree", tree)
         object.__setattr__(self, "names_used", used)
-        object.__setattr__(self, "has_dice", any(isinstance(n, Dice) for n in walk(tree)))
+        object.__setattr__(self, "has_dice", any(isinstance(n, Dice | Pool) for n in walk(tree)))
         object.__setattr__(self, "constant", constant_value(tree) if is_constant(tree) else None)
         object.__setattr__(self, "range", _range(tree, names) if purpose == "amount" else None)
         object.__setattr__(self, "_compiled", vectorise(tree, names))

@@ -11,6 +11,7 @@ Strings are words here (``"buckler"``), never codes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -33,6 +34,7 @@ from .syntax import (
     Neg,
     Node,
     Not,
+    Pool,
     Ref,
     Str,
     children,
@@ -103,7 +105,33 @@ def read(node: Node, values: Mapping[str, Any], rng: np.random.Generator | None,
         facts.append(f"{node.text} rolled "
                      + (f"{'+'.join(map(str, faces))}=" if node.count > 1 else "") + str(total))
         return total
+    if isinstance(node, Pool):
+        return _read_pool(node, read(node.count, values, rng, facts), rng, facts)
     return apply(node, tuple(read(c, values, rng, facts) for c in children(node)))
+
+
+def _read_pool(node: Pool, count: int, rng: np.random.Generator | None,
+               facts: list[str]) -> int:
+    """Roll a pool die by die (explosions included) and say what it showed."""
+    from .syntax import MAX_EXPLOSIONS
+
+    if rng is None:
+        raise ValueError("successes(...) rolls dice: pass rng (a numpy Generator)")
+    faces: list[str] = []
+    total = 0
+    for _ in range(max(0, count)):
+        chain = 0
+        while True:
+            face = int(rng.integers(1, node.sides + 1))
+            total += face >= node.at_least
+            explodes = bool(node.explode) and face >= node.explode and chain < MAX_EXPLOSIONS
+            faces.append(f"{face}!" if explodes else str(face))
+            if not explodes:
+                break
+            chain += 1
+    facts.append(f"{max(0, count)}d{node.sides} rolled {' '.join(faces) or 'nothing'}: "
+                 f"{total} at {node.at_least}+")
+    return total
 
 
 def show_value(value: Any) -> str:
@@ -129,12 +157,56 @@ def distribution(node: Node, values: Mapping[str, Any]) -> Distribution:
         return {values[node.name]: Fraction(1)}
     if isinstance(node, Dice):
         return dict(pmf(node.count, node.sides))
+    if isinstance(node, Pool):
+        return _pool_distribution(node, distribution(node.count, values))
     parts = [distribution(c, values) for c in children(node)]
     out: dict[Any, Fraction] = {}
     for combination in itertools.product(*(d.items() for d in parts)):
         value = apply(node, tuple(v for v, _ in combination))
         p = math.prod((q for _, q in combination), start=Fraction(1))
         out[value] = out.get(value, Fraction(0)) + p
+    return dict(sorted(out.items()))
+
+
+def _pool_distribution(node: Pool, counts: Distribution) -> Distribution:
+    out: dict[Any, Fraction] = {}
+    for count, p in counts.items():
+        for successes, q in pool_pmf(max(0, count), node.sides, node.at_least,
+                                     node.explode).items():
+            out[successes] = out.get(successes, Fraction(0)) + p * q
+    return dict(sorted(out.items()))
+
+
+@functools.cache
+def die_successes(sides: int, at_least: int, explode: int) -> dict[int, Fraction]:
+    """Exact distribution of the successes one pool die scores, its explosions included
+    (at most ``MAX_EXPLOSIONS`` in a row)."""
+    from .syntax import MAX_EXPLOSIONS
+
+    one = Fraction(1, sides)
+    law: dict[int, Fraction] = {0: Fraction(1)}  # after the last allowed explosion: none
+    for left in range(MAX_EXPLOSIONS + 1):
+        step: dict[int, Fraction] = {}
+        for face in range(1, sides + 1):
+            hit = int(face >= at_least)
+            more = law if explode and face >= explode and left > 0 else {0: Fraction(1)}
+            for k, p in more.items():
+                step[hit + k] = step.get(hit + k, Fraction(0)) + one * p
+        law = step
+    return dict(sorted(law.items()))
+
+
+@functools.cache
+def pool_pmf(count: int, sides: int, at_least: int, explode: int) -> dict[int, Fraction]:
+    """Exact distribution of the successes of ``count`` pool dice."""
+    out: dict[int, Fraction] = {0: Fraction(1)}
+    one = die_successes(sides, at_least, explode)
+    for _ in range(count):
+        step: dict[int, Fraction] = {}
+        for a, p in out.items():
+            for b, q in one.items():
+                step[a + b] = step.get(a + b, Fraction(0)) + p * q
+        out = step
     return dict(sorted(out.items()))
 
 
@@ -152,6 +224,12 @@ def bounds(node: Node, ranges: Mapping[str, tuple[int | None, int | None] | None
                 math.inf if declared_high is None else declared_high)
     if isinstance(node, Dice):
         return (node.count, node.count * node.sides)
+    if isinstance(node, Pool):
+        from .syntax import MAX_EXPLOSIONS
+
+        high = bounds(node.count, ranges)[1]
+        per_die = 1 + (MAX_EXPLOSIONS if node.explode else 0)
+        return (0, high * per_die if high > 0 else 0)
     if isinstance(node, Neg):
         low, high = bounds(node.operand, ranges)
         return (-high, -low)

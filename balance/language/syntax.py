@@ -29,6 +29,7 @@ __all__ = [
     "Neg",
     "Node",
     "Not",
+    "Pool",
     "Ref",
     "Str",
     "parse",
@@ -37,6 +38,11 @@ __all__ = [
 MAX_LITERAL = 2**31 - 1
 MAX_DICE = 100  # dice in one term
 MAX_SIDES = 1000
+MAX_EXPLOSIONS = 10
+"""A die of a pool explodes at most this many times in a row (the eleventh extra die counts
+but rolls no more): it keeps a pool's distribution finite, hence exact."""
+MAX_POOL = 100
+"""Most dice a pool rolls before explosions (a count above it is refused by its range)."""
 
 # The grammar in lark's EBNF.  Precedence, loosest first: `a if c else b`, `or`, `and`,
 # `not`, comparisons (chained as in Python) and `in`, `+ -`, `* //`, unary `- +`, atoms.
@@ -79,12 +85,14 @@ items: item ("," item)* ","?
      | FALSE                                  -> false
      | NAME                                   -> ref
      | (MIN | MAX) "(" expr ("," expr)* ")"   -> call
+     | SUCCESSES "(" expr "," INT "," INT ("," INT)? ")" -> pool
      | "(" expr ")"
 
 TRUE: "true"
 FALSE: "false"
 MIN: "min"
 MAX: "max"
+SUCCESSES: "successes"
 COMPARE: "==" | "!=" | "<=" | ">=" | "<" | ">"
 ADD: "+" | "-"
 MUL: "*" | "//"
@@ -135,6 +143,20 @@ class Dice(Node):
 
     count: int
     sides: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Pool(Node):
+    """``successes(count, sides, at_least[, explode])``: roll ``count`` dice of ``sides``
+    sides and count those showing ``at_least`` or more; a die showing ``explode`` or more
+    (0: none) rolls one more die, which counts and may explode in turn, at most
+    :data:`MAX_EXPLOSIONS` times in a row.  ``count`` is any whole number (below 0: none)."""
+
+    count: Node
+    sides: int
+    at_least: int
+    explode: int
     text: str
 
 
@@ -211,6 +233,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.operand, *node.items)
     if isinstance(node, Call):
         return node.args
+    if isinstance(node, Pool):
+        return (node.count,)
     if isinstance(node, IfElse):
         return (node.then, node.condition, node.otherwise)
     return ()
@@ -371,6 +395,10 @@ def _builder(lark: Any) -> Any:
         def call(self, meta: Any, children: list[Any]) -> Node:
             return Call(meta.column, str(children[0]), tuple(children[1:]))
 
+        def pool(self, meta: Any, children: list[Any]) -> Node:
+            count, *numbers = children[1:]
+            return _pool(meta.column, count, [(int(str(t)), col(t)) for t in numbers])
+
         def if_else(self, meta: Any, children: list[Any]) -> Node:
             then, condition, otherwise = children
             return IfElse(meta.column, then, condition, otherwise)
@@ -384,6 +412,22 @@ def _logic(op: str, column: int, parts: list[Node]) -> Logic:
     if isinstance(left, Logic) and left.op == op:
         return Logic(column, op, (*left.operands, right))
     return Logic(column, op, (left, right))
+
+
+def _pool(column: int, count: Node, numbers: list[tuple[int, int]]) -> Pool:
+    (sides, at_sides), (at_least, at_least_column) = numbers[:2]
+    explode, explode_column = numbers[2] if len(numbers) > 2 else (0, 0)
+    if not 2 <= sides <= MAX_SIDES:
+        raise LanguageError("", at_sides, f"successes(...): a die's sides must be 2..{MAX_SIDES}")
+    if not 1 <= at_least <= sides:
+        raise LanguageError("", at_least_column, f"successes(...): the face that succeeds must "
+                                                 f"be 1..{sides}")
+    if len(numbers) > 2 and not 2 <= explode <= sides:
+        raise LanguageError("", explode_column, f"successes(...): the face that explodes must "
+                                                f"be 2..{sides} (a die exploding on 1 would "
+                                                "never stop)")
+    text = f"successes(..., {sides}, {at_least}" + (f", {explode})" if explode else ")")
+    return Pool(column, count, sides, at_least, explode, text)
 
 
 def _dice(text: str, column: int) -> Dice:

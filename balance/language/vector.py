@@ -35,6 +35,7 @@ from .syntax import (
     Neg,
     Node,
     Not,
+    Pool,
     Ref,
     Str,
     children,
@@ -76,6 +77,8 @@ def vectorise(node: Node, names: Names) -> Compiled:
         return lambda values, rng, n: values[name]
     if isinstance(node, Dice):
         return _dice(node)
+    if isinstance(node, Pool):
+        return _pool(node, vectorise(node.count, names))
     if isinstance(node, Compare):
         return _compare(node, names)
     if isinstance(node, Member):
@@ -107,6 +110,36 @@ def _dice(node: Dice) -> Compiled:
         if rng is None:
             raise ValueError(f"{text} rolls dice: pass rng (a numpy Generator)")
         return nd(count, sides, n, rng=rng)
+
+    return roll
+
+
+def _pool(node: Pool, count: Compiled) -> Compiled:
+    """A pool over a batch: every fight's dice drawn at once (as many columns as the
+    largest count), and each explosion a further draw for the dice that exploded."""
+    from .syntax import MAX_EXPLOSIONS, MAX_POOL
+
+    sides, at_least, explode = node.sides, node.at_least, node.explode
+
+    def roll(values: Mapping[str, Any], rng: Any, n: int) -> Any:
+        if rng is None:
+            raise ValueError("successes(...) rolls dice: pass rng (a numpy Generator)")
+        counts = np.clip(np.broadcast_to(np.asarray(count(values, rng, n)), (n,)), 0, MAX_POOL)
+        width = int(counts.max()) if n else 0
+        faces = rng.integers(1, sides + 1, size=(n, width), dtype=np.int16)
+        rolled = np.arange(width)[None, :] < counts[:, None]
+        total = ((faces >= at_least) & rolled).sum(axis=1, dtype=np.int64)
+        if explode:
+            live = ((faces >= explode) & rolled).sum(axis=1)
+            for _ in range(MAX_EXPLOSIONS):
+                if not live.any():
+                    break
+                width = int(live.max())
+                faces = rng.integers(1, sides + 1, size=(n, width), dtype=np.int16)
+                rolled = np.arange(width)[None, :] < live[:, None]
+                total += ((faces >= at_least) & rolled).sum(axis=1)
+                live = ((faces >= explode) & rolled).sum(axis=1)
+        return total
 
     return roll
 

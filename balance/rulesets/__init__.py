@@ -101,13 +101,14 @@ def _as_ruleset(obj: Any, ref: str) -> Ruleset:
     return obj
 
 
-def resolve(ref: str | Ruleset, *, allow_import: bool = False) -> Ruleset:
+def resolve(ref: str | Path | Ruleset, *, allow_import: bool = False) -> Ruleset:
     """The ruleset ``ref`` names.
 
     Parameters
     ----------
     ref
-        A ruleset object (returned as is), a built-in name (``"crt"``), the name of an
+        A ruleset object (returned as is), a built-in name (``"crt"``), the path of a
+        ruleset file (``"my-rules.toml"``, see ``docs/ruleset-file.md``), the name of an
         installed ``balance.rulesets`` entry point, or ``"package.module:OBJECT"``.
     allow_import
         Whether a ``module:OBJECT`` path may be imported (the current directory is put on
@@ -121,11 +122,20 @@ def resolve(ref: str | Ruleset, *, allow_import: bool = False) -> Ruleset:
     """
     if isinstance(ref, Ruleset):
         return ref
+    if isinstance(ref, Path):
+        ref = str(ref)
     if not isinstance(ref, str):
-        raise SpecError(f"a ruleset is a name or 'package.module:OBJECT', got {ref!r}")
+        raise SpecError(f"a ruleset is a name, a .toml file or 'package.module:OBJECT', "
+                        f"got {ref!r}")
     ref = ref.strip()
     if ref in RULESETS:
         return RULESETS[ref]
+    from .file import is_ruleset_file
+
+    if is_ruleset_file(ref):  # a ruleset file is data: it runs nothing, no flag needed
+        from .file import load
+
+        return load(ref)
     if ref in _LOADED:
         return _LOADED[ref]
     module_name, sep, attr = ref.partition(":")
@@ -169,11 +179,15 @@ def portable(ruleset: str | Ruleset) -> tuple[str, bool]:
     A registry or entry-point name needs no permission.  An import path needs the one this
     process was given: it is granted only for a path this process has imported (which it
     could do only with permission).  A ruleset object is found by the path it was imported
-    from (it, or the ruleset it was copied from with presets of its own), else by its name.
+    from (it, or the ruleset it was copied from with presets of its own), a ruleset file by
+    its path, else by its name.
     """
     if isinstance(ruleset, str):
         ref = ruleset.strip()
         return ref, ":" in ref and ref in _LOADED
+    reference = getattr(ruleset, "reference", None)
+    if isinstance(reference, str):  # a ruleset file: its path (data: no permission needed)
+        return reference, False
     for ref, obj in _LOADED.items():
         if obj is ruleset:
             return ref, ":" in ref

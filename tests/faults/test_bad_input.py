@@ -288,6 +288,23 @@ def sr_effect(line: str, on: str = "hit") -> Callable[[Path, Path], list[str]]:
     return with_file(spec(text, "s.toml"), "log", "strike-rank", "--scenario", "FILE")
 
 
+RULES_FILE = (ROOT / "examples" / "rulesets" / "opposed-d10.toml").read_text()
+
+
+def rules_file(old: str, new: str, *command: str) -> Callable[[Path, Path], list[str]]:
+    """The opposed-d10 ruleset file with ``old`` replaced by ``new``, written as
+    ``rules.toml``, then ``command`` (``RULES`` stands for the file)."""
+
+    def case(tmp: Path, run: Path) -> list[str]:
+        assert old in RULES_FILE, old
+        (tmp / "rules.toml").write_text(RULES_FILE.replace(old, new, 1))
+        return [str(tmp / "rules.toml") if a == "RULES" else a for a in command]
+
+    return case
+
+
+FILE_DUEL = ("duel", "RULES", "--a", "veteran", "--b", "novice", "-n", "100")
+
 LONG = "x" * 300
 DEEP = "a = " + "[" * 3000 + "]" * 3000 + "\n"
 
@@ -781,7 +798,23 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                          "--knob", "combats", "--margin", "inf"),
      "margin must be a rate strictly between 0 and 0.5, got inf"),
     ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
-     "is a file, not a folder; give the folder to write the ruleset package in"),
+     "is a file, not a folder; give the folder to write the ruleset file in"),
+    # a ruleset file with a mistake: refused before any fight, naming the line and the key
+    ("file-missing", argv("duel", "nowhere.toml", "--a", "x", "--b", "y"), "does not exist"),
+    ("file-expression-typo", rules_file("target.roll >=", "target.rol >=", *FILE_DUEL),
+     "line 44: actions[0].outcomes[0].when"),
+    ("file-unknown-key", rules_file('range = [0, 10]\ndefault = 3', 'range = [0, 10]\ndefalt = 3',
+                                    *FILE_DUEL), "line 12: fighter.skill.defalt"),
+    ("file-default-out-of-range", rules_file("default = 3\ndoc = \"added", "default = 30\n"
+                                             "doc = \"added", *FILE_DUEL),
+     "fighter.skill.default: must be a whole number 0..10"),
+    ("file-not-toml", rules_file("[end]", "[end", "exact", "RULES", "--a", "veteran", "--b",
+                                 "novice"), "not valid TOML"),
+    ("file-amount-as-condition", rules_file('damage = 1', 'damage = "self.roll > 3"',
+                                            *FILE_DUEL), "an amount must be a whole number"),
+    ("file-bad-preset", rules_file("skill = 5", "skill = 50", *FILE_DUEL), "presets.veteran"),
+    ("file-sweep-spec", lambda t, r: ["sweep", str(spec(edited('"crt"', '"nowhere.toml"'))(t))],
+     "nowhere.toml"),
 ]
 
 
