@@ -332,6 +332,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--a", action="append", default=[], metavar="SPEC", help="side A to start from")
     p.add_argument("--b", action="append", default=[], metavar="SPEC", help="side B to start from")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--rules", metavar="FILE",
+                   help="rule overrides from the [rules] of a TOML file (a scenario or "
+                        "experiment file: house rules, weapon rows with their modifiers and "
+                        "effects); --rule overrides them in turn")
     p.add_argument("--seed", type=_seed, default=1)
     p.add_argument("--port", type=int, default=8866, help="port on 127.0.0.1 (default 8866)")
     p.add_argument("--experiments", metavar="DIR", default=".",
@@ -1036,7 +1040,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def _cmd_explore(args: argparse.Namespace) -> int:
     from .explorer.serve import serve
 
-    return serve(args.ruleset, args.a, args.b, _rule_overrides(args.rule), seed=args.seed,
+    rules = {**_rules_file(args.rules), **_rule_overrides(args.rule)}
+    return serve(args.ruleset, args.a, args.b, rules, seed=args.seed,
                  port=args.port, experiments=args.experiments, allow_import=args.allow_import)
 
 

@@ -406,6 +406,7 @@ class Explorer:
             self.side_a = SideEditor(self, "A", members_a)
             self.side_b = SideEditor(self, "B", members_b)
             self.rules = Fields(self.rs.Rules, self.rs.rules(dict(rules or {})), self.changed)
+            self.fixed_rules = self._without_controls(rules)
             stats, policies = self.rules.boxes()
             sections = [stats] + ([policies] if policies is not None else [])
             titles = [f"rules ({len(self.rules.fields)} parameters; [DEFAULT] and [AMBIG] "
@@ -430,6 +431,7 @@ class Explorer:
             self.side_a = SideEditor(self, "A", sides[0])
             self.side_b = SideEditor(self, "B", sides[1])
             self.rules.load(self.rs.rules(dict(scenario.rules)))
+            self.fixed_rules = self._without_controls(scenario.rules)
             self.editors.children = [self.side_a.widget, self.side_b.widget,
                                      *self.editors.children[2:]]
             self._refresh_axes()
@@ -450,10 +452,31 @@ class Explorer:
         return Explorer._Quiet(self)
 
     # the question ---------------------------------------------------------------------------
+    def _without_controls(self, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rules given that no control can show (a table whose rows are not the
+        control's own: house rules, new weapons, rows with modifiers and effects): held as
+        given, and part of every question."""
+        def shown(name: str, value: Any) -> bool:
+            f = self.rules.fields.get(name)
+            if f is None:
+                return False
+            if f.control.kind != "table":
+                return True
+            value = plain(getattr(self.rs.rules({name: value}), name))
+            return isinstance(value, Mapping) and set(value) == set(f._rows) and all(
+                not isinstance(v, Mapping | list) for v in value.values())
+
+        return {k: v for k, v in (rules or {}).items() if not shown(k, v)}
+
+    def rule_values(self) -> dict[str, Any]:
+        """The rules the panel answers under: those set by its controls that differ from the
+        defaults, and the tables no control shows, as the panel was opened with them (or its
+        scenario gave them)."""
+        return {**overrides(self.rs.rules(), self.rules.values()), **self.fixed_rules}
+
     def question(self) -> Question:
         """The question the controls describe (a :class:`SpecError` for unreadable text)."""
-        rules = overrides(self.rs.rules(), self.rules.values())
-        return Question(self.ref, self.side_a.side(), self.side_b.side(), rules,
+        return Question(self.ref, self.side_a.side(), self.side_b.side(), self.rule_values(),
                         int(self.seed.value))
 
     def control(self, path: str) -> w.Widget:
@@ -639,7 +662,7 @@ class Explorer:
             try:
                 if len(names) < 2:
                     raise SpecError("choose at least two presets for a matchup matrix")
-                rules = self.rs.rules(overrides(self.rs.rules(), self.rules.values()))
+                rules = self.rs.rules(self.rule_values())
                 _matrix_budget(self.rs, names, rules, int(self.matrix_fights.value))
                 start = time.perf_counter()
                 table = round_robin(self.rs, names, rules=rules,
@@ -683,8 +706,7 @@ class Explorer:
         """Fight one narrated fight of preset ``a`` against preset ``b`` and show it."""
         from ..api import fight
 
-        rules = rules if rules is not None else self.rs.rules(
-            overrides(self.rs.rules(), self.rules.values()))
+        rules = rules if rules is not None else self.rs.rules(self.rule_values())
         lines: list[str] = []
         outcome = fight(self.rs, a, b, rules=rules, seed=int(self.seed.value),
                         log=lines.append)

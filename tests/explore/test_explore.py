@@ -260,3 +260,22 @@ def test_import_balance_does_not_import_ipywidgets():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+SHIELD_RULE = {"house_rules": {"shield": {"modifiers": [
+    '+2 to score when self.shield != "none" and target.weapon == "two_handed"']}}}
+
+
+def test_rules_without_a_control_are_part_of_every_answer():
+    """House rules and rows with conditions have no widget: the explorer holds them as given
+    and answers under them, before and after a control moves (issue 21)."""
+    rules = {"extraordinary": False, **SHIELD_RULE}
+    a, b = "duelist,shield=round", "duelist,weapon_type=two_handed,strength=10"
+    ex = balance.explore("crt", a, b, rules=rules, background=False)
+    with_rule = balance.exact("crt", a, b, **rules)
+    without = balance.exact("crt", a, b, extraordinary=False)
+    assert with_rule.a_win != without.a_win  # the rule matters here, so the test can fail
+    assert ex.answer.method == "exact" and ex.answer.a_win == with_rule.a_win
+    ex.set("rules.damage_die", 8)
+    assert ex.answer.a_win == balance.exact("crt", a, b, damage_die=8, **rules).a_win
+    assert ex.question().rules["house_rules"] == SHIELD_RULE["house_rules"]

@@ -50,3 +50,20 @@ def test_the_page_is_one_cell_building_the_panel(tmp_path):
     assert calls == [(("zones", ["swordsman"], ["soldier,might=2"]),
                       {"rules": {"initial_gap": "contact"}, "seed": 4,
                        "experiments": str(tmp_path)})]
+
+
+def test_a_rules_file_reaches_the_page(tmp_path, monkeypatch):
+    """`balance explore --rules FILE` gives the page the file's [rules] (house rules, rows
+    with conditions), then --rule on top, as every other command does."""
+    from balance.explorer import serve as serving
+
+    (tmp_path / "house.toml").write_text(
+        '[rules.house_rules.shield]\nmodifiers = ["+2 to score when self.shield != \\"none\\""]\n')
+    seen: dict = {}
+    monkeypatch.setattr(serving, "serve", lambda *a, **k: seen.update(rules=a[3]) or 0)
+    from balance.cli import main
+
+    assert main(["explore", "crt", "--rules", str(tmp_path / "house.toml"),
+                 "--rule", "extraordinary=false"]) == 0
+    assert seen["rules"] == {"house_rules": {"shield": {"modifiers": [
+        '+2 to score when self.shield != "none"']}}, "extraordinary": "false"}
