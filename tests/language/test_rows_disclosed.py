@@ -150,3 +150,17 @@ def test_the_one_line_form_reads_back_as_the_same_row(line):
     row = read(line, name="r")
     assert row.line() == line
     assert read(row.line(), name="r") == row
+
+
+def test_the_explorer_shows_the_rows_apart_from_the_readings():
+    from types import SimpleNamespace
+
+    from balance.explorer.view import _rests_on
+
+    answer = SimpleNamespace(policies=(), why_not_exact=None, assumptions=(
+        "es2_mode='roller_fails' [AMBIG]",
+        f"house rule shield: +2 to score when round == 1 {ROW_TAG}"))
+    shown = _rests_on(answer)
+    assert "rests on 1 DEFAULT / AMBIG readings" in shown
+    assert "rests on 1 written modifier/effect row<" in shown
+    assert "house rule shield: +2 to score when round == 1</code>" in shown
