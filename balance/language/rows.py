@@ -347,6 +347,11 @@ class Vocabulary:
     def _action(self, reader: Reader, data: Mapping[str, Any], where: str,
                 action: str) -> dict[str, Any]:
         place = join(where, action)
+        declared = {"inflict": self.conditions, "spend": self.resources, "set": self.states}
+        if not declared[action]:
+            what = {"inflict": "conditions to inflict", "spend": "resources to spend",
+                    "set": "states to set"}[action]
+            raise reader.fail(place, f"this ruleset has no {what}, got {data[action]!r}")
         if action == "inflict":
             rounds = data.get("rounds")
             return {"inflict": reader.text(data["inflict"], place, list(self.conditions)),
