@@ -12,12 +12,15 @@ seeds are fixed, so a pass is repeatable.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import balance
+from balance.cli import main
 from balance.errors import IntractableError
 from balance.rulesets.crt import Combatant, Rules
 from balance.stats import chi2_homogeneity
@@ -121,3 +124,28 @@ def test_exact_refuses_an_effect_naming_the_row():
         crt.exact(rules, (A,), (B,))
     with pytest.raises(IntractableError, match="'trip'"):
         crt.exact_best_play(rules, (A,), (B,))
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crt-shatter.toml"
+
+
+def test_the_example_runs_through_duel_log_matchups_and_show(capsys):
+    scenario = ["--scenario", str(EXAMPLE)]
+    assert main(["duel", "crt", *scenario, "-n", "2000", "--seed", "1", "--json"]) == 0
+    duel = json.loads(capsys.readouterr().out)
+    assert duel["n"] == 2000
+    assert any(a.startswith("house rule shatter: on wound set target.shield to none")
+               for a in duel["assumptions"])
+    assert main(["log", "crt", *scenario, "--seed", "6"]) == 0
+    log = capsys.readouterr().out
+    assert ('two-hander [B1]: shatter: target\'s shield set to "none" when self.weapon == '
+            '"two_handed" (self.weapon is "two_handed") (shield-bearer [A1])') in log
+    assert "stagger: defend_only on target for 3 rounds (1d3 rolled 3) when " in log
+    assert main(["matchups", "crt", "--rules", str(EXAMPLE), "--entrants",
+                 "novice,skilled,duelist", "-n", "300", "--resamples", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"]
+    assert main(["show", "crt", "house_rules", "stagger", "--rules", str(EXAMPLE)]) == 0
+    assert "stagger" in capsys.readouterr().out
+    assert main(["exact", "crt", *scenario, "--rule", "extraordinary=false"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "house rule 'shatter' has an effect" in err
