@@ -149,3 +149,15 @@ def test_the_example_runs_through_duel_log_matchups_and_show(capsys):
     assert main(["exact", "crt", *scenario, "--rule", "extraordinary=false"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "house rule 'shatter' has an effect" in err
+
+
+def test_rows_that_set_one_shield_take_hold_row_by_row_in_both():
+    """Two rows set shields in one round (A wounds B, B wounds A): the later row wins for
+    each fighter, whichever stroke came first, in the kernel and the reference alike."""
+    rows = {"brace": {"effects": ["on wound set self.shield to large"]},
+            "smash": {"effects": ["on wound set target.shield to none"]}}
+    rules = _rules(rows)
+    side_a = (dataclasses.replace(A, shield="buckler"),)
+    kernel = kernel_counts(crt, rules, side_a, (B,), n=100_000, seed=83)
+    reference = reference_counts(crt, rules, side_a, (B,), n=3000, seed=84)
+    assert chi2_homogeneity(kernel, reference) > ALPHA

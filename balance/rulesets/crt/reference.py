@@ -625,7 +625,9 @@ class _Fight:
         for side in self.sides:
             for f in side:
                 f.defend_only = max(0, f.defend_only - 1)
-        for f, effect, quantity in pending:
+        order = {id(e): i for i, e in enumerate(self.house.effects)}
+        # row by row, as the kernel sets them (a later row's shield wins, whoever struck)
+        for f, effect, quantity in sorted(pending, key=lambda p: order[id(p[1])]):
             if effect.subject == "defend_only":
                 f.defend_only = max(f.defend_only, _UNTIL_REMOVED if quantity is None
                                     else int(quantity))
