@@ -753,15 +753,28 @@ def _readings(rs: Ruleset, rules: Any, names: Sequence[str]) -> list[str]:
     for a in names:
         for b in names:
             for item in rs.assumptions(rules, (_entrant(rs, a),), (_entrant(rs, b),)):
-                seen.setdefault(item.partition("=")[0], item)
+                seen.setdefault(_reading_key(item), item)
     return list(seen.values())
 
 
-def _rests_on_lines(readings: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+def _reading_key(item: str) -> str:
+    """A reading is named once (its name); a written row once per row (its whole text)."""
+    from .outcomes import ROW_TAG
+
+    return item if item.endswith(ROW_TAG) else item.partition("=")[0]
+
+
+def _rests_on_lines(items: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+    from .outcomes import split_rows
+
     out = []
+    readings, rows = split_rows(items)
     if readings:
         out.append(f"rests on {len(readings)} DEFAULT/AMBIG readings (see `balance show`): "
                    + "; ".join(readings))
+    if rows:
+        out.append(f"rests on {len(rows)} written modifier/effect row"
+                   f"{'s' if len(rows) != 1 else ''}: " + "; ".join(rows))
     if disclosed:
         out.append("policies: " + "; ".join(disclosed))
     return out

@@ -14,15 +14,44 @@ import numpy as np
 
 from .fields import plain
 
-__all__ = ["EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner", "rests_on"]
+__all__ = ["ROW_TAG", "EndCauses", "Outcome", "Outcomes", "Probabilities", "Winner",
+           "rests_on", "row_item", "split_rows"]
+
+ROW_TAG = "[ROW]"
+"""The tag of a written row among the items a result rests on (``Ruleset.assumptions``):
+``"weapons.war pick: +1 to attack when target.armour_rank >= 3 [ROW]"``, beside the
+``"name=value [DEFAULT]"`` readings."""
+
+
+def row_item(place: str, row: Any) -> str:
+    """One modifier or effect row in force, as a result discloses it: where it is written
+    and its one-line form (``house rule shield: +2 to score when ...``), tagged ``[ROW]``."""
+    return f"{place}: {row.line()} {ROW_TAG}"
+
+
+def split_rows(items: Any) -> tuple[list[str], list[str]]:
+    """``Ruleset.assumptions`` items as (the DEFAULT / AMBIG readings, the written rows,
+    untagged)."""
+    readings, rows = [], []
+    for item in items:
+        if item.endswith(" " + ROW_TAG):
+            rows.append(item[:-len(ROW_TAG) - 1])
+        else:
+            readings.append(item)
+    return readings, rows
 
 
 def rests_on(assumptions: tuple[str, ...], policies: tuple[str, ...]) -> list[str]:
-    """The lines a printed result ends with: the readings and the policies it rests on."""
+    """The lines a printed result ends with: the readings, the written modifier and effect
+    rows, and the policies it rests on."""
     lines = []
-    if assumptions:
-        lines.append(f"  rests on {len(assumptions)} DEFAULT/AMBIG readings (see `balance "
-                     "show`); e.g. " + "; ".join(assumptions[:3]))
+    readings, rows = split_rows(assumptions)
+    if readings:
+        lines.append(f"  rests on {len(readings)} DEFAULT/AMBIG readings (see `balance "
+                     "show`); e.g. " + "; ".join(readings[:3]))
+    if rows:
+        lines.append(f"  rests on {len(rows)} written modifier/effect row"
+                     f"{'s' if len(rows) != 1 else ''}: " + "; ".join(rows))
     if policies:
         lines.append("  policies: " + "; ".join(policies))
     return lines

@@ -293,12 +293,16 @@ class Verdict:
         changed = self.thresholds.changed(self.read)
         if self.claim is None and not self.rests_on and not changed:
             return ""
-        readings = [r for r in self.rests_on if "[" in r]
+        from ..outcomes import split_rows
+
+        readings, rows = split_rows(r for r in self.rests_on if "[" in r)
         policies = [r for r in self.rests_on if "[" not in r]
         parts = []
-        if readings or policies:
+        if readings or policies or rows:
+            written = (f", {len(rows)} written modifier/effect row"
+                       f"{'s' if len(rows) != 1 else ''}" if rows else "")
             parts.append(f"It rests on {len(readings)} DEFAULT/AMBIG reading"
-                         f"{'s' if len(readings) != 1 else ''} and {len(policies)} "
+                         f"{'s' if len(readings) != 1 else ''}{written} and {len(policies)} "
                          f"polic{'ies' if len(policies) != 1 else 'y'} (see 'Rules used')")
         if self.claim is not None and (self.checked or self.skipped):
             how = f" ({self.notes[0]})" if self.notes else ""

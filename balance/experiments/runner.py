@@ -51,6 +51,7 @@ from ..api import versions
 from ..engine import reached, run_chunk
 from ..errors import Interrupted, SpecError
 from ..labels import display
+from ..outcomes import ROW_TAG
 from ..random import root_entropy
 from ..results import Summary, Tally, Winner
 from ..rulesets import portable
@@ -637,7 +638,8 @@ def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     seen: dict[str, str] = {}
     for cell in cells:
         for item in rs.assumptions(cell.rules, cell.side_a, cell.side_b):
-            seen.setdefault(item.partition("=")[0], item)
+            # a reading is named once; a written modifier/effect row once per row
+            seen.setdefault(item if item.endswith(ROW_TAG) else item.partition("=")[0], item)
     return list(seen.values())
 
 

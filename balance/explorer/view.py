@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..outcomes import split_rows
 from .compute import Answer, Comparison, Difference
 
 __all__ = ["answer_html", "comparison_html", "error_html", "pct"]
@@ -123,10 +124,16 @@ def _rests_on(a: Answer) -> str:
         out.append(f"<details><summary>plays {len(a.policies)} policies</summary><ul>"
                    + "".join(f"<li><code>{_esc(p)}</code></li>" for p in a.policies)
                    + "</ul></details>")
-    out.append(f"<details><summary>rests on {len(a.assumptions)} DEFAULT / AMBIG "
+    readings, rows = split_rows(a.assumptions)
+    out.append(f"<details><summary>rests on {len(readings)} DEFAULT / AMBIG "
                "readings</summary><ul>"
-               + "".join(f"<li><code>{_esc(r)}</code></li>" for r in a.assumptions)
+               + "".join(f"<li><code>{_esc(r)}</code></li>" for r in readings)
                + "</ul></details>")
+    if rows:
+        out.append(f"<details><summary>rests on {len(rows)} written modifier/effect "
+                   f"row{'s' if len(rows) != 1 else ''}</summary><ul>"
+                   + "".join(f"<li><code>{_esc(r)}</code></li>" for r in rows)
+                   + "</ul></details>")
     if a.why_not_exact:
         out.append(f'<div style="color:#4a5568;font-size:0.9em">not exact: '
                    f"{_esc(a.why_not_exact)}</div>")

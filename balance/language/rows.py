@@ -69,6 +69,12 @@ class Modifier:
         shown = f"{amount:+d}" if amount is not None else f"+({self.amount.text})"
         return f"{self.name or 'modifier'} {shown} to {self.to}"
 
+    def line(self) -> str:
+        """The row's one-line form: ``+1 to attack when target.armour_rank >= 3``."""
+        amount = self.amount.constant
+        shown = f"{amount:+d}" if amount is not None else self.amount.text
+        return f"{shown} to {self.to}" + (f" when {self.when.text}" if self.when else "")
+
     def applies(self, env: Mapping[str, Any], rng: np.random.Generator | None = None, *,
                 n: int) -> np.ndarray:
         """Where it applies: a bool mask over the batch."""
@@ -163,6 +169,20 @@ class Effect:
         if self.action == "spend":
             return f"{self.who} spends {shown} {self.spend}"
         return f"{self.who}'s {self.set} set to {shown}"
+
+    def line(self) -> str:
+        """The row's one-line form: ``on success inflict entangled for 1d3 rounds``,
+        ``on attack spend 1 ammunition by self``, ``on hit set target.stance to prone``."""
+        q = self.quantity
+        shown = q.text if isinstance(q, Expression) else q  # a word as the form writes it
+        if self.action == "inflict":
+            text = (f"on {self.on} inflict {self.inflict} on {self.who} "
+                    + ("until removed" if shown is None else f"for {shown} rounds"))
+        elif self.action == "spend":
+            text = f"on {self.on} spend {shown} {self.spend} by {self.who}"
+        else:
+            text = f"on {self.on} set {self.who}.{self.set} to {shown}"
+        return text + (f" when {self.when.text}" if self.when else "")
 
     def read(self, env: Mapping[str, Any],
              rng: np.random.Generator | None = None) -> tuple[Any, str | None]:
@@ -327,6 +347,11 @@ class Vocabulary:
     def _action(self, reader: Reader, data: Mapping[str, Any], where: str,
                 action: str) -> dict[str, Any]:
         place = join(where, action)
+        declared = {"inflict": self.conditions, "spend": self.resources, "set": self.states}
+        if not declared[action]:
+            what = {"inflict": "conditions to inflict", "spend": "resources to spend",
+                    "set": "states to set"}[action]
+            raise reader.fail(place, f"this ruleset has no {what}, got {data[action]!r}")
         if action == "inflict":
             rounds = data.get("rounds")
             return {"inflict": reader.text(data["inflict"], place, list(self.conditions)),

@@ -15,6 +15,7 @@ from .. import analysis
 from ..analysis.verdict import Verdict
 from ..fields import describe_fields
 from ..labels import Labels, decimals_for, percent, rate_with_interval
+from ..outcomes import split_rows
 
 __all__ = ["VERDICT", "Block", "Figure", "Paragraph", "Report", "Section", "Table",
            "build", "question_from_spec", "run_verdict", "spec_figures"]
@@ -726,8 +727,9 @@ def _question_section(ctx: _Context, question: str) -> Section:
     if spec.get("notes"):
         blocks.append(Paragraph(str(spec["notes"])))
     blocks.append(_range_paragraph(ctx))
-    flagged, disclosed, best = ctx.flagged, ctx.disclosed, ctx.best
-    if flagged or disclosed:
+    disclosed, best = ctx.disclosed, ctx.best
+    flagged, rows = split_rows(ctx.flagged)
+    if flagged or disclosed or rows:
         rule_policies = _rule_policies(ctx.ruleset, disclosed)
         policies_text = ("each cell's policies chosen by best play (and "
                          + "; ".join(rule_policies) + ")"
@@ -737,9 +739,11 @@ def _question_section(ctx: _Context, question: str) -> Section:
         blocks.append(Paragraph(
             f"These numbers rest on {len(flagged)} DEFAULT or AMBIG rule readings (gaps or "
             "unclear passages of the seed filled by a chosen reading) and on the policies "
-            f"the fighters play ({policies_text or 'none'}); both are listed under 'Rules "
-            "used'. Change a reading with the spec's [rules] table, a policy with the "
-            "sides' fields" + ("." if best else ", or let `--play best` choose them."),
+            f"the fighters play ({policies_text or 'none'})"
+            + (f", and on {len(rows)} modifier/effect row{'s' if len(rows) != 1 else ''} "
+               "written for these fights" if rows else "")
+            + "; all are listed under 'Rules used'. Change a reading with the spec's "
+            "[rules] table, a policy with the sides' fields" + ("." if best else ", or let `--play best` choose them."),
             kind="note"))
     return Section("The question", tuple(blocks))
 
@@ -1013,11 +1017,17 @@ def _rules_section(ctx: _Context) -> Section:
         grid = spec.get("grid", {})
         blocks.append(Paragraph("Swept: " + ", ".join(axes)
                                 + (f" ({grid.get('combine', 'product')})" if grid else "")))
-    if ctx.flagged:
+    readings, rows = split_rows(ctx.flagged)
+    if readings:
         swept = {a.split(".", 1)[1]: list(dict.fromkeys(ctx.results[a])) for a in axes
                  if a.startswith("rules.")}
-        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, ctx.flagged, swept),
+        blocks.append(Table(_assumption_rows(ruleset, rules_overrides, readings, swept),
                             "DEFAULT / AMBIG readings in force: the results depend on these"))
+    if rows:
+        blocks.append(Table(pd.DataFrame([{"row": r.partition(": ")[0],
+                                           "rule": r.partition(": ")[2]} for r in rows]),
+                            "Modifier and effect rows written for these fights (the "
+                            "designer's rules, not the seed's): the results depend on these"))
     policy_rows = _policy_rows(ruleset, ctx.disclosed, ctx.best)
     if len(policy_rows):
         blocks.append(Table(policy_rows, "Policies: the decisions fighters make (not rules); "

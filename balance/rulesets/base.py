@@ -364,6 +364,15 @@ class Ruleset(abc.ABC):
                 out.append(f"{info.name}={plain(getattr(rules, info.name))!r} [{info.tag}]")
         return tuple(out)
 
+    @staticmethod
+    def row_items(place: str, rows: Any) -> tuple[str, ...]:
+        """The written modifier / effect ``rows`` (an object with ``modifiers`` and
+        ``effects``) of content row ``place`` in force, one :func:`~balance.outcomes.row_item`
+        each, for :meth:`assumptions` to list beside the readings (a result rests on them)."""
+        from ..outcomes import row_item
+
+        return tuple(row_item(place, r) for r in (*rows.modifiers, *rows.effects))
+
     def exact_unavailable(self, why: str) -> IntractableError:
         return IntractableError(f"{self.name} has no exact solution here: {why}")
 

@@ -118,5 +118,18 @@ def markdown(vocabulary: Vocabulary) -> str:
     """The names rows may read and the modifier targets, as the Markdown the ruleset pages
     print (``docs/crt.md``, ``docs/pool.md``; a test keeps them equal)."""
     targets = "\n".join(f"| `{key}` | {doc} |" for key, doc in vocabulary.targets.items())
-    return (vocabulary.names.markdown() + "\n\nModifier targets (`to = ...`):\n\n"
-            "| target | what it adds to |\n|---|---|\n" + targets)
+    out = (vocabulary.names.markdown() + "\n\nModifier targets (`to = ...`):\n\n"
+           "| target | what it adds to |\n|---|---|\n" + targets)
+    for title, head, table in (("Outcomes effects hang on (`on = ...`)", "outcome",
+                                vocabulary.outcomes),
+                               ("Conditions (`inflict = ...`)", "condition",
+                                vocabulary.conditions)):
+        if table:
+            out += (f"\n\n{title}:\n\n| {head} | meaning |\n|---|---|\n"
+                    + "\n".join(f"| `{key}` | {doc} |" for key, doc in table.items()))
+    if vocabulary.states:
+        out += ("\n\nStates (`set = ...`, with `who` and `value`):\n\n"
+                "| state | values | meaning |\n|---|---|---|\n"
+                + "\n".join(f"| `{key}` | {name.allowed()} | {name.doc} |"
+                             for key, name in vocabulary.states.items()))
+    return out

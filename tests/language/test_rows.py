@@ -347,3 +347,20 @@ def test_a_ruleset_declares_its_vocabulary_through_one_hook():
     info = WithWords().describe()
     assert info["language"] == VOCABULARY.describe()
     json.dumps(info, default=str)
+
+
+@pytest.mark.parametrize("row,said", [
+    ({"on": "hit", "spend": "ammunition"}, "this ruleset has no resources to spend, got "
+                                           "'ammunition'"),
+    ({"on": "hit", "set": "stance", "value": "open", "who": "self"},
+     "this ruleset has no states to set, got 'stance'"),
+    ({"on": "hit", "inflict": "entangled"}, "this ruleset has no conditions to inflict, got "
+                                            "'entangled'"),
+])
+def test_an_effect_on_what_the_ruleset_lacks_says_it_has_none(row, said):
+    bare = Vocabulary(NAMES, targets={"attack": "to hit"}, outcomes=("hit",))
+    with pytest.raises(SpecError) as caught:
+        bare.effect(row, where="weapons.x.effects[0]")
+    message = str(caught.value)
+    assert said in message and "must be one of" not in message
+    assert "weapons.x.effects[0]" in message and "\n" not in message

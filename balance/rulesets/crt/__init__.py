@@ -118,7 +118,7 @@ class CRT(Ruleset):
         if all(rules.shield_block[c.shield] == 0 for c in everyone):
             skip.add("shield_stops_12")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
-                     if a.split("=", 1)[0] not in skip)
+                     if a.split("=", 1)[0] not in skip) + _house_items(rules)
 
     def idle_policies(self, rules: _Rules, side_a: Side, side_b: Side) -> set[str]:
         divert = {c.divert for c in (*side_a, *side_b)}
@@ -246,3 +246,14 @@ class CRT(Ruleset):
                       (PRESETS["veteran"], PRESETS["novice"], PRESETS["novice"],
                        PRESETS["novice"])),
         )
+
+
+def _house_items(rules: _Rules) -> tuple[str, ...]:
+    """The house rules in force (every row applies to every fighter), one item a row."""
+    if not rules.house_rules:
+        return ()
+    from ...outcomes import row_item
+
+    house = _language.house_rules(rules)
+    return (tuple(row_item(f"house rule {m.name}", m) for m in house.modifiers)
+            + tuple(row_item(f"house rule {e.name}", e) for e in house.effects))

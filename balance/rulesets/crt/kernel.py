@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ...dice import codes, expand, sum_table
-from ...language import names_used, total
+from ...language import fire, names_used, total
 from ...outcomes import Outcomes
 from ...results import Winner
 from ..house import HouseRules
@@ -372,6 +372,20 @@ class _Strokes:
             "self_inflicted"))
 
 
+class _Set(NamedTuple):
+    """An effect to take hold at the round's end: at flat indices ``where``, inflict
+    ``subject`` (``defend_only``) for ``value`` rounds, or set it (``shield``) to code
+    ``value``."""
+
+    where: np.ndarray
+    subject: str
+    value: np.ndarray
+
+
+UNTIL_REMOVED = np.iinfo(np.int16).max
+"""The rounds of a condition inflicted until removed (nothing removes one: the fight)."""
+
+
 class _HouseTerms:
     """The house rules' modifiers over a :class:`_General` kernel's live fights.
 
@@ -384,11 +398,14 @@ class _HouseTerms:
         self.k = kernel
         self.score_rows = house.on("score")
         self.damage_rows = house.on("damage")
+        self.effects = house.effects
         self.score_names = names_used(self.score_rows)
         self.damage_names = names_used(self.damage_rows)
-        self.reads_health = any(field_of(n) in ("health", "wounds") for n in self.damage_names)
+        self.effect_names = names_used(self.effects)
+        self.reads_health = any(field_of(n) in ("health", "wounds")
+                                for n in (*self.damage_names, *self.effect_names))
         self.static: dict[str, np.ndarray] = {}
-        for name in (*self.score_names, *self.damage_names):
+        for name in (*self.score_names, *self.damage_names, *self.effect_names):
             field_ = field_of(name)
             if field_ in STATIC_NAMES and field_ not in self.static:
                 values = [fighter_value(field_, c, kernel.rules) for c in kernel.setup.fighters]
@@ -471,6 +488,26 @@ class _HouseTerms:
                       k.rng, n=flat_self.size).value
         return np.where(has, value.reshape(n_slots, n_live), 0).astype(np.int32)
 
+    def wounds(self, flat_self: np.ndarray, flat_target: np.ndarray) -> list[_Set]:
+        """The effects on a ``wound`` by each ``flat_self`` on its ``flat_target`` (flat
+        indices, one dimension), read as the round found them: what to set at the round's
+        end, in the rows' order (``_Set``: the flat indices, the condition or state, the
+        rounds or the shield code)."""
+        out: list[_Set] = []
+        if not flat_self.size:
+            return out
+        env = self.env(self.effect_names, flat_self, flat_target)
+        n = flat_self.size
+        for firing in fire(self.effects, {"wound": np.ones(n, bool)}, env, self.k.rng, n=n):
+            effect = firing.row
+            who = flat_self if effect.who == "self" else flat_target  # type: ignore[union-attr]
+            mask = np.broadcast_to(firing.mask, (n,))
+            quantity = (np.full(n, UNTIL_REMOVED, np.int64) if firing.quantity is None
+                        else np.broadcast_to(firing.quantity, (n,)))
+            out.append(_Set(who[mask], effect.subject,  # type: ignore[union-attr]
+                            quantity[mask]))
+        return out
+
     def damage(self, flat_self: np.ndarray, flat_target: np.ndarray,
                where: np.ndarray | None = None) -> np.ndarray | int:
         """int64 (the shape of ``flat_self``): the damage modifiers of strokes by
@@ -524,7 +561,10 @@ class _General:
         self.score_by_weapon = setup.score.T.ravel().astype(np.int16)
         self.stroke_flat = setup.stroke.ravel()  # [(advantage + REACH) * 13 + roll]
         self.round_health = self.health  # health at the start of the round (house rules)
-        self.terms = _HouseTerms(self, house) if house is not None and house.modifiers else None
+        self.terms = _HouseTerms(self, house) if house else None
+        # house-rule effects: rounds left of "may only defend" (after this one)
+        self.defend_only = (np.zeros((n_slots, n), np.int16)
+                            if self.terms is not None and self.terms.effects else None)
 
     def foes_engaged(self) -> np.ndarray:
         """int (n_slots, n_live): how many foes each fighter faces in this round's
@@ -1050,6 +1090,12 @@ class _General:
             else:
                 for k in range(ordinary.shape[0]):  # within one entry row, targets differ
                     flat_health[flat_target[k]] -= dealt[k]
+            if self.defend_only is not None:  # the house rules' effects on a wound
+                wound = dealt > 0
+                pending = self.terms.wounds(flat_attacker[wound],  # type: ignore[union-attr]
+                                            flat_target[wound])
+        else:
+            pending = []
         # Every stroke collected in ``self.strokes`` comes from a table result; the damage
         # each fighter takes from them this round decides the end cause of his fall.
         table_damage = None
@@ -1090,6 +1136,8 @@ class _General:
         self.forced_diversion = np.zeros(self.out_cause.shape, bool)
         self.forced_diversion.ravel()[forced] = True
         self.any_forced_diversion = bool(forced.size)
+        if self.defend_only is not None:
+            self.take_hold(pending)
         out_cause, fell_in_round = self.out_cause.ravel(), self.fell_in_round.ravel()
         if self.effects["out"]:
             where, inverse = np.unique(np.concatenate(self.effects["out"]), return_inverse=True)
@@ -1104,6 +1152,23 @@ class _General:
             decided = down[flat_health[down] + table_damage[down] > 0]
             out_cause[decided] = EXTRAORDINARY
         fell_in_round[down] = self.round_number
+
+    def take_hold(self, pending: list[_Set]) -> None:
+        """The round's end for the house rules' effects: a round of ``defend_only`` passes,
+        then what this round's wounds inflicted and set takes hold (in the rows' order)."""
+        counter = self.defend_only
+        assert counter is not None
+        np.subtract(counter, 1, out=counter, where=counter > 0)
+        flat_counter = counter.ravel()
+        for effect in pending:
+            if effect.subject == "defend_only":
+                np.maximum.at(flat_counter, effect.where, effect.value.astype(np.int16))
+            else:  # shield
+                self.shield.ravel()[effect.where] = effect.value
+        held = counter > 0
+        if held.any():
+            self.forced_diversion |= held
+            self.any_forced_diversion = True
 
     # --- bookkeeping ----------------------------------------------------------------------------
     def settle(self) -> None:
@@ -1133,6 +1198,8 @@ class _General:
         for name in ("health", "weapon", "shield", "forced_diversion", "out_cause",
                      "fell_in_round"):
             setattr(self, name, np.take(getattr(self, name), keep, axis=1))
+        if self.defend_only is not None:
+            self.defend_only = np.take(self.defend_only, keep, axis=1)
 
     def ambush(self) -> None:
         """The opening roll and exchange of an ambush (001.3), as the reference's."""

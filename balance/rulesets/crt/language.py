@@ -97,7 +97,12 @@ def unsupported_rows(house: house.HouseRules, n_states: int) -> str | None:
     """Why the plain duel's chain cannot hold these house rules, or ``None``.  It holds
     every name (the fighters' fields and table states are fixed in a plain duel, health and
     wounds are its states, rounds are iterated one by one, foes_engaged is 1), damage
-    modifiers with dice (their distribution), but not a score that rolls dice."""
+    modifiers with dice (their distribution), but not a score that rolls dice, nor an
+    effect (its condition's rounds and a shield set are not among its states)."""
+    for e in house.effects:
+        return (f"house rule {e.name!r} has an effect ({e.line()}); the chain holds health "
+                "only, not the rounds a fighter may only defend or his shield (simulate it "
+                "with duel)")
     for m in house.on("score"):
         if _rolls(m):
             return (f"house rule {m.name!r} rolls dice in a score modifier ({m.label()}); "

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ...language import narrate_total
+from ...language import Effect, narrate_total
 from ...outcomes import EndCauses, Outcome
 from ...results import Winner
 from ..base import Log
@@ -48,6 +48,7 @@ latest in this order among the losing side's fallen, so "decided by mishap" is c
 whenever a mishap took part.  The kernel stores these codes."""
 
 _PRIORITY = {cause: i for i, cause in enumerate(CAUSES)}
+_UNTIL_REMOVED = 32_767  # rounds of a condition inflicted until removed (the kernel's too)
 
 
 class _Fighter:
@@ -61,6 +62,7 @@ class _Fighter:
         self.weapon = c.weapon_type
         self.shield = c.shield
         self.forced = False  # this round he may only defend (EF 5, EF 9)
+        self.defend_only = 0  # house-rule effects: rounds left he may only defend
         self.out: str | None = None
         self.fell = -1  # the round he went out in
         self.label = f"{c.name} [{'AB'[side]}{index + 1}]"
@@ -111,6 +113,7 @@ class _Stroke:
     through: _Fighter | None = None  # ES 9: half the damage to this companion
     self_inflicted: bool = False  # EF 11
     from_table: bool = False  # made by a table result: a kill it decides is "extraordinary"
+    opening: bool = False  # a total surprise's stroke (001.3): not an exchange's wound
 
 
 @dataclass
@@ -542,6 +545,7 @@ class _Fight:
         """Apply a round's effects simultaneously."""
         table_damage: dict[int, int] = {}  # damage each fighter took from table results
         self.round_health = {id(f): f.health for side in self.sides for f in side}
+        pending: list[tuple[_Fighter, Effect, Any]] = []  # house-rule effects of wounds
         for stroke in effects.strokes:
             if id(stroke.target) in effects.nullify_all and not stroke.self_inflicted:
                 self.say(f"    {stroke.target.label} slips and falls: "
@@ -555,6 +559,9 @@ class _Fight:
             who = "strikes himself" if stroke.self_inflicted else f"strikes {stroke.target.label}"
             self.say(f"    {stroke.attacker.label} {who} for {dealt} "
                      f"(health {before} -> {stroke.target.health})")
+            if dealt and self.house.effects and not (stroke.from_table or stroke.opening
+                                                     or stroke.self_inflicted):
+                pending += self.wound(stroke.attacker, stroke.target)
             if stroke.through is not None and stroke.through.standing and dealt // 2:
                 other = stroke.through
                 other.health -= dealt // 2
@@ -580,6 +587,8 @@ class _Fight:
                 f.forced = False
         for f in effects.forced_next:
             f.forced = True
+        if self.house.effects:
+            self.take_hold(pending)
         for f, cause in effects.out.values():
             if f.standing:
                 f.out = cause
@@ -594,6 +603,39 @@ class _Fight:
                     self.say(f"    {f.label} is down"
                              + (" (an extraordinary result decided it)" if decided else ""))
         self.round_health = {}
+
+    def wound(self, p: _Fighter, q: _Fighter) -> list[tuple[_Fighter, Effect, Any]]:
+        """The house rules' effects on ``p``'s stroke wounding ``q``, each that fired
+        narrated with why: (whom, the effect, its rounds or value) to take hold at the
+        round's end."""
+        env = self.env(self.house.names, p, q)
+        out = []
+        for effect in self.house.effects:
+            quantity, line = effect.read(env, self.rng)
+            if line is None:
+                continue
+            who = p if effect.who == "self" else q
+            self.say(f"    {p.label}: {line} ({who.label})")
+            out.append((who, effect, quantity))
+        return out
+
+    def take_hold(self, pending: list[tuple[_Fighter, Effect, Any]]) -> None:
+        """The round's end for the house rules' effects: a round of ``defend_only`` passes,
+        then what this round's wounds inflicted and set takes hold, in order."""
+        for side in self.sides:
+            for f in side:
+                f.defend_only = max(0, f.defend_only - 1)
+        order = {id(e): i for i, e in enumerate(self.house.effects)}
+        # row by row, as the kernel sets them (a later row's shield wins, whoever struck)
+        for f, effect, quantity in sorted(pending, key=lambda p: order[id(p[1])]):
+            if effect.subject == "defend_only":
+                f.defend_only = max(f.defend_only, _UNTIL_REMOVED if quantity is None
+                                    else int(quantity))
+            else:  # shield
+                f.shield = str(quantity)
+        for side in self.sides:
+            for f in side:
+                f.forced = f.forced or f.defend_only > 0
 
     # --- the opening (001.3) ---------------------------------------------------------------
     def ambush(self) -> None:
@@ -631,12 +673,12 @@ class _Fight:
                 self.say(f"  {f.label} rolls {roll}")
                 if roll != 2:
                     # the target is unaware: no shield deflects it (DEFAULT)
-                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False, opening=True))
                 if roll == 12 and len(foes) > 1:
-                    effects.strokes.append(_Stroke(f, foes[1], deflectable=False))
+                    effects.strokes.append(_Stroke(f, foes[1], deflectable=False, opening=True))
                 elif roll == 12 and rules.total_surprise_12 == "twice_if_alone":
                     self.say(f"  a 12 with no second foe: {f.label} strikes twice")
-                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False))
+                    effects.strokes.append(_Stroke(f, foes[0], deflectable=False, opening=True))
         self.apply(effects)
 
     # --- the whole fight --------------------------------------------------------------------

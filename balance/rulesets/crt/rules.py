@@ -379,6 +379,15 @@ TARGETS = {"score": "the combat score the Combat Results Table compares (001.4)"
            "damage": "each stroke's damage, after the weapon modifier, before the least "
                      "damage and armour (001.9)"}
 
+OUTCOMES = {"wound": "the fighter's stroke of the exchange wounded its target this round "
+                    "(damage after shield and armour of 1 or more; not the strokes the "
+                    "Extraordinary tables or a total surprise make); self is the striker, "
+                    "target the one struck; effects take hold at the round's end"}
+CONDITIONS = {"defend_only": "may only defend (a forced diversion, as EF 5's 'may only "
+                             "defend next round') for the rounds given after this one"}
+STATES = {"shield": Name(str, choices=SHIELDS, tag="TEXT",
+                         doc="the shield carried ('none': shattered or lost, as EF 6)")}
+
 STATIC_NAMES = frozenset({"armour", "skill", "combats", *ABILITIES, "max_health", "leader"})
 """Fighter fields no round changes."""
 TABLE_STATE = frozenset({"weapon", "shield", "score"})
@@ -391,4 +400,5 @@ STATE_NAMES = frozenset({"health", "wounds"})
 def vocabulary() -> Vocabulary:
     """crt's vocabulary (built once)."""
     names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
-    return Vocabulary(names, targets=TARGETS)
+    return Vocabulary(names, targets=TARGETS, outcomes=OUTCOMES, conditions=CONDITIONS,
+                      states=STATES)

@@ -118,7 +118,7 @@ class Pool(Ruleset):
         if not turns & {"aid", "aid_if_no_hit"} or max(len(side_a), len(side_b)) == 1:
             skip.add("aid_bonus")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
-                     if a.split("=", 1)[0] not in skip)
+                     if a.split("=", 1)[0] not in skip) + _house_items(rules)
 
     def idle_policies(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> set[str]:
         return {"target_policy"} if len(side_a) == len(side_b) == 1 else set()
@@ -223,3 +223,14 @@ class Pool(Ruleset):
                          "summary": f"exact solve {elapsed:.2f} s; "
                                     f"{result.details['state_space']}"})
         return rows
+
+
+def _house_items(rules: _rules.Rules) -> tuple[str, ...]:
+    """The house rules in force (every row applies to every fighter), one item a row."""
+    if not rules.house_rules:
+        return ()
+    from ...outcomes import row_item
+
+    house = _language.house_rules(rules)
+    return (tuple(row_item(f"house rule {m.name}", m) for m in house.modifiers)
+            + tuple(row_item(f"house rule {e.name}", e) for e in house.effects))

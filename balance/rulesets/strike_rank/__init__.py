@@ -20,6 +20,7 @@ from . import exact as _exact
 from . import kernel as _kernel
 from . import reference as _reference
 from . import tables as T
+from .conditions import place
 from .conditions import vocabulary as _vocabulary
 from .presets import PRESETS, SCENARIOS
 from .profile import profiles, range_phase
@@ -114,7 +115,8 @@ class StrikeRank(Ruleset):
             for name in sorted({c.weapon for c in everyone} & T.INVENTED_WEAPON_NAMES)
             if rules.weapons[name] == T.weapon_rows()[name])
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
-                     if a.split("=", 1)[0] not in skip) + invented
+                     if a.split("=", 1)[0] not in skip) + invented + _row_items(
+                         rules, side_a, side_b)
 
     def idle_policies(self, rules: _Rules, side_a: Side, side_b: Side) -> set[str]:
         everyone: Sequence[Combatant] = (*side_a, *side_b)
@@ -280,3 +282,18 @@ def _style_content(rules: _Rules, everyone: Sequence[Combatant]) -> tuple[set[st
             mechanics |= style.mechanics
             tests |= {t for t, _ in (*style.weapons, *style.missiles)}
     return mechanics, tests
+
+
+def _row_items(rules: _Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+    """The modifier and effect rows of the weapons, missile weapons and styles anyone here
+    uses, one item a row (each content row once)."""
+    if not rules.has_language:
+        return ()
+    used: dict[tuple[str, str], None] = {}
+    for p in profiles(rules, side_a, side_b):
+        used[("weapons", p.weapon.name)] = None
+        if p.missile is not None:
+            used[("missile_weapons", p.missile.name)] = None
+        used[("styles", p.c.style)] = None
+    return tuple(item for table, name in used
+                 for item in Ruleset.row_items(place(table, name), rules.language(table, name)))

@@ -161,9 +161,14 @@ class Zones(Ruleset):
 
     def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
         """The readings in force, without the weapon rows: content a designer writes (or
-        none), not a reading of the seed (their own readings are in docs/zones.md)."""
+        none), not a reading of the seed (their own readings are in docs/zones.md); then
+        the modifier and effect rows of the weapons anyone here carries."""
+        in_use = dict.fromkeys(w for c in (*side_a, *side_b) for w in (c.weapon, c.ranged)
+                               if w != "none")
+        rows = tuple(item for w in in_use
+                     for item in self.row_items(f"weapons.{w}", rules.weapon_row(w)))
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
-                     if not a.startswith("weapons="))
+                     if not a.startswith("weapons=")) + rows
 
     def idle_policies(self, rules: Any, side_a: Side, side_b: Side) -> set[str]:
         everyone = (*side_a, *side_b)
