@@ -168,12 +168,19 @@ def _fold(op: Callable[[Any, Any], Any], parts: list[Compiled], *, widen: bool) 
 def _logic(op: Any, parts: list[Compiled]) -> Compiled:
     """``and`` / ``or``: each part computed in turn and folded into the first array the
     fold owns, in place -- one live temporary instead of one per part (fewer fresh pages
-    for the allocator to fault in, which costs more than the operation itself)."""
+    for the allocator to fault in, which costs more than the operation itself).  A scalar
+    that settles the whole (``False and ...``, ``True or ...``: a condition on a value
+    fixed for the batch) stops the fold, so the parts after it, their dice included, are
+    not computed for a batch that cannot use them."""
+
+    settled = op is np.bitwise_or  # the scalar that decides the whole: True for or, False for and
 
     def fold(values: Mapping[str, Any], rng: Any, n: int) -> Any:
         result = parts[0](values, rng, n)
         owned = False
         for part in parts[1:]:
+            if not isinstance(result, np.ndarray) and bool(result) is settled:
+                return result  # a scalar already decides it (a policy for another setting)
             x = part(values, rng, n)
             if owned:
                 op(result, x, out=result)
