@@ -200,7 +200,10 @@ class Sampler:
     weighted = False
 
     def __init__(self, rng: np.random.Generator) -> None:
+        from ...dice import WordDice
+
         self.rng = rng
+        self.dice: Any = WordDice(rng)  # the expressions' dice, from 16-bit words
 
     def evaluate(self, expression: Expression, batch: Batch, view: View,
                  mask: np.ndarray | None = None) -> np.ndarray:
@@ -209,7 +212,7 @@ class Sampler:
         if constant is not None:
             return np.full(n, constant, dtype=bool if expression.purpose == "condition"
                            else np.int64)
-        return expression.evaluate(batch.env(expression, view), self.rng, n=n)
+        return expression.evaluate(batch.env(expression, view), self.dice, n=n)
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:
         """A fair coin per row (where ``mask``)."""
