@@ -212,7 +212,17 @@ class Sampler:
         if constant is not None:
             return np.full(n, constant, dtype=bool if expression.purpose == "condition"
                            else np.int64)
-        return expression.evaluate(batch.env(expression, view), self.dice, n=n)
+        env = batch.env(expression, view)
+        if mask is not None and expression.has_dice:
+            rows = np.flatnonzero(mask)
+            if 2 * len(rows) < n:  # dice for the rows that use them (others read 0)
+                values = expression.evaluate(
+                    {k: v[rows] if isinstance(v, np.ndarray) else v for k, v in env.items()},
+                    self.dice, n=len(rows))
+                out = np.zeros(n, values.dtype)
+                out[rows] = values
+                return out
+        return expression.evaluate(env, self.dice, n=n)
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:
         """A fair coin per row (where ``mask``)."""
