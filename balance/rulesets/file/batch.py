@@ -137,6 +137,8 @@ class Batch:
         or ``fill`` for a new name)."""
         values = np.asarray(values)
         dtype = dtype or values.dtype
+        if mask is not None and mask.all():  # every row: a store, not a blend
+            mask = None
         if (view.kind == BOTH and mask is None and values.shape == (2 * self.m,)
                 and values.dtype == dtype):
             self.state[name] = values.reshape(2, self.m)  # the values themselves: no copy
