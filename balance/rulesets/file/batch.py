@@ -190,9 +190,10 @@ def rows_alike(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return first, inverse.ravel(), len(unique)
 
 
-_DISTRIBUTIONS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
-"""Exact distributions already worked out: (expression, the values it read) -> (values,
-probabilities).  They never change, so one process keeps them (up to a bound)."""
+_DISTRIBUTIONS: dict[Expression, dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]] = {}
+"""Exact distributions already worked out: expression -> the values it read -> (values,
+probabilities).  They never change, so one process keeps them (up to a bound an
+expression)."""
 MAX_CACHED = 100_000
 
 
@@ -273,37 +274,39 @@ class Enumerator:
         rows = np.arange(m) if mask is None else np.flatnonzero(mask)
         first, inverse, _ = rows_alike(key[:, rows])
         unique = key[:, rows[first]].T
-        tables = [self._table(expression, tuple(int(x) for x in u)) for u in unique]
+        cache = _DISTRIBUTIONS.setdefault(expression, {})
+        tables = [self._table(expression, cache, tuple(u)) for u in unique.tolist()]
         width = max((len(t[0]) for t in tables), default=1)
         values = np.zeros((len(unique), width), np.int64)
         probs = np.zeros((len(unique), width))
         for i, (v, p) in enumerate(tables):
             values[i, :len(v)], probs[i, :len(p)] = v, p
-        inverse = inverse.ravel()
-        row_probs = probs[inverse]
-        hit_row, hit_branch = np.nonzero(row_probs > 0)
-        others = np.setdiff1d(np.arange(m), rows, assume_unique=True)
-        index = np.concatenate([rows[hit_row], others])
-        out = np.concatenate([values[inverse[hit_row], hit_branch], np.zeros(len(others), np.int64)])
-        weight = np.concatenate([row_probs[hit_row, hit_branch], np.ones(len(others))])
-        order = np.argsort(index, kind="stable")
-        batch.take(index[order])
+        # every row's branches (a row outside the mask: one, value 0, probability 1),
+        # read row by row: the rows stay in order, each followed by its own branches
+        row_values = np.zeros((m, width), np.int64)
+        row_probs = np.zeros((m, width))
+        row_probs[:, 0] = 1.0
+        row_values[rows] = values[inverse]
+        row_probs[rows] = probs[inverse]
+        row, branch = np.nonzero(row_probs > 0)
+        batch.take(row)
         assert batch.weight is not None
-        batch.weight = batch.weight * weight[order]
-        return out[order]
+        batch.weight = batch.weight * row_probs[row, branch]
+        return row_values[row, branch]
 
-    def _table(self, expression: Expression, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _table(self, expression: Expression, cache: dict[tuple[int, ...], Any],
+               key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """The exact distribution of ``expression`` where its names hold ``key`` (codes),
-        as (values, probabilities), cached."""
-        cached = _DISTRIBUTIONS.get((expression, key))
+        as (values, probabilities), cached (``cache``: the expression's own)."""
+        cached = cache.get(key)
         if cached is None:
             env = dict(zip(expression.names_used, key, strict=True))
             dist = expression.distribution(env)
             cached = (np.array([int(v) for v in dist], np.int64),
                       np.array([float(p) for p in dist.values()]))
-            if len(_DISTRIBUTIONS) >= MAX_CACHED:
-                _DISTRIBUTIONS.clear()
-            _DISTRIBUTIONS[(expression, key)] = cached
+            if len(cache) >= MAX_CACHED:
+                cache.clear()
+            cache[key] = cached
         return cached
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:

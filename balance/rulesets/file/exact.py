@@ -35,7 +35,7 @@ import numpy as np
 from ...errors import IntractableError, SpecError
 from ...language import Expression
 from ...outcomes import Probabilities, Winner
-from .batch import VIEW_BOTH, Batch, Enumerator
+from .batch import VIEW_BOTH, Batch, Enumerator, rows_alike
 from .engine import Engine, fixed_values
 from .schema import System
 
@@ -230,16 +230,21 @@ class _Explorer:
 
     def found(self, keys: np.ndarray, phase: int) -> np.ndarray:
         """The index of each key (new ones added)."""
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        ids = np.empty(len(unique), np.int64)
-        for i, row in enumerate(unique):
-            code = row.tobytes() + bytes([phase])
-            if code not in self.index:
-                self.index[code] = len(self.keys)
-                self.keys.append(row)
+        keys = np.ascontiguousarray(keys, np.int64)
+        first, inverse, count = rows_alike(keys.T)  # the rows in order, as np.unique's
+        unique = keys[first]
+        ids = np.empty(count, np.int64)
+        index, tag, width = self.index, bytes([phase]), 8 * keys.shape[1]
+        packed = unique.tobytes()
+        for i in range(count):
+            code = packed[i * width:(i + 1) * width] + tag
+            found = index.get(code)
+            if found is None:
+                found = index[code] = len(self.keys)
+                self.keys.append(unique[i])
                 self.phases.append(phase)
-            ids[i] = self.index[code]
-        return ids[inverse.ravel()]
+            ids[i] = found
+        return ids[inverse]
 
     def start(self) -> np.ndarray:
         batch = self.batch(1)
