@@ -246,6 +246,11 @@ class Enumerator:
                            else np.int64)
         if not expression.has_dice:
             return expression.evaluate(batch.env(expression, view), None, n=n)
+        if expression.purpose == "condition":
+            try:  # settled without its dice (``False and d100 <= ...``): nothing to branch on
+                return expression.evaluate(batch.env(expression, view), None, n=n)
+            except ValueError:
+                pass
         if view.kind != BOTH:
             return self._branch(expression, batch, view, mask)
         # both fighters roll their own dice: branch on A's rolls, then on B's

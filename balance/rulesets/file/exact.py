@@ -300,9 +300,10 @@ class _Explorer:
                 engine.begin_round(batch, backend, 1)
         else:
             engine.play_both(batch, backend, choose=choose)
-            engine.end_round(batch, backend)
+            engine.end_round(batch, backend)  # merges
             engine.begin_round(batch, backend, 1)
-        batch.merge()
+        if engine.sequential or engine.round_resets:  # else merged already, nothing since
+            batch.merge()
         live = batch.fight["live"]
         nxt = np.full(batch.m, -1, np.int64)
         if live.any():
