@@ -201,8 +201,11 @@ def _if_else(node: IfElse, parts: list[Compiled]) -> Compiled:
     def choose(values: Mapping[str, Any], rng: Any, n: int) -> Any:
         # Both branches are computed for the whole batch (their dice rolled for every fight)
         # and the condition picks per fight: one array operation instead of a split batch.
-        return np.where(condition(values, rng, n), wrap(then(values, rng, n)),
-                        wrap(otherwise(values, rng, n)))
+        # A condition fixed for the batch (a scalar) computes only the branch it picks.
+        held = condition(values, rng, n)
+        if not isinstance(held, np.ndarray):
+            return wrap((then if held else otherwise)(values, rng, n))
+        return np.where(held, wrap(then(values, rng, n)), wrap(otherwise(values, rng, n)))
 
     return choose
 

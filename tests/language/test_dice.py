@@ -127,3 +127,13 @@ def test_a_scalar_that_settles_and_or_rolls_no_dice():
     mixed = np.arange(10) % 2 == 0
     compile_condition("mounted and d6 >= 5", NAMES).evaluate({"mounted": mixed}, rng)
     assert rng.bit_generator.state != before
+
+
+def test_a_condition_fixed_for_the_batch_rolls_only_the_branch_it_picks():
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    amount = compile_amount("2d10 if mounted else foes_engaged", NAMES)
+    values = amount.evaluate({"mounted": False, "foes_engaged": 3}, rng, n=10)
+    assert (values == 3).all() and rng.bit_generator.state == before
+    values = amount.evaluate({"mounted": True, "foes_engaged": 3}, rng, n=1000)
+    assert values.min() >= 2 and values.max() <= 20 and len(set(values.tolist())) > 3

@@ -144,6 +144,11 @@ class Batch:
             self.state[name] = values.reshape(2, self.m)  # the values themselves: no copy
             return
         grid = self.state.get(name)
+        if (view.kind == BOTH and mask is not None and values.shape == (2 * self.m,)
+                and (grid is None or grid.shape[1] != self.m)):  # new: values or the fill
+            self.state[name] = np.where(mask, values, fill).astype(dtype, copy=False).reshape(
+                2, self.m)
+            return
         if grid is None or grid.shape[1] != self.m:
             grid = np.full((2, self.m), fill, dtype=dtype)
         elif grid.dtype != dtype:

@@ -278,6 +278,9 @@ class Engine:
         if action.when is not None:
             acts &= backend.evaluate(action.when, batch, view, live)
             acts &= self._live(batch, view)
+        if not backend.weighted and action.times.constant is not None:
+            self._act_drawn(batch, backend, action, view, acts, int(action.times.constant))
+            return
         batch.put("_acts", acts, view, dtype=bool)
         times = backend.evaluate(action.times, batch, view, batch.own("_acts", view))
         batch.put("_times", times, view, batch.own("_acts", view), dtype=np.int64)
@@ -294,6 +297,20 @@ class Engine:
         for key in ("_acts", "_times", "_going"):
             batch.state.pop(key, None)
         batch.merge()
+
+    def _act_drawn(self, batch: Batch, backend: Backend, action: Action, view: View,
+                   acts: np.ndarray, times: int) -> None:
+        """:meth:`act` for a kernel's batch and a fixed number of repetitions: who acts
+        kept in a local array (its rows never move), nothing stored but who is going."""
+        for attempt in range(1, times + 1):
+            going = acts & self._live(batch, view)
+            if not going.any():
+                break
+            batch.scalars["attempt"] = attempt
+            batch.put("_going", going, view, dtype=bool)
+            self.attempt(batch, backend, action, view)
+            self.check_out(batch, backend)
+        batch.state.pop("_going", None)
 
     def going(self, batch: Batch, view: View) -> np.ndarray:
         return batch.own("_going", view) & self._live(batch, view)
