@@ -538,6 +538,8 @@ class Engine:
     def _finish(self, batch: Batch, ended: np.ndarray, winner: Any, cause: int) -> None:
         if not ended.any():
             return
-        batch.fight["winner"] = np.where(ended, winner, batch.fight["winner"]).astype(np.int8)
-        batch.fight["cause"] = np.where(ended, np.int8(cause), batch.fight["cause"]).astype(np.int8)
+        batch.fight["winner"] = np.where(ended, winner, batch.fight["winner"]).astype(
+            np.int8, copy=False)
+        batch.fight["cause"] = np.where(ended, np.int8(cause), batch.fight["cause"]).astype(
+            np.int8, copy=False)
         batch.fight["live"] = batch.fight["live"] & ~ended

@@ -36,20 +36,23 @@ def simulate(engine: Engine, rules: Any, a: Any, b: Any, *, n: int,
     batch.fight["id"] = np.arange(n)
     engine.start(batch, sampler)
     recorded = np.zeros(n, bool)  # finished fights written out, not yet squeezed out
+    finished = 0
     for round_no in range(1, max_rounds + 1):
         if batch.m == 0:
             break
         engine.play_round(batch, sampler, round_no)
         live = batch.fight["live"]
-        done = ~live & ~recorded
-        if done.any():
+        done = np.flatnonzero(~(live | recorded))
+        if len(done):
             ids = batch.fight["id"][done]
             winner[ids] = batch.fight["winner"][done]
             cause[ids] = batch.fight["cause"][done]
             rounds[ids] = round_no
-            recorded |= done
-            if 4 * int(np.count_nonzero(recorded)) >= batch.m:  # a quarter finished: squeeze
+            recorded[done] = True
+            finished += len(done)
+            if 4 * finished >= batch.m:  # a quarter finished: squeeze
                 keep = np.flatnonzero(live)
                 batch.take(keep)
                 recorded = np.zeros(len(keep), bool)
+                finished = 0
     return Outcomes(winner, rounds, cause, causes)
