@@ -471,8 +471,9 @@ class Engine:
                     mask = hit & backend.evaluate(modifier.when, batch, view, hit)
                 dealt += backend.evaluate(modifier.amount, batch, view, mask) * mask
         np.maximum(dealt, 0, out=dealt)
-        np.negative(dealt, out=dealt)
-        self.change(batch, view, self.system.end.health, who, dealt, hit, "add")
+        np.negative(dealt, out=dealt)  # 0 wherever nothing hit: no mask needed
+        self.change(batch, view, self.system.end.health, who, dealt,
+                    None if view.kind == "both" else hit, "add")
 
     def effects(self, batch: Batch, backend: Backend, action: Action, view: View) -> None:
         """Each outcome's effects: ``set`` a state value or ``spend`` from one."""
@@ -496,12 +497,17 @@ class Engine:
                 del batch.state["_fires"]
 
     def change(self, batch: Batch, view: View, name: str, who: str, values: np.ndarray,
-               mask: np.ndarray, op: str) -> None:
+               mask: np.ndarray | None, op: str) -> None:
         """Add ``values`` to (or set) the state value ``name`` of ``who`` (``self`` or
-        ``target`` of each actor) where ``mask``; kept in its range."""
+        ``target`` of each actor) where ``mask``; kept in its range.  (``mask`` ``None``
+        with ``add``: ``values`` are 0 wherever nothing changes.)"""
         grid = batch.state[name]
         values = np.asarray(values)
-        if view.kind == "both":
+        if mask is None:
+            assert op == "add" and view.kind == "both" and values.ndim
+            vals = values.reshape(2, batch.m)
+            new = grid + (vals[::-1] if who == "target" else vals)
+        elif view.kind == "both":
             vals = values.reshape(2, batch.m) if values.ndim else np.full((2, batch.m), values)
             where = mask.reshape(2, batch.m)
             if who == "target":
