@@ -78,6 +78,19 @@ class Batch:
         self.m = len(index)
         self._spread.clear()
 
+    def drop(self, names: tuple[str, ...] | list[str], *, fight: tuple[str, ...] = ()) -> None:
+        """Forget the fighter values ``names`` (and fight values ``fight``) and merge the
+        rows that then agree -- none can unless a forgotten value differed between rows, so
+        a batch merged since its last change skips the merge when they were all alike."""
+        varied = False
+        for store, keys in ((self.state, names), (self.fight, fight)):
+            for key in keys:
+                value = store.pop(key, None)
+                if value is not None and value.size and not varied:
+                    varied = bool((value != value.flat[0]).any())
+        if varied:
+            self.merge()
+
     def merge(self) -> None:
         """Weighted rows that agree on every state and fight value become one (their
         weights added).  Nothing for an unweighted batch (the kernel's)."""

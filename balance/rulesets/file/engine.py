@@ -232,11 +232,9 @@ class Engine:
             held = backend.evaluate(draw_when, batch, VIEW_A) & batch.fight["live"]
             self._finish(batch, held, np.int8(Winner.DRAW), self.causes.index(
                 self.system.end.draw_cause))
-        for choice in self.system.choices:
-            batch.state.pop(choice.name, None)
-        batch.fight.pop("mover", None)
-        batch.fight.pop("round_first", None)
-        batch.merge()
+        # merged after the last action (draw_when only finishes rows): the drop decides
+        batch.drop([choice.name for choice in self.system.choices],
+                   fight=("mover", "round_first"))
 
     # --- choices -----------------------------------------------------------------------------
     def choose(self, batch: Batch, backend: Backend, view: View) -> None:
@@ -294,9 +292,8 @@ class Engine:
             batch.put("_going", going, view, dtype=bool)
             self.attempt(batch, backend, action, view)
             self.check_out(batch, backend)
-        for key in ("_acts", "_times", "_going"):
-            batch.state.pop(key, None)
-        batch.merge()
+        # merged after the last attempt (check_out only finishes rows): the drop decides
+        batch.drop(("_acts", "_times", "_going"))
 
     def _act_drawn(self, batch: Batch, backend: Backend, action: Action, view: View,
                    acts: np.ndarray, times: int) -> None:
