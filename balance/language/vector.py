@@ -102,13 +102,15 @@ def vectorise(node: Node, names: Names) -> Compiled:
 
 
 def _dice(node: Dice) -> Compiled:
-    from ..dice import nd
+    from ..dice import WordDice, nd
 
     count, sides, text = node.count, node.sides, node.text
 
     def roll(values: Mapping[str, Any], rng: Any, n: int) -> Any:
         if rng is None:
             raise ValueError(f"{text} rolls dice: pass rng (a numpy Generator)")
+        if isinstance(rng, WordDice):  # a kernel's cheaper source of the same dice
+            return rng.nd(count, sides, n)
         return nd(count, sides, n, rng=rng)
 
     return roll
@@ -168,12 +170,19 @@ def _fold(op: Callable[[Any, Any], Any], parts: list[Compiled], *, widen: bool) 
 def _logic(op: Any, parts: list[Compiled]) -> Compiled:
     """``and`` / ``or``: each part computed in turn and folded into the first array the
     fold owns, in place -- one live temporary instead of one per part (fewer fresh pages
-    for the allocator to fault in, which costs more than the operation itself)."""
+    for the allocator to fault in, which costs more than the operation itself).  A scalar
+    that settles the whole (``False and ...``, ``True or ...``: a condition on a value
+    fixed for the batch) stops the fold, so the parts after it, their dice included, are
+    not computed for a batch that cannot use them."""
+
+    settled = op is np.bitwise_or  # the scalar that decides the whole: True for or, False for and
 
     def fold(values: Mapping[str, Any], rng: Any, n: int) -> Any:
         result = parts[0](values, rng, n)
         owned = False
         for part in parts[1:]:
+            if not isinstance(result, np.ndarray) and bool(result) is settled:
+                return result  # a scalar already decides it (a policy for another setting)
             x = part(values, rng, n)
             if owned:
                 op(result, x, out=result)
@@ -192,8 +201,11 @@ def _if_else(node: IfElse, parts: list[Compiled]) -> Compiled:
     def choose(values: Mapping[str, Any], rng: Any, n: int) -> Any:
         # Both branches are computed for the whole batch (their dice rolled for every fight)
         # and the condition picks per fight: one array operation instead of a split batch.
-        return np.where(condition(values, rng, n), wrap(then(values, rng, n)),
-                        wrap(otherwise(values, rng, n)))
+        # A condition fixed for the batch (a scalar) computes only the branch it picks.
+        held = condition(values, rng, n)
+        if not isinstance(held, np.ndarray):
+            return wrap((then if held else otherwise)(values, rng, n))
+        return np.where(held, wrap(then(values, rng, n)), wrap(otherwise(values, rng, n)))
 
     return choose
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from balance.dice import pmf
+from balance.dice import WordDice, pmf
 from balance.language import compile_amount, compile_condition
 from balance.stats import gof_pvalue
 
@@ -52,11 +52,14 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("source", ["generator", "words"])
 @pytest.mark.parametrize("text", CASES)
-def test_vectorised_dice_match_their_exact_distribution(text):
+def test_vectorised_dice_match_their_exact_distribution(text, source):
+    # "words": the dice a kernel draws from 16-bit words of the bit stream (WordDice)
     amount = compile_amount(text, NAMES)
     exact = amount.distribution(FIGHT)
-    values = amount.evaluate(FIGHT, np.random.default_rng(SEED), n=N_DRAWS)
+    rng = np.random.default_rng(SEED)
+    values = amount.evaluate(FIGHT, rng if source == "generator" else WordDice(rng), n=N_DRAWS)
     outcomes = np.array(sorted(exact))
     assert set(np.unique(values)) <= set(outcomes.tolist())
     counts = np.array([np.count_nonzero(values == v) for v in outcomes])
@@ -109,3 +112,28 @@ def test_dice_need_a_generator_and_one_fight_narrates_its_rolls():
     faces, total = fact.removeprefix("2d6 rolled ").split("=")
     assert sum(map(int, faces.split("+"))) == int(total) == reading.value - 1
     assert str(reading) == f"2d6+1 ({fact}) = {reading.value}"
+
+
+def test_a_scalar_that_settles_and_or_rolls_no_dice():
+    # 'mounted' fixed for the batch: False and ... / True or ... never reach the d6, so
+    # the generator is where it was; an array operand still rolls for every fight.
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    held = compile_condition("mounted and d6 >= 5", NAMES).evaluate({"mounted": False}, rng,
+                                                                      n=10)
+    assert not held.any() and rng.bit_generator.state == before
+    held = compile_condition("mounted or d6 >= 5", NAMES).evaluate({"mounted": True}, rng, n=10)
+    assert held.all() and rng.bit_generator.state == before
+    mixed = np.arange(10) % 2 == 0
+    compile_condition("mounted and d6 >= 5", NAMES).evaluate({"mounted": mixed}, rng)
+    assert rng.bit_generator.state != before
+
+
+def test_a_condition_fixed_for_the_batch_rolls_only_the_branch_it_picks():
+    rng = np.random.default_rng(SEED)
+    before = rng.bit_generator.state
+    amount = compile_amount("2d10 if mounted else foes_engaged", NAMES)
+    values = amount.evaluate({"mounted": False, "foes_engaged": 3}, rng, n=10)
+    assert (values == 3).all() and rng.bit_generator.state == before
+    values = amount.evaluate({"mounted": True, "foes_engaged": 3}, rng, n=1000)
+    assert values.min() >= 2 and values.max() <= 20 and len(set(values.tolist())) > 3

@@ -78,6 +78,19 @@ class Batch:
         self.m = len(index)
         self._spread.clear()
 
+    def drop(self, names: tuple[str, ...] | list[str], *, fight: tuple[str, ...] = ()) -> None:
+        """Forget the fighter values ``names`` (and fight values ``fight``) and merge the
+        rows that then agree -- none can unless a forgotten value differed between rows, so
+        a batch merged since its last change skips the merge when they were all alike."""
+        varied = False
+        for store, keys in ((self.state, names), (self.fight, fight)):
+            for key in keys:
+                value = store.pop(key, None)
+                if value is not None and value.size and not varied:
+                    varied = bool((value != value.flat[0]).any())
+        if varied:
+            self.merge()
+
     def merge(self) -> None:
         """Weighted rows that agree on every state and fight value become one (their
         weights added).  Nothing for an unweighted batch (the kernel's)."""
@@ -137,11 +150,18 @@ class Batch:
         or ``fill`` for a new name)."""
         values = np.asarray(values)
         dtype = dtype or values.dtype
+        if mask is not None and mask.all():  # every row: a store, not a blend
+            mask = None
         if (view.kind == BOTH and mask is None and values.shape == (2 * self.m,)
                 and values.dtype == dtype):
             self.state[name] = values.reshape(2, self.m)  # the values themselves: no copy
             return
         grid = self.state.get(name)
+        if (view.kind == BOTH and mask is not None and values.shape == (2 * self.m,)
+                and (grid is None or grid.shape[1] != self.m)):  # new: values or the fill
+            self.state[name] = np.where(mask, values, fill).astype(dtype, copy=False).reshape(
+                2, self.m)
+            return
         if grid is None or grid.shape[1] != self.m:
             grid = np.full((2, self.m), fill, dtype=dtype)
         elif grid.dtype != dtype:
@@ -188,9 +208,10 @@ def rows_alike(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return first, inverse.ravel(), len(unique)
 
 
-_DISTRIBUTIONS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
-"""Exact distributions already worked out: (expression, the values it read) -> (values,
-probabilities).  They never change, so one process keeps them (up to a bound)."""
+_DISTRIBUTIONS: dict[Expression, dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]]] = {}
+"""Exact distributions already worked out: expression -> the values it read -> (values,
+probabilities).  They never change, so one process keeps them (up to a bound an
+expression)."""
 MAX_CACHED = 100_000
 
 
@@ -200,7 +221,10 @@ class Sampler:
     weighted = False
 
     def __init__(self, rng: np.random.Generator) -> None:
+        from ...dice import WordDice
+
         self.rng = rng
+        self.dice: Any = WordDice(rng)  # the expressions' dice, from 16-bit words
 
     def evaluate(self, expression: Expression, batch: Batch, view: View,
                  mask: np.ndarray | None = None) -> np.ndarray:
@@ -209,7 +233,17 @@ class Sampler:
         if constant is not None:
             return np.full(n, constant, dtype=bool if expression.purpose == "condition"
                            else np.int64)
-        return expression.evaluate(batch.env(expression, view), self.rng, n=n)
+        env = batch.env(expression, view)
+        if mask is not None and expression.has_dice:
+            rows = np.flatnonzero(mask)
+            if 2 * len(rows) < n:  # dice for the rows that use them (others read 0)
+                values = expression.evaluate(
+                    {k: v[rows] if isinstance(v, np.ndarray) else v for k, v in env.items()},
+                    self.dice, n=len(rows))
+                out = np.zeros(n, values.dtype)
+                out[rows] = values
+                return out
+        return expression.evaluate(env, self.dice, n=n)
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:
         """A fair coin per row (where ``mask``)."""
@@ -230,6 +264,11 @@ class Enumerator:
                            else np.int64)
         if not expression.has_dice:
             return expression.evaluate(batch.env(expression, view), None, n=n)
+        if expression.purpose == "condition":
+            try:  # settled without its dice (``False and d100 <= ...``): nothing to branch on
+                return expression.evaluate(batch.env(expression, view), None, n=n)
+            except ValueError:
+                pass
         if view.kind != BOTH:
             return self._branch(expression, batch, view, mask)
         # both fighters roll their own dice: branch on A's rolls, then on B's
@@ -258,37 +297,39 @@ class Enumerator:
         rows = np.arange(m) if mask is None else np.flatnonzero(mask)
         first, inverse, _ = rows_alike(key[:, rows])
         unique = key[:, rows[first]].T
-        tables = [self._table(expression, tuple(int(x) for x in u)) for u in unique]
+        cache = _DISTRIBUTIONS.setdefault(expression, {})
+        tables = [self._table(expression, cache, tuple(u)) for u in unique.tolist()]
         width = max((len(t[0]) for t in tables), default=1)
         values = np.zeros((len(unique), width), np.int64)
         probs = np.zeros((len(unique), width))
         for i, (v, p) in enumerate(tables):
             values[i, :len(v)], probs[i, :len(p)] = v, p
-        inverse = inverse.ravel()
-        row_probs = probs[inverse]
-        hit_row, hit_branch = np.nonzero(row_probs > 0)
-        others = np.setdiff1d(np.arange(m), rows, assume_unique=True)
-        index = np.concatenate([rows[hit_row], others])
-        out = np.concatenate([values[inverse[hit_row], hit_branch], np.zeros(len(others), np.int64)])
-        weight = np.concatenate([row_probs[hit_row, hit_branch], np.ones(len(others))])
-        order = np.argsort(index, kind="stable")
-        batch.take(index[order])
+        # every row's branches (a row outside the mask: one, value 0, probability 1),
+        # read row by row: the rows stay in order, each followed by its own branches
+        row_values = np.zeros((m, width), np.int64)
+        row_probs = np.zeros((m, width))
+        row_probs[:, 0] = 1.0
+        row_values[rows] = values[inverse]
+        row_probs[rows] = probs[inverse]
+        row, branch = np.nonzero(row_probs > 0)
+        batch.take(row)
         assert batch.weight is not None
-        batch.weight = batch.weight * weight[order]
-        return out[order]
+        batch.weight = batch.weight * row_probs[row, branch]
+        return row_values[row, branch]
 
-    def _table(self, expression: Expression, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _table(self, expression: Expression, cache: dict[tuple[int, ...], Any],
+               key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """The exact distribution of ``expression`` where its names hold ``key`` (codes),
-        as (values, probabilities), cached."""
-        cached = _DISTRIBUTIONS.get((expression, key))
+        as (values, probabilities), cached (``cache``: the expression's own)."""
+        cached = cache.get(key)
         if cached is None:
             env = dict(zip(expression.names_used, key, strict=True))
             dist = expression.distribution(env)
             cached = (np.array([int(v) for v in dist], np.int64),
                       np.array([float(p) for p in dist.values()]))
-            if len(_DISTRIBUTIONS) >= MAX_CACHED:
-                _DISTRIBUTIONS.clear()
-            _DISTRIBUTIONS[(expression, key)] = cached
+            if len(cache) >= MAX_CACHED:
+                cache.clear()
+            cache[key] = cached
         return cached
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:

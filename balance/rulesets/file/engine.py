@@ -31,6 +31,12 @@ from .schema import Action, StateVar, System
 
 __all__ = ["Engine", "fixed_values"]
 
+
+def _names(*expressions: Any) -> frozenset[str]:
+    from ...language import names_used
+
+    return frozenset(names_used(*expressions))
+
 Backend = Any  # Sampler | Enumerator
 
 
@@ -78,6 +84,9 @@ class Engine:
         self.spent: dict[str, tuple[str, ...]] = {}
         for action in system.actions:
             self._plan(action)
+        self.self_read = frozenset(
+            c.name for c in system.choices
+            if c.name in {n.partition(".")[2] for n in _names(*(w for _, w in c.policy))})
         self.dead_choices: dict[str, tuple[str, ...]] = {}
         for i, action in enumerate(system.actions):
             self.dead_choices[action.name] = self._dead_choices(i)
@@ -223,15 +232,16 @@ class Engine:
             held = backend.evaluate(draw_when, batch, VIEW_A) & batch.fight["live"]
             self._finish(batch, held, np.int8(Winner.DRAW), self.causes.index(
                 self.system.end.draw_cause))
-        for choice in self.system.choices:
-            batch.state.pop(choice.name, None)
-        batch.fight.pop("mover", None)
-        batch.fight.pop("round_first", None)
-        batch.merge()
+        # merged after the last action (draw_when only finishes rows): the drop decides
+        batch.drop([choice.name for choice in self.system.choices],
+                   fight=("mover", "round_first"))
 
     # --- choices -----------------------------------------------------------------------------
     def choose(self, batch: Batch, backend: Backend, view: View) -> None:
         """Each choice by its policy: the first (option, condition) pair that holds."""
+        if not backend.weighted:
+            self._choose_drawn(batch, backend, view)
+            return
         for choice in self.system.choices:
             default = choice.options.index(choice.default)
             batch.put(choice.name, np.full(view.size(batch.m), default, np.int8), view,
@@ -242,6 +252,22 @@ class Engine:
                 batch.put(choice.name, np.where(held, choice.options.index(pick), current)
                           .astype(np.int8), view, dtype=np.int8)
 
+    def _choose_drawn(self, batch: Batch, backend: Backend, view: View) -> None:
+        """:meth:`choose` for a kernel's batch (its rows never move during an evaluation):
+        each choice built in one array and stored once, unless its own conditions read it."""
+        for choice in self.system.choices:
+            chosen = np.full(view.size(batch.m), choice.options.index(choice.default), np.int8)
+            reread = choice.name in self.self_read
+            if reread:
+                batch.put(choice.name, chosen, view, fill=chosen[0] if len(chosen) else 0,
+                          dtype=np.int8)
+            for pick, when in reversed(choice.policy):
+                held = backend.evaluate(when, batch, view)
+                np.copyto(chosen, np.int8(choice.options.index(pick)), where=held)
+                if reread:
+                    batch.put(choice.name, chosen, view, dtype=np.int8)
+            batch.put(choice.name, chosen, view, dtype=np.int8)
+
     # --- actions -----------------------------------------------------------------------------
     def act(self, batch: Batch, backend: Backend, action: Action, view: View) -> None:
         """Every repetition of ``action`` by the actors of ``view``."""
@@ -250,6 +276,9 @@ class Engine:
         if action.when is not None:
             acts &= backend.evaluate(action.when, batch, view, live)
             acts &= self._live(batch, view)
+        if not backend.weighted and action.times.constant is not None:
+            self._act_drawn(batch, backend, action, view, acts, int(action.times.constant))
+            return
         batch.put("_acts", acts, view, dtype=bool)
         times = backend.evaluate(action.times, batch, view, batch.own("_acts", view))
         batch.put("_times", times, view, batch.own("_acts", view), dtype=np.int64)
@@ -263,9 +292,22 @@ class Engine:
             batch.put("_going", going, view, dtype=bool)
             self.attempt(batch, backend, action, view)
             self.check_out(batch, backend)
-        for key in ("_acts", "_times", "_going"):
-            batch.state.pop(key, None)
-        batch.merge()
+        # merged after the last attempt (check_out only finishes rows): the drop decides
+        batch.drop(("_acts", "_times", "_going"))
+
+    def _act_drawn(self, batch: Batch, backend: Backend, action: Action, view: View,
+                   acts: np.ndarray, times: int) -> None:
+        """:meth:`act` for a kernel's batch and a fixed number of repetitions: who acts
+        kept in a local array (its rows never move), nothing stored but who is going."""
+        for attempt in range(1, times + 1):
+            going = acts & self._live(batch, view)
+            if not going.any():
+                break
+            batch.scalars["attempt"] = attempt
+            batch.put("_going", going, view, dtype=bool)
+            self.attempt(batch, backend, action, view)
+            self.check_out(batch, backend)
+        batch.state.pop("_going", None)
 
     def going(self, batch: Batch, view: View) -> np.ndarray:
         return batch.own("_going", view) & self._live(batch, view)
@@ -357,6 +399,15 @@ class Engine:
 
     def outcome(self, batch: Batch, backend: Backend, action: Action, view: View) -> None:
         """The first outcome whose condition holds (-1: none) as ``_outcome``."""
+        if not backend.weighted:  # rows never move: one array, stored once
+            code = np.full(view.size(batch.m), -1, np.int8)
+            going = self.going(batch, view)
+            for k in range(len(action.outcomes) - 1, -1, -1):
+                when = action.outcomes[k].when
+                held = going if when is None else going & backend.evaluate(when, batch, view)
+                np.copyto(code, np.int8(k), where=held)
+            batch.put("_outcome", code, view, dtype=np.int8)
+            return
         batch.put("_outcome", np.full(view.size(batch.m), -1, np.int8), view, fill=-1,
                   dtype=np.int8)
         for k in range(len(action.outcomes) - 1, -1, -1):
@@ -381,6 +432,9 @@ class Engine:
             ks = [k for k, o in enumerate(action.outcomes) if getattr(o, key) is not None]
             if not ks:
                 continue
+            if not backend.weighted:
+                self._damage_drawn(batch, backend, action, view, key, who, ks)
+                continue
             batch.put("_dealt", np.zeros(view.size(batch.m), np.int64), view, dtype=np.int64)
             for k in ks:
                 self.add(batch, backend, "_dealt", getattr(action.outcomes[k], key), None,
@@ -393,6 +447,30 @@ class Engine:
             self.change(batch, view, health, who, -dealt, self._where_outcome(batch, view, ks),
                         "add")
             del batch.state["_dealt"]
+
+    def _damage_drawn(self, batch: Batch, backend: Backend, action: Action, view: View,
+                      key: str, who: str, ks: Sequence[int]) -> None:
+        """:meth:`damage` of one kind for a kernel's batch: the same evaluations in the
+        same order (each over the rows it concerns), summed in one local array instead of
+        a stored value."""
+        code = batch.own("_outcome", view)
+        going = self.going(batch, view)
+        dealt = np.zeros(view.size(batch.m), np.int64)
+        hit = np.zeros(view.size(batch.m), bool)
+        for k in ks:
+            mask = (code == k) & going
+            dealt += backend.evaluate(getattr(action.outcomes[k], key), batch, view, mask) * mask
+            hit |= mask
+        if key == "damage":
+            for modifier in self.damage_modifiers:
+                mask = hit
+                if modifier.when is not None:
+                    mask = hit & backend.evaluate(modifier.when, batch, view, hit)
+                dealt += backend.evaluate(modifier.amount, batch, view, mask) * mask
+        np.maximum(dealt, 0, out=dealt)
+        np.negative(dealt, out=dealt)  # 0 wherever nothing hit: no mask needed
+        self.change(batch, view, self.system.end.health, who, dealt,
+                    None if view.kind == "both" else hit, "add")
 
     def effects(self, batch: Batch, backend: Backend, action: Action, view: View) -> None:
         """Each outcome's effects: ``set`` a state value or ``spend`` from one."""
@@ -416,17 +494,26 @@ class Engine:
                 del batch.state["_fires"]
 
     def change(self, batch: Batch, view: View, name: str, who: str, values: np.ndarray,
-               mask: np.ndarray, op: str) -> None:
+               mask: np.ndarray | None, op: str) -> None:
         """Add ``values`` to (or set) the state value ``name`` of ``who`` (``self`` or
-        ``target`` of each actor) where ``mask``; kept in its range."""
+        ``target`` of each actor) where ``mask``; kept in its range.  (``mask`` ``None``
+        with ``add``: ``values`` are 0 wherever nothing changes.)"""
         grid = batch.state[name]
         values = np.asarray(values)
-        if view.kind == "both":
+        if mask is None:
+            assert op == "add" and view.kind == "both" and values.ndim
+            vals = values.reshape(2, batch.m)
+            new = grid + (vals[::-1] if who == "target" else vals)
+        elif view.kind == "both":
             vals = values.reshape(2, batch.m) if values.ndim else np.full((2, batch.m), values)
             where = mask.reshape(2, batch.m)
             if who == "target":
                 vals, where = vals[::-1], where[::-1]
-            new = grid + np.where(where, vals, 0) if op == "add" else np.where(where, vals, grid)
+            new = grid.astype(np.result_type(grid, vals))  # a copy, wide enough
+            if op == "add":
+                np.add(new, vals, out=new, where=where)
+            else:
+                np.copyto(new, vals, where=where)
         else:
             side = batch.fight[view.kind] if who == "self" else 1 - batch.fight[view.kind]
             rows = np.arange(batch.m)
@@ -434,7 +521,10 @@ class Engine:
             new = grid.copy()
             new[side, rows] = (old + np.where(mask, values, 0) if op == "add"
                                else np.where(mask, values, old))
-        batch.state[name] = self._clamp(name, new).astype(grid.dtype)
+        bounds = self.ranges.get(name)
+        if bounds is not None:
+            np.clip(new, bounds[0], bounds[1], out=new)
+        batch.state[name] = new.astype(grid.dtype, copy=False)
 
     # --- the end ---------------------------------------------------------------------------------
     def check_out(self, batch: Batch, backend: Backend) -> None:
@@ -451,6 +541,8 @@ class Engine:
     def _finish(self, batch: Batch, ended: np.ndarray, winner: Any, cause: int) -> None:
         if not ended.any():
             return
-        batch.fight["winner"] = np.where(ended, winner, batch.fight["winner"]).astype(np.int8)
-        batch.fight["cause"] = np.where(ended, np.int8(cause), batch.fight["cause"]).astype(np.int8)
+        batch.fight["winner"] = np.where(ended, winner, batch.fight["winner"]).astype(
+            np.int8, copy=False)
+        batch.fight["cause"] = np.where(ended, np.int8(cause), batch.fight["cause"]).astype(
+            np.int8, copy=False)
         batch.fight["live"] = batch.fight["live"] & ~ended

@@ -35,7 +35,7 @@ import numpy as np
 from ...errors import IntractableError, SpecError
 from ...language import Expression
 from ...outcomes import Probabilities, Winner
-from .batch import VIEW_BOTH, Batch, Enumerator
+from .batch import VIEW_BOTH, Batch, Enumerator, rows_alike
 from .engine import Engine, fixed_values
 from .schema import System
 
@@ -146,13 +146,16 @@ def _start_value(start: Expression, fixed: dict[str, np.ndarray], rules: dict[st
     return int(start.evaluate(env, None, n=1)[0])
 
 
-def unsupported(ruleset: Any, rules: Any, a: Any, b: Any, *, options: int = 1) -> str | None:
-    """Why the exact solver cannot answer this matchup (``None``: it can)."""
+def unsupported(ruleset: Any, rules: Any, a: Any, b: Any, *, options: int = 1,
+                bound: int | None = None) -> str | None:
+    """Why the exact solver cannot answer this matchup (``None``: it can); ``bound``: its
+    :func:`state_bound`, if the caller has it already."""
     system: System = ruleset.system
     if any("round" in e.names_used for e in expressions(system)):
         return ("its rules read the round number, so the chain changes every round; the "
                 "exact solver takes rules that do not")
-    bound = state_bound(system, rules, a, b)
+    if bound is None:
+        bound = state_bound(system, rules, a, b)
     if bound * options > MAX_STATES:
         extra = f" x {options} choices" if options > 1 else ""
         return (f"up to {bound:,} states{extra} (the product of the changing values' "
@@ -230,16 +233,21 @@ class _Explorer:
 
     def found(self, keys: np.ndarray, phase: int) -> np.ndarray:
         """The index of each key (new ones added)."""
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        ids = np.empty(len(unique), np.int64)
-        for i, row in enumerate(unique):
-            code = row.tobytes() + bytes([phase])
-            if code not in self.index:
-                self.index[code] = len(self.keys)
-                self.keys.append(row)
+        keys = np.ascontiguousarray(keys, np.int64)
+        first, inverse, count = rows_alike(keys.T)  # the rows in order, as np.unique's
+        unique = keys[first]
+        ids = np.empty(count, np.int64)
+        index, tag, width = self.index, bytes([phase]), 8 * keys.shape[1]
+        packed = unique.tobytes()
+        for i in range(count):
+            code = packed[i * width:(i + 1) * width] + tag
+            found = index.get(code)
+            if found is None:
+                found = index[code] = len(self.keys)
+                self.keys.append(unique[i])
                 self.phases.append(phase)
-            ids[i] = self.index[code]
-        return ids[inverse.ravel()]
+            ids[i] = found
+        return ids[inverse]
 
     def start(self) -> np.ndarray:
         batch = self.batch(1)
@@ -295,9 +303,10 @@ class _Explorer:
                 engine.begin_round(batch, backend, 1)
         else:
             engine.play_both(batch, backend, choose=choose)
-            engine.end_round(batch, backend)
+            engine.end_round(batch, backend)  # merges
             engine.begin_round(batch, backend, 1)
-        batch.merge()
+        if engine.sequential or engine.round_resets:  # else merged already, nothing since
+            batch.merge()
         live = batch.fight["live"]
         nxt = np.full(batch.m, -1, np.int64)
         if live.any():
@@ -371,8 +380,8 @@ class _Explorer:
         going = nxt >= 0
         size = n * n_profiles
         if n <= DENSE_STATES:
-            moves: Any = np.zeros((size, n))
-            np.add.at(moves, (origin[going], nxt[going]), weight[going])
+            moves: Any = np.bincount(origin[going] * n + nxt[going], weights=weight[going],
+                                     minlength=size * n).reshape(size, n)
         else:
             from scipy import sparse
 
@@ -381,7 +390,7 @@ class _Explorer:
         ends = np.zeros((size, 3))
         for column, code in enumerate((Winner.A, Winner.B, Winner.DRAW)):
             rows = winner == int(code)
-            np.add.at(ends[:, column], origin[rows], weight[rows])
+            ends[:, column] = np.bincount(origin[rows], weights=weight[rows], minlength=size)
         start = np.pad(start, (0, n - len(start)))
         return Chain(np.array(self.keys), np.array(self.phases), start, moves, ends,
                      self.profiles, self.columns,
@@ -389,8 +398,9 @@ class _Explorer:
 
 
 # --- the policies as written --------------------------------------------------------------------
-def _check(ruleset: Any, rules: Any, a: Any, b: Any, options: int = 1) -> None:
-    why = unsupported(ruleset, rules, a, b, options=options)
+def _check(ruleset: Any, rules: Any, a: Any, b: Any, options: int = 1,
+           bound: int | None = None) -> None:
+    why = unsupported(ruleset, rules, a, b, options=options, bound=bound)
     if why:
         raise IntractableError(f"{ruleset.name} has no exact solution here: {why}")
 
@@ -419,7 +429,8 @@ def solve(ruleset: Any, rules: Any, a: Any, b: Any) -> Probabilities:
     """Win, loss and draw probabilities and the mean length of the fight, the fighters
     choosing by their policies (see the module docstring)."""
     began = time.perf_counter()
-    _check(ruleset, rules, a, b)
+    bound = state_bound(ruleset.system, rules, a, b)
+    _check(ruleset, rules, a, b, bound=bound)
     chain = _Explorer(ruleset, rules, a, b, [None]).explore()
     law = (np.ascontiguousarray(chain.moves) if isinstance(chain.moves, np.ndarray)
            else chain.moves, chain.ends)
@@ -427,7 +438,7 @@ def solve(ruleset: Any, rules: Any, a: Any, b: Any) -> Probabilities:
                                                           int(rules.max_rounds))
     return Probabilities(ruleset.name, a_win, b_win, draw, mean_rounds, details={
         "method": "Markov chain over the states found from the start",
-        "states": chain.n_states, "state_bound": state_bound(ruleset.system, rules, a, b),
+        "states": chain.n_states, "state_bound": bound,
         "capped_at_max_rounds": capped, "solve_ms": round(1000 * (time.perf_counter() - began), 3)})
 
 
