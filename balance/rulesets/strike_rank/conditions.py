@@ -124,11 +124,9 @@ def vocabulary(styles: tuple[str, ...] = T.STYLES,
 
 def fighter_values(p: Profile) -> dict[str, Any]:
     """The fixed fields of ``p``'s fighter as the language reads them (words as words)."""
-    from . import rules as R
-
     c = p.c
     return {
-        "armour_rank": R.armour_rank(c, p.rules), "shield": c.shield, "weapon": p.weapon.name,
+        "armour_rank": T.armour_rank(c.armour, p.rules.armour_rank_mode), "shield": c.shield, "weapon": p.weapon.name,
         "weapon_kind": p.weapon.kind, "hands": p.weapon.hands, "style": c.style,
         "style_group": p.style.group, "skill": c.skill, "agility": c.agility,
         "dexterity": c.dexterity, "endurance": c.endurance, "strength": c.strength,

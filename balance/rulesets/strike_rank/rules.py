@@ -1056,7 +1056,7 @@ def heavy_armour(c: Combatant) -> bool:
 
 
 def armour_rank(c: Combatant, rules: Rules) -> int:
-    return max(c.armour.values()) if rules.armour_rank_mode == "highest" else c.armour["torso"]
+    return T.armour_rank(c.armour, rules.armour_rank_mode)
 
 
 def wield_problem(c: Combatant, rules: Rules) -> str | None:

@@ -8,6 +8,7 @@ tables live in :mod:`.rules`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -419,3 +420,9 @@ LOCATION_GROUP: tuple[int, ...] = (0, 1, 1, 2, 2, 3, 3)  # location -> armour gr
 HEAD, WEAPON_ARM, OFF_ARM, CHEST, ABDOMEN, RIGHT_LEG, LEFT_LEG = range(7)
 TORSO_LOCATIONS = frozenset({CHEST, ABDOMEN})
 LIMB_LOCATIONS = frozenset({WEAPON_ARM, OFF_ARM, RIGHT_LEG, LEFT_LEG})
+
+
+def armour_rank(armour: Mapping[str, int], mode: str) -> int:
+    """The Armour Rank a fighter shows: the highest Armour Index it wears (``mode``
+    ``"highest"``) or its torso's (rule ``armour_rank_mode``)."""
+    return max(armour.values()) if mode == "highest" else armour["torso"]
