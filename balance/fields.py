@@ -528,20 +528,19 @@ MAX_TOML_BYTES = 10_000_000
 """Largest TOML file read (an experiment of a million cells is far smaller)."""
 
 
-def read_toml(path: Any, what: str = "file") -> dict[str, Any]:
-    """Parse a TOML file; a file that is missing, unreadable, not UTF-8, too large, nested
-    too deeply or not TOML is a :class:`SpecError` naming it (``what``: ``"experiment
-    file"``, ``"scenario file"``...)."""
-    import tomllib
+def read_text(path: Any, what: str = "file", max_bytes: int | None = None) -> str:
+    """The text of a designer's file; a file that is missing, unreadable, not UTF-8 or over
+    ``max_bytes`` (default :data:`MAX_TOML_BYTES`) is a :class:`SpecError` naming it."""
     from pathlib import Path
 
     path = Path(path)
     name = f"{what} {str(path)!r}"
+    limit = MAX_TOML_BYTES if max_bytes is None else max_bytes
     try:
         size = path.stat().st_size
-        if size > MAX_TOML_BYTES:
-            raise SpecError(f"{name} is {size:,} bytes; at most {MAX_TOML_BYTES:,} are read")
-        text = path.read_text(encoding="utf-8")
+        if size > limit:
+            raise SpecError(f"{name} is {size:,} bytes; at most {limit:,} are read")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SpecError(f"{name} does not exist") from None
     except IsADirectoryError:
@@ -551,6 +550,15 @@ def read_toml(path: Any, what: str = "file") -> dict[str, Any]:
             from None
     except OSError as exc:  # a symlink loop, a permission, a device...
         raise SpecError(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+def read_toml(path: Any, what: str = "file") -> dict[str, Any]:
+    """Parse a TOML file; a file that is missing, unreadable, not UTF-8, too large, nested
+    too deeply or not TOML is a :class:`SpecError` naming it (``what``: ``"experiment
+    file"``, ``"scenario file"``...)."""
+    import tomllib
+
+    text = read_text(path, what)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import SpecError
+from ...fields import read_text
 from ...outcomes import EndCauses, Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Scenario, Side
 from .classes import make_classes, rebuild
@@ -52,22 +53,7 @@ def load(path: str | Path) -> FileRuleset:
     """The ruleset written in the TOML file ``path``; a missing, unreadable or mistaken
     file is a :class:`~balance.errors.SpecError` of one line naming the file, the line,
     the key and what is allowed."""
-    path = Path(path)
-    name = f"ruleset file {str(path)!r}"
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SpecError(f"{name} is {size:,} bytes; at most {MAX_BYTES:,} are read")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError(f"{name} does not exist") from None
-    except IsADirectoryError:
-        raise SpecError(f"{name} is a folder; give a .toml file") from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(f"{name} is not UTF-8 text ({exc.reason} at byte {exc.start})") \
-            from None
-    except OSError as exc:
-        raise SpecError(f"cannot read {name}: {exc.strerror or exc}") from None
+    text = read_text(path, "ruleset file", MAX_BYTES)
     return from_text(text, str(path))
 
 

@@ -30,6 +30,7 @@ from ...language import (
     Vocabulary,
     compile_expression,
 )
+from ...reading import show
 from .keylines import Path, key_lines, line_of
 
 __all__ = [
@@ -230,16 +231,6 @@ def parse_place(where: str) -> Path:
     for word, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", where):
         out.append(int(index) if index else word)
     return tuple(out)
-
-
-def show(value: Any) -> str:
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, Mapping):
-        return "a table"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return repr(value)
 
 
 class Reader:
