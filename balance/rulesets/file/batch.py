@@ -215,6 +215,12 @@ expression)."""
 MAX_CACHED = 100_000
 
 
+def constant_column(expression: Expression, n: int) -> np.ndarray:
+    """A constant expression's value for ``n`` rows (bool for a condition, else int64)."""
+    return np.full(n, expression.constant,
+                   dtype=bool if expression.purpose == "condition" else np.int64)
+
+
 class Sampler:
     """Settles dice by drawing them (the kernel)."""
 
@@ -229,10 +235,8 @@ class Sampler:
     def evaluate(self, expression: Expression, batch: Batch, view: View,
                  mask: np.ndarray | None = None) -> np.ndarray:
         n = view.size(batch.m)
-        constant = expression.constant
-        if constant is not None:
-            return np.full(n, constant, dtype=bool if expression.purpose == "condition"
-                           else np.int64)
+        if expression.constant is not None:
+            return constant_column(expression, n)
         env = batch.env(expression, view)
         if mask is not None and expression.has_dice:
             rows = np.flatnonzero(mask)
@@ -258,10 +262,8 @@ class Enumerator:
     def evaluate(self, expression: Expression, batch: Batch, view: View,
                  mask: np.ndarray | None = None) -> np.ndarray:
         n = view.size(batch.m)
-        constant = expression.constant
-        if constant is not None:
-            return np.full(n, constant, dtype=bool if expression.purpose == "condition"
-                           else np.int64)
+        if expression.constant is not None:
+            return constant_column(expression, n)
         if not expression.has_dice:
             return expression.evaluate(batch.env(expression, view), None, n=n)
         if expression.purpose == "condition":
