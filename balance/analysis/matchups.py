@@ -123,6 +123,16 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         method = _auto_method(resolved)
     if method == "exact":
         return _exact_round_robin(rs.name, names, resolved, progress)
+    return _simulated_round_robin(names, resolved, n=n, precision=precision, seed=seed,
+                                  chunk_size=chunk_size, progress=progress)
+
+
+
+def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]], *, n: int,
+                           precision: float | None, seed: int | None, chunk_size: int,
+                           progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+    """The Monte Carlo round robin: each ordered pair on its own streams, keyed by the two
+    names (see :func:`round_robin`)."""
     entropy = root_entropy(seed)
     rows = []
     for i, (a, b, rs, rules_obj, side_a, side_b) in enumerate(resolved):
@@ -136,7 +146,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                      "draws": draws, "policies": _disclosed(rs, rules_obj, side_a, side_b),
                      "elapsed_s": time.perf_counter() - start})
         if progress is not None:
-            progress(i + 1, len(pairs))
+            progress(i + 1, len(resolved))
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": rs.name, "seed": seed, "entropy": entropy,
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
