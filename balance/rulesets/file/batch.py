@@ -193,7 +193,7 @@ def rows_alike(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     packed into one whole number per row (mixed radix over each column's span) when they
     fit, which sorts far faster than rows."""
     k, m = columns.shape
-    if k == 0:
+    if k == 0 or m == 0:
         return np.zeros(min(m, 1), np.int64), np.zeros(m, np.int64), min(m, 1)
     low = columns.min(axis=1)
     span = (columns.max(axis=1) - low + 1).tolist()

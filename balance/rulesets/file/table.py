@@ -81,7 +81,7 @@ def why_not(system: System) -> str | None:
         if expression.has_dice:
             return f"{expression.text!r} rolls dice"
         for name in expression.names_used:
-            role, dot, field = name.partition(".")
+            _, dot, field = name.partition(".")
             if dot and field not in fixed:
                 return f"{expression.text!r} reads {name}, worked out in the round"
     return None
@@ -126,6 +126,8 @@ def _table(engine: Engine, fixed: Mapping[str, np.ndarray], codes: int,
         gains = []
         for name in names:
             gain = step[name]
+            if not gain.any():  # this step leaves it alone
+                continue
             tiled = np.stack([expand(gain[0], codes), expand(gain[1], codes)]).astype(dtype)
             gains.append((name, tiled, bool((gain < 0).any()), bool((gain > 0).any())))
         made.append(Step(tuple(gains)))
@@ -197,9 +199,10 @@ class _CodeDice(WordDice):
 
 class _Backend:
     """The kernel's way of settling dice (every expression over every row), its dice read
-    from the round code, and the state values and the round number unknown: an expression
-    that needs one (not settled without it by this matchup's fixed values) is a round that
-    reads the state."""
+    from the round code.  Each fighter's rows are worked out apart, so its own fixed values
+    are numbers and settle what they can (``self.divert == 'below_health' and ...`` for a
+    fighter that never diverts); the state values and the round number are unknown, so an
+    expression that still needs one is a round that reads the state."""
 
     weighted = False
 
@@ -212,16 +215,34 @@ class _Backend:
         n = view.size(batch.m)
         if expression.constant is not None:
             return constant_column(expression, n)
+        sides = (0, 1) if view.kind == "both" else (0,)
+        return np.concatenate([self._side(expression, batch, side) for side in sides])
+
+    def _side(self, expression: Any, batch: Batch, side: int) -> np.ndarray:
+        """``expression`` for fighter ``side``'s rows (0: A against B, 1: B against A)."""
         unknown = frozenset(k for k in expression.names_used
                             if k == "round" or k.partition(".")[2] in self.state)
-        env = {k: batch.value(k, view) for k in expression.names_used if k not in unknown}
+        env = {k: _side_value(batch, k, side) for k in expression.names_used
+               if k not in unknown}
         try:
-            return expression.evaluate(env, self.dice, n=n, unknown=unknown)
+            return expression.evaluate(env, self.dice, n=batch.m, unknown=unknown)
         except UnknownRead as exc:
             raise Untabulable(f"the round {exc}") from None
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:
         raise Untabulable("a coin")
+
+
+def _side_value(batch: Batch, name: str, side: int) -> Any:
+    """The value of ``name`` with fighter ``side`` as ``self``: a number for a fixed value,
+    else that fighter's (or its foe's) rows."""
+    role, dot, field = name.partition(".")
+    if not dot:
+        return batch.scalars[name] if name in batch.scalars else batch.rules[name]
+    who = side if role == "self" else 1 - side
+    if field in batch.fixed:
+        return batch.fixed[field][who].item()
+    return batch.state[field][who]
 
 
 class _Recorder(Engine):
