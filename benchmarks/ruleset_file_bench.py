@@ -11,7 +11,16 @@ Extraordinary tables off):
   after one untimed solve that pays the imports and the language's caches).
 
 The ratio is the file's cost over the built-in's (the issue's targets: within 2x for the
-kernel, within 5x for the exact solve).  Usage::
+kernel, within 5x for the exact solve).
+
+What the file's kernel row measures: crt-plain's round reads no state for this matchup (no
+diversion), so the kernel plays it as a table (``balance/rulesets/file/table.py``): the
+round worked out once over every way its dice fall (2d6 and 1d6 a fighter, ``36 * 6 *
+36 * 6`` codes) and then one 16-bit word a fight, a lookup and an addition a round, as the
+built-in plays its plain duel.  The table is made once a matchup, so the first batch pays
+for it (a few milliseconds) and the best-of-``--repeat`` figure does not; before the table
+the file played every expression of the round over the batch (the engine's round, still
+used where a round reads the state: ``--a cautious`` in crt-plain, say).  Usage::
 
     .venv/bin/python benchmarks/ruleset_file_bench.py
     .venv/bin/python benchmarks/ruleset_file_bench.py --fights 500000 --repeat 7 --json
