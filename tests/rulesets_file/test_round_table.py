@@ -142,6 +142,14 @@ def test_rounds_that_are_played_by_the_engine() -> None:
                     "one", "two") is not None
 
 
+def test_the_state_is_kept_as_narrow_as_its_values_allow() -> None:
+    assert table_of(two_blows(), "one", "two").dtype == np.int16
+    # health up to 30000 and blows of up to 18000 before the clip: past int16
+    heavy = TWO_BLOWS.replace('damage = "1d2"', 'damage = "9000 * 1d2"').replace(
+        "range = [0, 8]", "range = [0, 30000]").replace("EFFECT", NO_EFFECT)
+    assert table_of(from_text(heavy, "heavy.toml"), "one", "two").dtype == np.int32
+
+
 def test_a_table_is_made_once_a_matchup() -> None:
     assert table_of(D10, "veteran", "novice") is table_of(D10, "veteran", "novice")
 

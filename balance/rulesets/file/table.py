@@ -113,14 +113,14 @@ def _tabulate(engine: Engine, fixed: Mapping[str, np.ndarray], rules: Mapping[st
         dice.finished()
     except Untabulable:
         return None
-    return _table(engine, fixed, probe.radix, steps, max_rounds)
+    return _table(engine, probe.radix, steps, max_rounds)
 
 
-def _table(engine: Engine, fixed: Mapping[str, np.ndarray], codes: int,
+def _table(engine: Engine, codes: int,
            steps: list[dict[str, np.ndarray]], max_rounds: int) -> RoundTable:
     """The steps' gains in the narrowest integer type the state values need."""
     names = tuple(sorted({k for step in steps for k, v in step.items() if v.any()}))
-    dtype = _dtype(engine, fixed, names, steps, max_rounds)
+    dtype = _dtype(engine, names, steps, max_rounds)
     made = []
     for step in steps:
         gains = []
@@ -134,21 +134,23 @@ def _table(engine: Engine, fixed: Mapping[str, np.ndarray], codes: int,
     return RoundTable(codes, tuple(made), dtype, names)
 
 
-def _dtype(engine: Engine, fixed: Mapping[str, np.ndarray], names: tuple[str, ...],
-           steps: list[dict[str, np.ndarray]], max_rounds: int) -> Any:
-    """int16 or int32 if every value a changed state can reach fits (its range, or its
-    start moved by the most a round can add, every round), else int64."""
+def _dtype(engine: Engine, names: tuple[str, ...], steps: list[dict[str, np.ndarray]],
+           max_rounds: int) -> Any:
+    """int16 or int32 if every value a changed state can reach fits (its range and the most
+    a step adds before the clip, or, unranged, its start moved by the most a round can add,
+    every round), else int64."""
     low = high = 0
     for name in names:
+        most = [int(np.abs(step[name]).max()) for step in steps]
         bounds = engine.ranges.get(name)
         if bounds is not None:
-            low, high = min(low, bounds[0]), max(high, bounds[1])
+            low, high = min(low, bounds[0] - max(most)), max(high, bounds[1] + max(most))
             continue
         start = engine.system.state[[s.name for s in engine.system.state].index(name)].start
-        reach = max_rounds * sum(int(np.abs(step[name]).max()) for step in steps)
         span = start.range if start.range is not None else (None, None)
         if span[0] is None or span[1] is None:
             return np.int64
+        reach = max_rounds * sum(most)
         low, high = min(low, span[0] - reach), max(high, span[1] + reach)
     for dtype in (np.int16, np.int32):
         if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
