@@ -72,8 +72,9 @@ def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,
         if isinstance(rows, Table):  # keyed by the rows in order (equal Tables may differ)
             return _read(vocabulary, tuple(rows.items()), where)
         return _read.__wrapped__(vocabulary, tuple(rows.items()), where)
-    except SpecError as exc:  # the key path stays in the message, wherever it is re-placed
-        raise SpecError(str(exc)) from None
+    except SpecError as exc:  # the key path is the error's place: a file or a spec that
+        # re-places it prefixes its own name (rules.house_rules.r...), never a second path
+        raise SpecError(exc.reason, where=exc.where) from None
 
 
 @functools.lru_cache(maxsize=256)

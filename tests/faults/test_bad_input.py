@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -543,9 +544,12 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("house-file-bad-when", house_file("pool", "modifiers = [{to = 'defence', amount = 1, "
                                                "when = 'self.pool >'}]", "log", "pool"),
      "house_rules.r.modifiers[0].when"),
+    # the key path once, after the spec's own 'rules.' (it was 'rules.house_rules: house_rules.r...')
     ("house-spec-bad-when", sweep_of(HOUSE_SPEC.replace("target.health", "target.helth")),
-     "did you mean 'target.health'"),
+     "exp.toml: rules.house_rules.r.modifiers[0].when: in \"target.helth >= 11\", column 1: "
+     "unknown name 'target.helth' (did you mean 'target.health'"),
     ("house-spec-dry-run", sweep_of(HOUSE_SPEC.replace(">= 11", ">= true"), "--dry-run"),
+     "exp.toml: rules.house_rules.r.modifiers[0].when: in \"target.health >= true\", column 1: "
      "cannot compare"),
     ("house-exact-crt-score-dice", crt_rule("1d6 to score", "exact", "crt", "--a", "duelist",
                                             "--b", "duelist", "--rule",
@@ -849,6 +853,11 @@ def run_main(words: list[str]) -> int:
         return int(stop.code or 0)
 
 
+TWICE = re.compile(r"(?:error: |: )(?:rules\.)?([\w\"]+(?:\.[\w\" ]+)*): \1[.\[:]")
+"""A key path named twice (``rules.house_rules: house_rules.r.when``): a re-placed error that
+kept its path in the message and got it again as its place."""
+
+
 @pytest.mark.parametrize(("case", "words"), [(c, w) for _, c, w in CASES],
                          ids=[i for i, _, _ in CASES])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(
@@ -870,6 +879,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     assert err.count("\n") == 1 and err.startswith("balance: error: "), err
     assert "Traceback" not in err and out == "", (out, err)
     assert words in err, err
+    assert not TWICE.search(err), f"the place is named twice: {err}"
     assert after == before, sorted(set(after.items()) ^ set(before.items()))
 
 
