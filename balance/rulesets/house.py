@@ -53,15 +53,16 @@ class HouseRules(NamedTuple):
         return names_used(self.modifiers, self.effects)
 
 
-def house_rules_param(ruleset: str, targets: str) -> Any:
+def house_rules_param(ruleset: str, targets: str, outcomes: str = "") -> Any:
     """The ``house_rules`` rule parameter of ``ruleset`` (its doc line names the modifier
-    ``targets``)."""
+    ``targets`` and the ``outcomes`` effects hang on, if any)."""
     # TEXT: the seed's own rules have no house rules; rows a designer adds are not a
     # reading of the seed (so not among the DEFAULT / AMBIG readings results rest on)
+    effects = f" and effects (on {outcomes})" if outcomes else ""
     return param(Table(), tag="TEXT", open_keys=True,
-                 doc=f"house rules: named rows of modifiers (to {targets}) in the rules "
-                     f"language, each applying to every fighter; `balance show {ruleset}` "
-                     "lists the names they may read (docs/rules-language.md)")
+                 doc=f"house rules: named rows of modifiers (to {targets}){effects} in the "
+                     f"rules language, each applying to every fighter; `balance show "
+                     f"{ruleset}` lists the names they may read (docs/rules-language.md)")
 
 
 def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,

@@ -523,7 +523,33 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("house-file-empty-row", house_file("pool", "doc = 'nothing'"),
      "needs modifiers = [...]"),
     ("house-file-effects", house_file("pool", "effects = ['on stroke inflict dazed']"),
-     "modifiers only"),
+     "house_rules.r.effects[0].on: must be one of hit, miss, got 'stroke'"),
+    ("house-pool-effect-state", argv(*POOL_DUEL, "--rule", "house_rules=r:on hit set "
+                                     "target.wound_points to 1"),
+     "house_rules.r.set: must be one of pool, armour_wp, got 'wound_points'"),
+    ("house-pool-effect-range", house_file("pool", "effects = [{on = 'hit', set = 'pool', "
+                                                   "who = 'target', value = 'target.pool - 1'}]"),
+     "house_rules.r.effects[0].value: in \"target.pool - 1\": pool is a whole number 0..99, "
+     "and this can be -1..98"),
+    ("house-pool-effect-condition", argv(*POOL_DUEL, "--rule", "house_rules=r:on hit inflict "
+                                         "dazed for 1 rounds"),
+     "this ruleset has no conditions to inflict"),
+    ("house-pool-effect-whose", house_file("pool", "effects = [{on = 'miss', set = 'pool', "
+                                                   "value = 0}]"),
+     "house_rules.r.effects[0].who: is missing: whose state is set, self or target?"),
+    ("house-exact-pool-effect", argv("exact", "pool", "--a", "average", "--b", "average",
+                                     "--rule", "house_rules=r:on hit set target.pool to 0"),
+     "house rule 'r' has an effect (on hit set target.pool to 0)"),
+    ("house-exact-best-pool-effect", argv("exact", "pool", "--a", "average", "--b", "average",
+                                          "--play", "best", "--rule",
+                                          "house_rules=r:on miss set self.armour_wp to 0"),
+     "pool has no exact best play here: house rule 'r' has an effect (on miss set "
+     "self.armour_wp to 0)"),
+    ("house-pool-equilibrium-effect", argv("duel", "pool", "--a", "average,pool_policy="
+                                           "equilibrium", "--b", "average", "-n", "100",
+                                           "--rule", "house_rules=r:on hit set target.pool to 0"),
+     "pool_policy 'equilibrium' samples the exact game's strategies, and pool has no exact "
+     "solution here: house rule 'r' has an effect"),
     ("house-effect-unknown-outcome", crt_rule("on stroke inflict defend_only for 1 rounds"),
      "house_rules.r.on: must be one of wound, got 'stroke'"),
     ("house-effect-unknown-condition", crt_rule("on wound inflict dazed for 1 rounds"),
