@@ -439,7 +439,19 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                      "--rule", "weapons.bola.modifiers=+1 attack"),
      "weapons.bola.modifiers[0]"),
     ("zones-row-rule-key", argv(*ZONES_DUEL, "--rule", "weapons.bola=thrown"),
-     "weapons.NAME.COLUMN"),
+     "weapons.bola: must be a table with keys like, damage"),
+    # --- a row's key path on the command line (TABLE.ROW.COLUMN=VALUE, every ruleset) ---
+    ("row-key-too-deep", argv(*ZONES_DUEL, "--rule", "weapons.bola.like.x=thrown"),
+     "zones rules 'weapons.bola.like.x': a row's column is set as TABLE.ROW.COLUMN=VALUE"),
+    ("row-key-one-value", argv(*CRT_DUEL, "--rule", "shield_block.round.x=3"),
+     "crt rules 'shield_block.round.x': a row of 'shield_block' is one value, set as "
+     "shield_block.round=VALUE"),
+    ("row-key-unknown-row", argv(*POOL_DUEL, "--rule", "weapon_damage.sabre=3"),
+     "pool rules table 'weapon_damage' has no row 'sabre'"),
+    ("row-key-bad-value", argv(*POOL_DUEL, "--rule", "weapon_damage.sword=big"),
+     "pool rules field 'weapon_damage.sword' must be an integer"),
+    ("row-key-sr-column", argv(*SR_DUEL, "--rule", "weapons.war pick.blow=heavy"),
+     "'weapons.war pick'.blow must be an integer in -20..20 or NA, got 'heavy'"),
     ("zones-row-rule-unknown-weapon", argv(*ZONES_DUEL), "'bola' is not a ranged weapon"),
     ("zones-row-rule-name", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
                                  "--rule", "weapons.bola.effects=on hit inflict slowed "

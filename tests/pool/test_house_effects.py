@@ -172,7 +172,7 @@ def test_exact_best_play_and_the_equilibrium_policy_refuse_naming_the_row():
 def test_monte_carlo_best_play_searches_without_the_equilibrium_policy(capsys):
     assert main(["duel", "pool", "--a", "guard", "--b", "duellist,weapon=axe", "--play", "best",
                  "-n", "300", "--seed", "1", "--rule",
-                 "house_rules=sunder:on hit set target.armour_wp to 0", "--json"]) == 0
+                 "house_rules.sunder.effects=on hit set target.armour_wp to 0", "--json"]) == 0
     best = json.loads(capsys.readouterr().out)
     played = json.dumps([best["policy_a"], best["policy_b"]])
     assert "equilibrium" not in played and "pool_policy=" in played

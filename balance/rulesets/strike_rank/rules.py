@@ -173,6 +173,12 @@ class Rules:
 
     _owner: ClassVar[str] = "strike-rank rules"
 
+    @staticmethod
+    def row_cell(table: str, column: str, text: str) -> object:
+        """A row's column from the command line (``weapons.NAME.COLUMN=VALUE``,
+        :mod:`balance.rowkeys`): read as the ``col=value/...`` row text reads it."""
+        return _parse_cell(text)
+
     # initiative (000.2)
     block_rounding: str = param("ceil", tag="AMBIG", choices=("ceil", "floor"),
                                 doc="'each additional block of 4 above 24' (Tables 16, 17, 26): "
