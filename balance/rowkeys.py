@@ -76,10 +76,13 @@ def fold(cls: type, values: Mapping[str, Any], base: Any = None) -> dict[str, An
     other keys as they are).  The table starts from the value ``values`` gives it, else
     ``base``'s (a rules object), else its built-in rows for a table of fixed rows, or no
     rows for one that takes new rows (its ruleset merges the rows given over its own)."""
+    dotted = [k for k in values if isinstance(k, str) and "." in k]
+    if not dotted:  # the common case: no work
+        return dict(values)
     tables = _tables(cls)
     paths = {}
-    for key in values:
-        parts = split_key(key) if isinstance(key, str) else None
+    for key in dotted:
+        parts = split_key(key)
         if parts is not None and parts[0] in tables:
             paths[key] = parts
     if not paths:
