@@ -451,7 +451,17 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("row-key-bad-value", argv(*POOL_DUEL, "--rule", "weapon_damage.sword=big"),
      "pool rules field 'weapon_damage.sword' must be an integer"),
     ("row-key-sr-column", argv(*SR_DUEL, "--rule", "weapons.war pick.blow=heavy"),
-     "'weapons.war pick'.blow must be an integer in -20..20 or NA, got 'heavy'"),
+     "error: weapons.\"war pick\".blow: must be an integer in -20..20 or NA, got 'heavy'"),
+    # a strike-rank row's column in a spec: the key path once (it was 'rules.weapons:
+    # strike-rank rules field 'weapons.war pick'.blow ...')
+    ("sr-row-spec-column", sweep_of(SR_SPEC.replace(
+        '[[rules.weapons."war pick".modifiers]]\nto = "attack"\namount = 1\n'
+        'when = "target.armor_rank >= 3"', '[rules.weapons."war pick"]\nblow = "heavy"')),
+     "exp.toml: rules.weapons.\"war pick\".blow: must be an integer in -20..20 or NA"),
+    ("sr-row-spec-like", sweep_of(SR_SPEC.replace(
+        '[[rules.weapons."war pick".modifiers]]\nto = "attack"\namount = 1\n'
+        'when = "target.armor_rank >= 3"', '[rules.weapons."war pick"]\nlike = "spoon"')),
+     "exp.toml: rules.weapons.\"war pick\".like: 'spoon' is not a row"),
     ("zones-row-rule-unknown-weapon", argv(*ZONES_DUEL), "'bola' is not a ranged weapon"),
     ("zones-row-rule-name", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
                                  "--rule", "weapons.bola.effects=on hit inflict slowed "
