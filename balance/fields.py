@@ -480,7 +480,9 @@ def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = Non
     through the same checks.  A row given for a content table under the name of a built-in
     row warns (:class:`RowReplaced`, once per row and process): it replaces that row.
     """
-    values = dict(values or {})
+    from .rowkeys import fold
+
+    values = fold(cls, values or {}, base)  # weapons.bola.like=thrown: into its table
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
     made = cls(**converted) if base is None else dataclasses.replace(base, **converted)
     if converted:  # once the rows are read: a refused row is one error, not a warning too

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import SpecError
+from ...errors import IntractableError, SpecError
 from ...language import Vocabulary
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side, Witness
@@ -64,8 +64,8 @@ class Pool(Ruleset):
         best play searches the turn policies too).  ``details["value"]`` is the game value,
         ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
         why = _exact.unsupported(rules, side_a, side_b)
-        if why:
-            raise self.exact_unavailable(why)
+        if why:  # already "pool has no exact solution here: ..."
+            raise IntractableError(why)
         rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
         self.check_sides(rules, side_a, side_b)
         answer = dataclasses.replace(_exact.solve(rules, side_a, side_b),

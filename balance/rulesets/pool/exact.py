@@ -400,7 +400,12 @@ MAX_HOUSE_SPAN = 60
 def _house_ranges(house: HouseRules) -> tuple[tuple[int, int], tuple[int, int]]:
     """The least and most the house rules can add to the lead of an exchange (attack
     modifiers - defence modifiers) and to a hit's damage, from the ranges of their amounts;
-    an ``IntractableError`` naming a row the game cannot hold (dice, the round)."""
+    an ``IntractableError`` naming a row the game cannot hold (an effect, dice, the
+    round)."""
+    for e in house.effects:
+        raise IntractableError(f"pool has no exact solution here: house rule {e.name!r} has an "
+                               f"effect ({e.line()}); the game's exchanges move health and "
+                               "bids only (simulate it with duel)")
     spans = {"attack": [0, 0], "defence": [0, 0], "damage": [0, 0]}
     for m in house.modifiers:
         if rolls(m):
@@ -993,6 +998,19 @@ def solved(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant
         _CACHE.clear()
     _CACHE[key] = result
     return result
+
+
+def for_equilibrium_policy(rules: Rules, side_a: Sequence[Combatant],
+                           side_b: Sequence[Combatant]) -> Solved:
+    """:func:`solved`, for a fighter whose ``pool_policy`` is ``"equilibrium"`` (its bids
+    are sampled from the game's strategies): where the game cannot be solved, an
+    ``IntractableError`` saying that this policy is what needs it."""
+    try:
+        return solved(rules, side_a, side_b)
+    except IntractableError as exc:
+        raise IntractableError(f"pool_policy 'equilibrium' samples the exact game's "
+                               f"strategies, and {exc.reason}; give the fighters another "
+                               "pool_policy") from None
 
 
 def _mix(probs: np.ndarray) -> str:

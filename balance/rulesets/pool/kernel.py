@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ...language import total
+from ...language import fire, total
 from ...outcomes import Outcomes
 from ...results import Winner
 from ..house import HouseRules
@@ -52,7 +52,7 @@ class _EquilibriumTables:
                  order: Sequence[int]) -> None:
         from . import exact
 
-        solved = exact.solved(rules, side_a, side_b)
+        solved = exact.for_equilibrium_policy(rules, side_a, side_b)
         space = solved.space
         eq = solved.solution_for(order).strategies
         self.cap = rules.max_rounds
@@ -87,13 +87,14 @@ class _EquilibriumTables:
 
 
 class _HouseTerms:
-    """The house rules' modifiers over a batch of fights (rows of the state arrays ``wp``,
-    ``armour``, ``pool``, ``withdrawn``: (n, k)); arrays are built only for the names the
-    rows read.  A fight without house rules never makes one."""
+    """The house rules' modifiers and effects over a batch of fights (rows of the state
+    arrays ``wp``, ``armour``, ``pool``, ``withdrawn``: (n, k)); arrays are built only for
+    the names the rows read.  A fight without house rules never makes one."""
 
     def __init__(self, rules: Rules, house: HouseRules, fighters: Sequence[Combatant],
                  side: np.ndarray, rng: np.random.Generator) -> None:
         self.rules, self.rows, self.side, self.rng = rules, house.modifiers, side, rng
+        self.effects = house.effects
         self.names = house.names
         self.static = {name.split(".", 1)[1]: np.array([static_value(name.split(".", 1)[1], c,
                                                                      rules) for c in fighters])
@@ -131,14 +132,35 @@ class _HouseTerms:
 
     def total(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
         """int64 (len(rows),): the modifiers on ``to`` of ``me`` facing ``foe``."""
+        if not any(m.to == to for m in self.rows):
+            return np.zeros(len(rows), np.int64)
         return total(self.rows, to, self.env(me, foe, rows), self.rng, n=len(rows)).value
 
     def best(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
         """The modifiers on ``to`` at their best for the attacker (``best_case``)."""
+        if not any(m.to == to for m in self.rows):
+            return np.zeros(len(rows), np.int64)
         return best_case(self.rows, to, self.env(me, foe, rows), n=len(rows),
                          high=to == "attack")
 
+    def fire(self, outcome: str, me: int, foe: int, rows: np.ndarray) -> None:
+        """The effects on ``outcome`` of ``me``'s attack on ``foe`` in the fights ``rows``,
+        carried out in place on the bound state arrays: every row reads the names as they
+        stand now (one reading), then each takes hold in the order written."""
+        if not len(rows) or not any(e.on == outcome for e in self.effects):
+            return
+        env = self.env(me, foe, rows)
+        for firing in fire(self.effects, {outcome: np.ones(len(rows), bool)}, env, self.rng,
+                           n=len(rows)):
+            effect, mask = firing.row, firing.mask
+            assert firing.quantity is not None  # a set: pool's effects set a state
+            who = me if effect.who == "self" else foe  # type: ignore[union-attr]
+            state = self.state[_STATE_ARRAYS[effect.subject]]  # type: ignore[union-attr]
+            state[rows[mask], who] = firing.quantity[mask]
 
+
+_STATE_ARRAYS = {"pool": "pool", "armour_wp": "armour"}
+"""The state array each state an effect sets lives in."""
 _STATIC_FIELDS = frozenset({"coordination", "intellect", "fortitude", "combat", "status",
                             "weapon", "armour", "max_wound_points", "max_pool"})
 
@@ -174,8 +196,7 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     eq = (_EquilibriumTables(rules, side_a, side_b, order)
           if any(p.policy == "equilibrium" for p in profiles) else None)
     house = house_rules(rules)
-    terms = (_HouseTerms(rules, house, (*side_a, *side_b), side, rng) if house.modifiers
-             else None)
+    terms = _HouseTerms(rules, house, (*side_a, *side_b), side, rng) if house else None
 
     wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
     armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
@@ -281,6 +302,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 if rules.margin_failure_damage:
                     _backlash(rules, f, int(j), rows[~hit], -margin[~hit], wp, armour, side_out,
                               finish, running, act, side, len(ids), rnd)
+                if terms is not None:  # the house rules' effects on a miss
+                    terms.fire("miss", f, int(j), rows[~hit])
                 rows, margin = rows[hit], margin[hit]
                 if not len(rows):
                     continue
@@ -300,6 +323,8 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                         finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, CAUSES.down)
                         running[out] = False
                         act[out] = False
+                if terms is not None:  # the house rules' effects on a hit
+                    terms.fire("hit", f, int(j), rows)
         # compact: keep the fights still running
         keep = running
         if rnd == rules.max_rounds:

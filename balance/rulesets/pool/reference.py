@@ -102,7 +102,7 @@ class _Equilibrium:
                  order: Sequence[int]) -> None:
         from . import exact
 
-        solved = exact.solved(rules, side_a, side_b)
+        solved = exact.for_equilibrium_policy(rules, side_a, side_b)
         self.space = solved.space
         self.strategies = solved.solution_for(order).strategies
         self.cap = rules.max_rounds
@@ -167,7 +167,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                    if any(f.profile.policy == "equilibrium" for f in fighters) else None)
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
     rows = house_rules(rules)
-    house = _House(rules, rows, everyone, fighters, rng, say) if rows.modifiers else None
+    house = _House(rules, rows, everyone, fighters, rng, say) if rows else None
 
     def can_hit(x: Fighter, y: Fighter) -> bool:
         """003.4's test, the house rules at their best for the attacker."""
@@ -216,7 +216,8 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
 
 
 class _House:
-    """The house rules read for one fight: each modifier that fires narrated with why."""
+    """The house rules read for one fight: each modifier and effect that fires narrated
+    with why."""
 
     def __init__(self, rules: Rules, house: HouseRules, everyone: Sequence[Combatant],
                  fighters: Sequence[Fighter], rng: np.random.Generator, say: Log) -> None:
@@ -250,6 +251,22 @@ class _House:
         for line in lines:
             self.say(f"    {me.name}: {line}")
         return value
+
+    def fire(self, outcome: str, attacker: Fighter, target: Fighter) -> None:
+        """The effects on ``outcome`` of ``attacker``'s attack on ``target``: every row reads
+        the names as they stand now (one reading), then each takes hold in the order
+        written, narrated with why."""
+        effects = [e for e in self.house.effects if e.on == outcome]
+        if not effects:
+            return
+        env = self.env(attacker, target)
+        for effect in effects:
+            value, line = effect.read(env, self.rng)
+            if line is None:  # its condition failed
+                continue
+            who = attacker if effect.who == "self" else target
+            setattr(who, effect.set, int(value))  # pool's states: pool, armour_wp
+            self.say(f"    {attacker.name}: {line} ({target.name})")
 
     def reach(self, attacker: Fighter, target: Fighter) -> int:
         """The house rules at their best for ``attacker`` asking whether he can possibly
@@ -347,6 +364,8 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         backlash = failure_damage(rules, defence - attack)
         if not backlash:
             say(line + " -> miss" + (" (equal)" if attack == defence else ""))
+            if house is not None:
+                house.fire("miss", attacker, target)
             return None
         before = (attacker.armour_wp, attacker.wound_points)
         attacker.armour_wp, attacker.wound_points = apply_damage(*before, backlash)
@@ -356,6 +375,8 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
             + ("" if attacker.standing else f"; {attacker.name} is out"))
         if _side_out(fighters, attacker.profile.side):
             return (Winner.B if attacker.profile.side == 0 else Winner.A), "down"
+        if house is not None:
+            house.fire("miss", attacker, target)
         return None
     margin = attack - defence
     damage = max(0, attacker.profile.damage + margin_bonus(rules, margin) + mod_damage)
@@ -367,6 +388,8 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         f"{target.wound_points}" + ("" if target.standing else f"; {target.name} is out"))
     if _side_out(fighters, target.profile.side):
         return (Winner.A if attacker.profile.side == 0 else Winner.B), "down"
+    if house is not None:  # effects take hold in a fight that goes on
+        house.fire("hit", attacker, target)
     return None
 
 
