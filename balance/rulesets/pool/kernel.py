@@ -61,20 +61,29 @@ class _EquilibriumTables:
         self.p_stride = space.p_stride
         self.lookups = [space.health_lookup(f) for f in range(space.k)]
         self.row = eq.row
+        self.stale_row = eq.stale_row
         self.attack_cdf = np.cumsum(eq.attack, axis=1)
         self.defence_cdf = np.cumsum(eq.defence, axis=1)
         self.attack_reply = eq.attack_reply
         self.defence_reply = eq.defence_reply
 
-    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray
-             ) -> np.ndarray:
-        """Strategy rows of the states of a batch of fights in round ``rnd``."""
+    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray,
+             stale: np.ndarray | None = None) -> np.ndarray:
+        """Strategy rows of the states of a batch of fights in round ``rnd`` (``stale``: per
+        fight, the rounds to the draw of a played stalemate, 0 outside one; in a stalemate
+        the solver did not play, where nothing can happen, row 0: bid nothing)."""
         core = np.zeros(len(wp), np.int64)
         for f, (low, table) in enumerate(self.lookups):
             health = np.maximum(wp[:, f].astype(np.int64) + armour[:, f], low)
             core += table[health - low] * self.h_stride[f]
             core += pool[:, f].astype(np.int64) * self.p_stride[f]
-        return self.row[self.cap - rnd + 1, actor * self.n_cores + core]
+        states = actor * self.n_cores + core
+        rows = self.row[self.cap - rnd + 1, states]
+        if stale is not None and stale.any():
+            in_stale = stale > 0
+            rows = np.where(in_stale, 0 if self.stale_row is None else
+                            self.stale_row[np.where(in_stale, stale, 0), states], rows)
+        return rows
 
     def bids(self, rows: np.ndarray, attacking: bool, own: np.ndarray,
              told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
@@ -187,6 +196,7 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
     winner = np.zeros(n, np.int8)
     rounds = np.zeros(n, np.int16)
     cause = np.full(n, CAUSES.max_rounds, np.int8)
+    stale_end = np.zeros(n, np.int32)  # a played stalemate's last round (0: none)
     spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
     foes = [np.flatnonzero(side != side[f]) for f in range(k)]
     pairs = [(i, j) for i in range(k) for j in foes[i]]
@@ -221,7 +231,13 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                 reach = reach + terms.best("attack", i, j, every) - terms.best("defence", j, i,
                                                                                every)
             threat |= standing[:, i] & standing[:, j] & (reach > 0)
-        if not threat.all():
+        if not threat.all() and rules.margin_failure_damage:
+            # a miss still costs the attacker: the stalemate's rounds are played, and the
+            # draw comes at the end of the last of them (docs/pool.md)
+            new = ~threat & (stale_end == 0)
+            stale_end[new] = rnd + rules.stalemate_rounds - 1
+            running = np.ones(len(ids), bool)
+        elif not threat.all():
             end = rnd + rules.stalemate_rounds - 1
             stale = ~threat
             if end <= rules.max_rounds:
@@ -268,7 +284,9 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                     extra = terms.total("damage", f, j, rows)
                 lead = int(attack[f] - defence[j])
                 a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead + bonus, rows, wp,
-                             armour, pool, rng)
+                             armour, pool, rng,
+                             np.where(stale_end[rows] > 0, np.minimum(
+                                 stale_end[rows], rules.max_rounds) - rnd + 1, 0))
                 pool[rows, f] -= a
                 pool[rows, j] -= d
                 spent[ids[rows], f] += a
@@ -300,6 +318,10 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                         finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, CAUSES.down)
                         running[out] = False
                         act[out] = False
+        ending = running & (stale_end == rnd)
+        if ending.any():
+            finish(ending, Winner.DRAW, rnd, CAUSES.stalemate)
+            running &= ~ending
         # compact: keep the fights still running
         keep = running
         if rnd == rules.max_rounds:
@@ -308,6 +330,7 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
         if not keep.all():
             ids, wp, armour, pool = ids[keep], wp[keep], armour[keep], pool[keep]
             withdrawn, full_defence, aided = withdrawn[keep], full_defence[keep], aided[keep]
+            stale_end = stale_end[keep]
     spent_a = spent[:, side == 0].sum(axis=1).astype(np.int16)
     spent_b = spent[:, side == 1].sum(axis=1).astype(np.int16)
     return winner, rounds, cause, spent_a, spent_b
@@ -382,10 +405,12 @@ def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, withdrawn: 
 
 def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, rnd: int,
           f: int, j: int, lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray,
-          pool: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``)."""
+          pool: np.ndarray, rng: np.random.Generator, stale: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``;
+    ``stale``: rounds to a played stalemate's draw, 0 outside one)."""
     own_a, own_d = pool[rows, f], pool[rows, j]
-    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows])
+    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows], stale)
               if eq is not None else np.empty(0, np.int64))
 
     def bid(who: int, attacking: bool, told: np.ndarray | None) -> np.ndarray:
