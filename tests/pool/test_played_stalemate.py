@@ -143,7 +143,7 @@ def test_exact_equals_the_brute_force(case):
 def test_the_issue_command_gives_the_documented_value():
     """`balance exact pool ... --rule max_rounds=4 --rule margin_failure_damage=true`:
     0.4167 when the stalemate was a draw at once, 0.3328 with its rounds played."""
-    fa, fb, rules, _ = CASES["the issue's duel, 4 rounds"]
+    fa, fb, _, _ = CASES["the issue's duel, 4 rounds"]
     assert brute(fa, fb, cap=4, stalemate_played=False) == pytest.approx(5 / 12, abs=1e-12)
     assert _exact("the issue's duel, 4 rounds").details["game_value"] == pytest.approx(
         0.332770982708, abs=1e-11)

@@ -54,6 +54,7 @@ solved as its own game.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import time
@@ -877,12 +878,12 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
             else:
                 capped += mass
             u[stale] = 0.0
-        u = _play_round(space, turns, table, lambda mv, r=r: joint(r, mv), u, t, tally,
+        u = _play_round(space, turns, table, functools.partial(joint, r), u, t, tally,
                         opening=t <= opening_rounds)
         running, clocks = clocks, {}
         for (m, by_stalemate), dist in running.items():
             nxt = _play_round(space, turns, table,
-                              lambda mv, m=m: joint(m, mv, stale=m), dist, t, tally,
+                              functools.partial(joint, m, stale=m), dist, t, tally,
                               opening=False)
             if m > 1:
                 clocks[m - 1, by_stalemate] = nxt
