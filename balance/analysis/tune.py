@@ -119,6 +119,15 @@ class Knob:
     high: float
     label: str = ""
     """The field in words ("combats survived"), from its documentation."""
+    origin: str = "declared"
+    """Where the range comes from: ``"declared"`` (the field's ``low..high``), ``"rules"``
+    (narrowed by the rules, e.g. pool's ``stat_ranges``) or ``"bounds"`` (given)."""
+
+    def range_text(self) -> str:
+        """``"1..10 (the range the rules allow)"``: the range searched and its origin."""
+        why = {"declared": "the field's range", "rules": "the range the rules allow",
+               "bounds": "the bounds given"}[self.origin]
+        return f"{self.fmt(self.low)}..{self.fmt(self.high)} ({why})"
 
     @property
     def side(self) -> str | None:
@@ -159,9 +168,10 @@ def _numeric_fields(cls: type) -> dict[str, type]:
 
 
 def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] | None = None,
-               bounds: Sequence[float] | None = None, allow_import: bool = False) -> Knob:
+               bounds: Sequence[float] | None = None, allow_import: bool = False,
+               allowed: tuple[float, float] | None = None) -> Knob:
     """Read a knob path (see the module docstring) and its range (``allow_import``: as
-    :func:`balance.duel`).
+    :func:`balance.duel`; ``allowed``: the range the rules allow, inside the declared one).
 
     Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
     real field, and when ``bounds`` are not an increasing pair inside the field's range.
@@ -199,6 +209,11 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
                         + ", ".join(numeric))
     info = next(f for f in dataclasses.fields(cls) if f.name == name)
     low, high = info.metadata.get("low"), info.metadata.get("high")
+    origin = "declared"
+    if allowed is not None:
+        low = allowed[0] if low is None else max(low, allowed[0])
+        high = allowed[1] if high is None else min(high, allowed[1])
+        origin = "rules"
     integer = numeric[name] is int
     if bounds is not None:
         if (not isinstance(bounds, Sequence) or len(bounds) != 2
@@ -208,16 +223,17 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
         if integer and not (lo.is_integer() and hi.is_integer()):
             raise SpecError(f"bounds of the integer knob {path} must be whole numbers, "
                             f"got {bounds!r}")
-        allowed = f"{_num(low)}..{_num(high)}"
+        within = f"{_num(low)}..{_num(high)}" + (" (the range the rules allow)"
+                                                  if origin == "rules" else "")
         if not lo < hi or (low is not None and lo < low) or (high is not None and hi > high):
-            raise SpecError(f"bounds of {path} must be low < high inside {allowed}, "
+            raise SpecError(f"bounds of {path} must be low < high inside {within}, "
                             f"got {_num(lo)}..{_num(hi)}")
-        low, high = lo, hi
+        low, high, origin = lo, hi, "bounds"
     if low is None or high is None:
         raise SpecError(f"knob {path} has no declared range; give bounds=(low, high) "
                         "(--bounds LOW,HIGH)")
     return Knob(path, target, member, name, integer, float(low), float(high),
-                field_label(name, info.metadata.get("doc", "")))
+                field_label(name, info.metadata.get("doc", "")), origin)
 
 
 def _num(value: float | None) -> str:
@@ -228,10 +244,16 @@ def _num(value: float | None) -> str:
 
 def knob_for(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, text: str,
              bounds: Sequence[float] | None = None) -> Knob:
-    """The knob ``text`` of this matchup, with both ends of its range checked by the
-    ruleset (a value the field allows may still be refused by the rules, e.g. pool's stat
-    ranges)."""
-    k = parse_knob(rs, text, sides={"a": side_a, "b": side_b}, bounds=bounds)
+    """The knob ``text`` of this matchup, its range narrowed to what the rules allow
+    (:meth:`~balance.rulesets.base.Ruleset.field_range`: pool's stat ranges), with both
+    ends checked by the ruleset."""
+    sides = {"a": side_a, "b": side_b}
+    k = parse_knob(rs, text, sides=sides)
+    allowed = None if k.target == "rules" else rs.field_range(rules, k.name)
+    if allowed is not None:
+        k = parse_knob(rs, text, sides=sides, bounds=bounds, allowed=allowed)
+    elif bounds is not None:
+        k = parse_knob(rs, text, sides=sides, bounds=bounds)
     for end in (k.low, k.high):
         try:
             rs.check_sides(*_apply(rs, k, rules, side_a, side_b, end))
@@ -694,7 +716,7 @@ class Tuning:
             assert self.best is not None
             within = (" (its interval holds the target, but no value is shown to reach it)"
                       if self.best.n and self.best.low <= self.target <= self.best.high else "")
-            return (f"No {knob.path} in {knob.fmt(knob.low)}..{knob.fmt(knob.high)} brings "
+            return (f"No {knob.path} in {knob.range_text()} brings "
                     f"{self.what} to {self.target:.1%}: the closest is {knob.path} = "
                     f"{knob.fmt(self.best.value)}, at {self.best.text()}{within}.")
         assert self.crossing is not None
@@ -1246,7 +1268,7 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
         raise SpecError(f"anchor {anchor!r} is not an entrant; entrants: " + ", ".join(names))
     rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
                                   **rule_overrides)
-    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds)
+    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds, allowed=rs.field_range(rules_obj, knob))
     k = dataclasses.replace(k, path=knob)
     worth = _draw_worth(rules_obj, draw_worth)
     step = _precision(k, precision)
