@@ -95,6 +95,13 @@ MAX_WINDOW = 24
 within noise of the target (a plateau), and the interval is reported as at least that."""
 RR_FIGHTS = 20_000
 """Default fights per ordered pair and knob value in a simulated round robin."""
+NEAR = 0.01
+"""An integer knob's answer: a whole value whose rate is within this of the target (one
+point; its interval's nearer end, simulated) is the answer; beyond it, the answer is that no
+whole value gets there, with the two that bracket the target."""
+WHOLE_HALF_WIDTH = 0.005
+"""Simulated integer knob: the two whole values bracketing the target are simulated until
+their rates' 95% half-widths are at most this (half a point), or the cap."""
 
 Progress = Callable[[int], None]
 """Called with the number of evaluations so far (a knob value's rate, simulated or solved)."""
@@ -697,7 +704,9 @@ class Tuning:
     who: str | None = None
     policies: tuple[str, ...] = ()
     """The policies the fighters play, as ``name=value`` (a policy knob: its base value)."""
-    """Who the knob belongs to, in words (``"B"``, ``"B's combatant 1 (watchman)"``)."""
+    monotone: bool = True
+    """Whether the rate moves one way over the values tried (compared on the fights they
+    share: the first chunk of the common streams), so no other value is nearer the target."""
 
     @property
     def what(self) -> str:
@@ -720,6 +729,9 @@ class Tuning:
                     f"{self.what} to {self.target:.1%}: the closest is {knob.path} = "
                     f"{knob.fmt(self.best.value)}, at {self.best.text()}{within}.")
         assert self.crossing is not None
+        whole = self.whole()
+        if whole is not None:
+            return self._whole_sentence(whole)
         exact = self.status == "hit"
         half = None if self.interval is None else (self.interval[1] - self.interval[0]) / 2
         if half is None and not knob.integer:  # an exact root of a real knob: 4 places more
@@ -749,12 +761,81 @@ class Tuning:
         text = f"{knob.path} = {'exactly ' if exact else ''}{value}{span} {result}{now}."
         return text
 
+    def _reach(self) -> str:
+        if self.metric == "score" and self.target == 0.5:
+            return "makes it even"
+        return f"brings {self.what} to {self.target:.1%}"
+
+    def whole(self) -> dict[str, Any] | None:
+        """An integer knob whose target lies between two whole values: the nearer one
+        (``nearest``, ``other``), how far from the target it is at least (``gap``: 0 where
+        its interval holds the target), that distance in points as the sentence claims it
+        (``within``, rounded down), whether no whole value gets within :data:`NEAR`
+        (``cliff``), the rate's ``step`` between the two, and whether every value tried moves
+        one way (``monotone``: then no other whole value is nearer).  ``None`` elsewhere."""
+        if not self.knob.integer or self.status != "crossing" or self.bracket is None:
+            return None
+        lo, hi = self.bracket
+        if lo.value == hi.value:
+            return None
+
+        def gap(p: Point) -> float:
+            return 0.0 if p.low <= self.target <= p.high else min(
+                abs(p.low - self.target), abs(p.high - self.target))
+
+        nearest, other = sorted((lo, hi), key=lambda p: abs(p.rate - self.target))
+        least = min(gap(lo), gap(hi))
+        places = 10 ** (2 if self.method == "exact" else 1)
+        within = math.floor(100 * least * places + 1e-9) / places
+        return {"nearest": nearest, "other": other, "gap": least, "within": within,
+                "cliff": least >= NEAR, "step": abs(hi.rate - lo.rate),
+                "monotone": self.monotone}
+
+    def _whole_sentence(self, whole: Mapping[str, Any]) -> str:
+        """The answer of an integer knob in whole values (see :meth:`whole`)."""
+        knob = self.knob
+        near, other = whole["nearest"], whole["other"]
+        if whole["cliff"]:
+            lo, hi = self.bracket or (near, other)
+            who = "no whole value" if whole["monotone"] else "neither"
+            digits = 2 if self.method == "exact" else 1
+            return (f"No whole value of {knob.path} {self._reach()}: {knob.fmt(lo.value)} gives "
+                    f"{lo.text()} and {knob.fmt(hi.value)} gives {hi.text()}, so {who} is "
+                    f"within {whole['within']:.{digits}f} points of {self.target:.1%} (the step "
+                    f"from {knob.fmt(lo.value)} to {knob.fmt(hi.value)} moves {self.what} "
+                    f"{100 * whole['step']:.1f} points).")
+        rates = (f"{knob.fmt(near.value)} gives {near.text()}, {knob.fmt(other.value)} gives "
+                 f"{other.text()}")
+        if knob.side is not None and self.current is not None:
+            delta = near.value - self.current
+            word = "more" if delta >= 0 else "fewer"
+            who = self.who or str(knob.side)
+            return (f"{who} needs {knob.fmt(abs(delta))} {word} {knob.label} {self.goal()}, "
+                    f"as near as a whole value gets ({knob.path} from "
+                    f"{knob.fmt(self.current)} to {knob.fmt(near.value)}: {rates}).")
+        now = ("unset now" if self.current is None else f"now {knob.fmt(self.current)}")
+        return (f"{knob.path} = {knob.fmt(near.value)} {self._reach()} as nearly as a whole "
+                f"value can ({rates}; {now}).")
+
     def around(self) -> str:
         """The values on either side of the crossing with their rates (for an integer knob,
-        the two whole values that bracket the target), or ``""``."""
+        where the straight line between the two whole values that bracket the target
+        crosses it), or ``""``."""
         if self.bracket is None:
             return ""
         knob, (lo, hi) = self.knob, self.bracket
+        if self.whole() is not None and self.crossing is not None:
+            half = (None if self.interval is None
+                    else (self.interval[1] - self.interval[0]) / 2)
+
+            def fmt(v: float) -> str:
+                return knob.fmt(v, crossing=True, half=half)
+
+            span = ("" if self.interval is None
+                    else f" [{fmt(self.interval[0])}, {fmt(self.interval[1])}]")
+            return (f"The straight line between {knob.fmt(lo.value)} and {knob.fmt(hi.value)} "
+                    f"crosses {self.target:.1%} at {fmt(self.crossing)}{span}, between whole "
+                    "values.")
         if self.status == "hit":
             return f"At {knob.path} = {knob.fmt(lo.value)}: {lo.text()}."
         kind = "Whole values" if knob.integer else "Neighbouring values tried"
@@ -831,8 +912,18 @@ class Tuning:
             "entropy": self.entropy, "chunk_size": self.chunk_size,
             "confidence": self.confidence, "elapsed_s": self.elapsed_s,
             "assumptions": list(self.assumptions), "policies": list(self.policies),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "whole": self._whole_dict(),
         }
+
+    def _whole_dict(self) -> dict[str, Any] | None:
+        whole = self.whole()
+        if whole is None:
+            return None
+        return {"nearest": whole["nearest"].value, "rate": whole["nearest"].rate,
+                "other": whole["other"].value, "other_rate": whole["other"].rate,
+                "gap": whole["gap"], "within_points": whole["within"],
+                "cliff": whole["cliff"], "step": whole["step"],
+                "monotone": whole["monotone"]}
 
 
 @dataclass(frozen=True)
@@ -1107,74 +1198,133 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
                   step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
 
 
+@dataclass
+class _Answer:
+    """What a search found, before it is put in words."""
+
+    status: str = "crossing"
+    crossing: float | None = None
+    interval: tuple[float, float] | None = None
+    bracket: tuple[Point, Point] | None = None
+    best: Point | None = None
+    reached: bool = True
+    clipped: bool = False
+    wide: bool = False
+
+
+def _point(curve: _Curve, x: Any) -> Point:
+    """The tuned quantity at ``x`` with its interval, at the most fights run there."""
+    n = 0 if curve.exact else curve.seen[x]
+    low, high = curve.interval(x, n)
+    return Point(x, curve.estimate(x, n), low, high, n, float(curve.outcomes(x, n)[0]))
+
+
 def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b: Side,
            metric: str, target: float, worth: float, current: float | None, step: float,
            max_fights: int, seed: int | None, entropy: int | None, chunk_size: int | None,
            confidence: float, start: float, notes: list[str]) -> Tuning:
     """Run the search on ``curve`` and assemble the :class:`Tuning`."""
-    first = curve.chunk_size
-
-    def point(x: Any) -> Point:
-        n = 0 if curve.exact else curve.seen[x]
-        low, high = curve.interval(x, n)
-        return Point(x, curve.estimate(x, n), low, high, n, float(curve.outcomes(x, n)[0]))
-
     now = None
     if current is not None and k.low <= current <= k.high:
-        curve.estimate(current, first)
-        now = point(current)
-    lattice = _Lattice(k, step)
-    crossing = interval = None
-    bracket = best = None
-    status, reached, clipped, wide = "crossing", True, False, False
+        curve.estimate(current, curve.chunk_size)
+        now = _point(curve, current)
     if curve.exact and not k.integer:
-        status, crossing, best, jump = _brent(curve, k, target)
-        if jump is not None:
-            notes.append(f"{curve_what(metric)} jumps across the target at {k.path} = "
-                         f"{k.fmt(crossing)}: from {jump[0]:.1%} to {jump[1]:.1%}; no value "
-                         "hits it exactly")
+        answer = _real_exact(curve, k, metric, target, notes)
     else:
-        found = _search(curve, lattice, target, precision=step, max_fights=max_fights)
-        reached, clipped, wide = found.reached, found.clipped, found.wide
-        if found.status == "unreachable":
-            status, best = "unreachable", point(lattice.value(found.best or 0))
-            ends = [curve.estimate(lattice.value(e), curve.seen[lattice.value(e)])
-                    for e in (0, lattice.K)]
-            if ends[0] == ends[1]:
-                notes.append(f"{k.path} = {k.fmt(k.low)} and {k.fmt(k.high)} give the same "
-                             "rate: the knob may make no difference here")
-        else:
-            assert found.position is not None
-            crossing = lattice.at(found.position)
-            if not curve.exact:
-                interval = (lattice.at(found.set_low or 0.0), lattice.at(found.set_high or 0.0))
-            whole = float(found.position).is_integer()
-            if curve.exact and whole:
-                status = "hit"
-                pt = point(lattice.value(int(found.position)))
-                bracket = (pt, pt)
-            else:
-                lo = min(math.floor(found.position), lattice.K - 1)
-                bracket = (point(lattice.value(lo)), point(lattice.value(lo + 1)))
+        answer = _on_lattice(curve, k, target, step, max_fights, notes)
+    _notes(curve, k, metric, answer, step, max_fights, notes)
+    points = tuple(sorted((_point(curve, x) for x in curve.seen), key=lambda p: p.value))
+    counters = curve.counters
+    return Tuning(rs.name, k, metric, target, worth, "exact" if curve.exact else "simulate",
+                  answer.status, current, now, answer.crossing, answer.interval,
+                  answer.bracket, answer.best, points, None if curve.exact else step,
+                  answer.reached, answer.clipped, counters["fights"], counters["solves"],
+                  seed, entropy, chunk_size, confidence, time.perf_counter() - start,
+                  rs.assumptions(rules, side_a, side_b), tuple(notes),
+                  _who(k, side_a, side_b), rs.policies(rules, side_a, side_b),
+                  _monotone(curve))
+
+
+def _monotone(curve: _Curve) -> bool:
+    """Whether the rate moves one way over the values tried, compared on the fights every
+    value shares (the first chunk of the common streams; exact: the solved rates)."""
+    rates = [curve.estimate(x, curve.chunk_size) for x in sorted(curve.seen)]
+    steps = np.diff(rates)
+    return bool((steps >= 0).all() or (steps <= 0).all())
+
+
+def _real_exact(curve: _Curve, k: Knob, metric: str, target: float,
+                notes: list[str]) -> _Answer:
+    """A real knob on exact answers: Brent's root (a jump across the target noted)."""
+    status, crossing, best, jump = _brent(curve, k, target)
+    if jump is not None:
+        notes.append(f"{curve_what(metric)} jumps across the target at {k.path} = "
+                     f"{k.fmt(crossing)}: from {jump[0]:.1%} to {jump[1]:.1%}; no value "
+                     "hits it exactly")
+    return _Answer(status, crossing, best=best)
+
+
+def _on_lattice(curve: _Curve, k: Knob, target: float, step: float, max_fights: int,
+                notes: list[str]) -> _Answer:
+    """The lattice search (an integer knob, or any knob simulated): the crossing, its
+    interval and the two values that bracket it."""
+    lattice = _Lattice(k, step)
+    found = _search(curve, lattice, target, precision=step, max_fights=max_fights)
+    answer = _Answer(reached=found.reached, clipped=found.clipped, wide=found.wide)
+    if found.status == "unreachable":
+        answer.status, answer.best = "unreachable", _point(curve, lattice.value(found.best or 0))
+        ends = [curve.estimate(lattice.value(e), curve.seen[lattice.value(e)])
+                for e in (0, lattice.K)]
+        if ends[0] == ends[1]:
+            notes.append(f"{k.path} = {k.fmt(k.low)} and {k.fmt(k.high)} give the same "
+                         "rate: the knob may make no difference here")
+        return answer
+    assert found.position is not None
+    answer.crossing = lattice.at(found.position)
+    if not curve.exact:
+        answer.interval = (lattice.at(found.set_low or 0.0), lattice.at(found.set_high or 0.0))
+    if curve.exact and float(found.position).is_integer():
+        answer.status = "hit"
+        pt = _point(curve, lattice.value(int(found.position)))
+        answer.bracket = (pt, pt)
+        return answer
+    lo = min(math.floor(found.position), lattice.K - 1)
+    values = (lattice.value(lo), lattice.value(lo + 1))
+    if k.integer and not curve.exact:
+        _sharpen(curve, values, max_fights)
+    answer.bracket = (_point(curve, values[0]), _point(curve, values[1]))
+    return answer
+
+
+def _sharpen(curve: _Curve, values: Sequence[Any], max_fights: int) -> None:
+    """Simulate the whole values that bracket the target (on the same streams) until each
+    rate's interval half-width is at most :data:`WHOLE_HALF_WIDTH`, or the cap: the answer
+    in whole values rests on their rates."""
+    for x in values:
+        n = curve.seen[x]
+        while n < max_fights:
+            low, high = curve.interval(x, n)
+            if (high - low) / 2 <= WHOLE_HALF_WIDTH:
+                break
+            n = min(2 * n, max_fights)
+            curve.estimate(x, n)
+
+
+def _notes(curve: _Curve, k: Knob, metric: str, answer: _Answer, step: float,
+           max_fights: int, notes: list[str]) -> None:
+    """The notes an answer needs: stalemates, a plateau, precision, the range's end."""
+    bracket = answer.bracket
     if bracket is not None and metric == "score" and max(p.draw for p in bracket) >= 0.5:
         notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%}): "
                      "it is even by stalemate")
-    if wide and status != "unreachable":
+    if answer.wide and answer.status != "unreachable":
         notes.append(f"the rate stays within noise of the target over more than {MAX_WINDOW} "
                      f"values of {k.path}: the interval is at least as wide as shown")
-    if not curve.exact and not reached and status != "unreachable":
+    if not curve.exact and not answer.reached and answer.status != "unreachable":
         notes.append(f"precision {step:g} not reached within {max_fights:,} fights a value")
-    if clipped:
+    if answer.clipped:
         notes.append(f"the interval reaches the end of the range of {k.path}; the crossing may "
                      "lie beyond it")
-    points = tuple(sorted((point(x) for x in curve.seen), key=lambda p: p.value))
-    counters = curve.counters
-    return Tuning(rs.name, k, metric, target, worth, "exact" if curve.exact else "simulate",
-                  status, current, now, crossing, interval, bracket, best, points,
-                  None if curve.exact else step, reached, clipped, counters["fights"],
-                  counters["solves"], seed, entropy, chunk_size, confidence,
-                  time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
-                  tuple(notes), _who(k, side_a, side_b), rs.policies(rules, side_a, side_b))
 
 
 def curve_what(metric: str) -> str:
