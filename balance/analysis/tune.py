@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 
 from .. import stats
-from ..api import get, matchup
+from ..api import check_play, get, matchup
 from ..errors import IntractableError, SpecError
 from ..fields import check_text
 from ..labels import field_label, rate_with_interval
@@ -88,6 +88,9 @@ CHUNK_SIZE = 1 << 14
 """Fights per kernel call while tuning; also the first sample size of every value."""
 MAX_FIGHTS = 1 << 22
 """Default cap on the fights simulated at one knob value."""
+BEST_MAX_FIGHTS = 1 << 16
+"""Default cap under Monte Carlo best play: fights a profile pair at one knob value (each
+value is a game solved over the policy profiles)."""
 MAX_VALUES = 400
 """Most refinement steps of one search (a guard against a flat, noisy curve)."""
 MAX_WINDOW = 24
@@ -425,6 +428,79 @@ class _Curve:
         return max(0.0, value - half), min(1.0, value + half)
 
 
+class _BestCurve(_Curve):
+    """The tuned quantity under best play: each side's policies chosen, at every knob value,
+    as the zero-sum game over them (:mod:`balance.analysis.bestplay`) -- solved exactly
+    where a best-play solver answers, else by Monte Carlo best play at ``n`` fights a
+    profile pair (the same streams at every value; its bootstrap interval, and no
+    covariance between values: a wider band than the paired one, never a narrower)."""
+
+    def __init__(self, rs: Ruleset, matchups: Callable[[Any], list[_Matchup]],
+                 table: np.ndarray, *, metric: str, draw_worth: float, **options: Any) -> None:
+        super().__init__(rs, matchups, table, **options)
+        self.metric, self.draw_worth = metric, draw_worth
+        self.games: dict[Any, Any] = {}
+
+    def _game(self, m: _Matchup, n: int) -> Any:
+        from .bestplay import solve
+
+        key = (m.rules, m.side_a, m.side_b, 0 if self.exact else n)
+        if key not in self.games:
+            if self.exact:
+                try:
+                    game = solve(self.rs, m.rules, m.side_a, m.side_b,
+                                 draw_worth=self.draw_worth, method="exact")
+                except IntractableError as exc:
+                    raise IntractableError(exc.reason, where=_where(m)) from None
+                self.counters["solves"] += 1
+            else:
+                game = solve(self.rs, m.rules, m.side_a, m.side_b, draw_worth=self.draw_worth,
+                             method="simulate", precision=None, n=n, entropy=self.entropy,
+                             key=(*m.key, "best play"), confidence=self.confidence)
+                self.counters["fights"] += game.fights
+            self.games[key] = game
+        return self.games[key]
+
+    def _rates(self, m: _Matchup) -> np.ndarray:
+        game = self._game(m, 0)
+        return np.array([game.draw, game.a_win, game.b_win], dtype=float)
+
+    def outcomes(self, x: Any, n: int) -> np.ndarray:
+        if self.exact:
+            return super().outcomes(x, n)
+        (m,) = self.matchups(x)
+        game = self._game(m, n)
+        if self.seen.get(x, -1) < n:
+            self.seen[x] = n
+            self.tick()
+        return np.array([game.draw, game.a_win, game.b_win], dtype=float)
+
+    def _metric(self, x: Any, n: int) -> tuple[float, float, float]:
+        """The metric and its interval at ``x`` under Monte Carlo best play (the game's
+        value for the score)."""
+        self.outcomes(x, n)
+        (m,) = self.matchups(x)
+        game = self._game(m, n)
+        if self.metric == "score":
+            return game.value, *game.value_ci
+        return getattr(game, self.metric), *getattr(game, f"{self.metric}_ci")
+
+    def estimate(self, x: Any, n: int) -> float:
+        return super().estimate(x, n) if self.exact else self._metric(x, n)[0]
+
+    def cov(self, x: Any, y: Any, n: int) -> float:
+        if self.exact or x != y:
+            return 0.0
+        _, low, high = self._metric(x, n)
+        return ((high - low) / (2 * self.z)) ** 2
+
+    def interval(self, x: Any, n: int) -> tuple[float, float]:
+        if self.exact:
+            return super().interval(x, n)
+        _, low, high = self._metric(x, n)
+        return low, high
+
+
 # --- the search on a lattice ---------------------------------------------------------------------
 
 
@@ -707,6 +783,8 @@ class Tuning:
     monotone: bool = True
     """Whether the rate moves one way over the values tried (compared on the fights they
     share: the first chunk of the common streams), so no other value is nearer the target."""
+    play: str = "default"
+    """``"best"``: every value tried was played under best play."""
 
     @property
     def what(self) -> str:
@@ -862,6 +940,8 @@ class Tuning:
     def how(self) -> str:
         """How the answer was found, in a line."""
         tried = f"{len(self.points)} values tried"
+        if self.play == "best":
+            return self._how_best(tried)
         if self.method == "exact":
             return f"Method: exact ({self.ruleset}'s solver, {tried}, {self.solves} solves; " \
                    "no sampling, so no interval)."
@@ -877,6 +957,18 @@ class Tuning:
                 "inverting the band of the interpolated rate")
         return (f"Method: simulate (common random numbers; {tried}, {self.fights:,} fights; "
                 f"{seed}, chunk {self.chunk_size:,}{band}{precision}).")
+
+    def _how_best(self, tried: str) -> str:
+        """How an answer under best play was found."""
+        if self.method == "exact":
+            return (f"Method: best play at every value, exact ({self.ruleset}'s best-play "
+                    f"solver: each side's decisions chosen state by state; {tried}, "
+                    f"{self.solves} solves; no sampling, so no interval).")
+        seed = (f"seed {self.seed}" if self.seed is not None else
+                f"fresh entropy {self.entropy}: replay with --seed {self.entropy}")
+        return (f"Method: best play at every value, Monte Carlo (the game over the policy "
+                f"profiles; {tried}, {self.fights:,} fights; {seed}; {self.confidence:.0%} "
+                "bootstrap intervals, the band without the values' covariance).")
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -912,7 +1004,7 @@ class Tuning:
             "entropy": self.entropy, "chunk_size": self.chunk_size,
             "confidence": self.confidence, "elapsed_s": self.elapsed_s,
             "assumptions": list(self.assumptions), "policies": list(self.policies),
-            "notes": list(self.notes), "whole": self._whole_dict(),
+            "notes": list(self.notes), "whole": self._whole_dict(), "play": self.play,
         }
 
     def _whole_dict(self) -> dict[str, Any] | None:
@@ -1111,8 +1203,8 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
          metric: str = "score", rules: Any = None, method: str | None = None,
          precision: float | None = None, seed: int | None = None,
          bounds: Sequence[float] | None = None, draw_worth: float | None = None,
-         max_fights: int = MAX_FIGHTS, chunk_size: int = CHUNK_SIZE,
-         confidence: float = 0.95, progress: Progress | None = None,
+         max_fights: int | None = None, chunk_size: int = CHUNK_SIZE,
+         confidence: float = 0.95, progress: Progress | None = None, play: str = "default",
          allow_import: bool = False, **rule_overrides: Any) -> Tuning:
     """The value of ``knob`` that brings ``metric`` to ``target`` (0.5: an even matchup).
 
@@ -1142,11 +1234,16 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     draw_worth
         What a draw scores (default 0.5, or the rules' own ``draw_worth``).
     max_fights
-        Cap on the fights simulated at one knob value.
+        Cap on the fights simulated at one knob value (default 4,194,304; under Monte
+        Carlo best play, fights a profile pair, default 65,536).
     chunk_size
         Fights per kernel call, and the first sample size of every value.
     progress
         Called with the number of evaluations so far after each one (a progress bar).
+    play
+        ``"default"`` (the policies as given) or ``"best"``: at every knob value each side's
+        policies are chosen as the zero-sum game over them (:func:`balance.best_play`),
+        solved exactly where a best-play solver answers, else by Monte Carlo best play.
 
     Returns
     -------
@@ -1156,11 +1253,14 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     """
     start = time.perf_counter()
     _check_common(metric, target, method, confidence)
+    check_play(play)
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
                                             **rule_overrides)
     k = knob_for(rs, rules_obj, side_a, side_b, knob, bounds)
     worth = _draw_worth(rules_obj, draw_worth)
     step = _precision(k, precision)
+    if max_fights is None:
+        max_fights = BEST_MAX_FIGHTS if play == "best" else MAX_FIGHTS
     for name, count in (("max_fights", max_fights), ("chunk_size", chunk_size)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise SpecError(f"{name} must be a whole number >= 1, got {count!r}")
@@ -1168,34 +1268,32 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
         raise SpecError(f"max_fights ({max_fights:,}) must be at least chunk_size "
                         f"({chunk_size:,})")
     entropy = root_entropy(seed)
-    table = _metric_table(metric, worth)
     current = _current(k, rules_obj, side_a, side_b)
 
     def matchups(x: Any) -> list[_Matchup]:
         return [_Matchup(*_apply(rs, k, rules_obj, side_a, side_b, x))]
 
+    def curve(exact: bool) -> _Curve:
+        options: dict[str, Any] = {"exact": exact, "entropy": entropy, "chunk_size": chunk_size,
+                   "confidence": confidence, "shared": {}, "tick": _ticker(progress)}
+        table = _metric_table(metric, worth)
+        if play == "best":
+            return _BestCurve(rs, matchups, table, metric=metric, draw_worth=worth, **options)
+        return _Curve(rs, matchups, table, **options)
+
     notes: list[str] = []
-    exact = method == "exact" or (method is None and _solvable(rs, rules_obj, side_a, side_b))
-    shared: dict[str, Any] = {}
-    if exact:
-        curve = _Curve(rs, matchups, table, exact=True, entropy=entropy, chunk_size=chunk_size,
-                       confidence=confidence, shared=shared,
-                       tick=_ticker(progress))
+    settings = (k, rules_obj, side_a, side_b, metric, target, worth, current, step, max_fights,
+                seed)
+    if method == "exact" or (method is None and _solvable(rs, rules_obj, side_a, side_b)):
         try:
-            return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth,
-                          current, step, max_fights, seed, None, None, confidence, start, notes)
+            return _tuned(rs, curve(True), *settings, None, None, confidence, start, notes)
         except IntractableError as exc:
             if method == "exact":
                 raise IntractableError(f"{exc} (method simulate tunes it by Monte Carlo)"
                                        ) from None
             notes.append(f"the exact solver cannot answer every value tried ({exc}); "
                          "simulated instead")
-    shared = {}
-    curve = _Curve(rs, matchups, table, exact=False, entropy=entropy, chunk_size=chunk_size,
-                   confidence=confidence, shared=shared,
-                   tick=_ticker(progress))
-    return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth, current,
-                  step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
+    return _tuned(rs, curve(False), *settings, entropy, chunk_size, confidence, start, notes)
 
 
 @dataclass
@@ -1242,7 +1340,7 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
                   seed, entropy, chunk_size, confidence, time.perf_counter() - start,
                   rs.assumptions(rules, side_a, side_b), tuple(notes),
                   _who(k, side_a, side_b), rs.policies(rules, side_a, side_b),
-                  _monotone(curve))
+                  _monotone(curve), "best" if isinstance(curve, _BestCurve) else "default")
 
 
 def _monotone(curve: _Curve) -> bool:
