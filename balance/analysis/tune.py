@@ -1499,6 +1499,37 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     if not isinstance(entrants, Mapping):
         entrants = {str(name): name for name in entrants}
     names = list(entrants)
+    _check_round_robin(rs, names, knob, margin, anchor, n, max_iterations)
+    rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
+                                  **rule_overrides)
+    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds, allowed=rs.field_range(rules_obj, knob))
+    k = dataclasses.replace(k, path=knob)
+    robin = _RoundRobin(
+        rs=rs, rules=rules_obj, knob=k, names=names, base_c=_entrant_combatants(rs, entrants),
+        table=_metric_table("score", _draw_worth(rules_obj, draw_worth)),
+        lattice=_Lattice(k, _precision(k, precision)), margin=float(margin), anchor=anchor,
+        n=RR_FIGHTS if n is None else n, seed=seed, entropy=root_entropy(seed),
+        confidence=confidence, max_iterations=max_iterations, progress=progress, start=start)
+    sides = [((robin.base_c[x],), (robin.base_c[y],)) for x in names for y in names if x != y]
+    exact = method == "exact" or (method is None and all(
+        _solvable(rs, rules_obj, sa, sb) for sa, sb in sides))
+    if not exact:
+        return robin.run(False)
+    try:
+        return robin.run(True)
+    except IntractableError as exc:
+        if method == "exact":
+            raise IntractableError(f"{exc} (method simulate finds handicaps by Monte "
+                                   "Carlo)") from None
+        result = robin.run(False)
+        return dataclasses.replace(result, notes=(*result.notes, (
+            f"the exact solver cannot answer every pairing tried ({exc}); simulated "
+            "instead")))
+
+
+def _check_round_robin(rs: Ruleset, names: Sequence[str], knob: str, margin: float,
+                       anchor: str | None, n: int | None, max_iterations: int) -> None:
+    """Refuse bad options of :func:`handicaps` in one line each."""
     if len(names) < 2 or len(set(names)) != len(names):
         raise SpecError("a round robin needs at least two entrants, each named once")
     for name in names:
@@ -1514,145 +1545,178 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
                         "tunable fields: " + ", ".join(fields))
     if anchor is not None and anchor not in names:
         raise SpecError(f"anchor {anchor!r} is not an entrant; entrants: " + ", ".join(names))
-    rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
-                                  **rule_overrides)
-    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds, allowed=rs.field_range(rules_obj, knob))
-    k = dataclasses.replace(k, path=knob)
-    worth = _draw_worth(rules_obj, draw_worth)
-    step = _precision(k, precision)
-    if n is None:
-        n = RR_FIGHTS
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise SpecError(f"n must be a whole number >= 1, got {n!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) \
             or max_iterations < 1:
         raise SpecError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
-    base_c = {name: rs.side(entrants[name])[0] if not isinstance(entrants[name], rs.Combatant)
-              else entrants[name] for name in names}
-    for name in names:
-        if len(rs.side(entrants[name])) != 1:
+
+
+def _entrant_combatants(rs: Ruleset, entrants: Mapping[str, Any]) -> dict[str, Any]:
+    """Each entrant's one combatant (a round robin of handicaps takes one per entrant)."""
+    out = {}
+    for name, spec in entrants.items():
+        side = (spec,) if isinstance(spec, rs.Combatant) else rs.side(spec)
+        if len(side) != 1:
             raise SpecError(f"entrant {name!r}: a round robin of handicaps takes one combatant "
                             "per entrant")
-    base: dict[str, Any] = {}
-    for name in names:
-        value = getattr(base_c[name], knob)
-        if value is None or not k.low <= value <= k.high:
-            raise SpecError(f"entrant {name!r} has {knob} = {value!r}, outside the range "
-                            f"{k.fmt(k.low)}..{k.fmt(k.high)} tuned; set it, or widen bounds")
-        base[name] = value
-    table = _metric_table("score", worth)
-    entropy = root_entropy(seed)
-    lattice = _Lattice(k, step)
+        out[name] = side[0]
+    return out
 
-    def run(exact: bool) -> Handicaps:
-        shared: dict[str, Any] = {}
-        values = dict(base)
-        tick = _ticker(progress)
 
-        def curve(name: str, against: Sequence[str] | None = None) -> _Curve:
-            def matchups(x: Any) -> list[_Matchup]:
-                me = rs.combatant(base_c[name], **{knob: x})
-                out = []
-                for other in names if against is None else against:
-                    if other == name:
-                        continue
-                    them = rs.combatant(base_c[other], **{knob: values[other]})
-                    out.append(_Matchup(rules_obj, (me,), (them,), False,
-                                        ("round-robin", name, other)))
-                    out.append(_Matchup(rules_obj, (them,), (me,), True,
-                                        ("round-robin", other, name)))
-                return out
+@dataclass
+class _RoundRobin:
+    """The search of :func:`handicaps`, step by step: the field's scores, a start even with
+    the anchor, passes over the entrants, and the answer."""
 
-            return _Curve(rs, matchups, table, exact=exact, entropy=entropy, chunk_size=n,
-                          confidence=confidence, shared=shared, tick=tick)
+    rs: Ruleset
+    rules: Any
+    knob: Knob
+    names: list[str]
+    base_c: dict[str, Any]
+    table: np.ndarray
+    lattice: _Lattice
+    margin: float
+    anchor: str | None
+    n: int
+    seed: int | None
+    entropy: int
+    confidence: float
+    max_iterations: int
+    progress: Progress | None
+    start: float
+    exact: bool = False
+    values: dict[str, Any] = dataclasses.field(default_factory=dict)
+    shared: dict[str, Any] = dataclasses.field(default_factory=dict)
+    tick: Callable[[], None] = lambda: None
 
-        def scores() -> tuple[Point, ...]:
+    def base(self) -> dict[str, Any]:
+        """Each entrant's value of the field as given, checked inside the range tuned."""
+        k, out = self.knob, {}
+        for name in self.names:
+            value = getattr(self.base_c[name], k.name)
+            if value is None or not k.low <= value <= k.high:
+                raise SpecError(f"entrant {name!r} has {k.name} = {value!r}, outside the range "
+                                f"{k.fmt(k.low)}..{k.fmt(k.high)} tuned; set it, or widen "
+                                "bounds")
+            out[name] = value
+        return out
+
+    def curve(self, name: str, against: Sequence[str] | None = None) -> _Curve:
+        """``name``'s expected score against the field (or ``against``), both seats, as a
+        function of its value, the others at their current values."""
+        rs, field_name = self.rs, self.knob.name
+
+        def matchups(x: Any) -> list[_Matchup]:
+            me = rs.combatant(self.base_c[name], **{field_name: x})
             out = []
-            for name in names:
-                c = curve(name)
-                low, high = c.interval(values[name], n)
-                out.append(Point(values[name], c.estimate(values[name], n), low, high,
-                                 0 if exact else n, float(c.outcomes(values[name], n)[0])))
-            return tuple(out)
+            for other in self.names if against is None else against:
+                if other == name:
+                    continue
+                them = rs.combatant(self.base_c[other], **{field_name: self.values[other]})
+                out.append(_Matchup(self.rules, (me,), (them,), False,
+                                    ("round-robin", name, other)))
+                out.append(_Matchup(self.rules, (them,), (me,), True,
+                                    ("round-robin", other, name)))
+            return out
 
-        initial = current = scores()
-        chosen = anchor or names[int(np.argmax([p.rate for p in initial]))]
-        history: list[dict[str, Any]] = [{"pass": 0, "values": dict(values),
-                    "worst": max(abs(p.rate - 0.5) for p in initial)}]
-        if max(abs(p.rate - 0.5) for p in initial) > margin:
-            # Start from each entrant even with the anchor alone: where strength is one
-            # dimension that is the answer, and elsewhere a start the passes below refine.
-            for name in names:
-                if name != chosen:
-                    index, _ = _nearest(curve(name, [chosen]), lattice, 0.5, n)
-                    values[name] = lattice.value(index)
-            current = scores()
-            history.append({"pass": "even with the anchor", "values": dict(values),
-                            "worst": max(abs(p.rate - 0.5) for p in current)})
-        visited = {tuple(values.values())}
-        stop, passes = "within margin", 0
-        while max(abs(p.rate - 0.5) for p in current) > margin:
-            if passes == max_iterations:
-                stop = "iteration cap"
-                break
-            passes += 1
-            order = sorted((i for i, name in enumerate(names) if name != chosen),
+        return _Curve(rs, matchups, self.table, exact=self.exact, entropy=self.entropy,
+                      chunk_size=self.n, confidence=self.confidence, shared=self.shared,
+                      tick=self.tick)
+
+    def scores(self) -> tuple[Point, ...]:
+        """Every entrant's expected score against the field at the current values."""
+        out = []
+        for name in self.names:
+            c, x = self.curve(name), self.values[name]
+            low, high = c.interval(x, self.n)
+            out.append(Point(x, c.estimate(x, self.n), low, high, 0 if self.exact else self.n,
+                             float(c.outcomes(x, self.n)[0])))
+        return tuple(out)
+
+    def nearest(self, name: str, against: Sequence[str] | None = None) -> Any:
+        index, _ = _nearest(self.curve(name, against), self.lattice, 0.5, self.n)
+        return self.lattice.value(index)
+
+    def snapshot(self, step: Any, scores: Sequence[Point]) -> dict[str, Any]:
+        return {"pass": step, "values": dict(self.values),
+                "worst": max(abs(p.rate - 0.5) for p in scores)}
+
+    def passes(self, chosen: str, current: tuple[Point, ...], history: list[dict[str, Any]]
+               ) -> tuple[tuple[Point, ...], str, int]:
+        """Gauss-Seidel passes over the entrants (the furthest from 50% first), each moved
+        to its value nearest 50% against the current field, until every score is within the
+        margin, the cap, or a set of values recurs: ``(scores, stop, passes)``."""
+        visited = {tuple(self.values.values())}
+        stop, count = "within margin", 0
+        while max(abs(p.rate - 0.5) for p in current) > self.margin:
+            if count == self.max_iterations:
+                return current, "iteration cap", count
+            count += 1
+            order = sorted((i for i, name in enumerate(self.names) if name != chosen),
                            key=lambda i: -abs(current[i].rate - 0.5))
             for i in order:
-                index, _ = _nearest(curve(names[i]), lattice, 0.5, n)
-                values[names[i]] = lattice.value(index)
-            current = scores()
-            history.append({"pass": passes, "values": dict(values),
-                            "worst": max(abs(p.rate - 0.5) for p in current)})
-            vector = tuple(values.values())
-            if vector in visited and max(abs(p.rate - 0.5) for p in current) > margin:
-                stop = ("stable: no entrant can move closer" if history[-2]["values"] == values
-                        else "cycle: the handicaps repeat")
+                self.values[self.names[i]] = self.nearest(self.names[i])
+            current = self.scores()
+            history.append(self.snapshot(count, current))
+            vector = tuple(self.values.values())
+            if vector in visited and history[-1]["worst"] > self.margin:
+                stop = ("stable: no entrant can move closer" if history[-2]["values"] ==
+                        self.values else "cycle: the handicaps repeat")
                 break
             visited.add(vector)
+        return current, stop, count
+
+    def why_not(self, current: Sequence[Point]) -> str:
+        """Why no handicaps reach the margin: the worst entrant's neighbouring values."""
+        k, lattice = self.knob, self.lattice
+        i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
+        name, c = self.names[i], self.curve(self.names[i])
+        index = round((self.values[name] - k.low) / lattice.step)
+        near = [lattice.value(j) for j in (index - 1, index, index + 1) if 0 <= j <= lattice.K]
+        return (f"{name}'s nearest values miss the margin: " + ", ".join(
+            f"{k.name} = {k.fmt(x)} gives {c.estimate(x, self.n):.1%}" for x in near)
+            + (" (whole steps: no value in between; widen the margin)" if k.integer else ""))
+
+    def run(self, exact: bool) -> Handicaps:
+        """The search by one method, from the values as given."""
+        self.exact, self.shared, self.tick = exact, {}, _ticker(self.progress)
+        base = self.base()
+        self.values = dict(base)
+        initial = current = self.scores()
+        chosen = self.anchor or self.names[int(np.argmax([p.rate for p in initial]))]
+        history = [self.snapshot(0, initial)]
+        if history[0]["worst"] > self.margin:
+            # Start from each entrant even with the anchor alone: where strength is one
+            # dimension that is the answer, and elsewhere a start the passes refine.
+            for name in self.names:
+                if name != chosen:
+                    self.values[name] = self.nearest(name, [chosen])
+            current = self.scores()
+            history.append(self.snapshot("even with the anchor", current))
+        current, stop, passes = self.passes(chosen, current, history)
         if stop != "within margin" and len(history) > 1:
             best = min(history, key=lambda h: h["worst"])
-            if best["values"] != values:
-                values.update(best["values"])
-                current = scores()
-        converged = max(abs(p.rate - 0.5) for p in current) <= margin
-        confirmed = converged and all(0.5 - margin <= p.low and p.high <= 0.5 + margin
-                                      for p in current)
-        notes: list[str] = []
-        if not converged:  # show why: the worst entrant's neighbouring values
-            i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
-            name, c = names[i], curve(names[i])
-            index = round((values[name] - k.low) / lattice.step)
-            near = [lattice.value(j) for j in (index - 1, index, index + 1)
-                    if 0 <= j <= lattice.K]
-            notes.append(f"{name}'s nearest values miss the margin: " + ", ".join(
-                f"{knob} = {k.fmt(x)} gives {c.estimate(x, n):.1%}" for x in near)
-                + (" (whole steps: no value in between; widen the margin)" if k.integer
-                   else ""))
-        counters = shared["counters"]
-        return Handicaps(rs.name, k, tuple(names), tuple(base[x] for x in names),
-                         tuple(values[x] for x in names), initial, current, float(margin),
-                         chosen, "exact" if exact else "simulate", passes, converged,
-                         confirmed, stop, tuple(history), 0 if exact else n,
-                         counters["fights"], counters["solves"], None if exact else seed,
-                         None if exact else entropy, confidence,
-                         time.perf_counter() - start,
-                         rs.assumptions(rules_obj, (base_c[names[0]],), (base_c[names[1]],)),
-                         tuple(notes),
-                         rs.policies(rules_obj, (base_c[names[0]],), (base_c[names[1]],)))
+            if best["values"] != self.values:
+                self.values.update(best["values"])
+                current = self.scores()
+        return self.answer(base, initial, current, chosen, stop, passes, history)
 
-    sides = [((base_c[x],), (base_c[y],)) for x in names for y in names if x != y]
-    exact = method == "exact" or (method is None and all(
-        _solvable(rs, rules_obj, sa, sb) for sa, sb in sides))
-    if exact:
-        try:
-            return run(True)
-        except IntractableError as exc:
-            if method == "exact":
-                raise IntractableError(f"{exc} (method simulate finds handicaps by Monte "
-                                       "Carlo)") from None
-            result = run(False)
-            return dataclasses.replace(result, notes=(*result.notes, (
-                f"the exact solver cannot answer every pairing tried ({exc}); simulated "
-                "instead")))
-    return run(False)
+    def answer(self, base: Mapping[str, Any], initial: tuple[Point, ...],
+               current: tuple[Point, ...], chosen: str, stop: str, passes: int,
+               history: list[dict[str, Any]]) -> Handicaps:
+        converged = max(abs(p.rate - 0.5) for p in current) <= self.margin
+        confirmed = converged and all(0.5 - self.margin <= p.low and p.high <= 0.5 + self.margin
+                                      for p in current)
+        notes = [] if converged else [self.why_not(current)]
+        counters, names, exact = self.shared["counters"], self.names, self.exact
+        first = ((self.base_c[names[0]],), (self.base_c[names[1]],))
+        return Handicaps(self.rs.name, self.knob, tuple(names), tuple(base[x] for x in names),
+                         tuple(self.values[x] for x in names), initial, current, self.margin,
+                         chosen, "exact" if exact else "simulate", passes, converged,
+                         confirmed, stop, tuple(history), 0 if exact else self.n,
+                         counters["fights"], counters["solves"], None if exact else self.seed,
+                         None if exact else self.entropy, self.confidence,
+                         time.perf_counter() - self.start,
+                         self.rs.assumptions(self.rules, *first), tuple(notes),
+                         self.rs.policies(self.rules, *first))
