@@ -877,7 +877,10 @@ class Tuning:
             lo, hi = self.bracket or (near, other)
             who = "no whole value" if whole["monotone"] else "neither"
             digits = 2 if self.method == "exact" else 1
-            return (f"No whole value of {knob.path} {self._reach()}: {knob.fmt(lo.value)} gives "
+            lead = (f"No whole value of {knob.path}" if knob.side is None else
+                    f"No whole number of {knob.label} for {self.who or knob.side} "
+                    f"({knob.path})")
+            return (f"{lead} {self._reach()}: {knob.fmt(lo.value)} gives "
                     f"{lo.text()} and {knob.fmt(hi.value)} gives {hi.text()}, so {who} is "
                     f"within {whole['within']:.{digits}f} points of {self.target:.1%} (the step "
                     f"from {knob.fmt(lo.value)} to {knob.fmt(hi.value)} moves {self.what} "

@@ -37,7 +37,8 @@ def _cliff(t, low: int, high: int, falling: bool = True) -> None:
         assert 100 * nearer >= whole["within"] - 1e-9
     assert whole["within"] >= 100 * NEAR
     sentence = t.sentence()
-    assert sentence.startswith(f"No whole value of {t.knob.path} makes it even: {low} gives ")
+    assert sentence.startswith("No whole ")
+    assert f"{t.knob.path}) makes it even: {low} gives " in sentence
     assert f"no whole value is within {whole['within']:.{2 if t.method == 'exact' else 1}f} " \
            "points of 50.0%" in sentence
     # the fractional crossing only as the secondary line, between the two
