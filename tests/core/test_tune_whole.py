@@ -166,3 +166,18 @@ def test_cli_play_best(cli):
     status, _, err = cli("tune", "crt", "--entrants", "novice,expert", "--knob", "combats",
                          "--play", "best")
     assert status == 2 and err.startswith("balance: error: --play best applies to the matchup")
+
+
+def test_a_best_play_spec_tunes_its_matchup_under_best_play():
+    from balance.experiments.tuning import from_spec
+
+    spec = balance.load_spec({
+        "ruleset": "crt", "description": "crt: tuned under best play (test)",
+        "question": "Which round cap brings a novice to 20% against an expert?",
+        "rules": {"extraordinary": False}, "a": [{"preset": "novice"}],
+        "b": [{"preset": "expert"}],
+        "grid": {"axes": [{"field": "rules.max_rounds", "values": [3, 5]}]},
+        "run": {"play": "best"},
+        "tune": [{"knob": "rules.max_rounds", "target": 0.2}]})
+    t = from_spec(spec, 0)
+    assert t.play == "best" and [p.value for p in t.bracket] == [3, 4]
