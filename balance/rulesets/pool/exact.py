@@ -42,7 +42,12 @@ Draws and the objective
 -----------------------
 Side A maximises ``P(A wins) + draw_worth * P(draw)`` (``draw_worth = 0.5`` is the same as
 maximising ``P(A wins) - P(B wins)``); side B minimises it.  A core where nobody can
-possibly hit any more is a draw (the stalemate rule); reaching the cap is a draw.  The
+possibly hit any more is a draw (the stalemate rule: at the end of the ``stalemate_rounds``-th
+round from the start of the round that finds it); reaching the cap is a draw.  Where a miss
+can hurt the attacker (``margin_failure_damage``) those rounds are played: the stalemate is a
+game of its own, ``stalemate_rounds`` layers over every undecided core ending in a draw, whose
+values a turn into a new round on a stalemated core reads (:func:`solve_order`); elsewhere
+nothing can happen in them and the core is worth a draw at once.  The
 win / draw / loss probabilities, the distribution of fight length and the opening states
 come from propagating the state distribution round by round under the equilibrium
 strategies (:func:`outcome_chain`); ``A wins + draw_worth * draw`` equals the game value.
