@@ -1349,7 +1349,10 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
 def _monotone(curve: _Curve) -> bool:
     """Whether the rate moves one way over the values tried, compared on the fights every
     value shares (the first chunk of the common streams; exact: the solved rates)."""
-    rates = [curve.estimate(x, curve.chunk_size) for x in sorted(curve.seen)]
+    if isinstance(curve, _BestCurve) and not curve.exact:  # each value a game of its own
+        rates = [curve.estimate(x, curve.seen[x]) for x in sorted(curve.seen)]
+    else:
+        rates = [curve.estimate(x, curve.chunk_size) for x in sorted(curve.seen)]
     steps = np.diff(rates)
     return bool((steps >= 0).all() or (steps <= 0).all())
 
