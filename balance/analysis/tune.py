@@ -1333,7 +1333,7 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
         answer = _real_exact(curve, k, metric, target, notes)
     else:
         answer = _on_lattice(curve, k, target, step, max_fights, notes)
-    _notes(curve, k, metric, answer, step, max_fights, notes)
+    _notes(curve, k, metric, target, answer, step, max_fights, notes)
     points = tuple(sorted((_point(curve, x) for x in curve.seen), key=lambda p: p.value))
     counters = curve.counters
     return Tuning(rs.name, k, metric, target, worth, "exact" if curve.exact else "simulate",
@@ -1414,13 +1414,13 @@ def _sharpen(curve: _Curve, values: Sequence[Any], max_fights: int) -> None:
             curve.estimate(x, n)
 
 
-def _notes(curve: _Curve, k: Knob, metric: str, answer: _Answer, step: float,
+def _notes(curve: _Curve, k: Knob, metric: str, target: float, answer: _Answer, step: float,
            max_fights: int, notes: list[str]) -> None:
     """The notes an answer needs: stalemates, a plateau, precision, the range's end."""
     bracket = answer.bracket
     if bracket is not None and metric == "score" and max(p.draw for p in bracket) >= 0.5:
-        notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%}): "
-                     "it is even by stalemate")
+        notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%})"
+                     + (": it is even by stalemate" if target == 0.5 else ""))
     if answer.wide and answer.status != "unreachable":
         notes.append(f"the rate stays within noise of the target over more than {MAX_WINDOW} "
                      f"values of {k.path}: the interval is at least as wide as shown")
