@@ -191,3 +191,30 @@ def test_kernel_and_reference_agree_with_the_exact_distribution(policy):
         assert gof_pvalue(counts, probs) > 1e-3  # false alarm 0.1%
         rounds = np.bincount(out.rounds, minlength=r.max_rounds + 1)
         assert gof_pvalue(rounds, dist.rounds()) > 1e-3  # false alarm 0.1%
+
+
+def test_a_group_fight_plays_its_stalemate_alike_in_kernel_and_exact():
+    """Two against one under fixed policies: a played stalemate in a group fight (a fighter
+    who falls to its own miss passes the turn on).  100 000 kernel fights against the exact
+    outcome distribution and fight lengths: each p > 1e-3 (a 0.1% false alarm)."""
+    from balance.rulesets.pool import exact
+
+    pool = balance.get("pool")
+    r = pool.rules(margin_failure_damage=True, max_rounds=8, exact_play="policies")
+    side_a = pool.side([
+        "coordination=3,intellect=2,fortitude=5,combat=2,wound_points=4,pool_policy=random_mixed",
+        "coordination=3,intellect=1,fortitude=4,combat=1,wound_points=3,pool_policy=all_in_first"])
+    side_b = pool.side("coordination=4,intellect=2,fortitude=5,combat=2,wound_points=5,"
+                       "pool_policy=random_mixed")
+    dist = exact.outcome_distribution(r, side_a, side_b)
+    probs, _ = dist.categories()
+    assert probs[1] > 0.1 and probs[2] > 0.1  # B wins in some, others end in a stalemate
+    out = pool.simulate(r, side_a, side_b, n=100_000, rng=stream(20, "played-stalemate-group"))
+    causes = tuple(pool.causes)
+    w, c = np.asarray(out.winner), np.asarray(out.cause)
+    counts = np.array([np.sum(w == 1), np.sum(w == 2),
+                       np.sum((w == 0) & (c == causes.index("stalemate"))),
+                       np.sum((w == 0) & (c == causes.index("max_rounds")))])
+    assert gof_pvalue(counts, probs) > 1e-3  # false alarm 0.1%
+    rounds = np.bincount(out.rounds, minlength=r.max_rounds + 1)
+    assert gof_pvalue(rounds, dist.rounds()) > 1e-3  # false alarm 0.1%
