@@ -352,6 +352,12 @@ class Ruleset(abc.ABC):
                     raise SpecError(f"side {label} holds a {type(c).__name__}, not a "
                                     f"{self.name} combatant")
 
+    def field_range(self, rules: Any, name: str) -> tuple[float, float] | None:
+        """The range the rules allow a combatant field ``name``, where they narrow the
+        field's declared ``low..high`` (pool's ``stat_ranges``), else ``None`` (default:
+        the declaration is the range).  ``tune`` searches inside it."""
+        return None
+
     def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
         """The DEFAULT and AMBIG readings in force, as ``"name=value [TAG]"``.
 

@@ -864,6 +864,13 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("tune-margin-inf-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
                                          "--knob", "combats", "--margin", "inf"),
      "margin must be a rate strictly between 0 and 0.5, got inf"),
+    ("tune-play-best-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                        "--knob", "combats", "--play", "best"),
+     "--play best applies to the matchup mode"),
+    ("tune-bounds-outside-the-rules-range", argv("tune", "pool", "--a", "duellist", "--b",
+                                                 "average", "--knob", "b.0.coordination",
+                                                 "--bounds", "0,5"),
+     "bounds of b.0.coordination must be low < high inside 1..10 (the range the rules allow)"),
     ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
      "is a file, not a folder; give the folder to write the ruleset file in"),
     # a ruleset file with a mistake: refused before any fight, naming the line and the key

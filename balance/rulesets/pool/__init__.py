@@ -101,6 +101,13 @@ class Pool(Ruleset):
                     raise SpecError(f"{where}: starts out of the fight with {wp} WP; "
                                     f"Wound Points must exceed down_at={rules.down_at}")
 
+    def field_range(self, rules: _rules.Rules, name: str) -> tuple[float, float] | None:
+        """A stat's range is the rules' ``stat_ranges`` (003.4 stat scales)."""
+        if name in _rules.STATS:
+            low, high = rules.stat_range(name)
+            return float(low), float(high)
+        return None
+
     def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         skip: set[str] = set()
         everyone: Sequence[Any] = (*side_a, *side_b)
