@@ -710,13 +710,86 @@ def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> s
                results.loc[i, f"{m.column}_high"], exact)
 
 
-def _half_of_difference(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
-                        exact: bool) -> float:
-    """The 95% half-width of the difference between two rows' ``col`` (independent cells:
-    their standard errors, read back from their intervals, add in quadrature); 0 exact."""
+def _difference_se(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
+                   exact: bool) -> float:
+    """The standard error of the difference between two rows' ``col``; 0 exact.
+
+    The one place a verdict reads how sure a difference is: the cells are independent
+    (each variant on its own streams), so their standard errors, read back from their
+    intervals, add in quadrature.  Paired fights (variants played on the same streams)
+    give a difference its own, smaller, error: the comparisons take it from here, and a
+    :class:`Family` takes whatever errors it is given."""
     if exact:
         return 0.0
-    return Z95 * math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+    return math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+
+
+def _half_of_difference(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
+                        exact: bool) -> float:
+    """The 95% half-width of the difference between two rows' ``col``
+    (:func:`_difference_se`); 0 exact."""
+    return Z95 * _difference_se(a, b, col, exact)
+
+
+PROCEDURES = {"holm": "Holm-adjusted 5%",
+              "bh": "Benjamini-Hochberg 5% false discovery rate"}
+"""The multiple-comparison procedures a verdict controls its claims with, as its sentences
+name them (:class:`Family`)."""
+FAMILY_ALPHA = 0.05
+"""The error a family of comparisons is controlled at: Holm's family-wise error rate, or
+Benjamini-Hochberg's false discovery rate."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """Comparisons a verdict makes together, each a difference ``diff`` with its standard
+    error ``se`` (0: exact) tested against ``beyond`` (a margin, 0 by default) in its own
+    direction (:func:`balance.stats.normal_pvalue`), under one procedure (``"holm"`` or
+    ``"bh"``, :data:`PROCEDURES`) at :data:`FAMILY_ALPHA`.  A verdict claims a difference
+    only where :meth:`claimed` says so; an exact family claims every difference beyond its
+    margin (its p-values are 0 or 1)."""
+
+    procedure: str
+    diff: np.ndarray
+    se: np.ndarray
+    beyond: float | np.ndarray = 0.0
+
+    def pvalues(self) -> np.ndarray:
+        from ..stats import normal_pvalue
+
+        return normal_pvalue(self.diff, self.se, self.beyond)
+
+    def adjusted(self) -> np.ndarray:
+        from ..stats import benjamini_hochberg, holm
+
+        adjust = holm if self.procedure == "holm" else benjamini_hochberg
+        return adjust(self.pvalues())
+
+    def claimed(self) -> np.ndarray:
+        """Which differences the family claims: adjusted p-value below the level."""
+        return self.adjusted() < FAMILY_ALPHA
+
+    def halves(self) -> np.ndarray:
+        """Each comparison's half-width at the level the procedure tests it at: Holm's
+        ``alpha / (m - rank + 1)`` (its rank by p-value), Benjamini-Hochberg's
+        ``alpha * rank / m``; the interval a claim's size is read from."""
+        from ..stats import z_value
+
+        m = len(self.diff)
+        if m == 0:
+            return np.zeros(0)
+        rank = np.empty(m, int)
+        rank[np.argsort(self.pvalues(), kind="stable")] = np.arange(1, m + 1)
+        level = (FAMILY_ALPHA / (m - rank + 1) if self.procedure == "holm"
+                 else FAMILY_ALPHA * rank / m)
+        return np.array([z_value(1 - a) for a in level]) * np.asarray(self.se, float)
+
+    def foot(self) -> str:
+        """The sentence's foot: "differences claimed at Holm-adjusted 5% over 361
+        comparisons"."""
+        m = len(self.diff)
+        return (f"differences claimed at {PROCEDURES[self.procedure]} over {m:,} "
+                f"comparison{'s' if m != 1 else ''}")
 
 
 def _noise(part: pd.DataFrame, m: Measure = WIN) -> float:
@@ -1047,19 +1120,46 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
 
     For an ``axis`` of whole-side values that are presets and the same presets with one
     field fixed (:func:`_variants`; e.g. each style as it is and always thrusting, swinging
-    or blowing), every preset is compared in every cell of the other axes with the best of
-    its fixed variants there (by ``measure``): *worse* where it trails by more than the
-    thresholds' ``worth_margin``
-    (the difference's 95% interval included), *behind within the margin* where it trails
-    beyond the interval but by less, *ahead* where it leads every variant by more than the
-    margin.  ``None`` when the axis has another shape.
+    or blowing), every preset is compared in every cell of the other axes with each of its
+    fixed variants there (by ``measure``), all the comparisons tested together under Holm's
+    procedure (:data:`VARIANTS_PROCEDURE`, family-wise 5%): a preset is *behind* where it
+    trails some variant by a difference Holm's procedure claims, *worse* where that
+    variant's Holm-level interval also clears the thresholds' ``worth_margin``, *ahead*
+    where it leads every variant by such a difference beyond the margin; else *level*.
+    ``None`` when the axis has another shape.
     """
     labels = labels or Labels()
-    th, col = thresholds, measure.column
     found = _variants(list(dict.fromkeys(results[axis].tolist())))
     if found is None:
         return None
     name, bases, variants = found
+    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact)
+    if not rows:
+        return None
+    family = Family(VARIANTS_PROCEDURE, np.array([c["diff"] for c in rows]),
+                    np.array([c["se"] for c in rows]))
+    verdicts = _variant_verdicts(rows, family, thresholds.worth_margin)
+    text = _variants_text(verdicts, axis, axes, name, bases, variants, labels, exact,
+                          thresholds)
+    if not exact:
+        text = text[:-1] + f" ({family.foot()})."
+    return Verdict((Sentence(_capital(text), "variants",
+                             float(sum(r["word"] == "worse" for r in verdicts))),),
+                   thresholds=thresholds, read=_WORTH)
+
+
+VARIANTS_PROCEDURE = "holm"
+"""How a variants verdict controls its many comparisons: Holm's (family-wise), since its
+question -- is a preset's own choice *ever* beaten? -- is answered wrongly by any one false
+claim."""
+
+
+def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
+                         bases: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
+                         col: str, exact: bool) -> list[dict[str, Any]]:
+    """Every comparison of a preset's own choice with one fixed variant, in every cell of
+    the other axes: ``preset``, ``at`` (the cell), ``choice``, ``diff`` (own minus fixed,
+    for the side the axis is on) and ``se`` (of the difference, :func:`_difference_se`)."""
     others = [a for a in axes if a != axis]
     sign = 1 if _side_of(axis) == "a" else -1
     rows: list[dict[str, Any]] = []
@@ -1070,23 +1170,53 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
             if bases[preset] not in by.index:
                 continue
             own = by.loc[bases[preset]]
-            played = [(choice, by.loc[v]) for choice, v in fixed.items() if v in by.index]
-            if not played:
-                continue
-            choice, best = max(played, key=lambda cv: sign * cv[1][col])
-            diff = sign * float(own[col] - best[col])
-            half = _half_of_difference(own, best, col, exact)
-            rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
-                         "choice": choice, "diff": diff, "half": half})
-    if not rows:
-        return None
+            for choice, value in fixed.items():
+                if value not in by.index:
+                    continue
+                other = by.loc[value]
+                rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
+                             "choice": choice, "diff": sign * float(own[col] - other[col]),
+                             "se": _difference_se(own, other, col, exact)})
+    return rows
+
+
+def _variant_verdicts(rows: Sequence[Mapping[str, Any]], family: Family, margin: float
+                      ) -> list[dict[str, Any]]:
+    """One verdict per preset and cell: ``word`` (worse, behind, ahead or level), with the
+    comparison it rests on (the variant it trails most, or leads least)."""
+    claimed, halves = family.claimed(), family.halves()
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault((r["preset"], repr(sorted(r["at"].items(), key=str))), []).append(i)
+    out = []
+    for members in groups.values():
+        worst = min(members, key=lambda i: rows[i]["diff"])
+        trails = [i for i in members if claimed[i] and rows[i]["diff"] < 0]
+        if any(rows[i]["diff"] + halves[i] < -margin for i in trails):
+            word = "worse"
+        elif trails:
+            word = "behind"
+        elif all(claimed[i] and rows[i]["diff"] - halves[i] > margin for i in members):
+            word = "ahead"
+        else:
+            word = "level"
+        r = rows[worst]
+        out.append({**r, "word": word, "half": Z95 * r["se"]})
+    return out
+
+
+def _variants_text(verdicts: Sequence[Mapping[str, Any]], axis: str, axes: Sequence[str],
+                   name: str, bases: Mapping[str, Any],
+                   variants: Mapping[str, Mapping[str, Any]], labels: Labels, exact: bool,
+                   th: Thresholds) -> str:
+    """The variants sentence: how many matchups are worse, behind, ahead and level, with the
+    worst of each (its 95% interval shown; the words are the family's)."""
+    others = [a for a in axes if a != axis]
     field_name = labels.column(f"{_side_of(axis)}.0.{name}")
     choices = sorted({c for fixed in variants.values() for c in fixed})
-    worse = sorted((r for r in rows if r["diff"] + r["half"] < -th.worth_margin),
-                   key=lambda r: r["diff"])
-    behind = sorted((r for r in rows if -th.worth_margin <= r["diff"] + r["half"] < 0),
-                    key=lambda r: r["diff"])
-    ahead = [r for r in rows if r["diff"] - r["half"] > th.worth_margin]
+    worse = sorted((r for r in verdicts if r["word"] == "worse"), key=lambda r: r["diff"])
+    behind = sorted((r for r in verdicts if r["word"] == "behind"), key=lambda r: r["diff"])
+    ahead = [r for r in verdicts if r["word"] == "ahead"]
 
     def matchup(r: Mapping[str, Any]) -> str:
         at = ", ".join(f"{labels.value(o, v)}" for o, v in r["at"].items())
@@ -1094,23 +1224,21 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 + f" {_points(r['diff'], r['half'], exact)} against {r['choice']}")
 
     margin = _margin_points(th.worth_margin)
-    lead = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
-            f"fixed, in {len(rows):,} matchups ({len(variants)} presets"
-            + (f" x {len(rows) // len(variants)} cells" if others else "") + "): ")
+    text = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
+            f"fixed, in {len(verdicts):,} matchups ({len(variants)} presets"
+            + (f" x {len(verdicts) // len(variants)} cells" if others else "") + "): ")
     if worse:
-        text = (lead + f"worse by more than {margin} in {len(worse):,} "
-                f"({'; '.join(matchup(r) for r in worse[:LISTED])}"
-                + (f"; {len(worse) - LISTED} more" if len(worse) > LISTED else "") + ")")
+        text += (f"worse by more than {margin} in {len(worse):,} "
+                 f"({'; '.join(matchup(r) for r in worse[:LISTED])}"
+                 + (f"; {len(worse) - LISTED} more" if len(worse) > LISTED else "") + ")")
     else:
-        text = lead + f"never worse by more than {margin}"
+        text += f"never worse by more than {margin}"
     if behind:
         text += (f"; behind{'' if exact else ' beyond the noise'} but by less in "
                  f"{len(behind):,} (the most: {matchup(behind[0])})")
-    level = len(rows) - len(worse) - len(behind) - len(ahead)
-    text += (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; level "
-             f"with the best of them in {level:,}.")
-    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),), thresholds=th,
-                   read=_WORTH)
+    level = len(verdicts) - len(worse) - len(behind) - len(ahead)
+    return text + (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; "
+                   f"level with the best of them in {level:,}.")
 
 
 def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
