@@ -64,7 +64,6 @@ draws everything (:func:`choose_measure`).  The sentences name the measure they 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -932,6 +931,100 @@ def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
     return None
 
 
+OPTIONS_PROCEDURE = "bh"
+"""How an options verdict controls its many comparisons: Benjamini-Hochberg's false
+discovery rate, since it lists discoveries (the options an option beats, the conditions
+where it beats the default), where a few false entries among many true ones mislead less
+than missing the true ones."""
+
+
+@dataclass
+class _Options:
+    """What an options verdict reads: one axis at the baseline of the others (``part``,
+    ``by_option``), whose side it is (``sign``: +1 where a higher rate is better for it),
+    the default and the key option, and the comparisons it makes (:meth:`compare`, all
+    tested together under :data:`OPTIONS_PROCEDURE` once gathered)."""
+
+    results: pd.DataFrame
+    axes: Sequence[str]
+    axis: str
+    labels: Labels
+    exact: bool
+    th: Thresholds
+    m: Measure
+    part: pd.DataFrame = field(init=False)
+    held: list[str] = field(init=False)
+    comparisons: dict[Any, tuple[float, float]] = field(default_factory=dict)
+    claims: dict[Any, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.results = self.results.assign(_cell=np.arange(len(self.results)))
+        self.part, self.held = _at_baseline(self.results, self.axes, [self.axis], self.labels)
+
+    @property
+    def by_option(self) -> pd.DataFrame:
+        return self.part.set_index(self.axis)
+
+    @property
+    def rule(self) -> bool:
+        return _side_of(self.axis) == "rules"
+
+    @property
+    def side(self) -> str:
+        return "A" if _side_of(self.axis) == "a" else "B"
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.rule or self.side == "A" else -1
+
+    @property
+    def lead(self) -> str:
+        return f"With {_and(self.held)}, " if self.held else ""
+
+    def name(self, option: Any) -> str:
+        return (f"{self.labels.column(self.axis)} = {self.labels.value(self.axis, option)}"
+                if self.rule else self.labels.value(self.axis, option))
+
+    def rate(self, option: Any) -> str:
+        row = self.by_option.loc[option]
+        col = self.m.column
+        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], self.exact)
+
+    def difference(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, float]:
+        """The signed difference of two rows and its 95% half-width; the comparison joins
+        the family (once, however many sentences read it), and its key is returned."""
+        col = self.m.column
+        key = (int(a["_cell"]), int(b["_cell"]))
+        self.comparisons[key] = (self.sign * float(a[col] - b[col]),
+                                 _difference_se(a, b, col, self.exact))
+        return key, Z95 * self.comparisons[key][1]
+
+    def compare(self, option: Any, other: Any) -> tuple[float, float]:
+        """The difference of two options (at the baseline) and its 95% half-width."""
+        key, half = self.difference(self.by_option.loc[option], self.by_option.loc[other])
+        return self.comparisons[key][0], half
+
+    def pair(self, option: Any, other: Any) -> Any:
+        """The key of the comparison of two options at the baseline."""
+        by = self.by_option
+        return int(by.loc[option, "_cell"]), int(by.loc[other, "_cell"])
+
+    def settle(self) -> Family:
+        """Test the gathered comparisons together; :meth:`beyond` reads the outcome."""
+        keys = list(self.comparisons)
+        family = Family(OPTIONS_PROCEDURE, np.array([self.comparisons[k][0] for k in keys]),
+                        np.array([self.comparisons[k][1] for k in keys]),
+                        self.th.worth_margin)
+        self.claims = dict(zip(keys, family.claimed().tolist(), strict=True))
+        return family
+
+    def beyond(self, key: Any, direction: int) -> bool:
+        """Whether the family claims comparison ``key`` (:meth:`difference`, :meth:`pair`)
+        beyond the margin in ``direction`` (+1: ahead, -1: behind)."""
+        diff = self.comparisons[key][0]
+        return bool(self.claims.get(key)) and diff * direction > self.th.worth_margin
+
+
 def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                     labels: Labels | None = None, exact: bool = False,
                     focus: str | None = None,
@@ -945,139 +1038,185 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     best under); then for ``focus`` (the option the question is about, as the table writes
     it; default: the best option other than the default) its rate against the default
     option (the axis's baseline, or ``default``) -- worth taking, worse, or no better, by
-    the thresholds' ``worth_margin`` with the difference's interval -- which other options
-    it beats and trails, and the values of each other axis (one at a time, the rest at
-    their baseline) where it beats the default (a rule's: where it helps A, and where it
-    hurts A).  The key claim is that comparison.  The rates are ``measure``'s.
+    the thresholds' ``worth_margin`` -- which other options it beats and trails, and the
+    values of each other axis (one at a time, the rest at their baseline) where it beats
+    the default (a rule's: where it helps A, and where it hurts A).  Every difference a
+    sentence claims is claimed by the family of all the comparisons it makes, under
+    :data:`OPTIONS_PROCEDURE` (named in the sentence's foot where simulated).  The key claim
+    is the focus option against the default.  The rates are ``measure``'s.
     """
-    labels = labels or Labels()
-    th, m, col = thresholds, measure, measure.column
-    margin = _margin_points(th.worth_margin)
+    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure)
     values = list(dict.fromkeys(results[axis].tolist()))
     if default is None:
-        default = next((v for v in values if labels.is_baseline(axis, v)), None)
-    part, held = _at_baseline(results, axes, [axis], labels)
-    by_option = part.set_index(axis)
-    rule = _side_of(axis) == "rules"
-    side = "A" if _side_of(axis) == "a" else "B"
-    sign = 1 if rule or side == "A" else -1
-    lead = f"With {_and(held)}, " if held else ""
-
-    def name(option: Any) -> str:
-        return (f"{labels.column(axis)} = {labels.value(axis, option)}" if rule
-                else labels.value(axis, option))
-
-    def rate(option: Any) -> str:
-        row = by_option.loc[option]
-        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], exact)
-
-    def compare(option: Any, other: Any) -> tuple[float, float]:
-        a, b = by_option.loc[option], by_option.loc[other]
-        return sign * float(a[col] - b[col]), _half_of_difference(a, b, col, exact)
-
-    ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, col])
+        default = next((v for v in values if ctx.labels.is_baseline(axis, v)), None)
+    by_option = ctx.by_option
+    ranked = sorted(by_option.index, key=lambda v: -ctx.sign * by_option.loc[v, measure.column])
     best = ranked[0]
-    sentences = []
     if default is None or default not in by_option.index:
-        sentences.append(Sentence(
-            f"{lead}A does best under {name(best)} ({m.verb} {rate(best)})." if rule else
-            f"{lead}side {side}'s best option is {name(best)} ({m.verb} {rate(best)}).",
-            "option"))
-        return Verdict(tuple(_capitalised(sentences)), thresholds=th, read=_WORTH)
-    name_d = labels.value(axis, default)
+        text = (f"{ctx.lead}A does best under {ctx.name(best)} ({measure.verb} "
+                f"{ctx.rate(best)})." if ctx.rule else
+                f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(best)} ({measure.verb} "
+                f"{ctx.rate(best)}).")
+        return Verdict(tuple(_capitalised([Sentence(text, "option")])), thresholds=thresholds,
+                       read=_WORTH)
     options = [v for v in ranked if v != default]
     key = next((v for v in options if focus is not None and str(v) == str(focus)),
                options[0] if options else None)
-    best_wins = best != default and \
-        compare(best, default)[0] - compare(best, default)[1] > th.worth_margin
-    if best_wins and key != best:
-        diff, half = compare(best, default)
-        sentences.append(Sentence(
-            (f"{lead}A does best under {name(best)}: " if rule else
-             f"{lead}side {side}'s best option is {name(best)}: ")
-            + f"{m.verb} {rate(best)}, {_points(diff, half, exact)} against the default, "
-            f"{name_d} ({rate(default)}).", "option", diff, diff - half, diff + half))
-    elif not best_wins and not (rule and key is not None):  # a rule's: said with its key
-        sentences.append(Sentence(
-            f"{lead}A does best under the default, {name(default)} ({m.verb} "
-            f"{rate(default)}): no other value of it helps A by more than {margin}." if rule
-            else f"{lead}the default, {name_d}, is side {side}'s best option ({m.verb} "
-                 f"{rate(default)}): no other beats it by more than {margin}.",
-            "option", 0.0))
+    if best != default:
+        ctx.compare(best, default)
+    where = _option_conditions(ctx, key, default) if key is not None else {}
     if key is not None:
-        diff, half = compare(key, default)
-        word = ("worth taking" if diff - half > th.worth_margin else
-                "worse than the default" if diff + half < -th.worth_margin else
-                "no better than the default")
-        beats = [(v, *compare(key, v)) for v in options if v != key]
-        under = "under " if rule else ""
-        wins = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
-                           if d - h > th.worth_margin])
-        loses = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
-                            if d + h < -th.worth_margin])
-        opening = f"{m.verb} {rate(key)}, {_points(diff, half, exact)} against the default, " \
-                  f"{name_d} ({rate(default)})"
-        others = [a for a in axes if a != axis]
-        where = functools.partial(_worth_where, results, axis, key, default, others, labels,
-                                  sign, exact, th, m)
-        if rule:
-            text = (lead + (f"A does best under {name(key)}: " if best_wins and key == best
-                            else f"under {name(key)}, ") + opening)
-            against = ([f"better than {_and(wins, LISTED)}"] if wins else []) + (
-                [f"worse than {_and(loses, LISTED)}"] if loses else [])
-            if against:
-                text += "; A does " + " and ".join(against)
-            if others:
-                helps, hurts = where(), where(worse=True)
-                moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
-                         if helps else []) + (
-                    [f"it hurts A by more than {margin} where {'; '.join(hurts)}"]
-                    if hurts else [])
-                text += ("; " + "; and ".join(moves) if moves else
-                         f"; it moves A by more than {margin} nowhere in this grid")
-            elif abs(diff) + half <= th.worth_margin:  # the grid is this rule alone: its
-                # difference at the default is all there is (said above, so only "nowhere")
-                text += f"; it moves A by more than {margin} nowhere in this grid"
-        else:
-            text = (f"{lead}side {side}'s best option is {name(key)}, {word}: {opening}"
-                    if best_wins and key == best else
-                    f"{name(key)} is {word}: {m.verb} {rate(key)}, "
-                    f"{_points(diff, half, exact)} against {name_d}")
-            against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
-                [f"it trails {_and(loses, LISTED)}"] if loses else [])
-            if against:
-                text += "; against the other options " + " and ".join(against)
-            conditions = where()
-            if conditions:
-                text += (f"; it beats the default by more than {margin} "
-                         + ("only " if diff - half <= th.worth_margin else "")
-                         + f"where {'; '.join(conditions)}")
-            elif diff - half <= th.worth_margin:
-                text += "; it beats the default nowhere in this grid"
-        sentences.append(Sentence(text + ".", "option", diff, diff - half, diff + half))
-    claim = None
-    if matchup_of is not None and key is not None:
-        cell = part[part[axis] == key].iloc[0]
-        cell_default = part[part[axis] == default].iloc[0]
-        name_o = name(key)
+        for other in [default, *(v for v in options if v != key)]:
+            ctx.compare(key, other)
+    family = ctx.settle()
+    best_wins = best != default and ctx.beyond(ctx.pair(best, default), 1)
+    sentences = _best_option_sentence(ctx, best, default, key, best_wins)
+    if key is not None:
+        sentences.append(_key_option_sentence(ctx, key, default, options, best_wins and
+                                               key == best, where, family))
+    claim = (_option_claim(ctx, key, default, values, matchup_of)
+             if matchup_of is not None and key is not None else None)
+    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=thresholds, read=_WORTH)
 
-        def describe(diff: float, se: float) -> tuple[str, str]:
-            shown = f"{100 * diff:+.1f} points"
-            if diff > max(th.worth_margin, Z95 * se):
-                return (f"{name_o} helps A against {name_d}" if rule
-                        else f"{name_o} beats {name_d}"), shown
-            if diff < -max(th.worth_margin, Z95 * se):
-                return (f"{name_o} hurts A against {name_d}" if rule
-                        else f"{name_o} is worse than {name_d}"), shown
-            return (f"{name_o} changes A's chances little against {name_d}" if rule
-                    else f"{name_o} is no better than {name_d}"), shown
 
-        claim = Claim(f"what does {name_o} change against {name_d}?" if rule
-                      else f"is {name_o} worth taking over {name_d}?",
-                      (matchup_of({a: cell[a] for a in axes}),
-                       matchup_of({a: cell_default[a] for a in axes})), _difference(sign, m),
-                      describe, frozenset() if rule else _compared(axis, values))
-    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=th, read=_WORTH)
+def _best_option_sentence(ctx: _Options, best: Any, default: Any, key: Any, best_wins: bool
+                          ) -> list[Sentence]:
+    """The side's best option where it is not the key (the key's sentence says it
+    otherwise), or that the default is best."""
+    m, name_d = ctx.m, ctx.labels.value(ctx.axis, default)
+    margin = _margin_points(ctx.th.worth_margin)
+    if best_wins and key != best:
+        diff, half = ctx.compare(best, default)
+        return [Sentence(
+            (f"{ctx.lead}A does best under {ctx.name(best)}: " if ctx.rule else
+             f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(best)}: ")
+            + f"{m.verb} {ctx.rate(best)}, {_points(diff, half, ctx.exact)} against the "
+            f"default, {name_d} ({ctx.rate(default)}).", "option", diff, diff - half,
+            diff + half)]
+    if not best_wins and not (ctx.rule and key is not None):  # a rule's: said with its key
+        return [Sentence(
+            f"{ctx.lead}A does best under the default, {ctx.name(default)} ({m.verb} "
+            f"{ctx.rate(default)}): no other value of it helps A by more than {margin}."
+            if ctx.rule else
+            f"{ctx.lead}the default, {name_d}, is side {ctx.side}'s best option ({m.verb} "
+            f"{ctx.rate(default)}): no other beats it by more than {margin}.", "option", 0.0)]
+    return []
+
+
+def _key_option_sentence(ctx: _Options, key: Any, default: Any, options: Sequence[Any],
+                         key_is_best: bool, where: Mapping[Any, tuple[str, str, int]],
+                         family: Family) -> Sentence:
+    """The key option against the default, the other options and the conditions."""
+    m, labels, axis = ctx.m, ctx.labels, ctx.axis
+    name_d = labels.value(axis, default)
+    margin = _margin_points(ctx.th.worth_margin)
+    diff, half = ctx.compare(key, default)
+    ahead, behind = (ctx.beyond(ctx.pair(key, default), d) for d in (1, -1))
+    word = ("worth taking" if ahead else "worse than the default" if behind else
+            "no better than the default")
+    under = "under " if ctx.rule else ""
+    others = [v for v in options if v != key]
+    wins = _by_points([(f"{under}{labels.value(axis, v)}", ctx.comparisons[ctx.pair(key, v)][0])
+                       for v in others if ctx.beyond(ctx.pair(key, v), 1)])
+    loses = _by_points([(f"{under}{labels.value(axis, v)}",
+                         ctx.comparisons[ctx.pair(key, v)][0])
+                        for v in others if ctx.beyond(ctx.pair(key, v), -1)])
+    opening = (f"{m.verb} {ctx.rate(key)}, {_points(diff, half, ctx.exact)} against the "
+               f"default, {name_d} ({ctx.rate(default)})")
+
+    def conditions(direction: int) -> list[str]:
+        found: dict[str, list[str]] = {}
+        for k, (column, value, _) in where.items():
+            if ctx.beyond(k, direction):
+                found.setdefault(column, []).append(value)
+        return [f"{column} = {' or '.join(_listed(vals))}" for column, vals in found.items()]
+
+    if ctx.rule:
+        text = (ctx.lead + (f"A does best under {ctx.name(key)}: " if key_is_best
+                            else f"under {ctx.name(key)}, ") + opening)
+        against = ([f"better than {_and(wins, LISTED)}"] if wins else []) + (
+            [f"worse than {_and(loses, LISTED)}"] if loses else [])
+        if against:
+            text += "; A does " + " and ".join(against)
+        if len(ctx.axes) > 1:
+            helps, hurts = conditions(1), conditions(-1)
+            moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
+                     if helps else []) + (
+                [f"it hurts A by more than {margin} where {'; '.join(hurts)}"]
+                if hurts else [])
+            text += ("; " + "; and ".join(moves) if moves else
+                     f"; it moves A by more than {margin} nowhere in this grid")
+        elif abs(diff) + half <= ctx.th.worth_margin:  # the grid is this rule alone: its
+            # difference at the default is all there is (said above, so only "nowhere")
+            text += f"; it moves A by more than {margin} nowhere in this grid"
+    else:
+        text = (f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(key)}, {word}: "
+                f"{opening}" if key_is_best else
+                f"{ctx.name(key)} is {word}: {m.verb} {ctx.rate(key)}, "
+                f"{_points(diff, half, ctx.exact)} against {name_d}")
+        against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
+            [f"it trails {_and(loses, LISTED)}"] if loses else [])
+        if against:
+            text += "; against the other options " + " and ".join(against)
+        found = conditions(1)
+        if found:
+            text += (f"; it beats the default by more than {margin} "
+                     + ("only " if not ahead else "") + f"where {'; '.join(found)}")
+        elif not ahead:
+            text += "; it beats the default nowhere in this grid"
+    if not ctx.exact:
+        text += f" ({family.foot()})"
+    return Sentence(text + ".", "option", diff, diff - half, diff + half)
+
+
+def _listed(values: Sequence[str]) -> list[str]:
+    return list(values[:LISTED]) + ([f"{len(values) - LISTED} more"]
+                                    if len(values) > LISTED else [])
+
+
+def _option_conditions(ctx: _Options, option: Any, default: Any
+                       ) -> dict[Any, tuple[str, str, int]]:
+    """The comparisons of ``option`` with ``default`` at each value of each other axis
+    (one at a time, the rest at their baseline), joined to the family: key -> (the axis's
+    column, the value's label, its position)."""
+    others = [a for a in ctx.axes if a != ctx.axis]
+    out: dict[Any, tuple[str, str, int]] = {}
+    for other in others:
+        part, _ = _at_baseline(ctx.results, [a for a in others if a != other] + [ctx.axis],
+                               [other, ctx.axis], ctx.labels)
+        for i, value in enumerate(dict.fromkeys(part[other].tolist())):
+            rows = part[part[other] == value].set_index(ctx.axis)
+            if option not in rows.index or default not in rows.index:
+                continue
+            k, _ = ctx.difference(rows.loc[option], rows.loc[default])
+            out[k] = (ctx.labels.column(other), ctx.labels.value(other, value), i)
+    return out
+
+
+def _option_claim(ctx: _Options, key: Any, default: Any, values: Sequence[Any],
+                  matchup_of: Callable[[Mapping[str, Any]], Matchup]) -> Claim:
+    """The key answer to recompute: the key option against the default, at the baseline."""
+    th, rule, axes = ctx.th, ctx.rule, ctx.axes
+    cell = ctx.part[ctx.part[ctx.axis] == key].iloc[0]
+    cell_default = ctx.part[ctx.part[ctx.axis] == default].iloc[0]
+    name_o, name_d = ctx.name(key), ctx.labels.value(ctx.axis, default)
+
+    def describe(diff: float, se: float) -> tuple[str, str]:
+        shown = f"{100 * diff:+.1f} points"
+        if diff > max(th.worth_margin, Z95 * se):
+            return (f"{name_o} helps A against {name_d}" if rule
+                    else f"{name_o} beats {name_d}"), shown
+        if diff < -max(th.worth_margin, Z95 * se):
+            return (f"{name_o} hurts A against {name_d}" if rule
+                    else f"{name_o} is worse than {name_d}"), shown
+        return (f"{name_o} changes A's chances little against {name_d}" if rule
+                else f"{name_o} is no better than {name_d}"), shown
+
+    return Claim(f"what does {name_o} change against {name_d}?" if rule
+                 else f"is {name_o} worth taking over {name_d}?",
+                 (matchup_of({a: cell[a] for a in axes}),
+                  matchup_of({a: cell_default[a] for a in axes})), _difference(ctx.sign, ctx.m),
+                 describe, frozenset() if rule else _compared(ctx.axis, values))
 
 
 def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]
@@ -1313,34 +1452,6 @@ def _points(diff: float, half: float, exact: bool) -> str:
 
 def _capitalised(sentences: Sequence[Sentence]) -> list[Sentence]:
     return [dataclasses.replace(s, text=_capital(s.text)) for s in sentences]
-
-
-def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
-                 others: Sequence[str], labels: Labels, sign: int, exact: bool,
-                 th: Thresholds = DEFAULTS, m: Measure = WIN, *, worse: bool = False
-                 ) -> list[str]:
-    """The values of each other axis (one at a time, the rest at their baseline) where
-    ``option`` beats ``default`` (``worse``: trails it) by more than the thresholds'
-    ``worth_margin``, interval included."""
-    col = m.column
-    out = []
-    for other in others:
-        part, _ = _at_baseline(results, [a for a in others if a != other] + [axis], [other, axis],
-                               labels)
-        good = []
-        for value in dict.fromkeys(part[other].tolist()):
-            rows = part[part[other] == value].set_index(axis)
-            if option not in rows.index or default not in rows.index:
-                continue
-            a, b = rows.loc[option], rows.loc[default]
-            half = _half_of_difference(a, b, col, exact)
-            diff = sign * float(a[col] - b[col])
-            if (diff + half < -th.worth_margin) if worse else (diff - half > th.worth_margin):
-                good.append(labels.value(other, value))
-        if good:
-            shown = good[:LISTED] + ([f"{len(good) - LISTED} more"] if len(good) > LISTED else [])
-            out.append(f"{labels.column(other)} = {' or '.join(shown)}")
-    return out
 
 
 # --- the entry point -----------------------------------------------------------------------------

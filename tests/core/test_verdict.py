@@ -213,7 +213,8 @@ def test_an_option_worth_taking_and_against_what():
     assert texts[1].startswith("X=3 is worse than the default: A wins 45.0% [")
     assert "-5.0 ± 0.4 points against x=2" in texts[1]
     assert "; against the other options it beats x=1 by 5.0 points; " in texts[1]
-    assert texts[1].endswith("only where rule: r = 1.")
+    assert texts[1].endswith("only where rule: r = 1 (differences claimed at Benjamini-Hochberg "
+                             "5% false discovery rate over 3 comparisons).")
     # the best option is the one asked about: one sentence says it, each number once
     worth = v.options_verdict(results, ["a", "rules.r"], "a",
                               labels=Labels(baselines={"a": "x=2", "rules.r": 1}), focus="x=3")
@@ -508,9 +509,12 @@ def test_a_grid_over_rules_gets_the_options_verdict_of_each_rule():
                                "wins 50.0% [")
     assert "+15.0 ± 0.4 points against the default, long (35.0% [" in texts[0]
     assert texts[0].endswith("; it helps A by more than 2 points where rule: bonus = 0 or 1 or "
-                             "2.")
+                             "2 (differences claimed at Benjamini-Hochberg 5% false discovery "
+                             "rate over 3 comparisons).")
     assert texts[1].startswith("With rule: gap = long, under rule: bonus = 0, A wins 35.0% [")
-    assert texts[1].endswith("; it hurts A by more than 2 points where rule: gap = short.")
+    assert texts[1].endswith("; it hurts A by more than 2 points where rule: gap = short "
+                             "(differences claimed at Benjamini-Hochberg 5% false discovery "
+                             "rate over 3 comparisons).")
     assert len(texts) == 2  # one sentence a rule: the default's own is said by its key's
     # the focus names the rule the question is about: it comes first, its key answer
     focused = v.grid_verdict(_rules_grid(), ["rules.gap", "rules.bonus"], labels=labels,
@@ -537,11 +541,14 @@ def test_a_grid_over_one_rule_never_contradicts_the_difference_it_gives():
                          labels=labels, focus="3")
     text = far.sentences[0].text
     assert "-8.4 ± 0.4 points against the default" in text, text
-    assert "nowhere" not in text and text.endswith("1 (40.0% [39.7, 40.3]).")
+    assert "nowhere" not in text and text.endswith(
+        "1 (40.0% [39.7, 40.3]) (differences claimed at Benjamini-Hochberg 5% false discovery "
+        "rate over 2 comparisons).")
     near = v.grid_verdict(_one_rule_grid({1: 0.40, 3: 0.395, 5: 0.30}), ["rules.target"],
                           labels=labels, focus="3")
     assert near.sentences[0].text.endswith(
-        "; it moves A by more than 2 points nowhere in this grid."), near.sentences[0].text
+        "; it moves A by more than 2 points nowhere in this grid (differences claimed at "
+        "Benjamini-Hochberg 5% false discovery rate over 2 comparisons)."), near.sentences[0].text
 
 
 def test_an_exchange_rate_interval_is_the_interval_of_the_magnitude_shown():

@@ -75,3 +75,50 @@ def test_a_real_difference_is_still_claimed_in_a_grid_of_361():
     text = made.sentences[0].text
     assert "worse by more than 2 points in 1 (p03 against p07 -5.0 ± 1.0 points against x)" \
         in text, text
+
+
+def _null_options(rng: np.random.Generator, values: int = 60, n: int = 10_000) -> pd.DataFrame:
+    """An option identical to the default at every value of another axis: any place the
+    verdict says it beats or trails the default is noise."""
+    rows = []
+    for option in ("plain", "fancy"):
+        wins = rng.binomial(n, 0.5, size=values)
+        low, high = stats.wilson(wins, n)
+        for x in range(values):
+            rows.append({"a.0.kit": option, "b.0.stat": x, "n": n, "a_win": wins[x] / n,
+                         "a_win_low": low[x], "a_win_high": high[x]})
+    return pd.DataFrame(rows)
+
+
+OPTION_REPLICATES = 100
+OPTIONS_CLAIMING = 12
+"""Replicates (of 100) whose options verdict may claim a difference: every hypothesis true,
+Benjamini-Hochberg's false discovery rate is its family-wise rate, at most 5%, so the count
+is at most Binomial(100, 0.05), and P(X >= 12) = 0.0043 (scipy.stats.binom.sf(11, 100,
+0.05)); fixed before the run."""
+
+
+def test_an_options_verdict_over_many_conditions_lists_no_noise():
+    from balance.labels import Labels
+
+    labels = Labels(baselines={"a.0.kit": "plain", "b.0.stat": 0})
+    strict = v.Thresholds(worth_margin=0.0)  # any difference counts: the hardest case
+    rng = np.random.default_rng(61)
+    claiming = unadjusted = 0
+    for _ in range(OPTION_REPLICATES):
+        grid = _null_options(rng)
+        made = v.options_verdict(grid, ["a.0.kit", "b.0.stat"], "a.0.kit", labels=labels,
+                                 focus="fancy", thresholds=strict)
+        text = made.sentences[-1].text
+        assert text.endswith("(differences claimed at Benjamini-Hochberg 5% false discovery "
+                             "rate over 60 comparisons).")
+        claiming += "beats the default nowhere in this grid" not in text \
+            or "no better than the default" not in text
+        fancy, plain = (grid[grid["a.0.kit"] == k] for k in ("fancy", "plain"))
+        half = np.hypot(fancy["a_win_high"].to_numpy() - fancy["a_win_low"].to_numpy(),
+                        plain["a_win_high"].to_numpy() - plain["a_win_low"].to_numpy()) / 2
+        unadjusted += bool(np.any(fancy["a_win"].to_numpy() - plain["a_win"].to_numpy() > half))
+    assert claiming < OPTIONS_CLAIMING, claiming
+    # one comparison at a time, most replicates would list a condition where it "beats" it
+    # (60 x 2.5% = 1.5 expected a replicate: P(none) = 0.975^60 = 0.22)
+    assert unadjusted > OPTION_REPLICATES // 2, unadjusted
