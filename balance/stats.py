@@ -14,16 +14,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "benjamini_hochberg",
     "bradley_terry",
     "chi2_homogeneity",
     "clopper_pearson",
-    "benjamini_hochberg",
     "domination_margin",
     "gof_pvalue",
     "half_width",
     "holm",
-    "normal_pvalue",
     "newcombe",
+    "normal_pvalue",
     "symmetric_nash",
     "wilson",
     "z_value",
