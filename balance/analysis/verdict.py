@@ -863,29 +863,174 @@ def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
 def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
                         held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
                         ) -> list[Sentence]:
-    """What a point of ``x`` is worth: the least-squares slope of the measure
-    (:func:`~balance.analysis.marginal_value`; for a simulated score its binomial standard
-    error, which a draw's half point can only overstate), and whether it is a staircase."""
-    from .marginal import marginal_value
+    """What a point of ``x`` is worth, in the words of its shape
+    (:func:`balance.analysis.shapes.shape`): "on average" (the least-squares slope of the
+    moving span, :func:`~balance.analysis.marginal_value`; for a simulated score its
+    binomial standard error, which a draw's half point can only overstate) only where the
+    steps agree; else diminishing or increasing returns with the first and last step, a
+    cliff with the step that carries it, a curve that moves in pairs (or threes), a
+    staircase with the steps that move, a peak, or no movement at all."""
+    from .shapes import shape
 
     curve = part.sort_values(x)
-    mv = marginal_value(curve, x, rate=m.column)
-    if not len(mv):
+    if len(curve) < 2:
         return []
-    slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
+    col = m.column
+    halves = None if exact else ((curve[f"{col}_high"] - curve[f"{col}_low"]) / 2).to_numpy()
+    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves)
+    words = _ShapeWords(curve, x, labels, exact, m, found)
     where = f" (with {_and(held)})" if held else ""
-    out = [Sentence(f"Each point of {labels.column(x)} changes {m.name} by "
-                    f"{_points(slope, Z95 * se, exact)} on average{where}.",
-                    "marginal", slope, slope - Z95 * se, slope + Z95 * se)]
-    flag, share, jumps = staircase(curve[x].to_numpy(float), curve[m.column].to_numpy(float),
-                                   noise=0.0 if exact else _noise(curve, m),
-                                   share_at_least=th.staircase_share)
-    if flag:
-        out.append(Sentence(
-            f"It is a staircase, not a rate: {percent(share, 0)} of the change comes in the "
-            f"largest fifth of the steps (jumps at {labels.column(x)} = "
-            f"{', '.join(labels.value(x, _int(j)) for j in jumps[:8])}).", "staircase", share))
-    return out
+    if found.kind == "linear":
+        return [words.linear(where)]
+    text = getattr(words, found.kind)()
+    if found.kind in ("diminishing", "increasing", "peaked", "uneven"):
+        text += words.plateaus()
+    return [Sentence(_capital(text) + where + ".", "shape", found.total)]
+
+
+@dataclass(frozen=True)
+class _ShapeWords:
+    """The sentence for each shape of a one-stat curve (:func:`_marginal_sentences`)."""
+
+    curve: pd.DataFrame
+    x: str
+    labels: Labels
+    exact: bool
+    m: Measure
+    found: Any
+
+    def at(self, i: int) -> str:
+        """The ``i``-th value of the stat, whole numbers as whole numbers."""
+        return self.labels.value(self.x, _int(self.found.xs[i]))
+
+    def rate(self, i: int) -> str:
+        row = self.curve.iloc[i]
+        col = self.m.column
+        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], self.exact)
+
+    def step(self, i: int, unit: bool = True) -> str:
+        """Step ``i`` (from value ``i`` to ``i + 1``) in points, with its 95% half-width."""
+        f = self.found
+        width = f.xs[i + 1] - f.xs[i]
+        shown = _points(f.steps[i] * width, f.halves[i] * width, self.exact)
+        return shown if unit else shown.removesuffix(" points")
+
+    def span(self, i: int) -> str:
+        return f"from {self.at(i)} to {self.at(i + 1)}"
+
+    @property
+    def stat(self) -> str:
+        return self.labels.column(self.x)
+
+    def total(self) -> str:
+        f = self.found
+        return (f"{100 * f.total:+.{2 if self.exact else 1}f} points from {self.at(0)} to "
+                f"{self.at(len(f.xs) - 1)} in all")
+
+    def ends(self) -> str:
+        last = len(self.found.xs) - 1
+        return f"{self.rate(0)} at {self.at(0)} to {self.rate(last)} at {self.at(last)}"
+
+    def linear(self, where: str) -> Sentence:
+        from .marginal import marginal_value
+
+        f = self.found
+        span = self.curve.iloc[f.first:f.last + 2]
+        mv = marginal_value(span, self.x, rate=self.m.column)
+        slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
+        moving = [f.steps[i] for i in f.moving]
+        digits = 2 if self.exact else max(decimals_for(max(f.halves), most=2), 1)
+        low, high = (f"{100 * v:+.{digits}f}" for v in (min(moving), max(moving)))
+        steps = (f"every step {low} points" if low == high
+                 else f"its steps from {low} to {high} points")
+        text = (f"Each point of {self.stat} changes {self.m.name} by "
+                f"{_points(slope, Z95 * se, self.exact)} on average, roughly linearly ({steps}"
+                f"{'' if self.exact else ', agreeing within their intervals'})"
+                + self.plateaus() + where + ".")
+        return Sentence(text, "marginal", slope, slope - Z95 * se, slope + Z95 * se)
+
+    def diminishing(self) -> str:
+        return self._returns("less", "down")
+
+    def increasing(self) -> str:
+        return self._returns("more", "up")
+
+    def _returns(self, word: str, way: str) -> str:
+        f = self.found
+        first, last = f.moving[0], f.moving[-1]
+        kind = "diminishing" if word == "less" else "increasing"
+        return (f"each point of {self.stat} changes {self.m.name} by {word} than the one "
+                f"before ({kind} returns): {self.step(first)} {self.span(first)}, {way} to "
+                f"{self.step(last, unit=False)} {self.span(last)}; {self.total()}")
+
+    def cliff(self) -> str:
+        f = self.found
+        i = f.top
+        shown = len(f.xs) <= LISTED
+        values = (f" ({' / '.join(self.rate(k) for k in range(len(f.xs)))} at "
+                  f"{self.stat} = {' / '.join(self.at(k) for k in range(len(f.xs)))})"
+                  if shown else f" ({self.rate(i)} to {self.rate(i + 1)})")
+        verb = "jumps" if f.steps[i] > 0 else "drops"
+        return (f"{self.m.name} {verb} where {self.stat} goes {self.span(i)}{values}: that one "
+                f"step carries {self.step(i, unit=False).lstrip('+-')} of the "
+                f"{100 * sum(abs(v) for v in self._raw()):.{2 if self.exact else 1}f} points "
+                f"it moves from {self.at(0)} to {self.at(len(f.xs) - 1)}")
+
+    def _raw(self) -> list[float]:
+        f = self.found
+        return [f.steps[i] * (f.xs[i + 1] - f.xs[i]) for i in range(len(f.steps))]
+
+    def pairs(self) -> str:
+        f = self.found
+        group = {2: "pairs", 3: "threes", 4: "fours"}.get(f.period, f"steps of {f.period}")
+        ordinal = {2: "second", 3: "third", 4: "fourth"}.get(f.period, f"{f.period}th")
+        moves = [self.span(i).removeprefix("from ") for i in f.moving]
+        return (f"{self.m.name} moves in {group} of {self.stat}: it changes only at every "
+                f"{ordinal} point ({_and(moves, LISTED)}; the largest step "
+                f"{self.step(f.top)} {self.span(f.top)}) and ties between, from "
+                f"{self.ends()}")
+
+    def staircase(self) -> str:
+        f = self.found
+        moves = [f"{self.span(i).removeprefix('from ')} ({self.step(i, unit=False)})"
+                 for i in f.moving]
+        return (f"{self.m.name} is a staircase in {self.stat}: it moves only from "
+                f"{_and(moves, LISTED)} points, and ties between, from {self.ends()}")
+
+    def peaked(self) -> str:
+        f = self.found
+        ys = np.asarray(f.ys)
+        rising = f.steps[f.moving[0]] > 0
+        k = int(np.argmax(ys) if rising else np.argmin(ys))
+        return (f"{self.m.name} {'rises then falls' if rising else 'falls then rises'} with "
+                f"{self.stat}: {self.rate(0)} at {self.at(0)}, "
+                f"{'a peak' if rising else 'a low'} of {self.rate(k)} at {self.at(k)}, "
+                f"{self.rate(len(ys) - 1)} at {self.at(len(ys) - 1)}")
+
+    def uneven(self) -> str:
+        f = self.found
+        moving = sorted(f.moving, key=lambda i: f.steps[i])
+        return (f"each point of {self.stat} changes {self.m.name} unevenly: its steps run from "
+                f"{self.step(moving[0])} {self.span(moving[0])} to "
+                f"{self.step(moving[-1], unit=False)} {self.span(moving[-1])}; {self.total()}")
+
+    def flat(self) -> str:
+        f = self.found
+        if self.exact and max(f.ys) - min(f.ys) == 0:
+            return f"{self.m.name} does not move with {self.stat}: {self.rate(0)} at every value"
+        return (f"{self.m.name} does not move with {self.stat}: from {self.ends()}, every step "
+                + ("under " + _margin_points(0.001) if self.exact else "within its interval"))
+
+    def plateaus(self) -> str:
+        """Still steps at either end: "; flat up to 3", "; flat from 8 on"."""
+        f = self.found
+        parts = []
+        if f.first > 0:
+            parts.append(f"flat up to {self.stat} = {self.at(f.first)} ({self.rate(0)})")
+        if f.last < len(f.steps) - 1:
+            parts.append(f"flat from {self.stat} = {self.at(f.last + 1)} on "
+                         f"({self.rate(len(f.xs) - 1)})")
+        return "".join(f"; {p}" for p in parts)
 
 
 def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
