@@ -93,8 +93,10 @@ __all__ = [
     "Verdict",
     "best_play_verdict",
     "choose_measure",
+    "entrant_sentence",
     "exchange_rate",
     "grid_verdict",
+    "newcomer_axes",
     "options_verdict",
     "round_robin_axes",
     "round_robin_verdict",
@@ -479,6 +481,132 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
                    read=frozenset({"margin", "dominated_sure"}))
 
 
+# --- one entrant against a field ------------------------------------------------------------------
+
+
+ENTRANT_PROCEDURE = "holm"
+"""How an entrant's verdict controls its comparisons with each member of the field (does it
+beat it, lose to it?): Holm's family-wise error, so no single "beats" is noise."""
+
+
+def newcomer_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str] | None:
+    """A side-A axis and a side-B axis of the same field where B's values (the field) are
+    all among A's and A has more (the newcomers, played in seat A only): a run that puts new
+    entrants against an existing field."""
+    for a in (x for x in axes if x.startswith("a.") or x == "a"):
+        for b in (x for x in axes if x.startswith("b.") or x == "b"):
+            if a.split(".")[-1] != b.split(".")[-1] and not (a == "a" and b == "b"):
+                continue
+            if _numeric(results[a]):
+                continue
+            field_, seated = set(results[b].astype(str)), set(results[a].astype(str))
+            if len(field_) > 1 and field_ < seated:
+                return a, b
+    return None
+
+
+def entrant_sentence(table: pd.DataFrame, entrant: str, who: str, field_name: str, *,
+                     opponent: Callable[[str], str], exact: bool, ranked: bool = True
+                     ) -> Sentence:
+    """Where one entrant lands against a field: ``table`` has columns ``a`` (the seated
+    entrants, as text), ``b`` (the field) and the rates; ``entrant`` is one of ``a``.
+
+    Its expected score in seat A against the field (the mean over the field's members,
+    each counted alike); with ``ranked``, its rank among every ``a`` entrant played against
+    the same field by the same measure; and whom it beats, loses to and is level with: its
+    score against each member tested against 50% under :data:`ENTRANT_PROCEDURE`."""
+    from .scores import with_scores
+
+    scored = with_scores(table)
+    mine = scored[scored["a"] == entrant]
+    score = mine["score"].to_numpy(float)
+    se = np.zeros(len(mine)) if exact else \
+        (mine["score_high"] - mine["score_low"]).to_numpy(float) / (2 * Z95)
+    family = Family(ENTRANT_PROCEDURE, score - 0.5, se)
+    claimed = family.claimed()
+    mean = float(score.mean())
+    half = Z95 * float(np.sqrt(np.sum(se**2))) / len(score)
+    opponents = mine["b"].tolist()
+
+    def listed(mask: np.ndarray, worst_first: bool) -> str:
+        picked = sorted((i for i in range(len(score)) if mask[i]),
+                        key=lambda i: score[i] if worst_first else -score[i])
+        names = [f"the {opponent(opponents[i])} at {percent(score[i], 1)}" for i in picked]
+        return f"{len(picked)}" + (f" ({_and(names, LISTED)})" if names else "")
+
+    beats, loses = claimed & (score > 0.5), claimed & (score < 0.5)
+    level = int(len(score) - beats.sum() - loses.sum())
+    text = (f"{who} against the field of {len(score)} ({field_name}): an expected score of "
+            f"{_ci(mean, mean - half, mean + half, exact)} in seat A")
+    if ranked:
+        means = scored[scored["b"].isin(opponents)].groupby("a")["score"].mean()
+        rank = 1 + int((means > mean + 1e-12).sum())
+        leader = str(means.idxmax())
+        text += (f", {_ordinal(rank)} of the {len(means)} entrants played against it"
+                 + ("" if leader == entrant else
+                    f" (the {opponent(leader)} leads with {percent(float(means.max()), 1)})"))
+    text += (f"; it beats {listed(beats, False)}, loses to {listed(loses, True)} and is level "
+             f"with {level}")
+    if not exact:
+        text += f" ({family.foot()})"
+    return Sentence(_capital(text) + ".", "entrant", mean, mean - half, mean + half)
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _lone_entrant(results: pd.DataFrame, axes: Sequence[str], options: Sequence[str],
+                  numeric: Sequence[str], labels: Labels, exact: bool) -> Sentence | None:
+    """Side A as the spec sets it (no side-A axis) against a field: one side-B axis of whole
+    sides or presets with at least :data:`FIELD_AT_LEAST` values.  Where it lands
+    (:func:`entrant_sentence`, unranked: the field never sits in seat A here), at the
+    baseline of any other axes; ``None`` for any other grid."""
+    if any(_side_of(a) == "a" for a in [*options, *numeric]):
+        return None
+    fields = [a for a in options if a == "b" or (a.endswith(".preset") and _side_of(a) == "b")]
+    if len(fields) != 1 or results[fields[0]].nunique() < FIELD_AT_LEAST:
+        return None
+    b_ax = fields[0]
+    part, held = _at_baseline(results, axes, [b_ax], labels)
+    table = part.assign(a="A", b=part[b_ax].astype(str))
+    raw = {str(v): v for v in part[b_ax].tolist()}
+    who = (f"With {_and(held)}, " if held else "") + labels.column("a")
+    return entrant_sentence(table, "A", who, "side B",
+                            opponent=lambda o: labels.value(b_ax, raw[o]), exact=exact,
+                            ranked=False)
+
+
+FIELD_AT_LEAST = 3
+"""The fewest values a side-B axis of whole sides or presets has for a run with side A
+fixed to read as one entrant against a field."""
+
+
+def _newcomers_verdict(results: pd.DataFrame, axes: Sequence[str], a_ax: str, b_ax: str,
+                       labels: Labels, exact: bool, thresholds: Thresholds) -> Verdict:
+    """New entrants in seat A against a field that also plays itself: where each newcomer
+    lands (:func:`entrant_sentence`), then the field's own round robin verdict."""
+    part, held = _at_baseline(results, axes, [a_ax, b_ax], labels)
+    table = part.drop(columns=[c for c in ("a", "b") if c in part and c not in (a_ax, b_ax)])
+    table = table.rename(columns={a_ax: "a", b_ax: "b"})
+    table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
+    raw = {str(v): v for v in part[a_ax].tolist()}
+    field_ = list(dict.fromkeys(table["b"].tolist()))
+    newcomers = [e for e in dict.fromkeys(table["a"].tolist()) if e not in field_]
+    lead = f"At {_and(held)}, " if held else ""
+    sentences = [entrant_sentence(table, e, f"{lead}the {labels.value(a_ax, raw[e])}",
+                                  f"side {_side_of(b_ax).upper()}",
+                                  opponent=lambda o: labels.value(b_ax, o), exact=exact)
+                 for e in newcomers[:LISTED]]
+    mirror = table[table["a"].isin(field_)]
+    made = round_robin_verdict(mirror, labels=labels, column=a_ax, thresholds=thresholds)
+    first, *rest = made.sentences
+    first = dataclasses.replace(first, text="Among the field itself, " + first.text[:1].lower()
+                                + first.text[1:])
+    return dataclasses.replace(made, sentences=(*sentences, first, *rest))
+
+
 # --- grids ---------------------------------------------------------------------------------------
 
 
@@ -635,6 +763,9 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     said = len(sentences)
     claim = None
     read: set[str] = set()  # the thresholds the sentences said read
+    lone = _lone_entrant(results, axes, options, numeric, labels, exact)
+    if lone is not None:  # side A alone against a field of B's: where it lands, first
+        sentences.append(lone)
     made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
                                thresholds=th, measure=m) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
@@ -1651,6 +1782,10 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
     rr = round_robin_axes(results, axes)
+    newcomers = newcomer_axes(results, axes) if rr is None and not best else None
+    if newcomers is not None:
+        made = _newcomers_verdict(results, axes, *newcomers, labels, exact, thresholds)
+        return dataclasses.replace(made, rests_on=tuple(rests_on))
     if rr is not None:
         a_ax, b_ax, others = rr
         part, held = _at_baseline(results, axes, [a_ax, b_ax], labels)
