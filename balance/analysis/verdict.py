@@ -383,12 +383,14 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
     Sentences: whether the field is balanced within ``margin`` (default the
     ``thresholds``'); the dominant entrant, or the leader and who stands up to it; the
     dominated entrants.  The key claim is the leader against its hardest opponent
-    (``matchup_of(a, b)`` builds a matchup, for the sensitivity pass).
+    (``matchup_of(a, b)`` builds a matchup, for the sensitivity pass).  "Dominant" needs
+    every one of the leader's pairs above 50% (an intersection of tests, each at 5%: no
+    adjustment for their number is due), "balanced" every entrant's interval inside the
+    band (likewise).
     """
     labels = labels or Labels()
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
-    margin = thresholds.margin
     exact = bool((table["n"] == 0).all())
 
     def who(entrant: str) -> str:
@@ -396,89 +398,102 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
 
     field_ = field_scores(table)
     pairs = pair_scores(table)
-    sentences = []
+    leader = field_.index[0]
+    mine = pairs[pairs["entrant"] == leader]
+    hardest = mine.loc[mine["score"].idxmin()]
+    sentences = [_balance_sentence(field_, thresholds.margin, who, exact),
+                 _leader_sentence(table, field_, mine, hardest, who, exact, resamples),
+                 _dominated_sentence(table, who, exact, resamples, thresholds)]
+    claim = (_leader_claim(str(leader), str(hardest.opponent), who, matchup_of)
+             if matchup_of is not None else None)
+    return Verdict(tuple(sentences), claim, thresholds=thresholds,
+                   read=frozenset({"margin", "dominated_sure"}))
+
+
+def _balance_sentence(field_: pd.DataFrame, margin: float, who: Callable[[str], str],
+                      exact: bool) -> Sentence:
+    """Whether every entrant's score against the field lies within 50% +/- ``margin``."""
     low_bound, high_bound = 0.5 - margin, 0.5 + margin
-    inside = (field_["score_low"] >= low_bound - 1e-12) & (field_["score_high"] <= high_bound + 1e-12)
+    inside = ((field_["score_low"] >= low_bound - 1e-12)
+              & (field_["score_high"] <= high_bound + 1e-12))
     best, worst = field_.index[0], field_.index[-1]
     b_row, w_row = field_.loc[best], field_.loc[worst]
     band = f"{percent(low_bound, 0)}-{percent(high_bound, 0)}"
+    top = _ci(b_row.score, b_row.score_low, b_row.score_high, exact)
+    bottom = _ci(w_row.score, w_row.score_low, w_row.score_high, exact)
     if bool(inside.all()):
-        sentences.append(Sentence(
+        return Sentence(
             f"The field is balanced within ±{100 * margin:.0f} points: every entrant's expected "
-            f"score against the field lies in {band}, from "
-            f"{_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} for the "
-            f"{who(worst)} to {_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for "
-            f"the {who(best)}.",
-            "balance", float(b_row.score - w_row.score)))
-    else:
-        outside = int((~inside).sum())
-        sentences.append(Sentence(
-            f"The field is not balanced (±{100 * margin:.0f} points): expected scores against "
-            f"the field run from {_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} "
-            f"for the {who(worst)} to "
-            f"{_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for the "
-            f"{who(best)}; {outside} of {len(field_)} entrants lie outside {band}.",
-            "balance", float(b_row.score - w_row.score)))
+            f"score against the field lies in {band}, from {bottom} for the {who(worst)} to "
+            f"{top} for the {who(best)}.", "balance", float(b_row.score - w_row.score))
+    outside = int((~inside).sum())
+    return Sentence(
+        f"The field is not balanced (±{100 * margin:.0f} points): expected scores against "
+        f"the field run from {bottom} for the {who(worst)} to {top} for the {who(best)}; "
+        f"{outside} of {len(field_)} entrants lie outside {band}.",
+        "balance", float(b_row.score - w_row.score))
 
-    leader = best
-    mine = pairs[pairs["entrant"] == leader]
-    hardest = mine.loc[mine["score"].idxmin()]
+
+def _leader_sentence(table: pd.DataFrame, field_: pd.DataFrame, mine: pd.DataFrame,
+                     hardest: pd.Series, who: Callable[[str], str], exact: bool,
+                     resamples: int) -> Sentence:
+    """The dominant entrant, or the leader, who stands up to it and the metagame's mix."""
+    leader = field_.index[0]
+    b_row = field_.loc[leader]
     beats_all = bool((mine["score_low" if not exact else "score"] > DOMINANT).all())
     weights = metagame(table, resamples=0 if exact else resamples, seed=0)
-    alone = float(weights.loc[leader, "weight"]) >= 0.99
     hard = _ci(hardest.score, hardest.score_low, hardest.score_high, exact)
+    numbers = (float(hardest.score), float(hardest.score_low), float(hardest.score_high))
     if beats_all:
+        alone = float(weights.loc[leader, "weight"]) >= 0.99
         text = (f"The {who(leader)} is dominant: it beats every other entrant, scoring at "
                 f"least {hard} (against the {who(hardest.opponent)})")
         text += ("; a table of clever players would play nothing else (metagame weight "
                  "100%)." if alone else ".")
-        sentences.append(Sentence(text, "dominant", float(hardest.score),
-                                  float(hardest.score_low), float(hardest.score_high)))
-    else:
-        played = weights[weights["weight"] >= 0.01]
-        mix = ", ".join(f"{who(e)} {percent(w, 0)}" for e, w in played["weight"].items())
-        sentences.append(Sentence(
-            f"No entrant is dominant: the leader, the {who(leader)} "
-            f"({_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} against the "
-            f"field), scores {hard} against the {who(hardest.opponent)}; a table of clever "
-            f"players would mix {mix}.", "dominant", float(hardest.score),
-            float(hardest.score_low), float(hardest.score_high)))
+        return Sentence(text, "dominant", *numbers)
+    played = weights[weights["weight"] >= 0.01]
+    mix = ", ".join(f"{who(e)} {percent(w, 0)}" for e, w in played["weight"].items())
+    return Sentence(
+        f"No entrant is dominant: the leader, the {who(leader)} "
+        f"({_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} against the "
+        f"field), scores {hard} against the {who(hardest.opponent)}; a table of clever "
+        f"players would mix {mix}.", "dominant", *numbers)
+
+
+def _dominated_sentence(table: pd.DataFrame, who: Callable[[str], str], exact: bool,
+                        resamples: int, thresholds: Thresholds) -> Sentence:
+    """The entrants some mix of the others beats against every opponent."""
     dom = dominated(table, resamples=0 if exact else resamples, seed=1)
     sure = dom[(dom["margin"] > 0) & (dom["dominated_share"] >= thresholds.dominated_sure)]
-    if len(sure):
-        names = [who(e) for e in sure.index]
-        listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
-        sentences.append(Sentence(
-            f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
-            f"others scores more against every opponent, by up to "
-            f"{100 * float(sure['margin'].max()):.1f} points"
-            + ("" if exact else f" (in at least {percent(thresholds.dominated_sure, 0)} of "
-                                "bootstrap "
-                                "replicates)") + ".", "dominated", float(len(sure))))
-    else:
-        sentences.append(Sentence("No entrant is dominated by a mix of the others.",
-                                  "dominated", 0.0))
+    if not len(sure):
+        return Sentence("No entrant is dominated by a mix of the others.", "dominated", 0.0)
+    names = [who(e) for e in sure.index]
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    return Sentence(
+        f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
+        f"others scores more against every opponent, by up to "
+        f"{100 * float(sure['margin'].max()):.1f} points"
+        + ("" if exact else f" (in at least {percent(thresholds.dominated_sure, 0)} of "
+                            "bootstrap replicates)") + ".", "dominated", float(len(sure)))
 
-    claim = None
-    if matchup_of is not None:
-        first, second = str(leader), str(hardest.opponent)
-        pair = (matchup_of(first, second), matchup_of(second, first))
 
-        def measure(rates: Sequence[Rate]) -> tuple[float, float]:
-            score = (rates[0].score + (1 - rates[1].score)) / 2
-            return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
+def _leader_claim(first: str, second: str, who: Callable[[str], str],
+                  matchup_of: Callable[[str, str], Matchup]) -> Claim:
+    """The key answer to recompute: the leader against its hardest opponent, both seats."""
+    pair = (matchup_of(first, second), matchup_of(second, first))
 
-        def describe(score: float, se: float) -> tuple[str, str]:
-            if abs(score - 0.5) <= Z95 * se:
-                return f"the {who(first)} and the {who(second)} are even", percent(score)
-            top, other = (first, second) if score > 0.5 else (second, first)
-            return (f"the {who(top)} beats the {who(other)}",
-                    percent(score if score > 0.5 else 1 - score))
+    def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        score = (rates[0].score + (1 - rates[1].score)) / 2
+        return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
 
-        claim = Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure,
-                      describe)
-    return Verdict(tuple(sentences), claim, thresholds=thresholds,
-                   read=frozenset({"margin", "dominated_sure"}))
+    def describe(score: float, se: float) -> tuple[str, str]:
+        if abs(score - 0.5) <= Z95 * se:
+            return f"the {who(first)} and the {who(second)} are even", percent(score)
+        top, other = (first, second) if score > 0.5 else (second, first)
+        return (f"the {who(top)} beats the {who(other)}",
+                percent(score if score > 0.5 else 1 - score))
+
+    return Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure, describe)
 
 
 # --- one entrant against a field ------------------------------------------------------------------
