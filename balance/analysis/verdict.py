@@ -677,7 +677,8 @@ def exchange_rate(results: pd.DataFrame, x: str, y: str, *, level: float = 0.5,
     -------
     dict
         ``rate`` (points of x per point of y; positive: x and y help the same side),
-        ``low``, ``high``, ``crossings`` (y -> crossing x), ``level``.
+        ``low``, ``high``, ``crossings`` (y -> crossing x), ``level``, ``widths`` (y -> the
+        width of the range its crossing surely lies in).
     """
     rows = []
     for yv, part in results.groupby(y, sort=True):
@@ -696,7 +697,8 @@ def exchange_rate(results: pd.DataFrame, x: str, y: str, *, level: float = 0.5,
     slope = float(np.sum(c * cross))
     se = float(np.sqrt(np.sum(c**2 * (width**2 / 12))))
     return {"rate": -slope, "low": -slope - Z95 * se, "high": -slope + Z95 * se,
-            "crossings": dict(zip(ys.tolist(), cross.tolist(), strict=True)), "level": level}
+            "crossings": dict(zip(ys.tolist(), cross.tolist(), strict=True)), "level": level,
+            "widths": dict(zip(ys.tolist(), width.tolist(), strict=True))}
 
 
 def _at_baseline(results: pd.DataFrame, axes: Sequence[str], keep: Sequence[str],
@@ -976,7 +978,7 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         out.append(Sentence(
             f"{_capital(rate)}: where {m.name} crosses {percent(level, 0)}, "
             f"{labels.column(x)} moves {shown} per point of {labels.column(y)} "
-            f"({crossings}).", "exchange", k, lo, hi))
+            f"({crossings}){_crossing_shape(found, x, y, labels)}.", "exchange", k, lo, hi))
     flags = []
     noise = 0.0 if exact else _noise(part, m)
     for _, curve in part.groupby(y, sort=True):
@@ -995,6 +997,39 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
                f"{labels.column(x)} = {shown})" if shown else "")
             + "; read the exchange at the even line, not as a slope.", "staircase", share))
     return out, found
+
+
+def _crossing_shape(found: Mapping[str, Any], x: str, y: str, labels: Labels) -> str:
+    """How the even line moves from one value of ``y`` to the next
+    (:func:`balance.analysis.shapes.shape` of the crossings, each with the 95% half-width of
+    a uniform spread over the range it surely lies in): nothing where it moves by the same
+    at every step (within those intervals and :data:`~balance.analysis.shapes.ROUGHLY`),
+    else a clause naming the shape and its steps."""
+    from .shapes import shape
+
+    ys = sorted(found["crossings"])
+    if len(ys) < 3:
+        return ""
+    cross = [found["crossings"][v] for v in ys]
+    halves = [Z95 * found["widths"][v] / math.sqrt(12) for v in ys]
+    got = shape(ys, cross, halves)
+    if got.kind == "linear":
+        return (f"; it moves by about the same at every step of {labels.column(y)}, within "
+                f"the crossings' intervals")
+
+    def step(i: int) -> str:
+        return (f"{got.steps[i] * (ys[i + 1] - ys[i]):+.1f} from {labels.value(y, _int(ys[i]))}"
+                f" to {labels.value(y, _int(ys[i + 1]))}")
+
+    if got.kind in ("diminishing", "increasing"):
+        first, last = got.moving[0], got.moving[-1]
+        return (f"; not at a steady rate: its steps {'shrink' if got.kind == 'diminishing' else 'grow'}"
+                f", {step(first)} but {step(last)}")
+    if got.kind in ("cliff", "pairs", "staircase"):
+        return (f"; not at a steady rate: it moves in steps, {_and([step(i) for i in got.moving], LISTED)}"
+                ", and holds between")
+    return (f"; not at a steady rate: its steps run from {step(int(np.argmin(got.steps)))} to "
+            f"{step(int(np.argmax(got.steps)))}" if got.kind != "flat" else "")
 
 
 def _int(value: float) -> Any:
@@ -1138,10 +1173,10 @@ class _ShapeWords:
 
     def staircase(self) -> str:
         f = self.found
-        moves = [f"{self.span(i).removeprefix('from ')} ({self.step(i, unit=False)})"
-                 for i in f.moving]
+        moves = [f"{self.span(i).removeprefix('from ')} ({self.step(i, unit=k == 0)})"
+                 for k, i in enumerate(f.moving)]
         return (f"{self.m.name} is a staircase in {self.stat}: it moves only from "
-                f"{_and(moves, LISTED)} points, and ties between, from {self.ends()}")
+                f"{_and(moves, LISTED)}, and ties between, from {self.ends()}")
 
     def peaked(self) -> str:
         f = self.found

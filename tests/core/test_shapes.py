@@ -113,9 +113,9 @@ def test_a_stat_that_enters_halved_moves_in_pairs():
 
 def test_a_staircase_names_its_steps_and_a_peak_its_top():
     assert _said(_exact([0.1, 0.1, 0.1, 0.3, 0.3, 0.5, 0.5, 0.5, 0.7])) == (
-        "A's win rate is a staircase in A: stat: it moves only from 2 to 3 (+20.00), 4 to 5 "
-        "(+20.00) and 7 to 8 (+20.00) points, and ties between, from 10.00% at 0 to 70.00% "
-        "at 8.")
+        "A's win rate is a staircase in A: stat: it moves only from 2 to 3 (+20.00 points), 4 "
+        "to 5 (+20.00) and 7 to 8 (+20.00), and ties between, from 10.00% at 0 to 70.00% at "
+        "8.")
     assert _said(_exact([0.2, 0.4, 0.5, 0.4, 0.2])) == (
         "A's win rate rises then falls with A: stat: 20.00% at 0, a peak of 50.00% at 2, "
         "20.00% at 4.")
@@ -130,3 +130,26 @@ def test_an_even_effect_with_plateaus_says_where_it_is_flat():
                     "from A: stat = 5 on (100.00%).")
     assert _said(_exact([0.3, 0.3, 0.3])) == (
         "A's win rate does not move with A: stat: 30.00% at every value.")
+
+
+def test_a_long_sampled_staircase_has_only_its_real_steps():
+    # crt-bands' shape: 60 steps, three of them real; one at a time, about three of the 57
+    # flat ones would clear their own 95% interval by chance -- tested together (Holm), none
+    rates = [0.1] * 20 + [0.3] * 20 + [0.6] * 15 + [0.9] * 6
+    t = _simulated(rates, n=20_000, seed=3)
+    halves = ((t["a_win_high"] - t["a_win_low"]) / 2).to_numpy()
+    found = shape(range(61), t["a_win"].to_numpy(), halves)
+    assert found.kind == "staircase" and found.moving == [19, 39, 54], found.moving
+    one_at_a_time = np.abs(np.diff(t["a_win"].to_numpy())) > np.hypot(halves[:-1], halves[1:])
+    assert one_at_a_time.sum() > 3  # the test can fail: noise alone clears its own interval
+
+
+def test_noise_that_hides_a_step_is_not_a_staircase():
+    # a linear rate over few fights: no step sure on its own, yet the whole moves 6 points
+    t = _simulated([0.30, 0.31, 0.32, 0.33, 0.34, 0.35], n=2_000, seed=8)
+    halves = ((t["a_win_high"] - t["a_win_low"]) / 2).to_numpy()
+    assert shape(range(6), t["a_win"].to_numpy(), halves).kind == "linear"
+    # and a rate that does not move is flat however it is sampled
+    t = _simulated([0.30] * 6, n=2_000, seed=8)
+    halves = ((t["a_win_high"] - t["a_win_low"]) / 2).to_numpy()
+    assert shape(range(6), t["a_win"].to_numpy(), halves).kind == "flat"
