@@ -13,7 +13,17 @@ a named threshold (below), from the analyses of this package:
   (:func:`options_verdict`); where the options are presets as they are and the same
   presets with one field fixed, whether each preset's own choice is ever beaten by a fixed
   one (:func:`variants_verdict`);
-* **one stat**: what a point of it is worth (:func:`grid_verdict`).
+* **one stat**: what a point of it is worth, in the words of its shape
+  (:mod:`balance.analysis.shapes`: "on average" only where the steps agree);
+* **one entrant against a field**: where it lands -- its score against the field, its
+  rank, whom it beats and loses to (:func:`entrant_sentence`).
+
+No noise called a finding: a verdict that makes many comparisons tests them together
+(:class:`Family`) -- a variants verdict and an entrant's under Holm's procedure
+(:data:`VARIANTS_PROCEDURE`, :data:`ENTRANT_PROCEDURE`: the chance of any false claim at
+most :data:`FAMILY_ALPHA`), an options verdict under Benjamini-Hochberg's
+(:data:`OPTIONS_PROCEDURE`: false claims at most that share of its claims) -- claims a
+difference only where the family does, and names the procedure in the sentence's foot.
 
 A verdict also names what it rests on: its key answer (a :class:`Claim`: a few matchups and
 a rule reading their scores) can be recomputed under each alternative of the DEFAULT /
@@ -796,8 +806,8 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         read |= made_o.read or set()
         claim = made_o.claim
         options = []  # said
-    if numeric:
-        read.add("staircase_share")  # exchange and marginal sentences look for staircases
+    if len(numeric) >= 2:
+        read.add("staircase_share")  # exchange sentences look for staircases
         read.add("negligible_exchange")
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the

@@ -54,3 +54,22 @@ def test_the_normal_p_value_agrees_with_the_95_percent_interval():
     assert stats.normal_pvalue([0.03, 0.01, -0.03], 0.0, 0.02).tolist() == [0.0, 1.0, 0.0]
     # inside the margin by far: 1
     assert float(stats.normal_pvalue(0.0, 0.01, 0.05)) == pytest.approx(1.0)
+
+
+def test_a_family_claims_and_sizes_its_differences_at_the_procedure_s_levels():
+    from balance.analysis.verdict import Family
+
+    diff, se = np.array([0.05, 0.001, -0.03]), np.array([0.01, 0.01, 0.01])
+    holm = Family("holm", diff, se)
+    # p: 5.7e-7, 0.92, 0.0027; Holm multiplies them by 3, 1, 2
+    assert holm.claimed().tolist() == [True, False, True]
+    z = [stats.z_value(1 - a) for a in (0.05 / 3, 0.05, 0.05 / 2)]
+    assert holm.halves() == pytest.approx(np.array(z) * se)
+    bh = Family("bh", diff, se)
+    z = [stats.z_value(1 - a) for a in (0.05 / 3, 0.05, 0.05 * 2 / 3)]
+    assert bh.halves() == pytest.approx(np.array(z) * se)
+    assert bh.foot() == ("differences claimed at Benjamini-Hochberg 5% false discovery rate "
+                         "over 3 comparisons")
+    # exact: every difference beyond the margin, none inside it
+    exact = Family("holm", np.array([0.03, 0.01]), np.zeros(2), 0.02)
+    assert exact.claimed().tolist() == [True, False]
