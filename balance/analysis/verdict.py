@@ -517,7 +517,8 @@ beat it, lose to it?): Holm's family-wise error, so no single "beats" is noise."
 def newcomer_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str] | None:
     """A side-A axis and a side-B axis of the same field where B's values (the field) are
     all among A's and A has more (the newcomers, played in seat A only): a run that puts new
-    entrants against an existing field."""
+    entrants against an existing field (not presets beside themselves with one field fixed,
+    which :func:`variants_verdict` reads)."""
     for a in (x for x in axes if x.startswith("a.") or x == "a"):
         for b in (x for x in axes if x.startswith("b.") or x == "b"):
             if a.split(".")[-1] != b.split(".")[-1] and not (a == "a" and b == "b"):
@@ -525,6 +526,8 @@ def newcomer_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str]
             if _numeric(results[a]):
                 continue
             field_, seated = set(results[b].astype(str)), set(results[a].astype(str))
+            if _variants(list(dict.fromkeys(results[a].tolist()))) is not None:
+                continue  # presets beside themselves with a field fixed: variants_verdict's
             if len(field_) > 1 and field_ < seated:
                 return a, b
     return None

@@ -57,3 +57,13 @@ def test_side_a_alone_against_a_field_of_presets_speaks_of_side_a():
         "knight at 20.0%) and is level with 1 (differences claimed at Holm-adjusted 5% over 4 "
         "comparisons).")
     assert texts[1].startswith("Side B's best option is knight")  # the opponent's, after
+
+
+def test_presets_beside_their_fixed_variants_are_not_newcomers():
+    field = ["knight", "squire", "page"]
+    seated = [*field, "knight,f=x", "squire,f=x"]
+    rows = _field_rows({}, seated, field).rename(columns={"a.0.preset": "a", "b.0.preset": "b"})
+    assert v.newcomer_axes(rows, ["a", "b"]) is None
+    assert v.newcomer_axes(rows[~rows["a"].str.contains(",")], ["a", "b"]) is None  # a mirror
+    made = v.verdict(rows, ["a", "b"])
+    assert made.sentences[0].kind == "variants"
