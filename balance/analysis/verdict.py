@@ -1403,7 +1403,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                options[0] if options else None)
     if best != default:
         ctx.compare(best, default)
-    where = _option_conditions(ctx, key, default) if key is not None else {}
+    where = _option_conditions(ctx, key, default) if key is not None else []
     if key is not None:
         for other in [default, *(v for v in options if v != key)]:
             ctx.compare(key, other)
@@ -1443,7 +1443,7 @@ def _best_option_sentence(ctx: _Options, best: Any, default: Any, key: Any, best
 
 
 def _key_option_sentence(ctx: _Options, key: Any, default: Any, options: Sequence[Any],
-                         key_is_best: bool, where: Mapping[Any, tuple[str, str, int]],
+                         key_is_best: bool, where: Sequence[tuple[Any, str, str]],
                          family: Family) -> Sentence:
     """The key option against the default, the other options and the conditions."""
     m, labels, axis = ctx.m, ctx.labels, ctx.axis
@@ -1465,7 +1465,7 @@ def _key_option_sentence(ctx: _Options, key: Any, default: Any, options: Sequenc
 
     def conditions(direction: int) -> list[str]:
         found: dict[str, list[str]] = {}
-        for k, (column, value, _) in where.items():
+        for k, column, value in where:
             if ctx.beyond(k, direction):
                 found.setdefault(column, []).append(value)
         return [f"{column} = {' or '.join(_listed(vals))}" for column, vals in found.items()]
@@ -1514,21 +1514,22 @@ def _listed(values: Sequence[str]) -> list[str]:
 
 
 def _option_conditions(ctx: _Options, option: Any, default: Any
-                       ) -> dict[Any, tuple[str, str, int]]:
+                       ) -> list[tuple[Any, str, str]]:
     """The comparisons of ``option`` with ``default`` at each value of each other axis
-    (one at a time, the rest at their baseline), joined to the family: key -> (the axis's
-    column, the value's label, its position)."""
+    (one at a time, the rest at their baseline), joined to the family: (the comparison's
+    key, the axis's column, the value's label), in the grid's order; the cell where every
+    axis is at its baseline is one comparison, listed under each axis."""
     others = [a for a in ctx.axes if a != ctx.axis]
-    out: dict[Any, tuple[str, str, int]] = {}
+    out: list[tuple[Any, str, str]] = []
     for other in others:
         part, _ = _at_baseline(ctx.results, [a for a in others if a != other] + [ctx.axis],
                                [other, ctx.axis], ctx.labels)
-        for i, value in enumerate(dict.fromkeys(part[other].tolist())):
+        for value in dict.fromkeys(part[other].tolist()):
             rows = part[part[other] == value].set_index(ctx.axis)
             if option not in rows.index or default not in rows.index:
                 continue
             k, _ = ctx.difference(rows.loc[option], rows.loc[default])
-            out[k] = (ctx.labels.column(other), ctx.labels.value(other, value), i)
+            out.append((k, ctx.labels.column(other), ctx.labels.value(other, value)))
     return out
 
 

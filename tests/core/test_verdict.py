@@ -597,3 +597,21 @@ def test_only_the_thresholds_a_verdict_read_are_named():
     rr = v.round_robin_verdict(table, resamples=20,
                                thresholds=v.Thresholds(margin=0.2, worth_margin=0.1))
     assert rr.rests_text() == "The verdict was made with [verdict] margin = 0.2 (default 0.05)."
+
+
+def test_the_baseline_cell_is_a_condition_of_every_other_axis():
+    # zones-charge-arrival's shape: an option and two other axes; the option beats the
+    # default in every cell, the baseline cell among them under both axes
+    rows = []
+    for option, shift in (("plain", 0.0), ("fancy", 0.1)):
+        for x in (0, 1, 2):
+            for y in ("u", "w"):
+                p = 0.4 + shift + 0.01 * x
+                rows.append({"a.0.kit": option, "rules.x": x, "rules.y": y, "n": 0,
+                             "a_win": p, "a_win_low": p, "a_win_high": p})
+    labels = Labels(baselines={"a.0.kit": "plain", "rules.x": 1, "rules.y": "u"})
+    made = v.options_verdict(pd.DataFrame(rows), ["a.0.kit", "rules.x", "rules.y"], "a.0.kit",
+                             labels=labels, exact=True, focus="fancy")
+    assert made.sentences[-1].text.endswith(
+        "it beats the default by more than 2 points where rule: x = 0 or 1 or 2; rule: y = u "
+        "or w."), made.sentences[-1].text
