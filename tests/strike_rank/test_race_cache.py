@@ -13,7 +13,10 @@ choice.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from balance.rulesets.strike_rank.presets import STYLE_PRESETS
@@ -104,3 +107,87 @@ def test_best_type_choices_of_the_19_presets_are_unchanged() -> None:
         for b in names:
             table = matchup_setup(rules, (STYLE_PRESETS[a],), (STYLE_PRESETS[b],))[2]
             assert [list(map(list, row)) for row in table] == want[f"{a} v {b}"], (a, b)
+
+
+# --- what is shared ---------------------------------------------------------------------------
+
+
+def _counts() -> dict[str, int]:
+    from balance.rulesets.strike_rank import race
+
+    return dict(race._COUNTS)
+
+
+def _fresh() -> None:
+    """Forget every table this process made (the race model's and the matchups')."""
+    from balance.rulesets.strike_rank import kernel, policy, race
+
+    race.clear_caches()
+    policy.matchup_setup.cache_clear()
+    kernel._static.cache_clear()
+
+
+@pytest.mark.parametrize("tiebreak", [None, ("agility",)])
+def test_seats_swapped_share_the_races_unless_the_slot_breaks_a_tie(
+        tiebreak: tuple[str, ...] | None) -> None:
+    from balance.rulesets.strike_rank.policy import matchup_setup
+
+    rules = Rules() if tiebreak is None else Rules(sr_tiebreak=tiebreak)
+    a, b = STYLE_PRESETS["assassin"], STYLE_PRESETS["footpad"]  # both AGI 12
+    _fresh()
+    matchup_setup(rules, (a,), (b,))
+    first = _counts()
+    assert first == {"models": 2, "races": 18}  # each side's view, 3 x 3 attack types
+    matchup_setup(rules, (b,), (a,))  # the seats swapped: the same two models
+    if tiebreak is None:  # the random tie-break: the slots change nothing, nothing is new
+        assert _counts() == first
+    else:  # the lower slot wins a tie: every race is played again, with the new chances
+        assert _counts() == {"models": 2, "races": 36}
+
+
+def test_an_adopted_setup_is_not_computed_again() -> None:
+    import pickle
+
+    from balance.rulesets.strike_rank import StrikeRank
+    from balance.rulesets.strike_rank.policy import matchup_setup
+
+    rs, rules = StrikeRank(), Rules()
+    side_a, side_b = (STYLE_PRESETS["knight"],), (STYLE_PRESETS["archer"],)
+    _fresh()
+    setup = rs.setup(rules, side_a, side_b)
+    assert _counts()["races"] == 18
+    want = matchup_setup(rules, side_a, side_b)[2]
+    _fresh()  # as in a worker process: nothing made yet
+    rs.adopt(pickle.loads(pickle.dumps(setup)))
+    assert matchup_setup(rules, side_a, side_b)[2] == want
+    assert _counts() == {"models": 0, "races": 0}
+    _fresh()  # and without it, the worker computes (the check above can fail)
+    assert matchup_setup(rules, side_a, side_b)[2] == want
+    assert _counts()["races"] == 18
+
+
+def test_a_sweeps_workers_take_the_parents_tables(tmp_path: Path) -> None:
+    """Two worker processes, the chunks of two cells shared among them: a kernel call
+    that plays a race raises (:mod:`tests.strike_rank.worker_check`), so the sweep
+    completes only if every task brought its cell's tables; the counts are the serial
+    run's."""
+    import balance
+    from balance.rulesets import resolve
+
+    check = "tests.strike_rank.worker_check:CHECKED"
+    resolve(check, allow_import=True)
+    spec = {"ruleset": check, "description": "race tables from the parent",
+            "a": [{"preset": "knight"}], "b": [{"preset": "gladiator"}],
+            "grid": {"combine": "product",
+                     "axes": [{"field": "a.0.skill", "values": [25, 35]}]},
+            "run": {"fights": 400, "chunk_size": 100, "seed": 3}}
+    _fresh()
+    table, _ = balance.sweep(spec, out=tmp_path / "workers", executor="processes", workers=2)
+    serial = balance.sweep(spec, out=tmp_path / "serial", executor="serial").table
+    columns = ["a_wins", "b_wins", "draws"]
+    pd.testing.assert_frame_equal(table[columns], serial[columns], check_exact=True)
+    _fresh()  # a kernel call that has to make the tables itself fails: the check is live
+    with pytest.raises(RuntimeError, match="played 18 race"):
+        resolve(check, allow_import=True).simulate(Rules(), (STYLE_PRESETS["knight"],),
+                                                   (STYLE_PRESETS["gladiator"],), n=10,
+                                                   rng=np.random.default_rng(0))
