@@ -416,9 +416,7 @@ class _Round:
         self.cache = cache  # attacks, hits and plans, shared by every pair of attack types
 
     def _cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
-        if key not in self.cache:
-            self.cache[key] = make()
-        return self.cache[key]
+        return _memo(self.cache, key, make)
 
     def memo(self, ai: int) -> Memo:
         """The totals of fighter ``ai`` attacking the other (:data:`Memo`)."""
@@ -731,12 +729,12 @@ last :func:`clear_caches`: what the caches save is counted here (the tests read 
 class _Model:
     """The race model of one ordered pair of fighters in one matchup's situation.
 
-    It holds everything that does not depend on the slots (they order only the last
-    Strike Rank tie-break): the Strike Rank distributions, the attacks, hits and grids
-    shared by every pair of attack types, the range phase by the chances of acting first,
-    and each race's score by (types, chances of acting first).  A matchup and the same
-    matchup with the seats swapped ask the same model for the same races: those are played
-    once.
+    It holds what does not depend on the slots (they order only the last Strike Rank
+    tie-break): the Strike Rank distributions, the range phase by the chances of acting
+    first, and each race's score by (types, chances of acting first).  A matchup and the
+    same matchup with the seats swapped ask the same model for the same races: those are
+    played once.  (The attacks, hits and grids every pair of attack types shares are made
+    per :func:`race_scores` call, as before: they are big and rarely asked for again.)
     """
 
     def __init__(self, rules: Rules, c0: Combatant, c1: Combatant,
@@ -749,7 +747,6 @@ class _Model:
         sr = [[_strike_rank_pmf(_Racer(p, 0, 0, (0,), 0, incoming[k]), rnd)
                for rnd in range(1, DICE_ROUNDS + 1)] for k, p in enumerate(self.ps)]
         self.ahead_tie = [_ahead_tie(x, y) for x, y in zip(*sr, strict=True)]
-        self.cache: dict[tuple[object, ...], object] = {}  # attacks, hits, plans
         self.ranges: dict[tuple[float, ...], tuple[float, np.ndarray]] = {}
         self.scores: dict[tuple[int, int, tuple[float, ...]], float] = {}
 
@@ -758,13 +755,16 @@ class _Model:
         first = _tie_first(self.ps[0], self.ps[1], t0, t1, slots[0] < slots[1])
         return tuple(ahead + tie * first for ahead, tie in self.ahead_tie)
 
-    def score(self, t0: int, t1: int, firsts: tuple[float, ...]) -> float:
+    def score(self, t0: int, t1: int, firsts: tuple[float, ...],
+              cache: dict[tuple[object, ...], object]) -> float:
+        """The race of types ``t0``, ``t1``, played once; ``cache``: the attacks, hits and
+        grids of the pair, shared by the races of one call (:class:`_Round`)."""
         key = (t0, t1, firsts)
         if key not in self.scores:
             _COUNTS["races"] += 1
             racers = tuple(_Racer(p, s[0], s[1], f, t, k) for p, s, f, t, k in zip(
                 self.ps, self.sits, self.flags, (t0, t1), self.incoming, strict=True))
-            self.scores[key] = self.race(_Round(racers, self.incoming, self.cache),  # type: ignore[arg-type]
+            self.scores[key] = self.race(_Round(racers, self.incoming, cache),  # type: ignore[arg-type]
                                          firsts)
         return self.scores[key]
 
@@ -860,11 +860,9 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     if key in _ADOPTED:
         return _ADOPTED[key]
     model = _model(rules, c0, c1, sits, incoming, ranged, fixed)
-    try:
-        return tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1)) for t1 in types1)
-                     for t0 in types0)
-    finally:
-        model.cache.clear()  # the grids are rebuilt if other slots need a new race
+    cache: dict[tuple[object, ...], object] = {}
+    return tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), cache)
+                       for t1 in types1) for t0 in types0)
 
 
 ADOPTED_MAX = 4096
