@@ -387,6 +387,10 @@ def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, i
 # --- one round as a linear map over the wound states ------------------------------------------
 
 
+_sum = np.add.reduce
+"""``ndarray.sum`` without its Python wrapper (the same reduction, in the same order)."""
+
+
 @dataclass(frozen=True)
 class _Plan:
     """One attack (or shot) of fighter ``ai`` as grids over the (n0, n1) wound states,
@@ -401,11 +405,34 @@ class _Plan:
     shield: bool  # the riposte comes with a shield
 
 
+class _Direction:
+    """What one fighter's attacks (and shots) on another are, whatever the pair of attack
+    types and whichever of the two is fighter 0 of a race: the attacks by flag states,
+    defence count, own-type penalty and parry; the totals they are made of
+    (:data:`Memo`); the damage bonuses.  Shared by the two views of a matchup."""
+
+    def __init__(self) -> None:
+        self.attacks: dict[tuple[object, ...], _Attack] = {}
+        self.memo: Memo = {}
+        self.bonus: dict[bool, int] = {}
+
+
+@lru_cache(maxsize=1024)
+def _direction(rules: Rules, fixed: tuple[tuple[str, int], ...],
+               attacker: tuple[Combatant, tuple[int, int], int],
+               defender: tuple[Combatant, tuple[int, int], int]) -> _Direction:
+    """The :class:`_Direction` of ``attacker`` on ``defender``, each (combatant, starting
+    situation, attacks it takes a round): all a :class:`_Racer` is but its attack type
+    and slot, which no attack reads."""
+    return _Direction()
+
+
 class _Round:
     """Applies one round to a batch of distributions over (points of 0, points of 1)."""
 
     def __init__(self, racers: tuple[_Racer, _Racer], incoming: tuple[int, int],
-                 cache: dict[tuple[object, ...], object]) -> None:
+                 cache: dict[tuple[object, ...], object],
+                 directions: tuple[_Direction, _Direction] | None = None) -> None:
         self.r = racers
         self.incoming = incoming
         rules = racers[0].p.rules
@@ -413,14 +440,11 @@ class _Round:
         self.whole = rules.attack_penalty_scope == "whole_round"
         self.depth = min(rules.max_riposte_depth, MAX_CHAIN)
         self.flag_maps = [np.asarray(r.flags) for r in racers]
-        self.cache = cache  # attacks, hits and plans, shared by every pair of attack types
+        self.cache = cache  # hits and plans, shared by every pair of attack types
+        self.dirs = directions or (_Direction(), _Direction())  # fighter 0's attacks, 1's
 
     def _cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
         return _memo(self.cache, key, make)
-
-    def memo(self, ai: int) -> Memo:
-        """The totals of fighter ``ai`` attacking the other (:data:`Memo`)."""
-        return self._cached(("memo", ai), dict)
 
     def hit(self, ai: int, damage: int, blocks: int, berserk: bool
             ) -> tuple[float, tuple[tuple[int, float], ...]]:
@@ -429,25 +453,26 @@ class _Round:
 
     def attack_table(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool
                      ) -> dict[tuple[int, int], _Attack]:
-        a, d, memo = self.r[ai], self.r[1 - ai], self.memo(ai)
+        a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
         out: dict[tuple[int, int], _Attack] = {}
         for fa in ((0,) if clone else sorted(set(a.flags))):
             for fd in sorted(set(d.flags)):
-                key = ("attack", ai, fa, fd, own_d, count, no_parry)
-                if key not in self.cache:
-                    self.cache[key] = _attack(a, d, fa, fd, own_d, count, no_parry, memo)
-                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+                key = ("attack", fa, fd, own_d, count, no_parry)
+                if key not in where.attacks:
+                    where.attacks[key] = _attack(a, d, fa, fd, own_d, count, no_parry,
+                                                 where.memo)
+                out[(fa, fd)] = where.attacks[key]
         return out
 
     def shot_table(self, ai: int, count: int, clone: bool) -> dict[tuple[int, int], _Attack]:
-        a, d, memo = self.r[ai], self.r[1 - ai], self.memo(ai)
+        a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
         out: dict[tuple[int, int], _Attack] = {}
         for fa in ((0,) if clone else sorted(set(a.flags))):
             for fd in sorted(set(d.flags)):
-                key = ("shot", ai, fa, fd, count)
-                if key not in self.cache:
-                    self.cache[key] = _shot(a, d, fa, fd, count, memo)
-                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+                key = ("shot", fa, fd, count)
+                if key not in where.attacks:
+                    where.attacks[key] = _shot(a, d, fa, fd, count, where.memo)
+                out[(fa, fd)] = where.attacks[key]
         return out
 
     def range_round(self, V: np.ndarray, first: int, shooting: tuple[bool, bool]
@@ -473,11 +498,12 @@ class _Round:
     def damage_bonus(self, f: int, missile: bool = False) -> int:
         """Damage modifiers of fighter ``f``'s rows against the other: the static ones and
         the per-fight ones as the model reads them (unhurt)."""
-        a, d = self.r[f], self.r[1 - f]
-        return self._cached(
-            ("bonus", f, missile),
-            lambda: total(a.p.damage_parts(d.p, missile=missile))
-            + _lang(a, d, a.p.dynamic_rows("damage", weapon=not missile, missile=missile)))
+        a, d, bonus = self.r[f], self.r[1 - f], self.dirs[f].bonus
+        if missile not in bonus:
+            bonus[missile] = (total(a.p.damage_parts(d.p, missile=missile))
+                              + _lang(a, d, a.p.dynamic_rows("damage", weapon=not missile,
+                                                             missile=missile)))
+        return bonus[missile]
 
     def flag_grid(self, ai: int) -> tuple[np.ndarray, np.ndarray]:
         """Flag states of attacker ``ai`` and its target over the (n0, n1) grid."""
@@ -579,7 +605,7 @@ class _Round:
 
         # hits: wound points moved along the defender's axis
         for extra, out_grid, shifts in plan.hits:
-            out[:, di] += (V * out_grid).sum(axis=(1, 2))
+            out[:, di] += _sum(V * out_grid, axis=(1, 2))
             moved = np.zeros_like(V)
             for x, g in shifts:
                 self.shift(V * g, di, x, moved, out)
@@ -605,14 +631,14 @@ class _Round:
         its capacity goes out."""
         n = W.shape[1 + di]
         if x >= n:
-            out[:, di] += W.sum(axis=(1, 2))
+            out[:, di] += _sum(W, axis=(1, 2))
             return
         if di == 0:
             into[:, x:, :] += W[:, :n - x, :]
-            out[:, 0] += W[:, n - x:, :].sum(axis=(1, 2))
+            out[:, 0] += _sum(W[:, n - x:, :], axis=(1, 2))
         else:
             into[:, :, x:] += W[:, :, :n - x]
-            out[:, 1] += W[:, :, n - x:].sum(axis=(1, 2))
+            out[:, 1] += _sum(W[:, :, n - x:], axis=(1, 2))
 
 
 # --- who acts first ---------------------------------------------------------------------------
@@ -744,9 +770,11 @@ class _Model:
         self.ps = (profile(c0, rules, 0, 0, fixed=fixed), profile(c1, rules, 1, 1, fixed=fixed))
         self.sits, self.incoming, self.ranged = sits, incoming, ranged
         self.flags = (_flags(self.ps[0]), _flags(self.ps[1]))
-        sr = [[_strike_rank_pmf(_Racer(p, 0, 0, (0,), 0, incoming[k]), rnd)
-               for rnd in range(1, DICE_ROUNDS + 1)] for k, p in enumerate(self.ps)]
+        sr = [_strike_ranks(rules, c, k, fixed) for c, k in zip((c0, c1), incoming, strict=True)]
         self.ahead_tie = [_ahead_tie(x, y) for x, y in zip(*sr, strict=True)]
+        who = ((c0, sits[0], incoming[0]), (c1, sits[1], incoming[1]))
+        self.directions = (_direction(rules, fixed, who[0], who[1]),
+                           _direction(rules, fixed, who[1], who[0]))
         self.ranges: dict[tuple[float, ...], tuple[float, np.ndarray]] = {}
         self.scores: dict[tuple[int, int, tuple[float, ...]], float] = {}
 
@@ -764,8 +792,8 @@ class _Model:
             _COUNTS["races"] += 1
             racers = tuple(_Racer(p, s[0], s[1], f, t, k) for p, s, f, t, k in zip(
                 self.ps, self.sits, self.flags, (t0, t1), self.incoming, strict=True))
-            self.scores[key] = self.race(_Round(racers, self.incoming, cache),  # type: ignore[arg-type]
-                                         firsts)
+            step = _Round(racers, self.incoming, cache, self.directions)  # type: ignore[arg-type]
+            self.scores[key] = self.race(step, firsts)
         return self.scores[key]
 
     def range_phase(self, step: _Round, firsts: Sequence[float]) -> tuple[float, np.ndarray]:
@@ -828,6 +856,14 @@ class _Model:
         return won + float(V.sum()) / 2
 
 
+@lru_cache(maxsize=256)
+def _strike_ranks(rules: Rules, c: Combatant, incoming: int, fixed: tuple[tuple[str, int], ...]
+                  ) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Strike Rank distributions of one fighter in rounds 1 .. :data:`DICE_ROUNDS`."""
+    r = _Racer(profile(c, rules, fixed=fixed), 0, 0, (0,), 0, incoming)
+    return tuple(_strike_rank_pmf(r, rnd) for rnd in range(1, DICE_ROUNDS + 1))
+
+
 @lru_cache(maxsize=1024)
 def _model(rules: Rules, c0: Combatant, c1: Combatant,
            sits: tuple[tuple[int, int], tuple[int, int]], incoming: tuple[int, int],
@@ -880,6 +916,8 @@ def adopt(tables: dict[tuple[object, ...], tuple[tuple[float, ...], ...]]) -> No
 def clear_caches() -> None:
     """Forget every model, score table and adopted table, and zero the counts."""
     _model.cache_clear()
+    _direction.cache_clear()
+    _strike_ranks.cache_clear()
     _wound.cache_clear()
     race_scores.cache_clear()
     _ADOPTED.clear()
