@@ -538,8 +538,9 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
 
 
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
-             cache: store.ChunkCache, progress: _Progress) -> _Counts:
-    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes."""
+             cache: store.ChunkCache, progress: _Progress, rs: Ruleset) -> _Counts:
+    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes; a
+    cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks."""
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
     ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
@@ -550,7 +551,6 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
     followups: deque[tuple[_CellRun, int]] = deque(
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
     where = portable(spec.ruleset)
-    rs = resolve_ruleset(where[0], allow_import=where[1])
 
     def take() -> _Task | None:
         while True:
@@ -1184,7 +1184,7 @@ def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
                                   work.exact_cache, bar, work.copies, plan.entropy)
         assert work.chunk_cache is not None
         return _execute(work.todo, pool, plan.spec, plan.entropy, work.tag, work.chunk_cache,
-                        bar)
+                        bar, plan.rs)
     finally:
         bar.close()
 
