@@ -394,9 +394,9 @@ _sum = np.add.reduce
 @dataclass(frozen=True)
 class _Plan:
     """One attack (or shot) of fighter ``ai`` as grids over the (n0, n1) wound states,
-    in the order :meth:`_Round.exchange` applies them: made once per race model and used
-    by every pair of attack types (the arithmetic on a batch is the same as building each
-    grid on the spot)."""
+    in the order :meth:`_Round.exchange` applies them: made once per :func:`race_scores`
+    call and used by every pair of attack types and every batch (the arithmetic on a batch
+    is the same as building each grid on the spot)."""
 
     hits: tuple[tuple[int, np.ndarray, tuple[tuple[int, np.ndarray], ...]], ...]
     """(defences it costs, chance of going out, ((wound points, chance), ...)) by hit kind."""
