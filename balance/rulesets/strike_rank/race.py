@@ -404,20 +404,33 @@ class _Plan:
     riposte: np.ndarray | None  # chance of a riposte, None if never
     shield: bool  # the riposte comes with a shield
 
+    def transposed(self) -> _Plan:
+        """The same plan with the grids' axes swapped (C-ordered copies, each value the
+        same): for the race in which the attacker is fighter 1."""
+        def t(g: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(g.T)
+
+        return _Plan(tuple((extra, t(out), tuple((x, t(g)) for x, g in shifts))
+                           for extra, out, shifts in self.hits),
+                     tuple((extra, t(g)) for extra, g in self.misses),
+                     None if self.riposte is None else t(self.riposte), self.shield)
+
 
 class _Direction:
     """What one fighter's attacks (and shots) on another are, whatever the pair of attack
     types and whichever of the two is fighter 0 of a race: the attacks by flag states,
     defence count, own-type penalty and parry; the totals they are made of
-    (:data:`Memo`); the damage bonuses.  Shared by the two views of a matchup."""
+    (:data:`Memo`); the damage bonuses; their grids (:class:`_Plan`, the attacker's
+    points along the first axis).  Shared by the two views of a matchup."""
 
     def __init__(self) -> None:
         self.attacks: dict[tuple[object, ...], _Attack] = {}
         self.memo: Memo = {}
         self.bonus: dict[bool, int] = {}
+        self.plans: dict[tuple[object, ...], _Plan] = {}  # attacker's points on axis 0
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # the two views of a matchup are asked for one after the other
 def _direction(rules: Rules, fixed: tuple[tuple[str, int], ...],
                attacker: tuple[Combatant, tuple[int, int], int],
                defender: tuple[Combatant, tuple[int, int], int]) -> _Direction:
@@ -506,11 +519,11 @@ class _Round:
         return bonus[missile]
 
     def flag_grid(self, ai: int) -> tuple[np.ndarray, np.ndarray]:
-        """Flag states of attacker ``ai`` and its target over the (n0, n1) grid."""
-        f0 = self.flag_maps[0][:, None]
-        f1 = self.flag_maps[1][None, :]
-        shape = (len(self.flag_maps[0]), len(self.flag_maps[1]))
-        fa, fd = (f0, f1) if ai == 0 else (f1, f0)
+        """Flag states of attacker ``ai`` and its target over the (attacker's points,
+        target's points) grid."""
+        fa = self.flag_maps[ai][:, None]
+        fd = self.flag_maps[1 - ai][None, :]
+        shape = (len(fa), fd.shape[1])
         return np.broadcast_to(fa, shape), np.broadcast_to(fd, shape)
 
     def own(self, f: int, attacked: tuple[bool, bool]) -> int:
@@ -545,9 +558,12 @@ class _Round:
         defences this round, made once."""
         key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
         if key not in self.cache:
-            table = (self.shot_table(ai, count, clone) if shot
-                     else self.attack_table(ai, own_d, count, no_parry, clone))
-            self.cache[key] = self._plan(ai, table, clone, damage, dtype)
+            plans, made = self.dirs[ai].plans, key[2:]
+            if made not in plans:  # the attacker's points along axis 0
+                table = (self.shot_table(ai, count, clone) if shot
+                         else self.attack_table(ai, own_d, count, no_parry, clone))
+                plans[made] = self._plan(ai, table, clone, damage, dtype)
+            self.cache[key] = plans[made] if ai == 0 else plans[made].transposed()
         return self.cache[key]  # type: ignore[return-value]
 
     def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
@@ -630,6 +646,9 @@ class _Round:
         """Add ``W`` to ``into`` with fighter ``di``'s points raised by ``x``; what passes
         its capacity goes out."""
         n = W.shape[1 + di]
+        if x == 0:  # nothing passes (the sum of no values would add 0 to ``out``)
+            into += W
+            return
         if x >= n:
             out[:, di] += _sum(W, axis=(1, 2))
             return
