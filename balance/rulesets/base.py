@@ -192,6 +192,18 @@ class Ruleset(abc.ABC):
         (default); best play then falls back to Monte Carlo over :meth:`policy_space`."""
         raise self.exact_unavailable("it has no exact best-play solver")
 
+    # per-matchup setup, made once a run ----------------------------------------------------
+    def setup(self, rules: Any, side_a: Side, side_b: Side, /) -> Any:
+        """What :meth:`simulate` computes once per matchup before its fights, made here so
+        that a run's parent can hand it to its worker processes (:meth:`adopt`) instead of
+        each worker making it again; ``None`` (default): nothing worth handing over.  It
+        must pickle, and adopting it must not change a single draw or count."""
+        return None
+
+    def adopt(self, setup: Any, /) -> None:
+        """Take a :meth:`setup` made in another process (default: nothing to take)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<ruleset {self.name!r}: {self.title}>"
 
