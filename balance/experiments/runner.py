@@ -101,15 +101,20 @@ def default_workers() -> int:
 
 
 def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
-                   entropy: int, key: str, index: int, size: int) -> tuple[Tally, float, float]:
+                   entropy: int, key: str, index: int, size: int, setup: Any = None
+                   ) -> tuple[Tally, float, float]:
     """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
     seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) with the permission the parent
     had to import it (:func:`balance.rulesets.portable`), and is looked up where it runs.
+    ``setup``: the cell's per-matchup setup made by the parent (``Ruleset.setup``), taken
+    before the fights so that no worker makes it again; it changes no draw.
     """
     rs = resolve_ruleset(ruleset, allow_import=allow_import)
+    if setup is not None:
+        rs.adopt(setup)
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
@@ -122,6 +127,19 @@ def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
 
 
 # --- one cell's progress ----------------------------------------------------------------------
+
+
+_UNMADE = object()
+
+
+def _cell_setup(rs: Ruleset, cell: Cell) -> Any:
+    """The ruleset's per-matchup setup of ``cell``, made once in the parent and sent with
+    each of its chunks; ``None`` if the ruleset refuses the matchup (its tasks then fail
+    as they always did, in the worker)."""
+    try:
+        return rs.setup(cell.rules, cell.side_a, cell.side_b)
+    except SpecError:
+        return None
 
 
 class _CellRun:
@@ -141,6 +159,7 @@ class _CellRun:
             if index < self.n_chunks and size == _chunk_size(index, self.cap, self.chunk_size):
                 self.done[index] = tally
         self.in_flight: set[int] = set()
+        self.setup: Any = _UNMADE  # Ruleset.setup of the cell, made with its first task
         self.finished = False
         self.prefix = Tally.empty(causes)
         self.next = 0
@@ -519,8 +538,9 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
 
 
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
-             cache: store.ChunkCache, progress: _Progress) -> _Counts:
-    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes."""
+             cache: store.ChunkCache, progress: _Progress, rs: Ruleset) -> _Counts:
+    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes; a
+    cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks."""
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
     ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
@@ -530,6 +550,7 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         if i not in r.done)
     followups: deque[tuple[_CellRun, int]] = deque(
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
+    where = portable(spec.ruleset)
 
     def take() -> _Task | None:
         while True:
@@ -543,9 +564,11 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
             if not run.finished and index not in run.done and index not in run.in_flight:
                 size = run.size(index)
                 run.in_flight.add(index)
-                return (run_chunk_task, (*portable(spec.ruleset), run.cell.rules,
+                if run.setup is _UNMADE:
+                    run.setup = _cell_setup(rs, run.cell)
+                return (run_chunk_task, (*where, run.cell.rules,
                                          run.cell.side_a, run.cell.side_b, entropy, run.key,
-                                         index, size),
+                                         index, size, run.setup),
                         f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
 
     def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
@@ -1161,7 +1184,7 @@ def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
                                   work.exact_cache, bar, work.copies, plan.entropy)
         assert work.chunk_cache is not None
         return _execute(work.todo, pool, plan.spec, plan.entropy, work.tag, work.chunk_cache,
-                        bar)
+                        bar, plan.rs)
     finally:
         bar.close()
 
