@@ -171,8 +171,8 @@ class _Setup:
         if len(setups) == 1:
             return setups[0]
         first = setups[0]
-        per_slot = {name: np.concatenate([getattr(s, name) for s in setups])
-                    for name in _PER_SLOT}
+        per_slot: dict[str, Any] = {name: np.concatenate([getattr(s, name) for s in setups])
+                                    for name in _PER_SLOT}
         return replace(first, **per_slot,
                        fighters=tuple(c for s in setups for c in s.fighters))
 
@@ -277,7 +277,7 @@ def simulate_segments(segments: Sequence[Segment], rng: SegmentedRng) -> list[Ou
         counts = [s.n for s in group]
         seg = np.repeat(np.arange(len(group)), counts)
         setups = [_Setup.of(s.rules, s.side_a, s.side_b) for s in group]
-        if key[0] == "plain":
+        if key[0] == "plain":  # type: ignore[index]
             houses = [house_rules(s.rules) for s in group]
             setups = [setup.folded(h) if h else setup for setup, h in zip(setups, houses,
                                                                            strict=True)]
