@@ -20,7 +20,8 @@ from .errors import SpecError
 from .results import Tally
 from .rulesets.base import Ruleset, Side
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "chunk_sizes", "run", "run_chunk", "run_segments"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "batches", "chunk_sizes", "run", "run_chunk",
+           "run_segments"]
 
 DEFAULT_CHUNK_SIZE = 1 << 18
 """Fights per chunk: large enough to amortise NumPy's per-call overhead, small enough that
@@ -50,6 +51,13 @@ def run_chunk(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size:
     """Simulate chunk ``index`` of a run: ``size`` fights on ``stream(entropy, *key, index)``."""
     segment = Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
     return run_segments(ruleset, [segment], entropy=entropy)[0]
+
+
+def batches(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset``'s kernel runs many segments in one call (it overrides
+    :meth:`~balance.rulesets.base.Ruleset.simulate_segments`): only then is it worth
+    sending many small chunks as one task."""
+    return type(ruleset).simulate_segments is not Ruleset.simulate_segments
 
 
 def run_segments(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
