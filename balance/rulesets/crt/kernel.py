@@ -726,7 +726,8 @@ class _General:
         """int16 (n_slots, n_live): each slot's combat score with the weapon in hand."""
         n_slots = self.setup.n_slots
         score = np.take(self.score_by_weapon,
-                        self.weapon * self.width + np.arange(n_slots)[:, None] + self.base)
+                        self.weapon.astype(np.intp) * self.width
+                        + np.arange(n_slots)[:, None] + self.base)
         return score if bonus is None else score + bonus
 
     # --- engagement (001.7), as the reference's ``engage`` --------------------------------
@@ -1277,7 +1278,7 @@ class _General:
             width = self.width
             slot, fight = np.divmod(taker, n_live)
             row = self.row(slot, fight)
-            held = self.weapon.ravel()[taker]
+            held = self.weapon.ravel()[taker].astype(np.int64)
             gain = (self.score_by_weapon[taken * width + row]
                     > self.score_by_weapon[held * width + row])
             order = np.argsort(self.score_by_weapon[taken * width + row], kind="stable")
