@@ -552,6 +552,8 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
     held: list[tuple[_CellRun, int]] = []  # taken but left for the next batch
     batch_fights = _batch_fights(runs, pool) if batched else 0
+    if batched and isinstance(pool, _Auto):  # its estimate counts tasks: batches, not chunks
+        pool.n_tasks = max(1, math.ceil(_fights_left(runs) / batch_fights))
 
     def next_chunk() -> tuple[_CellRun, int] | None:
         while True:
