@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -162,19 +163,21 @@ def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]]
                                 ("round-robin", m[0], m[1]), i)
                         for p in open_ for m in (resolved[p],) for i in indices]
             owners = [p for p in open_ for _ in indices]
-            for j, tally, spent in _run_batches(rs, segments, entropy, executor):
-                totals[owners[j]] = totals[owners[j]] + tally
-                seconds[owners[j]] += spent
+            left = Counter(owners)
             still = []
-            for p in open_:
-                if precision is not None and not reached(totals[p], precision) \
-                        and wave < n_chunks:
+            for j, tally, spent in _run_batches(rs, segments, entropy, executor):
+                p = owners[j]  # a pair's chunks come in index order, folded as engine.run
+                totals[p], seconds[p], left[p] = totals[p] + tally, seconds[p] + spent, left[p] - 1
+                if left[p]:
+                    continue
+                if precision is not None and wave < n_chunks \
+                        and not reached(totals[p], precision):
                     still.append(p)
                     continue
                 finished += 1
                 if progress is not None:
                     progress(finished, len(resolved))
-            open_ = still
+            open_ = sorted(still)
     rows = []
     for p, (a, b, rs_, rules_obj, side_a, side_b) in enumerate(resolved):
         tally = totals[p]
