@@ -221,6 +221,25 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help="print the outcome and the narration ('log') as one JSON object")
 
+    p = sub.add_parser("campaign", help="a fighter's career: survival and skill fight by fight, "
+                                        "with intervals (crt: the experience snowball)")
+    p.add_argument("ruleset", choices=("crt",), help="the ruleset (crt only)")
+    p.add_argument("--a", required=True, metavar="SPEC", help="the fighter")
+    p.add_argument("--b", action="append", required=True, metavar="SPEC",
+                   help="a foe he faces in each fight, fresh each time (repeat for a side)")
+    p.add_argument("--fights", type=_positive_int, default=20, help="career length (20)")
+    p.add_argument("-n", type=_positive_int, default=10_000, help="careers simulated")
+    p.add_argument("--seed", type=_seed, default=None)
+    p.add_argument("--peers", action="store_true",
+                   help="the foes have survived as many combats (and grown as much) as he")
+    p.add_argument("--exact", action="store_true", help="the plain duel's exact win chances")
+    p.add_argument("--skill-growth", choices=("every", "none"), default="every",
+                   help="a skill level per --skill-every fights survived (DEFAULT), or none")
+    p.add_argument("--skill-every", type=_positive_int, default=10,
+                   help="fights survived per skill level (DEFAULT 10: Bruggish, veteran at 30)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
     p.add_argument("--entrants", metavar="NAME,NAME,...",
@@ -1149,11 +1168,17 @@ def _handicaps_budget(args: argparse.Namespace, tuning: Any, names: list[str]) -
                  f"-n {n:,} over {len(pairs):,} ordered pairs", _cap(args))
 
 
+def _cmd_campaign(args: argparse.Namespace) -> int:
+    from .rulesets.crt.campaign import run
+
+    return run(args)
+
+
 COMMANDS = {"rulesets": _cmd_rulesets, "show": _cmd_show, "duel": _cmd_duel,
             "exact": _cmd_exact, "log": _cmd_log, "bench": _cmd_bench,
             "matchups": _cmd_matchups, "sweep": _cmd_sweep, "plot": _cmd_plot,
             "report": _cmd_report, "new": _cmd_new, "explore": _cmd_explore,
-            "tune": _cmd_tune}
+            "tune": _cmd_tune, "campaign": _cmd_campaign}
 
 
 def _one_line(text: str) -> str:

@@ -142,10 +142,9 @@ LAYERS = {
 }
 
 
-# crt's campaign script (``python -m balance.rulesets.crt.campaign``, the thin command-line
-# part at the bottom of the module) builds its parser with the command line's one-line-error
-# parser, imported inside its main() only.
-SCRIPTS = {("balance.rulesets.crt.campaign", "balance.cli")}
+# No ruleset module imports the command line (crt's campaign is `balance campaign crt`, its
+# body crt.campaign.run; the old `python -m balance.rulesets.crt.campaign` script is gone).
+SCRIPTS: set[tuple[str, str]] = set()
 
 
 def test_dependencies_run_one_way() -> None:

@@ -15,8 +15,7 @@ import pytest
 import balance
 from balance.cli import main
 from balance.rulesets.crt import decided_by_tables
-from balance.rulesets.crt.campaign import career
-from balance.rulesets.crt.campaign import main as campaign_main
+from balance.rulesets.crt.campaign import career, skill_after
 
 crt = balance.get("crt")
 PAGE = " ".join((Path(__file__).resolve().parents[2] / "docs" / "crt.md").read_text().split())
@@ -103,13 +102,21 @@ def test_luck_at_equal_scores(capsys):
 
 
 def test_campaign_of_a_novice(capsys):
-    quoted("python -m balance.rulesets.crt.campaign --a novice --b novice --fights 30 -n 20000 "
-           "--seed 1", "48.0% [47.3%, 48.7%] survive it", "69.5% in the plain duel",
-           "lifts it to 87.5%", "1.6% [1.5%, 1.8%] of careers survive ten fights and 0.16% "
-           "[0.11%, 0.23%] twenty")
-    assert campaign_main(["--a", "novice", "--b", "novice", "--fights", "30", "-n", "20000",
-                          "--seed", "1", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["rows"]
+    quoted("balance campaign crt --a novice --b novice --fights 30 -n 20000 --seed 1",
+           "48.0% [47.3%, 48.7%] survive it", "a career wins 1.58 [1.54, 1.62] fights",
+           "1.6% [1.5%, 1.8%] of careers survive ten fights and 0.41% [0.33%, 0.51%] twenty",
+           "69.5% in the plain duel", "band (+17): 87.5%", "he wins 96.0% of plain duels",
+           "at fight 19, which 0.445% of careers reach",
+           "0.055% [0.031%, 0.098%] of careers survive thirty fights, against 0.21% [0.16%, "
+           "0.28%] with skill growing", "adds the novice's strength (7)",
+           "the rate that makes Bruggish (veteran, level 3, after 30 combats) an unskilled novice",
+           "a survivor first wins at least 90% (the interval's low end) there, at fight 19")
+    bruggish = crt.presets["bruggish"]
+    assert (bruggish.skill, bruggish.combats, skill_after(0, 30)) == (3, 30, 3)
+    assert main(["campaign", "crt", "--a", "novice", "--b", "novice", "--fights", "30", "-n",
+                 "20000", "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rows = out["rows"]
     table = career(crt.rules(), crt.presets["novice"], crt.presets["novice"], fights=30,
                    n=20_000, seed=1)
     assert [r["alive"] for r in rows] == list(table["alive"])  # the command is the call
@@ -119,8 +126,26 @@ def test_campaign_of_a_novice(capsys):
     assert f"{pct(tenth.alive)} {interval(tenth.alive_low, tenth.alive_high)}" == \
         "1.6% [1.5%, 1.8%]"
     assert f"{pct(twentieth.alive, 2)} {interval(twentieth.alive_low, twentieth.alive_high, 2)}" \
-        == "0.16% [0.11%, 0.23%]"
+        == "0.41% [0.33%, 0.51%]"
+    won = out["fights_won"]
+    assert f"{won['mean']:.2f} [{won['low']:.2f}, {won['high']:.2f}]" == "1.58 [1.54, 1.62]"
+    sure = table[table["p_win_low"] >= 0.9].iloc[0]
+    assert (int(sure.fight), pct(table["alive"].iloc[17], 3)) == (19, "0.445%")
+    last = table.iloc[29]
+    assert f"{pct(last.alive, 2)} {interval(last.alive_low, last.alive_high, 2)}" == \
+        "0.21% [0.16%, 0.28%]"
+    flat = career(crt.rules(), crt.presets["novice"], crt.presets["novice"], fights=30,
+                  n=20_000, seed=1, skill_growth="none").iloc[29]
+    assert f"{pct(flat.alive, 3)} {interval(flat.alive_low, flat.alive_high, 3)}" == \
+        "0.055% [0.031%, 0.098%]"
     exact = career(crt.rules(extraordinary=False), crt.presets["novice"],
                    crt.presets["novice"], fights=30, method="exact")
-    assert {pct(p) for p in exact["p_win"].iloc[1:13]} == {"69.5%"}
-    assert {pct(p) for p in exact["p_win"].iloc[13:25]} == {"87.5%"}
+    assert crt.presets["novice"].strength == 7
+    assert {pct(p) for p in exact["p_win"].iloc[1:10]} == {"69.5%"}
+    assert {pct(p) for p in exact["p_win"].iloc[10:18]} == {"87.5%"}
+    assert list(exact["advantage"].iloc[9:11]) == [9, 17]
+    assert exact["advantage"].iloc[18] == 25 and pct(exact["p_win"].iloc[18]) == "96.0%"
+    none = career(crt.rules(extraordinary=False), crt.presets["novice"],
+                  crt.presets["novice"], fights=30, method="exact", skill_growth="none")
+    # the band edge at +13: fight 14 with combats alone, fight 11 with skill growing
+    assert none["advantage"].iloc[13] == 13 and none["advantage"].iloc[12] == 12

@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 
 import balance
+from balance.cli import main
+from balance.errors import SpecError
 from balance.rulesets.crt import Combatant, Rules, decided_by_tables
-from balance.rulesets.crt.campaign import career, main
+from balance.rulesets.crt.campaign import career, skill_after
 from balance.rulesets.crt.reference import fight
 from balance.stats import chi2_homogeneity, gof_pvalue
 from balance.testing import kernel_counts, reference_counts
@@ -208,10 +210,32 @@ def test_campaign_simulated_careers_match_the_exact_product():
     wide = career(rules, NOVICE, NOVICE, fights=14, n=40_000, seed=3, confidence=0.999)
     assert ((wide["alive_low"] <= exact["alive"]) & (exact["alive"] <= wide["alive_high"])).all()
     assert simulated.equals(career(rules, NOVICE, NOVICE, fights=14, n=40_000, seed=3))
-    # the snowball: each survived fight is a point of advantage, and the band edge at +13
-    # lifts the win chance from the slight-advantage band to the next
-    assert exact["p_win"].iloc[13] - exact["p_win"].iloc[12] > 0.15
+    # the snowball: each survived fight is a point of advantage, and the first skill level
+    # (after ten) adds an ability (7) at once, lifting the win chance over the band edge
+    # at +13; with combats alone the edge comes at fight 14
+    assert list(exact["skill"]) == [0] * 10 + [1] * 4
+    assert exact["p_win"].iloc[10] - exact["p_win"].iloc[9] > 0.15
     assert exact["alive"].is_monotonic_decreasing
+    flat = career(rules, NOVICE, NOVICE, fights=14, method="exact", skill_growth="none")
+    assert (flat["skill"] == 0).all()
+    assert flat["p_win"].iloc[13] - flat["p_win"].iloc[12] > 0.15
+
+
+def test_skill_grows_a_level_per_ten_fights_survived():
+    # "skill points are accumulated through combat" (001.2): DEFAULT a level per 10 fights,
+    # Bruggish's rate (veteran after 30); up to master; none = combats only
+    assert [skill_after(0, k) for k in (0, 9, 10, 29, 30, 70)] == [0, 0, 1, 2, 3, 5]
+    assert skill_after(2, 10, "every", 5) == 4 and skill_after(3, 40, "none") == 3
+    table = career(Rules(extraordinary=False), NOVICE, NOVICE, fights=12, method="exact",
+                   skill_every=4)
+    assert list(table["skill"]) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    # each level adds the weapon type's ability for it: one-handed strength, then toughness
+    assert list(table["score"].iloc[3:5]) == [NOVICE.agility + 3,
+                                               NOVICE.agility + 4 + NOVICE.strength]
+    for bad, match in (({"skill_growth": "fast"}, "skill_growth must be one of every, none"),
+                       ({"skill_every": 0}, "skill_every must be a whole number in 1..1000")):
+        with pytest.raises(SpecError, match=match):
+            career(Rules(), NOVICE, NOVICE, fights=2, **bad)
 
 
 def test_campaign_against_peers_stays_even():
@@ -222,17 +246,25 @@ def test_campaign_against_peers_stays_even():
 
 
 def test_campaign_command_line(capsys):
-    status = main(["--a", "novice", "--b", "novice", "--fights", "3", "-n", "2000",
-                   "--seed", "4", "--json"])
+    status = main(["campaign", "crt", "--a", "novice", "--b", "novice", "--fights", "3", "-n",
+                   "2000", "--seed", "4", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert status == 0 and len(out["rows"]) == 3 and out["attrs"]["seed"] == 4
-    assert out["attrs"]["policies"]
-    done = subprocess.run([sys.executable, "-m", "balance.rulesets.crt.campaign", "--a",
+    assert out["attrs"]["policies"] and out["attrs"]["skill_growth"] == "every"
+    assert [r["skill"] for r in out["rows"]] == [0, 0, 0]
+    done = subprocess.run([sys.executable, "-m", "balance", "campaign", "crt", "--a",
                            "novice", "--b", "nobody"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("balance: error: unknown crt preset 'nobody'; presets: "
                            + ", ".join(crt.presets))
-    status = main(["--a", "novice", "--b", "novice", "--fights", "3", "--exact"])
+    status = main(["campaign", "crt", "--a", "novice", "--b", "novice", "--fights", "3",
+                   "--exact"])
     assert status == 2  # tables on: no exact solution
     assert "no exact solution" in capsys.readouterr().err
+    status = main(["campaign", "crt", "--a", "novice", "--b", "novice", "--fights", "12",
+                   "--exact", "--rule", "extraordinary=false"])
+    text = capsys.readouterr().out
+    assert status == 0 and "skill_growth=every [DEFAULT]" in text
+    assert "fight  11  combats  10  skill 1  advantage  +17" in text
+    assert "fights won, of the first 12: mean" in text

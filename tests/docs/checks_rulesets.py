@@ -21,6 +21,27 @@ allow(CRT, "the rule that makes a skill level worth 7 combats (abilities 7): tes
       "exactly what 7 combats survived add")
 
 
+@check(CRT, "the survivor of k fights against a fresh novice (20 000 fights a cell): he wins "
+            "68.6% [68.0%, 69.3%] of his second fight, 84.8% [84.3%, 85.3%] once his first "
+            "level comes with his tenth win, 93.6% [93.2%, 93.9%] at +25 (18 combats) and "
+            "never much more (94.3% at 29 combats)", given=["20 000", "+25 (18 combats)",
+                                                         "29 combats"])
+def crt_career_steps(c: Claims) -> None:
+    from .experiments import cell, experiment
+
+    table = experiment("crt-career")
+
+    def at(combats: int) -> tuple[float, tuple[float, float]]:
+        row = cell(table, a_0_combats=combats, a_0_skill=combats // 10)
+        return row.a_win, (row.a_win_low, row.a_win_high)
+    c.mc("68.6% [68.0%, 69.3%]", *at(1))
+    c.mc("84.8% [84.3%, 85.3%]", *at(10))
+    c.mc("93.6% [93.2%, 93.9%]", *at(18))
+    c.mc("94.3%", *at(29))
+    career = table[table["a.0.skill"] == table["a.0.combats"] // 10]
+    c.holds("never much more", career["a_win"].max() < 0.95, f"{career['a_win'].max():.4f}")
+
+
 @check(CRT, "its value is the never-divert duel's (at equal scores A wins 48.33%, B 48.33%, "
             "draw 3.34%)")
 def crt_never_divert_duel(c: Claims) -> None:

@@ -131,6 +131,13 @@ CASES: list[tuple[str, list[str], list[str], dict[str, Any], int]] = [
      {"outnumbered_mode": "two_foes"}, 1200),
     # issue 21: rows in the rules language -- static conditions folded into the tables,
     # per-fight ones (round, wounds, head counts, dice) evaluated over the batch, effects
+    # issue 24: one style a fight (style_mix AMBIG); the disarm policies against a fighter
+    # already disarmed buy +1 rank / a riposte instead of a second disarm
+    ("style-mix-per-fight", ["archer,second_style=skirmisher,second_skill=25"],
+     ["skirmisher,overpower_policy=disarm,skill=35"], {"style_mix": "per_fight"}, 2500),
+    ("disarm-an-unarmed-foe", ["skirmisher,when_disarmed=fight_unarmed,second_style=brawling,"
+                               "second_skill=30,unarmed_move=straight kick"],
+     ["skirmisher,skill=45,overpower_policy=disarm,riposte_policy=disarm"], {}, 2500),
     ("lang-war-pick", ["skirmisher,weapon=war pick"], ["knight"], {"weapons": {"war pick": {
         "modifiers": [
             {"to": "attack", "amount": 3, "when": "target.armour_rank >= 3"},

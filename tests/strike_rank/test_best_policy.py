@@ -128,3 +128,20 @@ def test_issue_11_figures() -> None:
     assert matchup_setup(rules, RS.side("gladiator"), RS.side("skirmisher"))[2][0][1][0] == 0
     assert np.mean(out.winner == 1) == pytest.approx(np.mean(thrust.winner == 1), abs=0.01)
     assert np.mean(thrust.winner == 1) == pytest.approx(0.984, abs=0.004)
+
+
+def test_the_race_model_reads_style_mix() -> None:
+    # style_mix="per_fight" (issue 24): the archer (30, hand axe -10) with skirmisher 25
+    # fights the whole fight as a skirmisher, so its race is exactly that of a skirmisher-25
+    # fighter with the same kit; per_roll shoots at 30 as an archer and scores higher
+    def scores(rules, a: str) -> tuple[tuple[float, ...], ...]:
+        sa, sb = RS.side(a), RS.side("skirmisher")
+        _, sits, _ = matchup_setup(rules, sa, sb)
+        return race_scores(rules, sa[0], sb[0], (0, 1), sits, (1, 1), (0, 1, 2), (0, 1, 2),
+                           ranged=2)
+    mixed = "archer,second_style=skirmisher,second_skill=25"
+    one = scores(RS.rules(style_mix="per_fight"), mixed)
+    assert one == scores(RS.rules(), "archer,style=skirmisher,skill=25")
+    loose = scores(RS.rules(), mixed)
+    assert all(x > y for row_l, row_o in zip(loose, one, strict=True)
+               for x, y in zip(row_l, row_o, strict=True))

@@ -613,6 +613,59 @@ def test_a_second_style_is_used_where_it_is_better() -> None:
         profile(Combatant(when_disarmed="fight_unarmed", unarmed_move="knife"), RULES)
 
 
+def test_one_style_a_fight_under_style_mix_per_fight() -> None:
+    # style_mix="per_fight" (AMBIG): every roll in the style with the better attack skill
+    # with its weapon -- skirmisher 25 against the archer's 30 - 10 with the hand axe -- so
+    # the archer shoots at 25 in it; per_roll (the default) shoots at 30 as an archer
+    rules = dataclasses.replace(RULES, style_mix="per_fight")
+    c = Combatant(style="archer", weapon="hand axe", missile="long bow", missiles=6,
+                  second_style="skirmisher", second_skill=25)
+    mixed, one = profile(c, RULES), profile(c, rules)
+    assert one.committed == "skirmisher" and mixed.committed is None
+    assert mixed.missile_parts(mixed)[0] == ("archer skill", 30)
+    assert one.missile_parts(one)[0] == ("skirmisher skill", 25)
+    assert one.parry_parts(one, WEAPON_PARRY)[0] == ("skirmisher skill", 25)
+    keen = profile(dataclasses.replace(c, second_skill=20), rules)  # a tie: the first style
+    assert keen.committed == "archer" and keen.parry_parts(keen, WEAPON_PARRY)[0] == (
+        "archer skill", 30)
+    sailor = profile(Combatant(when_disarmed="fight_unarmed", second_style="brawling",
+                               second_skill=40, skill=35), rules)
+    # brawling 40 - 20 with a long sword: skirmisher, and unarmed too (brawling would be 40)
+    assert sailor.committed == sailor.unarmed.committed == "skirmisher"
+    assert sailor.unarmed.attack_parts(sailor)[0] == ("skirmisher skill", 35)
+    lines: list[str] = []
+    StrikeRank().fight(rules, (c,), (Combatant(name="foe"),),
+                       rng=__import__("numpy").random.default_rng(1), log=lines.append)
+    text = "\n".join(lines)
+    assert "skirmisher skill" in text and "archer skill" not in text
+
+
+def test_the_disarm_policy_buys_a_rank_against_a_disarmed_foe() -> None:
+    # a second disarm buys nothing: the block goes to the menu's next option (+1 rank, else
+    # a called shot to the head); a disarming parry ripostes instead
+    assert R.spend_overpower(2, "disarm", RULES) == (None, 1, True)
+    assert R.spend_overpower(2, "disarm", RULES, disarmed=True) == (None, 2, False)
+    no_rank = dataclasses.replace(RULES, overpower_menu=("location", "disarm"))
+    assert R.spend_overpower(1, "disarm", no_rank, disarmed=True) == (T.HEAD, 0, False)
+    assert R.spend_overpower(1, "head", RULES, disarmed=True) == (T.HEAD, 0, False)
+    sailor = Combatant(name="sailor", when_disarmed="fight_unarmed", second_style="brawling",
+                       second_skill=30, unarmed_move="straight kick")
+    fencer = Combatant(name="fencer", skill=45, overpower_policy="disarm",
+                       riposte_policy="disarm")
+    fallbacks = 0
+    for seed in range(40):
+        lines: list[str] = []
+        StrikeRank().fight(RULES, (sailor,), (fencer,),
+                           rng=__import__("numpy").random.default_rng(seed), log=lines.append)
+        text = "\n".join(lines)
+        if "sailor [A1] is disarmed" in text or "disarms sailor" in text:
+            after = text[min(i for i in (text.find("sailor [A1] is disarmed"),
+                                         text.find("disarms sailor")) if i >= 0) + 1:]
+            assert ": a disarm" not in after and "disarms sailor" not in after
+            fallbacks += "(no disarm: sailor [A1] is disarmed already), +1 rank" in after
+    assert fallbacks  # the fallback was exercised
+
+
 def test_a_disarmed_brawler_fights_on_unarmed() -> None:
     sailor = Combatant(name="sailor", when_disarmed="fight_unarmed", second_style="brawling",
                        second_skill=30)

@@ -1,8 +1,14 @@
 """A campaign of seed 001: the experience snowball (001.10 q5).
 
 "A Character's combat score consists of ... the number of combats this character has
-survived" (001.2): a fighter who survives a fight is one point better in the next.  A
-career here is a run of fights against the same kind of foe (a fresh novice, say, or a
+survived" (001.2): a fighter who survives a fight is one point better in the next.  And
+"skill points are accumulated through combat": the seed gives neither how many points a
+combat earns nor what a skill level costs, so the growth of skill is a reading
+(``skill_growth``): ``"every"`` [DEFAULT] a skill level (up to master, 5) for each
+``skill_every`` fights survived, 10 by default, the rate that makes Bruggish, a veteran
+(level 3) after 30 combats, an unskilled novice grown (001.11 #1); ``"none"``: combats only,
+skill as it starts (the campaign before issue 24).  Each level adds the ability the weapon
+type assigns it (``level_abilities``).  A career here is a run of fights against the same kind of foe (a fresh novice, say, or a
 peer who has survived as many fights); the career ends with the first fight the fighter
 does not win -- a loss, or a draw (both fell together, or no decision by the round cap),
 the DEFAULT reading of "survived".  Health is whole again at the start of each fight.
@@ -13,17 +19,14 @@ survivors (its own stream under the seed), and the survival curve comes with Wil
 intervals on the number of careers.  ``method="exact"`` multiplies the exact win
 probabilities of the plain duels instead.
 
-Command line (a thin part at the bottom)::
-
-    python -m balance.rulesets.crt.campaign --a novice --b novice --fights 20 -n 20000 --seed 1
+Command line: ``balance campaign crt --a novice --b novice --fights 20 -n 20000 --seed 1``
+(:func:`run` is its body).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import sys
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,14 +37,43 @@ from ...random import root_entropy
 from ..base import Side
 from .rules import Combatant, Rules, combat_score
 
-__all__ = ["career", "main"]
+__all__ = ["career", "career_length", "run", "skill_after"]
 
 METHODS = ("simulate", "exact")
+SKILL_GROWTH = ("every", "none")
+"""Readings of "skill points are accumulated through combat" (see the module's text)."""
+SKILL_EVERY = 10
+"""DEFAULT fights survived per skill level: Bruggish, veteran (3) after 30 combats."""
+
+
+def skill_after(start: int, survived: int, growth: str = "every",
+                every: int = SKILL_EVERY) -> int:
+    """Skill level of a fighter who started at ``start`` after ``survived`` fights of his
+    career: one level per ``every`` fights under ``"every"``, up to master (5)."""
+    if growth == "none":
+        return start
+    return max(start, min(5, start + survived // every))
+
+
+def career_length(table: Any) -> tuple[float, float, float]:
+    """Mean fights won over the career's first ``len(table)`` fights, with its 95% interval
+    (the normal interval of the mean of the careers' lengths, whose distribution the
+    survival curve gives: a career ends at fight k with probability alive(k-1) - alive(k))."""
+    alive = [1.0, *(float(a) for a in table["alive"])]
+    probs = [alive[j] - alive[j + 1] for j in range(len(alive) - 1)] + [alive[-1]]
+    mean = sum(j * p for j, p in enumerate(probs))
+    var = sum((j - mean) ** 2 * p for j, p in enumerate(probs))
+    careers = table.attrs.get("careers")
+    if table.attrs.get("method") == "exact" or not careers:
+        return mean, mean, mean
+    half = 1.959964 * (var / careers) ** 0.5
+    return mean, mean - half, mean + half
 
 
 def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fights: int,
            n: int = 10_000, seed: int | None = None, peers: bool = False,
-           method: str = "simulate", confidence: float = 0.95) -> Any:
+           method: str = "simulate", confidence: float = 0.95, skill_growth: str = "every",
+           skill_every: int = SKILL_EVERY) -> Any:
     """The survival curve of ``fighter`` over a career of ``fights`` fights.
 
     Parameters
@@ -66,11 +98,14 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
         duel's exact solver: one against one, ``extraordinary=false``).
     confidence
         Of the Wilson intervals.
+    skill_growth, skill_every
+        How skill grows (:func:`skill_after`): a level per ``skill_every`` fights survived
+        (``"every"``, DEFAULT), or not at all (``"none"``); peers grow alike.
 
     Returns
     -------
     pandas.DataFrame
-        One row per fight: ``fight`` (1, 2, ...), ``combats`` and ``score`` of the fighter
+        One row per fight: ``fight`` (1, 2, ...), ``combats``, ``skill`` and ``score`` of the fighter
         going in, ``advantage`` over the (first) foe, ``fought`` and ``won`` (careers),
         ``p_win`` (the chance to win this fight, having survived the ones before) with
         ``p_win_low`` / ``p_win_high``, and ``alive`` (the share of careers still running
@@ -87,6 +122,13 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
         raise SpecError(f"campaign fights must be a whole number in 1..1000, got {fights!r}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise SpecError(f"campaign n must be a whole number >= 1, got {n!r}")
+    if skill_growth not in SKILL_GROWTH:
+        raise SpecError(f"campaign skill_growth must be one of {', '.join(SKILL_GROWTH)}, got "
+                        f"{skill_growth!r}")
+    if (isinstance(skill_every, bool) or not isinstance(skill_every, int)
+            or not 1 <= skill_every <= 1000):
+        raise SpecError(f"campaign skill_every must be a whole number in 1..1000, got "
+                        f"{skill_every!r}")
     side_b: Side = (foes,) if isinstance(foes, Combatant) else tuple(foes)
     from . import CRT
 
@@ -97,10 +139,13 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
     alive = n
     survival = 1.0
     for k in range(fights):
-        me = dataclasses.replace(fighter, combats=fighter.combats + k)
-        them = tuple(dataclasses.replace(f, combats=me.combats) if peers else f for f in side_b)
+        me = dataclasses.replace(fighter, combats=fighter.combats + k, skill=skill_after(
+            fighter.skill, k, skill_growth, skill_every))
+        them = tuple(dataclasses.replace(f, combats=me.combats, skill=skill_after(
+            f.skill, k, skill_growth, skill_every)) if peers else f for f in side_b)
         score = combat_score(me, rules)
-        row: dict[str, Any] = {"fight": k + 1, "combats": me.combats, "score": score,
+        row: dict[str, Any] = {"fight": k + 1, "combats": me.combats, "skill": me.skill,
+                               "score": score,
                                "advantage": score - combat_score(them[0], rules)}
         if method == "exact":
             p_win = crt.exact(rules, (me,), them).a_win
@@ -125,9 +170,13 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
                        alive_low=float(a_low), alive_high=float(a_high))
         rows.append(row)
     table = pd.DataFrame(rows)
+    growth = (f"skill_growth=every [DEFAULT]: a skill level per {skill_every} fights survived"
+              if skill_growth == "every" else "skill_growth=none [DEFAULT alternative]: "
+              "combats only")
     table.attrs.update(seed=seed, entropy=entropy, method=method, careers=n, peers=peers,
-                       confidence=confidence,
-                       assumptions=list(crt.assumptions(rules, (fighter,), side_b)),
+                       confidence=confidence, skill_growth=skill_growth,
+                       skill_every=skill_every,
+                       assumptions=[*crt.assumptions(rules, (fighter,), side_b), growth],
                        policies=list(crt.policies(rules, (fighter,), side_b)))
     return table
 
@@ -135,55 +184,45 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
 # --- command line ---------------------------------------------------------------------------
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m balance.rulesets.crt.campaign``: print a career's survival curve."""
-    from ...cli import _Parser, _positive_int
+def run(args: Any) -> int:
+    """``balance campaign crt``: print a career's survival and skill, fight by fight."""
     from . import CRT
 
-    parser = _Parser(
-        prog="python -m balance.rulesets.crt.campaign",
-        description="crt campaign: the survival curve of a fighter over a career (001.10 q5)")
-    parser.add_argument("--a", required=True, metavar="SPEC", help="the fighter")
-    parser.add_argument("--b", action="append", required=True, metavar="SPEC",
-                        help="a foe he faces in each fight (repeat for a side)")
-    parser.add_argument("--fights", type=_positive_int, default=20)
-    parser.add_argument("-n", type=_positive_int, default=10_000, help="careers simulated")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--peers", action="store_true",
-                        help="the foes have survived as many combats as the fighter")
-    parser.add_argument("--exact", action="store_true",
-                        help="exact win probabilities of the plain duel")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
     crt = CRT()
-    try:
-        overrides = {}
-        for item in args.rule:
-            name, sep, value = item.partition("=")
-            if not sep or not name.strip():
-                raise SpecError(f"--rule expects NAME=VALUE, got {item!r}")
-            overrides[name.strip()] = value
-        rules = crt.rules(overrides)
-        table = career(rules, crt.combatant(args.a), crt.side(args.b), fights=args.fights,
-                       n=args.n, seed=args.seed, peers=args.peers,
-                       method="exact" if args.exact else "simulate")
-    except SpecError as exc:
-        print(f"balance: error: {exc}", file=sys.stderr)
-        return 2
+    overrides = {}
+    for item in args.rule:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SpecError(f"--rule expects NAME=VALUE, got {item!r}")
+        overrides[name.strip()] = value
+    rules = crt.rules(overrides)
+    table = career(rules, crt.combatant(args.a), crt.side(args.b), fights=args.fights,
+                   n=args.n, seed=args.seed, peers=args.peers,
+                   method="exact" if args.exact else "simulate",
+                   skill_growth=args.skill_growth, skill_every=args.skill_every)
+    mean, low, high = career_length(table)
     if args.json:
-        print(json.dumps({"attrs": {k: v for k, v in table.attrs.items()},
+        print(json.dumps({"attrs": dict(table.attrs),
+                          "fights_won": {"mean": mean, "low": low, "high": high},
                           "rows": json.loads(table.to_json(orient="records"))}))
         return 0
     how = ("exact" if args.exact
            else f"{args.n:,} careers, entropy {table.attrs['entropy']} (pass it as --seed)")
     print(f"crt campaign: {args.a} against {' + '.join(args.b)}, {how}")
+    print(f"  {table.attrs['assumptions'][-1]}")
     for row in table.itertuples(index=False):
-        print(f"  fight {row.fight:3d}  combats {row.combats:3d}  advantage {row.advantage:+4d}"
-              f"  wins {100 * row.p_win:6.2f}%  alive after {100 * row.alive:7.3f}%"
+        print(f"  fight {row.fight:3d}  combats {row.combats:3d}  skill {row.skill}"
+              f"  advantage {row.advantage:+4d}  wins {100 * row.p_win:6.2f}%"
+              f" [{100 * row.p_win_low:.2f}%, {100 * row.p_win_high:.2f}%]"
+              f"  alive after {100 * row.alive:7.3f}%"
               f" [{100 * row.alive_low:.3f}%, {100 * row.alive_high:.3f}%]")
+    print(f"  fights won, of the first {args.fights}: mean {mean:.2f}"
+          + ("" if args.exact else f" [{low:.2f}, {high:.2f}]"))
+    sure = table[table["p_win_low"] >= 0.9]  # the interval's low end: no lucky estimate
+    if len(sure):
+        first = sure.iloc[0]
+        print(f"  a survivor first wins at least 90% at fight {int(first.fight)} (advantage "
+              f"{int(first.advantage):+d}, skill {int(first.skill)}), which "
+              f"{100 * (table['alive'].iloc[int(first.fight) - 2] if first.fight > 1 else 1):.3f}%"
+              " of careers reach")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -113,6 +113,8 @@ class StrikeRank(Ruleset):
             skip.add("martial_weapons")
         if not any(c.mounted for c in everyone):
             skip.add("mounted_penalty")
+        if all(c.second_style == "none" for c in everyone):
+            skip.add("style_mix")
         if not range_phase(profiles(rules, side_a, side_b)):
             skip |= {"range_rounds", "aim_step", "aim_max", "missile_weapon_parry",
                      "missile_weapons"}

@@ -1542,6 +1542,7 @@ class _Kernel:
             return
         if setup.any_disarm:
             dis = ok & (policy == 1) & (won >= T.DISARM_MARGIN + int(rules.overpower_strict))
+            dis &= self.sel(lanes.disarmed, a) == 0  # a foe already disarmed: riposte
             if dis.any():
                 self.setv(lanes.disarmed, a, 1, dis)
                 ok &= ~dis
@@ -1595,6 +1596,15 @@ class _Kernel:
                     disarm = np.zeros(m, bool)
                     table = np.asarray(setup.overpower_disarm, np.int16).ravel()
                     disarm[bidx] = table.take(key) != 0
+                    again = disarm & (self.sel(lanes.disarmed, d) != 0)  # R.disarm_fallback
+                    if again.any():
+                        disarm &= ~again
+                        fallback = R.disarm_fallback(rules)
+                        if fallback == "rank":
+                            shift += again
+                        elif fallback == "location":
+                            forced = np.where(again, T.HEAD, -1 if forced is None else forced
+                                              ).astype(np.int16)
         if lanes.berserk is not None:
             extra = self.sel(lanes.berserk, a).astype(np.int16)
             shift = extra if shift is None else shift + extra

@@ -85,6 +85,8 @@ class Profile:
     unarmed: Profile | None = None
     """The same fighter with its unarmed move, for ``when_disarmed="fight_unarmed"``."""
     skill_label: str = "skill"
+    committed: str | None = None
+    """``style_mix="per_fight"``: the style every roll of the fight is made in."""
     fixed: tuple[tuple[str, int], ...] = ()
     """Situation names fixed in this matchup (a duel's head counts), for the rules
     language: a modifier reading only fixed names is folded into the parts."""
@@ -259,9 +261,20 @@ class Profile:
     def chosen(self, parts: Callable[[Profile], Parts]) -> Profile:
         """The style profile a roll is made in: the one whose static total is higher (its
         per-fight modifiers then apply, 5.6: styles may be mixed)."""
-        if self.second is not None and total(parts(self.second)) > total(parts(self)):
+        if self.second is None:
+            return self
+        if self.committed is not None:  # style_mix="per_fight"
+            return self.second if self.committed == self.second.c.style else self
+        if total(parts(self.second)) > total(parts(self)):
             return self.second
         return self
+
+    @property
+    def weapon_skill(self) -> int:
+        """Attack skill with its weapon, foe aside: the skill, the style's weapon modifier
+        and its modifiers that read no foe (``style_mix="per_fight"`` ranks styles by it)."""
+        mods = [v for label, v in self._attack_mods(self) if not label.endswith(" vs animal")]
+        return self.c.skill + self.weapon_mod + sum(mods)
 
     def attack_parts(self, target: Profile) -> Parts:
         return self._best(lambda p: p._attack_parts(target))
@@ -456,7 +469,7 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         unarmed = profile(dataclasses.replace(c, weapon=c.unarmed_move, attack_policy="best",
                                               when_disarmed="recover"), rules, slot, side, index,
                           fixed)
-    return Profile(
+    out = Profile(
         c=c, rules=rules, style=style, slot=slot, side=side, second=second, unarmed=unarmed,
         skill_label=label, fixed=fixed,
         label=f"{c.name} [{'AB'[side]}{index + 1}]",
@@ -470,6 +483,12 @@ def profile(c: Combatant, rules: Rules, slot: int = 0, side: int = 0, index: int
         missile=rules.missile(c.missile) if c.missile != "none" and c.missiles else None,
         missile_mod=R.style_missile_mod(c, rules) if c.missile != "none" else 0,
         aim_bonus=R.aim_bonus(c, rules))
+    if second is not None and rules.style_mix == "per_fight":
+        # one style the whole fight, unarmed too: the better with its weapon (first on a tie)
+        committed = c.second_style if second.weapon_skill > out.weapon_skill else c.style
+        out = dataclasses.replace(out, committed=committed, unarmed=None if unarmed is None
+                                  else dataclasses.replace(unarmed, committed=committed))
+    return out
 
 
 def range_phase(ps: Sequence[Profile]) -> int:

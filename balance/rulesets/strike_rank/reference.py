@@ -654,7 +654,7 @@ class _Fight:
         policy = dfn.p.c.riposte_policy
         if policy == "never" or dfn.disarmed or "weapon_arm" in dfn.crippled:
             return
-        if (policy == "disarm" and rules.disarm_effect != "none"
+        if (policy == "disarm" and rules.disarm_effect != "none" and not att.disarmed
                 and R.reaches(won_by, T.DISARM_MARGIN, rules.overpower_strict)):
             att.disarmed = True
             self.say(f"    {dfn} disarms {att}")
@@ -756,12 +756,15 @@ class _Fight:
         if mods:
             damage += total(mods)
             self.say("    damage" + "".join(f" {v:+d} {label}" for label, v in mods))
-        location, shift, disarm = R.spend_overpower(blocks, att.p.c.overpower_policy, rules)
+        location, shift, disarm = R.spend_overpower(blocks, att.p.c.overpower_policy, rules,
+                                                    disarmed=dfn.disarmed)
         bought = []
         if location is not None:
             bought.append("a called shot to the head")
         if disarm:
             bought.append("a disarm")
+        elif blocks and att.p.c.overpower_policy == "disarm" and dfn.disarmed:
+            bought.append(f"(no disarm: {dfn} is disarmed already)")
         if shift:
             bought.append(f"+{shift} rank")
         if blocks:

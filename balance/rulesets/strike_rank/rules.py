@@ -53,10 +53,10 @@ class Combatant:
                        doc="Skill in that style, added to 1d20 (5.4); Table 14 suggests 0-60")
     second_style: str = param("none", tag="TEXT",
                               doc="a second fighting style it knows (none, or a row of "
-                                  "'styles'): styles may be freely mixed, so each attack, "
-                                  "parry, dodge and Armour block is made in the style that "
-                                  "gives the higher total (5.6: the archer who defends with a "
-                                  "melee style)")
+                                  "'styles'): styles may be freely mixed (rule style_mix: "
+                                  "each attack, parry, dodge and Armour block in the style "
+                                  "that gives the higher total, or one style a fight; 5.6: "
+                                  "the archer who defends with a melee style)")
     second_skill: int = param(0, tag="DEFAULT", low=0, high=100,
                               doc="Skill in the second style (5.6)")
     when_disarmed: str = param("recover", tag="DEFAULT", choices=("recover", "fight_unarmed"),
@@ -269,6 +269,13 @@ class Rules:
                                  doc="natural skill of the untrained in Brawling and "
                                      "Skirmisher, rolled each fight: NdS, NdS+K or a number "
                                      "(Table 10 row 0 missing; 000.10)")
+    style_mix: str = param("per_roll", tag="AMBIG", choices=("per_roll", "per_fight"),
+                           doc="a fighter with a second style ('freely mix Fighting styles', "
+                               "5.6): each roll in the style giving the higher total "
+                               "(per_roll), or the whole fight in one style, the one with "
+                               "the higher attack skill with its weapon, the first on a tie "
+                               "(per_fight; a per-round commitment by the same fixed totals "
+                               "picks the same style every round)")
     group_alone_penalty_dodge: bool = param(False, tag="AMBIG",
                                             doc="the group styles' -5 alone also applies to "
                                                 "Dodge (000.7)")
@@ -842,20 +849,32 @@ def reaches(margin: int, needed: int, strict: bool = False) -> bool:
     return margin > needed if strict else margin >= needed
 
 
-def spend_overpower(blocks: int, policy: str, rules: Rules) -> tuple[int | None, int, bool]:
+def spend_overpower(blocks: int, policy: str, rules: Rules, disarmed: bool = False
+                    ) -> tuple[int | None, int, bool]:
     """(called location, rank shift, disarm) an attacker buys with ``blocks`` overpower
     blocks under its ``overpower_policy``: one menu option per block, +1 rank repeatable
-    (000.6)."""
+    (000.6).  Against a foe already ``disarmed`` the disarm block buys
+    :func:`disarm_fallback` instead (a second disarm would buy nothing)."""
     menu = rules.overpower_menu
     location, shift, disarm = None, 0, False
     for b in range(blocks):
         if b == 0 and policy == "head" and "location" in menu:
             location = T.HEAD
         elif b == 0 and policy == "disarm" and "disarm" in menu and rules.disarm_effect != "none":
-            disarm = True
+            fallback = disarm_fallback(rules) if disarmed else "disarm"
+            disarm = fallback == "disarm"
+            shift += fallback == "rank"
+            location = T.HEAD if fallback == "location" else None
         elif "rank" in menu:
             shift += 1
     return location, shift, disarm
+
+
+def disarm_fallback(rules: Rules) -> str | None:
+    """What the disarm policy's block buys against a foe already disarmed: the next option
+    of the menu, +1 rank (as the policy's later blocks), else a called shot to the head."""
+    menu = rules.overpower_menu
+    return "rank" if "rank" in menu else "location" if "location" in menu else None
 
 
 def defence_penalty(earlier: int, step: int = T.DEFENCE_STEP) -> int:
