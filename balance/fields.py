@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 
 from .errors import SpecError, did_you_mean
+from .rowkeys import FORM, cell, split_key
 
 __all__ = [
     "TAGS",
@@ -478,6 +479,84 @@ def _short(row: Any, width: int = 70) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
+# --- a table's rows given as key paths (TABLE.ROW.COLUMN=VALUE, balance.rowkeys) ------------
+
+
+def _row_tables(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    return {f.name: f for f in dataclasses.fields(cls)
+            if "tag" in f.metadata and isinstance(f.default, Table)}
+
+
+def fold_row_keys(cls: type, values: Mapping[str, Any], base: Any = None) -> dict[str, Any]:
+    """``values`` with every key path into a table of ``cls`` folded into that table (its
+    other keys as they are).  The table starts from the value ``values`` gives it, else
+    ``base``'s (a rules object), else its built-in rows for a table of fixed rows, or no
+    rows for one that takes new rows (its ruleset merges the rows given over its own)."""
+    dotted = [k for k in values if isinstance(k, str) and "." in k]
+    if not dotted:  # the common case: no work
+        return dict(values)
+    tables = _row_tables(cls)
+    paths = {}
+    for key in dotted:
+        parts = split_key(key)
+        if parts is not None and parts[0] in tables:
+            paths[key] = parts
+    if not paths:
+        return dict(values)
+    out = {k: v for k, v in values.items() if k not in paths}
+    started: set[str] = set()
+    for key, parts in paths.items():
+        name = parts[0]
+        if name not in started:  # a copy: the caller's table is never changed
+            out[name] = _start_table(cls, name, out.get(name), base)
+            started.add(name)
+        if isinstance(out[name], dict):
+            _put_row_key(cls, out[name], parts, values[key], key)
+    return out
+
+
+def _start_table(cls: type, name: str, given: Any, base: Any) -> dict[str, Any]:
+    """A table's rows to fold key paths into (plain dicts, rows copied)."""
+    field = _row_tables(cls)[name]
+    if isinstance(given, str):
+        given = coerce(cls, name, given)
+    if given is None:
+        given = getattr(base, name) if base is not None else (
+            {} if field.metadata.get("open_keys") else field.default)
+    if not isinstance(given, Mapping):
+        return given  # the field's own check reports it
+    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in given.items()}
+
+
+def _put_row_key(cls: type, table: dict[str, Any], parts: Sequence[str], value: Any, key: str) -> None:
+    owner = getattr(cls, "_owner", cls.__name__)
+    name, row = parts[0], parts[1]
+    field = _row_tables(cls)[name]
+    open_keys = bool(field.metadata.get("open_keys"))
+    if len(parts) > 3:
+        raise SpecError(f"{owner} '{key}': a row's column is set as {FORM}")
+    if not open_keys and row not in table:
+        raise SpecError(f"{owner} table '{name}' has no row {row!r}{did_you_mean(row, table)}; "
+                        f"rows: {', '.join(table)}")
+    old = table.get(row)
+    if len(parts) == 2:
+        if isinstance(value, str) and old is not None and not isinstance(old, Mapping):
+            kind = (bool if isinstance(old, bool) else float if isinstance(old, float)
+                    else int if isinstance(old, int) else str)
+            value = _parse_scalar(owner, f"{name}.{row}", kind, value, field.metadata)
+        table[row] = value
+        return
+    if old is not None and not isinstance(old, Mapping):
+        if not open_keys:
+            raise SpecError(f"{owner} '{key}': a row of '{name}' is one value, set as "
+                            f"{name}.{row}=VALUE")
+        raise SpecError(f"{owner} '{key}': row {row!r} of '{name}' is given as one line "
+                        "here; give its columns one way")
+    column = parts[2]
+    cells = table.setdefault(row, {})
+    cells[column] = cell(cls, name, column, value) if isinstance(value, str) else value
+
+
 def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = None) -> Any:
     """Make a ``cls`` instance from ``base`` (or the defaults) with ``values`` replaced.
 
@@ -485,9 +564,7 @@ def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = Non
     through the same checks.  A row given for a content table under the name of a built-in
     row warns (:class:`RowReplaced`, once per row and process): it replaces that row.
     """
-    from .rowkeys import fold
-
-    values = fold(cls, values or {}, base)  # weapons.bola.like=thrown: into its table
+    values = fold_row_keys(cls, values or {}, base)  # weapons.bola.like=thrown: into its table
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
     made = cls(**converted) if base is None else dataclasses.replace(base, **converted)
     if converted:  # once the rows are read: a refused row is one error, not a warning too

@@ -18,23 +18,20 @@ name holding a dot is quoted, as in TOML: ``weapons."a.b".like=...``.  A ``modif
 ``effects`` column holds one-line rows separated by ``;``; another column's text is read as
 a number, true / false or text (a ruleset may read its own columns: ``Rules.row_cell``).
 
-:func:`fold` puts such keys into their table before the rules are built
-(:func:`balance.fields.build`); :func:`arguments` gives the ``--rule`` arguments that
+:func:`balance.fields.build` folds such keys into their table before the rules are built
+(reading a key with :func:`split_key` and a column with :func:`cell`); :func:`arguments` gives the ``--rule`` arguments that
 write a row (``balance show RULESET TABLE ROW``).  The older spellings stay accepted:
 ``TABLE=ROW:TEXT,...`` for every table, and strike-rank's ``col=value/...`` row text.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .errors import SpecError, did_you_mean
-
-__all__ = ["FORM", "arguments", "fold", "split_key"]
+__all__ = ["FORM", "arguments", "cell", "split_key"]
 
 FORM = "TABLE.ROW.COLUMN=VALUE (or TABLE.ROW=VALUE for a row of one value)"
 ROW_COLUMNS = ("modifiers", "effects")
@@ -62,87 +59,6 @@ def split_key(key: str) -> list[str] | None:
     if len(parts) < 2 or not all(parts):
         return None
     return parts
-
-
-def _tables(cls: type) -> dict[str, dataclasses.Field[Any]]:
-    from .fields import Table
-
-    return {f.name: f for f in dataclasses.fields(cls)
-            if "tag" in f.metadata and isinstance(f.default, Table)}
-
-
-def fold(cls: type, values: Mapping[str, Any], base: Any = None) -> dict[str, Any]:
-    """``values`` with every key path into a table of ``cls`` folded into that table (its
-    other keys as they are).  The table starts from the value ``values`` gives it, else
-    ``base``'s (a rules object), else its built-in rows for a table of fixed rows, or no
-    rows for one that takes new rows (its ruleset merges the rows given over its own)."""
-    dotted = [k for k in values if isinstance(k, str) and "." in k]
-    if not dotted:  # the common case: no work
-        return dict(values)
-    tables = _tables(cls)
-    paths = {}
-    for key in dotted:
-        parts = split_key(key)
-        if parts is not None and parts[0] in tables:
-            paths[key] = parts
-    if not paths:
-        return dict(values)
-    out = {k: v for k, v in values.items() if k not in paths}
-    started: set[str] = set()
-    for key, parts in paths.items():
-        name = parts[0]
-        if name not in started:  # a copy: the caller's table is never changed
-            out[name] = _start(cls, name, out.get(name), base)
-            started.add(name)
-        if isinstance(out[name], dict):
-            _put(cls, out[name], parts, values[key], key)
-    return out
-
-
-def _start(cls: type, name: str, given: Any, base: Any) -> dict[str, Any]:
-    """A table's rows to fold key paths into (plain dicts, rows copied)."""
-    from .fields import coerce
-
-    field = _tables(cls)[name]
-    if isinstance(given, str):
-        given = coerce(cls, name, given)
-    if given is None:
-        given = getattr(base, name) if base is not None else (
-            {} if field.metadata.get("open_keys") else field.default)
-    if not isinstance(given, Mapping):
-        return given  # the field's own check reports it
-    return {k: dict(v) if isinstance(v, Mapping) else v for k, v in given.items()}
-
-
-def _put(cls: type, table: dict[str, Any], parts: Sequence[str], value: Any, key: str) -> None:
-    from .fields import _parse_scalar
-
-    owner = getattr(cls, "_owner", cls.__name__)
-    name, row = parts[0], parts[1]
-    field = _tables(cls)[name]
-    open_keys = bool(field.metadata.get("open_keys"))
-    if len(parts) > 3:
-        raise SpecError(f"{owner} '{key}': a row's column is set as {FORM}")
-    if not open_keys and row not in table:
-        raise SpecError(f"{owner} table '{name}' has no row {row!r}{did_you_mean(row, table)}; "
-                        f"rows: {', '.join(table)}")
-    old = table.get(row)
-    if len(parts) == 2:
-        if isinstance(value, str) and old is not None and not isinstance(old, Mapping):
-            kind = (bool if isinstance(old, bool) else float if isinstance(old, float)
-                    else int if isinstance(old, int) else str)
-            value = _parse_scalar(owner, f"{name}.{row}", kind, value, field.metadata)
-        table[row] = value
-        return
-    if old is not None and not isinstance(old, Mapping):
-        if not open_keys:
-            raise SpecError(f"{owner} '{key}': a row of '{name}' is one value, set as "
-                            f"{name}.{row}=VALUE")
-        raise SpecError(f"{owner} '{key}': row {row!r} of '{name}' is given as one line "
-                        "here; give its columns one way")
-    column = parts[2]
-    cells = table.setdefault(row, {})
-    cells[column] = cell(cls, name, column, value) if isinstance(value, str) else value
 
 
 def cell(cls: type, table: str, column: str, text: str) -> Any:

@@ -16,7 +16,8 @@ import balance
 from balance.cli import main
 from balance.errors import SpecError
 from balance.fields import RowReplaced, plain, read_toml
-from balance.rowkeys import arguments, fold, split_key
+from balance.fields import fold_row_keys as fold
+from balance.rowkeys import arguments, split_key
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
