@@ -20,7 +20,8 @@ from .random import stream
 from .results import Tally
 from .rulesets.base import Ruleset, Side
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "chunk_sizes", "run", "run_chunk"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "chunk_sizes", "run", "run_chunk",
+           "run_chunk_winners"]
 
 DEFAULT_CHUNK_SIZE = 1 << 18
 """Fights per chunk: large enough to amortise NumPy's per-call overhead, small enough that
@@ -48,11 +49,20 @@ def chunk_sizes(n: int, chunk_size: int) -> Iterator[int]:
 def run_chunk(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size: int,
               entropy: int, key: tuple[Any, ...] = (), index: int = 0) -> Tally:
     """Simulate chunk ``index`` of a run: ``size`` fights on ``stream(entropy, *key, index)``."""
+    return run_chunk_winners(ruleset, rules, side_a, side_b, size=size, entropy=entropy,
+                             key=key, index=index)[0]
+
+
+def run_chunk_winners(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size: int,
+                      entropy: int, key: tuple[Any, ...] = (), index: int = 0
+                      ) -> tuple[Tally, np.ndarray]:
+    """:func:`run_chunk`, and each fight's winner in order (uint8: 0 draw, 1 A, 2 B), what
+    pairs two runs' fights on the same streams (:mod:`balance.experiments.paired`)."""
     rng = stream(entropy, *key, index)
     outcomes = ruleset.simulate(rules, side_a, side_b, n=size, rng=rng)
     if len(outcomes) != size:
         raise RuntimeError(f"{ruleset.name} kernel returned {len(outcomes)} fights, not {size}")
-    return Tally.from_outcomes(outcomes)
+    return Tally.from_outcomes(outcomes), np.asarray(outcomes.winner, np.uint8)
 
 
 def run(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, entropy: int,

@@ -770,14 +770,16 @@ def _flat(results: pd.DataFrame, column: str) -> bool:
 def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
                  exact: bool = False, focus: str | None = None,
                  matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
-                 thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
+                 thresholds: Thresholds = DEFAULTS, value: str | None = None,
+                 paired: Paired | None = None) -> Verdict:
     """The verdict on a grid that is not a round robin: exchange rates between stats,
     staircases, and options (see the module's rules).  With ``focus`` (the option the
     question is about), or options that are presets with one field fixed
     (:func:`variants_verdict`), the options come first (and the key claim is the focus
     option's); else the stats lead.  A grid over rule options only gets the options
     verdict of each rule axis (the one holding ``focus`` first), phrased as rules.  The
-    sentences read ``value`` (see :func:`choose_measure`)."""
+    sentences read ``value`` (see :func:`choose_measure`); ``paired``: the paired errors of
+    cells on common streams (:func:`_difference_se`)."""
     labels = labels or Labels()
     th = thresholds
     m, why = choose_measure(results, value)
@@ -797,14 +799,15 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     if lone is not None:  # side A alone against a field of B's: where it lands, first
         sentences.append(lone)
     made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
-                               thresholds=th, measure=m) if options else None)
+                               thresholds=th, measure=m, paired=paired) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
         sentences.extend(made_v.sentences)
         read |= made_v.read or set()
         options = []
     elif focus is not None and options:
         made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
-                                 focus=focus, matchup_of=matchup_of, thresholds=th, measure=m)
+                                 focus=focus, matchup_of=matchup_of, thresholds=th, measure=m,
+                                 paired=paired)
         sentences.extend(made_o.sentences)
         read |= made_o.read or set()
         claim = made_o.claim
@@ -835,7 +838,8 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m))
     for axis in options[:1]:
         made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
-                                 matchup_of=matchup_of, thresholds=th, measure=m)
+                                 matchup_of=matchup_of, thresholds=th, measure=m,
+                                 paired=paired)
         sentences.extend(made_o.sentences)
         read |= made_o.read or set()
         claim = claim or made_o.claim
@@ -845,7 +849,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         for axis in [*held_focus, *(a for a in rule_options if a not in held_focus)]:
             made_o = options_verdict(results, axes, axis, labels=labels, exact=exact,
                                      focus=focus, matchup_of=matchup_of, thresholds=th,
-                                     measure=m)
+                                     measure=m, paired=paired)
             sentences.extend(made_o.sentences)
             read |= made_o.read or set()
             claim = claim or made_o.claim
@@ -870,17 +874,27 @@ def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> s
                results.loc[i, f"{m.column}_high"], exact)
 
 
+Paired = Callable[[Mapping[str, Any], Mapping[str, Any], str], "float | None"]
+"""The paired standard error of two rows' difference in a column, or ``None`` where their
+fights are not paired (:meth:`balance.experiments.paired.Pairing.se`)."""
+
+
 def _difference_se(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
-                   exact: bool) -> float:
+                   exact: bool, paired: Paired | None = None) -> float:
     """The standard error of the difference between two rows' ``col``; 0 exact.
 
-    The one place a verdict reads how sure a difference is: the cells are independent
-    (each variant on its own streams), so their standard errors, read back from their
-    intervals, add in quadrature.  Paired fights (variants played on the same streams)
-    give a difference its own, smaller, error: the comparisons take it from here, and a
-    :class:`Family` takes whatever errors it is given."""
+    The one place a verdict reads how sure a difference is.  Cells played on common
+    streams (a sweep's default) give ``paired``, and their difference has the error of its
+    paired fights (:mod:`balance.experiments.paired`): zero where the two cells played the
+    same fights the same way.  Otherwise (independent streams, a run without its fights'
+    winners) the cells are independent, so their standard errors, read back from their
+    intervals, add in quadrature.  A :class:`Family` takes whatever errors it is given."""
     if exact:
         return 0.0
+    if paired is not None:
+        se = paired(a, b, col)
+        if se is not None and math.isfinite(se):
+            return se
     return math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
 
 
@@ -1291,6 +1305,7 @@ class _Options:
     exact: bool
     th: Thresholds
     m: Measure
+    paired: Paired | None = None
     part: pd.DataFrame = field(init=False)
     held: list[str] = field(init=False)
     comparisons: dict[Any, tuple[float, float]] = field(default_factory=dict)
@@ -1335,7 +1350,7 @@ class _Options:
         col = self.m.column
         key = (int(a["_cell"]), int(b["_cell"]))
         self.comparisons[key] = (self.sign * float(a[col] - b[col]),
-                                 _difference_se(a, b, col, self.exact))
+                                 _difference_se(a, b, col, self.exact, self.paired))
         return key, Z95 * self.comparisons[key][1]
 
     def compare(self, option: Any, other: Any) -> tuple[float, float]:
@@ -1369,7 +1384,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                     focus: str | None = None,
                     matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
                     default: Any = None, thresholds: Thresholds = DEFAULTS,
-                    measure: Measure = WIN) -> Verdict:
+                    measure: Measure = WIN, paired: Paired | None = None) -> Verdict:
     """Whether an option of ``axis`` (values of one side's choice, or of a rule) is worth
     taking, and against what.
 
@@ -1382,9 +1397,11 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     the default (a rule's: where it helps A, and where it hurts A).  Every difference a
     sentence claims is claimed by the family of all the comparisons it makes, under
     :data:`OPTIONS_PROCEDURE` (named in the sentence's foot where simulated).  The key claim
-    is the focus option against the default.  The rates are ``measure``'s.
+    is the focus option against the default.  The rates are ``measure``'s; ``paired``: the
+    paired errors of cells on common streams (:func:`_difference_se`).
     """
-    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure)
+    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure,
+                   paired)
     values = list(dict.fromkeys(results[axis].tolist()))
     if default is None:
         default = next((v for v in values if ctx.labels.is_baseline(axis, v)), None)
@@ -1593,8 +1610,8 @@ def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dic
 
 def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                      labels: Labels | None = None, exact: bool = False,
-                     thresholds: Thresholds = DEFAULTS, measure: Measure = WIN
-                     ) -> Verdict | None:
+                     thresholds: Thresholds = DEFAULTS, measure: Measure = WIN,
+                     paired: Paired | None = None) -> Verdict | None:
     """Whether the choice each preset makes for itself is ever beaten by a fixed choice.
 
     For an ``axis`` of whole-side values that are presets and the same presets with one
@@ -1612,7 +1629,8 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     if found is None:
         return None
     name, bases, variants = found
-    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact)
+    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact,
+                                paired)
     if not rows:
         return None
     family = Family(VARIANTS_PROCEDURE, np.array([c["diff"] for c in rows]),
@@ -1635,7 +1653,8 @@ claim."""
 
 def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
                          bases: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
-                         col: str, exact: bool) -> list[dict[str, Any]]:
+                         col: str, exact: bool, paired: Paired | None = None
+                         ) -> list[dict[str, Any]]:
     """Every comparison of a preset's own choice with one fixed variant, in every cell of
     the other axes: ``preset``, ``at`` (the cell), ``choice``, ``diff`` (own minus fixed,
     for the side the axis is on) and ``se`` (of the difference, :func:`_difference_se`)."""
@@ -1655,7 +1674,7 @@ def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
                 other = by.loc[value]
                 rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
                              "choice": choice, "diff": sign * float(own[col] - other[col]),
-                             "se": _difference_se(own, other, col, exact)})
+                             "se": _difference_se(own, other, col, exact, paired)})
     return rows
 
 
@@ -1834,14 +1853,16 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
             exact: bool = False, margin: float | None = None, focus: str | None = None,
             matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
             rests_on: Sequence[str] = (), best: bool = False,
-            thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
+            thresholds: Thresholds = DEFAULTS, value: str | None = None,
+            paired: Paired | None = None) -> Verdict:
     """The verdict on a run's results table: a round robin's (at the baseline of any other
     axes), else a grid's.  ``matchup_of(cell)`` builds the matchup of a cell (axis -> value
     as the table shows it), for the key claim; ``rests_on`` lists the readings and policies
     the results rest on; ``best``: the run played every cell under best play (the verdict
     says so, and a round robin's names what best play changes, :func:`best_play_verdict`);
     ``thresholds``: the named thresholds (``margin``, if given, overrides theirs); ``value``:
-    what a grid's sentences read (:func:`choose_measure`)."""
+    what a grid's sentences read (:func:`choose_measure`); ``paired``: the paired errors of
+    a run's cells on common streams (:func:`_difference_se`)."""
     labels = labels or Labels()
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
@@ -1875,7 +1896,8 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
                          *sentences[1:])
         return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
     made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
-                        matchup_of=matchup_of, thresholds=thresholds, value=value)
+                        matchup_of=matchup_of, thresholds=thresholds, value=value,
+                        paired=paired)
     if best:
         made = _best_first(made)
     return dataclasses.replace(made, rests_on=tuple(rests_on))

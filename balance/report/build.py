@@ -629,11 +629,25 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         thresholds=_verdict.Thresholds.of(options), value=options.get("value"),
         focus=options.get("focus"), matchup_of=None if best else matchup_of,
-        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best,
+        paired=_pairing(results, meta))
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
     return made
+
+
+def _pairing(results: pd.DataFrame, meta: Mapping[str, Any]) -> Any:
+    """The paired errors of the run's cells when they played on common streams and the run
+    kept their fights (:class:`balance.experiments.paired.Pairing`; the run directory is
+    the table's ``attrs["run"]``); else ``None``, and differences add in quadrature."""
+    from ..experiments.paired import Pairing
+
+    run_dir = results.attrs.get("run")
+    if not run_dir:
+        return None
+    pairing = Pairing.of_run(run_dir, meta)
+    return None if pairing is None else pairing.se
 
 
 VERDICT = "Verdict"
