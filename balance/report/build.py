@@ -1051,6 +1051,17 @@ def _rules_section(ctx: _Context) -> Section:
     return Section("Rules used", tuple(blocks))
 
 
+def _streams_text(meta: Mapping[str, Any]) -> str:
+    """Which streams the cells played on (a run made before ``streams`` existed: each cell
+    on its own)."""
+    if meta.get("streams", "independent") == "common":
+        return ("common: every cell's fight j on the same numbers"
+                + (", differences between cells read from the paired fights"
+                   if meta.get("winners") else ""))
+    return ("independent: each cell on its own streams, differences between cells with "
+            "their errors in quadrature")
+
+
 def _reproduce_section(ctx: _Context) -> Section:
     """The command that reproduces the run, and its provenance."""
     meta, exact, best = ctx.meta, ctx.exact, ctx.best
@@ -1059,7 +1070,8 @@ def _reproduce_section(ctx: _Context) -> Section:
     source = meta.get("source") or "EXPERIMENT.toml"
     lines = [f"balance sweep {source}" + (" --play best" if best else "")]
     seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
-                              {"item": "seed entropy", "value": str(meta.get("entropy"))}]
+                              {"item": "seed entropy", "value": str(meta.get("entropy"))},
+                              {"item": "random numbers", "value": _streams_text(meta)}]
     facts = pd.DataFrame([
         *seeds,
         {"item": "method", "value": ("best play, " if best else "")
