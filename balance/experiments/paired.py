@@ -28,41 +28,18 @@ from typing import Any
 import numpy as np
 
 from ..errors import SpecError
+from .store import SEEDING, file_checksum, pack, unpack
 
 __all__ = ["FILE", "SCORES", "SEEDING", "Pairing", "pack", "paired_se", "unpack",
            "write_winners"]
 
 FILE = "winners.npz"
 """Each cell's fights' winners, in the run directory."""
-SEEDING = 2
-"""The seeding scheme's version, recorded in ``meta.json``: 1, each cell's chunk ``i`` on
-``stream(entropy, cell key, i)`` (every run made before ``streams`` existed); 2, the
-spec's ``streams`` decides (``"common"``: ``stream(entropy, "common", i)``)."""
 SCORES: dict[str, np.ndarray] = {
     "a_win": np.array([0.0, 1.0, 0.0]),
     "score": np.array([0.5, 1.0, 0.0]),
 }
 """What a fight of each winner code (draw, A, B) counts for, per column a verdict reads."""
-
-
-def pack(winners: np.ndarray) -> bytes:
-    """Winner codes (0..2), four to a byte, first fight in the low bits."""
-    codes = np.asarray(winners, np.uint8)
-    padded = np.zeros(4 * math.ceil(len(codes) / 4), np.uint8)
-    padded[:len(codes)] = codes
-    quads = padded.reshape(-1, 4)
-    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).tobytes()
-
-
-def unpack(data: bytes, n: int) -> np.ndarray:
-    """The first ``n`` winner codes of :func:`pack`'s bytes."""
-    raw = np.frombuffer(data, np.uint8)
-    if len(raw) != math.ceil(n / 4):
-        raise ValueError(f"{len(raw)} bytes cannot hold {n} fights packed four to a byte")
-    codes = np.stack([(raw >> shift) & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:n]
-    if np.any(codes > 2):
-        raise ValueError("a winner code above 2")
-    return codes.astype(np.uint8)
 
 
 def paired_se(x: np.ndarray, y: np.ndarray, col: str) -> float:
@@ -122,8 +99,6 @@ class Pairing:
     def of_run(cls, run_dir: str | Path, meta: Mapping[str, Any]) -> Pairing | None:
         """The run's pairing when it played on common streams and kept its winners (checked
         against the checksum ``meta.json`` records); else ``None``."""
-        from .store import file_checksum
-
         said = meta.get("winners")
         if meta.get("streams") != "common" or not isinstance(said, Mapping):
             return None

@@ -33,11 +33,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import secrets
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from ..errors import SpecError
 from ..files import atomic_write
@@ -187,6 +190,32 @@ def _source_hash(roots: tuple[Path, ...]) -> str:
     return digest.hexdigest()
 
 
+SEEDING = 2
+"""The seeding scheme's version, recorded in ``meta.json``: 1, each cell's chunk ``i`` on
+``stream(entropy, cell key, i)`` (every run made before ``streams`` existed); 2, the
+spec's ``streams`` decides (``"common"``: ``stream(entropy, "common", i)``)."""
+
+
+def pack(winners: np.ndarray) -> bytes:
+    """Winner codes (0..2), four to a byte, first fight in the low bits."""
+    codes = np.asarray(winners, np.uint8)
+    padded = np.zeros(4 * math.ceil(len(codes) / 4), np.uint8)
+    padded[:len(codes)] = codes
+    quads = padded.reshape(-1, 4)
+    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).tobytes()
+
+
+def unpack(data: bytes, n: int) -> np.ndarray:
+    """The first ``n`` winner codes of :func:`pack`'s bytes."""
+    raw = np.frombuffer(data, np.uint8)
+    if len(raw) != math.ceil(n / 4):
+        raise ValueError(f"{len(raw)} bytes cannot hold {n} fights packed four to a byte")
+    codes = np.stack([(raw >> shift) & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:n]
+    if np.any(codes > 2):
+        raise ValueError("a winner code above 2")
+    return codes.astype(np.uint8)
+
+
 def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
     """What decides a cached answer besides its seed: the versions of balance, NumPy and
     SciPy (the solvers' linear programs), and the hash of the code (:func:`code_hash`,
@@ -197,10 +226,8 @@ def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
 def cache_tag(entropy: int, versions: Mapping[str, str], streams: str | None = None) -> str:
     """Name of the cache directory for chunks of ``entropy`` made by this code and these
     versions (:func:`decided_by`) on ``streams`` (``"common"`` or ``"independent"``, under
-    the seeding scheme :data:`balance.experiments.paired.SEEDING`; ``None``: the tag of a
+    the seeding scheme :data:`SEEDING`; ``None``: the tag of a
     run made before the scheme was recorded, whose chunks no later run reuses)."""
-    from .paired import SEEDING
-
     data: dict[str, str] = {"entropy": str(entropy), **decided_by(versions)}
     if streams is not None:
         data.update({"streams": streams, "seeding": str(SEEDING)})
@@ -282,8 +309,6 @@ class ChunkCache:
         body = {"cell": key, "index": index, "size": size, "tag": self.tag,
                 "tally": tally.to_dict()}
         if winners is not None:
-            from .paired import pack
-
             body["winners"] = base64.b64encode(pack(winners)).decode("ascii")
         atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
                                                               separators=(",", ":")))
@@ -315,8 +340,6 @@ class ChunkCache:
     def winners(self, key: str, index: int, size: int) -> Any:
         """The winners of a cached chunk (uint8, in fight order), or ``None`` (no such
         chunk, one failing its check, or one saved without them)."""
-        from .paired import unpack
-
         path = self._path(key, index, size)
         record = _unsealed(path) if path.exists() else None
         if record is None or record.get("cell") != key or record.get("tag") != self.tag \
