@@ -829,13 +829,13 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
                 sentences.extend(_marginal_sentences(
                     part[part[other] == level], stat, labels, exact,
                     [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"],
-                    th, m))
+                    th, m, paired))
         if matchup_of is not None and made[1] is not None and claim is None:
             claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes, th, m)
     elif len(numeric) == 1:
         x = numeric[0]
         part, held = _at_baseline(results, axes, [x], labels)
-        sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m))
+        sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m, paired))
     for axis in options[:1]:
         made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
                                  matchup_of=matchup_of, thresholds=th, measure=m,
@@ -1069,8 +1069,8 @@ def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
 
 
 def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
-                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
-                        ) -> list[Sentence]:
+                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN,
+                        paired: Paired | None = None) -> list[Sentence]:
     """What a point of ``x`` is worth, in the words of its shape
     (:func:`balance.analysis.shapes.shape`): "on average" (the least-squares slope of the
     moving span, :func:`~balance.analysis.marginal_value`; for a simulated score its
@@ -1085,7 +1085,13 @@ def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
         return []
     col = m.column
     halves = None if exact else ((curve[f"{col}_high"] - curve[f"{col}_low"]) / 2).to_numpy()
-    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves)
+    steps: dict[str, Any] = {}
+    if paired is not None and not exact:  # each step its own error (_difference_se)
+        rows = [row for _, row in curve.iterrows()]
+        steps = {"step_halves": [Z95 * _difference_se(b, a, col, exact, paired)
+                                 for a, b in itertools.pairwise(rows)],
+                 "whole_half": Z95 * _difference_se(rows[-1], rows[0], col, exact, paired)}
+    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves, **steps)
     words = _ShapeWords(curve, x, labels, exact, m, found)
     where = f" (with {_and(held)})" if held else ""
     if found.kind == "linear":

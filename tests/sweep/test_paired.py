@@ -167,3 +167,15 @@ def test_pack_round_trip_and_prefix_pairing() -> None:
     y = rng.integers(0, 3, 1000).astype(np.uint8)
     d = paired.SCORES["score"][x] - paired.SCORES["score"][y]
     assert paired_se(x, y, "score") == pytest.approx(np.std(d) / np.sqrt(1000), rel=1e-12)
+
+
+def test_a_shape_reads_its_steps_from_the_paired_fights() -> None:
+    """A step of 1 point between cells each known to +/- 1 point: in quadrature it is noise
+    (a flat curve), with the paired error of cells that share their fights (+/- 0.1) it
+    moves."""
+    from balance.analysis.shapes import shape
+
+    xs, ys, halves = [0, 1, 2], [0.50, 0.50, 0.51], [0.01, 0.01, 0.01]
+    assert shape(xs, ys, halves).kind == "flat"
+    paired_steps = shape(xs, ys, halves, step_halves=[0.0, 0.001], whole_half=0.001)
+    assert paired_steps.kind != "flat" and paired_steps.still == (True, False)
