@@ -293,7 +293,7 @@ def zones_charge(c: Claims) -> None:
                                 "rules.charge_scope": ["first_strike"]})
     for snippet, gap in (("48.6%", "short"), ("53.7%", "medium"), ("35.5%", "long")):
         c.mc(snippet, *_rates(cell(table, rules_initial_gap=gap)))
-    # differences of two runs on their own streams: compared to the printed digits
+    # differences of two cells of one sweep (common streams): compared to the printed digits
     c.exact("3.0 points", _charge("short", 1) - base["short"], scale=100)
     c.exact("from medium (5.2", _charge("medium", 1, "all_strikes") - base["medium"],
             scale=100)
