@@ -210,12 +210,16 @@ class Matchup:
 
 @dataclass(frozen=True)
 class Rate:
-    """A matchup's outcome shares: A's win, draw and B's win, from ``n`` fights (0: exact)."""
+    """A matchup's outcome shares: A's win, draw and B's win, from ``n`` fights (0: exact);
+    ``winners``: each fight's winner (0 draw, 1 A, 2 B) where it was simulated on the
+    sensitivity pass's common streams, so two rates' difference has its paired error
+    (:func:`_rate_difference_se`)."""
 
     a_win: float
     draw: float
     b_win: float
     n: int
+    winners: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def score(self) -> float:
@@ -493,8 +497,8 @@ def _leader_claim(first: str, second: str, who: Callable[[str], str],
     pair = (matchup_of(first, second), matchup_of(second, first))
 
     def measure(rates: Sequence[Rate]) -> tuple[float, float]:
-        score = (rates[0].score + (1 - rates[1].score)) / 2
-        return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
+        score = (rates[0].score + (1 - rates[1].score)) / 2  # the two seats, paired
+        return score, _rate_difference_se(rates[0], rates[1], "score") / 2
 
     def describe(score: float, se: float) -> tuple[str, str]:
         if abs(score - 0.5) <= Z95 * se:
@@ -1767,16 +1771,30 @@ def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
     return frozenset((parts[0], n) for n in names)
 
 
+def _rate_difference_se(first: Rate, second: Rate, col: str) -> float:
+    """The standard error of ``first``'s ``col`` (``a_win`` or ``score``) minus
+    ``second``'s: from their paired fights where both were simulated on the same streams
+    (:func:`balance.experiments.paired.paired_se`), else in quadrature (0 when exact)."""
+    if first.winners is not None and second.winners is not None \
+            and len(first.winners) == len(second.winners) > 0:
+        from ..experiments.paired import paired_se
+
+        return paired_se(first.winners, second.winners, col)
+    if col == "score":
+        return math.hypot(first.score_se, second.score_se)
+    return math.hypot(first.win_se, second.win_se)
+
+
 def _difference(sign: int, m: Measure = WIN) -> Callable[[Sequence[Rate]], tuple[float, float]]:
     """The claim measure "first matchup's A win rate (or score, as ``m`` reads) minus the
-    second's" (times ``sign``)."""
+    second's" (times ``sign``), its error from the paired fights where both were simulated
+    (:func:`_rate_difference_se`)."""
 
     def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        se = _rate_difference_se(rates[0], rates[1], m.column)
         if m.column == "score":
-            return (sign * (rates[0].score - rates[1].score),
-                    math.hypot(rates[0].score_se, rates[1].score_se))
-        return (sign * (rates[0].a_win - rates[1].a_win),
-                math.hypot(rates[0].win_se, rates[1].win_se))
+            return sign * (rates[0].score - rates[1].score), se
+        return sign * (rates[0].a_win - rates[1].a_win), se
 
     return measure
 
@@ -2032,8 +2050,9 @@ def _apply(ruleset: Any, matchups: Sequence[Matchup], kind: str, name: str, valu
 def evaluate(ruleset: Any, m: Matchup, *, fights: int = SENSITIVITY_FIGHTS, seed: int = 0
              ) -> Rate:
     """A matchup's :class:`Rate`: exact where the ruleset's solver answers it, else
-    ``fights`` simulated fights on fixed streams (common random numbers across calls)."""
-    from ..engine import run
+    ``fights`` simulated fights on fixed streams (common random numbers across calls), with
+    each fight's winner kept for the paired error of a difference."""
+    from ..engine import DEFAULT_CHUNK_SIZE, chunk_sizes, run_chunk_winners
     from ..errors import SpecError
 
     check = getattr(ruleset, "exact_check", None)
@@ -2043,11 +2062,13 @@ def evaluate(ruleset: Any, m: Matchup, *, fights: int = SENSITIVITY_FIGHTS, seed
             return Rate(float(p.a_win), float(p.draw), float(p.b_win), 0)
         except SpecError:
             pass
-    tally = run(ruleset, m.rules, m.side_a, m.side_b, entropy=seed, n=fights,
-                key=("sensitivity",))
-    draws, a_wins, b_wins = (int(v) for v in tally.wins)
+    chunks = [run_chunk_winners(ruleset, m.rules, m.side_a, m.side_b, size=size, entropy=seed,
+                                key=("sensitivity",), index=index)[1]
+              for index, size in enumerate(chunk_sizes(fights, DEFAULT_CHUNK_SIZE))]
+    winners = np.concatenate(chunks)  # the fights engine.run(key=("sensitivity",)) plays
+    draws, a_wins, b_wins = (int(v) for v in np.bincount(winners, minlength=3))
     n = a_wins + b_wins + draws
-    return Rate(a_wins / n, draws / n, b_wins / n, n)
+    return Rate(a_wins / n, draws / n, b_wins / n, n, winners)
 
 
 def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS,

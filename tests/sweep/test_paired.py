@@ -179,3 +179,25 @@ def test_a_shape_reads_its_steps_from_the_paired_fights() -> None:
     assert shape(xs, ys, halves).kind == "flat"
     paired_steps = shape(xs, ys, halves, step_halves=[0.0, 0.001], whole_half=0.001)
     assert paired_steps.kind != "flat" and paired_steps.still == (True, False)
+
+
+def test_the_sensitivity_pass_pairs_its_fights() -> None:
+    """The sensitivity pass plays every matchup on the same streams: two matchups that play
+    alike (the legionnaire as it plays, and always thrusting) differ by 0 with error 0; a
+    real difference's error is its paired one, not the quadrature of the two rates'."""
+    from balance.analysis import verdict as v
+
+    rs = balance.get("strike-rank")
+    rules = rs.rules({})
+
+    def matchup(a: str, b: str = "horseman") -> v.Matchup:
+        return v.Matchup(rules, (rs.combatant(a),), (rs.combatant(b),))
+
+    own, thrust = (v.evaluate(rs, matchup(a), fights=3_000) for a in
+                   ("legionnaire", "legionnaire,attack_policy=thrust"))
+    assert own.a_win == thrust.a_win and own.winners is not None
+    assert v._difference(1)([own, thrust]) == (0.0, 0.0)
+    swing = v.evaluate(rs, matchup("legionnaire,attack_policy=swing"), fights=3_000)
+    diff, se = v._difference(1, v.SCORE)([own, swing])
+    assert se == paired_se(own.winners, swing.winners, "score") > 0
+    assert diff == pytest.approx(own.score - swing.score)
