@@ -201,3 +201,22 @@ def test_the_sensitivity_pass_pairs_its_fights() -> None:
     diff, se = v._difference(1, v.SCORE)([own, swing])
     assert se == paired_se(own.winners, swing.winners, "score") > 0
     assert diff == pytest.approx(own.score - swing.score)
+
+
+def test_an_old_run_compares_in_quadrature(twins, tmp_path: Path) -> None:
+    """A run recorded before ``streams`` existed (no ``streams``, ``seeding`` or
+    ``winners`` in its record) stays readable: no pairing, its verdict in quadrature."""
+    _, path = twins
+    old = tmp_path / "old"
+    shutil.copytree(path, old)
+    meta = json.loads((old / "meta.json").read_text())
+    for key in ("streams", "seeding", "winners"):
+        meta.pop(key)
+    (old / "meta.json").write_text(json.dumps(meta))
+    loaded = load_run(old)
+    assert Pairing.of_run(old, loaded.meta) is None
+    text = run_verdict(loaded.table, loaded.meta).sentences[0].text
+    assert "level with the best of them in 2" in text, text
+    render(old, out=old / "report")
+    assert "| random numbers | independent: each cell on its own streams" in \
+        (old / "report" / "report.md").read_text()
