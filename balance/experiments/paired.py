@@ -6,7 +6,9 @@ fight ``j`` start from the same numbers.  Their difference is then a mean of per
 differences ``d_j = s(x_j) - s(y_j)`` (``s``: A wins 1 or, for the expected score, a draw
 1/2 and a B win 0), whose standard error ``sd(d) / sqrt(n)`` is the error of the
 difference: zero where the two cells play the same fights the same way, and smaller than
-the two cells' errors in quadrature wherever their outcomes move together.
+the two cells' errors in quadrature wherever their outcomes move together.  Cells that
+stopped at different numbers of fights (a precision target) are paired over the fights
+they share, the shorter one's.
 
 The runner keeps each fight's winner (uint8: 0 draw, 1 A, 2 B, as
 :meth:`balance.results.Tally.wins` orders them), packed four to a byte, with each cached
@@ -91,8 +93,8 @@ class Pairing:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._zip = np.load(path, allow_pickle=False)
-        self._keys = {name for name in self._zip.files}
+        with np.load(path, allow_pickle=False) as held:
+            self._keys = set(held.files)
         self._held: dict[str, np.ndarray] = {}
 
     @classmethod
@@ -115,7 +117,8 @@ class Pairing:
         if key not in self._held:
             if key not in self._keys:
                 return None
-            self._held[key] = self._zip[key]
+            with np.load(self.path, allow_pickle=False) as held:  # no handle kept open
+                self._held[key] = held[key]
         return self._held[key]
 
     def se(self, a: Mapping[str, Any], b: Mapping[str, Any], col: str) -> float | None:
