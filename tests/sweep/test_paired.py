@@ -220,3 +220,23 @@ def test_an_old_run_compares_in_quadrature(twins, tmp_path: Path) -> None:
     render(old, out=old / "report")
     assert "| random numbers | independent: each cell on its own streams" in \
         (old / "report" / "report.md").read_text()
+
+
+def test_precision_cells_keep_the_fights_they_count(tmp_path: Path) -> None:
+    """A precision-targeted cell stops at a prefix of its chunks: winners.npz holds exactly
+    the fights its row counts (chunks computed ahead are cached, not counted), and two
+    cells that stopped apart are paired over the fights they share."""
+    spec = make_spec(run={"precision": 0.02, "chunk_size": 300},
+                     axes=[{"field": "b.0.bias", "values": [0.1, 0.5, 0.9]}])
+    table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial")
+    assert table["n"].nunique() > 1
+    pairing = Pairing.of_run(path, load_run(path).meta)
+    assert pairing is not None
+    for row in table.itertuples(index=False):
+        winners = pairing.winners(row.cell)
+        assert winners is not None and len(winners) == row.n
+        assert np.bincount(winners, minlength=3).tolist() == [row.draws, row.a_wins,
+                                                               row.b_wins]
+    short, long_ = table.sort_values("n").iloc[[0, -1]].to_dict("records")
+    x, y = pairing.winners(short["cell"]), pairing.winners(long_["cell"])
+    assert pairing.se(short, long_, "a_win") == paired_se(x, y[:len(x)], "a_win")
