@@ -9,19 +9,20 @@ chunk size: only one chunk's arrays exist at a time, and a chunk is folded into 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import stats
+from .batching import Segment, SegmentedRng, pack
 from .errors import SpecError
-from .random import stream
+from .outcomes import Outcomes
 from .results import Tally
 from .rulesets.base import Ruleset, Side
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "chunk_sizes", "run", "run_chunk",
-           "run_chunk_winners"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "batches", "chunk_sizes", "run", "run_chunk",
+           "run_chunk_winners", "run_segments", "run_segments_winners", "simulate_segments"]
 
 DEFAULT_CHUNK_SIZE = 1 << 18
 """Fights per chunk: large enough to amortise NumPy's per-call overhead, small enough that
@@ -49,8 +50,8 @@ def chunk_sizes(n: int, chunk_size: int) -> Iterator[int]:
 def run_chunk(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size: int,
               entropy: int, key: tuple[Any, ...] = (), index: int = 0) -> Tally:
     """Simulate chunk ``index`` of a run: ``size`` fights on ``stream(entropy, *key, index)``."""
-    return run_chunk_winners(ruleset, rules, side_a, side_b, size=size, entropy=entropy,
-                             key=key, index=index)[0]
+    segment = Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
+    return run_segments(ruleset, [segment], entropy=entropy)[0]
 
 
 def run_chunk_winners(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size: int,
@@ -58,11 +59,64 @@ def run_chunk_winners(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, 
                       ) -> tuple[Tally, np.ndarray]:
     """:func:`run_chunk`, and each fight's winner in order (uint8: 0 draw, 1 A, 2 B), what
     pairs two runs' fights on the same streams (:mod:`balance.experiments.paired`)."""
-    rng = stream(entropy, *key, index)
-    outcomes = ruleset.simulate(rules, side_a, side_b, n=size, rng=rng)
-    if len(outcomes) != size:
-        raise RuntimeError(f"{ruleset.name} kernel returned {len(outcomes)} fights, not {size}")
-    return Tally.from_outcomes(outcomes), np.asarray(outcomes.winner, np.uint8)
+    segment = Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
+    return run_segments_winners(ruleset, [segment], entropy=entropy)[0]
+
+
+def run_segments_winners(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
+                         batch_fights: int = DEFAULT_CHUNK_SIZE
+                         ) -> list[tuple[Tally, np.ndarray]]:
+    """As :func:`run_segments`, with each segment's fights' winners in order (uint8: 0 draw,
+    1 A, 2 B; :func:`run_chunk_winners`)."""
+    return [(Tally.from_outcomes(out), np.asarray(out.winner, np.uint8))
+            for out in simulate_segments(ruleset, segments, entropy=entropy,
+                                         batch_fights=batch_fights)]
+
+
+def batches(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset``'s kernel runs many segments in one call (it overrides
+    :meth:`~balance.rulesets.base.Ruleset.simulate_segments`): only then is it worth
+    sending many small chunks as one task."""
+    return type(ruleset).simulate_segments is not Ruleset.simulate_segments
+
+
+def run_segments(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
+                 batch_fights: int = DEFAULT_CHUNK_SIZE) -> list[Tally]:
+    """The tally of each segment, the segments packed into kernel calls of at most
+    ``batch_fights`` fights (:func:`balance.batching.pack`, grouped by the ruleset's
+    ``batch_key``).  A segment's tally is the one it has alone, whatever it is packed with."""
+    tallies: list[Tally | None] = [None] * len(segments)
+    for members, outcomes in _packed(ruleset, segments, entropy, batch_fights):
+        for i, out in zip(members, outcomes, strict=True):
+            tallies[i] = Tally.from_outcomes(out)
+    return [t for t in tallies if t is not None]
+
+
+def simulate_segments(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
+                      batch_fights: int = DEFAULT_CHUNK_SIZE) -> list[Outcomes]:
+    """As :func:`run_segments`, each segment's fights themselves (for callers that read
+    fight by fight, such as best play's paired screening fights)."""
+    found: list[Outcomes | None] = [None] * len(segments)
+    for members, outcomes in _packed(ruleset, segments, entropy, batch_fights):
+        for i, out in zip(members, outcomes, strict=True):
+            found[i] = out
+    return [o for o in found if o is not None]
+
+
+def _packed(ruleset: Ruleset, segments: Sequence[Segment], entropy: int, batch_fights: int
+            ) -> Iterator[tuple[list[int], list[Outcomes]]]:
+    """Each kernel call's segment indices and outcomes, checked for size."""
+    for members in pack(segments, key=ruleset.batch_key, batch_fights=batch_fights):
+        batch = [segments[i] for i in members]
+        outcomes = ruleset.simulate_segments(batch, SegmentedRng.of(batch, entropy))
+        if len(outcomes) != len(batch):
+            raise RuntimeError(f"{ruleset.name} kernel returned {len(outcomes)} segments, "
+                               f"not {len(batch)}")
+        for segment, out in zip(batch, outcomes, strict=True):
+            if len(out) != segment.n:
+                raise RuntimeError(f"{ruleset.name} kernel returned {len(out)} fights, "
+                                   f"not {segment.n}")
+        yield members, list(outcomes)
 
 
 def run(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, entropy: int,

@@ -135,6 +135,7 @@ def ruleset_checks(ruleset: Any) -> Iterator[tuple[str, Check]]:
     yield "policy_space", check_policy_space
     yield "kernel_shape_and_determinism", check_kernel_determinism
     yield "chunk_composition", check_chunk_composition
+    yield "batch_invariance", check_batch_invariance
     yield "kernel_matches_reference", check_kernel_matches_reference
     yield "exact_matches_kernel", check_exact_matches_kernel
     yield "narrated_log", check_narrated_log
@@ -299,6 +300,32 @@ def check_chunk_composition(rs: Any) -> None:
     total = parts[2] + parts[0] + parts[1]  # in any order
     assert total == whole, f"{name}: chunks do not add up to the run"
     assert whole.n == 2500
+
+
+def check_batch_invariance(rs: Any, *, n: int = 600) -> None:
+    """Each segment's fights end the same way alone as in a batch with every other matchup
+    (two chunks of each, in a shuffled order): :mod:`balance.batching`'s invariant."""
+    from .batching import Segment, SegmentedRng
+
+    segments = [Segment(rules, side_a, side_b, n + 37 * index, (name,), index)
+                for name, rules, side_a, side_b in _matchups(rs) for index in (0, 1)]
+    order = np.random.default_rng(5).permutation(len(segments))
+    groups: dict[Any, list[Segment]] = {}
+    for i in order:
+        groups.setdefault(rs.batch_key(segments[i]), []).append(segments[i])
+    for batch in groups.values():
+        together = rs.simulate_segments(batch, SegmentedRng.of(batch, 11))
+        for segment, joint in zip(batch, together, strict=True):
+            alone = rs.simulate_segments([segment], SegmentedRng.of([segment], 11))[0]
+            where = f"{segment.key[0]} chunk {segment.index} among {len(batch)} segments"
+            assert len(joint) == segment.n, f"{where}: {len(joint)} fights, not {segment.n}"
+            for field_name in ("winner", "rounds", "cause"):
+                assert np.array_equal(getattr(alone, field_name), getattr(joint, field_name)), \
+                    f"{where}: {field_name} differs from the segment alone"
+            direct = rs.simulate(segment.rules, segment.side_a, segment.side_b, n=segment.n,
+                                 rng=segment.stream(11))
+            assert np.array_equal(alone.winner, direct.winner), \
+                f"{where}: simulate and a batch of one differ"
 
 
 def check_kernel_matches_reference(rs: Any, *, n_kernel: int = 40_000,

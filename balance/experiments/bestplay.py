@@ -3,7 +3,8 @@
 A cell is one task, :func:`solve_task`: :func:`balance.analysis.bestplay.solve` on the cell's
 matchup -- Monte Carlo over the policy profiles, every profile pair on the cell's streams
 ``stream(entropy, *key, i)`` (common random numbers across its profiles; the key is the
-same for every cell on the spec's default common streams, the cell key on independent ones), or exactly with ``method =
+same for every cell on the spec's default common streams, the cell key on independent
+ones), or exactly with ``method =
 "exact"`` -- a pure function of the cell, the entropy and the options.  The runner hands the
 tasks to the same executors as chunks, caches each record as
 ``cache/<tag>/<cell key>/bestplay.json`` and turns the records into rows: the cell's

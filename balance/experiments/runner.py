@@ -53,7 +53,8 @@ import numpy as np
 
 from .. import budget, files
 from ..api import versions
-from ..engine import reached, run_chunk_winners
+from ..batching import Segment
+from ..engine import DEFAULT_CHUNK_SIZE, batches, reached, run_chunk_winners, run_segments_winners
 from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..outcomes import ROW_TAG
@@ -72,7 +73,8 @@ from .store import Run
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep",
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_batch_task",
+           "run_chunk_task", "sweep",
            "validate"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
@@ -132,6 +134,25 @@ def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, si
     tally, winners = run_chunk_winners(rs, rules, side_a, side_b, size=size, entropy=entropy,
                                        key=tuple(key), index=index)
     return tally, winners, time.perf_counter() - start, time.process_time() - cpu
+
+
+def run_batch_task(ruleset: str, allow_import: bool,
+                   chunks: list[tuple[Any, Any, Any, tuple[str, ...], int, int, Any]],
+                   entropy: int) -> tuple[list[tuple[Tally, np.ndarray]], float, float]:
+    """Many small chunks in shared kernel calls (:func:`balance.engine.run_segments`): each
+    ``(rules, side_a, side_b, key, index, size, setup)``'s tally and fights' winners -- what
+    :func:`run_chunk_task` gives it alone (``key``: the stream key, :func:`_stream_key`) --
+    and the wall and CPU seconds of the whole batch.  Pure, as :func:`run_chunk_task`; each
+    cell's ``setup`` is taken first."""
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
+    for *_, setup in chunks:
+        if setup is not None:
+            rs.adopt(setup)
+    start, cpu = time.perf_counter(), time.process_time()
+    segments = [Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
+                for rules, side_a, side_b, key, index, size, _ in chunks]
+    found = run_segments_winners(rs, segments, entropy=entropy)
+    return found, time.perf_counter() - start, time.process_time() - cpu
 
 
 def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
@@ -557,8 +578,13 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
 
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
              cache: store.ChunkCache, progress: _Progress, rs: Ruleset) -> _Counts:
-    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes; a
-    cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks."""
+    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes.
+
+    A cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks;
+    for a kernel that runs many segments at once (:func:`balance.engine.batches`), small
+    chunks of many cells go as one task (:func:`run_batch_task`), each still cached as its
+    own chunk."""
+    batched = batches(rs)
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
     ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
@@ -570,9 +596,16 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
     where = portable(spec.ruleset)
 
-    def take() -> _Task | None:
+    held: list[tuple[_CellRun, int]] = []  # taken but left for the next batch
+    batch_fights = _batch_fights(runs, pool) if batched else 0
+    if batched and isinstance(pool, _Auto):  # its estimate counts tasks: batches, not chunks
+        pool.n_tasks = max(1, math.ceil(_fights_left(runs) / batch_fights))
+
+    def next_chunk() -> tuple[_CellRun, int] | None:
         while True:
-            if followups:
+            if held:
+                run, index = held.pop()
+            elif followups:
                 run, index = followups.popleft()
             else:
                 item = next(fixed, None)
@@ -580,34 +613,66 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
                     return None
                 run, index = item
             if not run.finished and index not in run.done and index not in run.in_flight:
-                size = run.size(index)
-                run.in_flight.add(index)
                 if run.setup is _UNMADE:
                     run.setup = _cell_setup(rs, run.cell)
-                return (run_chunk_task, (*where, run.cell.rules,
-                                         run.cell.side_a, run.cell.side_b, entropy,
-                                         _stream_key(spec, run.cell), index, size,
-                                         run.setup),
-                        f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
+                return run, index
 
-    def complete(token: tuple[_CellRun, int, int],
-                 result: tuple[Tally, np.ndarray, float, float]) -> None:
-        run, index, size = token
-        tally, winners, seconds, cpu_seconds = result
-        cache.save(run.key, index, size, tally,
-                   winners if spec.streams == "common" else None)
-        counts.computed += 1
-        counts.computed_fights += size
+    def take() -> _Task | None:
+        """One chunk, or small chunks of many cells together up to ``batch_fights``."""
+        chosen: list[tuple[_CellRun, int, int]] = []
+        fights = 0
+        while fights < batch_fights or not chosen:
+            item = next_chunk()
+            if item is None:
+                break
+            run, index = item
+            size = run.size(index)
+            if chosen and fights + size > batch_fights:
+                held.append(item)
+                break
+            run.in_flight.add(index)
+            chosen.append((run, index, size))
+            fights += size
+        if not chosen:
+            return None
+        run, index, size = chosen[0]
+        if len(chosen) == 1:
+            return (run_chunk_task, (*where, run.cell.rules, run.cell.side_a,
+                                     run.cell.side_b, entropy, _stream_key(spec, run.cell),
+                                     index, size, run.setup),
+                    f"balance-{tag}-{run.key}-{index}-{size}", chosen)
+        chunks = [(r.cell.rules, r.cell.side_a, r.cell.side_b, _stream_key(spec, r.cell), i, n,
+                   r.setup) for r, i, n in chosen]
+        return (run_batch_task, (*where, chunks, entropy),
+                f"balance-{tag}-batch-{run.key}-{index}-{len(chosen)}", chosen)
+
+    def complete(token: list[tuple[_CellRun, int, int]], result: tuple[Any, ...]) -> None:
+        # a chunk's (tally, winners, wall, cpu), or a batch's ([(tally, winners)], wall, cpu)
+        found = [result[:2]] if isinstance(result[0], Tally) else result[0]
+        seconds, cpu_seconds = result[-2:]
         counts.worker_s += seconds
         counts.worker_cpu_s += cpu_seconds
-        was_finished = run.finished
-        run.add(index, tally)
-        progress.update(size, run.copies if run.finished and not was_finished else 0)
-        if run.precision is not None and not run.finished:
-            followups.extend((run, i) for i in run.wanted(ahead))
+        for (run, index, size), (tally, winners) in zip(token, found, strict=True):
+            cache.save(run.key, index, size, tally,
+                       winners if spec.streams == "common" else None)
+            counts.computed += 1
+            counts.computed_fights += size
+            was_finished = run.finished
+            run.add(index, tally)
+            progress.update(size, run.copies if run.finished and not was_finished else 0)
+            if run.precision is not None and not run.finished:
+                followups.extend((run, i) for i in run.wanted(ahead))
 
     _pump(pool, take, complete)
     return counts
+
+
+def _batch_fights(runs: list[_CellRun], pool: Any) -> int:
+    """Fights a batch task holds at most: a kernel call's worth
+    (:data:`balance.engine.DEFAULT_CHUNK_SIZE`), less when the work left is small, so that
+    every worker still has a few tasks."""
+    spread = 4 * max(1, int(getattr(pool, "workers", 1) or 1))
+    return max(1, min(DEFAULT_CHUNK_SIZE, math.ceil(_fights_left(runs) / spread)))
 
 
 def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: Any, spec: Spec,

@@ -23,7 +23,7 @@ import abc
 import copy
 import dataclasses
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
@@ -34,6 +34,7 @@ from ..fields import build, check_text, describe_fields, nondefault, plain, read
 from ..outcomes import EndCauses, Outcome, Outcomes, Probabilities
 
 if TYPE_CHECKING:
+    from ..batching import Segment, SegmentedRng
     from ..language import Vocabulary
 
 __all__ = [
@@ -164,6 +165,22 @@ class Ruleset(abc.ABC):
     def simulate(self, rules: Any, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         """The vectorised kernel: ``n`` fights along axis 0, every draw from ``rng``."""
+
+    def simulate_segments(self, segments: Sequence[Segment], rng: SegmentedRng, /
+                          ) -> list[Outcomes]:
+        """The kernel over many matchups at once: one :class:`~balance.outcomes.Outcomes`
+        per segment, segment ``i``'s fights drawn from ``rng``'s segment ``i`` only
+        (:mod:`balance.batching` states the contract).  Default: each segment alone through
+        :meth:`simulate` on its own stream, the numbers it had before batching existed; a
+        kernel that batches overrides this (and routes :meth:`simulate` through it, so alone
+        and batched are one code path)."""
+        return [self.simulate(s.rules, s.side_a, s.side_b, n=s.n, rng=g)
+                for s, g in zip(segments, rng.generators, strict=True)]
+
+    def batch_key(self, segment: Segment, /) -> Hashable:
+        """Segments with equal keys may share one :meth:`simulate_segments` call (default:
+        their side sizes)."""
+        return (len(segment.side_a), len(segment.side_b))
 
     @abc.abstractmethod
     def fight(self, rules: Any, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
