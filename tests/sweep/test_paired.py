@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 import balance
+from balance import engine
 from balance.analysis.scores import with_scores
 from balance.analysis.verdict import _difference_se
-from balance.experiments import paired, store
+from balance.experiments import expand, load_spec, paired, store
 from balance.experiments.paired import Pairing, pack, paired_se, unpack
 from balance.experiments.store import load_run
 from balance.report.build import run_verdict
@@ -94,6 +95,12 @@ def test_paired_interval_is_narrower_than_quadrature(tmp_path: Path) -> None:
     table, path = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     pairing = Pairing.of_run(path, load_run(path).meta)
     assert pairing is not None
+    rs = balance.get("crt")
+    for cell, row in zip(expand(load_spec(spec)), table.itertuples(index=False), strict=True):
+        # crt's cells run batched; each keeps the winners it has alone on the common key
+        _, alone = engine.run_chunk_winners(rs, cell.rules, cell.side_a, cell.side_b,
+                                            size=20_000, entropy=5, key=("common",))
+        assert pairing.winners(row.cell).tolist() == alone.tolist()
     scored = with_scores(table)
     low, high = scored.iloc[0], scored.iloc[1]
     for col in ("a_win", "score"):
