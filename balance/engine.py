@@ -22,7 +22,7 @@ from .results import Tally
 from .rulesets.base import Ruleset, Side
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "batches", "chunk_sizes", "run", "run_chunk",
-           "run_segments", "simulate_segments"]
+           "run_chunk_winners", "run_segments", "run_segments_winners", "simulate_segments"]
 
 DEFAULT_CHUNK_SIZE = 1 << 18
 """Fights per chunk: large enough to amortise NumPy's per-call overhead, small enough that
@@ -52,6 +52,25 @@ def run_chunk(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size:
     """Simulate chunk ``index`` of a run: ``size`` fights on ``stream(entropy, *key, index)``."""
     segment = Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
     return run_segments(ruleset, [segment], entropy=entropy)[0]
+
+
+def run_chunk_winners(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size: int,
+                      entropy: int, key: tuple[Any, ...] = (), index: int = 0
+                      ) -> tuple[Tally, np.ndarray]:
+    """:func:`run_chunk`, and each fight's winner in order (uint8: 0 draw, 1 A, 2 B), what
+    pairs two runs' fights on the same streams (:mod:`balance.experiments.paired`)."""
+    segment = Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
+    return run_segments_winners(ruleset, [segment], entropy=entropy)[0]
+
+
+def run_segments_winners(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
+                         batch_fights: int = DEFAULT_CHUNK_SIZE
+                         ) -> list[tuple[Tally, np.ndarray]]:
+    """As :func:`run_segments`, with each segment's fights' winners in order (uint8: 0 draw,
+    1 A, 2 B; :func:`run_chunk_winners`)."""
+    return [(Tally.from_outcomes(out), np.asarray(out.winner, np.uint8))
+            for out in simulate_segments(ruleset, segments, entropy=entropy,
+                                         batch_fights=batch_fights)]
 
 
 def batches(ruleset: Ruleset) -> bool:

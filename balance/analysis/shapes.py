@@ -6,7 +6,7 @@ consecutive values (each with its 95% half-width, 0 when exact):
 
 * **flat**: every step is *still* -- within :data:`TIE`, or not beyond it by a difference
   Holm's procedure over the curve's steps claims at 5% (each step's interval the two
-  cells' in quadrature) -- and so is the whole change, first value to last (where it is
+  cells' in quadrature, or on common streams its paired fights') -- and so is the whole change, first value to last (where it is
   not, no step is still: a gradual change);
 * **cliff**: one step carries at least :data:`CLIFF_SHARE` of the whole movement and at
   least :data:`CLIFF_RATIO` times the next largest step ("0% / 28.8% / 100%");
@@ -84,10 +84,14 @@ class Shape:
         return self.total / (self.xs[-1] - self.xs[0])
 
 
-def shape(xs: Sequence[float], ys: Sequence[float], halves: Sequence[float] | None = None
+def shape(xs: Sequence[float], ys: Sequence[float], halves: Sequence[float] | None = None,
+          *, step_halves: Sequence[float] | None = None, whole_half: float | None = None
           ) -> Shape:
     """The shape of the curve ``ys`` over ``xs`` (sorted, at least two values), each value
-    with its 95% half-width in ``halves`` (``None``: exact)."""
+    with its 95% half-width in ``halves`` (``None``: exact).  A step's half-width is its two
+    values' in quadrature, unless ``step_halves`` gives each step's own (the difference of
+    two cells on common streams, from their paired fights), and ``whole_half`` the whole
+    change's."""
     x = np.asarray(xs, float)
     y = np.asarray(ys, float)
     if len(x) < 2:
@@ -95,10 +99,12 @@ def shape(xs: Sequence[float], ys: Sequence[float], halves: Sequence[float] | No
     h = np.zeros(len(y)) if halves is None else np.asarray(halves, float)
     width = np.diff(x)
     raw = np.diff(y)
-    raw_half = np.hypot(h[:-1], h[1:])
+    raw_half = (np.hypot(h[:-1], h[1:]) if step_halves is None
+                else np.asarray(step_halves, float))
+    whole = float(np.hypot(h[0], h[-1])) if whole_half is None else whole_half
     steps, step_half = raw / width, raw_half / width
     still = ~_moves(raw, raw_half)
-    if still.all() and _moves(np.array([y[-1] - y[0]]), np.array([np.hypot(h[0], h[-1])]))[0]:
+    if still.all() and _moves(np.array([y[-1] - y[0]]), np.array([whole]))[0]:
         still[:] = False  # no step alone is sure, yet the whole moves: a gradual change
     moving = np.flatnonzero(~still)
 

@@ -210,12 +210,16 @@ class Matchup:
 
 @dataclass(frozen=True)
 class Rate:
-    """A matchup's outcome shares: A's win, draw and B's win, from ``n`` fights (0: exact)."""
+    """A matchup's outcome shares: A's win, draw and B's win, from ``n`` fights (0: exact);
+    ``winners``: each fight's winner (0 draw, 1 A, 2 B) where it was simulated on the
+    sensitivity pass's common streams, so two rates' difference has its paired error
+    (:func:`_rate_difference_se`)."""
 
     a_win: float
     draw: float
     b_win: float
     n: int
+    winners: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def score(self) -> float:
@@ -493,8 +497,8 @@ def _leader_claim(first: str, second: str, who: Callable[[str], str],
     pair = (matchup_of(first, second), matchup_of(second, first))
 
     def measure(rates: Sequence[Rate]) -> tuple[float, float]:
-        score = (rates[0].score + (1 - rates[1].score)) / 2
-        return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
+        score = (rates[0].score + (1 - rates[1].score)) / 2  # the two seats, paired
+        return score, _rate_difference_se(rates[0], rates[1], "score") / 2
 
     def describe(score: float, se: float) -> tuple[str, str]:
         if abs(score - 0.5) <= Z95 * se:
@@ -770,14 +774,16 @@ def _flat(results: pd.DataFrame, column: str) -> bool:
 def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None = None,
                  exact: bool = False, focus: str | None = None,
                  matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
-                 thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
+                 thresholds: Thresholds = DEFAULTS, value: str | None = None,
+                 paired: Paired | None = None) -> Verdict:
     """The verdict on a grid that is not a round robin: exchange rates between stats,
     staircases, and options (see the module's rules).  With ``focus`` (the option the
     question is about), or options that are presets with one field fixed
     (:func:`variants_verdict`), the options come first (and the key claim is the focus
     option's); else the stats lead.  A grid over rule options only gets the options
     verdict of each rule axis (the one holding ``focus`` first), phrased as rules.  The
-    sentences read ``value`` (see :func:`choose_measure`)."""
+    sentences read ``value`` (see :func:`choose_measure`); ``paired``: the paired errors of
+    cells on common streams (:func:`_difference_se`)."""
     labels = labels or Labels()
     th = thresholds
     m, why = choose_measure(results, value)
@@ -797,14 +803,15 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     if lone is not None:  # side A alone against a field of B's: where it lands, first
         sentences.append(lone)
     made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
-                               thresholds=th, measure=m) if options else None)
+                               thresholds=th, measure=m, paired=paired) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
         sentences.extend(made_v.sentences)
         read |= made_v.read or set()
         options = []
     elif focus is not None and options:
         made_o = options_verdict(results, axes, options[0], labels=labels, exact=exact,
-                                 focus=focus, matchup_of=matchup_of, thresholds=th, measure=m)
+                                 focus=focus, matchup_of=matchup_of, thresholds=th, measure=m,
+                                 paired=paired)
         sentences.extend(made_o.sentences)
         read |= made_o.read or set()
         claim = made_o.claim
@@ -826,16 +833,17 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
                 sentences.extend(_marginal_sentences(
                     part[part[other] == level], stat, labels, exact,
                     [*held, f"{labels.column(other)} = {labels.value(other, _int(level))}"],
-                    th, m))
+                    th, m, paired))
         if matchup_of is not None and made[1] is not None and claim is None:
             claim = _exchange_claim(part, x, y, made[1], labels, matchup_of, axes, th, m)
     elif len(numeric) == 1:
         x = numeric[0]
         part, held = _at_baseline(results, axes, [x], labels)
-        sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m))
+        sentences.extend(_marginal_sentences(part, x, labels, exact, held, th, m, paired))
     for axis in options[:1]:
         made_o = options_verdict(results, axes, axis, labels=labels, exact=exact, focus=focus,
-                                 matchup_of=matchup_of, thresholds=th, measure=m)
+                                 matchup_of=matchup_of, thresholds=th, measure=m,
+                                 paired=paired)
         sentences.extend(made_o.sentences)
         read |= made_o.read or set()
         claim = claim or made_o.claim
@@ -845,7 +853,7 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         for axis in [*held_focus, *(a for a in rule_options if a not in held_focus)]:
             made_o = options_verdict(results, axes, axis, labels=labels, exact=exact,
                                      focus=focus, matchup_of=matchup_of, thresholds=th,
-                                     measure=m)
+                                     measure=m, paired=paired)
             sentences.extend(made_o.sentences)
             read |= made_o.read or set()
             claim = claim or made_o.claim
@@ -870,17 +878,27 @@ def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> s
                results.loc[i, f"{m.column}_high"], exact)
 
 
+Paired = Callable[[Mapping[str, Any], Mapping[str, Any], str], "float | None"]
+"""The paired standard error of two rows' difference in a column, or ``None`` where their
+fights are not paired (:meth:`balance.experiments.paired.Pairing.se`)."""
+
+
 def _difference_se(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
-                   exact: bool) -> float:
+                   exact: bool, paired: Paired | None = None) -> float:
     """The standard error of the difference between two rows' ``col``; 0 exact.
 
-    The one place a verdict reads how sure a difference is: the cells are independent
-    (each variant on its own streams), so their standard errors, read back from their
-    intervals, add in quadrature.  Paired fights (variants played on the same streams)
-    give a difference its own, smaller, error: the comparisons take it from here, and a
-    :class:`Family` takes whatever errors it is given."""
+    The one place a verdict reads how sure a difference is.  Cells played on common
+    streams (a sweep's default) give ``paired``, and their difference has the error of its
+    paired fights (:mod:`balance.experiments.paired`): zero where the two cells played the
+    same fights the same way.  Otherwise (independent streams, a run without its fights'
+    winners) the cells are independent, so their standard errors, read back from their
+    intervals, add in quadrature.  A :class:`Family` takes whatever errors it is given."""
     if exact:
         return 0.0
+    if paired is not None:
+        se = paired(a, b, col)
+        if se is not None and math.isfinite(se):
+            return se
     return math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
 
 
@@ -1055,8 +1073,8 @@ def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
 
 
 def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
-                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
-                        ) -> list[Sentence]:
+                        held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN,
+                        paired: Paired | None = None) -> list[Sentence]:
     """What a point of ``x`` is worth, in the words of its shape
     (:func:`balance.analysis.shapes.shape`): "on average" (the least-squares slope of the
     moving span, :func:`~balance.analysis.marginal_value`; for a simulated score its
@@ -1071,7 +1089,13 @@ def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
         return []
     col = m.column
     halves = None if exact else ((curve[f"{col}_high"] - curve[f"{col}_low"]) / 2).to_numpy()
-    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves)
+    steps: dict[str, Any] = {}
+    if paired is not None and not exact:  # each step its own error (_difference_se)
+        rows = [row for _, row in curve.iterrows()]
+        steps = {"step_halves": [Z95 * _difference_se(b, a, col, exact, paired)
+                                 for a, b in itertools.pairwise(rows)],
+                 "whole_half": Z95 * _difference_se(rows[-1], rows[0], col, exact, paired)}
+    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves, **steps)
     words = _ShapeWords(curve, x, labels, exact, m, found)
     where = f" (with {_and(held)})" if held else ""
     if found.kind == "linear":
@@ -1291,6 +1315,7 @@ class _Options:
     exact: bool
     th: Thresholds
     m: Measure
+    paired: Paired | None = None
     part: pd.DataFrame = field(init=False)
     held: list[str] = field(init=False)
     comparisons: dict[Any, tuple[float, float]] = field(default_factory=dict)
@@ -1335,7 +1360,7 @@ class _Options:
         col = self.m.column
         key = (int(a["_cell"]), int(b["_cell"]))
         self.comparisons[key] = (self.sign * float(a[col] - b[col]),
-                                 _difference_se(a, b, col, self.exact))
+                                 _difference_se(a, b, col, self.exact, self.paired))
         return key, Z95 * self.comparisons[key][1]
 
     def compare(self, option: Any, other: Any) -> tuple[float, float]:
@@ -1369,7 +1394,7 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                     focus: str | None = None,
                     matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
                     default: Any = None, thresholds: Thresholds = DEFAULTS,
-                    measure: Measure = WIN) -> Verdict:
+                    measure: Measure = WIN, paired: Paired | None = None) -> Verdict:
     """Whether an option of ``axis`` (values of one side's choice, or of a rule) is worth
     taking, and against what.
 
@@ -1382,9 +1407,11 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     the default (a rule's: where it helps A, and where it hurts A).  Every difference a
     sentence claims is claimed by the family of all the comparisons it makes, under
     :data:`OPTIONS_PROCEDURE` (named in the sentence's foot where simulated).  The key claim
-    is the focus option against the default.  The rates are ``measure``'s.
+    is the focus option against the default.  The rates are ``measure``'s; ``paired``: the
+    paired errors of cells on common streams (:func:`_difference_se`).
     """
-    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure)
+    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure,
+                   paired)
     values = list(dict.fromkeys(results[axis].tolist()))
     if default is None:
         default = next((v for v in values if ctx.labels.is_baseline(axis, v)), None)
@@ -1593,8 +1620,8 @@ def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dic
 
 def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                      labels: Labels | None = None, exact: bool = False,
-                     thresholds: Thresholds = DEFAULTS, measure: Measure = WIN
-                     ) -> Verdict | None:
+                     thresholds: Thresholds = DEFAULTS, measure: Measure = WIN,
+                     paired: Paired | None = None) -> Verdict | None:
     """Whether the choice each preset makes for itself is ever beaten by a fixed choice.
 
     For an ``axis`` of whole-side values that are presets and the same presets with one
@@ -1612,7 +1639,8 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     if found is None:
         return None
     name, bases, variants = found
-    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact)
+    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact,
+                                paired)
     if not rows:
         return None
     family = Family(VARIANTS_PROCEDURE, np.array([c["diff"] for c in rows]),
@@ -1635,7 +1663,8 @@ claim."""
 
 def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
                          bases: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
-                         col: str, exact: bool) -> list[dict[str, Any]]:
+                         col: str, exact: bool, paired: Paired | None = None
+                         ) -> list[dict[str, Any]]:
     """Every comparison of a preset's own choice with one fixed variant, in every cell of
     the other axes: ``preset``, ``at`` (the cell), ``choice``, ``diff`` (own minus fixed,
     for the side the axis is on) and ``se`` (of the difference, :func:`_difference_se`)."""
@@ -1655,7 +1684,7 @@ def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
                 other = by.loc[value]
                 rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
                              "choice": choice, "diff": sign * float(own[col] - other[col]),
-                             "se": _difference_se(own, other, col, exact)})
+                             "se": _difference_se(own, other, col, exact, paired)})
     return rows
 
 
@@ -1742,16 +1771,30 @@ def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
     return frozenset((parts[0], n) for n in names)
 
 
+def _rate_difference_se(first: Rate, second: Rate, col: str) -> float:
+    """The standard error of ``first``'s ``col`` (``a_win`` or ``score``) minus
+    ``second``'s: from their paired fights where both were simulated on the same streams
+    (:func:`balance.experiments.paired.paired_se`), else in quadrature (0 when exact)."""
+    if first.winners is not None and second.winners is not None \
+            and len(first.winners) == len(second.winners) > 0:
+        from ..experiments.paired import paired_se
+
+        return paired_se(first.winners, second.winners, col)
+    if col == "score":
+        return math.hypot(first.score_se, second.score_se)
+    return math.hypot(first.win_se, second.win_se)
+
+
 def _difference(sign: int, m: Measure = WIN) -> Callable[[Sequence[Rate]], tuple[float, float]]:
     """The claim measure "first matchup's A win rate (or score, as ``m`` reads) minus the
-    second's" (times ``sign``)."""
+    second's" (times ``sign``), its error from the paired fights where both were simulated
+    (:func:`_rate_difference_se`)."""
 
     def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        se = _rate_difference_se(rates[0], rates[1], m.column)
         if m.column == "score":
-            return (sign * (rates[0].score - rates[1].score),
-                    math.hypot(rates[0].score_se, rates[1].score_se))
-        return (sign * (rates[0].a_win - rates[1].a_win),
-                math.hypot(rates[0].win_se, rates[1].win_se))
+            return sign * (rates[0].score - rates[1].score), se
+        return sign * (rates[0].a_win - rates[1].a_win), se
 
     return measure
 
@@ -1834,14 +1877,16 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
             exact: bool = False, margin: float | None = None, focus: str | None = None,
             matchup_of: Callable[[Mapping[str, Any]], Matchup] | None = None,
             rests_on: Sequence[str] = (), best: bool = False,
-            thresholds: Thresholds = DEFAULTS, value: str | None = None) -> Verdict:
+            thresholds: Thresholds = DEFAULTS, value: str | None = None,
+            paired: Paired | None = None) -> Verdict:
     """The verdict on a run's results table: a round robin's (at the baseline of any other
     axes), else a grid's.  ``matchup_of(cell)`` builds the matchup of a cell (axis -> value
     as the table shows it), for the key claim; ``rests_on`` lists the readings and policies
     the results rest on; ``best``: the run played every cell under best play (the verdict
     says so, and a round robin's names what best play changes, :func:`best_play_verdict`);
     ``thresholds``: the named thresholds (``margin``, if given, overrides theirs); ``value``:
-    what a grid's sentences read (:func:`choose_measure`)."""
+    what a grid's sentences read (:func:`choose_measure`); ``paired``: the paired errors of
+    a run's cells on common streams (:func:`_difference_se`)."""
     labels = labels or Labels()
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
@@ -1875,7 +1920,8 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
                          *sentences[1:])
         return dataclasses.replace(made, sentences=tuple(sentences), rests_on=tuple(rests_on))
     made = grid_verdict(results, axes, labels=labels, exact=exact, focus=focus,
-                        matchup_of=matchup_of, thresholds=thresholds, value=value)
+                        matchup_of=matchup_of, thresholds=thresholds, value=value,
+                        paired=paired)
     if best:
         made = _best_first(made)
     return dataclasses.replace(made, rests_on=tuple(rests_on))
@@ -2004,8 +2050,9 @@ def _apply(ruleset: Any, matchups: Sequence[Matchup], kind: str, name: str, valu
 def evaluate(ruleset: Any, m: Matchup, *, fights: int = SENSITIVITY_FIGHTS, seed: int = 0
              ) -> Rate:
     """A matchup's :class:`Rate`: exact where the ruleset's solver answers it, else
-    ``fights`` simulated fights on fixed streams (common random numbers across calls)."""
-    from ..engine import run
+    ``fights`` simulated fights on fixed streams (common random numbers across calls), with
+    each fight's winner kept for the paired error of a difference."""
+    from ..engine import DEFAULT_CHUNK_SIZE, chunk_sizes, run_chunk_winners
     from ..errors import SpecError
 
     check = getattr(ruleset, "exact_check", None)
@@ -2015,11 +2062,13 @@ def evaluate(ruleset: Any, m: Matchup, *, fights: int = SENSITIVITY_FIGHTS, seed
             return Rate(float(p.a_win), float(p.draw), float(p.b_win), 0)
         except SpecError:
             pass
-    tally = run(ruleset, m.rules, m.side_a, m.side_b, entropy=seed, n=fights,
-                key=("sensitivity",))
-    draws, a_wins, b_wins = (int(v) for v in tally.wins)
+    chunks = [run_chunk_winners(ruleset, m.rules, m.side_a, m.side_b, size=size, entropy=seed,
+                                key=("sensitivity",), index=index)[1]
+              for index, size in enumerate(chunk_sizes(fights, DEFAULT_CHUNK_SIZE))]
+    winners = np.concatenate(chunks)  # the fights engine.run(key=("sensitivity",)) plays
+    draws, a_wins, b_wins = (int(v) for v in np.bincount(winners, minlength=3))
     n = a_wins + b_wins + draws
-    return Rate(a_wins / n, draws / n, b_wins / n, n)
+    return Rate(a_wins / n, draws / n, b_wins / n, n, winners)
 
 
 def sensitivity(made: Verdict, ruleset: Any, *, fights: int = SENSITIVITY_FIGHTS,

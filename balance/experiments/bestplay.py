@@ -2,7 +2,9 @@
 
 A cell is one task, :func:`solve_task`: :func:`balance.analysis.bestplay.solve` on the cell's
 matchup -- Monte Carlo over the policy profiles, every profile pair on the cell's streams
-``stream(entropy, cell key, i)`` (common random numbers), or exactly with ``method =
+``stream(entropy, *key, i)`` (common random numbers across its profiles; the key is the
+same for every cell on the spec's default common streams, the cell key on independent
+ones), or exactly with ``method =
 "exact"`` -- a pure function of the cell, the entropy and the options.  The runner hands the
 tasks to the same executors as chunks, caches each record as
 ``cache/<tag>/<cell key>/bestplay.json`` and turns the records into rows: the cell's
@@ -47,24 +49,28 @@ def options(spec: Spec) -> dict[str, Any]:
 def tag(spec: Spec, entropy: int, versions: Mapping[str, str]) -> str:
     """Name of the cache directory for best-play answers of these options, entropy and
     versions."""
+    from .paired import SEEDING
+
     data = {"play": "best", **options(spec), **store.decided_by(versions)}
     if spec.method != "exact":
-        data["entropy"] = str(entropy)
+        data.update({"entropy": str(entropy), "streams": spec.streams,
+                     "seeding": str(SEEDING)})
     text = json.dumps(data, sort_keys=True)
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
 def solve_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
-               opts: Mapping[str, Any], entropy: int, key: str) -> dict[str, Any]:
+               opts: Mapping[str, Any], entropy: int, key: tuple[str, ...]
+               ) -> dict[str, Any]:
     """The best play of one cell as a plain record, or ``{"rejected": reason}`` (the
     ruleset and the permission to import it as :func:`balance.rulesets.portable` gives
-    them)."""
+    them); ``key``: the spawn key of the cell's streams (the runner's ``_stream_key``)."""
     from ..analysis import bestplay
 
     rs = resolve_ruleset(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
     try:
-        answer = bestplay.solve(rs, rules, side_a, side_b, entropy=entropy, key=(key,),
+        answer = bestplay.solve(rs, rules, side_a, side_b, entropy=entropy, key=tuple(key),
                                 **opts)
     except SpecError as exc:
         return {"rejected": exc.reason}
@@ -83,12 +89,12 @@ def rejected(spec: Spec, cell: Cell, record: Mapping[str, Any]) -> SpecError | N
     return None
 
 
-def probe(spec: Spec, cell: Cell, entropy: int) -> dict[str, Any]:
+def probe(spec: Spec, cell: Cell, entropy: int, key: tuple[str, ...]) -> dict[str, Any]:
     """Play ``cell`` here, now (validation before a best-play sweep: the cell's game can be
     set up and solved by the method asked for); its record, or a SpecError naming the cell
     if it cannot be played."""
     record = solve_task(*portable(spec.ruleset), cell.rules, cell.side_a, cell.side_b,
-                        options(spec), entropy, cell.key)
+                        options(spec), entropy, key)
     error = rejected(spec, cell, record)
     if error is not None:
         raise error

@@ -5,9 +5,11 @@ applied, built and checked through the ruleset (``Ruleset.rules``, ``.side``,
 ``.check_sides``).  Its **key** is a hash of its canonical parameter JSON -- the ruleset
 name and every field of the rules and of each combatant, with sorted keys -- never its
 position in the grid.  The random streams of a cell's chunk ``i`` are
-``SeedSequence(entropy, spawn_key=(cell key, i))``, so a cell's numbers do not change when
-the grid grows, shrinks or is reordered, and two experiments that simulate the same matchup
-under the same seed get the same numbers.
+``SeedSequence(entropy, spawn_key=("common", i))`` on common streams (the default; every
+cell's fight ``j`` on the same numbers) or ``SeedSequence(entropy, spawn_key=(cell key,
+i))`` with ``streams = "independent"`` (the runner's ``_stream_key``), so either way a cell's
+numbers do not change when the grid grows, shrinks or is reordered, and two experiments
+that simulate the same matchup under the same seed get the same numbers.
 """
 
 from __future__ import annotations

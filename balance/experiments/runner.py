@@ -1,12 +1,17 @@
 """Run a sweep: cells -> chunks on an executor -> cached tallies -> one tidy row per cell.
 
 The unit of work is one **chunk** of one cell: ``balance.engine.run_chunk(..., entropy,
-key=(cell key,), index=i)``, a pure function of (ruleset, cell, entropy, i, size).  The
-client (this process) hands chunks to an executor, writes every completed chunk's
-:class:`~balance.results.Tally` atomically to the run's cache, and adds a cell's chunks in
-index order, so the table is the same whichever executor ran the chunks, on how many
-workers, in whatever order they finished -- and the same as
-``balance.engine.run(..., key=(cell key,))`` cell by cell.
+key=_stream_key(spec, cell), index=i)``, a pure function of (ruleset, cell, entropy, i,
+size).  On common streams (the default) the key is ``("common",)``, so chunk ``i`` of every
+cell starts from the same numbers and two cells' ``j``-th fights are paired; with
+``streams = "independent"`` it is ``(cell key,)``.  The client (this process) hands chunks
+to an executor, writes every completed chunk's :class:`~balance.results.Tally` (and on
+common streams each fight's winner) atomically to the run's cache, and adds a cell's chunks
+in index order, so the table is the same whichever executor ran the chunks, on how many
+workers, in whatever order they finished -- and the same as ``balance.engine.run(...,
+key=_stream_key(spec, cell))`` cell by cell.  On common streams the run ends by writing
+every cell's counted fights' winners to ``winners.npz`` (:mod:`balance.experiments.paired`),
+from which a verdict reads the paired error of a difference.
 
 * A cell with a fixed number of fights is ``ceil(fights / chunk_size)`` independent chunks.
 * A cell with a target precision runs chunks 0, 1, 2, ... and stops at the first prefix
@@ -49,7 +54,7 @@ import numpy as np
 from .. import budget, files
 from ..api import versions
 from ..batching import Segment
-from ..engine import DEFAULT_CHUNK_SIZE, batches, reached, run_chunk, run_segments
+from ..engine import DEFAULT_CHUNK_SIZE, batches, reached, run_chunk_winners, run_segments_winners
 from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..outcomes import ROW_TAG
@@ -59,7 +64,7 @@ from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
 from . import exact as _exact
-from . import guard, readback, store
+from . import guard, paired, readback, store
 from .grid import Cell, expand
 from .plotting import check_spec_plots, draw_spec_plots
 from .spec import Spec, load_spec, resolve_ruleset
@@ -102,11 +107,19 @@ def default_workers() -> int:
 # --- the task -----------------------------------------------------------------------------------
 
 
+def _stream_key(spec: Spec, cell: Cell) -> tuple[str, ...]:
+    """The spawn key of a cell's streams (chunk ``i`` is ``stream(entropy, *key, i)``): the
+    same for every cell on common streams, so cell x's fight ``j`` and cell y's fight ``j``
+    start from the same numbers; the cell's own key with ``streams = "independent"``."""
+    return ("common",) if spec.streams == "common" else (cell.key,)
+
+
 def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
-                   entropy: int, key: str, index: int, size: int, setup: Any = None
-                   ) -> tuple[Tally, float, float]:
-    """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
-    seconds the engine took.
+                   entropy: int, key: tuple[str, ...], index: int, size: int,
+                   setup: Any = None) -> tuple[Tally, np.ndarray, float, float]:
+    """Chunk ``index`` (``size`` fights) on the streams of spawn key ``key``
+    (:func:`_stream_key`): the tally, each fight's winner (uint8, in order), and the wall
+    and CPU seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) with the permission the parent
@@ -118,27 +131,28 @@ def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, si
     if setup is not None:
         rs.adopt(setup)
     start, cpu = time.perf_counter(), time.process_time()
-    tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
-                      index=index)
-    return tally, time.perf_counter() - start, time.process_time() - cpu
+    tally, winners = run_chunk_winners(rs, rules, side_a, side_b, size=size, entropy=entropy,
+                                       key=tuple(key), index=index)
+    return tally, winners, time.perf_counter() - start, time.process_time() - cpu
 
 
 def run_batch_task(ruleset: str, allow_import: bool,
-                   chunks: list[tuple[Any, Any, Any, str, int, int, Any]], entropy: int
-                   ) -> tuple[list[Tally], float, float]:
+                   chunks: list[tuple[Any, Any, Any, tuple[str, ...], int, int, Any]],
+                   entropy: int) -> tuple[list[tuple[Tally, np.ndarray]], float, float]:
     """Many small chunks in shared kernel calls (:func:`balance.engine.run_segments`): each
-    ``(rules, side_a, side_b, key, index, size, setup)``'s tally -- the one
-    :func:`run_chunk_task` gives it alone -- and the wall and CPU seconds of the whole
-    batch.  Pure, as :func:`run_chunk_task`; each cell's ``setup`` is taken first."""
+    ``(rules, side_a, side_b, key, index, size, setup)``'s tally and fights' winners -- what
+    :func:`run_chunk_task` gives it alone (``key``: the stream key, :func:`_stream_key`) --
+    and the wall and CPU seconds of the whole batch.  Pure, as :func:`run_chunk_task`; each
+    cell's ``setup`` is taken first."""
     rs = resolve_ruleset(ruleset, allow_import=allow_import)
     for *_, setup in chunks:
         if setup is not None:
             rs.adopt(setup)
     start, cpu = time.perf_counter(), time.process_time()
-    segments = [Segment(rules, tuple(side_a), tuple(side_b), size, (key,), index)
+    segments = [Segment(rules, tuple(side_a), tuple(side_b), size, tuple(key), index)
                 for rules, side_a, side_b, key, index, size, _ in chunks]
-    tallies = run_segments(rs, segments, entropy=entropy)
-    return tallies, time.perf_counter() - start, time.process_time() - cpu
+    found = run_segments_winners(rs, segments, entropy=entropy)
+    return found, time.perf_counter() - start, time.process_time() - cpu
 
 
 def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
@@ -222,6 +236,11 @@ class _CellRun:
             self.finished = len(self.done) == self.n_chunks
         else:
             self._advance()
+
+    def counted(self) -> list[tuple[int, int]]:
+        """The (index, size) of every chunk the total counts, in order."""
+        last = self.next if self.precision is not None else self.n_chunks
+        return [(index, self.size(index)) for index in range(last)]
 
     def total(self) -> Tally:
         if self.precision is not None:
@@ -619,22 +638,23 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         run, index, size = chosen[0]
         if len(chosen) == 1:
             return (run_chunk_task, (*where, run.cell.rules, run.cell.side_a,
-                                     run.cell.side_b, entropy, run.key, index, size, run.setup),
+                                     run.cell.side_b, entropy, _stream_key(spec, run.cell),
+                                     index, size, run.setup),
                     f"balance-{tag}-{run.key}-{index}-{size}", chosen)
-        chunks = [(r.cell.rules, r.cell.side_a, r.cell.side_b, r.key, i, n, r.setup)
-                  for r, i, n in chosen]
+        chunks = [(r.cell.rules, r.cell.side_a, r.cell.side_b, _stream_key(spec, r.cell), i, n,
+                   r.setup) for r, i, n in chosen]
         return (run_batch_task, (*where, chunks, entropy),
                 f"balance-{tag}-batch-{run.key}-{index}-{len(chosen)}", chosen)
 
-    def complete(token: list[tuple[_CellRun, int, int]],
-                 result: tuple[Tally | list[Tally], float, float]) -> None:
-        tallies, seconds, cpu_seconds = result
-        if isinstance(tallies, Tally):
-            tallies = [tallies]
+    def complete(token: list[tuple[_CellRun, int, int]], result: tuple[Any, ...]) -> None:
+        # a chunk's (tally, winners, wall, cpu), or a batch's ([(tally, winners)], wall, cpu)
+        found = [result[:2]] if isinstance(result[0], Tally) else result[0]
+        seconds, cpu_seconds = result[-2:]
         counts.worker_s += seconds
         counts.worker_cpu_s += cpu_seconds
-        for (run, index, size), tally in zip(token, tallies, strict=True):
-            cache.save(run.key, index, size, tally)
+        for (run, index, size), (tally, winners) in zip(token, found, strict=True):
+            cache.save(run.key, index, size, tally,
+                       winners if spec.streams == "common" else None)
             counts.computed += 1
             counts.computed_fights += size
             was_finished = run.finished
@@ -671,7 +691,7 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
         cell = queue.popleft()
         if best:
             return (_best.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
-                                       cell.side_b, opts, entropy, cell.key),
+                                       cell.side_b, opts, entropy, _stream_key(spec, cell)),
                     f"balance-best-{tag}-{cell.key}", cell)
         return (_exact.solve_task, (*portable(spec.ruleset), cell.rules, cell.side_a,
                                     cell.side_b),
@@ -1104,7 +1124,8 @@ def _work(plan: _Plan) -> _Work:
     copies = Counter(cell.key for cell in plan.cells)
     distinct = list({cell.key: cell for cell in plan.cells}.values())
     if not plan.exact:
-        chunk_cache = store.ChunkCache(plan.run_dir, store.cache_tag(plan.entropy, plan.versions))
+        chunk_cache = store.ChunkCache(plan.run_dir, store.cache_tag(plan.entropy, plan.versions,
+                                                                     spec.streams))
         work = _Work(chunk_cache.tag, copies, chunk_cache=chunk_cache)
         causes = tuple(getattr(plan.rs, "causes", ()))
         for cell in distinct:
@@ -1130,7 +1151,7 @@ def _work(plan: _Plan) -> _Work:
     if work.todo_cells:
         first = work.todo_cells[0]
         if plan.best:
-            work.probed = _best.probe(spec, first, plan.entropy)
+            work.probed = _best.probe(spec, first, plan.entropy, _stream_key(spec, first))
         else:
             _exact.check_cells(spec, work.todo_cells, plan.rs)
             work.probed = _exact.probe(spec, first)
@@ -1207,6 +1228,7 @@ def _run_record(plan: _Plan, work: _Work, started: str) -> dict[str, Any]:
         "ruleset": plan.rs.name, "source": spec.source, "spec": spec.to_dict(),
         "axes": list(spec.axis_fields), "method": spec.method, "play": spec.play,
         "seed": spec.seed, "entropy": plan.entropy,
+        "streams": spec.streams, "seeding": paired.SEEDING,
         "chunk_size": (spec.chunk_size if not plan.exact
                        or (plan.best and spec.method != "exact") else None),
         "cache": f"cache/{work.tag}", "executor": plan.executor, "workers": None,
@@ -1333,13 +1355,37 @@ def _finish(plan: _Plan, work: _Work) -> tuple[pd.DataFrame, dict[str, Any]]:
             item for cell in table["policies"] for item in str(cell).split("; ")
             if item and item != "none"))
     written = store.write_table(table, run_dir, spec.tables)
+    if not plan.exact and spec.streams == "common":
+        said["winners"] = _write_winners(work, run_dir)
     plots = draw_spec_plots(spec, table, run_dir)
     said.update({
         "fights": int(table["fights"].sum() if plan.best else table["n"].sum()),
-        "outputs": [p.name for p in written] + [str(p.relative_to(run_dir)) for p in plots],
+        "outputs": [p.name for p in written] + ([paired.FILE] if "winners" in said else [])
+                   + [str(p.relative_to(run_dir)) for p in plots],
         "checksums": {p.name: store.file_checksum(p) for p in written},
     })
     return table, said
+
+
+def _write_winners(work: _Work, run_dir: Path) -> dict[str, Any]:
+    """Write each cell's counted fights' winners (from the chunk cache, in order) to
+    ``winners.npz``; what ``meta.json`` says of it (its checksum, and the cells whose
+    chunks hold no winners, which are then compared in quadrature)."""
+    assert work.chunk_cache is not None
+    cache, missing = work.chunk_cache, []
+
+    def cells() -> Iterator[tuple[str, np.ndarray]]:
+        for key, run in work.runs.items():
+            parts = [cache.winners(key, index, size) for index, size in run.counted()]
+            if any(part is None for part in parts):
+                missing.append(key)
+                continue
+            yield key, (np.concatenate(parts) if parts else np.zeros(0, np.uint8))
+
+    path = run_dir / paired.FILE
+    paired.write_winners(path, cells())
+    return {"file": paired.FILE, "checksum": store.file_checksum(path),
+            "cells_without": len(missing)}
 
 
 def _results_table(plan: _Plan, totals: Mapping[str, Tally],

@@ -7,6 +7,8 @@ An experiment is a question written as data::
     notes = "Look for the band edges and the zero band on the diagonal."   # optional
     ruleset = "crt"                       # a registry name, a ruleset file ("my-rules.toml",
                                           # beside this file), or "package.module:OBJECT"
+    # streams = "independent"             # default "common": every cell's fight j on the
+                                          # same random numbers (see below)
 
     [rules]                               # rule overrides (see `balance show RULESET`)
     extraordinary = true
@@ -84,6 +86,14 @@ given, ``chunk_size`` 1000 unless given) or, with ``method = "exact"``, exactly.
 value, its interval and each side's equilibrium policy become columns; ``draw_worth`` (0..1,
 default 0.5) is what a draw is worth to side A.
 
+``streams`` says which random numbers the cells see.  ``"common"`` (the default): chunk
+``i`` of every cell is drawn from the same stream, ``stream(entropy, "common", i)``, so two
+variants of a matchup play their ``j``-th fights from the same numbers (common random
+numbers) and a difference between two cells has the error of its paired fights, usually
+far smaller than the two cells' errors together (:mod:`balance.experiments.paired`).
+``"independent"``: chunk ``i`` of a cell is drawn from ``stream(entropy, cell key, i)``, each
+cell on its own numbers, as ``balance.engine.run(..., key=(cell key,))`` plays it alone.
+
 Everything is validated before any work starts: unknown keys, wrong types, values out of
 range, unknown presets and fields.  Each error is a :class:`~balance.errors.SpecError`
 naming its place in the file (``experiments/x.toml: grid.axes[1].values[3]: ...``) and what
@@ -146,13 +156,15 @@ BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win",
 """What a best-play run's table has to draw: the value, the value with the policies as
 given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
+STREAMS: tuple[str, ...] = ("common", "independent")
+"""Top-level ``streams``: every cell on the same random numbers, or each on its own."""
 SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
 """[run] keys of a simulated run only."""
 DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
-             "grid", "run", "outputs", "tune", "labels", "verdict")
+             "grid", "run", "outputs", "tune", "labels", "verdict", "streams")
 LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_rounds",
             "rounds_q10", "rounds_q50", "rounds_q90", "n")
 """Columns besides the axes that ``[labels]`` may name."""
@@ -261,6 +273,9 @@ class Spec:
     """Display labels: column -> label, and ``values``: column -> (value text -> label)."""
     verdict: Table = field(default_factory=Table)
     """Verdict options: ``margin`` (balanced within 50% +/- it), ``sensitivity`` (bool)."""
+    streams: str = "common"
+    """``"common"`` (every cell's chunk ``i`` on the same stream) or ``"independent"``
+    (each cell on streams keyed by the cell), see :data:`STREAMS`."""
     source: str | None = field(default=None, compare=False)
     """Where the spec came from (a path), for messages; not part of the experiment."""
     presets: Table = field(default_factory=Table)
@@ -297,6 +312,8 @@ class Spec:
         for key in ("description", "question", "notes"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
+        if self.streams != "common":
+            out["streams"] = self.streams
         if self.presets:
             out["presets"] = plain(self.presets)
         if self.rules:
@@ -408,6 +425,7 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
     description = r.text(data.get("description", ""), "description", lines=True)
     question = r.text(data.get("question", ""), "question", lines=True)
     notes = r.text(data.get("notes", ""), "notes", lines=True)
+    streams = r.text(data.get("streams", "common"), "streams", STREAMS)
 
     presets = data.get("presets", {})
     if not isinstance(presets, Mapping):
@@ -549,7 +567,7 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
                 combine=combine, fights=fights, precision=precision, seed=seed,
                 chunk_size=chunk_size, confidence=confidence,
                 tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
-                play=play, draw_worth=draw_worth,
+                play=play, draw_worth=draw_worth, streams=streams,
                 description=description,
                 question=question, notes=notes, source=r.source, presets=Table(presets),
                 labels=Table(labels), verdict=Table(dict(verdict)))

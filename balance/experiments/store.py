@@ -30,13 +30,17 @@ and the way out, never a traceback.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import math
 import secrets
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
 
 from ..errors import SpecError
 from ..files import atomic_write
@@ -186,6 +190,32 @@ def _source_hash(roots: tuple[Path, ...]) -> str:
     return digest.hexdigest()
 
 
+SEEDING = 2
+"""The seeding scheme's version, recorded in ``meta.json``: 1, each cell's chunk ``i`` on
+``stream(entropy, cell key, i)`` (every run made before ``streams`` existed); 2, the
+spec's ``streams`` decides (``"common"``: ``stream(entropy, "common", i)``)."""
+
+
+def pack(winners: np.ndarray) -> bytes:
+    """Winner codes (0..2), four to a byte, first fight in the low bits."""
+    codes = np.asarray(winners, np.uint8)
+    padded = np.zeros(4 * math.ceil(len(codes) / 4), np.uint8)
+    padded[:len(codes)] = codes
+    quads = padded.reshape(-1, 4)
+    return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).tobytes()
+
+
+def unpack(data: bytes, n: int) -> np.ndarray:
+    """The first ``n`` winner codes of :func:`pack`'s bytes."""
+    raw = np.frombuffer(data, np.uint8)
+    if len(raw) != math.ceil(n / 4):
+        raise ValueError(f"{len(raw)} bytes cannot hold {n} fights packed four to a byte")
+    codes = np.stack([(raw >> shift) & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:n]
+    if np.any(codes > 2):
+        raise ValueError("a winner code above 2")
+    return codes.astype(np.uint8)
+
+
 def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
     """What decides a cached answer besides its seed: the versions of balance, NumPy and
     SciPy (the solvers' linear programs), and the hash of the code (:func:`code_hash`,
@@ -193,10 +223,15 @@ def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
     return {k: versions[k] for k in ("balance", "numpy", "scipy", "code") if k in versions}
 
 
-def cache_tag(entropy: int, versions: Mapping[str, str]) -> str:
+def cache_tag(entropy: int, versions: Mapping[str, str], streams: str | None = None) -> str:
     """Name of the cache directory for chunks of ``entropy`` made by this code and these
-    versions (:func:`decided_by`)."""
-    text = json.dumps({"entropy": str(entropy), **decided_by(versions)}, sort_keys=True)
+    versions (:func:`decided_by`) on ``streams`` (``"common"`` or ``"independent"``, under
+    the seeding scheme :data:`SEEDING`; ``None``: the tag of a
+    run made before the scheme was recorded, whose chunks no later run reuses)."""
+    data: dict[str, str] = {"entropy": str(entropy), **decided_by(versions)}
+    if streams is not None:
+        data.update({"streams": streams, "seeding": str(SEEDING)})
+    text = json.dumps(data, sort_keys=True)
     return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
@@ -254,8 +289,9 @@ class ExactCache:
 class ChunkCache:
     """Completed chunks of one run, one small JSON file each.
 
-    A chunk's record holds its cell key, index, size and cache tag beside the tally, and a
-    checksum of all of them: a chunk is used only where it is what its file name and folder
+    A chunk's record holds its cell key, index, size and cache tag beside the tally, each
+    fight's winner (:func:`balance.experiments.paired.pack`, base64) when the run kept
+    them, and a checksum of all of them: a chunk is used only where it is what its file name and folder
     say it is and its content is what was written.  Any other file is listed in
     :attr:`rejected` and its chunk is computed again.
     """
@@ -268,9 +304,12 @@ class ChunkCache:
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
 
-    def save(self, key: str, index: int, size: int, tally: Tally) -> None:
+    def save(self, key: str, index: int, size: int, tally: Tally,
+             winners: Any = None) -> None:
         body = {"cell": key, "index": index, "size": size, "tag": self.tag,
                 "tally": tally.to_dict()}
+        if winners is not None:
+            body["winners"] = base64.b64encode(pack(winners)).decode("ascii")
         atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
                                                               separators=(",", ":")))
 
@@ -297,6 +336,19 @@ class ChunkCache:
             else:
                 self.rejected.append(path)
         return out
+
+    def winners(self, key: str, index: int, size: int) -> Any:
+        """The winners of a cached chunk (uint8, in fight order), or ``None`` (no such
+        chunk, one failing its check, or one saved without them)."""
+        path = self._path(key, index, size)
+        record = _unsealed(path) if path.exists() else None
+        if record is None or record.get("cell") != key or record.get("tag") != self.tag \
+                or not isinstance(record.get("winners"), str):
+            return None
+        try:
+            return unpack(base64.b64decode(record["winners"], validate=True), size)
+        except ValueError:
+            return None
 
     def count(self) -> int:
         return sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json")) if self.root.is_dir() else 0
@@ -393,6 +445,9 @@ def read_meta(run_dir: Path) -> dict[str, Any]:
         ("method", meta.get("method", "simulate") in ("simulate", "exact"),
          "simulate or exact"),
         ("play", meta.get("play", "default") in ("default", "best"), "default or best"),
+        ("streams", meta.get("streams", "independent") in ("common", "independent"),
+         "common or independent"),
+        ("seeding", whole(meta.get("seeding", 1), 1), "a whole number >= 1"),
         ("entropy", whole(meta.get("entropy"), 0), "a whole number >= 0"),
         ("axes", text_list(meta.get("axes")), "a list of swept fields"),
         ("cells", whole(meta.get("cells"), 1), "a whole number >= 1"),

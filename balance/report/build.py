@@ -629,11 +629,25 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
         results, axes, labels=labels, exact=is_exact(results, meta) and not best,
         thresholds=_verdict.Thresholds.of(options), value=options.get("value"),
         focus=options.get("focus"), matchup_of=None if best else matchup_of,
-        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best)
+        rests_on=[*meta.get("assumptions", []), *meta.get("policies", [])], best=best,
+        paired=_pairing(results, meta))
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
     return made
+
+
+def _pairing(results: pd.DataFrame, meta: Mapping[str, Any]) -> Any:
+    """The paired errors of the run's cells when they played on common streams and the run
+    kept their fights (:class:`balance.experiments.paired.Pairing`; the run directory is
+    the table's ``attrs["run"]``); else ``None``, and differences add in quadrature."""
+    from ..experiments.paired import Pairing
+
+    run_dir = results.attrs.get("run")
+    if not run_dir:
+        return None
+    pairing = Pairing.of_run(run_dir, meta)
+    return None if pairing is None else pairing.se
 
 
 VERDICT = "Verdict"
@@ -1037,6 +1051,17 @@ def _rules_section(ctx: _Context) -> Section:
     return Section("Rules used", tuple(blocks))
 
 
+def _streams_text(meta: Mapping[str, Any]) -> str:
+    """Which streams the cells played on (a run made before ``streams`` existed: each cell
+    on its own)."""
+    if meta.get("streams", "independent") == "common":
+        return ("common: every cell's fight j on the same numbers"
+                + (", differences between cells read from the paired fights"
+                   if meta.get("winners") else ""))
+    return ("independent: each cell on its own streams, differences between cells with "
+            "their errors in quadrature")
+
+
 def _reproduce_section(ctx: _Context) -> Section:
     """The command that reproduces the run, and its provenance."""
     meta, exact, best = ctx.meta, ctx.exact, ctx.best
@@ -1045,7 +1070,8 @@ def _reproduce_section(ctx: _Context) -> Section:
     source = meta.get("source") or "EXPERIMENT.toml"
     lines = [f"balance sweep {source}" + (" --play best" if best else "")]
     seeds = [] if exact else [{"item": "seed", "value": str(meta.get("seed"))},
-                              {"item": "seed entropy", "value": str(meta.get("entropy"))}]
+                              {"item": "seed entropy", "value": str(meta.get("entropy"))},
+                              {"item": "random numbers", "value": _streams_text(meta)}]
     facts = pd.DataFrame([
         *seeds,
         {"item": "method", "value": ("best play, " if best else "")

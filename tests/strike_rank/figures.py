@@ -14,6 +14,7 @@ from typing import Any
 import balance
 from balance import engine
 from balance.experiments import expand, load_spec
+from balance.experiments.runner import _stream_key
 from balance.results import Summary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ def cell(experiment: str, **where: Any) -> Summary:
     c = found[0]
     rs = balance.get(spec.ruleset)
     tally = engine.run(rs, c.rules, c.side_a, c.side_b, entropy=spec.seed, n=spec.fights,
-                       key=(c.key,), chunk_size=spec.chunk_size)
+                       key=_stream_key(spec, c), chunk_size=spec.chunk_size)
     return Summary(rs.name, tally, spec.confidence)
 
 

@@ -76,13 +76,19 @@ def test_numbers_survive_growth_and_reordering(tmp_path: Path) -> None:
         assert (merged[column] == merged[f"{column}_grown"]).all(), column
 
 
+@pytest.mark.parametrize("streams", ["common", "independent"])
 @pytest.mark.parametrize("fights", [5_000, 2_000, 1_999])
-def test_cell_is_the_engine_run_under_its_key(tmp_path: Path, fights: int) -> None:
-    spec = load_spec(make_spec(run={"fights": fights, "chunk_size": 2_000}))
+def test_cell_is_the_engine_run_under_its_key(tmp_path: Path, fights: int, streams: str
+                                              ) -> None:
+    """On common streams (the default) every cell is the engine's run under the one key
+    ``("common",)``; ``streams = "independent"`` reproduces the old keys, the cell's own."""
+    spec = load_spec({**make_spec(run={"fights": fights, "chunk_size": 2_000}),
+                      "streams": streams})
     table, _ = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     for cell, row in zip(expand(spec), table.itertuples(index=False), strict=True):
+        key = ("common",) if streams == "common" else (cell.key,)
         tally = engine.run(RS, cell.rules, cell.side_a, cell.side_b, entropy=11, n=fights,
-                           key=(cell.key,), chunk_size=2_000)
+                           key=key, chunk_size=2_000)
         expected = balance.Summary("coin", tally).to_row()
         got = row._asdict()
         assert got["cell"] == cell.key
@@ -95,7 +101,7 @@ def test_precision_cell_is_the_engine_run_to_that_precision(tmp_path: Path) -> N
     table, _ = balance.sweep(spec, out=tmp_path / "run", executor="serial")
     for cell, n in zip(expand(spec), table["n"], strict=True):
         tally = engine.run(RS, cell.rules, cell.side_a, cell.side_b, entropy=11,
-                           precision=0.02, key=(cell.key,), chunk_size=300)
+                           precision=0.02, key=("common",), chunk_size=300)
         assert tally.n == n
         assert n % 300 == 0
     # different cells need different numbers of fights to reach the same precision

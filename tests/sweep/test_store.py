@@ -67,7 +67,7 @@ def test_meta_round_trip(run: balance.Run) -> None:
     assert {"started", "finished", "elapsed_s", "chunks_computed", "chunks_cached",
             "worker_s", "fights_per_s"} <= set(meta["timings"])
     assert any(a.startswith("max_rounds=") for a in meta["assumptions"])
-    assert meta["outputs"] == ["results.parquet", "results.csv"]
+    assert meta["outputs"] == ["results.parquet", "results.csv", "winners.npz"]
 
 
 def test_no_temporary_files_left(run: balance.Run) -> None:
