@@ -171,6 +171,28 @@ class Labels:
             return "ended by " + _words(name[4:])
         return _words(name)
 
+    def axis(self, name: str) -> str:
+        """The title of an axis on ``name``, in words: a side's field as a possessive ("A's
+        combats survived", "A's combatant" for its preset, "B's side" for a whole side),
+        anything else as :meth:`column` says; a label the spec gives wins."""
+        if name in self.columns:
+            return self.columns[name]
+        parts = name.split(".")
+        if parts[0] not in ("a", "b") or len(parts) not in (1, 3):
+            return self.column(name)
+        letter = parts[0].upper()
+        if len(parts) == 1:
+            return f"{letter}'s side"
+        member, what = parts[1], parts[2]
+        noun = "combatant" if what == "preset" else field_label(what, self.docs.get(what, ""))
+        if not member.isdigit():
+            return f"{letter}'s {noun} (every member)"
+        index = int(member)
+        if index == 0:
+            return f"{letter}'s {noun}"
+        nth = _ORDINALS[index] if index < 3 else f"{index + 1}th"
+        return f"{letter}'s {nth} member's {noun}"
+
     # --- values -----------------------------------------------------------------------------
 
     def value(self, column: str, value: Any) -> str:
