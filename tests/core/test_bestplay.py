@@ -3,6 +3,7 @@ profiles, common random numbers, Monte Carlo against exact, bad input, round rob
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 
@@ -293,7 +294,8 @@ def test_cli_matchups_best_json(cli):
                          "max_rounds=8", "--play", "best", "--resamples", "10", "--workers", "1")
     lines = out.splitlines()
     assert status == 0 and lines[3] == "Verdict:"  # after the two header lines, first
-    assert lines[4] == "  - " + data["verdict"][0]
+    bullet = [lines[4], *itertools.takewhile(lambda line: line.startswith("    "), lines[5:])]
+    assert " ".join(line.strip() for line in bullet) == "- " + data["verdict"][0]  # wrapped
 
 
 def test_cli_matchups_discloses_policies(cli):
