@@ -51,10 +51,12 @@ def _fold(text: str) -> str:
 
 def field_label(name: str, doc: str = "") -> str:
     """A field's label from its one-line doc: the doc's lead phrase (up to the first ``;``,
-    ``(``, ``:`` or ``,``) when it is at most four words and names the field
-    ("combats survived" for ``combats``), else the field's name in words."""
+    ``(``, ``:`` or ``,``) when it is at most four words, names the field ("combats
+    survived" for ``combats``) and holds no code (``_`` or ``=``), else the field's name in
+    words."""
     lead = _LEAD.split(doc, maxsplit=1)[0].strip() if doc else ""
-    if lead and len(lead.split()) <= 4 and _fold(name.split("_")[0]) in _fold(lead):
+    if lead and len(lead.split()) <= 4 and _fold(name.split("_")[0]) in _fold(lead) \
+            and not re.search(r"[_=]", lead):  # code ("armour_mode=roll_reduction") is no label
         return lead
     return _words(name)
 

@@ -53,7 +53,8 @@ def _rates_table(a: Answer) -> str:
         rows.append(f'<tr><td style="color:{colour};font-weight:bold">{label}</td>'
                     f'<td class="{cls}" style="text-align:right;font-size:1.2em">'
                     f"{pct(rate, digits)}</td><td style=\"color:#4a5568\">{interval}</td></tr>")
-    rows.append(f"<tr><td>A's score</td><td style=\"text-align:right\">{a.score:.3f}</td>"
+    rows.append(f"<tr><td>A's expected score</td><td class=\"score\" style=\"text-align:right\">"
+                f"{pct(a.score, digits)}</td>"
                 "<td style=\"color:#4a5568\">win 1, draw &frac12;</td></tr>")
     return '<table style="border-collapse:collapse" cellpadding="3">' + "".join(rows) + "</table>"
 

@@ -109,3 +109,60 @@ def test_explorer_page_in_headless_chromium(tmp_path):
     picture = Image.open(BytesIO(shot)).convert("RGB")
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # not blank: text, bars, a histogram
+
+
+def test_controls_in_words_and_named_rows_in_headless_chromium(tmp_path):
+    # issue 25: every control labelled in words (no raw field names), a guessed value's
+    # mark explained on hover, a named row (strike-rank's weapon) chosen from a dropdown
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("BALANCE_BROWSER_TESTS") == "required":
+            pytest.fail("chromium is required (make test installs it) but was not found")
+        pytest.skip("no chromium on this machine")
+    pytest.importorskip("voila")
+    sync_api = pytest.importorskip("playwright.sync_api")
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "balance", "explore", "strike-rank", "--a", "bladesman",
+         "--b", "feral", "--port", str(port), "--experiments", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    errors: list[str] = []
+    try:
+        assert url in process.stdout.readline()
+        _wait_for(url, process)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1250, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            page.locator(".balance-answer .a-win").first.wait_for(timeout=90_000)
+            # side A's first fighter: open its equipment
+            page.get_by_text("equipment (", exact=False).first.click()
+            weapon = page.locator(".widget-dropdown",
+                                  has=page.locator("label", has_text="weapon in hand")).first
+            weapon.wait_for(timeout=30_000)
+            choices = [t.replace("\xa0", " ") for t in weapon.locator("option").all_inner_texts()]
+            weapon.locator("select").select_option(label="war pick")
+            page.wait_for_function(
+                "() => { const e = document.querySelector('.balance-answer b');"
+                " return e && e.textContent.includes('war pick'); }", timeout=60_000)
+            failed = page.locator(".balance-error").count()
+            labels = page.locator(".widget-label").all_inner_texts()
+            hovers = page.locator("[title*='invented to fill the gap']").count()
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert "war pick" in choices and "long sword" in choices
+    assert failed == 0  # "war pick" is answered, not refused
+    shown = [t.replace("\xa0", " ").strip() for t in labels if t.strip()]
+    assert "weapon in hand" in shown and any(t.endswith("(DEFAULT)") for t in shown)
+    assert [t for t in shown if "_" in t] == []  # no raw field name
+    assert hovers > 0  # a DEFAULT mark's meaning is on hover
+    assert errors == []

@@ -365,3 +365,13 @@ def test_rules_without_a_control_are_part_of_every_answer():
     ex.set("rules.damage_die", 8)
     assert ex.answer.a_win == balance.exact("crt", a, b, damage_die=8, **rules).a_win
     assert ex.question().rules["house_rules"] == SHIELD_RULE["house_rules"]
+
+
+def test_the_answer_speaks_in_percent():
+    import re
+
+    ex = balance.explore("crt", background=False, budget=0.01)
+    shown = ex.output.value
+    score = re.search(r'class="score"[^>]*>([^<]+)<', shown).group(1)
+    assert score == f"{100 * ex.answer.score:.{3 if ex.answer.exact else 2}f}%"
+    assert not re.search(r">\s*0\.\d{3}\s*<", shown)  # no bare fraction anywhere

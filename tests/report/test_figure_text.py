@@ -110,3 +110,11 @@ def test_a_spec_label_wins() -> None:
 def test_a_field_doc_names_the_axis() -> None:
     labels = Labels(docs={"combats": "combats survived (experience)"})
     assert labels.axis("a.0.combats") == "A's combats survived"
+
+
+def test_a_doc_lead_written_as_code_is_no_label() -> None:
+    from balance.labels import field_label
+
+    doc = "armour_mode=roll_reduction: wound-roll points each AI removes"
+    assert field_label("armour_roll_per_ai", doc) == "armour roll per ai"
+    assert field_label("fixed_health", "starting health under health=fixed") == "fixed health"
