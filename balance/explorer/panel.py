@@ -39,11 +39,33 @@ from .question import (
 __all__ = ["Explorer"]
 
 
+def _strongest_first(score: Any) -> list[str]:
+    """The entrants of a score matrix by their mean expected score against the others
+    (the diagonal left out), strongest first; ties keep their order."""
+    names = list(score.index)
+    mean = {a: sum(float(score.loc[a, b]) for b in names if b != a) / max(len(names) - 1, 1)
+            for a in names}
+    return sorted(names, key=lambda a: -mean[a])
+
+
 def _words(value: Any) -> str:
     """A choice as a designer reads it: ``one_handed`` -> "one handed", ``None`` -> "none"."""
     return "none" if value is None else str(value).replace("_", " ")
 
 WIDE = {"description_width": "initial"}
+PANEL_CLASS = "balance-panel"
+ROOT_CLASS = "balance-root"
+PANEL_CSS = (
+    f"<style>.{PANEL_CLASS} {{ position: sticky; top: 0; align-self: flex-start; "
+    "max-height: 100vh; overflow-y: auto; background: white; z-index: 2; }\n"
+    # sticky holds only where no box between it and the page's scroller clips: the panel's
+    # own boxes and the notebook output around them let it overflow
+    f".{ROOT_CLASS}, .{ROOT_CLASS} .widget-tab-contents, .{ROOT_CLASS} .widget-tab, "
+    f".{ROOT_CLASS} .jupyter-widget-TabPanel, .{ROOT_CLASS} .balance-explore, "
+    f".jp-OutputArea:has(.{PANEL_CLASS}), .jp-OutputArea-child:has(.{PANEL_CLASS}), "
+    f".jp-OutputArea-output:has(.{PANEL_CLASS}) {{ overflow: visible !important; }}</style>")
+"""The answer stays in view: its column sticks to the top of the window while the controls
+beside it (a side's fields, the rules) scroll."""
 NO_PRESET = "(none)"
 
 
@@ -439,13 +461,18 @@ class Explorer:
         self.pin_button.observe(self._pin_toggled, "value")
         self._build_matrix()
         self._build_save()
-        explore_tab = w.HBox([self.editors, w.VBox([self.pin_button, self.status, self.output],
-                                                   layout=w.Layout(flex="1"))],
+        self.answer_panel = w.VBox([self.pin_button, self.status, self.output],
+                                   layout=w.Layout(flex="1"))
+        self.answer_panel.add_class(PANEL_CLASS)  # sticky: see PANEL_CSS
+        explore_tab = w.HBox([self.editors, self.answer_panel],
                              layout=w.Layout(align_items="flex-start"))
+        explore_tab.add_class("balance-explore")
         self.tabs = w.Tab(children=[explore_tab, self.matrix_tab, self.save_tab],
                           titles=("Explore", "Matchup matrix", "Save as experiment"))
-        self.widget = w.VBox([w.HBox([self.ruleset, self.scenario, self.seed,
-                                      self.use_exact]), self.tabs])
+        self.widget = w.VBox([w.HTML(PANEL_CSS), w.HBox([self.ruleset, self.scenario,
+                                                         self.seed, self.use_exact]),
+                              self.tabs])
+        self.widget.add_class(ROOT_CLASS)
         self._load_ruleset(self.ruleset.value, a, b, rules)
 
     # display --------------------------------------------------------------------------------
@@ -702,9 +729,9 @@ class Explorer:
         self.matrix_run.on_click(lambda _: self.run_matrix())
         self.matrix_tab = w.VBox([
             w.HTML("Every preset chosen against every other in both seats, under the rules "
-                   "set in the Explore tab. A cell is the row's expected score against the "
-                   "column (win 1, draw &frac12;, seats averaged); click one for a narrated "
-                   "fight of that pair."),
+                   "set in the Explore tab, strongest first. A cell is the row's expected "
+                   "score against the column (a win counts 1, a draw &frac12;, seats "
+                   "averaged), in percent; click one for a narrated fight of that pair."),
             w.HBox([self.matrix_presets, w.VBox([self.matrix_fights, self.matrix_run])]),
             self.matrix_status, self.matrix_box, self.narration])
 
@@ -734,7 +761,8 @@ class Explorer:
                 self.matrix_status.value = view.error_html(str(exc))
                 return
             self.matrix_table = table
-            self._show_matrix(score.loc[names, names], rules, table.attrs["method"],
+            order = _strongest_first(score.loc[names, names])
+            self._show_matrix(score.loc[order, order], rules, table.attrs["method"],
                               time.perf_counter() - start)
 
         self._worker.submit(job)
@@ -745,7 +773,8 @@ class Explorer:
         names = list(score.index)
         how = ("each pair solved exactly" if method == "exact" else
                f"{int(self.matrix_fights.value):,} fights a pair, seed {int(self.seed.value)}")
-        self.matrix_status.value = (f"<b>{len(names)} presets</b>: {how}; {elapsed:.1f} s")
+        self.matrix_status.value = (f"<b>{len(names)} presets</b>, strongest first (by mean "
+                                    f"expected score): {how}; {elapsed:.1f} s")
         header = [w.Label("row against column", layout=w.Layout(width="140px"))] + [
             w.Label(n, layout=w.Layout(width="90px")) for n in names]
         rows = [w.HBox(header)]
@@ -754,7 +783,8 @@ class Explorer:
             cells = [w.Label(a, layout=w.Layout(width="140px"))]
             for b in names:
                 value = float(score.loc[a, b])
-                button = w.Button(description=f"{value:.3f}", layout=w.Layout(width="90px"),
+                button = w.Button(description=view.pct(value, 1),
+                                  layout=w.Layout(width="90px"),
                                   tooltip=f"{a} against {b}: click for a narrated fight")
                 button.style.button_color = _diverging(value)
                 button.on_click(lambda _, a=a, b=b: self.narrate(a, b, rules))

@@ -6,6 +6,7 @@ blank."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -85,6 +86,7 @@ def test_explorer_page_in_headless_chromium(tmp_path):
                 " return e && e.textContent !== old; }", arg=before, timeout=30_000)
             after = rate.inner_text()
             heading = page.locator(".balance-answer b").first.inner_text()
+            method = page.locator(".balance-answer .method").first.inner_text()
             shot = page.screenshot(full_page=True)
             # the matrix: its buttons are made by the panel's worker thread; a click narrates
             page.get_by_text("Matchup matrix").click()
@@ -92,8 +94,8 @@ def test_explorer_page_in_headless_chromium(tmp_path):
                                                                        has_text="fights a pair"))
             fights.locator("select").select_option("2000")
             page.get_by_role("button", name="run the round robin").click()
-            page.get_by_role("button", name="0.500").first.wait_for(timeout=60_000)
-            page.locator("button", has_text="0.9").first.click()
+            page.get_by_role("button", name="50.0%").first.wait_for(timeout=60_000)
+            page.locator("button", has_text=re.compile(r"^9\d\.\d%$")).first.click()
             narration = page.locator("pre").first
             narration.wait_for(timeout=30_000)
             assert "Round 1" in narration.inner_text()
@@ -102,6 +104,7 @@ def test_explorer_page_in_headless_chromium(tmp_path):
         process.terminate()
         process.wait(timeout=60)
     assert heading.startswith("master against veteran")
+    assert method.startswith("Monte Carlo: ") and "final" not in method
     assert float(after.rstrip("%")) > 50 > float(before.rstrip("%"))  # the master wins
     assert errors == []
     local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:")
@@ -153,6 +156,16 @@ def test_controls_in_words_and_named_rows_in_headless_chromium(tmp_path):
                 "() => { const e = document.querySelector('.balance-answer b');"
                 " return e && e.textContent.includes('war pick'); }", timeout=60_000)
             failed = page.locator(".balance-error").count()
+            # the answer stays in view: open the groups and scroll to the page's end
+            headers = page.locator(".jupyter-widget-Collapse-header")
+            for i in range(headers.count()):
+                headers.nth(i).click()
+            page.mouse.move(300, 450)
+            page.mouse.wheel(0, 20_000)
+            page.wait_for_function(
+                "() => document.querySelector('.widget-tab-contents').getBoundingClientRect()"
+                ".top < -500", timeout=10_000)  # the controls really scrolled away
+            box = page.locator(".balance-answer").first.bounding_box()
             labels = page.locator(".widget-label").all_inner_texts()
             hovers = page.locator("[title*='invented to fill the gap']").count()
             browser.close()
@@ -161,6 +174,7 @@ def test_controls_in_words_and_named_rows_in_headless_chromium(tmp_path):
         process.wait(timeout=60)
     assert "war pick" in choices and "long sword" in choices
     assert failed == 0  # "war pick" is answered, not refused
+    assert box is not None and 0 <= box["y"] < 900 / 2  # the answer is still on screen
     shown = [t.replace("\xa0", " ").strip() for t in labels if t.strip()]
     assert "weapon in hand" in shown and any(t.endswith("(DEFAULT)") for t in shown)
     assert [t for t in shown if "_" in t] == []  # no raw field name

@@ -196,6 +196,16 @@ def test_exact_where_the_solver_covers_the_matchup(crt):
                            chunk_size=CHUNK, extraordinary=False)
     np.testing.assert_array_equal(answer.rounds, lengths.tally.rounds)
     assert "simulated" in answer.lengths_note
+    # an exact answer reads as final, even while its histogram is still being simulated
+    from balance.explorer import view
+
+    while_simulating = view.answer_html(answer, refining=True)
+    assert "refining" not in while_simulating and '<span class="final">final</span>' \
+        in while_simulating and "(more being simulated)" in while_simulating
+    # the histogram has axes: rounds along the bottom, the share of fights up the side
+    svg = while_simulating.split('<svg class="lengths"', 1)[1].split("</svg>", 1)[0]
+    assert ">rounds</text>" in svg and ">fights</text>" in svg and ">0%</text>" in svg
+    assert svg.count("<line ") == 2
     crt.use_exact.value = False  # the designer can ask for Monte Carlo instead
     same_as_duel(crt.answer, "crt", "novice,skill=2", "veteran", extraordinary=False)
 
@@ -292,7 +302,12 @@ def test_matrix_is_the_round_robin_and_a_cell_narrates_its_fight(crt):
     table = analysis.round_robin("crt", names, n=2000, seed=1)
     score, _ = analysis.score_matrix(table)
     for (a, b), button in crt.matrix_buttons.items():
-        assert button.description == f"{score.loc[a, b]:.3f}"  # win + half a draw
+        assert button.description == f"{100 * score.loc[a, b]:.1f}%"  # win + half a draw
+    # strongest first: the rows in order of mean expected score against the others
+    shown = list(dict.fromkeys(a for a, _ in crt.matrix_buttons))
+    mean = {a: (score.loc[a].sum() - score.loc[a, a]) / (len(names) - 1) for a in names}
+    assert shown == sorted(names, key=lambda a: -mean[a]) and shown[0] == "master"
+    assert "strongest first" in crt.matrix_status.value
     lines: list[str] = []
     outcome = balance.fight("crt", "master", "novice", seed=1, log=lines.append)
     crt.matrix_buttons[("master", "novice")].click()
@@ -365,6 +380,15 @@ def test_rules_without_a_control_are_part_of_every_answer():
     ex.set("rules.damage_die", 8)
     assert ex.answer.a_win == balance.exact("crt", a, b, damage_die=8, **rules).a_win
     assert ex.question().rules["house_rules"] == SHIELD_RULE["house_rules"]
+
+
+def test_a_monte_carlo_answer_says_it_is_refining():
+    from balance.explorer import view
+
+    ex = balance.explore("crt", "novice", "veteran", background=False, budget=0.01)
+    assert not ex.answer.exact
+    shown = view.answer_html(ex.answer, refining=True)
+    assert "refining" in shown and "final" not in shown
 
 
 def test_the_answer_speaks_in_percent():
