@@ -788,7 +788,10 @@ def _reading_key(item: str) -> str:
 
 
 def _rests_on_lines(items: Sequence[str], disclosed: Sequence[str]) -> list[str]:
+    """The readings, rows and policies a round robin rests on, each wrapped to the
+    terminal's width (a crt round robin's readings made one line of 2,260 characters)."""
     from .outcomes import split_rows
+    from .report.console import wrap
 
     out = []
     readings, rows = split_rows(items)
@@ -800,7 +803,7 @@ def _rests_on_lines(items: Sequence[str], disclosed: Sequence[str]) -> list[str]
                    f"{'s' if len(rows) != 1 else ''}: " + "; ".join(rows))
     if disclosed:
         out.append("policies: " + "; ".join(disclosed))
-    return out
+    return [wrap(line, rest="    ") for line in out]
 
 
 def _print_rests_on(readings: Sequence[str], disclosed: Sequence[str]) -> None:
@@ -871,18 +874,21 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
           "each side plays one profile for all its members")
     print("\n".join(["", *verdict_lines(made)]))
     _print_rests_on(readings, rule_policies)
-    cells = table.assign(cell=[f"{r.value:.4f}" if exact else
-                               f"{r.value:.3f} [{r.value_low:.3f}, {r.value_high:.3f}]"
-                               for r in table.itertuples()])
+    from .labels import percent, rate_with_interval
+
+    cells = table.assign(cell=[rate_with_interval(r.value, r.value_low, r.value_high,
+                                                  exact=exact) for r in table.itertuples()])
     print("\nValue under best play: the row's expected score in seat A against the column"
           + (" (exact):" if exact else " [95% interval]:"))
     print(cells.pivot(index="a", columns="b", values="cell").loc[names, names].to_string())
     score, _ = analysis.score_matrix(table)
     print("\nExpected score of the row against the column under best play (both seats):")
-    print(score.round(3).to_string())
+    print(score.map(lambda v: percent(v, 1)).to_string())
     print("\nThe policies each value rests on (row in seat A):")
     shown = table[["a", "b", "value", "default_value", "policy_a", "policy_b"]].rename(
         columns={"default_value": "as given", "policy_a": "A plays", "policy_b": "B plays"})
+    shown = shown.assign(**{c: shown[c].map(lambda v: percent(v, 2))
+                            for c in ("value", "as given")})
     plays = set(table["policy_a"]) | set(table["policy_b"])
     if len(plays) == 1:  # the same words everywhere (a solver's state-by-state play)
         print(f"  both sides, every pair: {plays.pop()}")

@@ -51,10 +51,12 @@ def _fold(text: str) -> str:
 
 def field_label(name: str, doc: str = "") -> str:
     """A field's label from its one-line doc: the doc's lead phrase (up to the first ``;``,
-    ``(``, ``:`` or ``,``) when it is at most four words and names the field
-    ("combats survived" for ``combats``), else the field's name in words."""
+    ``(``, ``:`` or ``,``) when it is at most four words, names the field ("combats
+    survived" for ``combats``) and holds no code (``_`` or ``=``), else the field's name in
+    words."""
     lead = _LEAD.split(doc, maxsplit=1)[0].strip() if doc else ""
-    if lead and len(lead.split()) <= 4 and _fold(name.split("_")[0]) in _fold(lead):
+    if lead and len(lead.split()) <= 4 and _fold(name.split("_")[0]) in _fold(lead) \
+            and not re.search(r"[_=]", lead):  # code ("armour_mode=roll_reduction") is no label
         return lead
     return _words(name)
 
@@ -170,6 +172,28 @@ class Labels:
         if name.startswith("end_"):
             return "ended by " + _words(name[4:])
         return _words(name)
+
+    def axis(self, name: str) -> str:
+        """The title of an axis on ``name``, in words: a side's field as a possessive ("A's
+        combats survived", "A's combatant" for its preset, "B's side" for a whole side),
+        anything else as :meth:`column` says; a label the spec gives wins."""
+        if name in self.columns:
+            return self.columns[name]
+        parts = name.split(".")
+        if parts[0] not in ("a", "b") or len(parts) not in (1, 3):
+            return self.column(name)
+        letter = parts[0].upper()
+        if len(parts) == 1:
+            return f"{letter}'s side"
+        member, what = parts[1], parts[2]
+        noun = "combatant" if what == "preset" else field_label(what, self.docs.get(what, ""))
+        if not member.isdigit():
+            return f"{letter}'s {noun} (every member)"
+        index = int(member)
+        if index == 0:
+            return f"{letter}'s {noun}"
+        nth = _ORDINALS[index] if index < 3 else f"{index + 1}th"
+        return f"{letter}'s {nth} member's {noun}"
 
     # --- values -----------------------------------------------------------------------------
 

@@ -112,12 +112,23 @@ def _new_axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     return new
 
 
+PAGE_PX = 980
+"""Width (CSS pixels) of a report page's figure column on a 1280-wide screen (the report's
+``max-width``): a wider figure is shrunk to it, and its text with it."""
+MAX_WIDTH_IN = 9.0
+"""Widest figure (inches): its smallest text (8 pt) still shows at least 10 px on
+:data:`PAGE_PX` (8 pt x 980 px / 9 in / 72 = 12 px; 10 px on an 810 px column)."""
+MIN_TEXT_PT = 8.0
+"""The smallest text a figure draws (cell annotations, legends); tick labels are 10 pt."""
+
+
 def _grid_size(kind: str, nx: int, ny: int) -> tuple[float, float]:
-    """Figure size (inches) for a grid of ``nx`` by ``ny`` cells."""
+    """Figure size (inches) for a grid of ``nx`` by ``ny`` cells, at most
+    :data:`MAX_WIDTH_IN` wide so its text stays readable on a report page."""
     if kind == "curves":
         return (8.5, 4.5)
     per = 0.62 if kind == "matchup" else 0.45
-    return (min(14.0, 4.5 + per * nx), min(12.0, 2.5 + 0.8 * per * ny))
+    return (min(MAX_WIDTH_IN, 4.5 + per * nx), min(MAX_WIDTH_IN, 2.5 + 0.8 * per * ny))
 
 
 def _labels(df: pd.DataFrame, labels: Labels | None) -> Labels:
@@ -180,7 +191,7 @@ def _ticks(ax: Axes, axis: str, column: str, values: list[Any], labels: Labels) 
 
 def _axis_title(column: str, values: Sequence[Any], labels: Labels) -> str:
     """An axis's label, naming its default value (drawn bold) where the axis holds it."""
-    title = labels.column(column)
+    title = labels.axis(column)
     marked = [v for v in values if labels.is_baseline(column, v)]
     return title + (f" (bold: default, {labels.value(column, marked[0])})" if marked else "")
 
@@ -235,7 +246,7 @@ def _image(ax: Axes, grid: np.ndarray, value: str, *, annotate: bool,
                 continue
             red, green, blue, _ = cmap(norm(v))
             dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
-            ax.text(c, r, _cell_text(value, v), ha="center", va="center", fontsize=8,
+            ax.text(c, r, _cell_text(value, v), ha="center", va="center", fontsize=MIN_TEXT_PT,
                     color="white" if dark else "black")
 
 
@@ -263,7 +274,7 @@ def heatmap(df: pd.DataFrame, *, x: str, y: str, value: str = "a_win", ax: Axes 
     _ticks(ax, "y", y, ys, labels)
     ax.set_xlabel(_axis_title(x, xs, labels))
     ax.set_ylabel(_axis_title(y, ys, labels))
-    ax.set_title(f"{_label(value, labels)} by {labels.column(x)} and {labels.column(y)}"
+    ax.set_title(f"{_label(value, labels)} by {labels.axis(x)} and {labels.axis(y)}"
                  + (" (exact)" if _exact(df) else ""))
     return ax
 
@@ -312,13 +323,13 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
         marked = [v for v in xs if labels.is_baseline(x, v)]
         if marked:
             ax.axvline(float(marked[0]), color="0.35", linestyle=":", linewidth=1.0)
-    ax.set_xlabel(_axis_title(x, xs, labels) if not numeric else labels.column(x) + (
+    ax.set_xlabel(_axis_title(x, xs, labels) if not numeric else labels.axis(x) + (
         f" (dotted: default, {labels.value(x, marked[0])})" if numeric and marked else ""))
     ax.set_ylabel(_label(y, labels) + (" (95% interval band)" if band else " (exact)" if exact
                                        else ""))
-    ax.set_title(f"{_label(y, labels)} by {labels.column(x)}" + (" (exact)" if exact else ""))
+    ax.set_title(f"{_label(y, labels)} by {labels.axis(x)}" + (" (exact)" if exact else ""))
     if by is not None:
-        ax.legend(fontsize=8, title=labels.column(by), title_fontsize=8, loc="upper left",
+        ax.legend(fontsize=MIN_TEXT_PT, title=labels.axis(by), title_fontsize=MIN_TEXT_PT, loc="upper left",
                   bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
     ax.grid(True, linewidth=0.3)
     return ax
@@ -367,8 +378,8 @@ def matchup(df: pd.DataFrame, *, x: str, y: str, value: str = "score",
     ax.xaxis.set_label_position("top")
     for tick in ax.get_xticklabels():
         tick.set_horizontalalignment("left")
-    ax.set_xlabel(f"side B: {labels.column(x)}")
-    ax.set_ylabel(f"side A: {labels.column(y)}")
+    ax.set_xlabel(f"{labels.axis(x)} (column)")
+    ax.set_ylabel(f"{labels.axis(y)} (row)")
     ax.set_title(f"{_label(value, labels)}: row (A) against column (B)"
                  + (", strongest first" if order is not None else "")
                  + (" (exact)" if _exact(df) else ""))
@@ -400,7 +411,7 @@ def intervals(df: pd.DataFrame, *, label: str | Sequence[str], value: str = "a_w
         ax.plot(mid, ys, "o", markersize=4)
     texts = [" / ".join(labels.value(n, v) for n, v in zip(names, row, strict=True))
              for row in df[names].itertuples(index=False)]
-    ax.set_yticks(ys, [_wrap(t, width=40) for t in texts], fontsize=8)
+    ax.set_yticks(ys, [_wrap(t, width=40) for t in texts], fontsize=MIN_TEXT_PT)
     if value in RATES or value in RATE_LIKE:
         from matplotlib.ticker import PercentFormatter
 

@@ -57,6 +57,7 @@ import numpy as np
 from .. import stats
 from ..errors import IntractableError, SpecError
 from ..fields import build, plain
+from ..labels import percent
 from ..outcomes import Probabilities, rests_on
 from ..random import root_entropy, stream
 from ..resolving import matchup
@@ -1256,17 +1257,17 @@ class VerdictChanges:
             out.append("The metagame plays " + names(self.support) + " under both.")
 
         def pairing(p: tuple[str, str, float, float]) -> str:
-            return f"{who(p[0])} v {who(p[1])}: {p[2]:.3f} -> {p[3]:.3f}"
+            return f"{who(p[0])} v {who(p[1])}: {percent(p[2])} -> {percent(p[3])}"
 
         if self.flips:
             more = f" (and {len(self.flips) - 12} more)" if len(self.flips) > 12 else ""
             out.append(f"{len(self.flips)} pairing(s) change favourite beyond the 95% interval "
-                       "(the row's seat-averaged expected score crosses 1/2): "
+                       "(the row's seat-averaged expected score crosses 50%): "
                        + "; ".join(pairing(p) for p in self.flips[:12]) + more + ".")
         else:
             out.append("No pairing changes favourite beyond the 95% interval.")
         if self.near:
-            out.append(f"{len(self.near)} pairing(s) cross 1/2 within the noise: "
+            out.append(f"{len(self.near)} pairing(s) cross 50% within the noise: "
                        + "; ".join(pairing(p) for p in self.near[:12]) + ".")
         return out
 

@@ -492,7 +492,7 @@ class _Progress:
     """A sweep's progress on stderr (:class:`balance.progress.Progress`): fights (or cells)
     done, the rate and the time left, and the cells finished."""
 
-    def __init__(self, enabled: bool, *, desc: str, n_cells: int, cells_done: int,
+    def __init__(self, enabled: bool | None, *, desc: str, n_cells: int, cells_done: int,
                  total_fights: int | None, fights_done: int, stream: IO[str]) -> None:
         from ..progress import Progress
 
@@ -905,7 +905,9 @@ def sweep(spec: Spec | str | Path | Mapping[str, Any], /, *, out: str | Path | N
         missing (or fails its checksum), and remove the temporary files of a killed run.
     progress
         Show progress and time left on ``stream`` (default: when stderr is a terminal): a
-        tqdm bar with the ``progress`` extra installed, else a line every few seconds.
+        tqdm bar with the ``progress`` extra installed, else a line every few seconds;
+        when ``stream`` is not a terminal, a heartbeat line every 30 s of a long run
+        (:data:`balance.progress.HEARTBEAT_S`).  ``False``: nothing.
     stream
         Where progress and notes go (default ``sys.stderr``).
     max_seconds
@@ -1257,11 +1259,13 @@ def _start_record(plan: _Plan, record: dict[str, Any], pool: Any) -> dict[str, A
 def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
              stream: IO[str]) -> _Counts:
     """Cache the probe's answer, then run every missing task on ``pool`` with a progress
-    bar (shown when asked, or when ``stream`` is a terminal, and work is left)."""
+    bar (shown when asked, or when ``stream`` is a terminal, and work is left; else
+    heartbeat lines on a long run unless ``progress`` is false)."""
     if work.probed is not None:
         assert work.exact_cache is not None
         work.exact_cache.save(work.probed_key, work.probed)
-    show = bool(progress if progress is not None else stream.isatty()) and pool is not None
+    # None: a bar on a terminal, heartbeat lines into a log (balance.progress decides)
+    show = progress if pool is not None else False
     bar = _progress_bar(plan, work, show, stream)
     try:
         if pool is None:
@@ -1277,7 +1281,7 @@ def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
         bar.close()
 
 
-def _progress_bar(plan: _Plan, work: _Work, show: bool, stream: IO[str]) -> _Progress:
+def _progress_bar(plan: _Plan, work: _Work, show: bool | None, stream: IO[str]) -> _Progress:
     """The bar: cells (an exact or best-play run) or fights, starting from what is cached."""
     desc = Path(plan.spec.source or "sweep").stem[:40]
     if plan.exact:

@@ -25,11 +25,47 @@ from ..errors import SpecError
 from ..fields import coerce, plain, split_spec
 from . import view
 from .compute import BUDGET_S, Comparison, ExactAnswer, PairedRefiner, Refiner, answer, compare
-from .question import Control, Member, Question, controls, overrides, to_spec, to_toml
+from .question import (
+    Control,
+    Member,
+    Question,
+    controls,
+    group_controls,
+    overrides,
+    to_spec,
+    to_toml,
+)
 
 __all__ = ["Explorer"]
 
+
+def _strongest_first(score: Any) -> list[str]:
+    """The entrants of a score matrix by their mean expected score against the others
+    (the diagonal left out), strongest first; ties keep their order."""
+    names = list(score.index)
+    mean = {a: sum(float(score.loc[a, b]) for b in names if b != a) / max(len(names) - 1, 1)
+            for a in names}
+    return sorted(names, key=lambda a: -mean[a])
+
+
+def _words(value: Any) -> str:
+    """A choice as a designer reads it: ``one_handed`` -> "one handed", ``None`` -> "none"."""
+    return "none" if value is None else str(value).replace("_", " ")
+
 WIDE = {"description_width": "initial"}
+PANEL_CLASS = "balance-panel"
+ROOT_CLASS = "balance-root"
+PANEL_CSS = (
+    f"<style>.{PANEL_CLASS} {{ position: sticky; top: 0; align-self: flex-start; "
+    "max-height: 100vh; overflow-y: auto; background: white; z-index: 2; }\n"
+    # sticky holds only where no box between it and the page's scroller clips: the panel's
+    # own boxes and the notebook output around them let it overflow
+    f".{ROOT_CLASS}, .{ROOT_CLASS} .widget-tab-contents, .{ROOT_CLASS} .widget-tab, "
+    f".{ROOT_CLASS} .jupyter-widget-TabPanel, .{ROOT_CLASS} .balance-explore, "
+    f".jp-OutputArea:has(.{PANEL_CLASS}), .jp-OutputArea-child:has(.{PANEL_CLASS}), "
+    f".jp-OutputArea-output:has(.{PANEL_CLASS}) {{ overflow: visible !important; }}</style>")
+"""The answer stays in view: its column sticks to the top of the window while the controls
+beside it (a side's fields, the rules) scroll."""
 NO_PRESET = "(none)"
 
 
@@ -46,20 +82,18 @@ class Field:
         self._observe(on_change)
 
     def _make(self, c: Control, value: Any) -> w.Widget:
-        common = {"description": c.label, "tooltip": f"[{c.tag}] {c.doc}", "style": WIDE,
+        common = {"description": c.label, "tooltip": c.hover, "style": WIDE,
                   "layout": w.Layout(width="auto", min_width="300px")}
         kind = c.kind
         if kind == "dropdown":
-            options = [("none" if o is None else str(o), o) for o in c.options]
+            options = [(_words(o), o) for o in c.options]
+            if value not in c.options:  # a row the choices do not list (a file's own)
+                options.append((_words(value), value))
             return w.Dropdown(options=options, value=value, **common)
         if kind == "checkbox":
             return w.Checkbox(value=bool(value), indent=False, **common)
         if kind in ("int_slider", "float_slider"):
-            assert c.low is not None and c.high is not None  # a slider is bounded
-            if kind == "int_slider":
-                return w.IntSlider(value=value, min=int(c.low), max=int(c.high), **common)
-            step = (c.high - c.low) / 100 if c.high > c.low else 0.01
-            return w.FloatSlider(value=value, min=c.low, max=c.high, step=step, **common)
+            return self._slider(c, value, common)
         if kind in ("int", "optional_int"):
             box = w.BoundedIntText(value=c.default if value is None and c.default is not None
                                    else (value if value is not None else int(c.low or 0)),
@@ -88,11 +122,48 @@ class Field:
             return w.Textarea(value=json.dumps(plain(value)), rows=2, **common)
         return w.Text(value="" if value is None else str(value), **common)
 
+    def _slider(self, c: Control, value: Any, common: dict[str, Any]) -> w.Widget:
+        """A slider over the field's sensible span beside a box taking its whole range: a
+        value typed beyond the span widens the slider to it."""
+        assert c.low is not None and c.high is not None  # a slider is bounded
+        low, high = c.span or (c.low, c.high)
+        scale = 100.0 if c.percent else 1.0
+        if c.kind == "int_slider":
+            slider: w.Widget = w.IntSlider(value=min(max(value, low), high), min=int(low),
+                                           max=int(high), readout=False, **common)
+            self._box = w.BoundedIntText(value=value, min=int(c.low), max=int(c.high),
+                                         layout=w.Layout(width="90px"), tooltip=c.hover)
+        else:
+            step = (high - low) / 100 if high > low else 0.01
+            slider = w.FloatSlider(value=min(max(value, low), high) * scale, min=low * scale,
+                                   max=high * scale, step=step * scale, readout=False, **common)
+            self._box = w.BoundedFloatText(value=value * scale, min=c.low * scale,
+                                           max=c.high * scale, layout=w.Layout(width="90px"),
+                                           tooltip=c.hover)
+        self._slider_widget = slider
+
+        def follow_slider(change: Any) -> None:
+            self._box.value = change["new"]
+
+        def follow_box(change: Any) -> None:
+            typed = change["new"]
+            if typed > slider.max:
+                slider.max = typed
+            if typed < slider.min:
+                slider.min = typed
+            slider.value = typed
+
+        slider.observe(follow_slider, "value")
+        self._box.observe(follow_box, "value")
+        return w.HBox([slider, self._box])
+
     def _observe(self, on_change: Callable[[], None]) -> None:
         def changed(_: Any) -> None:
             on_change()
 
-        if self.control.kind == "table":
+        if self.control.kind in ("int_slider", "float_slider"):
+            self._box.observe(changed, "value")
+        elif self.control.kind == "table":
             for f in self._rows.values():
                 f._observe(on_change)
         elif self.control.kind == "optional_int":
@@ -126,6 +197,8 @@ class Field:
                 return json.loads(self.widget.value)
             except json.JSONDecodeError:
                 return self.widget.value  # e.g. a zones battlefield given by name
+        if kind in ("int_slider", "float_slider"):
+            return round(self._box.value / 100, 12) if c.percent else self._box.value
         return self.widget.value
 
     @value.setter
@@ -146,6 +219,11 @@ class Field:
             self.widget.value = json.dumps(plain(value))
         elif kind == "text":
             self.widget.value = "" if value is None else str(value)
+        elif kind in ("int_slider", "float_slider"):
+            self._box.value = value * 100 if self.control.percent else value
+        elif kind == "dropdown" and value not in [v for _, v in self.widget.options]:
+            self.widget.options = [*self.widget.options, (_words(value), value)]
+            self.widget.value = value
         else:
             self.widget.value = value
 
@@ -153,10 +231,12 @@ class Field:
 class Fields:
     """The widgets of every field of one dataclass (a combatant, or the rules)."""
 
-    def __init__(self, cls: type, values: Any, on_change: Callable[[], None]) -> None:
+    def __init__(self, cls: type, values: Any, on_change: Callable[[], None], *,
+                 examples: Sequence[Any] = (), rules: Any = None) -> None:
         self.cls = cls
+        self.controls = controls(cls, examples=examples, rules=rules)
         self.fields = {c.name: Field(c, plain(getattr(values, c.name)), on_change)
-                       for c in controls(cls)}
+                       for c in self.controls}
 
     def values(self) -> dict[str, Any]:
         return {name: f.value for name, f in self.fields.items()}
@@ -165,11 +245,19 @@ class Fields:
         for name, f in self.fields.items():
             f.value = plain(getattr(obj, name))
 
-    def boxes(self) -> tuple[w.Widget, w.Widget | None]:
-        """(the fields, the policy fields or ``None``) as two boxes."""
-        plain_fields = [f.widget for f in self.fields.values() if not f.control.policy]
-        policies = [f.widget for f in self.fields.values() if f.control.policy]
-        return w.VBox(plain_fields), (w.VBox(policies) if policies else None)
+    def groups(self, *, rules: bool) -> w.Accordion:
+        """The fields in groups (a combatant's abilities, equipment, traits and policies;
+        rules by topic), one closed section each, titled with its size and how many of its
+        values are guesses (DEFAULT / AMBIG)."""
+        sections, titles = [], []
+        for title, found in group_controls(self.controls, rules=rules):
+            guesses = sum(c.tag in ("DEFAULT", "AMBIG") for c in found)
+            sections.append(w.VBox([self.fields[c.name].widget for c in found]))
+            titles.append(f"{title} ({len(found)}" + (f", {guesses} guessed)" if guesses
+                                                      else ")"))
+        box = w.Accordion(children=sections, titles=tuple(titles))
+        box.selected_index = None
+        return box
 
 
 # --- a side ----------------------------------------------------------------------------------
@@ -187,13 +275,10 @@ class MemberEditor:
                                  description=label, style=WIDE,
                                  tooltip="start from a preset; the fields below are its values")
         base = rs.combatant({"preset": preset, **(fields or {})} if preset else dict(fields or {}))
-        self.fields = Fields(rs.Combatant, base, explorer.changed)
+        self.fields = Fields(rs.Combatant, base, explorer.changed,
+                             examples=list(rs.presets.values()), rules=explorer.base_rules)
         self.preset.observe(self._preset_changed, "value")
-        stats, policies = self.fields.boxes()
-        sections = [stats] + ([policies] if policies is not None else [])
-        titles = ["fields"] + (["policies"] if policies is not None else [])
-        self.details = w.Accordion(children=sections, titles=tuple(titles))
-        self.details.selected_index = None
+        self.details = self.fields.groups(rules=False)
         self.widget = w.VBox([self.preset, self.details],
                              layout=w.Layout(border="1px solid #cbd5e0", padding="4px",
                                              margin="2px 0"))
@@ -376,13 +461,18 @@ class Explorer:
         self.pin_button.observe(self._pin_toggled, "value")
         self._build_matrix()
         self._build_save()
-        explore_tab = w.HBox([self.editors, w.VBox([self.pin_button, self.status, self.output],
-                                                   layout=w.Layout(flex="1"))],
+        self.answer_panel = w.VBox([self.pin_button, self.status, self.output],
+                                   layout=w.Layout(flex="1"))
+        self.answer_panel.add_class(PANEL_CLASS)  # sticky: see PANEL_CSS
+        explore_tab = w.HBox([self.editors, self.answer_panel],
                              layout=w.Layout(align_items="flex-start"))
+        explore_tab.add_class("balance-explore")
         self.tabs = w.Tab(children=[explore_tab, self.matrix_tab, self.save_tab],
                           titles=("Explore", "Matchup matrix", "Save as experiment"))
-        self.widget = w.VBox([w.HBox([self.ruleset, self.scenario, self.seed,
-                                      self.use_exact]), self.tabs])
+        self.widget = w.VBox([w.HTML(PANEL_CSS), w.HBox([self.ruleset, self.scenario,
+                                                         self.seed, self.use_exact]),
+                              self.tabs])
+        self.widget.add_class(ROOT_CLASS)
         self._load_ruleset(self.ruleset.value, a, b, rules)
 
     # display --------------------------------------------------------------------------------
@@ -403,16 +493,14 @@ class Explorer:
             self.scenario.options = [("(none)", "")] + [
                 (f"{key}: {s.description[:60]}", key) for key, s in self.rs.scenarios.items()]
             self.scenario.value = ""
+            self.base_rules = self.rs.rules(dict(rules or {}))
             self.side_a = SideEditor(self, "A", members_a)
             self.side_b = SideEditor(self, "B", members_b)
-            self.rules = Fields(self.rs.Rules, self.rs.rules(dict(rules or {})), self.changed)
+            self.rules = Fields(self.rs.Rules, self.base_rules, self.changed)
             self.fixed_rules = self._without_controls(rules)
-            stats, policies = self.rules.boxes()
-            sections = [stats] + ([policies] if policies is not None else [])
-            titles = [f"rules ({len(self.rules.fields)} parameters; [DEFAULT] and [AMBIG] "
-                      "are guesses)"] + (["rule policies"] if policies is not None else [])
-            rules_box = w.Accordion(children=sections, titles=tuple(titles))
-            rules_box.selected_index = None
+            rules_box = w.VBox([w.HTML(f"<b>Rules</b> ({len(self.rules.fields)} parameters; "
+                                       "(DEFAULT) and (AMBIG) mark guessed values: hover "
+                                       "a control for why)"), self.rules.groups(rules=True)])
             self.editors.children = [self.side_a.widget, self.side_b.widget, rules_box]
             self.matrix_presets.options = presets
             self.matrix_presets.value = tuple(presets[: min(6, len(presets))])
@@ -641,9 +729,9 @@ class Explorer:
         self.matrix_run.on_click(lambda _: self.run_matrix())
         self.matrix_tab = w.VBox([
             w.HTML("Every preset chosen against every other in both seats, under the rules "
-                   "set in the Explore tab. A cell is the row's expected score against the "
-                   "column (win 1, draw &frac12;, seats averaged); click one for a narrated "
-                   "fight of that pair."),
+                   "set in the Explore tab, strongest first. A cell is the row's expected "
+                   "score against the column (a win counts 1, a draw &frac12;, seats "
+                   "averaged), in percent; click one for a narrated fight of that pair."),
             w.HBox([self.matrix_presets, w.VBox([self.matrix_fights, self.matrix_run])]),
             self.matrix_status, self.matrix_box, self.narration])
 
@@ -673,7 +761,8 @@ class Explorer:
                 self.matrix_status.value = view.error_html(str(exc))
                 return
             self.matrix_table = table
-            self._show_matrix(score.loc[names, names], rules, table.attrs["method"],
+            order = _strongest_first(score.loc[names, names])
+            self._show_matrix(score.loc[order, order], rules, table.attrs["method"],
                               time.perf_counter() - start)
 
         self._worker.submit(job)
@@ -684,7 +773,8 @@ class Explorer:
         names = list(score.index)
         how = ("each pair solved exactly" if method == "exact" else
                f"{int(self.matrix_fights.value):,} fights a pair, seed {int(self.seed.value)}")
-        self.matrix_status.value = (f"<b>{len(names)} presets</b>: {how}; {elapsed:.1f} s")
+        self.matrix_status.value = (f"<b>{len(names)} presets</b>, strongest first (by mean "
+                                    f"expected score): {how}; {elapsed:.1f} s")
         header = [w.Label("row against column", layout=w.Layout(width="140px"))] + [
             w.Label(n, layout=w.Layout(width="90px")) for n in names]
         rows = [w.HBox(header)]
@@ -693,7 +783,8 @@ class Explorer:
             cells = [w.Label(a, layout=w.Layout(width="140px"))]
             for b in names:
                 value = float(score.loc[a, b])
-                button = w.Button(description=f"{value:.3f}", layout=w.Layout(width="90px"),
+                button = w.Button(description=view.pct(value, 1),
+                                  layout=w.Layout(width="90px"),
                                   tooltip=f"{a} against {b}: click for a narrated fight")
                 button.style.button_color = _diverging(value)
                 button.on_click(lambda _, a=a, b=b: self.narrate(a, b, rules))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -22,12 +23,55 @@ from typing import Any
 from ..api import get
 from ..errors import SpecError
 from ..fields import describe_fields, plain
+from ..labels import field_label
 from ..rulesets.base import Ruleset, Side
 
-__all__ = ["Control", "Member", "Question", "controls", "to_spec", "to_toml"]
+__all__ = ["GUESSES", "Control", "Member", "Question", "controls", "group_controls",
+           "sensible_span", "to_spec", "to_toml"]
 
 SLIDER_STEPS = 1000
-"""A bounded integer gets a slider when its range has at most this many steps, else a box."""
+"""A bounded integer gets a slider when its sensible span has at most this many steps,
+else a box."""
+
+GUESSES = {
+    "DEFAULT": "DEFAULT: the seed says nothing here; this value was invented to fill the gap",
+    "AMBIG": "AMBIG: the seed's text is unclear here; this is the reading chosen",
+}
+"""What a DEFAULT or AMBIG mark on a control means (its hover text opens with it)."""
+
+EQUIPMENT_WORDS = frozenset({"weapon", "weapons", "armour", "armor", "shield", "buckler", "ranged",
+                             "missile", "missiles", "bow", "gear", "helm"})
+"""A combatant field whose name holds one of these words is equipment."""
+
+RULE_TOPICS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("house rules", frozenset({"house"})),
+    ("battlefield and movement", frozenset({"battlefield", "ground", "cover", "shift",
+                                            "hazard", "bank", "slowed", "entangle", "zone",
+                                            "pursuit", "approach", "ladder"})),
+    ("result tables", frozenset({"table", "tables", "extraordinary", "ef", "es", "ef6", "ef8",
+                                 "ef9", "es2", "es7", "es11", "chain", "band", "bands"})),
+    ("ambush and range", frozenset({"ambush", "surprise", "range", "missile", "aim",
+                                    "shot", "pursuit", "gap", "initial"})),
+    ("groups and sides", frozenset({"group", "foes", "leader", "side", "rank", "formation",
+                                    "outnumber", "outnumbered", "frontage", "multi", "task",
+                                    "legionnaire", "auto", "chokepoint", "scope"})),
+    ("damage, health and armour", frozenset({"damage", "health", "armour", "shield",
+                                             "wound", "death", "block", "ko", "knockout",
+                                             "die", "hp", "down", "wounded", "limb", "wp"})),
+    ("styles and weapons", frozenset({"style", "weapon", "weapons", "gladiator", "martial",
+                                      "knight", "berserk", "hunter", "bladesman", "shieldman",
+                                      "feral", "swashbuckler", "mounted", "parry", "riposte",
+                                      "overpower", "skill", "untrained", "styles", "disarm"})),
+    ("turns and timing", frozenset({"activation", "reloading", "stress", "round", "rounds", "action", "actions", "initiative",
+                                    "sr", "tie", "tiebreak", "carry", "hold", "attacks",
+                                    "declarations", "rounding", "behind", "half", "mobility",
+                                    "stalemate", "bid", "map", "speed", "move",
+                                    "divert"})),
+    ("modifiers", frozenset({"bonus", "penalty", "penalties", "stacking", "mod", "critical",
+                             "modifier", "status", "stat"})),
+)
+"""Rule topics, in the order the panel shows them: a rule goes under the first topic one
+of whose words its name holds (split at ``_``); the rest under "other rules"."""
 
 
 @dataclass(frozen=True)
@@ -52,15 +96,73 @@ class Control:
     low: float | None = None
     high: float | None = None
     rows: tuple[Control, ...] = ()
+    span: tuple[float, float] | None = None
+    """A slider's sensible span (within ``low``..``high``, all of which a box still takes)."""
+    percent: bool = False
+    """A fraction 0..1 shown and typed as a percentage."""
+
+    @property
+    def words(self) -> str:
+        """The field in words, as the reports name it (:func:`balance.labels.field_label`:
+        "combats survived" for ``combats``)."""
+        return field_label(self.name, self.doc)
 
     @property
     def label(self) -> str:
-        """The field's name with the tag a designer should see (DEFAULT / AMBIG guesses)."""
-        return self.name + (f" [{self.tag}]" if self.tag in ("DEFAULT", "AMBIG") else "")
+        """The field in words, marked when its value is a guess (DEFAULT / AMBIG)."""
+        unit = " (%)" if self.percent else ""
+        return self.words + unit + (f" ({self.tag})" if self.tag in GUESSES else "")
+
+    @property
+    def hover(self) -> str:
+        """What the field is, its code name, and what its mark means."""
+        guess = f"{GUESSES[self.tag]}. " if self.tag in GUESSES else ""
+        return f"{guess}{self.doc} [field {self.name}, {self.tag}]"
+
+
+def sensible_span(low: float, high: float, values: Sequence[Any], *,
+                  integer: bool) -> tuple[float, float]:
+    """The part of ``low``..``high`` a slider spans: around the values the ruleset uses
+    (the default and the presets') by as far again as they reach (at least 10 steps of an
+    integer), so ``combats`` 0..1000 with presets at 0..30 slides over 0..60."""
+    seen = [float(v) for v in values
+            if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)]
+    if not seen:
+        return (low, high)
+    least, most = min(seen), max(seen)
+    reach = max(most - least, abs(most), abs(least), 10.0 if integer else 0.0)
+    if reach == 0:
+        return (low, high)
+    lo, hi = max(low, least - reach), min(high, most + reach)
+    return (int(lo), int(hi)) if integer else (lo, hi)
+
+
+_ROWS_OF = re.compile(r"\brows? of (?:rules )?'(\w+)'")
+"""A text field naming a row of a rules table (strike-rank's ``style``: "a row of rules
+'styles'"): it gets a dropdown of the table's rows."""
+
+
+_LISTED = re.compile(r":\s*(\w+(?:,\s*\w+)+)\b(?!\w)")
+
+
+def _row_choices(doc: str, default: Any, rules: Any) -> tuple[Any, ...] | None:
+    """The rows a text field names (its doc says which rules table), with "none" when the
+    doc allows it and the default when it is not a row; ``None`` if not such a field."""
+    found = _ROWS_OF.search(doc)
+    table = getattr(rules, found.group(1), None) if found and rules is not None else None
+    if not isinstance(table, Mapping):
+        return None
+    listed = _LISTED.search(doc)  # built-in names the doc lists ("none, short_bow, ...")
+    named = [n.strip() for n in listed.group(1).split(",")] if listed else []
+    none = ["none"] if re.search(r"\bnone\b", doc) else []
+    found_rows = [str(k) for k in table]
+    choices = [v for v in [*none, default, *named, *found_rows] if isinstance(v, str)]
+    return tuple(dict.fromkeys(choices))
 
 
 def _scalar_control(name: str, tp: Any, default: Any, md: Mapping[str, Any], *, tag: str,
-                    doc: str, policy: bool) -> Control:
+                    doc: str, policy: bool, examples: Sequence[Any] = (),
+                    rules: Any = None) -> Control:
     common: dict[str, Any] = {"name": name, "default": default, "tag": tag, "doc": doc,
                               "policy": policy}
     low, high = md.get("low"), md.get("high")
@@ -68,18 +170,25 @@ def _scalar_control(name: str, tp: Any, default: Any, md: Mapping[str, Any], *, 
         return Control(kind="dropdown", options=tuple(md["choices"]), **common)
     if tp is bool:
         return Control(kind="checkbox", **common)
+    if tp in (int, float) and low is not None and high is not None:
+        span = sensible_span(low, high, [default, *examples], integer=tp is int)
+        if tp is float:
+            return Control(kind="float_slider", low=low, high=high, span=span,
+                           percent=low == 0 and high == 1, **common)
+        if span[1] - span[0] <= SLIDER_STEPS:
+            return Control(kind="int_slider", low=low, high=high, span=span, **common)
     if tp is int:
-        if low is not None and high is not None and high - low <= SLIDER_STEPS:
-            return Control(kind="int_slider", low=low, high=high, **common)
         return Control(kind="int", low=low, high=high, **common)
     if tp is float:
-        if low is not None and high is not None:
-            return Control(kind="float_slider", low=low, high=high, **common)
         return Control(kind="float", low=low, high=high, **common)
+    rows = _row_choices(doc, default, rules) if tp is str else None
+    if rows:
+        return Control(kind="dropdown", options=rows, **common)
     return Control(kind="text", **common)
 
 
-def _control(f: dataclasses.Field, tp: Any, tag: str, doc: str, policy: bool) -> Control:
+def _control(f: dataclasses.Field, tp: Any, tag: str, doc: str, policy: bool,
+             examples: Sequence[Any] = (), rules: Any = None) -> Control:
     md, default = f.metadata, plain(f.default)
     origin = typing.get_origin(tp)
     if origin in (types.UnionType, typing.Union):
@@ -110,12 +219,15 @@ def _control(f: dataclasses.Field, tp: Any, tag: str, doc: str, policy: bool) ->
         rows = tuple(_scalar_control(key, type(value), value, md, tag=tag, doc=doc,
                                      policy=policy) for key, value in default.items())
         return Control(f.name, "table", default, tag, doc, policy, rows=rows)
-    return _scalar_control(f.name, tp, default, md, tag=tag, doc=doc, policy=policy)
+    return _scalar_control(f.name, tp, default, md, tag=tag, doc=doc, policy=policy,
+                           examples=examples, rules=rules)
 
 
-def controls(cls: type) -> list[Control]:
+def controls(cls: type, *, examples: Sequence[Any] = (), rules: Any = None) -> list[Control]:
     """One :class:`Control` per documented field of a ``Combatant`` or ``Rules`` class,
-    in declaration order."""
+    in declaration order.  ``examples`` (instances: the presets) widen a slider's sensible
+    span to the values they hold; ``rules`` (a ``Rules`` instance) gives the rows a field
+    naming a rules table's row chooses from."""
     hints = typing.get_type_hints(cls)
     infos = {info.name: info for info in describe_fields(cls)}
     out = []
@@ -123,8 +235,40 @@ def controls(cls: type) -> list[Control]:
         if f.name not in infos:
             continue
         info = infos[f.name]
-        out.append(_control(f, hints[f.name], info.tag, info.doc, info.policy))
+        seen = [plain(getattr(e, f.name)) for e in examples if hasattr(e, f.name)]
+        out.append(_control(f, hints[f.name], info.tag, info.doc, info.policy, seen, rules))
     return out
+
+
+def _topic(name: str) -> str:
+    words = set(name.lower().split("_"))
+    return next((title for title, keys in RULE_TOPICS if words & keys), "other rules")
+
+
+def _member_group(c: Control) -> str:
+    if c.policy:
+        return "policies"
+    if set(c.name.lower().split("_")) & EQUIPMENT_WORDS:
+        return "equipment"
+    if c.kind in ("int_slider", "float_slider", "int", "float", "optional_int"):
+        return "abilities"
+    return "traits"
+
+
+def group_controls(found: Sequence[Control], *, rules: bool) -> list[tuple[str, list[Control]]]:
+    """Controls in the groups the panel shows, each group in declaration order: a
+    combatant's abilities, equipment, traits and policies; rules by topic
+    (:data:`RULE_TOPICS`), their policies last.  Empty groups are left out."""
+    if rules:
+        order = [t for t, _ in RULE_TOPICS] + ["other rules", "rule policies"]
+        key = [("rule policies" if c.policy else _topic(c.name)) for c in found]
+    else:
+        order = ["abilities", "equipment", "traits", "policies"]
+        key = [_member_group(c) for c in found]
+    groups: dict[str, list[Control]] = {title: [] for title in order}
+    for c, title in zip(found, key, strict=True):
+        groups[title].append(c)
+    return [(title, cs) for title, cs in groups.items() if cs]
 
 
 # --- the question -------------------------------------------------------------------------

@@ -31,13 +31,16 @@ def _esc(text: object) -> str:
 
 
 def _method_line(a: Answer, refining: bool) -> str:
+    """How the answer was reached.  An exact answer is final: the panel may still be
+    simulating its fight lengths, which the histogram's note says, not this line."""
     if a.exact:
         solver = a.details.get("method") or a.details.get("play") or "exact solver"
         how = f"exact ({_esc(solver)})"
     else:
         how = (f"Monte Carlo: {a.n:,} fights, seed {a.question.seed}, "
                f"&plusmn;{100 * a.half_width:.2f} points (95%)")
-    state = " &middot; <i>refining&hellip;</i>" if refining else ""
+    state = (" &middot; <i>refining&hellip;</i>" if refining and not a.exact else
+             ' &middot; <span class="final">final</span>' if a.exact else "")
     return (f'<div class="method" style="color:#4a5568">{how}{state} &middot; '
             f"{1000 * a.elapsed_s:,.0f} ms</div>")
 
@@ -53,7 +56,8 @@ def _rates_table(a: Answer) -> str:
         rows.append(f'<tr><td style="color:{colour};font-weight:bold">{label}</td>'
                     f'<td class="{cls}" style="text-align:right;font-size:1.2em">'
                     f"{pct(rate, digits)}</td><td style=\"color:#4a5568\">{interval}</td></tr>")
-    rows.append(f"<tr><td>A's score</td><td style=\"text-align:right\">{a.score:.3f}</td>"
+    rows.append(f"<tr><td>A's expected score</td><td class=\"score\" style=\"text-align:right\">"
+                f"{pct(a.score, digits)}</td>"
                 "<td style=\"color:#4a5568\">win 1, draw &frac12;</td></tr>")
     return '<table style="border-collapse:collapse" cellpadding="3">' + "".join(rows) + "</table>"
 
@@ -66,9 +70,10 @@ def _bar(a: Answer) -> str:
             f'margin:6px 0;border-radius:3px;overflow:hidden">{cells}</div>')
 
 
-def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 110) -> str:
-    """An inline SVG bar chart of a fight-length histogram (the last bar holds the tail
-    beyond the 99th percentile)."""
+def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 150) -> str:
+    """An inline SVG bar chart of a fight-length histogram with its axes: rounds along the
+    bottom, the share of fights up the left (the last bar holds the tail beyond the 99th
+    percentile)."""
     counts = np.asarray(rounds, dtype=float)
     total = counts.sum()
     if total == 0:
@@ -80,21 +85,35 @@ def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 110) -> s
     shown[-1] += tail
     first = int(np.flatnonzero(shown)[0]) if shown.any() else 0
     shown = shown[first:]
-    bar_w = width / len(shown)
+    left, bottom, top_pad = 40, 32, 6  # room for the axes' numbers and titles
+    plot_w, plot_h = width - left, height - bottom - top_pad
+    bar_w = plot_w / len(shown)
     top = shown.max()
+    grey = 'fill="#4a5568"'
     bars = []
     for i, c in enumerate(shown):
-        h = (height - 16) * c / top
+        h = plot_h * c / top
         label = f"{first + i}{'+' if tail and i == len(shown) - 1 else ''} rounds: {c / total:.1%}"
-        bars.append(f'<rect x="{i * bar_w:.2f}" y="{height - 16 - h:.2f}" '
-                    f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" fill="#4a5568">'
+        bars.append(f'<rect x="{left + i * bar_w:.2f}" y="{top_pad + plot_h - h:.2f}" '
+                    f'width="{max(bar_w - 1, 0.5):.2f}" height="{h:.2f}" {grey}>'
                     f"<title>{label}</title></rect>")
+    base = top_pad + plot_h
     ticks = sorted({0, len(shown) - 1, (len(shown) - 1) // 2})
-    labels = "".join(f'<text x="{(i + 0.5) * bar_w:.1f}" y="{height - 3}" font-size="10" '
-                     f'text-anchor="middle" fill="#4a5568">{first + i}'
-                     f'{"+" if tail and i == len(shown) - 1 else ""}</text>' for i in ticks)
-    return (f'<svg width="{width}" height="{height}" role="img" '
-            f'aria-label="fight length distribution">{"".join(bars)}{labels}</svg>')
+    x_labels = "".join(f'<text x="{left + (i + 0.5) * bar_w:.1f}" y="{base + 13}" '
+                       f'font-size="11" text-anchor="middle" {grey}>{first + i}'
+                       f'{"+" if tail and i == len(shown) - 1 else ""}</text>' for i in ticks)
+    y_labels = "".join(f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="11" '
+                       f'text-anchor="end" {grey}>{text}</text>'
+                       for y, text in ((base, "0%"), (top_pad + 4, f"{top / total:.0%}")))
+    axes = (f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{base}" stroke="#4a5568"/>'
+            f'<line x1="{left}" y1="{base}" x2="{width}" y2="{base}" stroke="#4a5568"/>'
+            f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" font-size="11" '
+            f'text-anchor="middle" {grey}>rounds</text>'
+            f'<text x="11" y="{top_pad + plot_h / 2:.1f}" font-size="11" text-anchor="middle" '
+            f'transform="rotate(-90 11 {top_pad + plot_h / 2:.1f})" {grey}>fights</text>')
+    return (f'<svg class="lengths" width="{width}" height="{height}" role="img" '
+            f'aria-label="fight length distribution">{axes}{"".join(bars)}{x_labels}'
+            f"{y_labels}</svg>")
 
 
 def _quantile(rounds: np.ndarray, q: float) -> int:
@@ -102,7 +121,7 @@ def _quantile(rounds: np.ndarray, q: float) -> int:
     return int(np.searchsorted(cdf, q * cdf[-1]))
 
 
-def _lengths(a: Answer) -> str:
+def _lengths(a: Answer, refining: bool = False) -> str:
     mean = "" if np.isnan(a.mean_rounds) else f"mean {a.mean_rounds:.2f} rounds"
     if a.exact and mean:
         mean += " (exact)"
@@ -112,6 +131,8 @@ def _lengths(a: Answer) -> str:
                      f"{_quantile(a.rounds, 0.9)}")
     head = ", ".join(p for p in parts if p)
     note = f" &middot; {_esc(a.lengths_note)}" if a.lengths_note else ""
+    if refining and a.exact and a.n:
+        note += " (more being simulated)"
     ended = ", ".join(f"{_esc(c)} {pct(s, 1)}" for c, s in a.causes.items() if s)
     svg = lengths_svg(a.rounds) if a.n else ""
     return (f"<div><b>Fight length</b>: {head}{note}</div>{svg}"
@@ -144,7 +165,7 @@ def answer_html(a: Answer, *, refining: bool = False) -> str:
     """The whole answer to one question."""
     return (f'<div class="balance-answer"><div><b>{_esc(a.question.describe())}</b> '
             f"({_esc(a.question.ruleset)})</div>{_method_line(a, refining)}"
-            f"{_rates_table(a)}{_bar(a)}{_lengths(a)}{_rests_on(a)}</div>")
+            f"{_rates_table(a)}{_bar(a)}{_lengths(a, refining)}{_rests_on(a)}</div>")
 
 
 def _difference_row(d: Difference, exact: bool) -> str:
@@ -164,7 +185,7 @@ def comparison_html(c: Comparison, *, refining: bool = False) -> str:
     how = ("both exact" if exact else
            f"common random numbers: {c.baseline.n:,} fights each on the same streams "
            f"(seed {c.baseline.question.seed})")
-    state = " &middot; <i>refining&hellip;</i>" if refining else ""
+    state = " &middot; <i>refining&hellip;</i>" if refining and not exact else ""
     diffs = "".join(_difference_row(d, exact) for d in c.differences)
     sides = "".join(f'<div style="flex:1;min-width:280px"><div><b>{label}</b></div>'
                     f"{answer_html(a)}</div>"

@@ -778,10 +778,8 @@ def _range_paragraph(ctx: _Context) -> Paragraph:
         if not ctx.best:
             return rate_with_interval(results.loc[i, "a_win"], results.loc[i, "a_win_low"],
                                       results.loc[i, "a_win_high"], exact=exact)
-        if exact:
-            return f"{results.loc[i, 'value']:.3f}"
-        return (f"{results.loc[i, 'value']:.3f} [{results.loc[i, 'value_low']:.3f}, "
-                f"{results.loc[i, 'value_high']:.3f}]")
+        return rate_with_interval(results.loc[i, "value"], results.loc[i, "value_low"],
+                                  results.loc[i, "value_high"], exact=exact)
 
     if ctx.best:
         worth = float(results["draw_worth"].iloc[0]) if "draw_worth" in results else 0.5

@@ -12,16 +12,34 @@ from .. import analysis
 from ..analysis.verdict import Verdict
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 
-__all__ = ["round_robin_lines", "verdict_lines"]
+__all__ = ["round_robin_lines", "verdict_lines", "wrap"]
+
+FALLBACK_WIDTH = 100
+"""Columns to wrap to when the width of the output cannot be found."""
+
+
+def wrap(text: str, width: int | None = None, *, first: str = "", rest: str = "  ") -> str:
+    """``text`` on lines at most ``width`` columns (default: the terminal's, ``COLUMNS``
+    or :data:`FALLBACK_WIDTH`), the first line starting with ``first``, the others with
+    ``rest``; broken only at spaces, so a name or a ``field=value`` is never split (a
+    longer word overflows its line)."""
+    import shutil
+    import textwrap
+
+    if width is None:
+        width = shutil.get_terminal_size((FALLBACK_WIDTH, 24)).columns
+    return textwrap.fill(text, width=max(width, 20), initial_indent=first,
+                         subsequent_indent=rest, break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def verdict_lines(made: Verdict, title: str = "Verdict") -> list[str]:
     """The verdict as an indented block: one sentence a bullet, then what it rests on."""
     lines = [f"{title}:"]
-    lines += [f"  - {s.text}" for s in made.sentences]
+    lines += [wrap(s.text, first="  - ", rest="    ") for s in made.sentences]
     rests = made.rests_text()
     if rests:
-        lines.append(f"  {rests}")
+        lines.append(wrap(rests, first="  ", rest="    "))
     return lines
 
 

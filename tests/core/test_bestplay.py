@@ -3,6 +3,7 @@ profiles, common random numbers, Monte Carlo against exact, bad input, round rob
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import defaultdict
 
@@ -293,7 +294,8 @@ def test_cli_matchups_best_json(cli):
                          "max_rounds=8", "--play", "best", "--resamples", "10", "--workers", "1")
     lines = out.splitlines()
     assert status == 0 and lines[3] == "Verdict:"  # after the two header lines, first
-    assert lines[4] == "  - " + data["verdict"][0]
+    bullet = [lines[4], *itertools.takewhile(lambda line: line.startswith("    "), lines[5:])]
+    assert " ".join(line.strip() for line in bullet) == "- " + data["verdict"][0]  # wrapped
 
 
 def test_cli_matchups_discloses_policies(cli):
@@ -305,3 +307,19 @@ def test_cli_matchups_discloses_policies(cli):
     data = json.loads(out)
     assert data["policies"][0] == "divert=never"  # then es11=damage (the tables are on)
     assert all(row["policies"] == "; ".join(data["policies"]) for row in data["matchups"])
+
+
+def test_verdict_changes_speak_in_percent() -> None:
+    """"What best play changes" keeps the report's percentages: a pairing that changes
+    favourite reads 41.7% -> 69.7%, not 0.417 -> 0.697."""
+    import pandas as pd
+
+    from balance.analysis.bestplay import VerdictChanges
+
+    frame = pd.DataFrame({"rank": [1, 2], "rank_best": [1, 2]}, index=["x", "y"])
+    changes = VerdictChanges(frame, "x", "x", {}, [], {"given": [], "best": [], "both": []},
+                             [], ["x"], ["x"], flips=[("y", "x", 0.417, 0.697)],
+                             near=[("x", "y", 0.503, 0.497)])
+    text = " ".join(changes.sentences())
+    assert "y v x: 41.7% -> 69.7%" in text and "x v y: 50.3% -> 49.7%" in text
+    assert "crosses 50%" in text and "0.4" not in text

@@ -476,6 +476,27 @@ def test_the_command_line_shows_progress_on_a_terminal(monkeypatch, capsys):
                  "--rule", "extraordinary=false", "-q"]) == 0
     assert quiet.getvalue() == ""
 
+
+def test_the_command_line_into_a_log_writes_heartbeat_lines(monkeypatch, capsys):
+    # stderr a file: whole lines (no carriage returns) every HEARTBEAT_S, here every update
+    import io
+
+    from balance import progress
+
+    monkeypatch.setattr(progress, "HEARTBEAT_S", 0.0)
+    for quiet in (False, True):
+        log = io.StringIO()
+        monkeypatch.setattr("sys.stderr", log)
+        assert main(["tune", "crt", "--a", "veteran", "--b", "novice", "--knob",
+                     "b.0.combats", "--rule", "extraordinary=false", *(["-q"] * quiet)]) == 0
+        lines = log.getvalue().splitlines()
+        if quiet:
+            assert lines == []
+        else:
+            assert lines[0].startswith("tune b.0.combats: 1 evaluation, 0 s")
+            assert lines[-1].endswith(", done") and "\r" not in log.getvalue()
+    assert capsys.readouterr().out.startswith("crt: B needs exactly 31")
+
 @pytest.mark.parametrize(("tune_table", "says"), [
     ({"knob": "a.0.combats", "colour": 1}, "tune.colour: unknown key 'colour'"),
     ({"target": 0.5}, "tune: missing 'knob'"),

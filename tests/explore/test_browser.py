@@ -6,6 +6,7 @@ blank."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -85,6 +86,7 @@ def test_explorer_page_in_headless_chromium(tmp_path):
                 " return e && e.textContent !== old; }", arg=before, timeout=30_000)
             after = rate.inner_text()
             heading = page.locator(".balance-answer b").first.inner_text()
+            method = page.locator(".balance-answer .method").first.inner_text()
             shot = page.screenshot(full_page=True)
             # the matrix: its buttons are made by the panel's worker thread; a click narrates
             page.get_by_text("Matchup matrix").click()
@@ -92,8 +94,8 @@ def test_explorer_page_in_headless_chromium(tmp_path):
                                                                        has_text="fights a pair"))
             fights.locator("select").select_option("2000")
             page.get_by_role("button", name="run the round robin").click()
-            page.get_by_role("button", name="0.500").first.wait_for(timeout=60_000)
-            page.locator("button", has_text="0.9").first.click()
+            page.get_by_role("button", name="50.0%").first.wait_for(timeout=60_000)
+            page.locator("button", has_text=re.compile(r"^9\d\.\d%$")).first.click()
             narration = page.locator("pre").first
             narration.wait_for(timeout=30_000)
             assert "Round 1" in narration.inner_text()
@@ -102,6 +104,7 @@ def test_explorer_page_in_headless_chromium(tmp_path):
         process.terminate()
         process.wait(timeout=60)
     assert heading.startswith("master against veteran")
+    assert method.startswith("Monte Carlo: ") and "final" not in method
     assert float(after.rstrip("%")) > 50 > float(before.rstrip("%"))  # the master wins
     assert errors == []
     local = ("http://127.0.0.1:", "ws://127.0.0.1:", "data:", "blob:")
@@ -109,3 +112,71 @@ def test_explorer_page_in_headless_chromium(tmp_path):
     picture = Image.open(BytesIO(shot)).convert("RGB")
     colours = picture.getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # not blank: text, bars, a histogram
+
+
+def test_controls_in_words_and_named_rows_in_headless_chromium(tmp_path):
+    # issue 25: every control labelled in words (no raw field names), a guessed value's
+    # mark explained on hover, a named row (strike-rank's weapon) chosen from a dropdown
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("BALANCE_BROWSER_TESTS") == "required":
+            pytest.fail("chromium is required (make test installs it) but was not found")
+        pytest.skip("no chromium on this machine")
+    pytest.importorskip("voila")
+    sync_api = pytest.importorskip("playwright.sync_api")
+
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "balance", "explore", "strike-rank", "--a", "bladesman",
+         "--b", "feral", "--port", str(port), "--experiments", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    errors: list[str] = []
+    try:
+        assert url in process.stdout.readline()
+        _wait_for(url, process)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1250, "height": 900})
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            page.locator(".balance-answer .a-win").first.wait_for(timeout=90_000)
+            # side A's first fighter: open its equipment
+            page.get_by_text("equipment (", exact=False).first.click()
+            weapon = page.locator(".widget-dropdown",
+                                  has=page.locator("label", has_text="weapon in hand")).first
+            weapon.wait_for(timeout=30_000)
+            choices = [t.replace("\xa0", " ") for t in weapon.locator("option").all_inner_texts()]
+            weapon.locator("select").select_option(label="war pick")
+            page.wait_for_function(
+                "() => { const e = document.querySelector('.balance-answer b');"
+                " return e && e.textContent.includes('war pick'); }", timeout=60_000)
+            failed = page.locator(".balance-error").count()
+            # the answer stays in view: open the groups and scroll to the page's end
+            headers = page.locator(".jupyter-widget-Collapse-header")
+            for i in range(headers.count()):
+                headers.nth(i).click()
+            page.mouse.move(300, 450)
+            page.mouse.wheel(0, 20_000)
+            page.wait_for_function(
+                "() => document.querySelector('.widget-tab-contents').getBoundingClientRect()"
+                ".top < -500", timeout=10_000)  # the controls really scrolled away
+            box = page.locator(".balance-answer").first.bounding_box()
+            labels = page.locator(".widget-label").all_inner_texts()
+            hovers = page.locator("[title*='invented to fill the gap']").count()
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert "war pick" in choices and "long sword" in choices
+    assert failed == 0  # "war pick" is answered, not refused
+    assert box is not None and 0 <= box["y"] < 900 / 2  # the answer is still on screen
+    shown = [t.replace("\xa0", " ").strip() for t in labels if t.strip()]
+    assert "weapon in hand" in shown and any(t.endswith("(DEFAULT)") for t in shown)
+    assert [t for t in shown if "_" in t] == []  # no raw field name
+    assert hovers > 0  # a DEFAULT mark's meaning is on hover
+    assert errors == []

@@ -43,18 +43,104 @@ def test_controls_follow_the_field_metadata():
     assert kinds["es2_mode"].options == ("roller_fails", "foe_rolls_ef", "foe_slain")
     assert kinds["damage_die"].kind == "int_slider"              # bounded int
     assert (kinds["damage_die"].low, kinds["damage_die"].high) == (1, 20)
-    assert kinds["max_rounds"].kind == "int"                     # 1..100 000: a box
+    # 1..100 000: a slider over the span around its default, the box takes any of it
+    assert kinds["max_rounds"].kind == "int_slider"
+    rounds = kinds["max_rounds"]
+    assert rounds.span == (1, 2 * rounds.default) and rounds.high == 100_000
     assert kinds["extraordinary"].kind == "checkbox"
     assert kinds["leader_break_p"].kind == "float_slider"
     assert kinds["armour_points"].kind == "table"                # editable rows
     assert [r.name for r in kinds["armour_points"].rows] == ["none", "leather", "mail", "plate"]
     assert kinds["armour_points"].rows[0].kind == "int_slider"
-    assert kinds["es2_mode"].label == "es2_mode [AMBIG]"
+    assert kinds["es2_mode"].label == "es2 mode (AMBIG)"
     fighter = {c.name: c for c in controls(balance.get("crt").Combatant)}
     assert fighter["health"].kind == "optional_int"
     assert fighter["skill"].kind == "int_slider"
     # the policy flag of the metadata: the panel shows these apart, as decisions
     assert fighter["divert"].policy and not fighter["skill"].policy
+
+
+def test_controls_speak_the_reports_words_and_explain_their_guesses():
+    from balance.labels import field_label
+
+    rs = balance.get("crt")
+    fighter = {c.name: c for c in controls(rs.Combatant)}
+    # the same words the reports use for a.0.combats ("A: combats survived")
+    assert fighter["combats"].label == "combats survived"
+    assert field_label("combats", fighter["combats"].doc) == "combats survived"
+    assert fighter["unarmed_skill"].label == "skill level unarmed (DEFAULT)"
+    assert fighter["divert_p"].label == "divert p (%) (DEFAULT)" and fighter["divert_p"].percent
+    hover = {c.name: c.hover for c in controls(rs.Rules)}["es2_mode"]
+    assert hover.startswith("AMBIG: the seed's text is unclear here; this is the reading "
+                            "chosen. ES 2") and "[field es2_mode, AMBIG]" in hover
+    assert "invented to fill the gap" in fighter["unarmed_skill"].hover
+    assert not any(c.label.endswith(("]", "_")) for c in fighter.values())
+
+
+def test_a_slider_spans_the_values_the_ruleset_uses():
+    from balance.explorer.question import sensible_span
+
+    rs = balance.get("crt")
+    fighter = {c.name: c for c in controls(rs.Combatant, examples=list(rs.presets.values()))}
+    combats = fighter["combats"]
+    assert (combats.low, combats.high) == (0, 1000)  # the whole range a box still takes
+    top = max(p.combats for p in rs.presets.values())
+    assert combats.span == (0, 2 * top)               # presets reach 0..30: slide 0..60
+    assert fighter["skill"].span == (0, 5)             # a short range: all of it
+    assert sensible_span(-100, 100, [0], integer=True) == (-10, 10)
+    assert sensible_span(0.0, 1.0, [0.5], integer=False) == (0.0, 1.0)
+
+
+def test_controls_come_in_groups():
+    from balance.explorer.question import group_controls
+
+    rs = balance.get("crt")
+    fighter = dict(group_controls(controls(rs.Combatant), rules=False))
+    assert list(fighter) == ["abilities", "equipment", "traits", "policies"]
+    assert {c.name for c in fighter["equipment"]} == {"weapon_type", "armour", "shield"}
+    assert "combats" in {c.name for c in fighter["abilities"]}
+    assert all(c.policy for c in fighter["policies"])
+    topics = dict(group_controls(controls(rs.Rules), rules=True))
+    assert len(topics) >= 5 and max(len(cs) for cs in topics.values()) < 20  # not one heap
+    assert "damage_die" in {c.name for c in topics["damage, health and armour"]}
+    assert "es2_mode" in {c.name for c in topics["result tables"]}
+
+
+def test_named_rows_are_dropdowns():
+    # strike-rank's style, weapon and missile name rows of rules tables: choices, not text
+    rs = balance.get("strike-rank")
+    rules = rs.rules()
+    fighter = {c.name: c for c in controls(rs.Combatant, rules=rules)}
+    for name, table in (("style", "styles"), ("weapon", "weapons"),
+                        ("missile", "missile_weapons"), ("second_style", "styles")):
+        assert fighter[name].kind == "dropdown", name
+        assert set(getattr(rules, table)) <= set(fighter[name].options), name
+    assert "war pick" in fighter["weapon"].options
+    assert fighter["missile"].options[0] == "none"
+    zones = {c.name: c for c in controls(balance.get("zones").Combatant,
+                                         rules=balance.get("zones").rules())}
+    assert zones["ranged"].options[:3] == ("none", "short_bow", "long_bow")
+
+
+def test_the_panel_shows_words_groups_dropdowns_and_percent():
+    ex = balance.explore("strike-rank", background=False, budget=0.01)
+    member = ex.side_a.members[0]
+    assert [t.split(" (")[0] for t in member.details.titles] == [
+        "abilities", "equipment", "traits", "policies"]
+    assert member.details.titles[0].endswith("guessed)")  # how many values are guesses
+    weapon = member.fields.fields["weapon"].widget
+    assert type(weapon).__name__ == "Dropdown" and "war pick" in [v for _, v in weapon.options]
+    ex.set("a.0.weapon", "war pick")
+    assert ex.error is None and ex.get("a.0.weapon") == "war pick"
+    crt = balance.explore("crt", background=False, budget=0.01)
+    crt.set("a.0.combats", 400)  # beyond the slider's span: the box takes it, the slider grows
+    combats = crt.side_a.members[0].fields.fields["combats"]
+    slider, box = combats.widget.children
+    assert (box.value, slider.value, slider.max) == (400, 400, 400)
+    assert crt.get("a.0.combats") == 400 and crt.error is None
+    crt.set("rules.leader_break_p", 0.25)  # a probability is typed as a percentage
+    assert crt.rules.fields["leader_break_p"].widget.children[1].value == 25
+    assert crt.get("rules.leader_break_p") == 0.25
 
 
 @pytest.mark.parametrize("ruleset", list(balance.RULESETS))
@@ -110,6 +196,16 @@ def test_exact_where_the_solver_covers_the_matchup(crt):
                            chunk_size=CHUNK, extraordinary=False)
     np.testing.assert_array_equal(answer.rounds, lengths.tally.rounds)
     assert "simulated" in answer.lengths_note
+    # an exact answer reads as final, even while its histogram is still being simulated
+    from balance.explorer import view
+
+    while_simulating = view.answer_html(answer, refining=True)
+    assert "refining" not in while_simulating and '<span class="final">final</span>' \
+        in while_simulating and "(more being simulated)" in while_simulating
+    # the histogram has axes: rounds along the bottom, the share of fights up the side
+    svg = while_simulating.split('<svg class="lengths"', 1)[1].split("</svg>", 1)[0]
+    assert ">rounds</text>" in svg and ">fights</text>" in svg and ">0%</text>" in svg
+    assert svg.count("<line ") == 2
     crt.use_exact.value = False  # the designer can ask for Monte Carlo instead
     same_as_duel(crt.answer, "crt", "novice,skill=2", "veteran", extraordinary=False)
 
@@ -206,7 +302,12 @@ def test_matrix_is_the_round_robin_and_a_cell_narrates_its_fight(crt):
     table = analysis.round_robin("crt", names, n=2000, seed=1)
     score, _ = analysis.score_matrix(table)
     for (a, b), button in crt.matrix_buttons.items():
-        assert button.description == f"{score.loc[a, b]:.3f}"  # win + half a draw
+        assert button.description == f"{100 * score.loc[a, b]:.1f}%"  # win + half a draw
+    # strongest first: the rows in order of mean expected score against the others
+    shown = list(dict.fromkeys(a for a, _ in crt.matrix_buttons))
+    mean = {a: (score.loc[a].sum() - score.loc[a, a]) / (len(names) - 1) for a in names}
+    assert shown == sorted(names, key=lambda a: -mean[a]) and shown[0] == "master"
+    assert "strongest first" in crt.matrix_status.value
     lines: list[str] = []
     outcome = balance.fight("crt", "master", "novice", seed=1, log=lines.append)
     crt.matrix_buttons[("master", "novice")].click()
@@ -279,3 +380,22 @@ def test_rules_without_a_control_are_part_of_every_answer():
     ex.set("rules.damage_die", 8)
     assert ex.answer.a_win == balance.exact("crt", a, b, damage_die=8, **rules).a_win
     assert ex.question().rules["house_rules"] == SHIELD_RULE["house_rules"]
+
+
+def test_a_monte_carlo_answer_says_it_is_refining():
+    from balance.explorer import view
+
+    ex = balance.explore("crt", "novice", "veteran", background=False, budget=0.01)
+    assert not ex.answer.exact
+    shown = view.answer_html(ex.answer, refining=True)
+    assert "refining" in shown and "final" not in shown
+
+
+def test_the_answer_speaks_in_percent():
+    import re
+
+    ex = balance.explore("crt", background=False, budget=0.01)
+    shown = ex.output.value
+    score = re.search(r'class="score"[^>]*>([^<]+)<', shown).group(1)
+    assert score == f"{100 * ex.answer.score:.{3 if ex.answer.exact else 2}f}%"
+    assert not re.search(r">\s*0\.\d{3}\s*<", shown)  # no bare fraction anywhere

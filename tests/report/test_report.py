@@ -421,7 +421,13 @@ def test_sweep_ends_with_the_verdict_its_report_opens_with(tmp_path, capsys):
     verdict = md.split("## Verdict\n", 1)[1].split("\n## ", 1)[0]
     bullets = [line[2:] for line in verdict.splitlines() if line.startswith("- ")]
     unescape = lambda text: re.sub(r"\\(.)", r"\1", text)  # noqa: E731 - Markdown escapes
-    assert [line[4:] for line in printed if line.startswith("  - ")] == [
+    items: list[str] = []  # the printed lines are wrapped: continuation lines start "    "
+    for line in printed:
+        if line.startswith("    ") and items:
+            items[-1] += " " + line.strip()
+        else:
+            items.append(line)
+    assert [item[4:] for item in items if item.startswith("  - ")] == [
         unescape(b) for b in bullets]
     assert bullets[0].startswith("One point of A: skill is worth")
 

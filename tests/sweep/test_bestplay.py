@@ -126,6 +126,12 @@ def test_report_shows_both_verdicts_and_the_policies(best_run, tmp_path):
                                  "best), ")
     assert re.match(r"- (Against the policies as given \(the same fights\), under best play "
                     r"|Best play changes none of the verdicts)", bullets[-1]), bullets[-1]
+    # one number format: percentages throughout, never 0.417-style fractions (issue 25)
+    changes = text.split("## What best play changes\n", 1)[1].split("\n## ", 1)[0]
+    numbers = text.split("## What the numbers say\n", 1)[1].split("\n## ", 1)[0]
+    assert not re.search(r"\b0\.\d{3}\b", changes + numbers)
+    assert re.search(r"A's value ranges from \d+(\.\d+)?% ", text)
+    assert not re.search(r"A's value ranges from 0\.\d{3}", text)
     # the spec's matrix of A's value is the report's figure (a best-play run draws no
     # seat-averaged score matrix of its own)
     assert [p.name for p in paths["figures"]] == ["matchup-value-b.0.preset-a.0.preset.png"]

@@ -75,7 +75,7 @@ def test_curves_draw_interval_bands(run: balance.Run) -> None:
     assert len(ax.lines) == 3 + 2  # a curve per preset, the 50% line, the default target
     assert len(ax.collections) == 3  # a band per curve
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["fair", "lucky", "pro"]
-    assert ax.get_legend().get_title().get_text() == "A"
+    assert ax.get_legend().get_title().get_text() == "A's combatant"
 
 
 def test_long_labels_are_wrapped(one_target: pd.DataFrame) -> None:

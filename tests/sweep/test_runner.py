@@ -280,6 +280,24 @@ def test_progress_bar(tmp_path: Path) -> None:
     assert quiet.getvalue() == ""  # not a terminal: no bar
 
 
+def test_a_sweep_into_a_log_writes_heartbeat_lines(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from balance import progress
+
+    monkeypatch.setattr(progress, "HEARTBEAT_S", 0.0)  # every update is a heartbeat
+    log = io.StringIO()
+    balance.sweep(FIXED, out=tmp_path / "run", executor="serial", stream=log)
+    lines = log.getvalue().splitlines()
+    assert lines and "\r" not in log.getvalue()
+    assert lines[-1].endswith("cells 9/9, done") and "45,000 / 45,000 fights (100%)" in lines[-1]
+    quiet = io.StringIO()
+    balance.sweep(FIXED, out=tmp_path / "quiet", executor="serial", stream=quiet,
+                  progress=False)
+    assert quiet.getvalue() == ""
+
+
 def test_an_edit_to_the_code_recomputes_the_cached_chunks(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The cache is keyed by the hash of the code as well as the versions: a kernel edited
