@@ -94,7 +94,12 @@ def split(u: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def opposed_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Two independent d20s per lane, 0-based (int16 views), from one 16-bit word."""
-    x, q = split(uniform(bits, m, 400), 20)
+    return opposed_from(uniform(bits, m, 400))
+
+
+def opposed_from(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two d20s of :func:`opposed_dice` from its words (uniform on a multiple of 400)."""
+    x, q = split(u, 20)
     y = q - (q // 20) * np.uint16(20)
     return x.view(np.int16), y.view(np.int16)
 
@@ -102,8 +107,12 @@ def opposed_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
 def initiative_dice(bits: Any, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(Index Resolution bonus int16, dice showing 5 or 6 int8) of ``dice`` d6 per lane
     (at most 4: one word of 6**4 outcomes gives four dice)."""
+    return initiative_from(uniform(bits, len(dice), 1296), dice)
+
+
+def initiative_from(u: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`initiative_dice` from its words (uniform on a multiple of 1296)."""
     m = len(dice)
-    u = uniform(bits, m, 1296)
     bonus = np.zeros(m, np.int16)
     kept = np.zeros(m, np.int8)
     for j in range(int(dice.max(initial=0))):
@@ -122,6 +131,12 @@ def wound_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
     dice6, _ = split(q, 36)
     d1, d2 = split(dice6, 6)
     return face.view(np.int16), d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
+
+
+def coins_from(bits: Any, m: int) -> np.ndarray:
+    """``m`` fair coins (bool), 64 to a raw word."""
+    words = np.asarray(bits.random_raw((m + 63) // 64), np.uint64)
+    return np.unpackbits(words.view(np.uint8), count=m).view(bool)
 
 
 def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
@@ -295,15 +310,65 @@ def _start_situation(ps: Sequence[Profile], i: int) -> tuple[int, int]:
 
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=1024)
 def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...]
             ) -> _Setup:
+    """The constant tables of one matchup, built in named steps."""
     ps, _, best = matchup_setup(rules, side_a, side_b)
-    n_slots = len(ps)
-    slots = range(n_slots)
     lang = KR.build(ps)
+    groups = len(side_a) > 1 or len(side_b) > 1
+    inflicts = lang.inflicts if lang is not None else frozenset()
+    defences = _defence_fields(ps, rules, best, lang, groups, inflicts)
+    return _Setup(
+        rules=rules, n_slots=len(ps), groups=groups, lang=lang, best=best,
+        **_fighter_fields(ps, rules),
+        **defences,
+        **_attack_fields(ps, rules),
+        **_style_fields(ps, rules),
+        **_switches(ps, rules, best, groups, inflicts, defences),
+        **_range_fields(ps, rules),
+    )
 
-    def opp(kind: int, d: Profile, a: Profile, half: bool) -> int:
+
+def _fighter_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Initiative, thresholds, situation tables, armour and the wound points by rank."""
+    n_slots = len(ps)
+    sit_skill, sit_dodge = [], []
+    for mask in range(1 << n_slots):
+        alive = [bool(mask >> s & 1) for s in range(n_slots)]
+        parts = [situation_parts(ps, alive, s) for s in range(n_slots)]
+        sit_skill.append(tuple(total(sk) for sk, _ in parts))
+        sit_dodge.append(tuple(total(dg) for _, dg in parts))
+    edges, top = [], 0
+    for n in list(rules.hit_table.values())[:-1]:
+        top += n
+        edges.append(top)
+    return dict(
+        side=tuple(p.side for p in ps),
+        base_strike_rank=tuple(p.actions + p.flat + p.strike_rank_mod for p in ps),
+        dice=tuple(p.dice for p in ps),
+        dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
+        wounded_at=tuple(p.thresholds[0] for p in ps),
+        unconscious_at=tuple(p.thresholds[1] for p in ps),
+        killed_at=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
+        death_torso=tuple(p.death[1] for p in ps),
+        skill=tuple(p.c.skill for p in ps),
+        situation_skill=tuple(sit_skill), situation_dodge=tuple(sit_dodge),
+        armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+                           for loc in range(len(T.LOCATIONS))) for p in ps),
+        has_armour=any(v for p in ps for v in p.c.armour.values()),
+        points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
+                     for r in range(MAX_RANK + 1)),
+        hit_edges=tuple(edges),
+    )
+
+
+def _defence_tables(ps: Sequence[Profile], rules: Rules, half: bool
+                    ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Static total of each defence kind ``[kind][d][a]`` (``half``: behind, dodge and block
+    only), :data:`UNAVAILABLE` where it can never be made."""
+
+    def opp(kind: int, d: Profile, a: Profile) -> int:
         if d.side == a.side:
             return UNAVAILABLE
         if kind == WEAPON_PARRY:
@@ -317,35 +382,21 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
             return total(d.dodge_parts(a, half))
         return total(d.block_parts(a, half)) if d.can_block else UNAVAILABLE
 
-    opt = tuple(tuple(tuple(opp(k, d, a, False) for a in ps) for d in ps) for k in KINDS)
+    return tuple(tuple(tuple(opp(k, d, a) if not half or k in (DODGE, BLOCK) else UNAVAILABLE
+                             for a in ps) for d in ps) for k in KINDS)
 
-    def missile_opp(kind: int, d: Profile, a: Profile) -> int:
-        if d.side == a.side or a.missile is None:
-            return UNAVAILABLE
-        if kind == WEAPON_PARRY and rules.missile_weapon_parry and d.can_weapon_parry:
-            return total(d.parry_parts(a, kind))
-        if kind == SHIELD_PARRY and d.has_shield:
-            return total(d.parry_parts(a, kind))
-        return total(d.dodge_parts(a)) if kind == DODGE else UNAVAILABLE
 
-    ranged = range_phase(ps)
-    mdef = tuple(tuple(tuple(missile_opp(k, d, a) if ranged else UNAVAILABLE for a in ps)
-                       for d in ps) for k in KINDS)
-    mkinds = tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
-                                           for d in slots for a in slots))
-    opt_half = tuple(tuple(tuple(opp(k, d, a, True) if k in (DODGE, BLOCK) else UNAVAILABLE
-                                 for a in ps) for d in ps) for k in KINDS)
+def _defence_fields(ps: Sequence[Profile], rules: Rules, best: Any, lang: KR.Dynamic | None,
+                    groups: bool, inflicts: frozenset[str]) -> dict[str, Any]:
+    """The defences: totals, preferences, the kinds anybody may use (pruned in a duel where
+    availability cannot change) and the steps and berserker modifiers."""
+    slots = range(len(ps))
+    opt = _defence_tables(ps, rules, False)
     preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
                  "armour_block": (BLOCK,)}
     pref = tuple(tuple(PREFERRED if k in preferred.get(p.defence_preference, ()) else 0
                        for p in ps) for k in KINDS)
-    groups = len(side_a) > 1 or len(side_b) > 1
-    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
-    inflicts = lang.inflicts if lang is not None else frozenset()
-    any_disarm = rules.disarm_effect != "none" and (
-        any(p.c.riposte_policy == "disarm" for p in ps)
-        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))
-        or "disarmed" in inflicts)
+    any_disarm = _any_disarm(ps, rules, inflicts)
     block_table = opt[BLOCK]
     # per-fight defence modifiers or effects change which defence is best fight by fight
     lang_defends = lang is not None and (bool(inflicts) or any(
@@ -356,17 +407,52 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in slots for a in slots))
-    masks = 1 << n_slots
-    sit_skill, sit_dodge = [], []
-    for mask in range(masks):
-        alive = [bool(mask >> s & 1) for s in slots]
-        row_s, row_d = [], []
-        for s in slots:
-            sk, dg = situation_parts(ps, alive, s)
-            row_s.append(total(sk))
-            row_d.append(total(dg))
-        sit_skill.append(tuple(row_s))
-        sit_dodge.append(tuple(row_d))
+    return dict(
+        defence_total=opt, defence_half=_defence_tables(ps, rules, True), block_total=block_table,
+        step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
+        berserker_mod=tuple(tuple((total(p.berserker_parts(False, k)),
+                                   total(p.berserker_parts(True, k)))
+                                  for p in ps) for k in KINDS),
+        preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+        kinds=kinds, any_disarm=any_disarm, any_behind=DODGE in kinds,
+    )
+
+
+def _any_disarm(ps: Sequence[Profile], rules: Rules, inflicts: frozenset[str]) -> bool:
+    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
+    return rules.disarm_effect != "none" and (
+        any(p.c.riposte_policy == "disarm" for p in ps)
+        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))
+        or "disarmed" in inflicts)
+
+
+def _attack_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Attack totals, damage modifiers and action costs by slot and type."""
+    return dict(
+        damage_mod=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3)) for p in ps),
+        riposte_damage=tuple(int(p.riposte_damage or 0) for p in ps),
+        can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
+        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3)) for p in ps),
+        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules) for t in range(3)) for p in ps),
+        attack_total=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps)
+                           for a in ps),
+        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
+        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
+                                         if a.unarmed is not None and a.side != d.side else 0
+                                         for d in ps) for a in ps),
+        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
+                             if p.unarmed is not None else 0 for p in ps),
+        policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
+        damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d))),
+        unarmed_damage_bonus=_pairs(ps, lambda a, d: total(a.unarmed.damage_parts(d))
+                                    if a.unarmed is not None else 0),
+        missile_damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d, missile=True))
+                                    if a.missile is not None else 0),
+    )
+
+
+def _style_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Policies, formations and the fighting styles' mechanisms by slot."""
 
     def spend(p: Profile) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         loc, shift, dis = [], [], []
@@ -378,38 +464,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         return tuple(loc), tuple(shift), tuple(dis)
 
     spends = [spend(p) for p in ps]
-    edges, top = [], 0
-    for n in list(rules.hit_table.values())[:-1]:
-        top += n
-        edges.append(top)
-    types_used = {best[a][t][k] for a in slots for t in slots for k in range(4)
-                  if ps[a].side != ps[t].side}
-    return _Setup(
-        rules=rules, n_slots=n_slots, side=tuple(p.side for p in ps),
-        base_strike_rank=tuple(p.actions + p.flat + p.strike_rank_mod for p in ps),
-        dice=tuple(p.dice for p in ps),
-        dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
-        wounded_at=tuple(p.thresholds[0] for p in ps),
-        unconscious_at=tuple(p.thresholds[1] for p in ps),
-        killed_at=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
-        death_torso=tuple(p.death[1] for p in ps),
-        damage_mod=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3))  # type: ignore[misc]
-                         for p in ps),
-        riposte_damage=tuple(int(p.riposte_damage or 0) for p in ps),
-        can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
-        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3))  # type: ignore[misc]
-                   for p in ps),
-        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules)  # type: ignore[misc]
-                                for t in range(3))
-                          for p in ps),
-        attack_total=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps)
-                           for a in ps),
-        defence_total=opt, defence_half=opt_half, block_total=block_table,
-        step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
-        berserker_mod=tuple(tuple((total(p.berserker_parts(False, k)),
-                                   total(p.berserker_parts(True, k)))
-                         for p in ps) for k in KINDS),
-        preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+    return dict(
         untrained=tuple(int(p.c.untrained) for p in ps),
         hold=tuple(int(p.c.hold_policy == "react") for p in ps),
         ranked=tuple(int(p.c.formation == "ranked") for p in ps),
@@ -421,22 +476,13 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                     for p in ps),
         any_rear=any(sum(1 for q in ps if q.side == side and q.c.formation == "ranked")
                      > rules.rank_frontage for side in (0, 1)),
-        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
-        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
-                                         if a.unarmed is not None and a.side != d.side else 0
-                                         for d in ps) for a in ps),
-        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
-                             if p.unarmed is not None else 0 for p in ps),
-        best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
-        armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
-                           for loc in range(len(T.LOCATIONS))) for p in ps),
-        has_armour=any(v for p in ps for v in p.c.armour.values()),
         aim_shift=tuple(p.aim_shift for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
         shield_opponents=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
         riposte_policy=tuple(R.RIPOSTE_POLICIES.index(p.c.riposte_policy) for p in ps),
-        overpower_location=tuple(s[0] for s in spends), overpower_shift=tuple(s[1] for s in spends),
+        overpower_location=tuple(s[0] for s in spends),
+        overpower_shift=tuple(s[1] for s in spends),
         overpower_disarm=tuple(s[2] for s in spends),
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
@@ -446,15 +492,18 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         knockout=tuple(int(p.c.knockout and rules.ko_rules) for p in ps),
         surprised=tuple(int(p.c.surprised) for p in ps),
         target_policy=tuple(R.TARGET_POLICIES.index(p.c.target_policy) for p in ps),
-        skill=tuple(p.c.skill for p in ps),
-        situation_skill=tuple(sit_skill), situation_dodge=tuple(sit_dodge), kinds=kinds,
-        points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
-                     for r in range(MAX_RANK + 1)),
-        hit_edges=tuple(edges),
+    )
+
+
+def _switches(ps: Sequence[Profile], rules: Rules, best: Any, groups: bool,
+              inflicts: frozenset[str], defences: dict[str, Any]) -> dict[str, Any]:
+    """Feature switches: whole mechanisms nobody in the matchup can trigger are skipped."""
+    slots = range(len(ps))
+    types_used = {best[a][t][k] for a in slots for t in slots for k in range(4)
+                  if ps[a].side != ps[t].side}
+    return dict(
         any_berserk=any(p.can_berserk and p.c.berserk_trigger != "never" for p in ps)
         or "berserk" in inflicts,
-        any_disarm=any_disarm,
-        any_behind=DODGE in kinds,
         any_shield_limit=groups and any(p.has_shield and p.shield_opponents < 99 for p in ps),
         any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
@@ -462,21 +511,35 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_aim=any(p.aim_shift for p in ps),
         any_assassin_surprise=any(p.style.has("assassin") for p in ps)
         and any(p.c.surprised for p in ps),
-        groups=groups,
+    )
+
+
+def _range_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """The range phase (000.10 DEFAULT): shots, their defences, reloads and ammunition."""
+    slots = range(len(ps))
+    ranged = range_phase(ps)
+
+    def missile_opp(kind: int, d: Profile, a: Profile) -> int:
+        if not ranged or d.side == a.side or a.missile is None:
+            return UNAVAILABLE
+        if kind == WEAPON_PARRY and rules.missile_weapon_parry and d.can_weapon_parry:
+            return total(d.parry_parts(a, kind))
+        if kind == SHIELD_PARRY and d.has_shield:
+            return total(d.parry_parts(a, kind))
+        return total(d.dodge_parts(a)) if kind == DODGE else UNAVAILABLE
+
+    mdef = tuple(tuple(tuple(missile_opp(k, d, a) for a in ps) for d in ps) for k in KINDS)
+    return dict(
         ranged=ranged,
-        shot_total=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side else 0
-                         for d in ps) for a in ps),
-        shot_defence=mdef, shot_kinds=mkinds,
+        shot_total=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side
+                               else 0 for d in ps) for a in ps),
+        shot_defence=mdef,
+        shot_kinds=tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
+                                                 for d in slots for a in slots)),
         missile_damage=tuple(p.missile.damage if p.missile else 0 for p in ps),
         shot_cost=tuple(p.shot_cost for p in ps),
         reload=tuple(p.missile.reload if p.missile else 0 for p in ps),
         ammo=tuple(p.c.missiles if p.missile else 0 for p in ps),
-        damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d))),
-        unarmed_damage_bonus=_pairs(ps, lambda a, d: total(a.unarmed.damage_parts(d))
-                                    if a.unarmed is not None else 0),
-        missile_damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d, missile=True))
-                                    if a.missile is not None else 0),
-        lang=lang,
     )
 
 
