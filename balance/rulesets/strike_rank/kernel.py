@@ -155,9 +155,10 @@ def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
 # --- static tables of one matchup -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Setup:
-    """Per-slot and per-pair constants of one matchup (lists of Python ints by slot)."""
+    """Per-slot and per-pair constants of one matchup (lists of Python ints by slot);
+    compared and hashed by identity (:func:`_static` keeps one per matchup)."""
 
     rules: Rules
     n_slots: int
@@ -647,7 +648,7 @@ def _merge(setups: Sequence[_Setup]) -> _Setup:
     first = setups[0]
     if len(setups) == 1:
         return first
-    changes = {}
+    changes: dict[str, Any] = {}  # stacked tables stand where the setup has tuples
     for name in _NUMERIC:
         value = _combine([getattr(s, name) for s in setups])
         if isinstance(value, _Stack):
@@ -711,13 +712,84 @@ def batch_key(segment: Segment) -> Hashable:
     """Segments with equal keys share a batch: their matchups take the same code path
     (every field outside :data:`_NUMERIC` and the switches derived from them), only their
     numeric tables differ."""
-    return _key(_static(segment.rules, tuple(segment.side_a), tuple(segment.side_b)))
+    return _setup_of(segment)[1]
 
 
-def _key(setup: _Setup) -> Hashable:
-    if setup.lang is not None:  # runs alone (simulate_segments)
-        return ("alone", id(setup))
-    return tuple(getattr(setup, name) for name in _STRUCTURAL)
+_SEEN: dict[tuple[int, ...], tuple[Any, _Setup, Hashable]] = {}
+"""Setup and key by the identity of a segment's rules and fighters (the objects are kept,
+so their ids stay theirs): a round robin's segments share them, and hashing rules and
+fighters for :func:`_static`'s cache each time costs more than the kernel's work."""
+_KEYS: dict[Hashable, int] = {}
+
+
+def _setup_of(segment: Segment) -> tuple[_Setup, Hashable]:
+    ident = (id(segment.rules), *map(id, segment.side_a), -1, *map(id, segment.side_b))
+    seen = _SEEN.get(ident)
+    if seen is None:
+        setup = _static(segment.rules, tuple(segment.side_a), tuple(segment.side_b))
+        if setup.lang is not None:  # runs alone (simulate_segments)
+            key: Hashable = ("alone", id(setup))
+        else:
+            key = _KEYS.setdefault(tuple(getattr(setup, name) for name in _STRUCTURAL),
+                                   len(_KEYS))
+        if len(_SEEN) >= 4096:
+            _SEEN.clear()
+        seen = _SEEN[ident] = ((segment.rules, segment.side_a, segment.side_b), setup, key)
+    return seen[1], seen[2]
+
+
+class _Runs:
+    """The lanes of a batch by segment: segment ``ids[j]`` on the lanes ``starts[j]`` to
+    ``starts[j] + counts[j]`` (a batch keeps each segment's lanes together, in segment
+    order: started in that order, compacted and refilled at the end)."""
+
+    __slots__ = ("counts", "ids", "starts")
+
+    def __init__(self, ids: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> None:
+        self.ids, self.starts, self.counts = ids, starts, counts
+
+    @classmethod
+    def of(cls, seg: np.ndarray) -> _Runs:
+        if len(seg) and bool(np.any(seg[1:] < seg[:-1])):
+            raise AssertionError("a batch's lanes are grouped by segment, in segment order")
+        starts = np.flatnonzero(np.diff(seg, prepend=-1)) if len(seg) else np.zeros(0, np.intp)
+        counts = np.diff(starts, append=len(seg))
+        return cls(seg.take(starts), starts, counts)
+
+    def where(self, keep: np.ndarray) -> _Runs:
+        return _Runs(self.ids[keep], self.starts[keep], self.counts[keep])
+
+    def each(self, bits: Sequence[Any], make: Any) -> np.ndarray:
+        """``make(bits[s], count)`` of each run, one after another."""
+        parts = [make(bits[s], c) for s, c in zip(self.ids.tolist(), self.counts.tolist(),
+                                                   strict=True)]
+        return np.concatenate(parts) if parts else make(bits[0], 0)
+
+
+def _words16(bits: Any, n: int) -> np.ndarray:
+    return np.asarray(bits.random_raw((n + 3) // 4), np.uint64).view(np.uint16)[:n]
+
+
+def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
+    """:func:`uniform` for each run from its segment's bit generator: the words of
+    :func:`balance.dice.codes_from_bits` (each segment's stream read exactly as alone: its
+    words, then redraws for its rejected ones, in order), the rejections of all runs
+    redrawn together."""
+    u = runs.each(bits, _words16)
+    limit = (65536 // k) * k
+    if limit < 65536:
+        bad = np.flatnonzero(u >= limit)
+        if bad.size:
+            ends = np.cumsum(runs.counts)
+            ids = runs.ids.tolist()
+            while bad.size:
+                owner = np.searchsorted(ends, bad, side="right")
+                need = np.bincount(owner, minlength=len(ids))
+                fresh = np.concatenate([_words16(bits[ids[j]], int(need[j]))
+                                        for j in np.flatnonzero(need).tolist()])
+                u[bad] = fresh
+                bad = bad[fresh >= limit]
+    return u
 
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
@@ -769,10 +841,17 @@ class _Lanes:
         for v in _SLOT_VARS:
             setattr(self, v, None)
         self.fight: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
-        self.seg: np.ndarray | None = None  # its segment (a batch of several segments)
+        self.seg: Any = None  # int32: its segment (a batch of several segments; else None)
         self.done: np.ndarray = np.zeros(0, bool)
         self.round: np.ndarray = np.zeros(0, np.int16)  # the round each fight is in
         self.surprise: np.ndarray | None = None  # surprise in force (ambush, first round)
+        self._runs: _Runs | None = None
+
+    def runs(self) -> _Runs:
+        """The lanes by segment (a batch of several segments)."""
+        if self._runs is None:
+            self._runs = _Runs.of(self.seg)
+        return self._runs
 
     def _fight_vars(self) -> list[str]:
         return (["fight", "done", "round"] + (["seg"] if self.seg is not None else [])
@@ -806,6 +885,7 @@ class _Lanes:
         for v in self._fight_vars():
             setattr(self, v, getattr(self, v).take(idx))
         self.n_fights = len(idx)
+        self._runs = None
 
     def extend(self, new: _Lanes) -> None:
         """Append the fights of ``new`` (same matchup) after these."""
@@ -817,6 +897,7 @@ class _Lanes:
         for v in ("fight", "done", "round") + (("seg",) if self.seg is not None else ()):
             setattr(self, v, np.concatenate((getattr(self, v), getattr(new, v))))
         self.n_fights += new.n_fights
+        self._runs = None
 
 
 class _Who:
@@ -825,6 +906,7 @@ class _Who:
     a :class:`_Stack` table)."""
 
     __slots__ = ("hot", "idx", "key")
+    key: Any  # int32 per lane, or None alone
 
     def __init__(self, idx: np.ndarray, n_slots: int, seg: np.ndarray | None = None) -> None:
         self.idx = idx.astype(np.int16, copy=False)
@@ -878,39 +960,41 @@ class _Kernel:
         makes alone when ``guard.any()`` holds for it; 0 in the other lanes."""
         if self.single:
             return uniform(self.bits, lanes.n_fights, k)
-        return self.guarded(lanes.seg, guard, lambda seg: self.rng.codes(k, seg), np.uint16)
+        return self.guarded(lanes, guard, lambda runs: _run_codes(k, runs, self.rng.bits),
+                            np.uint16)
 
     def words_at(self, lanes: _Lanes, idx: np.ndarray, k: int) -> np.ndarray:
-        """A word as :meth:`words` for each of the lanes ``idx``."""
+        """A word as :meth:`words` for each of the lanes ``idx`` (ascending)."""
         if self.single:
             return uniform(self.bits, len(idx), k)
-        return self.rng.codes(k, lanes.seg.take(idx))
+        return _run_codes(k, _Runs.of(lanes.seg.take(idx)), self.rng.bits)
 
     def raw31(self, lanes: _Lanes, guard: np.ndarray | None) -> np.ndarray:
         """31 random bits per lane (int64), as :meth:`words` draws."""
         if self.single:
             return (self.bits.random_raw(lanes.n_fights) >> np.uint64(33)).astype(np.int64)
-        raw = self.guarded(lanes.seg, guard, self.rng.raw, np.uint64)
+        raw = self.guarded(lanes, guard, lambda runs: runs.each(
+            self.rng.bits, lambda b, c: np.asarray(b.random_raw(c), np.uint64)), np.uint64)
         return (raw >> np.uint64(33)).astype(np.int64)
 
-    def coins(self, lanes: _Lanes) -> np.ndarray:
+    def coins(self, lanes: _Lanes, guard: np.ndarray | None = None) -> np.ndarray:
         """A fair coin per lane, 64 to a raw word of its segment's stream."""
         if self.single:
             return coins_from(self.bits, lanes.n_fights)
-        return self.rng.draw_bits(lanes.seg, coins_from)
+        return self.guarded(lanes, guard, lambda runs: runs.each(self.rng.bits, coins_from),
+                            bool)
 
-    def guarded(self, seg: np.ndarray, guard: np.ndarray | None, draw: Any, dtype: Any
+    def guarded(self, lanes: _Lanes, guard: np.ndarray | None, draw: Any, dtype: Any
                 ) -> np.ndarray:
-        if guard is not None:
-            has = np.zeros(self.n_segments, bool)
-            has[seg[guard]] = True
-            live = has.take(seg)
-            if not live.all():
-                out = np.zeros(len(seg), dtype)
-                idx = np.flatnonzero(live)
-                out[idx] = draw(seg.take(idx))
+        """``draw(runs)`` for the lanes of the segments with a lane in ``guard``."""
+        runs = lanes.runs()
+        if guard is not None and len(runs.ids):
+            has = np.logical_or.reduceat(guard, runs.starts)
+            if not has.all():
+                out = np.zeros(lanes.n_fights, dtype)
+                out[np.repeat(has, runs.counts)] = draw(runs.where(has))
                 return out
-        return draw(seg)
+        return draw(runs)
 
     # --- selection helpers ---------------------------------------------------------------
     def who(self, idx: np.ndarray, lanes: _Lanes) -> _Who:
@@ -960,7 +1044,7 @@ class _Kernel:
             return value.table.take(lanes.seg).astype(dtype)
         return np.full(lanes.n_fights, value, dtype)
 
-    def lookup(self, tab: Any, seg: np.ndarray | None, index: np.ndarray) -> np.ndarray:
+    def lookup(self, tab: Any, seg: Any, index: np.ndarray) -> np.ndarray:
         """``tab[index]`` per lane, ``index`` into its segment's raveled table (``seg``: the
         lanes' segments, from :meth:`segs`)."""
         if isinstance(tab, _Stack):
@@ -1262,9 +1346,7 @@ class _Kernel:
             rule = self.at(self.duel_tie, lanes)
             first |= tie & (rule > 0)
             if bool((self.duel_tie.table < 0).any()):
-                coin = self.guarded(lanes.seg, rule < 0,
-                                    lambda seg: self.rng.draw_bits(seg, coins_from), bool)
-                first |= tie & (rule < 0) & coin
+                first |= tie & (rule < 0) & self.coins(lanes, rule < 0)
         elif self.duel_tie < 0:
             first |= tie & self.coins(lanes)
         elif self.duel_tie:
@@ -2219,15 +2301,16 @@ def simulate_segments(segments: Sequence[Segment], rng: SegmentedRng) -> list[Ou
     """The fights of each segment (:mod:`balance.batching`): segments sharing a
     :func:`batch_key` run in one batch, each on its own stream; a segment larger than the
     batch, or with per-fight rows of the rules language, runs alone."""
-    setups = [_static(s.rules, tuple(s.side_a), tuple(s.side_b)) for s in segments]
+    found = [_setup_of(s) for s in segments]
+    setups = [setup for setup, _ in found]
     out: list[Outcomes | None] = [None] * len(segments)
     groups: dict[Hashable, list[int]] = {}
-    for i, (segment, setup) in enumerate(zip(segments, setups, strict=True)):
+    for i, (segment, (setup, key)) in enumerate(zip(segments, found, strict=True)):
         if segment.n > BATCH or setup.lang is not None:
             one = SegmentedRng([rng.generators[i]])
             out[i] = _Kernel([setup], one).run([segment.n])[0]
         else:
-            groups.setdefault(_key(setup), []).append(i)
+            groups.setdefault(key, []).append(i)
     for members in groups.values():
         batch = SegmentedRng([rng.generators[i] for i in members])
         results = _Kernel([setups[i] for i in members], batch).run(
