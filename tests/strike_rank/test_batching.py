@@ -93,3 +93,16 @@ def test_segments_of_other_code_paths_do_not_share_a_key(rs: StrikeRank) -> None
     group = Segment(Rules(), (STYLE_PRESETS["knight"],) * 2, (STYLE_PRESETS["brawler"],), 10)
     budget = Segment(Rules(action_economy="budget"), duel.side_a, duel.side_b, 10)
     assert len({rs.batch_key(s) for s in (duel, group, budget)}) == 3
+
+
+@pytest.mark.parametrize("k", [400, 720, 1296, 60, 7, 65536])
+def test_run_codes_read_each_segments_stream_as_segmented_rng_does(k: int) -> None:
+    """The kernel's draw over runs of lanes gives each segment the words
+    ``SegmentedRng.codes`` (and so ``codes_from_bits`` alone) gives it, rejections and
+    redraws included."""
+    seg = np.repeat(np.array([0, 2, 3, 5], np.int32), [900, 3, 1200, 57])
+    ours = [np.random.default_rng(40 + s) for s in range(6)]
+    theirs = SegmentedRng([np.random.default_rng(40 + s) for s in range(6)])
+    for _ in range(3):
+        got = K._run_codes(k, K._Runs.of(seg), [g.bit_generator for g in ours])
+        assert np.array_equal(got, theirs.codes(k, seg))

@@ -9,7 +9,14 @@ gathers, and updates are masked, full-width, in-place arithmetic: on this hardwa
 element-wise operation costs ~0.1 ns per fight while a gather, scatter, ``np.where`` on a
 random mask or bounded random integer costs 3-10 ns.  Rare events (ripostes, overpower
 blocks, add-d20 ties, group re-targeting, deaths in groups) are handled on index subsets.
-Finished fights are compacted out once a quarter of a batch has finished.
+Finished fights are compacted out once a quarter of a segment's lanes have finished.
+
+Many matchups share a batch (:mod:`balance.batching`): segments whose matchups take the same
+code path (:func:`batch_key`) run together, their numeric tables stacked by segment
+(:class:`_Stack`, gathered per lane by ``segment * n_slots + slot``); every draw is made for
+the lanes of each segment from that segment's stream, as that segment alone would make it
+(a draw site guarded by ``mask.any()`` draws for the segments with a lane in ``mask``), and
+freed lanes take whole segments, so a segment's fights end the same way in any batch.
 
 Random numbers come from the generator's raw 64-bit output viewed as 16-bit words, made
 exactly uniform on ``[0, k)`` by rejection (``u < 65536 - 65536 % k``).  One word gives
