@@ -66,7 +66,8 @@ class Segment:
     side_b: tuple[Any, ...]
     n: int
     key: tuple[Any, ...] = ()
-    index: int = 0
+    index: int | str = 0
+    """The chunk's number, or a named stream of the matchup (best play's ``"screen"``)."""
 
     def stream(self, entropy: int) -> np.random.Generator:
         return stream(entropy, *self.key, self.index)

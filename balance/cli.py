@@ -371,6 +371,10 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="what a draw scores (default 0.5, or the rules' own draw_worth)")
     p.add_argument("--method", choices=("exact", "simulate"), default=None,
                    help="default: exact where the ruleset's solver answers, else simulate")
+    p.add_argument("--play", choices=("default", "best"), default="default",
+                   help="default: the policies as given; best: at every value tried, each "
+                        "side's policies chosen to do its best against the other's (exact "
+                        "where a best-play solver reaches, else Monte Carlo; matchup mode)")
     p.add_argument("--seed", type=_seed, default=None,
                    help="root seed of the common random numbers (default: fresh entropy, "
                         "printed; 0 with --entrants)")
@@ -1095,6 +1099,9 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
         if args.max_fights is not None:
             raise SpecError("--max-fights applies to the matchup mode (no --entrants); the "
                             "round robin mode's fights are -n per pair and value")
+        if args.play != "default":
+            raise SpecError("--play best applies to the matchup mode (no --entrants); the "
+                            "round robin mode plays the policies as given")
         names = [p.strip() for p in args.entrants.split(",")]
         _handicaps_budget(args, tuning, names)
         margin = 0.02 if args.margin is None else args.margin
@@ -1108,7 +1115,8 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
     rs, rules, side_a, side_b = _matchup(args)
     if args.method == "simulate" or (args.method is None
                                      and rs.exact_check(rules, side_a, side_b) is not None):
-        cap = args.max_fights or tuning.MAX_FIGHTS
+        cap = args.max_fights or (tuning.BEST_MAX_FIGHTS if args.play == "best"
+                                  else tuning.MAX_FIGHTS)
         # the two values that bracket the crossing, each simulated to the cap (the worst
         # case of the bracket; refining inside it reuses their fights' streams)
         budget.check(budget.estimate(rs, rules, side_a, side_b, fights=2 * cap,
@@ -1117,7 +1125,7 @@ def _tuned(args: argparse.Namespace, tuning: Any, common: dict[str, Any]) -> Any
     extra = {} if args.max_fights is None else {"max_fights": args.max_fights}
     return tuning.tune(rs, side_a, side_b, rules=rules, target=args.target,
                        metric=args.metric, precision=args.precision, seed=args.seed,
-                       **common, **extra)
+                       play=args.play, **common, **extra)
 
 
 def _handicaps_budget(args: argparse.Namespace, tuning: Any, names: list[str]) -> None:

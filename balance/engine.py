@@ -17,10 +17,12 @@ import numpy as np
 from . import stats
 from .batching import Segment, SegmentedRng, pack
 from .errors import SpecError
+from .outcomes import Outcomes
 from .results import Tally
 from .rulesets.base import Ruleset, Side
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "chunk_sizes", "run", "run_chunk", "run_segments"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "MAX_FIGHTS", "batches", "chunk_sizes", "run", "run_chunk",
+           "run_segments", "simulate_segments"]
 
 DEFAULT_CHUNK_SIZE = 1 << 18
 """Fights per chunk: large enough to amortise NumPy's per-call overhead, small enough that
@@ -52,24 +54,50 @@ def run_chunk(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, size:
     return run_segments(ruleset, [segment], entropy=entropy)[0]
 
 
+def batches(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset``'s kernel runs many segments in one call (it overrides
+    :meth:`~balance.rulesets.base.Ruleset.simulate_segments`): only then is it worth
+    sending many small chunks as one task."""
+    return type(ruleset).simulate_segments is not Ruleset.simulate_segments
+
+
 def run_segments(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
                  batch_fights: int = DEFAULT_CHUNK_SIZE) -> list[Tally]:
     """The tally of each segment, the segments packed into kernel calls of at most
     ``batch_fights`` fights (:func:`balance.batching.pack`, grouped by the ruleset's
     ``batch_key``).  A segment's tally is the one it has alone, whatever it is packed with."""
     tallies: list[Tally | None] = [None] * len(segments)
+    for members, outcomes in _packed(ruleset, segments, entropy, batch_fights):
+        for i, out in zip(members, outcomes, strict=True):
+            tallies[i] = Tally.from_outcomes(out)
+    return [t for t in tallies if t is not None]
+
+
+def simulate_segments(ruleset: Ruleset, segments: Sequence[Segment], *, entropy: int,
+                      batch_fights: int = DEFAULT_CHUNK_SIZE) -> list[Outcomes]:
+    """As :func:`run_segments`, each segment's fights themselves (for callers that read
+    fight by fight, such as best play's paired screening fights)."""
+    found: list[Outcomes | None] = [None] * len(segments)
+    for members, outcomes in _packed(ruleset, segments, entropy, batch_fights):
+        for i, out in zip(members, outcomes, strict=True):
+            found[i] = out
+    return [o for o in found if o is not None]
+
+
+def _packed(ruleset: Ruleset, segments: Sequence[Segment], entropy: int, batch_fights: int
+            ) -> Iterator[tuple[list[int], list[Outcomes]]]:
+    """Each kernel call's segment indices and outcomes, checked for size."""
     for members in pack(segments, key=ruleset.batch_key, batch_fights=batch_fights):
         batch = [segments[i] for i in members]
         outcomes = ruleset.simulate_segments(batch, SegmentedRng.of(batch, entropy))
         if len(outcomes) != len(batch):
             raise RuntimeError(f"{ruleset.name} kernel returned {len(outcomes)} segments, "
                                f"not {len(batch)}")
-        for i, segment, out in zip(members, batch, outcomes, strict=True):
+        for segment, out in zip(batch, outcomes, strict=True):
             if len(out) != segment.n:
                 raise RuntimeError(f"{ruleset.name} kernel returned {len(out)} fights, "
                                    f"not {segment.n}")
-            tallies[i] = Tally.from_outcomes(out)
-    return [t for t in tallies if t is not None]
+        yield members, list(outcomes)
 
 
 def run(ruleset: Ruleset, rules: Any, side_a: Side, side_b: Side, *, entropy: int,

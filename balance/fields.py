@@ -56,11 +56,12 @@ class Table(Mapping[str, Any]):
     those of the default and the rest are kept.
     """
 
-    __slots__ = ("_d",)
+    __slots__ = ("_d", "_hash")
 
     def __init__(self, data: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
         items = data.items() if isinstance(data, Mapping) else data
         self._d = {str(k): _freeze(v) for k, v in items}
+        self._hash: int | None = None
 
     def __getitem__(self, key: str) -> Any:
         return self._d[key]
@@ -72,7 +73,11 @@ class Table(Mapping[str, Any]):
         return len(self._d)
 
     def __hash__(self) -> int:
-        return hash(tuple(sorted(self._d.items(), key=lambda kv: kv[0])))
+        # made once: a rules object is hashed by every cache it keys (its tables are most
+        # of the work); never pickled (__reduce__), as string hashes differ by process
+        if self._hash is None:
+            self._hash = hash(tuple(sorted(self._d.items(), key=lambda kv: kv[0])))
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mapping) and dict(self._d) == dict(other)
@@ -480,7 +485,9 @@ def build(cls: type, values: Mapping[str, Any] | None = None, *, base: Any = Non
     through the same checks.  A row given for a content table under the name of a built-in
     row warns (:class:`RowReplaced`, once per row and process): it replaces that row.
     """
-    values = dict(values or {})
+    from .rowkeys import fold
+
+    values = fold(cls, values or {}, base)  # weapons.bola.like=thrown: into its table
     converted = {name: coerce(cls, name, value) for name, value in values.items()}
     made = cls(**converted) if base is None else dataclasses.replace(base, **converted)
     if converted:  # once the rows are read: a refused row is one error, not a warning too

@@ -1,5 +1,6 @@
 """``balance show RULESET TABLE [ROW]``: one table of a ruleset's rules, row by row, each
-with its provenance.
+with its provenance; one row also with the ``--rule`` arguments that write it
+(:mod:`balance.rowkeys`).
 
 A row's provenance says where it comes from: ``built-in [TAG]`` (the rules as shipped,
 with the field's provenance tag), ``from FILE`` (a rules file's ``[rules]``) or ``from
@@ -16,6 +17,7 @@ from typing import Any
 
 from .errors import SpecError, did_you_mean
 from .fields import Table, describe_fields, plain
+from .rowkeys import arguments, split_key
 from .rulesets.base import Ruleset
 
 __all__ = ["show_table", "table_rows"]
@@ -49,13 +51,19 @@ def table_rows(rs: Ruleset, table: str, *, file: str | None = None,
 
 
 def _keys(rs: Ruleset, table: str, overrides: Mapping[str, Any]) -> set[str]:
-    """The rows an override of ``table`` gives (a table, or ``key:value,...`` text)."""
+    """The rows an override of ``table`` gives (a table, ``key:value,...`` text, or key
+    paths ``TABLE.ROW[.COLUMN]``)."""
     value = overrides.get(table)
+    rows: set[str] = set()
     if isinstance(value, Mapping):
-        return set(value)
-    if isinstance(value, str):
-        return {part.partition(":")[0].strip() for part in value.split(",") if ":" in part}
-    return set()
+        rows = set(value)
+    elif isinstance(value, str):
+        rows = {part.partition(":")[0].strip() for part in value.split(",") if ":" in part}
+    for key in overrides:
+        parts = split_key(key) if isinstance(key, str) else None
+        if parts is not None and parts[0] == table:
+            rows.add(parts[1])
+    return rows
 
 
 def show_table(rs: Ruleset, table: str, row: str | None = None, *, file: str | None = None,
@@ -70,6 +78,7 @@ def show_table(rs: Ruleset, table: str, row: str | None = None, *, file: str | N
             names = [r["row"] for r in shown["rows"]]
             raise SpecError(f"{rs.name} rules table {table!r} has no row {row!r}"
                             f"{did_you_mean(row, names)}; rows: {', '.join(names) or 'none'}")
+        rows = [{**r, "command_line": arguments(table, r["row"], r["value"])[0]} for r in rows]
         shown = {**shown, "rows": rows}
     if as_json:
         print(json.dumps(shown, indent=2, default=str))
@@ -79,6 +88,11 @@ def show_table(rs: Ruleset, table: str, row: str | None = None, *, file: str | N
         print("  (no rows)")
     for r in rows:
         print("\n".join(_row_lines(r["row"], r["value"], r["provenance"])))
+    if row is not None:  # the row on the command line (balance.rowkeys)
+        args, notes = arguments(table, row, rows[0]["value"])
+        print("  on the command line:\n" + "\n".join(f"    {a}" for a in args))
+        for note in notes:
+            print(f"    ({note})")
     return 0
 
 

@@ -14,13 +14,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "benjamini_hochberg",
     "bradley_terry",
     "chi2_homogeneity",
     "clopper_pearson",
     "domination_margin",
     "gof_pvalue",
     "half_width",
+    "holm",
     "newcombe",
+    "normal_pvalue",
     "symmetric_nash",
     "wilson",
     "z_value",
@@ -157,6 +160,67 @@ def chi2_homogeneity(counts_a: np.ndarray, counts_b: np.ndarray, *, min_expected
 
     table = np.array([rows_a, rows_b])
     return float(_st.chi2_contingency(table, correction=False).pvalue)
+
+
+# --- many comparisons at once --------------------------------------------------------------
+
+
+def normal_pvalue(diff: ArrayLike, se: ArrayLike, beyond: ArrayLike = 0.0) -> np.ndarray:
+    """Two-sided p-value that a difference lies beyond ``beyond`` (in its own direction).
+
+    ``2 * (1 - Phi((|diff| - beyond) / se))``, capped at 1: below 0.05 exactly where the 95%
+    interval ``diff +/- 1.96 se`` clears ``beyond`` on the side of ``diff`` (the rule a
+    verdict reads one comparison by).  ``se == 0`` (an exact difference) gives 0 where
+    ``|diff| > beyond`` and 1 elsewhere.
+    """
+    diff = np.abs(np.asarray(diff, dtype=float))
+    se = np.asarray(se, dtype=float)
+    gap = diff - np.asarray(beyond, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, gap / np.where(se > 0, se, 1.0), np.where(gap > 0, np.inf, -np.inf))
+    tail = np.array([NormalDist().cdf(-float(v)) if np.isfinite(v) else (0.0 if v > 0 else 1.0)
+                     for v in np.ravel(z)]).reshape(z.shape)
+    return np.minimum(2 * tail, 1.0)
+
+
+def holm(pvalues: ArrayLike) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control).
+
+    The ``i``-th smallest of ``m`` p-values is multiplied by ``m - i + 1`` (``i`` from 1),
+    made non-decreasing along that order and capped at 1; rejecting every hypothesis whose
+    adjusted value is below ``alpha`` keeps the chance of any false rejection at most
+    ``alpha``, whatever the dependence between the tests (Holm 1979).
+    """
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    scaled = (m - np.arange(m)) * p[order]
+    adjusted = np.minimum(np.maximum.accumulate(scaled), 1.0)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out.reshape(p.shape)
+
+
+def benjamini_hochberg(pvalues: ArrayLike) -> np.ndarray:
+    """Benjamini-Hochberg step-up adjusted p-values (false discovery rate control).
+
+    The ``i``-th smallest of ``m`` p-values is multiplied by ``m / i``, made non-decreasing
+    from the largest down and capped at 1; rejecting those below ``q`` keeps the expected
+    share of false rejections among the rejections at most ``q`` for independent or
+    positively dependent tests (Benjamini and Hochberg 1995).
+    """
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    adjusted = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out.reshape(p.shape)
 
 
 # --- differences, ratings and equilibria -------------------------------------------------

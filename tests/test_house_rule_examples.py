@@ -42,7 +42,8 @@ def test_the_rules_file_runs_through_every_command(ruleset, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["crt-shield-experiment", "pool-wounded-defence-experiment"])
+@pytest.mark.parametrize("name", ["crt-shield-experiment", "pool-wounded-defence-experiment",
+                                  "pool-sunder-experiment"])
 def test_the_experiment_becomes_a_report_with_a_verdict(name, tmp_path, capsys):
     run = tmp_path / "run"
     assert main(["sweep", str(ROOT / "examples" / f"{name}.toml"), "--out", str(run), "-q",

@@ -883,10 +883,53 @@ class _Sampler:
                                rng=rng)
         if len(out) != n:
             raise RuntimeError(f"{self.rs.name} kernel returned {len(out)} fights, not {n}")
+        self._count(i, j, n)
+        return np.asarray(out.winner)
+
+    def prefetch(self, pairs: Iterator[tuple[int, int]] | Sequence[tuple[int, int]], *,
+                 k: int = 0, stage: str | None = None) -> None:
+        """Run in shared kernel calls (:func:`balance.engine.simulate_segments`) what
+        :meth:`counts` (chunks ``0..k-1``) or :meth:`screen` (``stage``) would run pair by
+        pair for ``pairs``: the same fights on the same streams, fewer calls.  A batch the
+        kernel refuses is left to the pair-by-pair calls, which name the profile."""
+        from ..batching import Segment
+        from ..engine import simulate_segments
+
+        wanted: list[tuple[int, int, Any]] = []
+        segments: list[Segment] = []
+        for i, j in dict.fromkeys(pairs):
+            if stage is None:
+                have = len(self.chunks.get((i, j), ()))
+                todo: list[Any] = list(range(have, k))
+                size = self.chunk_size
+            else:
+                done = (i, j) in (self.screens if stage == "screen" else self.confirms)
+                todo = [] if done else [stage]
+                size = self.screen_size if stage == "screen" else 4 * self.screen_size
+            for index in todo:
+                wanted.append((i, j, index))
+                segments.append(Segment(self.rules, tuple(self.space_a.sides[i]),
+                                        tuple(self.space_b.sides[j]), size, self.key, index))
+        if len(segments) < 2:
+            return
+        try:
+            found = simulate_segments(self.rs, segments, entropy=self.entropy)
+        except SpecError:
+            return
+        for (i, j, _), segment, out in zip(wanted, segments, found, strict=True):
+            self._count(i, j, segment.n)
+            winner = np.asarray(out.winner)
+            if stage is None:
+                self.chunks.setdefault((i, j), []).append(
+                    np.bincount(winner.astype(np.int64), minlength=3)[:3])
+            else:
+                (self.screens if stage == "screen" else self.confirms)[(i, j)] = \
+                    self.points[winner.astype(np.intp)]
+
+    def _count(self, i: int, j: int, n: int) -> None:
         self.fights += n
         self.space_a.evaluated.add(i)
         self.space_b.evaluated.add(j)
-        return np.asarray(out.winner)
 
     def counts(self, i: int, j: int, k: int) -> np.ndarray:
         """int64 ``(k, 3)``: draws, A wins, B wins of chunks ``0..k-1`` of pair ``(i, j)``."""
@@ -910,6 +953,7 @@ class _Sampler:
 
     def tensor(self, rows: Sequence[int], cols: Sequence[int], k: int) -> np.ndarray:
         """int64 ``(k, len(rows), len(cols), 3)``: every pair's chunk counts."""
+        self.prefetch([(i, j) for i in rows for j in cols], k=k)
         return np.stack([np.stack([self.counts(i, j, k) for j in cols], axis=1)
                          for i in rows], axis=1)
 
@@ -925,11 +969,20 @@ def _side_score(space: ProfileSpace, sampler: _Sampler, index: int,
     return total if space.seat == "a" else -total
 
 
+def _prefetch_scores(space: ProfileSpace, sampler: _Sampler, indices: Sequence[int],
+                     opponent: Sequence[tuple[int, float]], stage: str) -> None:
+    """The ``stage`` fights :func:`_side_score` reads for each of ``indices``, in shared
+    kernel calls."""
+    sampler.prefetch([(i, j) if space.seat == "a" else (j, i)
+                      for i in indices for j, _ in opponent], stage=stage)
+
+
 def _gain(space: ProfileSpace, sampler: _Sampler, index: int,
           own: Sequence[tuple[int, float]], opponent: Sequence[tuple[int, float]],
           stage: str) -> tuple[float, float]:
     """How much profile ``index`` gains over the side's own equilibrium mix, and the
     standard error of that gain (per-fight paired differences on common streams)."""
+    _prefetch_scores(space, sampler, [index, *(i for i, _ in own)], opponent, stage)
     base = sum(w * _side_score(space, sampler, i, opponent, stage) for i, w in own)
     diff = _side_score(space, sampler, index, opponent, stage) - base
     se = float(np.std(diff, ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
@@ -971,13 +1024,16 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
 
     if space.small:  # every distinct profile, the least change first
         listed = space.listed()
+        _prefetch_scores(space, sampler, listed, opponent, "screen")
         top = max(listed, key=mean)
         return next(i for i in listed if i == top or not better(top, i))
+    _prefetch_scores(space, sampler, [i for i, _ in own], opponent, "screen")
     best = max((i for i, _ in own), key=mean)
     for _ in range(MAX_SWEEPS):
         moves = list(space.neighbours(best))
         if not moves:
             break
+        _prefetch_scores(space, sampler, moves, opponent, "screen")
         top = max(moves, key=mean)
         if not better(top, best):
             break

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..api import METHODS, matchup
-from ..engine import DEFAULT_CHUNK_SIZE, run
+from ..batching import Segment, pack
+from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS, reached, run_segments
 from ..errors import SpecError
 from ..fields import check_text, plain
 from ..random import root_entropy
-from ..results import Summary
+from ..results import Summary, Tally
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
 
 __all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix",
@@ -124,34 +127,121 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     if method == "exact":
         return _exact_round_robin(rs.name, names, resolved, progress)
     return _simulated_round_robin(names, resolved, n=n, precision=precision, seed=seed,
-                                  chunk_size=chunk_size, progress=progress)
+                                  chunk_size=chunk_size, progress=progress, workers=workers)
 
 
 
 def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]], *, n: int,
                            precision: float | None, seed: int | None, chunk_size: int,
-                           progress: Callable[[int, int], None] | None) -> pd.DataFrame:
+                           progress: Callable[[int, int], None] | None,
+                           workers: int | None = None, pool: Any = None) -> pd.DataFrame:
     """The Monte Carlo round robin: each ordered pair on its own streams, keyed by the two
-    names (see :func:`round_robin`)."""
+    names (see :func:`round_robin`).  Every pair's chunks are segments of shared kernel
+    calls (:func:`balance.engine.run_segments`); with ``precision``, chunk ``i`` of every
+    pair still short of it runs in wave ``i``, each pair stopping where
+    :func:`balance.engine.run` would.  Counts are the same alone, in any company, on any
+    executor: ``pool`` (a ``concurrent.futures`` executor) or ``workers`` processes."""
     entropy = root_entropy(seed)
+    rs = resolved[0][2]
+    cap = n if precision is None else MAX_FIGHTS
+    n_chunks = -(-cap // chunk_size)
+
+    def size(index: int) -> int:  # as engine.chunk_sizes
+        return min(chunk_size, cap - index * chunk_size)
+
+    totals = [Tally.empty(getattr(rs, "causes", ())) for _ in resolved]
+    seconds = [0.0] * len(resolved)
+    open_ = list(range(len(resolved)))
+    finished = 0
+    with _batch_pool(workers, pool, len(resolved) * (n_chunks if precision is None else 1)
+                     ) as executor:
+        wave = 0
+        while open_ and wave < n_chunks:
+            indices = range(n_chunks) if precision is None else range(wave, wave + 1)
+            wave = indices[-1] + 1
+            segments = [Segment(m[3], tuple(m[4]), tuple(m[5]), size(i),
+                                ("round-robin", m[0], m[1]), i)
+                        for p in open_ for m in (resolved[p],) for i in indices]
+            owners = [p for p in open_ for _ in indices]
+            left = Counter(owners)
+            still = []
+            for j, tally, spent in _run_batches(rs, segments, entropy, executor):
+                p = owners[j]  # a pair's chunks come in index order, folded as engine.run
+                totals[p], seconds[p], left[p] = totals[p] + tally, seconds[p] + spent, left[p] - 1
+                if left[p]:
+                    continue
+                if precision is not None and wave < n_chunks \
+                        and not reached(totals[p], precision):
+                    still.append(p)
+                    continue
+                finished += 1
+                if progress is not None:
+                    progress(finished, len(resolved))
+            open_ = sorted(still)
     rows = []
-    for i, (a, b, rs, rules_obj, side_a, side_b) in enumerate(resolved):
-        start = time.perf_counter()
-        tally = run(rs, rules_obj, side_a, side_b, entropy=entropy, n=n if precision is None
-                    else None, precision=precision, key=("round-robin", a, b),
-                    chunk_size=chunk_size)
-        summary = Summary(rs.name, tally)
+    for p, (a, b, rs_, rules_obj, side_a, side_b) in enumerate(resolved):
+        tally = totals[p]
         draws, a_wins, b_wins = (int(v) for v in tally.wins)
-        rows.append({"a": a, "b": b, **summary.to_row(), "a_wins": a_wins, "b_wins": b_wins,
-                     "draws": draws, "policies": _disclosed(rs, rules_obj, side_a, side_b),
-                     "elapsed_s": time.perf_counter() - start})
-        if progress is not None:
-            progress(i + 1, len(resolved))
+        rows.append({"a": a, "b": b, **Summary(rs_.name, tally).to_row(), "a_wins": a_wins,
+                     "b_wins": b_wins, "draws": draws,
+                     "policies": _disclosed(rs_, rules_obj, side_a, side_b),
+                     "elapsed_s": seconds[p]})
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": rs.name, "seed": seed, "entropy": entropy,
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
                         "play": "default"})
     return frame
+
+
+@contextlib.contextmanager
+def _batch_pool(workers: int | None, pool: Any, n_tasks: int) -> Iterator[Any]:
+    """The executor batches go to: ``pool`` as given, else ``workers`` processes (as
+    :func:`_map_pairs` starts them), else ``None`` (here)."""
+    if pool is not None or not workers or workers <= 1 or n_tasks <= 1:
+        yield pool
+        return
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    from ..budget import MAX_WORKERS
+
+    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    with cf.ProcessPoolExecutor(max_workers=min(workers, MAX_WORKERS),
+                                mp_context=mp.get_context(method)) as executor:
+        yield executor
+
+
+def _run_batches(rs: Any, segments: Sequence[Segment], entropy: int, executor: Any
+                 ) -> Iterator[tuple[int, Tally, float]]:
+    """``(segment index, tally, seconds)`` of every segment, the segments packed into
+    batches of the ruleset's ``batch_key`` (:func:`balance.batching.pack`), each batch one
+    task on ``executor`` (here when ``None``); a batch's seconds are shared out by fights."""
+    from ..rulesets import portable
+
+    batches = list(pack(segments, key=rs.batch_key, batch_fights=DEFAULT_CHUNK_SIZE))
+    if executor is None:
+        results = (segments_task(rs, False, [segments[i] for i in b], entropy)
+                   for b in batches)
+    else:
+        ref = portable(rs)
+        results = executor.map(segments_task, *zip(*(
+            (*ref, [segments[i] for i in b], entropy) for b in batches), strict=True))
+    for members, (tallies, spent) in zip(batches, results, strict=True):
+        fights = sum(segments[i].n for i in members)
+        for i, tally in zip(members, tallies, strict=True):
+            yield i, tally, spent * segments[i].n / fights
+
+
+def segments_task(ruleset: Any, allow_import: bool, segments: Sequence[Segment], entropy: int
+                  ) -> tuple[list[Tally], float]:
+    """One batch (a task: runs in any process; the ruleset as :func:`balance.rulesets.portable`
+    gives it, or the object itself here): each segment's tally and the wall seconds."""
+    from ..rulesets import resolve
+
+    rs = resolve(ruleset, allow_import=allow_import) if isinstance(ruleset, str) else ruleset
+    start = time.perf_counter()
+    tallies = run_segments(rs, segments, entropy=entropy)
+    return tallies, time.perf_counter() - start
 
 
 def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = None,

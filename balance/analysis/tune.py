@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 
 from .. import stats
-from ..api import get, matchup
+from ..api import check_play, get, matchup
 from ..errors import IntractableError, SpecError
 from ..fields import check_text
 from ..labels import field_label, rate_with_interval
@@ -88,6 +88,9 @@ CHUNK_SIZE = 1 << 14
 """Fights per kernel call while tuning; also the first sample size of every value."""
 MAX_FIGHTS = 1 << 22
 """Default cap on the fights simulated at one knob value."""
+BEST_MAX_FIGHTS = 1 << 16
+"""Default cap under Monte Carlo best play: fights a profile pair at one knob value (each
+value is a game solved over the policy profiles)."""
 MAX_VALUES = 400
 """Most refinement steps of one search (a guard against a flat, noisy curve)."""
 MAX_WINDOW = 24
@@ -95,6 +98,13 @@ MAX_WINDOW = 24
 within noise of the target (a plateau), and the interval is reported as at least that."""
 RR_FIGHTS = 20_000
 """Default fights per ordered pair and knob value in a simulated round robin."""
+NEAR = 0.01
+"""An integer knob's answer: a whole value whose rate is within this of the target (one
+point; its interval's nearer end, simulated) is the answer; beyond it, the answer is that no
+whole value gets there, with the two that bracket the target."""
+WHOLE_HALF_WIDTH = 0.005
+"""Simulated integer knob: the two whole values bracketing the target are simulated until
+their rates' 95% half-widths are at most this (half a point), or the cap."""
 
 Progress = Callable[[int], None]
 """Called with the number of evaluations so far (a knob value's rate, simulated or solved)."""
@@ -119,6 +129,15 @@ class Knob:
     high: float
     label: str = ""
     """The field in words ("combats survived"), from its documentation."""
+    origin: str = "declared"
+    """Where the range comes from: ``"declared"`` (the field's ``low..high``), ``"rules"``
+    (narrowed by the rules, e.g. pool's ``stat_ranges``) or ``"bounds"`` (given)."""
+
+    def range_text(self) -> str:
+        """``"1..10 (the range the rules allow)"``: the range searched and its origin."""
+        why = {"declared": "the field's range", "rules": "the range the rules allow",
+               "bounds": "the bounds given"}[self.origin]
+        return f"{self.fmt(self.low)}..{self.fmt(self.high)} ({why})"
 
     @property
     def side(self) -> str | None:
@@ -159,9 +178,10 @@ def _numeric_fields(cls: type) -> dict[str, type]:
 
 
 def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] | None = None,
-               bounds: Sequence[float] | None = None, allow_import: bool = False) -> Knob:
+               bounds: Sequence[float] | None = None, allow_import: bool = False,
+               allowed: tuple[float, float] | None = None) -> Knob:
     """Read a knob path (see the module docstring) and its range (``allow_import``: as
-    :func:`balance.duel`).
+    :func:`balance.duel`; ``allowed``: the range the rules allow, inside the declared one).
 
     Raises :class:`SpecError` naming the knobs allowed when ``text`` is not an integer or
     real field, and when ``bounds`` are not an increasing pair inside the field's range.
@@ -199,6 +219,11 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
                         + ", ".join(numeric))
     info = next(f for f in dataclasses.fields(cls) if f.name == name)
     low, high = info.metadata.get("low"), info.metadata.get("high")
+    origin = "declared"
+    if allowed is not None:
+        low = allowed[0] if low is None else max(low, allowed[0])
+        high = allowed[1] if high is None else min(high, allowed[1])
+        origin = "rules"
     integer = numeric[name] is int
     if bounds is not None:
         if (not isinstance(bounds, Sequence) or len(bounds) != 2
@@ -208,16 +233,17 @@ def parse_knob(ruleset: str | Ruleset, text: str, *, sides: Mapping[str, Side] |
         if integer and not (lo.is_integer() and hi.is_integer()):
             raise SpecError(f"bounds of the integer knob {path} must be whole numbers, "
                             f"got {bounds!r}")
-        allowed = f"{_num(low)}..{_num(high)}"
+        within = f"{_num(low)}..{_num(high)}" + (" (the range the rules allow)"
+                                                  if origin == "rules" else "")
         if not lo < hi or (low is not None and lo < low) or (high is not None and hi > high):
-            raise SpecError(f"bounds of {path} must be low < high inside {allowed}, "
+            raise SpecError(f"bounds of {path} must be low < high inside {within}, "
                             f"got {_num(lo)}..{_num(hi)}")
-        low, high = lo, hi
+        low, high, origin = lo, hi, "bounds"
     if low is None or high is None:
         raise SpecError(f"knob {path} has no declared range; give bounds=(low, high) "
                         "(--bounds LOW,HIGH)")
     return Knob(path, target, member, name, integer, float(low), float(high),
-                field_label(name, info.metadata.get("doc", "")))
+                field_label(name, info.metadata.get("doc", "")), origin)
 
 
 def _num(value: float | None) -> str:
@@ -228,10 +254,16 @@ def _num(value: float | None) -> str:
 
 def knob_for(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, text: str,
              bounds: Sequence[float] | None = None) -> Knob:
-    """The knob ``text`` of this matchup, with both ends of its range checked by the
-    ruleset (a value the field allows may still be refused by the rules, e.g. pool's stat
-    ranges)."""
-    k = parse_knob(rs, text, sides={"a": side_a, "b": side_b}, bounds=bounds)
+    """The knob ``text`` of this matchup, its range narrowed to what the rules allow
+    (:meth:`~balance.rulesets.base.Ruleset.field_range`: pool's stat ranges), with both
+    ends checked by the ruleset."""
+    sides = {"a": side_a, "b": side_b}
+    k = parse_knob(rs, text, sides=sides)
+    allowed = None if k.target == "rules" else rs.field_range(rules, k.name)
+    if allowed is not None:
+        k = parse_knob(rs, text, sides=sides, bounds=bounds, allowed=allowed)
+    elif bounds is not None:
+        k = parse_knob(rs, text, sides=sides, bounds=bounds)
     for end in (k.low, k.high):
         try:
             rs.check_sides(*_apply(rs, k, rules, side_a, side_b, end))
@@ -394,6 +426,79 @@ class _Curve:
             return float(low), float(high)
         half = self.z * math.sqrt(max(self.cov(x, x, n), 0.0))
         return max(0.0, value - half), min(1.0, value + half)
+
+
+class _BestCurve(_Curve):
+    """The tuned quantity under best play: each side's policies chosen, at every knob value,
+    as the zero-sum game over them (:mod:`balance.analysis.bestplay`) -- solved exactly
+    where a best-play solver answers, else by Monte Carlo best play at ``n`` fights a
+    profile pair (the same streams at every value; its bootstrap interval, and no
+    covariance between values: a wider band than the paired one, never a narrower)."""
+
+    def __init__(self, rs: Ruleset, matchups: Callable[[Any], list[_Matchup]],
+                 table: np.ndarray, *, metric: str, draw_worth: float, **options: Any) -> None:
+        super().__init__(rs, matchups, table, **options)
+        self.metric, self.draw_worth = metric, draw_worth
+        self.games: dict[Any, Any] = {}
+
+    def _game(self, m: _Matchup, n: int) -> Any:
+        from .bestplay import solve
+
+        key = (m.rules, m.side_a, m.side_b, 0 if self.exact else n)
+        if key not in self.games:
+            if self.exact:
+                try:
+                    game = solve(self.rs, m.rules, m.side_a, m.side_b,
+                                 draw_worth=self.draw_worth, method="exact")
+                except IntractableError as exc:
+                    raise IntractableError(exc.reason, where=_where(m)) from None
+                self.counters["solves"] += 1
+            else:
+                game = solve(self.rs, m.rules, m.side_a, m.side_b, draw_worth=self.draw_worth,
+                             method="simulate", precision=None, n=n, entropy=self.entropy,
+                             key=(*m.key, "best play"), confidence=self.confidence)
+                self.counters["fights"] += game.fights
+            self.games[key] = game
+        return self.games[key]
+
+    def _rates(self, m: _Matchup) -> np.ndarray:
+        game = self._game(m, 0)
+        return np.array([game.draw, game.a_win, game.b_win], dtype=float)
+
+    def outcomes(self, x: Any, n: int) -> np.ndarray:
+        if self.exact:
+            return super().outcomes(x, n)
+        (m,) = self.matchups(x)
+        game = self._game(m, n)
+        if self.seen.get(x, -1) < n:
+            self.seen[x] = n
+            self.tick()
+        return np.array([game.draw, game.a_win, game.b_win], dtype=float)
+
+    def _metric(self, x: Any, n: int) -> tuple[float, float, float]:
+        """The metric and its interval at ``x`` under Monte Carlo best play (the game's
+        value for the score)."""
+        self.outcomes(x, n)
+        (m,) = self.matchups(x)
+        game = self._game(m, n)
+        if self.metric == "score":
+            return game.value, *game.value_ci
+        return getattr(game, self.metric), *getattr(game, f"{self.metric}_ci")
+
+    def estimate(self, x: Any, n: int) -> float:
+        return super().estimate(x, n) if self.exact else self._metric(x, n)[0]
+
+    def cov(self, x: Any, y: Any, n: int) -> float:
+        if self.exact or x != y:
+            return 0.0
+        _, low, high = self._metric(x, n)
+        return ((high - low) / (2 * self.z)) ** 2
+
+    def interval(self, x: Any, n: int) -> tuple[float, float]:
+        if self.exact:
+            return super().interval(x, n)
+        _, low, high = self._metric(x, n)
+        return low, high
 
 
 # --- the search on a lattice ---------------------------------------------------------------------
@@ -675,7 +780,11 @@ class Tuning:
     who: str | None = None
     policies: tuple[str, ...] = ()
     """The policies the fighters play, as ``name=value`` (a policy knob: its base value)."""
-    """Who the knob belongs to, in words (``"B"``, ``"B's combatant 1 (watchman)"``)."""
+    monotone: bool = True
+    """Whether the rate moves one way over the values tried (compared on the fights they
+    share: the first chunk of the common streams), so no other value is nearer the target."""
+    play: str = "default"
+    """``"best"``: every value tried was played under best play."""
 
     @property
     def what(self) -> str:
@@ -694,10 +803,13 @@ class Tuning:
             assert self.best is not None
             within = (" (its interval holds the target, but no value is shown to reach it)"
                       if self.best.n and self.best.low <= self.target <= self.best.high else "")
-            return (f"No {knob.path} in {knob.fmt(knob.low)}..{knob.fmt(knob.high)} brings "
+            return (f"No {knob.path} in {knob.range_text()} brings "
                     f"{self.what} to {self.target:.1%}: the closest is {knob.path} = "
                     f"{knob.fmt(self.best.value)}, at {self.best.text()}{within}.")
         assert self.crossing is not None
+        whole = self.whole()
+        if whole is not None:
+            return self._whole_sentence(whole)
         exact = self.status == "hit"
         half = None if self.interval is None else (self.interval[1] - self.interval[0]) / 2
         if half is None and not knob.integer:  # an exact root of a real knob: 4 places more
@@ -727,12 +839,84 @@ class Tuning:
         text = f"{knob.path} = {'exactly ' if exact else ''}{value}{span} {result}{now}."
         return text
 
+    def _reach(self) -> str:
+        if self.metric == "score" and self.target == 0.5:
+            return "makes it even"
+        return f"brings {self.what} to {self.target:.1%}"
+
+    def whole(self) -> dict[str, Any] | None:
+        """An integer knob whose target lies between two whole values: the nearer one
+        (``nearest``, ``other``), how far from the target it is at least (``gap``: 0 where
+        its interval holds the target), that distance in points as the sentence claims it
+        (``within``, rounded down), whether no whole value gets within :data:`NEAR`
+        (``cliff``), the rate's ``step`` between the two, and whether every value tried moves
+        one way (``monotone``: then no other whole value is nearer).  ``None`` elsewhere."""
+        if not self.knob.integer or self.status != "crossing" or self.bracket is None:
+            return None
+        lo, hi = self.bracket
+        if lo.value == hi.value:
+            return None
+
+        def gap(p: Point) -> float:
+            return 0.0 if p.low <= self.target <= p.high else min(
+                abs(p.low - self.target), abs(p.high - self.target))
+
+        nearest, other = sorted((lo, hi), key=lambda p: abs(p.rate - self.target))
+        least = min(gap(lo), gap(hi))
+        places = 10 ** (2 if self.method == "exact" else 1)
+        within = math.floor(100 * least * places + 1e-9) / places
+        return {"nearest": nearest, "other": other, "gap": least, "within": within,
+                "cliff": least >= NEAR, "step": abs(hi.rate - lo.rate),
+                "monotone": self.monotone}
+
+    def _whole_sentence(self, whole: Mapping[str, Any]) -> str:
+        """The answer of an integer knob in whole values (see :meth:`whole`)."""
+        knob = self.knob
+        near, other = whole["nearest"], whole["other"]
+        if whole["cliff"]:
+            lo, hi = self.bracket or (near, other)
+            who = "no whole value" if whole["monotone"] else "neither"
+            digits = 2 if self.method == "exact" else 1
+            lead = (f"No whole value of {knob.path}" if knob.side is None else
+                    f"No whole number of {knob.label} for {self.who or knob.side} "
+                    f"({knob.path})")
+            return (f"{lead} {self._reach()}: {knob.fmt(lo.value)} gives "
+                    f"{lo.text()} and {knob.fmt(hi.value)} gives {hi.text()}, so {who} is "
+                    f"within {whole['within']:.{digits}f} points of {self.target:.1%} (the step "
+                    f"from {knob.fmt(lo.value)} to {knob.fmt(hi.value)} moves {self.what} "
+                    f"{100 * whole['step']:.1f} points).")
+        rates = (f"{knob.fmt(near.value)} gives {near.text()}, {knob.fmt(other.value)} gives "
+                 f"{other.text()}")
+        if knob.side is not None and self.current is not None:
+            delta = near.value - self.current
+            word = "more" if delta >= 0 else "fewer"
+            who = self.who or str(knob.side)
+            return (f"{who} needs {knob.fmt(abs(delta))} {word} {knob.label} {self.goal()}, "
+                    f"as near as a whole value gets ({knob.path} from "
+                    f"{knob.fmt(self.current)} to {knob.fmt(near.value)}: {rates}).")
+        now = ("unset now" if self.current is None else f"now {knob.fmt(self.current)}")
+        return (f"{knob.path} = {knob.fmt(near.value)} {self._reach()} as nearly as a whole "
+                f"value can ({rates}; {now}).")
+
     def around(self) -> str:
         """The values on either side of the crossing with their rates (for an integer knob,
-        the two whole values that bracket the target), or ``""``."""
+        where the straight line between the two whole values that bracket the target
+        crosses it), or ``""``."""
         if self.bracket is None:
             return ""
         knob, (lo, hi) = self.knob, self.bracket
+        if self.whole() is not None and self.crossing is not None:
+            half = (None if self.interval is None
+                    else (self.interval[1] - self.interval[0]) / 2)
+
+            def fmt(v: float) -> str:
+                return knob.fmt(v, crossing=True, half=half)
+
+            span = ("" if self.interval is None
+                    else f" [{fmt(self.interval[0])}, {fmt(self.interval[1])}]")
+            return (f"The straight line between {knob.fmt(lo.value)} and {knob.fmt(hi.value)} "
+                    f"crosses {self.target:.1%} at {fmt(self.crossing)}{span}, between whole "
+                    "values.")
         if self.status == "hit":
             return f"At {knob.path} = {knob.fmt(lo.value)}: {lo.text()}."
         kind = "Whole values" if knob.integer else "Neighbouring values tried"
@@ -759,6 +943,8 @@ class Tuning:
     def how(self) -> str:
         """How the answer was found, in a line."""
         tried = f"{len(self.points)} values tried"
+        if self.play == "best":
+            return self._how_best(tried)
         if self.method == "exact":
             return f"Method: exact ({self.ruleset}'s solver, {tried}, {self.solves} solves; " \
                    "no sampling, so no interval)."
@@ -774,6 +960,18 @@ class Tuning:
                 "inverting the band of the interpolated rate")
         return (f"Method: simulate (common random numbers; {tried}, {self.fights:,} fights; "
                 f"{seed}, chunk {self.chunk_size:,}{band}{precision}).")
+
+    def _how_best(self, tried: str) -> str:
+        """How an answer under best play was found."""
+        if self.method == "exact":
+            return (f"Method: best play at every value, exact ({self.ruleset}'s best-play "
+                    f"solver: each side's decisions chosen state by state; {tried}, "
+                    f"{self.solves} solves; no sampling, so no interval).")
+        seed = (f"seed {self.seed}" if self.seed is not None else
+                f"fresh entropy {self.entropy}: replay with --seed {self.entropy}")
+        return (f"Method: best play at every value, Monte Carlo (the game over the policy "
+                f"profiles; {tried}, {self.fights:,} fights; {seed}; {self.confidence:.0%} "
+                "bootstrap intervals, the band without the values' covariance).")
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -809,8 +1007,18 @@ class Tuning:
             "entropy": self.entropy, "chunk_size": self.chunk_size,
             "confidence": self.confidence, "elapsed_s": self.elapsed_s,
             "assumptions": list(self.assumptions), "policies": list(self.policies),
-            "notes": list(self.notes),
+            "notes": list(self.notes), "whole": self._whole_dict(), "play": self.play,
         }
+
+    def _whole_dict(self) -> dict[str, Any] | None:
+        whole = self.whole()
+        if whole is None:
+            return None
+        return {"nearest": whole["nearest"].value, "rate": whole["nearest"].rate,
+                "other": whole["other"].value, "other_rate": whole["other"].rate,
+                "gap": whole["gap"], "within_points": whole["within"],
+                "cliff": whole["cliff"], "step": whole["step"],
+                "monotone": whole["monotone"]}
 
 
 @dataclass(frozen=True)
@@ -998,8 +1206,8 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
          metric: str = "score", rules: Any = None, method: str | None = None,
          precision: float | None = None, seed: int | None = None,
          bounds: Sequence[float] | None = None, draw_worth: float | None = None,
-         max_fights: int = MAX_FIGHTS, chunk_size: int = CHUNK_SIZE,
-         confidence: float = 0.95, progress: Progress | None = None,
+         max_fights: int | None = None, chunk_size: int = CHUNK_SIZE,
+         confidence: float = 0.95, progress: Progress | None = None, play: str = "default",
          allow_import: bool = False, **rule_overrides: Any) -> Tuning:
     """The value of ``knob`` that brings ``metric`` to ``target`` (0.5: an even matchup).
 
@@ -1029,11 +1237,16 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     draw_worth
         What a draw scores (default 0.5, or the rules' own ``draw_worth``).
     max_fights
-        Cap on the fights simulated at one knob value.
+        Cap on the fights simulated at one knob value (default 4,194,304; under Monte
+        Carlo best play, fights a profile pair, default 65,536).
     chunk_size
         Fights per kernel call, and the first sample size of every value.
     progress
         Called with the number of evaluations so far after each one (a progress bar).
+    play
+        ``"default"`` (the policies as given) or ``"best"``: at every knob value each side's
+        policies are chosen as the zero-sum game over them (:func:`balance.best_play`),
+        solved exactly where a best-play solver answers, else by Monte Carlo best play.
 
     Returns
     -------
@@ -1043,11 +1256,14 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
     """
     start = time.perf_counter()
     _check_common(metric, target, method, confidence)
+    check_play(play)
     rs, rules_obj, side_a, side_b = matchup(ruleset, a, b, rules, allow_import=allow_import,
                                             **rule_overrides)
     k = knob_for(rs, rules_obj, side_a, side_b, knob, bounds)
     worth = _draw_worth(rules_obj, draw_worth)
     step = _precision(k, precision)
+    if max_fights is None:
+        max_fights = BEST_MAX_FIGHTS if play == "best" else MAX_FIGHTS
     for name, count in (("max_fights", max_fights), ("chunk_size", chunk_size)):
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise SpecError(f"{name} must be a whole number >= 1, got {count!r}")
@@ -1055,34 +1271,53 @@ def tune(ruleset: str | Ruleset, a: Any, b: Any, /, *, knob: str, target: float 
         raise SpecError(f"max_fights ({max_fights:,}) must be at least chunk_size "
                         f"({chunk_size:,})")
     entropy = root_entropy(seed)
-    table = _metric_table(metric, worth)
     current = _current(k, rules_obj, side_a, side_b)
 
     def matchups(x: Any) -> list[_Matchup]:
         return [_Matchup(*_apply(rs, k, rules_obj, side_a, side_b, x))]
 
+    def curve(exact: bool) -> _Curve:
+        options: dict[str, Any] = {"exact": exact, "entropy": entropy, "chunk_size": chunk_size,
+                   "confidence": confidence, "shared": {}, "tick": _ticker(progress)}
+        table = _metric_table(metric, worth)
+        if play == "best":
+            return _BestCurve(rs, matchups, table, metric=metric, draw_worth=worth, **options)
+        return _Curve(rs, matchups, table, **options)
+
     notes: list[str] = []
-    exact = method == "exact" or (method is None and _solvable(rs, rules_obj, side_a, side_b))
-    shared: dict[str, Any] = {}
-    if exact:
-        curve = _Curve(rs, matchups, table, exact=True, entropy=entropy, chunk_size=chunk_size,
-                       confidence=confidence, shared=shared,
-                       tick=_ticker(progress))
+    settings = (k, rules_obj, side_a, side_b, metric, target, worth, current, step, max_fights,
+                seed)
+    if method == "exact" or (method is None and _solvable(rs, rules_obj, side_a, side_b)):
         try:
-            return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth,
-                          current, step, max_fights, seed, None, None, confidence, start, notes)
+            return _tuned(rs, curve(True), *settings, None, None, confidence, start, notes)
         except IntractableError as exc:
             if method == "exact":
                 raise IntractableError(f"{exc} (method simulate tunes it by Monte Carlo)"
                                        ) from None
             notes.append(f"the exact solver cannot answer every value tried ({exc}); "
                          "simulated instead")
-    shared = {}
-    curve = _Curve(rs, matchups, table, exact=False, entropy=entropy, chunk_size=chunk_size,
-                   confidence=confidence, shared=shared,
-                   tick=_ticker(progress))
-    return _tuned(rs, curve, k, rules_obj, side_a, side_b, metric, target, worth, current,
-                  step, max_fights, seed, entropy, chunk_size, confidence, start, notes)
+    return _tuned(rs, curve(False), *settings, entropy, chunk_size, confidence, start, notes)
+
+
+@dataclass
+class _Answer:
+    """What a search found, before it is put in words."""
+
+    status: str = "crossing"
+    crossing: float | None = None
+    interval: tuple[float, float] | None = None
+    bracket: tuple[Point, Point] | None = None
+    best: Point | None = None
+    reached: bool = True
+    clipped: bool = False
+    wide: bool = False
+
+
+def _point(curve: _Curve, x: Any) -> Point:
+    """The tuned quantity at ``x`` with its interval, at the most fights run there."""
+    n = 0 if curve.exact else curve.seen[x]
+    low, high = curve.interval(x, n)
+    return Point(x, curve.estimate(x, n), low, high, n, float(curve.outcomes(x, n)[0]))
 
 
 def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b: Side,
@@ -1090,69 +1325,110 @@ def _tuned(rs: Ruleset, curve: _Curve, k: Knob, rules: Any, side_a: Side, side_b
            max_fights: int, seed: int | None, entropy: int | None, chunk_size: int | None,
            confidence: float, start: float, notes: list[str]) -> Tuning:
     """Run the search on ``curve`` and assemble the :class:`Tuning`."""
-    first = curve.chunk_size
-
-    def point(x: Any) -> Point:
-        n = 0 if curve.exact else curve.seen[x]
-        low, high = curve.interval(x, n)
-        return Point(x, curve.estimate(x, n), low, high, n, float(curve.outcomes(x, n)[0]))
-
     now = None
     if current is not None and k.low <= current <= k.high:
-        curve.estimate(current, first)
-        now = point(current)
-    lattice = _Lattice(k, step)
-    crossing = interval = None
-    bracket = best = None
-    status, reached, clipped, wide = "crossing", True, False, False
+        curve.estimate(current, curve.chunk_size)
+        now = _point(curve, current)
     if curve.exact and not k.integer:
-        status, crossing, best, jump = _brent(curve, k, target)
-        if jump is not None:
-            notes.append(f"{curve_what(metric)} jumps across the target at {k.path} = "
-                         f"{k.fmt(crossing)}: from {jump[0]:.1%} to {jump[1]:.1%}; no value "
-                         "hits it exactly")
+        answer = _real_exact(curve, k, metric, target, notes)
     else:
-        found = _search(curve, lattice, target, precision=step, max_fights=max_fights)
-        reached, clipped, wide = found.reached, found.clipped, found.wide
-        if found.status == "unreachable":
-            status, best = "unreachable", point(lattice.value(found.best or 0))
-            ends = [curve.estimate(lattice.value(e), curve.seen[lattice.value(e)])
-                    for e in (0, lattice.K)]
-            if ends[0] == ends[1]:
-                notes.append(f"{k.path} = {k.fmt(k.low)} and {k.fmt(k.high)} give the same "
-                             "rate: the knob may make no difference here")
-        else:
-            assert found.position is not None
-            crossing = lattice.at(found.position)
-            if not curve.exact:
-                interval = (lattice.at(found.set_low or 0.0), lattice.at(found.set_high or 0.0))
-            whole = float(found.position).is_integer()
-            if curve.exact and whole:
-                status = "hit"
-                pt = point(lattice.value(int(found.position)))
-                bracket = (pt, pt)
-            else:
-                lo = min(math.floor(found.position), lattice.K - 1)
-                bracket = (point(lattice.value(lo)), point(lattice.value(lo + 1)))
-    if bracket is not None and metric == "score" and max(p.draw for p in bracket) >= 0.5:
-        notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%}): "
-                     "it is even by stalemate")
-    if wide and status != "unreachable":
-        notes.append(f"the rate stays within noise of the target over more than {MAX_WINDOW} "
-                     f"values of {k.path}: the interval is at least as wide as shown")
-    if not curve.exact and not reached and status != "unreachable":
-        notes.append(f"precision {step:g} not reached within {max_fights:,} fights a value")
-    if clipped:
-        notes.append(f"the interval reaches the end of the range of {k.path}; the crossing may "
-                     "lie beyond it")
-    points = tuple(sorted((point(x) for x in curve.seen), key=lambda p: p.value))
+        answer = _on_lattice(curve, k, target, step, max_fights, notes)
+    _notes(curve, k, metric, target, answer, step, max_fights, notes)
+    points = tuple(sorted((_point(curve, x) for x in curve.seen), key=lambda p: p.value))
     counters = curve.counters
     return Tuning(rs.name, k, metric, target, worth, "exact" if curve.exact else "simulate",
-                  status, current, now, crossing, interval, bracket, best, points,
-                  None if curve.exact else step, reached, clipped, counters["fights"],
-                  counters["solves"], seed, entropy, chunk_size, confidence,
-                  time.perf_counter() - start, rs.assumptions(rules, side_a, side_b),
-                  tuple(notes), _who(k, side_a, side_b), rs.policies(rules, side_a, side_b))
+                  answer.status, current, now, answer.crossing, answer.interval,
+                  answer.bracket, answer.best, points, None if curve.exact else step,
+                  answer.reached, answer.clipped, counters["fights"], counters["solves"],
+                  seed, entropy, chunk_size, confidence, time.perf_counter() - start,
+                  rs.assumptions(rules, side_a, side_b), tuple(notes),
+                  _who(k, side_a, side_b), rs.policies(rules, side_a, side_b),
+                  _monotone(curve), "best" if isinstance(curve, _BestCurve) else "default")
+
+
+def _monotone(curve: _Curve) -> bool:
+    """Whether the rate moves one way over the values tried, compared on the fights every
+    value shares (the first chunk of the common streams; exact: the solved rates)."""
+    if isinstance(curve, _BestCurve) and not curve.exact:  # each value a game of its own
+        rates = [curve.estimate(x, curve.seen[x]) for x in sorted(curve.seen)]
+    else:
+        rates = [curve.estimate(x, curve.chunk_size) for x in sorted(curve.seen)]
+    steps = np.diff(rates)
+    return bool((steps >= 0).all() or (steps <= 0).all())
+
+
+def _real_exact(curve: _Curve, k: Knob, metric: str, target: float,
+                notes: list[str]) -> _Answer:
+    """A real knob on exact answers: Brent's root (a jump across the target noted)."""
+    status, crossing, best, jump = _brent(curve, k, target)
+    if jump is not None:
+        notes.append(f"{curve_what(metric)} jumps across the target at {k.path} = "
+                     f"{k.fmt(crossing)}: from {jump[0]:.1%} to {jump[1]:.1%}; no value "
+                     "hits it exactly")
+    return _Answer(status, crossing, best=best)
+
+
+def _on_lattice(curve: _Curve, k: Knob, target: float, step: float, max_fights: int,
+                notes: list[str]) -> _Answer:
+    """The lattice search (an integer knob, or any knob simulated): the crossing, its
+    interval and the two values that bracket it."""
+    lattice = _Lattice(k, step)
+    found = _search(curve, lattice, target, precision=step, max_fights=max_fights)
+    answer = _Answer(reached=found.reached, clipped=found.clipped, wide=found.wide)
+    if found.status == "unreachable":
+        answer.status, answer.best = "unreachable", _point(curve, lattice.value(found.best or 0))
+        ends = [curve.estimate(lattice.value(e), curve.seen[lattice.value(e)])
+                for e in (0, lattice.K)]
+        if ends[0] == ends[1]:
+            notes.append(f"{k.path} = {k.fmt(k.low)} and {k.fmt(k.high)} give the same "
+                         "rate: the knob may make no difference here")
+        return answer
+    assert found.position is not None
+    answer.crossing = lattice.at(found.position)
+    if not curve.exact:
+        answer.interval = (lattice.at(found.set_low or 0.0), lattice.at(found.set_high or 0.0))
+    if curve.exact and float(found.position).is_integer():
+        answer.status = "hit"
+        pt = _point(curve, lattice.value(int(found.position)))
+        answer.bracket = (pt, pt)
+        return answer
+    lo = min(math.floor(found.position), lattice.K - 1)
+    values = (lattice.value(lo), lattice.value(lo + 1))
+    if k.integer and not curve.exact:
+        _sharpen(curve, values, max_fights)
+    answer.bracket = (_point(curve, values[0]), _point(curve, values[1]))
+    return answer
+
+
+def _sharpen(curve: _Curve, values: Sequence[Any], max_fights: int) -> None:
+    """Simulate the whole values that bracket the target (on the same streams) until each
+    rate's interval half-width is at most :data:`WHOLE_HALF_WIDTH`, or the cap: the answer
+    in whole values rests on their rates."""
+    for x in values:
+        n = curve.seen[x]
+        while n < max_fights:
+            low, high = curve.interval(x, n)
+            if (high - low) / 2 <= WHOLE_HALF_WIDTH:
+                break
+            n = min(2 * n, max_fights)
+            curve.estimate(x, n)
+
+
+def _notes(curve: _Curve, k: Knob, metric: str, target: float, answer: _Answer, step: float,
+           max_fights: int, notes: list[str]) -> None:
+    """The notes an answer needs: stalemates, a plateau, precision, the range's end."""
+    bracket = answer.bracket
+    if bracket is not None and metric == "score" and max(p.draw for p in bracket) >= 0.5:
+        notes.append(f"most fights there are draws ({max(p.draw for p in bracket):.0%})"
+                     + (": it is even by stalemate" if target == 0.5 else ""))
+    if answer.wide and answer.status != "unreachable":
+        notes.append(f"the rate stays within noise of the target over more than {MAX_WINDOW} "
+                     f"values of {k.path}: the interval is at least as wide as shown")
+    if not curve.exact and not answer.reached and answer.status != "unreachable":
+        notes.append(f"precision {step:g} not reached within {max_fights:,} fights a value")
+    if answer.clipped:
+        notes.append(f"the interval reaches the end of the range of {k.path}; the crossing may "
+                     "lie beyond it")
 
 
 def curve_what(metric: str) -> str:
@@ -1229,6 +1505,37 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
     if not isinstance(entrants, Mapping):
         entrants = {str(name): name for name in entrants}
     names = list(entrants)
+    _check_round_robin(rs, names, knob, margin, anchor, n, max_iterations)
+    rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
+                                  **rule_overrides)
+    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds, allowed=rs.field_range(rules_obj, knob))
+    k = dataclasses.replace(k, path=knob)
+    robin = _RoundRobin(
+        rs=rs, rules=rules_obj, knob=k, names=names, base_c=_entrant_combatants(rs, entrants),
+        table=_metric_table("score", _draw_worth(rules_obj, draw_worth)),
+        lattice=_Lattice(k, _precision(k, precision)), margin=float(margin), anchor=anchor,
+        n=RR_FIGHTS if n is None else n, seed=seed, entropy=root_entropy(seed),
+        confidence=confidence, max_iterations=max_iterations, progress=progress, start=start)
+    sides = [((robin.base_c[x],), (robin.base_c[y],)) for x in names for y in names if x != y]
+    exact = method == "exact" or (method is None and all(
+        _solvable(rs, rules_obj, sa, sb) for sa, sb in sides))
+    if not exact:
+        return robin.run(False)
+    try:
+        return robin.run(True)
+    except IntractableError as exc:
+        if method == "exact":
+            raise IntractableError(f"{exc} (method simulate finds handicaps by Monte "
+                                   "Carlo)") from None
+        result = robin.run(False)
+        return dataclasses.replace(result, notes=(*result.notes, (
+            f"the exact solver cannot answer every pairing tried ({exc}); simulated "
+            "instead")))
+
+
+def _check_round_robin(rs: Ruleset, names: Sequence[str], knob: str, margin: float,
+                       anchor: str | None, n: int | None, max_iterations: int) -> None:
+    """Refuse bad options of :func:`handicaps` in one line each."""
     if len(names) < 2 or len(set(names)) != len(names):
         raise SpecError("a round robin needs at least two entrants, each named once")
     for name in names:
@@ -1244,145 +1551,178 @@ def handicaps(ruleset: str | Ruleset, entrants: Sequence[str] | Mapping[str, Any
                         "tunable fields: " + ", ".join(fields))
     if anchor is not None and anchor not in names:
         raise SpecError(f"anchor {anchor!r} is not an entrant; entrants: " + ", ".join(names))
-    rs, rules_obj, _, _ = matchup(rs, entrants[names[0]], entrants[names[1]], rules,
-                                  **rule_overrides)
-    k = parse_knob(rs, f"a.0.{knob}", bounds=bounds)
-    k = dataclasses.replace(k, path=knob)
-    worth = _draw_worth(rules_obj, draw_worth)
-    step = _precision(k, precision)
-    if n is None:
-        n = RR_FIGHTS
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 1):
         raise SpecError(f"n must be a whole number >= 1, got {n!r}")
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) \
             or max_iterations < 1:
         raise SpecError(f"max_iterations must be a whole number >= 1, got {max_iterations!r}")
-    base_c = {name: rs.side(entrants[name])[0] if not isinstance(entrants[name], rs.Combatant)
-              else entrants[name] for name in names}
-    for name in names:
-        if len(rs.side(entrants[name])) != 1:
+
+
+def _entrant_combatants(rs: Ruleset, entrants: Mapping[str, Any]) -> dict[str, Any]:
+    """Each entrant's one combatant (a round robin of handicaps takes one per entrant)."""
+    out = {}
+    for name, spec in entrants.items():
+        side = (spec,) if isinstance(spec, rs.Combatant) else rs.side(spec)
+        if len(side) != 1:
             raise SpecError(f"entrant {name!r}: a round robin of handicaps takes one combatant "
                             "per entrant")
-    base: dict[str, Any] = {}
-    for name in names:
-        value = getattr(base_c[name], knob)
-        if value is None or not k.low <= value <= k.high:
-            raise SpecError(f"entrant {name!r} has {knob} = {value!r}, outside the range "
-                            f"{k.fmt(k.low)}..{k.fmt(k.high)} tuned; set it, or widen bounds")
-        base[name] = value
-    table = _metric_table("score", worth)
-    entropy = root_entropy(seed)
-    lattice = _Lattice(k, step)
+        out[name] = side[0]
+    return out
 
-    def run(exact: bool) -> Handicaps:
-        shared: dict[str, Any] = {}
-        values = dict(base)
-        tick = _ticker(progress)
 
-        def curve(name: str, against: Sequence[str] | None = None) -> _Curve:
-            def matchups(x: Any) -> list[_Matchup]:
-                me = rs.combatant(base_c[name], **{knob: x})
-                out = []
-                for other in names if against is None else against:
-                    if other == name:
-                        continue
-                    them = rs.combatant(base_c[other], **{knob: values[other]})
-                    out.append(_Matchup(rules_obj, (me,), (them,), False,
-                                        ("round-robin", name, other)))
-                    out.append(_Matchup(rules_obj, (them,), (me,), True,
-                                        ("round-robin", other, name)))
-                return out
+@dataclass
+class _RoundRobin:
+    """The search of :func:`handicaps`, step by step: the field's scores, a start even with
+    the anchor, passes over the entrants, and the answer."""
 
-            return _Curve(rs, matchups, table, exact=exact, entropy=entropy, chunk_size=n,
-                          confidence=confidence, shared=shared, tick=tick)
+    rs: Ruleset
+    rules: Any
+    knob: Knob
+    names: list[str]
+    base_c: dict[str, Any]
+    table: np.ndarray
+    lattice: _Lattice
+    margin: float
+    anchor: str | None
+    n: int
+    seed: int | None
+    entropy: int
+    confidence: float
+    max_iterations: int
+    progress: Progress | None
+    start: float
+    exact: bool = False
+    values: dict[str, Any] = dataclasses.field(default_factory=dict)
+    shared: dict[str, Any] = dataclasses.field(default_factory=dict)
+    tick: Callable[[], None] = lambda: None
 
-        def scores() -> tuple[Point, ...]:
+    def base(self) -> dict[str, Any]:
+        """Each entrant's value of the field as given, checked inside the range tuned."""
+        k, out = self.knob, {}
+        for name in self.names:
+            value = getattr(self.base_c[name], k.name)
+            if value is None or not k.low <= value <= k.high:
+                raise SpecError(f"entrant {name!r} has {k.name} = {value!r}, outside the range "
+                                f"{k.fmt(k.low)}..{k.fmt(k.high)} tuned; set it, or widen "
+                                "bounds")
+            out[name] = value
+        return out
+
+    def curve(self, name: str, against: Sequence[str] | None = None) -> _Curve:
+        """``name``'s expected score against the field (or ``against``), both seats, as a
+        function of its value, the others at their current values."""
+        rs, field_name = self.rs, self.knob.name
+
+        def matchups(x: Any) -> list[_Matchup]:
+            me = rs.combatant(self.base_c[name], **{field_name: x})
             out = []
-            for name in names:
-                c = curve(name)
-                low, high = c.interval(values[name], n)
-                out.append(Point(values[name], c.estimate(values[name], n), low, high,
-                                 0 if exact else n, float(c.outcomes(values[name], n)[0])))
-            return tuple(out)
+            for other in self.names if against is None else against:
+                if other == name:
+                    continue
+                them = rs.combatant(self.base_c[other], **{field_name: self.values[other]})
+                out.append(_Matchup(self.rules, (me,), (them,), False,
+                                    ("round-robin", name, other)))
+                out.append(_Matchup(self.rules, (them,), (me,), True,
+                                    ("round-robin", other, name)))
+            return out
 
-        initial = current = scores()
-        chosen = anchor or names[int(np.argmax([p.rate for p in initial]))]
-        history: list[dict[str, Any]] = [{"pass": 0, "values": dict(values),
-                    "worst": max(abs(p.rate - 0.5) for p in initial)}]
-        if max(abs(p.rate - 0.5) for p in initial) > margin:
-            # Start from each entrant even with the anchor alone: where strength is one
-            # dimension that is the answer, and elsewhere a start the passes below refine.
-            for name in names:
-                if name != chosen:
-                    index, _ = _nearest(curve(name, [chosen]), lattice, 0.5, n)
-                    values[name] = lattice.value(index)
-            current = scores()
-            history.append({"pass": "even with the anchor", "values": dict(values),
-                            "worst": max(abs(p.rate - 0.5) for p in current)})
-        visited = {tuple(values.values())}
-        stop, passes = "within margin", 0
-        while max(abs(p.rate - 0.5) for p in current) > margin:
-            if passes == max_iterations:
-                stop = "iteration cap"
-                break
-            passes += 1
-            order = sorted((i for i, name in enumerate(names) if name != chosen),
+        return _Curve(rs, matchups, self.table, exact=self.exact, entropy=self.entropy,
+                      chunk_size=self.n, confidence=self.confidence, shared=self.shared,
+                      tick=self.tick)
+
+    def scores(self) -> tuple[Point, ...]:
+        """Every entrant's expected score against the field at the current values."""
+        out = []
+        for name in self.names:
+            c, x = self.curve(name), self.values[name]
+            low, high = c.interval(x, self.n)
+            out.append(Point(x, c.estimate(x, self.n), low, high, 0 if self.exact else self.n,
+                             float(c.outcomes(x, self.n)[0])))
+        return tuple(out)
+
+    def nearest(self, name: str, against: Sequence[str] | None = None) -> Any:
+        index, _ = _nearest(self.curve(name, against), self.lattice, 0.5, self.n)
+        return self.lattice.value(index)
+
+    def snapshot(self, step: Any, scores: Sequence[Point]) -> dict[str, Any]:
+        return {"pass": step, "values": dict(self.values),
+                "worst": max(abs(p.rate - 0.5) for p in scores)}
+
+    def passes(self, chosen: str, current: tuple[Point, ...], history: list[dict[str, Any]]
+               ) -> tuple[tuple[Point, ...], str, int]:
+        """Gauss-Seidel passes over the entrants (the furthest from 50% first), each moved
+        to its value nearest 50% against the current field, until every score is within the
+        margin, the cap, or a set of values recurs: ``(scores, stop, passes)``."""
+        visited = {tuple(self.values.values())}
+        stop, count = "within margin", 0
+        while max(abs(p.rate - 0.5) for p in current) > self.margin:
+            if count == self.max_iterations:
+                return current, "iteration cap", count
+            count += 1
+            order = sorted((i for i, name in enumerate(self.names) if name != chosen),
                            key=lambda i: -abs(current[i].rate - 0.5))
             for i in order:
-                index, _ = _nearest(curve(names[i]), lattice, 0.5, n)
-                values[names[i]] = lattice.value(index)
-            current = scores()
-            history.append({"pass": passes, "values": dict(values),
-                            "worst": max(abs(p.rate - 0.5) for p in current)})
-            vector = tuple(values.values())
-            if vector in visited and max(abs(p.rate - 0.5) for p in current) > margin:
-                stop = ("stable: no entrant can move closer" if history[-2]["values"] == values
-                        else "cycle: the handicaps repeat")
+                self.values[self.names[i]] = self.nearest(self.names[i])
+            current = self.scores()
+            history.append(self.snapshot(count, current))
+            vector = tuple(self.values.values())
+            if vector in visited and history[-1]["worst"] > self.margin:
+                stop = ("stable: no entrant can move closer" if history[-2]["values"] ==
+                        self.values else "cycle: the handicaps repeat")
                 break
             visited.add(vector)
+        return current, stop, count
+
+    def why_not(self, current: Sequence[Point]) -> str:
+        """Why no handicaps reach the margin: the worst entrant's neighbouring values."""
+        k, lattice = self.knob, self.lattice
+        i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
+        name, c = self.names[i], self.curve(self.names[i])
+        index = round((self.values[name] - k.low) / lattice.step)
+        near = [lattice.value(j) for j in (index - 1, index, index + 1) if 0 <= j <= lattice.K]
+        return (f"{name}'s nearest values miss the margin: " + ", ".join(
+            f"{k.name} = {k.fmt(x)} gives {c.estimate(x, self.n):.1%}" for x in near)
+            + (" (whole steps: no value in between; widen the margin)" if k.integer else ""))
+
+    def run(self, exact: bool) -> Handicaps:
+        """The search by one method, from the values as given."""
+        self.exact, self.shared, self.tick = exact, {}, _ticker(self.progress)
+        base = self.base()
+        self.values = dict(base)
+        initial = current = self.scores()
+        chosen = self.anchor or self.names[int(np.argmax([p.rate for p in initial]))]
+        history = [self.snapshot(0, initial)]
+        if history[0]["worst"] > self.margin:
+            # Start from each entrant even with the anchor alone: where strength is one
+            # dimension that is the answer, and elsewhere a start the passes refine.
+            for name in self.names:
+                if name != chosen:
+                    self.values[name] = self.nearest(name, [chosen])
+            current = self.scores()
+            history.append(self.snapshot("even with the anchor", current))
+        current, stop, passes = self.passes(chosen, current, history)
         if stop != "within margin" and len(history) > 1:
             best = min(history, key=lambda h: h["worst"])
-            if best["values"] != values:
-                values.update(best["values"])
-                current = scores()
-        converged = max(abs(p.rate - 0.5) for p in current) <= margin
-        confirmed = converged and all(0.5 - margin <= p.low and p.high <= 0.5 + margin
-                                      for p in current)
-        notes: list[str] = []
-        if not converged:  # show why: the worst entrant's neighbouring values
-            i = int(np.argmax([abs(p.rate - 0.5) for p in current]))
-            name, c = names[i], curve(names[i])
-            index = round((values[name] - k.low) / lattice.step)
-            near = [lattice.value(j) for j in (index - 1, index, index + 1)
-                    if 0 <= j <= lattice.K]
-            notes.append(f"{name}'s nearest values miss the margin: " + ", ".join(
-                f"{knob} = {k.fmt(x)} gives {c.estimate(x, n):.1%}" for x in near)
-                + (" (whole steps: no value in between; widen the margin)" if k.integer
-                   else ""))
-        counters = shared["counters"]
-        return Handicaps(rs.name, k, tuple(names), tuple(base[x] for x in names),
-                         tuple(values[x] for x in names), initial, current, float(margin),
-                         chosen, "exact" if exact else "simulate", passes, converged,
-                         confirmed, stop, tuple(history), 0 if exact else n,
-                         counters["fights"], counters["solves"], None if exact else seed,
-                         None if exact else entropy, confidence,
-                         time.perf_counter() - start,
-                         rs.assumptions(rules_obj, (base_c[names[0]],), (base_c[names[1]],)),
-                         tuple(notes),
-                         rs.policies(rules_obj, (base_c[names[0]],), (base_c[names[1]],)))
+            if best["values"] != self.values:
+                self.values.update(best["values"])
+                current = self.scores()
+        return self.answer(base, initial, current, chosen, stop, passes, history)
 
-    sides = [((base_c[x],), (base_c[y],)) for x in names for y in names if x != y]
-    exact = method == "exact" or (method is None and all(
-        _solvable(rs, rules_obj, sa, sb) for sa, sb in sides))
-    if exact:
-        try:
-            return run(True)
-        except IntractableError as exc:
-            if method == "exact":
-                raise IntractableError(f"{exc} (method simulate finds handicaps by Monte "
-                                       "Carlo)") from None
-            result = run(False)
-            return dataclasses.replace(result, notes=(*result.notes, (
-                f"the exact solver cannot answer every pairing tried ({exc}); simulated "
-                "instead")))
-    return run(False)
+    def answer(self, base: Mapping[str, Any], initial: tuple[Point, ...],
+               current: tuple[Point, ...], chosen: str, stop: str, passes: int,
+               history: list[dict[str, Any]]) -> Handicaps:
+        converged = max(abs(p.rate - 0.5) for p in current) <= self.margin
+        confirmed = converged and all(0.5 - self.margin <= p.low and p.high <= 0.5 + self.margin
+                                      for p in current)
+        notes = [] if converged else [self.why_not(current)]
+        counters, names, exact = self.shared["counters"], self.names, self.exact
+        first = ((self.base_c[names[0]],), (self.base_c[names[1]],))
+        return Handicaps(self.rs.name, self.knob, tuple(names), tuple(base[x] for x in names),
+                         tuple(self.values[x] for x in names), initial, current, self.margin,
+                         chosen, "exact" if exact else "simulate", passes, converged,
+                         confirmed, stop, tuple(history), 0 if exact else self.n,
+                         counters["fights"], counters["solves"], None if exact else self.seed,
+                         None if exact else self.entropy, self.confidence,
+                         time.perf_counter() - self.start,
+                         self.rs.assumptions(self.rules, *first), tuple(notes),
+                         self.rs.policies(self.rules, *first))

@@ -13,7 +13,17 @@ a named threshold (below), from the analyses of this package:
   (:func:`options_verdict`); where the options are presets as they are and the same
   presets with one field fixed, whether each preset's own choice is ever beaten by a fixed
   one (:func:`variants_verdict`);
-* **one stat**: what a point of it is worth (:func:`grid_verdict`).
+* **one stat**: what a point of it is worth, in the words of its shape
+  (:mod:`balance.analysis.shapes`: "on average" only where the steps agree);
+* **one entrant against a field**: where it lands -- its score against the field, its
+  rank, whom it beats and loses to (:func:`entrant_sentence`).
+
+No noise called a finding: a verdict that makes many comparisons tests them together
+(:class:`Family`) -- a variants verdict and an entrant's under Holm's procedure
+(:data:`VARIANTS_PROCEDURE`, :data:`ENTRANT_PROCEDURE`: the chance of any false claim at
+most :data:`FAMILY_ALPHA`), an options verdict under Benjamini-Hochberg's
+(:data:`OPTIONS_PROCEDURE`: false claims at most that share of its claims) -- claims a
+difference only where the family does, and names the procedure in the sentence's foot.
 
 A verdict also names what it rests on: its key answer (a :class:`Claim`: a few matchups and
 a rule reading their scores) can be recomputed under each alternative of the DEFAULT /
@@ -64,7 +74,6 @@ draws everything (:func:`choose_measure`).  The sentences name the measure they 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -94,8 +103,10 @@ __all__ = [
     "Verdict",
     "best_play_verdict",
     "choose_measure",
+    "entrant_sentence",
     "exchange_rate",
     "grid_verdict",
+    "newcomer_axes",
     "options_verdict",
     "round_robin_axes",
     "round_robin_verdict",
@@ -382,12 +393,14 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
     Sentences: whether the field is balanced within ``margin`` (default the
     ``thresholds``'); the dominant entrant, or the leader and who stands up to it; the
     dominated entrants.  The key claim is the leader against its hardest opponent
-    (``matchup_of(a, b)`` builds a matchup, for the sensitivity pass).
+    (``matchup_of(a, b)`` builds a matchup, for the sensitivity pass).  "Dominant" needs
+    every one of the leader's pairs above 50% (an intersection of tests, each at 5%: no
+    adjustment for their number is due), "balanced" every entrant's interval inside the
+    band (likewise).
     """
     labels = labels or Labels()
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
-    margin = thresholds.margin
     exact = bool((table["n"] == 0).all())
 
     def who(entrant: str) -> str:
@@ -395,89 +408,231 @@ def round_robin_verdict(table: pd.DataFrame, *, labels: Labels | None = None,
 
     field_ = field_scores(table)
     pairs = pair_scores(table)
-    sentences = []
+    leader = field_.index[0]
+    mine = pairs[pairs["entrant"] == leader]
+    hardest = mine.loc[mine["score"].idxmin()]
+    sentences = [_balance_sentence(field_, thresholds.margin, who, exact),
+                 _leader_sentence(table, field_, mine, hardest, who, exact, resamples),
+                 _dominated_sentence(table, who, exact, resamples, thresholds)]
+    claim = (_leader_claim(str(leader), str(hardest.opponent), who, matchup_of)
+             if matchup_of is not None else None)
+    return Verdict(tuple(sentences), claim, thresholds=thresholds,
+                   read=frozenset({"margin", "dominated_sure"}))
+
+
+def _balance_sentence(field_: pd.DataFrame, margin: float, who: Callable[[str], str],
+                      exact: bool) -> Sentence:
+    """Whether every entrant's score against the field lies within 50% +/- ``margin``."""
     low_bound, high_bound = 0.5 - margin, 0.5 + margin
-    inside = (field_["score_low"] >= low_bound - 1e-12) & (field_["score_high"] <= high_bound + 1e-12)
+    inside = ((field_["score_low"] >= low_bound - 1e-12)
+              & (field_["score_high"] <= high_bound + 1e-12))
     best, worst = field_.index[0], field_.index[-1]
     b_row, w_row = field_.loc[best], field_.loc[worst]
     band = f"{percent(low_bound, 0)}-{percent(high_bound, 0)}"
+    top = _ci(b_row.score, b_row.score_low, b_row.score_high, exact)
+    bottom = _ci(w_row.score, w_row.score_low, w_row.score_high, exact)
     if bool(inside.all()):
-        sentences.append(Sentence(
+        return Sentence(
             f"The field is balanced within ±{100 * margin:.0f} points: every entrant's expected "
-            f"score against the field lies in {band}, from "
-            f"{_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} for the "
-            f"{who(worst)} to {_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for "
-            f"the {who(best)}.",
-            "balance", float(b_row.score - w_row.score)))
-    else:
-        outside = int((~inside).sum())
-        sentences.append(Sentence(
-            f"The field is not balanced (±{100 * margin:.0f} points): expected scores against "
-            f"the field run from {_ci(w_row.score, w_row.score_low, w_row.score_high, exact)} "
-            f"for the {who(worst)} to "
-            f"{_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} for the "
-            f"{who(best)}; {outside} of {len(field_)} entrants lie outside {band}.",
-            "balance", float(b_row.score - w_row.score)))
+            f"score against the field lies in {band}, from {bottom} for the {who(worst)} to "
+            f"{top} for the {who(best)}.", "balance", float(b_row.score - w_row.score))
+    outside = int((~inside).sum())
+    return Sentence(
+        f"The field is not balanced (±{100 * margin:.0f} points): expected scores against "
+        f"the field run from {bottom} for the {who(worst)} to {top} for the {who(best)}; "
+        f"{outside} of {len(field_)} entrants lie outside {band}.",
+        "balance", float(b_row.score - w_row.score))
 
-    leader = best
-    mine = pairs[pairs["entrant"] == leader]
-    hardest = mine.loc[mine["score"].idxmin()]
+
+def _leader_sentence(table: pd.DataFrame, field_: pd.DataFrame, mine: pd.DataFrame,
+                     hardest: pd.Series, who: Callable[[str], str], exact: bool,
+                     resamples: int) -> Sentence:
+    """The dominant entrant, or the leader, who stands up to it and the metagame's mix."""
+    leader = field_.index[0]
+    b_row = field_.loc[leader]
     beats_all = bool((mine["score_low" if not exact else "score"] > DOMINANT).all())
     weights = metagame(table, resamples=0 if exact else resamples, seed=0)
-    alone = float(weights.loc[leader, "weight"]) >= 0.99
     hard = _ci(hardest.score, hardest.score_low, hardest.score_high, exact)
+    numbers = (float(hardest.score), float(hardest.score_low), float(hardest.score_high))
     if beats_all:
+        alone = float(weights.loc[leader, "weight"]) >= 0.99
         text = (f"The {who(leader)} is dominant: it beats every other entrant, scoring at "
                 f"least {hard} (against the {who(hardest.opponent)})")
         text += ("; a table of clever players would play nothing else (metagame weight "
                  "100%)." if alone else ".")
-        sentences.append(Sentence(text, "dominant", float(hardest.score),
-                                  float(hardest.score_low), float(hardest.score_high)))
-    else:
-        played = weights[weights["weight"] >= 0.01]
-        mix = ", ".join(f"{who(e)} {percent(w, 0)}" for e, w in played["weight"].items())
-        sentences.append(Sentence(
-            f"No entrant is dominant: the leader, the {who(leader)} "
-            f"({_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} against the "
-            f"field), scores {hard} against the {who(hardest.opponent)}; a table of clever "
-            f"players would mix {mix}.", "dominant", float(hardest.score),
-            float(hardest.score_low), float(hardest.score_high)))
+        return Sentence(text, "dominant", *numbers)
+    played = weights[weights["weight"] >= 0.01]
+    mix = ", ".join(f"{who(e)} {percent(w, 0)}" for e, w in played["weight"].items())
+    return Sentence(
+        f"No entrant is dominant: the leader, the {who(leader)} "
+        f"({_ci(b_row.score, b_row.score_low, b_row.score_high, exact)} against the "
+        f"field), scores {hard} against the {who(hardest.opponent)}; a table of clever "
+        f"players would mix {mix}.", "dominant", *numbers)
+
+
+def _dominated_sentence(table: pd.DataFrame, who: Callable[[str], str], exact: bool,
+                        resamples: int, thresholds: Thresholds) -> Sentence:
+    """The entrants some mix of the others beats against every opponent."""
     dom = dominated(table, resamples=0 if exact else resamples, seed=1)
     sure = dom[(dom["margin"] > 0) & (dom["dominated_share"] >= thresholds.dominated_sure)]
-    if len(sure):
-        names = [who(e) for e in sure.index]
-        listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
-        sentences.append(Sentence(
-            f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
-            f"others scores more against every opponent, by up to "
-            f"{100 * float(sure['margin'].max()):.1f} points"
-            + ("" if exact else f" (in at least {percent(thresholds.dominated_sure, 0)} of "
-                                "bootstrap "
-                                "replicates)") + ".", "dominated", float(len(sure))))
-    else:
-        sentences.append(Sentence("No entrant is dominated by a mix of the others.",
-                                  "dominated", 0.0))
+    if not len(sure):
+        return Sentence("No entrant is dominated by a mix of the others.", "dominated", 0.0)
+    names = [who(e) for e in sure.index]
+    listed = ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+    return Sentence(
+        f"Dominated ({len(sure)} of {len(dom)}): {listed}. For each, some mix of the "
+        f"others scores more against every opponent, by up to "
+        f"{100 * float(sure['margin'].max()):.1f} points"
+        + ("" if exact else f" (in at least {percent(thresholds.dominated_sure, 0)} of "
+                            "bootstrap replicates)") + ".", "dominated", float(len(sure)))
 
-    claim = None
-    if matchup_of is not None:
-        first, second = str(leader), str(hardest.opponent)
-        pair = (matchup_of(first, second), matchup_of(second, first))
 
-        def measure(rates: Sequence[Rate]) -> tuple[float, float]:
-            score = (rates[0].score + (1 - rates[1].score)) / 2
-            return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
+def _leader_claim(first: str, second: str, who: Callable[[str], str],
+                  matchup_of: Callable[[str, str], Matchup]) -> Claim:
+    """The key answer to recompute: the leader against its hardest opponent, both seats."""
+    pair = (matchup_of(first, second), matchup_of(second, first))
 
-        def describe(score: float, se: float) -> tuple[str, str]:
-            if abs(score - 0.5) <= Z95 * se:
-                return f"the {who(first)} and the {who(second)} are even", percent(score)
-            top, other = (first, second) if score > 0.5 else (second, first)
-            return (f"the {who(top)} beats the {who(other)}",
-                    percent(score if score > 0.5 else 1 - score))
+    def measure(rates: Sequence[Rate]) -> tuple[float, float]:
+        score = (rates[0].score + (1 - rates[1].score)) / 2
+        return score, math.hypot(rates[0].score_se, rates[1].score_se) / 2
 
-        claim = Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure,
-                      describe)
-    return Verdict(tuple(sentences), claim, thresholds=thresholds,
-                   read=frozenset({"margin", "dominated_sure"}))
+    def describe(score: float, se: float) -> tuple[str, str]:
+        if abs(score - 0.5) <= Z95 * se:
+            return f"the {who(first)} and the {who(second)} are even", percent(score)
+        top, other = (first, second) if score > 0.5 else (second, first)
+        return (f"the {who(top)} beats the {who(other)}",
+                percent(score if score > 0.5 else 1 - score))
+
+    return Claim(f"does the {who(first)} beat the {who(second)}?", pair, measure, describe)
+
+
+# --- one entrant against a field ------------------------------------------------------------------
+
+
+ENTRANT_PROCEDURE = "holm"
+"""How an entrant's verdict controls its comparisons with each member of the field (does it
+beat it, lose to it?): Holm's family-wise error, so no single "beats" is noise."""
+
+
+def newcomer_axes(results: pd.DataFrame, axes: Sequence[str]) -> tuple[str, str] | None:
+    """A side-A axis and a side-B axis of the same field where B's values (the field) are
+    all among A's and A has more (the newcomers, played in seat A only): a run that puts new
+    entrants against an existing field (not presets beside themselves with one field fixed,
+    which :func:`variants_verdict` reads)."""
+    for a in (x for x in axes if x.startswith("a.") or x == "a"):
+        for b in (x for x in axes if x.startswith("b.") or x == "b"):
+            if a.split(".")[-1] != b.split(".")[-1] and not (a == "a" and b == "b"):
+                continue
+            if _numeric(results[a]):
+                continue
+            field_, seated = set(results[b].astype(str)), set(results[a].astype(str))
+            if _variants(list(dict.fromkeys(results[a].tolist()))) is not None:
+                continue  # presets beside themselves with a field fixed: variants_verdict's
+            if len(field_) > 1 and field_ < seated:
+                return a, b
+    return None
+
+
+def entrant_sentence(table: pd.DataFrame, entrant: str, who: str, field_name: str, *,
+                     opponent: Callable[[str], str], exact: bool, ranked: bool = True
+                     ) -> Sentence:
+    """Where one entrant lands against a field: ``table`` has columns ``a`` (the seated
+    entrants, as text), ``b`` (the field) and the rates; ``entrant`` is one of ``a``.
+
+    Its expected score in seat A against the field (the mean over the field's members,
+    each counted alike); with ``ranked``, its rank among every ``a`` entrant played against
+    the same field by the same measure; and whom it beats, loses to and is level with: its
+    score against each member tested against 50% under :data:`ENTRANT_PROCEDURE`."""
+    from .scores import with_scores
+
+    scored = with_scores(table)
+    mine = scored[scored["a"] == entrant]
+    score = mine["score"].to_numpy(float)
+    se = np.zeros(len(mine)) if exact else \
+        (mine["score_high"] - mine["score_low"]).to_numpy(float) / (2 * Z95)
+    family = Family(ENTRANT_PROCEDURE, score - 0.5, se)
+    claimed = family.claimed()
+    mean = float(score.mean())
+    half = Z95 * float(np.sqrt(np.sum(se**2))) / len(score)
+    opponents = mine["b"].tolist()
+
+    def listed(mask: np.ndarray, worst_first: bool) -> str:
+        picked = sorted((i for i in range(len(score)) if mask[i]),
+                        key=lambda i: score[i] if worst_first else -score[i])
+        names = [f"the {opponent(opponents[i])} at {percent(score[i], 1)}" for i in picked]
+        return f"{len(picked)}" + (f" ({_and(names, LISTED)})" if names else "")
+
+    beats, loses = claimed & (score > 0.5), claimed & (score < 0.5)
+    level = int(len(score) - beats.sum() - loses.sum())
+    text = (f"{who} against the field of {len(score)} ({field_name}): an expected score of "
+            f"{_ci(mean, mean - half, mean + half, exact)} in seat A")
+    if ranked:
+        means = scored[scored["b"].isin(opponents)].groupby("a")["score"].mean()
+        rank = 1 + int((means > mean + 1e-12).sum())
+        leader = str(means.idxmax())
+        text += (f", {_ordinal(rank)} of the {len(means)} entrants played against it"
+                 + ("" if leader == entrant else
+                    f" (the {opponent(leader)} leads with {percent(float(means.max()), 1)})"))
+    text += (f"; it beats {listed(beats, False)}, loses to {listed(loses, True)} and is level "
+             f"with {level}")
+    if not exact:
+        text += f" ({family.foot()})"
+    return Sentence(_capital(text) + ".", "entrant", mean, mean - half, mean + half)
+
+
+def _ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _lone_entrant(results: pd.DataFrame, axes: Sequence[str], options: Sequence[str],
+                  numeric: Sequence[str], labels: Labels, exact: bool) -> Sentence | None:
+    """Side A as the spec sets it (no side-A axis) against a field: one side-B axis of whole
+    sides or presets with at least :data:`FIELD_AT_LEAST` values.  Where it lands
+    (:func:`entrant_sentence`, unranked: the field never sits in seat A here), at the
+    baseline of any other axes; ``None`` for any other grid."""
+    if any(_side_of(a) == "a" for a in [*options, *numeric]):
+        return None
+    fields = [a for a in options if a == "b" or (a.endswith(".preset") and _side_of(a) == "b")]
+    if len(fields) != 1 or results[fields[0]].nunique() < FIELD_AT_LEAST:
+        return None
+    b_ax = fields[0]
+    part, held = _at_baseline(results, axes, [b_ax], labels)
+    table = part.assign(a="A", b=part[b_ax].astype(str))
+    raw = {str(v): v for v in part[b_ax].tolist()}
+    who = (f"With {_and(held)}, " if held else "") + labels.column("a")
+    return entrant_sentence(table, "A", who, "side B",
+                            opponent=lambda o: labels.value(b_ax, raw[o]), exact=exact,
+                            ranked=False)
+
+
+FIELD_AT_LEAST = 3
+"""The fewest values a side-B axis of whole sides or presets has for a run with side A
+fixed to read as one entrant against a field."""
+
+
+def _newcomers_verdict(results: pd.DataFrame, axes: Sequence[str], a_ax: str, b_ax: str,
+                       labels: Labels, exact: bool, thresholds: Thresholds) -> Verdict:
+    """New entrants in seat A against a field that also plays itself: where each newcomer
+    lands (:func:`entrant_sentence`), then the field's own round robin verdict."""
+    part, held = _at_baseline(results, axes, [a_ax, b_ax], labels)
+    table = part.drop(columns=[c for c in ("a", "b") if c in part and c not in (a_ax, b_ax)])
+    table = table.rename(columns={a_ax: "a", b_ax: "b"})
+    table = table.assign(a=table["a"].astype(str), b=table["b"].astype(str))
+    raw = {str(v): v for v in part[a_ax].tolist()}
+    field_ = list(dict.fromkeys(table["b"].tolist()))
+    newcomers = [e for e in dict.fromkeys(table["a"].tolist()) if e not in field_]
+    lead = f"At {_and(held)}, " if held else ""
+    sentences = [entrant_sentence(table, e, f"{lead}the {labels.value(a_ax, raw[e])}",
+                                  f"side {_side_of(b_ax).upper()}",
+                                  opponent=lambda o: labels.value(b_ax, o), exact=exact)
+                 for e in newcomers[:LISTED]]
+    mirror = table[table["a"].isin(field_)]
+    made = round_robin_verdict(mirror, labels=labels, column=a_ax, thresholds=thresholds)
+    first, *rest = made.sentences
+    first = dataclasses.replace(first, text="Among the field itself, " + first.text[:1].lower()
+                                + first.text[1:])
+    return dataclasses.replace(made, sentences=(*sentences, first, *rest))
 
 
 # --- grids ---------------------------------------------------------------------------------------
@@ -535,7 +690,8 @@ def exchange_rate(results: pd.DataFrame, x: str, y: str, *, level: float = 0.5,
     -------
     dict
         ``rate`` (points of x per point of y; positive: x and y help the same side),
-        ``low``, ``high``, ``crossings`` (y -> crossing x), ``level``.
+        ``low``, ``high``, ``crossings`` (y -> crossing x), ``level``, ``widths`` (y -> the
+        width of the range its crossing surely lies in).
     """
     rows = []
     for yv, part in results.groupby(y, sort=True):
@@ -554,7 +710,8 @@ def exchange_rate(results: pd.DataFrame, x: str, y: str, *, level: float = 0.5,
     slope = float(np.sum(c * cross))
     se = float(np.sqrt(np.sum(c**2 * (width**2 / 12))))
     return {"rate": -slope, "low": -slope - Z95 * se, "high": -slope + Z95 * se,
-            "crossings": dict(zip(ys.tolist(), cross.tolist(), strict=True)), "level": level}
+            "crossings": dict(zip(ys.tolist(), cross.tolist(), strict=True)), "level": level,
+            "widths": dict(zip(ys.tolist(), width.tolist(), strict=True))}
 
 
 def _at_baseline(results: pd.DataFrame, axes: Sequence[str], keep: Sequence[str],
@@ -636,6 +793,9 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
     said = len(sentences)
     claim = None
     read: set[str] = set()  # the thresholds the sentences said read
+    lone = _lone_entrant(results, axes, options, numeric, labels, exact)
+    if lone is not None:  # side A alone against a field of B's: where it lands, first
+        sentences.append(lone)
     made_v = (variants_verdict(results, axes, options[0], labels=labels, exact=exact,
                                thresholds=th, measure=m) if options else None)
     if made_v is not None:  # each preset's own choice against the same preset fixed: first
@@ -649,8 +809,8 @@ def grid_verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels |
         read |= made_o.read or set()
         claim = made_o.claim
         options = []  # said
-    if numeric:
-        read.add("staircase_share")  # exchange and marginal sentences look for staircases
+    if len(numeric) >= 2:
+        read.add("staircase_share")  # exchange sentences look for staircases
         read.add("negligible_exchange")
     if len(numeric) >= 2:
         # x the finer axis; of two alike, y the one a point of which moves A more (so the
@@ -710,13 +870,86 @@ def _row_rate(results: pd.DataFrame, i: Any, exact: bool, m: Measure = WIN) -> s
                results.loc[i, f"{m.column}_high"], exact)
 
 
-def _half_of_difference(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
-                        exact: bool) -> float:
-    """The 95% half-width of the difference between two rows' ``col`` (independent cells:
-    their standard errors, read back from their intervals, add in quadrature); 0 exact."""
+def _difference_se(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
+                   exact: bool) -> float:
+    """The standard error of the difference between two rows' ``col``; 0 exact.
+
+    The one place a verdict reads how sure a difference is: the cells are independent
+    (each variant on its own streams), so their standard errors, read back from their
+    intervals, add in quadrature.  Paired fights (variants played on the same streams)
+    give a difference its own, smaller, error: the comparisons take it from here, and a
+    :class:`Family` takes whatever errors it is given."""
     if exact:
         return 0.0
-    return Z95 * math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+    return math.hypot(*((r[f"{col}_high"] - r[f"{col}_low"]) / (2 * Z95) for r in (a, b)))
+
+
+def _half_of_difference(a: Mapping[str, Any], b: Mapping[str, Any], col: str,
+                        exact: bool) -> float:
+    """The 95% half-width of the difference between two rows' ``col``
+    (:func:`_difference_se`); 0 exact."""
+    return Z95 * _difference_se(a, b, col, exact)
+
+
+PROCEDURES = {"holm": "Holm-adjusted 5%",
+              "bh": "Benjamini-Hochberg 5% false discovery rate"}
+"""The multiple-comparison procedures a verdict controls its claims with, as its sentences
+name them (:class:`Family`)."""
+FAMILY_ALPHA = 0.05
+"""The error a family of comparisons is controlled at: Holm's family-wise error rate, or
+Benjamini-Hochberg's false discovery rate."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """Comparisons a verdict makes together, each a difference ``diff`` with its standard
+    error ``se`` (0: exact) tested against ``beyond`` (a margin, 0 by default) in its own
+    direction (:func:`balance.stats.normal_pvalue`), under one procedure (``"holm"`` or
+    ``"bh"``, :data:`PROCEDURES`) at :data:`FAMILY_ALPHA`.  A verdict claims a difference
+    only where :meth:`claimed` says so; an exact family claims every difference beyond its
+    margin (its p-values are 0 or 1)."""
+
+    procedure: str
+    diff: np.ndarray
+    se: np.ndarray
+    beyond: float | np.ndarray = 0.0
+
+    def pvalues(self) -> np.ndarray:
+        from ..stats import normal_pvalue
+
+        return normal_pvalue(self.diff, self.se, self.beyond)
+
+    def adjusted(self) -> np.ndarray:
+        from ..stats import benjamini_hochberg, holm
+
+        adjust = holm if self.procedure == "holm" else benjamini_hochberg
+        return adjust(self.pvalues())
+
+    def claimed(self) -> np.ndarray:
+        """Which differences the family claims: adjusted p-value below the level."""
+        return self.adjusted() < FAMILY_ALPHA
+
+    def halves(self) -> np.ndarray:
+        """Each comparison's half-width at the level the procedure tests it at: Holm's
+        ``alpha / (m - rank + 1)`` (its rank by p-value), Benjamini-Hochberg's
+        ``alpha * rank / m``; the interval a claim's size is read from."""
+        from ..stats import z_value
+
+        m = len(self.diff)
+        if m == 0:
+            return np.zeros(0)
+        rank = np.empty(m, int)
+        rank[np.argsort(self.pvalues(), kind="stable")] = np.arange(1, m + 1)
+        level = (FAMILY_ALPHA / (m - rank + 1) if self.procedure == "holm"
+                 else FAMILY_ALPHA * rank / m)
+        return np.array([z_value(1 - a) for a in level]) * np.asarray(self.se, float)
+
+    def foot(self) -> str:
+        """The sentence's foot: "differences claimed at Holm-adjusted 5% over 361
+        comparisons"."""
+        m = len(self.diff)
+        return (f"differences claimed at {PROCEDURES[self.procedure]} over {m:,} "
+                f"comparison{'s' if m != 1 else ''}")
 
 
 def _noise(part: pd.DataFrame, m: Measure = WIN) -> float:
@@ -758,7 +991,7 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         out.append(Sentence(
             f"{_capital(rate)}: where {m.name} crosses {percent(level, 0)}, "
             f"{labels.column(x)} moves {shown} per point of {labels.column(y)} "
-            f"({crossings}).", "exchange", k, lo, hi))
+            f"({crossings}){_crossing_shape(found, x, y, labels)}.", "exchange", k, lo, hi))
     flags = []
     noise = 0.0 if exact else _noise(part, m)
     for _, curve in part.groupby(y, sort=True):
@@ -779,6 +1012,39 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
     return out, found
 
 
+def _crossing_shape(found: Mapping[str, Any], x: str, y: str, labels: Labels) -> str:
+    """How the even line moves from one value of ``y`` to the next
+    (:func:`balance.analysis.shapes.shape` of the crossings, each with the 95% half-width of
+    a uniform spread over the range it surely lies in): nothing where it moves by the same
+    at every step (within those intervals and :data:`~balance.analysis.shapes.ROUGHLY`),
+    else a clause naming the shape and its steps."""
+    from .shapes import shape
+
+    ys = sorted(found["crossings"])
+    if len(ys) < 3:
+        return ""
+    cross = [found["crossings"][v] for v in ys]
+    halves = [Z95 * found["widths"][v] / math.sqrt(12) for v in ys]
+    got = shape(ys, cross, halves)
+    if got.kind == "linear":
+        return (f"; it moves by about the same at every step of {labels.column(y)}, within "
+                f"the crossings' intervals")
+
+    def step(i: int) -> str:
+        return (f"{got.steps[i] * (ys[i + 1] - ys[i]):+.1f} from {labels.value(y, _int(ys[i]))}"
+                f" to {labels.value(y, _int(ys[i + 1]))}")
+
+    if got.kind in ("diminishing", "increasing"):
+        first, last = got.moving[0], got.moving[-1]
+        return (f"; not at a steady rate: its steps {'shrink' if got.kind == 'diminishing' else 'grow'}"
+                f", {step(first)} but {step(last)}")
+    if got.kind in ("cliff", "pairs", "staircase"):
+        return (f"; not at a steady rate: it moves in steps, {_and([step(i) for i in got.moving], LISTED)}"
+                ", and holds between")
+    return (f"; not at a steady rate: its steps run from {step(int(np.argmin(got.steps)))} to "
+            f"{step(int(np.argmax(got.steps)))}" if got.kind != "flat" else "")
+
+
 def _int(value: float) -> Any:
     return int(value) if float(value).is_integer() else round(float(value), 2)
 
@@ -791,29 +1057,174 @@ def _baseline_level(part: pd.DataFrame, y: str, labels: Labels) -> Any:
 def _marginal_sentences(part: pd.DataFrame, x: str, labels: Labels, exact: bool,
                         held: Sequence[str], th: Thresholds = DEFAULTS, m: Measure = WIN
                         ) -> list[Sentence]:
-    """What a point of ``x`` is worth: the least-squares slope of the measure
-    (:func:`~balance.analysis.marginal_value`; for a simulated score its binomial standard
-    error, which a draw's half point can only overstate), and whether it is a staircase."""
-    from .marginal import marginal_value
+    """What a point of ``x`` is worth, in the words of its shape
+    (:func:`balance.analysis.shapes.shape`): "on average" (the least-squares slope of the
+    moving span, :func:`~balance.analysis.marginal_value`; for a simulated score its
+    binomial standard error, which a draw's half point can only overstate) only where the
+    steps agree; else diminishing or increasing returns with the first and last step, a
+    cliff with the step that carries it, a curve that moves in pairs (or threes), a
+    staircase with the steps that move, a peak, or no movement at all."""
+    from .shapes import shape
 
     curve = part.sort_values(x)
-    mv = marginal_value(curve, x, rate=m.column)
-    if not len(mv):
+    if len(curve) < 2:
         return []
-    slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
+    col = m.column
+    halves = None if exact else ((curve[f"{col}_high"] - curve[f"{col}_low"]) / 2).to_numpy()
+    found = shape(curve[x].to_numpy(float), curve[col].to_numpy(float), halves)
+    words = _ShapeWords(curve, x, labels, exact, m, found)
     where = f" (with {_and(held)})" if held else ""
-    out = [Sentence(f"Each point of {labels.column(x)} changes {m.name} by "
-                    f"{_points(slope, Z95 * se, exact)} on average{where}.",
-                    "marginal", slope, slope - Z95 * se, slope + Z95 * se)]
-    flag, share, jumps = staircase(curve[x].to_numpy(float), curve[m.column].to_numpy(float),
-                                   noise=0.0 if exact else _noise(curve, m),
-                                   share_at_least=th.staircase_share)
-    if flag:
-        out.append(Sentence(
-            f"It is a staircase, not a rate: {percent(share, 0)} of the change comes in the "
-            f"largest fifth of the steps (jumps at {labels.column(x)} = "
-            f"{', '.join(labels.value(x, _int(j)) for j in jumps[:8])}).", "staircase", share))
-    return out
+    if found.kind == "linear":
+        return [words.linear(where)]
+    text = getattr(words, found.kind)()
+    if found.kind in ("diminishing", "increasing", "peaked", "uneven"):
+        text += words.plateaus()
+    return [Sentence(_capital(text) + where + ".", "shape", found.total)]
+
+
+@dataclass(frozen=True)
+class _ShapeWords:
+    """The sentence for each shape of a one-stat curve (:func:`_marginal_sentences`)."""
+
+    curve: pd.DataFrame
+    x: str
+    labels: Labels
+    exact: bool
+    m: Measure
+    found: Any
+
+    def at(self, i: int) -> str:
+        """The ``i``-th value of the stat, whole numbers as whole numbers."""
+        return self.labels.value(self.x, _int(self.found.xs[i]))
+
+    def rate(self, i: int) -> str:
+        row = self.curve.iloc[i]
+        col = self.m.column
+        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], self.exact)
+
+    def step(self, i: int, unit: bool = True) -> str:
+        """Step ``i`` (from value ``i`` to ``i + 1``) in points, with its 95% half-width."""
+        f = self.found
+        width = f.xs[i + 1] - f.xs[i]
+        shown = _points(f.steps[i] * width, f.halves[i] * width, self.exact)
+        return shown if unit else shown.removesuffix(" points")
+
+    def span(self, i: int) -> str:
+        return f"from {self.at(i)} to {self.at(i + 1)}"
+
+    @property
+    def stat(self) -> str:
+        return self.labels.column(self.x)
+
+    def total(self) -> str:
+        f = self.found
+        return (f"{100 * f.total:+.{2 if self.exact else 1}f} points from {self.at(0)} to "
+                f"{self.at(len(f.xs) - 1)} in all")
+
+    def ends(self) -> str:
+        last = len(self.found.xs) - 1
+        return f"{self.rate(0)} at {self.at(0)} to {self.rate(last)} at {self.at(last)}"
+
+    def linear(self, where: str) -> Sentence:
+        from .marginal import marginal_value
+
+        f = self.found
+        span = self.curve.iloc[f.first:f.last + 2]
+        mv = marginal_value(span, self.x, rate=self.m.column)
+        slope, se = float(mv["slope"].iloc[0]), float(mv["slope_se"].iloc[0])
+        moving = [f.steps[i] for i in f.moving]
+        digits = 2 if self.exact else max(decimals_for(max(f.halves), most=2), 1)
+        low, high = (f"{100 * v:+.{digits}f}" for v in (min(moving), max(moving)))
+        steps = (f"every step {low} points" if low == high
+                 else f"its steps from {low} to {high} points")
+        text = (f"Each point of {self.stat} changes {self.m.name} by "
+                f"{_points(slope, Z95 * se, self.exact)} on average, roughly linearly ({steps}"
+                f"{'' if self.exact else ', agreeing within their intervals'})"
+                + self.plateaus() + where + ".")
+        return Sentence(text, "marginal", slope, slope - Z95 * se, slope + Z95 * se)
+
+    def diminishing(self) -> str:
+        return self._returns("less", "down")
+
+    def increasing(self) -> str:
+        return self._returns("more", "up")
+
+    def _returns(self, word: str, way: str) -> str:
+        f = self.found
+        first, last = f.moving[0], f.moving[-1]
+        kind = "diminishing" if word == "less" else "increasing"
+        return (f"each point of {self.stat} changes {self.m.name} by {word} than the one "
+                f"before ({kind} returns): {self.step(first)} {self.span(first)}, {way} to "
+                f"{self.step(last, unit=False)} {self.span(last)}; {self.total()}")
+
+    def cliff(self) -> str:
+        f = self.found
+        i = f.top
+        shown = len(f.xs) <= LISTED
+        values = (f" ({' / '.join(self.rate(k) for k in range(len(f.xs)))} at "
+                  f"{self.stat} = {' / '.join(self.at(k) for k in range(len(f.xs)))})"
+                  if shown else f" ({self.rate(i)} to {self.rate(i + 1)})")
+        verb = "jumps" if f.steps[i] > 0 else "drops"
+        return (f"{self.m.name} {verb} where {self.stat} goes {self.span(i)}{values}: that one "
+                f"step carries {self.step(i, unit=False).lstrip('+-')} of the "
+                f"{100 * sum(abs(v) for v in self._raw()):.{2 if self.exact else 1}f} points "
+                f"it moves from {self.at(0)} to {self.at(len(f.xs) - 1)}")
+
+    def _raw(self) -> list[float]:
+        f = self.found
+        return [f.steps[i] * (f.xs[i + 1] - f.xs[i]) for i in range(len(f.steps))]
+
+    def pairs(self) -> str:
+        f = self.found
+        group = {2: "pairs", 3: "threes", 4: "fours"}.get(f.period, f"steps of {f.period}")
+        ordinal = {2: "second", 3: "third", 4: "fourth"}.get(f.period, f"{f.period}th")
+        moves = [self.span(i).removeprefix("from ") for i in f.moving]
+        return (f"{self.m.name} moves in {group} of {self.stat}: it changes only at every "
+                f"{ordinal} point ({_and(moves, LISTED)}; the largest step "
+                f"{self.step(f.top)} {self.span(f.top)}) and ties between, from "
+                f"{self.ends()}")
+
+    def staircase(self) -> str:
+        f = self.found
+        moves = [f"{self.span(i).removeprefix('from ')} ({self.step(i, unit=k == 0)})"
+                 for k, i in enumerate(f.moving)]
+        return (f"{self.m.name} is a staircase in {self.stat}: it moves only from "
+                f"{_and(moves, LISTED)}, and ties between, from {self.ends()}")
+
+    def peaked(self) -> str:
+        f = self.found
+        ys = np.asarray(f.ys)
+        rising = f.steps[f.moving[0]] > 0
+        k = int(np.argmax(ys) if rising else np.argmin(ys))
+        return (f"{self.m.name} {'rises then falls' if rising else 'falls then rises'} with "
+                f"{self.stat}: {self.rate(0)} at {self.at(0)}, "
+                f"{'a peak' if rising else 'a low'} of {self.rate(k)} at {self.at(k)}, "
+                f"{self.rate(len(ys) - 1)} at {self.at(len(ys) - 1)}")
+
+    def uneven(self) -> str:
+        f = self.found
+        moving = sorted(f.moving, key=lambda i: f.steps[i])
+        return (f"each point of {self.stat} changes {self.m.name} unevenly: its steps run from "
+                f"{self.step(moving[0])} {self.span(moving[0])} to "
+                f"{self.step(moving[-1], unit=False)} {self.span(moving[-1])}; {self.total()}")
+
+    def flat(self) -> str:
+        f = self.found
+        if self.exact and max(f.ys) - min(f.ys) == 0:
+            return f"{self.m.name} does not move with {self.stat}: {self.rate(0)} at every value"
+        return (f"{self.m.name} does not move with {self.stat}: from {self.ends()}, every step "
+                + ("under " + _margin_points(0.001) if self.exact else "within its interval"))
+
+    def plateaus(self) -> str:
+        """Still steps at either end: "; flat up to 3", "; flat from 8 on"."""
+        f = self.found
+        parts = []
+        if f.first > 0:
+            parts.append(f"flat up to {self.stat} = {self.at(f.first)} ({self.rate(0)})")
+        if f.last < len(f.steps) - 1:
+            parts.append(f"flat from {self.stat} = {self.at(f.last + 1)} on "
+                         f"({self.rate(len(f.xs) - 1)})")
+        return "".join(f"; {p}" for p in parts)
 
 
 def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
@@ -859,6 +1270,100 @@ def _exchange_claim(part: pd.DataFrame, x: str, y: str, found: dict[str, Any],
     return None
 
 
+OPTIONS_PROCEDURE = "bh"
+"""How an options verdict controls its many comparisons: Benjamini-Hochberg's false
+discovery rate, since it lists discoveries (the options an option beats, the conditions
+where it beats the default), where a few false entries among many true ones mislead less
+than missing the true ones."""
+
+
+@dataclass
+class _Options:
+    """What an options verdict reads: one axis at the baseline of the others (``part``,
+    ``by_option``), whose side it is (``sign``: +1 where a higher rate is better for it),
+    the default and the key option, and the comparisons it makes (:meth:`compare`, all
+    tested together under :data:`OPTIONS_PROCEDURE` once gathered)."""
+
+    results: pd.DataFrame
+    axes: Sequence[str]
+    axis: str
+    labels: Labels
+    exact: bool
+    th: Thresholds
+    m: Measure
+    part: pd.DataFrame = field(init=False)
+    held: list[str] = field(init=False)
+    comparisons: dict[Any, tuple[float, float]] = field(default_factory=dict)
+    claims: dict[Any, bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.results = self.results.assign(_cell=np.arange(len(self.results)))
+        self.part, self.held = _at_baseline(self.results, self.axes, [self.axis], self.labels)
+
+    @property
+    def by_option(self) -> pd.DataFrame:
+        return self.part.set_index(self.axis)
+
+    @property
+    def rule(self) -> bool:
+        return _side_of(self.axis) == "rules"
+
+    @property
+    def side(self) -> str:
+        return "A" if _side_of(self.axis) == "a" else "B"
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.rule or self.side == "A" else -1
+
+    @property
+    def lead(self) -> str:
+        return f"With {_and(self.held)}, " if self.held else ""
+
+    def name(self, option: Any) -> str:
+        return (f"{self.labels.column(self.axis)} = {self.labels.value(self.axis, option)}"
+                if self.rule else self.labels.value(self.axis, option))
+
+    def rate(self, option: Any) -> str:
+        row = self.by_option.loc[option]
+        col = self.m.column
+        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], self.exact)
+
+    def difference(self, a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[Any, float]:
+        """The signed difference of two rows and its 95% half-width; the comparison joins
+        the family (once, however many sentences read it), and its key is returned."""
+        col = self.m.column
+        key = (int(a["_cell"]), int(b["_cell"]))
+        self.comparisons[key] = (self.sign * float(a[col] - b[col]),
+                                 _difference_se(a, b, col, self.exact))
+        return key, Z95 * self.comparisons[key][1]
+
+    def compare(self, option: Any, other: Any) -> tuple[float, float]:
+        """The difference of two options (at the baseline) and its 95% half-width."""
+        key, half = self.difference(self.by_option.loc[option], self.by_option.loc[other])
+        return self.comparisons[key][0], half
+
+    def pair(self, option: Any, other: Any) -> Any:
+        """The key of the comparison of two options at the baseline."""
+        by = self.by_option
+        return int(by.loc[option, "_cell"]), int(by.loc[other, "_cell"])
+
+    def settle(self) -> Family:
+        """Test the gathered comparisons together; :meth:`beyond` reads the outcome."""
+        keys = list(self.comparisons)
+        family = Family(OPTIONS_PROCEDURE, np.array([self.comparisons[k][0] for k in keys]),
+                        np.array([self.comparisons[k][1] for k in keys]),
+                        self.th.worth_margin)
+        self.claims = dict(zip(keys, family.claimed().tolist(), strict=True))
+        return family
+
+    def beyond(self, key: Any, direction: int) -> bool:
+        """Whether the family claims comparison ``key`` (:meth:`difference`, :meth:`pair`)
+        beyond the margin in ``direction`` (+1: ahead, -1: behind)."""
+        diff = self.comparisons[key][0]
+        return bool(self.claims.get(key)) and diff * direction > self.th.worth_margin
+
+
 def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                     labels: Labels | None = None, exact: bool = False,
                     focus: str | None = None,
@@ -872,139 +1377,186 @@ def options_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
     best under); then for ``focus`` (the option the question is about, as the table writes
     it; default: the best option other than the default) its rate against the default
     option (the axis's baseline, or ``default``) -- worth taking, worse, or no better, by
-    the thresholds' ``worth_margin`` with the difference's interval -- which other options
-    it beats and trails, and the values of each other axis (one at a time, the rest at
-    their baseline) where it beats the default (a rule's: where it helps A, and where it
-    hurts A).  The key claim is that comparison.  The rates are ``measure``'s.
+    the thresholds' ``worth_margin`` -- which other options it beats and trails, and the
+    values of each other axis (one at a time, the rest at their baseline) where it beats
+    the default (a rule's: where it helps A, and where it hurts A).  Every difference a
+    sentence claims is claimed by the family of all the comparisons it makes, under
+    :data:`OPTIONS_PROCEDURE` (named in the sentence's foot where simulated).  The key claim
+    is the focus option against the default.  The rates are ``measure``'s.
     """
-    labels = labels or Labels()
-    th, m, col = thresholds, measure, measure.column
-    margin = _margin_points(th.worth_margin)
+    ctx = _Options(results, axes, axis, labels or Labels(), exact, thresholds, measure)
     values = list(dict.fromkeys(results[axis].tolist()))
     if default is None:
-        default = next((v for v in values if labels.is_baseline(axis, v)), None)
-    part, held = _at_baseline(results, axes, [axis], labels)
-    by_option = part.set_index(axis)
-    rule = _side_of(axis) == "rules"
-    side = "A" if _side_of(axis) == "a" else "B"
-    sign = 1 if rule or side == "A" else -1
-    lead = f"With {_and(held)}, " if held else ""
-
-    def name(option: Any) -> str:
-        return (f"{labels.column(axis)} = {labels.value(axis, option)}" if rule
-                else labels.value(axis, option))
-
-    def rate(option: Any) -> str:
-        row = by_option.loc[option]
-        return _ci(row[col], row[f"{col}_low"], row[f"{col}_high"], exact)
-
-    def compare(option: Any, other: Any) -> tuple[float, float]:
-        a, b = by_option.loc[option], by_option.loc[other]
-        return sign * float(a[col] - b[col]), _half_of_difference(a, b, col, exact)
-
-    ranked = sorted(by_option.index, key=lambda v: -sign * by_option.loc[v, col])
+        default = next((v for v in values if ctx.labels.is_baseline(axis, v)), None)
+    by_option = ctx.by_option
+    ranked = sorted(by_option.index, key=lambda v: -ctx.sign * by_option.loc[v, measure.column])
     best = ranked[0]
-    sentences = []
     if default is None or default not in by_option.index:
-        sentences.append(Sentence(
-            f"{lead}A does best under {name(best)} ({m.verb} {rate(best)})." if rule else
-            f"{lead}side {side}'s best option is {name(best)} ({m.verb} {rate(best)}).",
-            "option"))
-        return Verdict(tuple(_capitalised(sentences)), thresholds=th, read=_WORTH)
-    name_d = labels.value(axis, default)
+        text = (f"{ctx.lead}A does best under {ctx.name(best)} ({measure.verb} "
+                f"{ctx.rate(best)})." if ctx.rule else
+                f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(best)} ({measure.verb} "
+                f"{ctx.rate(best)}).")
+        return Verdict(tuple(_capitalised([Sentence(text, "option")])), thresholds=thresholds,
+                       read=_WORTH)
     options = [v for v in ranked if v != default]
     key = next((v for v in options if focus is not None and str(v) == str(focus)),
                options[0] if options else None)
-    best_wins = best != default and \
-        compare(best, default)[0] - compare(best, default)[1] > th.worth_margin
-    if best_wins and key != best:
-        diff, half = compare(best, default)
-        sentences.append(Sentence(
-            (f"{lead}A does best under {name(best)}: " if rule else
-             f"{lead}side {side}'s best option is {name(best)}: ")
-            + f"{m.verb} {rate(best)}, {_points(diff, half, exact)} against the default, "
-            f"{name_d} ({rate(default)}).", "option", diff, diff - half, diff + half))
-    elif not best_wins and not (rule and key is not None):  # a rule's: said with its key
-        sentences.append(Sentence(
-            f"{lead}A does best under the default, {name(default)} ({m.verb} "
-            f"{rate(default)}): no other value of it helps A by more than {margin}." if rule
-            else f"{lead}the default, {name_d}, is side {side}'s best option ({m.verb} "
-                 f"{rate(default)}): no other beats it by more than {margin}.",
-            "option", 0.0))
+    if best != default:
+        ctx.compare(best, default)
+    where = _option_conditions(ctx, key, default) if key is not None else []
     if key is not None:
-        diff, half = compare(key, default)
-        word = ("worth taking" if diff - half > th.worth_margin else
-                "worse than the default" if diff + half < -th.worth_margin else
-                "no better than the default")
-        beats = [(v, *compare(key, v)) for v in options if v != key]
-        under = "under " if rule else ""
-        wins = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
-                           if d - h > th.worth_margin])
-        loses = _by_points([(f"{under}{labels.value(axis, v)}", d) for v, d, h in beats
-                            if d + h < -th.worth_margin])
-        opening = f"{m.verb} {rate(key)}, {_points(diff, half, exact)} against the default, " \
-                  f"{name_d} ({rate(default)})"
-        others = [a for a in axes if a != axis]
-        where = functools.partial(_worth_where, results, axis, key, default, others, labels,
-                                  sign, exact, th, m)
-        if rule:
-            text = (lead + (f"A does best under {name(key)}: " if best_wins and key == best
-                            else f"under {name(key)}, ") + opening)
-            against = ([f"better than {_and(wins, LISTED)}"] if wins else []) + (
-                [f"worse than {_and(loses, LISTED)}"] if loses else [])
-            if against:
-                text += "; A does " + " and ".join(against)
-            if others:
-                helps, hurts = where(), where(worse=True)
-                moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
-                         if helps else []) + (
-                    [f"it hurts A by more than {margin} where {'; '.join(hurts)}"]
-                    if hurts else [])
-                text += ("; " + "; and ".join(moves) if moves else
-                         f"; it moves A by more than {margin} nowhere in this grid")
-            elif abs(diff) + half <= th.worth_margin:  # the grid is this rule alone: its
-                # difference at the default is all there is (said above, so only "nowhere")
-                text += f"; it moves A by more than {margin} nowhere in this grid"
-        else:
-            text = (f"{lead}side {side}'s best option is {name(key)}, {word}: {opening}"
-                    if best_wins and key == best else
-                    f"{name(key)} is {word}: {m.verb} {rate(key)}, "
-                    f"{_points(diff, half, exact)} against {name_d}")
-            against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
-                [f"it trails {_and(loses, LISTED)}"] if loses else [])
-            if against:
-                text += "; against the other options " + " and ".join(against)
-            conditions = where()
-            if conditions:
-                text += (f"; it beats the default by more than {margin} "
-                         + ("only " if diff - half <= th.worth_margin else "")
-                         + f"where {'; '.join(conditions)}")
-            elif diff - half <= th.worth_margin:
-                text += "; it beats the default nowhere in this grid"
-        sentences.append(Sentence(text + ".", "option", diff, diff - half, diff + half))
-    claim = None
-    if matchup_of is not None and key is not None:
-        cell = part[part[axis] == key].iloc[0]
-        cell_default = part[part[axis] == default].iloc[0]
-        name_o = name(key)
+        for other in [default, *(v for v in options if v != key)]:
+            ctx.compare(key, other)
+    family = ctx.settle()
+    best_wins = best != default and ctx.beyond(ctx.pair(best, default), 1)
+    sentences = _best_option_sentence(ctx, best, default, key, best_wins)
+    if key is not None:
+        sentences.append(_key_option_sentence(ctx, key, default, options, best_wins and
+                                               key == best, where, family))
+    claim = (_option_claim(ctx, key, default, values, matchup_of)
+             if matchup_of is not None and key is not None else None)
+    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=thresholds, read=_WORTH)
 
-        def describe(diff: float, se: float) -> tuple[str, str]:
-            shown = f"{100 * diff:+.1f} points"
-            if diff > max(th.worth_margin, Z95 * se):
-                return (f"{name_o} helps A against {name_d}" if rule
-                        else f"{name_o} beats {name_d}"), shown
-            if diff < -max(th.worth_margin, Z95 * se):
-                return (f"{name_o} hurts A against {name_d}" if rule
-                        else f"{name_o} is worse than {name_d}"), shown
-            return (f"{name_o} changes A's chances little against {name_d}" if rule
-                    else f"{name_o} is no better than {name_d}"), shown
 
-        claim = Claim(f"what does {name_o} change against {name_d}?" if rule
-                      else f"is {name_o} worth taking over {name_d}?",
-                      (matchup_of({a: cell[a] for a in axes}),
-                       matchup_of({a: cell_default[a] for a in axes})), _difference(sign, m),
-                      describe, frozenset() if rule else _compared(axis, values))
-    return Verdict(tuple(_capitalised(sentences)), claim, thresholds=th, read=_WORTH)
+def _best_option_sentence(ctx: _Options, best: Any, default: Any, key: Any, best_wins: bool
+                          ) -> list[Sentence]:
+    """The side's best option where it is not the key (the key's sentence says it
+    otherwise), or that the default is best."""
+    m, name_d = ctx.m, ctx.labels.value(ctx.axis, default)
+    margin = _margin_points(ctx.th.worth_margin)
+    if best_wins and key != best:
+        diff, half = ctx.compare(best, default)
+        return [Sentence(
+            (f"{ctx.lead}A does best under {ctx.name(best)}: " if ctx.rule else
+             f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(best)}: ")
+            + f"{m.verb} {ctx.rate(best)}, {_points(diff, half, ctx.exact)} against the "
+            f"default, {name_d} ({ctx.rate(default)}).", "option", diff, diff - half,
+            diff + half)]
+    if not best_wins and not (ctx.rule and key is not None):  # a rule's: said with its key
+        return [Sentence(
+            f"{ctx.lead}A does best under the default, {ctx.name(default)} ({m.verb} "
+            f"{ctx.rate(default)}): no other value of it helps A by more than {margin}."
+            if ctx.rule else
+            f"{ctx.lead}the default, {name_d}, is side {ctx.side}'s best option ({m.verb} "
+            f"{ctx.rate(default)}): no other beats it by more than {margin}.", "option", 0.0)]
+    return []
+
+
+def _key_option_sentence(ctx: _Options, key: Any, default: Any, options: Sequence[Any],
+                         key_is_best: bool, where: Sequence[tuple[Any, str, str]],
+                         family: Family) -> Sentence:
+    """The key option against the default, the other options and the conditions."""
+    m, labels, axis = ctx.m, ctx.labels, ctx.axis
+    name_d = labels.value(axis, default)
+    margin = _margin_points(ctx.th.worth_margin)
+    diff, half = ctx.compare(key, default)
+    ahead, behind = (ctx.beyond(ctx.pair(key, default), d) for d in (1, -1))
+    word = ("worth taking" if ahead else "worse than the default" if behind else
+            "no better than the default")
+    under = "under " if ctx.rule else ""
+    others = [v for v in options if v != key]
+    wins = _by_points([(f"{under}{labels.value(axis, v)}", ctx.comparisons[ctx.pair(key, v)][0])
+                       for v in others if ctx.beyond(ctx.pair(key, v), 1)])
+    loses = _by_points([(f"{under}{labels.value(axis, v)}",
+                         ctx.comparisons[ctx.pair(key, v)][0])
+                        for v in others if ctx.beyond(ctx.pair(key, v), -1)])
+    opening = (f"{m.verb} {ctx.rate(key)}, {_points(diff, half, ctx.exact)} against the "
+               f"default, {name_d} ({ctx.rate(default)})")
+
+    def conditions(direction: int) -> list[str]:
+        found: dict[str, list[str]] = {}
+        for k, column, value in where:
+            if ctx.beyond(k, direction):
+                found.setdefault(column, []).append(value)
+        return [f"{column} = {' or '.join(_listed(vals))}" for column, vals in found.items()]
+
+    if ctx.rule:
+        text = (ctx.lead + (f"A does best under {ctx.name(key)}: " if key_is_best
+                            else f"under {ctx.name(key)}, ") + opening)
+        against = ([f"better than {_and(wins, LISTED)}"] if wins else []) + (
+            [f"worse than {_and(loses, LISTED)}"] if loses else [])
+        if against:
+            text += "; A does " + " and ".join(against)
+        if len(ctx.axes) > 1:
+            helps, hurts = conditions(1), conditions(-1)
+            moves = ([f"it helps A by more than {margin} where {'; '.join(helps)}"]
+                     if helps else []) + (
+                [f"it hurts A by more than {margin} where {'; '.join(hurts)}"]
+                if hurts else [])
+            text += ("; " + "; and ".join(moves) if moves else
+                     f"; it moves A by more than {margin} nowhere in this grid")
+        elif abs(diff) + half <= ctx.th.worth_margin:  # the grid is this rule alone: its
+            # difference at the default is all there is (said above, so only "nowhere")
+            text += f"; it moves A by more than {margin} nowhere in this grid"
+    else:
+        text = (f"{ctx.lead}side {ctx.side}'s best option is {ctx.name(key)}, {word}: "
+                f"{opening}" if key_is_best else
+                f"{ctx.name(key)} is {word}: {m.verb} {ctx.rate(key)}, "
+                f"{_points(diff, half, ctx.exact)} against {name_d}")
+        against = ([f"it beats {_and(wins, LISTED)}"] if wins else []) + (
+            [f"it trails {_and(loses, LISTED)}"] if loses else [])
+        if against:
+            text += "; against the other options " + " and ".join(against)
+        found = conditions(1)
+        if found:
+            text += (f"; it beats the default by more than {margin} "
+                     + ("only " if not ahead else "") + f"where {'; '.join(found)}")
+        elif not ahead:
+            text += "; it beats the default nowhere in this grid"
+    if not ctx.exact:
+        text += f" ({family.foot()})"
+    return Sentence(text + ".", "option", diff, diff - half, diff + half)
+
+
+def _listed(values: Sequence[str]) -> list[str]:
+    return list(values[:LISTED]) + ([f"{len(values) - LISTED} more"]
+                                    if len(values) > LISTED else [])
+
+
+def _option_conditions(ctx: _Options, option: Any, default: Any
+                       ) -> list[tuple[Any, str, str]]:
+    """The comparisons of ``option`` with ``default`` at each value of each other axis
+    (one at a time, the rest at their baseline), joined to the family: (the comparison's
+    key, the axis's column, the value's label), in the grid's order; the cell where every
+    axis is at its baseline is one comparison, listed under each axis."""
+    others = [a for a in ctx.axes if a != ctx.axis]
+    out: list[tuple[Any, str, str]] = []
+    for other in others:
+        part, _ = _at_baseline(ctx.results, [a for a in others if a != other] + [ctx.axis],
+                               [other, ctx.axis], ctx.labels)
+        for value in dict.fromkeys(part[other].tolist()):
+            rows = part[part[other] == value].set_index(ctx.axis)
+            if option not in rows.index or default not in rows.index:
+                continue
+            k, _ = ctx.difference(rows.loc[option], rows.loc[default])
+            out.append((k, ctx.labels.column(other), ctx.labels.value(other, value)))
+    return out
+
+
+def _option_claim(ctx: _Options, key: Any, default: Any, values: Sequence[Any],
+                  matchup_of: Callable[[Mapping[str, Any]], Matchup]) -> Claim:
+    """The key answer to recompute: the key option against the default, at the baseline."""
+    th, rule, axes = ctx.th, ctx.rule, ctx.axes
+    cell = ctx.part[ctx.part[ctx.axis] == key].iloc[0]
+    cell_default = ctx.part[ctx.part[ctx.axis] == default].iloc[0]
+    name_o, name_d = ctx.name(key), ctx.labels.value(ctx.axis, default)
+
+    def describe(diff: float, se: float) -> tuple[str, str]:
+        shown = f"{100 * diff:+.1f} points"
+        if diff > max(th.worth_margin, Z95 * se):
+            return (f"{name_o} helps A against {name_d}" if rule
+                    else f"{name_o} beats {name_d}"), shown
+        if diff < -max(th.worth_margin, Z95 * se):
+            return (f"{name_o} hurts A against {name_d}" if rule
+                    else f"{name_o} is worse than {name_d}"), shown
+        return (f"{name_o} changes A's chances little against {name_d}" if rule
+                else f"{name_o} is no better than {name_d}"), shown
+
+    return Claim(f"what does {name_o} change against {name_d}?" if rule
+                 else f"is {name_o} worth taking over {name_d}?",
+                 (matchup_of({a: cell[a] for a in axes}),
+                  matchup_of({a: cell_default[a] for a in axes})), _difference(ctx.sign, ctx.m),
+                 describe, frozenset() if rule else _compared(ctx.axis, values))
 
 
 def _variants(values: Sequence[Any]) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]
@@ -1047,19 +1599,46 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
 
     For an ``axis`` of whole-side values that are presets and the same presets with one
     field fixed (:func:`_variants`; e.g. each style as it is and always thrusting, swinging
-    or blowing), every preset is compared in every cell of the other axes with the best of
-    its fixed variants there (by ``measure``): *worse* where it trails by more than the
-    thresholds' ``worth_margin``
-    (the difference's 95% interval included), *behind within the margin* where it trails
-    beyond the interval but by less, *ahead* where it leads every variant by more than the
-    margin.  ``None`` when the axis has another shape.
+    or blowing), every preset is compared in every cell of the other axes with each of its
+    fixed variants there (by ``measure``), all the comparisons tested together under Holm's
+    procedure (:data:`VARIANTS_PROCEDURE`, family-wise 5%): a preset is *behind* where it
+    trails some variant by a difference Holm's procedure claims, *worse* where that
+    variant's Holm-level interval also clears the thresholds' ``worth_margin``, *ahead*
+    where it leads every variant by such a difference beyond the margin; else *level*.
+    ``None`` when the axis has another shape.
     """
     labels = labels or Labels()
-    th, col = thresholds, measure.column
     found = _variants(list(dict.fromkeys(results[axis].tolist())))
     if found is None:
         return None
     name, bases, variants = found
+    rows = _variant_comparisons(results, axes, axis, bases, variants, measure.column, exact)
+    if not rows:
+        return None
+    family = Family(VARIANTS_PROCEDURE, np.array([c["diff"] for c in rows]),
+                    np.array([c["se"] for c in rows]))
+    verdicts = _variant_verdicts(rows, family, thresholds.worth_margin)
+    text = _variants_text(verdicts, axis, axes, name, bases, variants, labels, exact,
+                          thresholds)
+    if not exact:
+        text = text[:-1] + f" ({family.foot()})."
+    return Verdict((Sentence(_capital(text), "variants",
+                             float(sum(r["word"] == "worse" for r in verdicts))),),
+                   thresholds=thresholds, read=_WORTH)
+
+
+VARIANTS_PROCEDURE = "holm"
+"""How a variants verdict controls its many comparisons: Holm's (family-wise), since its
+question -- is a preset's own choice *ever* beaten? -- is answered wrongly by any one false
+claim."""
+
+
+def _variant_comparisons(results: pd.DataFrame, axes: Sequence[str], axis: str,
+                         bases: Mapping[str, Any], variants: Mapping[str, Mapping[str, Any]],
+                         col: str, exact: bool) -> list[dict[str, Any]]:
+    """Every comparison of a preset's own choice with one fixed variant, in every cell of
+    the other axes: ``preset``, ``at`` (the cell), ``choice``, ``diff`` (own minus fixed,
+    for the side the axis is on) and ``se`` (of the difference, :func:`_difference_se`)."""
     others = [a for a in axes if a != axis]
     sign = 1 if _side_of(axis) == "a" else -1
     rows: list[dict[str, Any]] = []
@@ -1070,23 +1649,53 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
             if bases[preset] not in by.index:
                 continue
             own = by.loc[bases[preset]]
-            played = [(choice, by.loc[v]) for choice, v in fixed.items() if v in by.index]
-            if not played:
-                continue
-            choice, best = max(played, key=lambda cv: sign * cv[1][col])
-            diff = sign * float(own[col] - best[col])
-            half = _half_of_difference(own, best, col, exact)
-            rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
-                         "choice": choice, "diff": diff, "half": half})
-    if not rows:
-        return None
+            for choice, value in fixed.items():
+                if value not in by.index:
+                    continue
+                other = by.loc[value]
+                rows.append({"preset": preset, "at": dict(zip(others, keys, strict=True)),
+                             "choice": choice, "diff": sign * float(own[col] - other[col]),
+                             "se": _difference_se(own, other, col, exact)})
+    return rows
+
+
+def _variant_verdicts(rows: Sequence[Mapping[str, Any]], family: Family, margin: float
+                      ) -> list[dict[str, Any]]:
+    """One verdict per preset and cell: ``word`` (worse, behind, ahead or level), with the
+    comparison it rests on (the variant it trails most, or leads least)."""
+    claimed, halves = family.claimed(), family.halves()
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault((r["preset"], repr(sorted(r["at"].items(), key=str))), []).append(i)
+    out = []
+    for members in groups.values():
+        worst = min(members, key=lambda i: rows[i]["diff"])
+        trails = [i for i in members if claimed[i] and rows[i]["diff"] < 0]
+        if any(rows[i]["diff"] + halves[i] < -margin for i in trails):
+            word = "worse"
+        elif trails:
+            word = "behind"
+        elif all(claimed[i] and rows[i]["diff"] - halves[i] > margin for i in members):
+            word = "ahead"
+        else:
+            word = "level"
+        r = rows[worst]
+        out.append({**r, "word": word, "half": Z95 * r["se"]})
+    return out
+
+
+def _variants_text(verdicts: Sequence[Mapping[str, Any]], axis: str, axes: Sequence[str],
+                   name: str, bases: Mapping[str, Any],
+                   variants: Mapping[str, Mapping[str, Any]], labels: Labels, exact: bool,
+                   th: Thresholds) -> str:
+    """The variants sentence: how many matchups are worse, behind, ahead and level, with the
+    worst of each (its 95% interval shown; the words are the family's)."""
+    others = [a for a in axes if a != axis]
     field_name = labels.column(f"{_side_of(axis)}.0.{name}")
     choices = sorted({c for fixed in variants.values() for c in fixed})
-    worse = sorted((r for r in rows if r["diff"] + r["half"] < -th.worth_margin),
-                   key=lambda r: r["diff"])
-    behind = sorted((r for r in rows if -th.worth_margin <= r["diff"] + r["half"] < 0),
-                    key=lambda r: r["diff"])
-    ahead = [r for r in rows if r["diff"] - r["half"] > th.worth_margin]
+    worse = sorted((r for r in verdicts if r["word"] == "worse"), key=lambda r: r["diff"])
+    behind = sorted((r for r in verdicts if r["word"] == "behind"), key=lambda r: r["diff"])
+    ahead = [r for r in verdicts if r["word"] == "ahead"]
 
     def matchup(r: Mapping[str, Any]) -> str:
         at = ", ".join(f"{labels.value(o, v)}" for o, v in r["at"].items())
@@ -1094,23 +1703,21 @@ def variants_verdict(results: pd.DataFrame, axes: Sequence[str], axis: str, *,
                 + f" {_points(r['diff'], r['half'], exact)} against {r['choice']}")
 
     margin = _margin_points(th.worth_margin)
-    lead = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
-            f"fixed, in {len(rows):,} matchups ({len(variants)} presets"
-            + (f" x {len(rows) // len(variants)} cells" if others else "") + "): ")
+    text = (f"{field_name} as each preset plays it, against the best of {_and(choices)} "
+            f"fixed, in {len(verdicts):,} matchups ({len(variants)} presets"
+            + (f" x {len(verdicts) // len(variants)} cells" if others else "") + "): ")
     if worse:
-        text = (lead + f"worse by more than {margin} in {len(worse):,} "
-                f"({'; '.join(matchup(r) for r in worse[:LISTED])}"
-                + (f"; {len(worse) - LISTED} more" if len(worse) > LISTED else "") + ")")
+        text += (f"worse by more than {margin} in {len(worse):,} "
+                 f"({'; '.join(matchup(r) for r in worse[:LISTED])}"
+                 + (f"; {len(worse) - LISTED} more" if len(worse) > LISTED else "") + ")")
     else:
-        text = lead + f"never worse by more than {margin}"
+        text += f"never worse by more than {margin}"
     if behind:
         text += (f"; behind{'' if exact else ' beyond the noise'} but by less in "
                  f"{len(behind):,} (the most: {matchup(behind[0])})")
-    level = len(rows) - len(worse) - len(behind) - len(ahead)
-    text += (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; level "
-             f"with the best of them in {level:,}.")
-    return Verdict((Sentence(_capital(text), "variants", float(len(worse))),), thresholds=th,
-                   read=_WORTH)
+    level = len(verdicts) - len(worse) - len(behind) - len(ahead)
+    return text + (f"; ahead of every fixed choice by more than {margin} in {len(ahead):,}; "
+                   f"level with the best of them in {level:,}.")
 
 
 def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
@@ -1187,34 +1794,6 @@ def _capitalised(sentences: Sequence[Sentence]) -> list[Sentence]:
     return [dataclasses.replace(s, text=_capital(s.text)) for s in sentences]
 
 
-def _worth_where(results: pd.DataFrame, axis: str, option: Any, default: Any,
-                 others: Sequence[str], labels: Labels, sign: int, exact: bool,
-                 th: Thresholds = DEFAULTS, m: Measure = WIN, *, worse: bool = False
-                 ) -> list[str]:
-    """The values of each other axis (one at a time, the rest at their baseline) where
-    ``option`` beats ``default`` (``worse``: trails it) by more than the thresholds'
-    ``worth_margin``, interval included."""
-    col = m.column
-    out = []
-    for other in others:
-        part, _ = _at_baseline(results, [a for a in others if a != other] + [axis], [other, axis],
-                               labels)
-        good = []
-        for value in dict.fromkeys(part[other].tolist()):
-            rows = part[part[other] == value].set_index(axis)
-            if option not in rows.index or default not in rows.index:
-                continue
-            a, b = rows.loc[option], rows.loc[default]
-            half = _half_of_difference(a, b, col, exact)
-            diff = sign * float(a[col] - b[col])
-            if (diff + half < -th.worth_margin) if worse else (diff - half > th.worth_margin):
-                good.append(labels.value(other, value))
-        if good:
-            shown = good[:LISTED] + ([f"{len(good) - LISTED} more"] if len(good) > LISTED else [])
-            out.append(f"{labels.column(other)} = {' or '.join(shown)}")
-    return out
-
-
 # --- the entry point -----------------------------------------------------------------------------
 
 
@@ -1267,6 +1846,10 @@ def verdict(results: pd.DataFrame, axes: Sequence[str], *, labels: Labels | None
     if margin is not None:
         thresholds = dataclasses.replace(thresholds, margin=margin)
     rr = round_robin_axes(results, axes)
+    newcomers = newcomer_axes(results, axes) if rr is None and not best else None
+    if newcomers is not None:
+        made = _newcomers_verdict(results, axes, *newcomers, labels, exact, thresholds)
+        return dataclasses.replace(made, rests_on=tuple(rests_on))
     if rr is not None:
         a_ax, b_ax, others = rr
         part, held = _at_baseline(results, axes, [a_ax, b_ax], labels)

@@ -48,7 +48,8 @@ import numpy as np
 
 from .. import budget, files
 from ..api import versions
-from ..engine import reached, run_chunk
+from ..batching import Segment
+from ..engine import DEFAULT_CHUNK_SIZE, batches, reached, run_chunk, run_segments
 from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..outcomes import ROW_TAG
@@ -67,7 +68,8 @@ from .store import Run
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_chunk_task", "sweep",
+__all__ = ["EXECUTORS", "SweepInterrupted", "default_workers", "run_batch_task",
+           "run_chunk_task", "sweep",
            "validate"]
 
 EXECUTORS: tuple[str, ...] = ("auto", "serial", "processes", "dask")
@@ -101,19 +103,42 @@ def default_workers() -> int:
 
 
 def run_chunk_task(ruleset: str, allow_import: bool, rules: Any, side_a: Any, side_b: Any,
-                   entropy: int, key: str, index: int, size: int) -> tuple[Tally, float, float]:
+                   entropy: int, key: str, index: int, size: int, setup: Any = None
+                   ) -> tuple[Tally, float, float]:
     """Chunk ``index`` (``size`` fights) of cell ``key``: the tally, and the wall and CPU
     seconds the engine took.
 
     A pure function of its arguments: safe to run anywhere, twice, or again after a lost
     worker.  The ruleset travels by name (or import path) with the permission the parent
     had to import it (:func:`balance.rulesets.portable`), and is looked up where it runs.
+    ``setup``: the cell's per-matchup setup made by the parent (``Ruleset.setup``), taken
+    before the fights so that no worker makes it again; it changes no draw.
     """
     rs = resolve_ruleset(ruleset, allow_import=allow_import)
+    if setup is not None:
+        rs.adopt(setup)
     start, cpu = time.perf_counter(), time.process_time()
     tally = run_chunk(rs, rules, side_a, side_b, size=size, entropy=entropy, key=(key,),
                       index=index)
     return tally, time.perf_counter() - start, time.process_time() - cpu
+
+
+def run_batch_task(ruleset: str, allow_import: bool,
+                   chunks: list[tuple[Any, Any, Any, str, int, int, Any]], entropy: int
+                   ) -> tuple[list[Tally], float, float]:
+    """Many small chunks in shared kernel calls (:func:`balance.engine.run_segments`): each
+    ``(rules, side_a, side_b, key, index, size, setup)``'s tally -- the one
+    :func:`run_chunk_task` gives it alone -- and the wall and CPU seconds of the whole
+    batch.  Pure, as :func:`run_chunk_task`; each cell's ``setup`` is taken first."""
+    rs = resolve_ruleset(ruleset, allow_import=allow_import)
+    for *_, setup in chunks:
+        if setup is not None:
+            rs.adopt(setup)
+    start, cpu = time.perf_counter(), time.process_time()
+    segments = [Segment(rules, tuple(side_a), tuple(side_b), size, (key,), index)
+                for rules, side_a, side_b, key, index, size, _ in chunks]
+    tallies = run_segments(rs, segments, entropy=entropy)
+    return tallies, time.perf_counter() - start, time.process_time() - cpu
 
 
 def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
@@ -122,6 +147,19 @@ def _chunk_size(index: int, cap: int, chunk_size: int) -> int:
 
 
 # --- one cell's progress ----------------------------------------------------------------------
+
+
+_UNMADE = object()
+
+
+def _cell_setup(rs: Ruleset, cell: Cell) -> Any:
+    """The ruleset's per-matchup setup of ``cell``, made once in the parent and sent with
+    each of its chunks; ``None`` if the ruleset refuses the matchup (its tasks then fail
+    as they always did, in the worker)."""
+    try:
+        return rs.setup(cell.rules, cell.side_a, cell.side_b)
+    except SpecError:
+        return None
 
 
 class _CellRun:
@@ -141,6 +179,7 @@ class _CellRun:
             if index < self.n_chunks and size == _chunk_size(index, self.cap, self.chunk_size):
                 self.done[index] = tally
         self.in_flight: set[int] = set()
+        self.setup: Any = _UNMADE  # Ruleset.setup of the cell, made with its first task
         self.finished = False
         self.prefix = Tally.empty(causes)
         self.next = 0
@@ -519,8 +558,14 @@ def _pump(pool: Any, take: Callable[[], _Task | None],
 
 
 def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str,
-             cache: store.ChunkCache, progress: _Progress) -> _Counts:
-    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes."""
+             cache: store.ChunkCache, progress: _Progress, rs: Ruleset) -> _Counts:
+    """Run every missing chunk of ``runs`` on ``pool``, caching each as it completes.
+
+    A cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks;
+    for a kernel that runs many segments at once (:func:`balance.engine.batches`), small
+    chunks of many cells go as one task (:func:`run_batch_task`), each still cached as its
+    own chunk."""
+    batched = batches(rs)
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
     ahead = 1 if n_precision == 0 else max(1, math.ceil(pool.workers / n_precision))
@@ -530,10 +575,18 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         if i not in r.done)
     followups: deque[tuple[_CellRun, int]] = deque(
         (r, i) for r in runs if r.precision is not None for i in r.wanted(ahead))
+    where = portable(spec.ruleset)
 
-    def take() -> _Task | None:
+    held: list[tuple[_CellRun, int]] = []  # taken but left for the next batch
+    batch_fights = _batch_fights(runs, pool) if batched else 0
+    if batched and isinstance(pool, _Auto):  # its estimate counts tasks: batches, not chunks
+        pool.n_tasks = max(1, math.ceil(_fights_left(runs) / batch_fights))
+
+    def next_chunk() -> tuple[_CellRun, int] | None:
         while True:
-            if followups:
+            if held:
+                run, index = held.pop()
+            elif followups:
                 run, index = followups.popleft()
             else:
                 item = next(fixed, None)
@@ -541,29 +594,65 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
                     return None
                 run, index = item
             if not run.finished and index not in run.done and index not in run.in_flight:
-                size = run.size(index)
-                run.in_flight.add(index)
-                return (run_chunk_task, (*portable(spec.ruleset), run.cell.rules,
-                                         run.cell.side_a, run.cell.side_b, entropy, run.key,
-                                         index, size),
-                        f"balance-{tag}-{run.key}-{index}-{size}", (run, index, size))
+                if run.setup is _UNMADE:
+                    run.setup = _cell_setup(rs, run.cell)
+                return run, index
 
-    def complete(token: tuple[_CellRun, int, int], result: tuple[Tally, float, float]) -> None:
-        run, index, size = token
-        tally, seconds, cpu_seconds = result
-        cache.save(run.key, index, size, tally)
-        counts.computed += 1
-        counts.computed_fights += size
+    def take() -> _Task | None:
+        """One chunk, or small chunks of many cells together up to ``batch_fights``."""
+        chosen: list[tuple[_CellRun, int, int]] = []
+        fights = 0
+        while fights < batch_fights or not chosen:
+            item = next_chunk()
+            if item is None:
+                break
+            run, index = item
+            size = run.size(index)
+            if chosen and fights + size > batch_fights:
+                held.append(item)
+                break
+            run.in_flight.add(index)
+            chosen.append((run, index, size))
+            fights += size
+        if not chosen:
+            return None
+        run, index, size = chosen[0]
+        if len(chosen) == 1:
+            return (run_chunk_task, (*where, run.cell.rules, run.cell.side_a,
+                                     run.cell.side_b, entropy, run.key, index, size, run.setup),
+                    f"balance-{tag}-{run.key}-{index}-{size}", chosen)
+        chunks = [(r.cell.rules, r.cell.side_a, r.cell.side_b, r.key, i, n, r.setup)
+                  for r, i, n in chosen]
+        return (run_batch_task, (*where, chunks, entropy),
+                f"balance-{tag}-batch-{run.key}-{index}-{len(chosen)}", chosen)
+
+    def complete(token: list[tuple[_CellRun, int, int]],
+                 result: tuple[Tally | list[Tally], float, float]) -> None:
+        tallies, seconds, cpu_seconds = result
+        if isinstance(tallies, Tally):
+            tallies = [tallies]
         counts.worker_s += seconds
         counts.worker_cpu_s += cpu_seconds
-        was_finished = run.finished
-        run.add(index, tally)
-        progress.update(size, run.copies if run.finished and not was_finished else 0)
-        if run.precision is not None and not run.finished:
-            followups.extend((run, i) for i in run.wanted(ahead))
+        for (run, index, size), tally in zip(token, tallies, strict=True):
+            cache.save(run.key, index, size, tally)
+            counts.computed += 1
+            counts.computed_fights += size
+            was_finished = run.finished
+            run.add(index, tally)
+            progress.update(size, run.copies if run.finished and not was_finished else 0)
+            if run.precision is not None and not run.finished:
+                followups.extend((run, i) for i in run.wanted(ahead))
 
     _pump(pool, take, complete)
     return counts
+
+
+def _batch_fights(runs: list[_CellRun], pool: Any) -> int:
+    """Fights a batch task holds at most: a kernel call's worth
+    (:data:`balance.engine.DEFAULT_CHUNK_SIZE`), less when the work left is small, so that
+    every worker still has a few tasks."""
+    spread = 4 * max(1, int(getattr(pool, "workers", 1) or 1))
+    return max(1, min(DEFAULT_CHUNK_SIZE, math.ceil(_fights_left(runs) / spread)))
 
 
 def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: Any, spec: Spec,
@@ -1161,7 +1250,7 @@ def _compute(plan: _Plan, work: _Work, pool: Any, progress: bool | None,
                                   work.exact_cache, bar, work.copies, plan.entropy)
         assert work.chunk_cache is not None
         return _execute(work.todo, pool, plan.spec, plan.entropy, work.tag, work.chunk_cache,
-                        bar)
+                        bar, plan.rs)
     finally:
         bar.close()
 

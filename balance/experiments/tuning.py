@@ -26,8 +26,8 @@ def from_spec(spec: Any, index: int = 0, *, entropy: int | None = None,
     its ruleset may be a ``package.module:OBJECT`` path, see :func:`balance.rulesets.resolve`).
 
     A matchup tuning tunes the spec's rules and sides with the table's ``where`` values
-    applied (a one-cell grid); a table with ``entrants`` finds round-robin handicaps under
-    the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
+    applied (a one-cell grid), under the spec's play (best play where its ``[run]`` asks
+    for it); a table with ``entrants`` finds round-robin handicaps under the spec's rules.  The seed is the table's, else the spec's, else ``entropy`` (a run's
     recorded entropy), so a report says the same thing each time it is rendered.
     """
     return prepare(spec, index, entropy=entropy, progress=progress,
@@ -58,4 +58,5 @@ def prepare(spec: Any, index: int = 0, *, entropy: int | None = None,
     return functools.partial(tune, rs, cell.side_a, cell.side_b, rules=cell.rules,
                              knob=entry["knob"], target=entry.get("target", 0.5),
                              metric=entry.get("metric", "score"),
-                             precision=entry.get("precision"), seed=seed, **common)
+                             precision=entry.get("precision"), seed=seed, play=spec.play,
+                             **common)

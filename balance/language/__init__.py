@@ -25,7 +25,14 @@ The grammar and every rule are in ``docs/rules-language.md``.
 from __future__ import annotations
 
 from .errors import LanguageError
-from .expression import Expression, Reading, compile_amount, compile_condition, compile_expression
+from .expression import (
+    Expression,
+    Reading,
+    UnknownRead,
+    compile_amount,
+    compile_condition,
+    compile_expression,
+)
 from .names import KINDS, Name, Names
 from .rows import (
     Effect,
@@ -50,6 +57,7 @@ __all__ = [
     "Names",
     "Reading",
     "Total",
+    "UnknownRead",
     "Vocabulary",
     "compile_amount",
     "compile_condition",

@@ -25,7 +25,7 @@ from .scalar import Distribution, bounds, constant_value, distribution, read
 from .syntax import Dice, Node, Pool, Ref, parse, walk
 from .vector import Compiled, vectorise
 
-__all__ = ["Expression", "Reading", "compile_amount", "compile_condition",
+__all__ = ["Expression", "Reading", "UnknownRead", "compile_amount", "compile_condition",
            "compile_expression"]
 
 Purpose: TypeAlias = Literal["condition", "amount"]
@@ -53,6 +53,35 @@ class Reading:
         if not isinstance(self.value, bool) and self.facts:
             out += f" = {self.value}"
         return out
+
+
+class UnknownRead(LookupError):
+    """An evaluation read a name passed as unknown (:meth:`Expression.evaluate`'s
+    ``unknown``); ``name`` is the one it read."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"reads {name}, whose value is not given")
+        self.name = name
+
+
+class _Unknown:
+    """Stands for the value of a name not given: every use raises :class:`UnknownRead`,
+    so only an evaluation that never needs it (``False and x``, a branch not taken) ends."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def _read(self, *args: Any, **kwargs: Any) -> Any:
+        raise UnknownRead(self.name)
+
+    __array_ufunc__ = __array_function__ = __array__ = _read
+    __bool__ = __int__ = __index__ = __float__ = __neg__ = __invert__ = _read
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _read
+    __floordiv__ = __rfloordiv__ = __and__ = __rand__ = __or__ = __ror__ = _read
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _read
+    __hash__ = None  # type: ignore[assignment]
 
 
 class Expression:
@@ -131,7 +160,7 @@ class Expression:
 
     # --- a batch of fights --------------------------------------------------------------------
     def evaluate(self, env: Mapping[str, Any], rng: np.random.Generator | None = None, *,
-                 n: int | None = None) -> np.ndarray:
+                 n: int | None = None, unknown: frozenset[str] = frozenset()) -> np.ndarray:
         """The value for every fight of a batch: a bool mask (condition) or int64 array.
 
         Parameters
@@ -145,13 +174,17 @@ class Expression:
         n
             The number of fights; by default the length of the arrays in ``env`` (those the
             expression reads first, else any), so needed only when all are scalars.
+        unknown
+            Names whose values are not given (left out of ``env``): an evaluation that
+            needs one raises :class:`UnknownRead`; one the other values settle without it
+            (``False and x``) does not.
 
         Returns
         -------
         numpy.ndarray
             Shape ``(n,)``, ``bool`` or ``int64``; a new array, never one of ``env``'s.
         """
-        values, n = _prepare(self, env, n)
+        values, n = _prepare(self, env, n, unknown)
         result = self._compiled(values, rng, n)
         dtype = _DTYPE[self.purpose]
         if (isinstance(result, np.ndarray) and result.dtype == dtype and result.shape == (n,)
@@ -256,12 +289,15 @@ def _missing(expression: Expression, name: str) -> KeyError:
     return KeyError(f"{expression.text!r} reads {name!r}, which the environment lacks")
 
 
-def _prepare(expression: Expression, env: Mapping[str, Any],
-             n: int | None) -> tuple[dict[str, Any], int]:
+def _prepare(expression: Expression, env: Mapping[str, Any], n: int | None,
+             unknown: frozenset[str] = frozenset()) -> tuple[dict[str, Any], int]:
     """The values an expression reads, each a 1-d array of the batch length or a Python
-    scalar (bools as bool, words as codes), and that length."""
+    scalar (bools as bool, words as codes; an unknown name's stand-in), and that length."""
     values: dict[str, Any] = {}
     for name in expression.names_used:
+        if name in unknown:
+            values[name] = _Unknown(name)
+            continue
         if name not in env:
             raise _missing(expression, name)
         value = env[name]

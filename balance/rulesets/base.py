@@ -209,6 +209,18 @@ class Ruleset(abc.ABC):
         (default); best play then falls back to Monte Carlo over :meth:`policy_space`."""
         raise self.exact_unavailable("it has no exact best-play solver")
 
+    # per-matchup setup, made once a run ----------------------------------------------------
+    def setup(self, rules: Any, side_a: Side, side_b: Side, /) -> Any:
+        """What :meth:`simulate` computes once per matchup before its fights, made here so
+        that a run's parent can hand it to its worker processes (:meth:`adopt`) instead of
+        each worker making it again; ``None`` (default): nothing worth handing over.  It
+        must pickle, and adopting it must not change a single draw or count."""
+        return None
+
+    def adopt(self, setup: Any, /) -> None:
+        """Take a :meth:`setup` made in another process (default: nothing to take)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<ruleset {self.name!r}: {self.title}>"
 
@@ -368,6 +380,12 @@ class Ruleset(abc.ABC):
                 if not isinstance(c, self.Combatant):
                     raise SpecError(f"side {label} holds a {type(c).__name__}, not a "
                                     f"{self.name} combatant")
+
+    def field_range(self, rules: Any, name: str) -> tuple[float, float] | None:
+        """The range the rules allow a combatant field ``name``, where they narrow the
+        field's declared ``low..high`` (pool's ``stat_ranges``), else ``None`` (default:
+        the declaration is the range).  ``tune`` searches inside it."""
+        return None
 
     def assumptions(self, rules: Any, side_a: Side, side_b: Side) -> tuple[str, ...]:
         """The DEFAULT and AMBIG readings in force, as ``"name=value [TAG]"``.

@@ -53,15 +53,16 @@ class HouseRules(NamedTuple):
         return names_used(self.modifiers, self.effects)
 
 
-def house_rules_param(ruleset: str, targets: str) -> Any:
+def house_rules_param(ruleset: str, targets: str, outcomes: str = "") -> Any:
     """The ``house_rules`` rule parameter of ``ruleset`` (its doc line names the modifier
-    ``targets``)."""
+    ``targets`` and the ``outcomes`` effects hang on, if any)."""
     # TEXT: the seed's own rules have no house rules; rows a designer adds are not a
     # reading of the seed (so not among the DEFAULT / AMBIG readings results rest on)
+    effects = f" and effects (on {outcomes})" if outcomes else ""
     return param(Table(), tag="TEXT", open_keys=True,
-                 doc=f"house rules: named rows of modifiers (to {targets}) in the rules "
-                     f"language, each applying to every fighter; `balance show {ruleset}` "
-                     "lists the names they may read (docs/rules-language.md)")
+                 doc=f"house rules: named rows of modifiers (to {targets}){effects} in the "
+                     f"rules language, each applying to every fighter; `balance show "
+                     f"{ruleset}` lists the names they may read (docs/rules-language.md)")
 
 
 def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,
@@ -72,8 +73,9 @@ def read(vocabulary: Vocabulary, rows: Mapping[str, Any], *,
         if isinstance(rows, Table):  # keyed by the rows in order (equal Tables may differ)
             return _read(vocabulary, tuple(rows.items()), where)
         return _read.__wrapped__(vocabulary, tuple(rows.items()), where)
-    except SpecError as exc:  # the key path stays in the message, wherever it is re-placed
-        raise SpecError(str(exc)) from None
+    except SpecError as exc:  # the key path is the error's place: a file or a spec that
+        # re-places it prefixes its own name (rules.house_rules.r...), never a second path
+        raise SpecError(exc.reason, where=exc.where) from None
 
 
 @functools.lru_cache(maxsize=256)

@@ -110,13 +110,15 @@ def test_search_is_checked():
 def test_every_profile_pair_fights_on_the_same_streams(monkeypatch):
     rs = balance.get("crt")
     seen = defaultdict(list)
-    original = type(rs).simulate
+    original = type(rs).simulate_segments
 
-    def recording(self, rules, side_a, side_b, /, *, n, rng):
-        seen[(side_a, side_b, n)].append(rng.bit_generator.state["state"]["state"])
-        return original(self, rules, side_a, side_b, n=n, rng=rng)
+    def recording(self, segments, rng, /):  # every kernel call, batched or alone
+        for segment, generator in zip(segments, rng.generators, strict=True):
+            seen[(segment.side_a, segment.side_b, segment.n)].append(
+                generator.bit_generator.state["state"]["state"])
+        return original(self, segments, rng)
 
-    monkeypatch.setattr(type(rs), "simulate", recording)
+    monkeypatch.setattr(type(rs), "simulate_segments", recording)
     answer = bestplay.best_play(rs, "novice", "expert", method="simulate", n=4_000,
                                 seed=17, chunk_size=500, **CRT_KW)
     chunk = [stream(17, i).bit_generator.state["state"]["state"] for i in range(8)]

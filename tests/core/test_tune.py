@@ -89,7 +89,8 @@ def test_exact_unreachable_names_the_closest_end():
     assert result.status == "unreachable" and result.crossing is None
     assert result.best.rate == pytest.approx(min(rates[0], rates[-1]), abs=1e-12)
     assert result.best.value in (0, 5)
-    assert "No b.0.skill in 0..5 brings A's expected score to 50.0%" in result.sentence()
+    assert ("No b.0.skill in 0..5 (the field's range) brings A's expected score to 50.0%"
+            in result.sentence())
 
 
 def test_exact_real_knob_is_root_found():
@@ -111,7 +112,8 @@ def test_the_example_of_the_issue_by_exact_and_by_simulation():
     assert simulated.method == "simulate"  # the Extraordinary tables are on: no solver
     low, high = simulated.interval
     assert 30 < low < simulated.crossing < high < 31
-    assert simulated.sentence().startswith("B needs 30.")
+    assert simulated.sentence().startswith("No whole number of combats survived for B "
+                                           "(b.0.combats) makes it even: 30 gives ")
 
 
 # Monte Carlo against exact crossings.  Each case is run on 20 seeds of its own (the cases
@@ -258,7 +260,7 @@ def test_cli_tune_prints_the_answer_and_json(cli):
     data = json.loads(out)
     assert status == 0 and data["method"] == "simulate" and data["seed"] == 2
     assert data["interval"][0] <= data["crossing"] <= data["interval"][1]
-    assert data["sentence"].startswith("B needs 30.")
+    assert data["sentence"].startswith("No whole number of combats survived for B")
 
 
 def test_cli_round_robin(cli):
@@ -442,8 +444,10 @@ def test_a_knob_on_a_side_of_several():
                precision=1)
     both = tune("crt", "bruggish", ["watchman", "watchman"], knob="b.*.combats", seed=1,
                 precision=1)
-    assert one.sentence().startswith("B's combatant 1 (watchman) needs ")
-    assert both.sentence().startswith("every combatant of B needs ")
+    assert one.sentence().startswith("No whole number of combats survived for B's combatant 1 "
+                                     "(watchman) (b.1.combats) makes it even")
+    assert both.sentence().startswith("No whole number of combats survived for every "
+                                      "combatant of B (b.*.combats) makes it even")
     assert both.crossing < one.crossing  # raising both is worth more than raising one
     assert one.current == both.current == 3
 

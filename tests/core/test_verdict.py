@@ -78,15 +78,17 @@ def test_draws_count_half_in_the_verdict():
     assert made.sentences[0].text.startswith("The field is balanced")
 
 
-def _staircase_grid() -> pd.DataFrame:
+def _staircase_grid(slope: float = 0.0) -> pd.DataFrame:
     """crt's shape, exact: A's win rate a step function of 7 x skill + combats - 31, in
-    bands of 12 (the Combat Results Table's advantage bands), 50% on equal scores."""
+    bands of 12 (the Combat Results Table's advantage bands), 50% on equal scores (with
+    ``slope``: less of it, and that much a combat on top)."""
     rows = []
     for skill in range(5):
         for combats in range(41):
             advantage = 7 * skill + combats - 31
             step = 0 if advantage == 0 else np.sign(advantage) * (1 + (abs(advantage) - 1) // 12)
-            p = float(np.clip(0.5 + 0.15 * step, 0.02, 0.98))
+            p = (float(np.clip(0.5 + 0.15 * step, 0.02, 0.98)) * (1 - 40 * slope)
+                 + slope * combats)
             rows.append({"a.0.skill": skill, "a.0.combats": combats, "n": 0, "a_win": p,
                          "a_win_low": p, "a_win_high": p, "b_win": 1 - p, "draw": 0.0})
     return pd.DataFrame(rows)
@@ -166,10 +168,11 @@ def test_two_stats_without_an_even_line_get_what_a_point_of_each_is_worth():
                          "a_win_high": p})
     made = v.grid_verdict(pd.DataFrame(rows), ["a.0.x", "a.0.y"], exact=True)
     texts = [s.text for s in made.sentences]
-    assert texts[0] == ("Each point of A: x changes A's win rate by +6.00 points on average "
-                        "(with A: y = 0).")
-    assert texts[1].startswith("Each point of A: y changes A's win rate by -")
-    assert texts[1].endswith("(with A: x = 0).")
+    assert texts[0] == ("Each point of A: x changes A's win rate by +6.00 points on average, "
+                        "roughly linearly (every step +6.00 points) (with A: y = 0).")
+    assert texts[1] == ("A's win rate drops where A: y goes from 0 to 1 (10.00% / 0.00% / 0.00% "
+                        "at A: y = 0 / 1 / 2): that one step carries 10.00 of the 10.00 points "
+                        "it moves from 0 to 2 (with A: x = 0).")
 
 
 def test_a_presets_own_choice_against_the_same_preset_with_it_fixed():
@@ -188,7 +191,8 @@ def test_a_presets_own_choice_against_the_same_preset_with_it_fixed():
                            "(p against v -3.0 ± 0.")
     assert "; behind beyond the noise but by less in 1 (the most: q against u -1.0 ± 0." in text
     assert text.endswith("; ahead of every fixed choice by more than 2 points in 1; level with "
-                         "the best of them in 1.")
+                         "the best of them in 1 (differences claimed at Holm-adjusted 5% over 6 "
+                         "comparisons).")
     # not that shape: a fixed field on a preset never played as it is, or two fields
     assert v.variants_verdict(results[results["a"] != "q"].assign(
         a=lambda t: t["a"].replace({"p": "r"})), ["a", "b.0.preset"], "a") is None
@@ -212,7 +216,8 @@ def test_an_option_worth_taking_and_against_what():
     assert texts[1].startswith("X=3 is worse than the default: A wins 45.0% [")
     assert "-5.0 ± 0.4 points against x=2" in texts[1]
     assert "; against the other options it beats x=1 by 5.0 points; " in texts[1]
-    assert texts[1].endswith("only where rule: r = 1.")
+    assert texts[1].endswith("only where rule: r = 1 (differences claimed at Benjamini-Hochberg "
+                             "5% false discovery rate over 3 comparisons).")
     # the best option is the one asked about: one sentence says it, each number once
     worth = v.options_verdict(results, ["a", "rules.r"], "a",
                               labels=Labels(baselines={"a": "x=2", "rules.r": 1}), focus="x=3")
@@ -419,7 +424,8 @@ def test_a_grid_where_a_never_wins_reads_its_expected_score():
                         "A's expected score, a draw counting half.")
     # each point of the stat: 0.15 of a draw, 7.5 points of expected score
     assert texts[1] == ("Each point of A: stat changes A's expected score (a draw counts half) "
-                        "by +7.50 points on average (with A: kit = none).")
+                        "by +7.50 points on average, roughly linearly (every step +7.50 points) "
+                        "(with A: kit = none).")
     assert made.sentences[1].value == pytest.approx(0.075)
     assert not any("+0.00 points" in t or "A wins 0.00%" in t for t in texts), texts
     assert texts[2] == ("With A: stat = 4, side A's best option is light, worth taking: A's "
@@ -430,8 +436,8 @@ def test_a_grid_where_a_never_wins_reads_its_expected_score():
     # asked for: the win rate (flat: no slope), or the score where the win rate moves
     asked = v.grid_verdict(_never_wins_grid(), ["a.0.stat", "a.0.kit"], labels=labels,
                            exact=True, value="a_win")
-    assert asked.sentences[0].text.startswith("Each point of A: stat changes A's win rate by "
-                                              "+0.00 points")
+    assert asked.sentences[0].text == ("A's win rate does not move with A: stat: 0.00% at every "
+                                       "value (with A: kit = none).")
     grid = _staircase_grid()
     assert v.choose_measure(grid)[0] == v.WIN and v.choose_measure(grid)[1] is None
     assert v.choose_measure(grid, "score") == (v.SCORE, None)
@@ -472,16 +478,14 @@ def test_each_threshold_a_spec_sets_changes_a_verdict():
                                   thresholds=v.Thresholds(dominated_sure=0.8))
     assert loose.sentences[2].text.startswith("Dominated (1 of 3): c.")
     assert "(in at least 80% of bootstrap replicates)" in loose.sentences[2].text
-    # staircase_share: a curve with 3/4 of its change in its largest fifth of steps
-    rates = [0.1, 0.12, 0.14, 0.16, 0.18, 0.78, 0.8, 0.82, 0.84, 0.86, 0.88]
-    grid = pd.DataFrame({"a.0.x": range(11), "n": 0, "a_win": rates, "a_win_low": rates,
-                         "a_win_high": rates})
-    plain = [s.kind for s in v.grid_verdict(grid, ["a.0.x"], exact=True).sentences]
-    assert plain == ["marginal"]  # 0.62 of 0.78 in its largest fifth (2 steps): under 80%
-    low = v.grid_verdict(grid, ["a.0.x"], exact=True, thresholds=v.Thresholds(
-        staircase_share=0.7))
-    assert [s.kind for s in low.sentences] == ["marginal", "staircase"]
-    assert low.sentences[1].text.startswith("It is a staircase, not a rate: 79% of the change")
+    # staircase_share: curves with 81% of their change in their largest fifth of steps
+    grid = _staircase_grid(slope=0.004)
+    plain = [s.kind for s in v.grid_verdict(grid, ["a.0.skill", "a.0.combats"],
+                                            exact=True).sentences]
+    assert plain == ["exchange", "staircase"]
+    high = v.grid_verdict(grid, ["a.0.skill", "a.0.combats"], exact=True,
+                          thresholds=v.Thresholds(staircase_share=0.9))
+    assert [s.kind for s in high.sentences] == ["exchange"]
     # margin: as round_robin_verdict's margin= (test_a_balanced_field_...), from the table
     assert v.Thresholds.of({"margin": 0.1, "focus": "x"}) == v.Thresholds(margin=0.1)
     assert v.Thresholds().changed() == ""
@@ -507,9 +511,12 @@ def test_a_grid_over_rules_gets_the_options_verdict_of_each_rule():
                                "wins 50.0% [")
     assert "+15.0 ± 0.4 points against the default, long (35.0% [" in texts[0]
     assert texts[0].endswith("; it helps A by more than 2 points where rule: bonus = 0 or 1 or "
-                             "2.")
+                             "2 (differences claimed at Benjamini-Hochberg 5% false discovery "
+                             "rate over 3 comparisons).")
     assert texts[1].startswith("With rule: gap = long, under rule: bonus = 0, A wins 35.0% [")
-    assert texts[1].endswith("; it hurts A by more than 2 points where rule: gap = short.")
+    assert texts[1].endswith("; it hurts A by more than 2 points where rule: gap = short "
+                             "(differences claimed at Benjamini-Hochberg 5% false discovery "
+                             "rate over 3 comparisons).")
     assert len(texts) == 2  # one sentence a rule: the default's own is said by its key's
     # the focus names the rule the question is about: it comes first, its key answer
     focused = v.grid_verdict(_rules_grid(), ["rules.gap", "rules.bonus"], labels=labels,
@@ -536,11 +543,14 @@ def test_a_grid_over_one_rule_never_contradicts_the_difference_it_gives():
                          labels=labels, focus="3")
     text = far.sentences[0].text
     assert "-8.4 ± 0.4 points against the default" in text, text
-    assert "nowhere" not in text and text.endswith("1 (40.0% [39.7, 40.3]).")
+    assert "nowhere" not in text and text.endswith(
+        "1 (40.0% [39.7, 40.3]) (differences claimed at Benjamini-Hochberg 5% false discovery "
+        "rate over 2 comparisons).")
     near = v.grid_verdict(_one_rule_grid({1: 0.40, 3: 0.395, 5: 0.30}), ["rules.target"],
                           labels=labels, focus="3")
     assert near.sentences[0].text.endswith(
-        "; it moves A by more than 2 points nowhere in this grid."), near.sentences[0].text
+        "; it moves A by more than 2 points nowhere in this grid (differences claimed at "
+        "Benjamini-Hochberg 5% false discovery rate over 2 comparisons)."), near.sentences[0].text
 
 
 def test_an_exchange_rate_interval_is_the_interval_of_the_magnitude_shown():
@@ -587,3 +597,21 @@ def test_only_the_thresholds_a_verdict_read_are_named():
     rr = v.round_robin_verdict(table, resamples=20,
                                thresholds=v.Thresholds(margin=0.2, worth_margin=0.1))
     assert rr.rests_text() == "The verdict was made with [verdict] margin = 0.2 (default 0.05)."
+
+
+def test_the_baseline_cell_is_a_condition_of_every_other_axis():
+    # zones-charge-arrival's shape: an option and two other axes; the option beats the
+    # default in every cell, the baseline cell among them under both axes
+    rows = []
+    for option, shift in (("plain", 0.0), ("fancy", 0.1)):
+        for x in (0, 1, 2):
+            for y in ("u", "w"):
+                p = 0.4 + shift + 0.01 * x
+                rows.append({"a.0.kit": option, "rules.x": x, "rules.y": y, "n": 0,
+                             "a_win": p, "a_win_low": p, "a_win_high": p})
+    labels = Labels(baselines={"a.0.kit": "plain", "rules.x": 1, "rules.y": "u"})
+    made = v.options_verdict(pd.DataFrame(rows), ["a.0.kit", "rules.x", "rules.y"], "a.0.kit",
+                             labels=labels, exact=True, focus="fancy")
+    assert made.sentences[-1].text.endswith(
+        "it beats the default by more than 2 points where rule: x = 0 or 1 or 2; rule: y = u "
+        "or w."), made.sentences[-1].text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -438,7 +439,29 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                      "--rule", "weapons.bola.modifiers=+1 attack"),
      "weapons.bola.modifiers[0]"),
     ("zones-row-rule-key", argv(*ZONES_DUEL, "--rule", "weapons.bola=thrown"),
-     "weapons.NAME.COLUMN"),
+     "weapons.bola: must be a table with keys like, damage"),
+    # --- a row's key path on the command line (TABLE.ROW.COLUMN=VALUE, every ruleset) ---
+    ("row-key-too-deep", argv(*ZONES_DUEL, "--rule", "weapons.bola.like.x=thrown"),
+     "zones rules 'weapons.bola.like.x': a row's column is set as TABLE.ROW.COLUMN=VALUE"),
+    ("row-key-one-value", argv(*CRT_DUEL, "--rule", "shield_block.round.x=3"),
+     "crt rules 'shield_block.round.x': a row of 'shield_block' is one value, set as "
+     "shield_block.round=VALUE"),
+    ("row-key-unknown-row", argv(*POOL_DUEL, "--rule", "weapon_damage.sabre=3"),
+     "pool rules table 'weapon_damage' has no row 'sabre'"),
+    ("row-key-bad-value", argv(*POOL_DUEL, "--rule", "weapon_damage.sword=big"),
+     "pool rules field 'weapon_damage.sword' must be an integer"),
+    ("row-key-sr-column", argv(*SR_DUEL, "--rule", "weapons.war pick.blow=heavy"),
+     "error: weapons.\"war pick\".blow: must be an integer in -20..20 or NA, got 'heavy'"),
+    # a strike-rank row's column in a spec: the key path once (it was 'rules.weapons:
+    # strike-rank rules field 'weapons.war pick'.blow ...')
+    ("sr-row-spec-column", sweep_of(SR_SPEC.replace(
+        '[[rules.weapons."war pick".modifiers]]\nto = "attack"\namount = 1\n'
+        'when = "target.armor_rank >= 3"', '[rules.weapons."war pick"]\nblow = "heavy"')),
+     "exp.toml: rules.weapons.\"war pick\".blow: must be an integer in -20..20 or NA"),
+    ("sr-row-spec-like", sweep_of(SR_SPEC.replace(
+        '[[rules.weapons."war pick".modifiers]]\nto = "attack"\namount = 1\n'
+        'when = "target.armor_rank >= 3"', '[rules.weapons."war pick"]\nlike = "spoon"')),
+     "exp.toml: rules.weapons.\"war pick\".like: 'spoon' is not a row"),
     ("zones-row-rule-unknown-weapon", argv(*ZONES_DUEL), "'bola' is not a ranged weapon"),
     ("zones-row-rule-name", argv(*ZONES_DUEL, "--rule", "weapons.bola.like=thrown",
                                  "--rule", "weapons.bola.effects=on hit inflict slowed "
@@ -522,7 +545,33 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("house-file-empty-row", house_file("pool", "doc = 'nothing'"),
      "needs modifiers = [...]"),
     ("house-file-effects", house_file("pool", "effects = ['on stroke inflict dazed']"),
-     "modifiers only"),
+     "house_rules.r.effects[0].on: must be one of hit, miss, got 'stroke'"),
+    ("house-pool-effect-state", argv(*POOL_DUEL, "--rule", "house_rules=r:on hit set "
+                                     "target.wound_points to 1"),
+     "house_rules.r.set: must be one of pool, armour_wp, got 'wound_points'"),
+    ("house-pool-effect-range", house_file("pool", "effects = [{on = 'hit', set = 'pool', "
+                                                   "who = 'target', value = 'target.pool - 1'}]"),
+     "house_rules.r.effects[0].value: in \"target.pool - 1\": pool is a whole number 0..99, "
+     "and this can be -1..98"),
+    ("house-pool-effect-condition", argv(*POOL_DUEL, "--rule", "house_rules=r:on hit inflict "
+                                         "dazed for 1 rounds"),
+     "this ruleset has no conditions to inflict"),
+    ("house-pool-effect-whose", house_file("pool", "effects = [{on = 'miss', set = 'pool', "
+                                                   "value = 0}]"),
+     "house_rules.r.effects[0].who: is missing: whose state is set, self or target?"),
+    ("house-exact-pool-effect", argv("exact", "pool", "--a", "average", "--b", "average",
+                                     "--rule", "house_rules=r:on hit set target.pool to 0"),
+     "house rule 'r' has an effect (on hit set target.pool to 0)"),
+    ("house-exact-best-pool-effect", argv("exact", "pool", "--a", "average", "--b", "average",
+                                          "--play", "best", "--rule",
+                                          "house_rules=r:on miss set self.armour_wp to 0"),
+     "pool has no exact best play here: house rule 'r' has an effect (on miss set "
+     "self.armour_wp to 0)"),
+    ("house-pool-equilibrium-effect", argv("duel", "pool", "--a", "average,pool_policy="
+                                           "equilibrium", "--b", "average", "-n", "100",
+                                           "--rule", "house_rules=r:on hit set target.pool to 0"),
+     "pool_policy 'equilibrium' samples the exact game's strategies, and pool has no exact "
+     "solution here: house rule 'r' has an effect"),
     ("house-effect-unknown-outcome", crt_rule("on stroke inflict defend_only for 1 rounds"),
      "house_rules.r.on: must be one of wound, got 'stroke'"),
     ("house-effect-unknown-condition", crt_rule("on wound inflict dazed for 1 rounds"),
@@ -543,9 +592,12 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("house-file-bad-when", house_file("pool", "modifiers = [{to = 'defence', amount = 1, "
                                                "when = 'self.pool >'}]", "log", "pool"),
      "house_rules.r.modifiers[0].when"),
+    # the key path once, after the spec's own 'rules.' (it was 'rules.house_rules: house_rules.r...')
     ("house-spec-bad-when", sweep_of(HOUSE_SPEC.replace("target.health", "target.helth")),
-     "did you mean 'target.health'"),
+     "exp.toml: rules.house_rules.r.modifiers[0].when: in \"target.helth >= 11\", column 1: "
+     "unknown name 'target.helth' (did you mean 'target.health'"),
     ("house-spec-dry-run", sweep_of(HOUSE_SPEC.replace(">= 11", ">= true"), "--dry-run"),
+     "exp.toml: rules.house_rules.r.modifiers[0].when: in \"target.health >= true\", column 1: "
      "cannot compare"),
     ("house-exact-crt-score-dice", crt_rule("1d6 to score", "exact", "crt", "--a", "duelist",
                                             "--b", "duelist", "--rule",
@@ -812,6 +864,13 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
     ("tune-margin-inf-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
                                          "--knob", "combats", "--margin", "inf"),
      "margin must be a rate strictly between 0 and 0.5, got inf"),
+    ("tune-play-best-round-robin", argv("tune", "crt", "--entrants", "novice,veteran",
+                                        "--knob", "combats", "--play", "best"),
+     "--play best applies to the matchup mode"),
+    ("tune-bounds-outside-the-rules-range", argv("tune", "pool", "--a", "duellist", "--b",
+                                                 "average", "--knob", "b.0.coordination",
+                                                 "--bounds", "0,5"),
+     "bounds of b.0.coordination must be low < high inside 1..10 (the range the rules allow)"),
     ("new-out-is-file", with_file(a_file, "new", "ruleset", "good", "--out", "FILE"),
      "is a file, not a folder; give the folder to write the ruleset file in"),
     # a ruleset file with a mistake: refused before any fight, naming the line and the key
@@ -849,6 +908,11 @@ def run_main(words: list[str]) -> int:
         return int(stop.code or 0)
 
 
+TWICE = re.compile(r"(?:error: |: )(?:rules\.)?([\w\"]+(?:\.[\w\" ]+)*): \1[.\[:]")
+"""A key path named twice (``rules.house_rules: house_rules.r.when``): a re-placed error that
+kept its path in the message and got it again as its place."""
+
+
 @pytest.mark.parametrize(("case", "words"), [(c, w) for _, c, w in CASES],
                          ids=[i for i, _, _ in CASES])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(
@@ -870,6 +934,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     assert err.count("\n") == 1 and err.startswith("balance: error: "), err
     assert "Traceback" not in err and out == "", (out, err)
     assert words in err, err
+    assert not TWICE.search(err), f"the place is named twice: {err}"
     assert after == before, sorted(set(after.items()) ^ set(before.items()))
 
 

@@ -79,20 +79,27 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence) -> float:
 
     def value_for(order: tuple) -> float:
         @functools.cache
-        def V(wp: tuple, arm: tuple, pool: tuple, pos: int, left: int) -> float:
+        def V(wp: tuple, arm: tuple, pool: tuple, pos: int, left: int,
+              stale: int | None = None) -> float:
+            # stale: the rounds to a stalemate's draw, this one included (None: none yet)
             if not any(up(wp, f) for f in range(k) if side[f] == 1):
                 return 1.0
             if not any(up(wp, f) for f in range(k) if side[f] == 0):
                 return 0.0
-            if not any(up(wp, x) and up(wp, y) and side[x] != side[y]
-                       and att[x] + pool[x] + die_hi > dfn[y] + die_lo
-                       for x in range(k) for y in range(k)):
+            if stale is None and not any(up(wp, x) and up(wp, y) and side[x] != side[y]
+                                         and att[x] + pool[x] + die_hi > dfn[y] + die_lo
+                                         for x in range(k) for y in range(k)):
+                if not rules.margin_failure_damage:
+                    return w  # nothing can happen before the draw
+                if pos == 0:  # tested at the start of a round; its rounds are played
+                    stale = min(rules.stalemate_rounds, left)
+            if left == 0 or stale == 0:
                 return w
-            if left == 0:
-                return w
+            wraps = pos == k - 1
+            nxt = ((pos + 1) % k, left - wraps, None if stale is None else stale - wraps)
             x = order[pos]
             if not up(wp, x):
-                return V(wp, arm, pool, (pos + 1) % k, left - (pos == k - 1))
+                return V(wp, arm, pool, *nxt)
             foes = [y for y in range(k) if side[y] != side[x] and up(wp, y)]
             y = foes[0] if rules.target_policy == "first" else min(foes, key=lambda f: (wp[f], f))
             M = np.zeros((pool[x] + 1, pool[y] + 1))
@@ -115,8 +122,7 @@ def brute_value(rules, side_a: Sequence, side_b: Sequence) -> float:
                             soak = min(arm2[x], hurt)
                             arm2[x] -= soak
                             wp2[x] -= hurt - soak
-                        total += pr * V(tuple(wp2), tuple(arm2), tuple(p2), (pos + 1) % k,
-                                        left - (pos == k - 1))
+                        total += pr * V(tuple(wp2), tuple(arm2), tuple(p2), *nxt)
                     M[a, d] = total
             # rows are the attacker's bids: side A's attacker maximises A's value,
             # side B's minimises it (so maximises the negated matrix)

@@ -57,3 +57,17 @@ def test_a_drop_merges_only_rows_the_dropped_values_told_apart() -> None:
     batch.drop(("_flag",))
     assert batch.m == 2 and sorted(batch.state["health"][0].tolist()) == [2, 3]
     assert (batch.weight == 2).all()
+
+
+def test_a_contest_is_the_exact_chance_without_branching() -> None:
+    d20 = resolve(Path(__file__).resolve().parents[2] / "examples" / "rulesets"
+                  / "d20-armour-class.toml")
+    fixed = {"dexterity": np.array([4, 1])}
+    batch = Batch(3, fixed, {}, d20.system.names, weighted=True)
+    above, equal = Enumerator().contest(d20.system.order.initiative, batch)
+    # B (d20 + 1) above A (d20 + 4): B's die 4 to 19 more than A's, 16 + 15 + ... + 1 ways
+    # in 400; equal: exactly 3 more, 17 ways
+    assert batch.m == 3 and np.allclose(above, 136 / 400) and np.allclose(equal, 17 / 400)
+    happened = Enumerator().chance(batch, np.array([0.25, 0.0, 1.0]))
+    assert happened.tolist() == [False, True, False, True]  # chance 0 and 1: one row each
+    assert np.allclose(batch.weight, [0.75, 0.25, 1.0, 1.0])

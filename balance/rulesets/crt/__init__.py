@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from . import reference as _reference
 from .presets import PRESETS, SCENARIOS, TITLES
 from .rules import Combatant, Rules
 from .rules import Rules as _Rules
+
+if TYPE_CHECKING:
+    from ...batching import Segment, SegmentedRng
 
 __all__ = ["CRT", "TABLE_CAUSES", "Combatant", "Rules", "decided_by_tables"]
 
@@ -67,6 +70,13 @@ class CRT(Ruleset):
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
+
+    def simulate_segments(self, segments: Sequence[Segment], rng: SegmentedRng, /
+                          ) -> list[Outcomes]:
+        return _kernel.simulate_segments(segments, rng)
+
+    def batch_key(self, segment: Segment, /) -> Hashable:
+        return _kernel.batch_key(segment)
 
     def fight(self, rules: _Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
               log: Log | None = None) -> Outcome:

@@ -22,13 +22,15 @@ round's most drastic cause (the order of ``CAUSES`` is their priority).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...dice import codes, expand, sum_table
+from ...batching import Segment, SegmentedRng
+from ...dice import expand, sum_table
 from ...language import fire, names_used, total
 from ...outcomes import Outcomes
 from ...results import Winner
@@ -59,7 +61,7 @@ from .rules import (
     starting_health,
 )
 
-__all__ = ["simulate"]
+__all__ = ["batch_key", "simulate", "simulate_segments"]
 
 STANDING = -1
 """``out_cause`` of a fighter still on his feet."""
@@ -78,11 +80,24 @@ REACH = 100
 within +/-99 (``Rules.band_edges``), so the bands do not change beyond."""
 
 
+@functools.lru_cache(maxsize=256)
 def stroke_table(rules: Rules) -> np.ndarray:
     """bool (2 * REACH + 1, 13): ``[advantage + REACH, roll]`` -- does ``roll`` score for a
     fighter with that advantage?  Built from the reference's rule and the rules' bands."""
-    return np.array([[roll >= 2 and scores(advantage, roll, rules) for roll in range(13)]
-                     for advantage in range(-REACH, REACH + 1)], dtype=bool)
+    table = np.array([[roll >= 2 and scores(advantage, roll, rules) for roll in range(13)]
+                      for advantage in range(-REACH, REACH + 1)], dtype=bool)
+    table.setflags(write=False)
+    return table
+
+
+@functools.lru_cache(maxsize=256)
+def band_codes(rules: Rules) -> np.ndarray:
+    """int8 (2 * REACH + 1,): ``[advantage + REACH]`` -> index into BANDS (cached: a sweep
+    builds one setup a cell, most under the same rules)."""
+    table = np.array([BANDS.index(band(advantage, rules))
+                      for advantage in range(-REACH, REACH + 1)], np.int8)
+    table.setflags(write=False)
+    return table
 
 
 @dataclass
@@ -144,10 +159,22 @@ class _Setup:
             np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]] for t in range(1, 12)],
                      np.int8),
             np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
-            np.array([BANDS.index(band(advantage, rules))
-                      for advantage in range(-REACH, REACH + 1)], np.int8),
+            band_codes(rules),
             tuple(everyone), np.zeros(len(everyone), np.int16),
         )
+
+    @classmethod
+    def stack(cls, setups: Sequence[_Setup]) -> _Setup:
+        """The setups of many matchups under the same rules and side sizes as one: every
+        per-slot array holds segment ``s``'s slot ``k`` at ``s * n_slots + k`` (the rules'
+        tables and ``side`` are the first's, the same for all)."""
+        if len(setups) == 1:
+            return setups[0]
+        first = setups[0]
+        per_slot: dict[str, Any] = {name: np.concatenate([getattr(s, name) for s in setups])
+                                    for name in _PER_SLOT}
+        return replace(first, **per_slot,
+                       fighters=tuple(c for s in setups for c in s.fighters))
 
     @property
     def shield_block(self) -> np.ndarray:
@@ -180,6 +207,13 @@ class _Setup:
         return self.rules.extraordinary and self.rules.max_table_chain > 0
 
 
+_PER_SLOT = ("score", "health", "weapon", "shield", "armour", "divert_policy", "divert_health",
+             "divert_p", "divert_by_band", "es11_surrender", "leader", "ambush_skill",
+             "damage_bonus")
+"""The :class:`_Setup` fields with one row per combatant slot (``side`` excepted: it depends
+on the side sizes only, shared by a batch)."""
+
+
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /, *,
              n: int, rng: np.random.Generator) -> Outcomes:
     """Simulate ``n`` fights of seed 001.
@@ -201,13 +235,61 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
         ``winner`` int8 (n,), ``rounds`` int16 (n,), ``cause`` int8 (n,): codes of
         :data:`~.reference.CAUSES`.
     """
-    setup = _Setup.of(rules, side_a, side_b)
+    segment = Segment(rules, tuple(side_a), tuple(side_b), n)
+    return simulate_segments([segment], SegmentedRng([rng]))[0]
+
+
+def batch_key(segment: Segment) -> Hashable:
+    """Which segments share one code path: plain duels with the same number of outcome
+    codes (everything else of theirs -- combatants, bands, damage, armour, the round cap --
+    is a per-fight table); other fights under equal rules and side sizes (combatants per
+    fight); a fight with house rules the plain duel cannot fold, alone (its house terms
+    read one matchup's fighters and draw from one generator)."""
+    rules = segment.rules
     house = house_rules(rules)
-    plain = (setup.n_slots == 2 and not rules.extraordinary and rules.ambush == "none"
-             and not setup.divert_policy.any() and foldable(house))
-    if plain:
-        return _plain_duel(setup.folded(house) if house else setup, n, rng)
-    return _General(setup, n, rng, house).run()
+    if _is_plain(rules, segment.side_a, segment.side_b, house):
+        return ("plain", 36 * rules.damage_die * 6)
+    if house:
+        return ("alone", id(segment))
+    return ("general", len(segment.side_a), len(segment.side_b), rules)
+
+
+def _is_plain(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+              house: HouseRules) -> bool:
+    return (len(side_a) + len(side_b) == 2 and not rules.extraordinary
+            and rules.ambush == "none" and all(c.divert == "never" for c in (*side_a, *side_b))
+            and foldable(house))
+
+
+def simulate_segments(segments: Sequence[Segment], rng: SegmentedRng) -> list[Outcomes]:
+    """Many matchups at once (:mod:`balance.batching`): the segments grouped by
+    :func:`batch_key`, each group one kernel run whose fights carry their segment's
+    combatants (and, in a plain duel, rule values); every draw from the lane's own
+    segment's generator."""
+    groups: dict[Hashable, list[int]] = {}
+    for i, segment in enumerate(segments):
+        groups.setdefault(batch_key(segment), []).append(i)
+    out: list[Outcomes | None] = [None] * len(segments)
+    for key, members in groups.items():
+        group = [segments[i] for i in members]
+        sub = (rng if len(members) == len(segments)
+               else SegmentedRng([rng.generators[i] for i in members]))
+        counts = [s.n for s in group]
+        seg = np.repeat(np.arange(len(group)), counts)
+        setups = [_Setup.of(s.rules, s.side_a, s.side_b) for s in group]
+        if key[0] == "plain":  # type: ignore[index]
+            houses = [house_rules(s.rules) for s in group]
+            setups = [setup.folded(h) if h else setup for setup, h in zip(setups, houses,
+                                                                           strict=True)]
+            joint = _plain_duel(setups, seg, sub)
+        else:
+            house = house_rules(group[0].rules)
+            joint = _General(_Setup.stack(setups), seg, sub, house or None).run()
+        bounds = np.cumsum([0, *counts])
+        for i, lo, hi in zip(members, bounds[:-1], bounds[1:], strict=True):
+            out[i] = Outcomes(joint.winner[lo:hi], joint.rounds[lo:hi], joint.cause[lo:hi],
+                              CAUSES)
+    return [o for o in out if o is not None]
 
 
 def foldable(house: HouseRules) -> bool:
@@ -256,29 +338,46 @@ damage can bring it below half of this before the next compaction (at most 1000 
 apart), and real health never exceeds 999."""
 
 
-def _plain_duel(setup: _Setup, n: int, rng: np.random.Generator) -> Outcomes:
-    """The plain duel: one draw and one lookup per fighter per round.
+def _plain_duel(setups: Sequence[_Setup], seg: np.ndarray, rng: SegmentedRng) -> Outcomes:
+    """Plain duels, fight ``i`` of segment ``seg[i]`` (``setups[seg[i]]``): one draw and one
+    lookup per fighter per round.
 
     Finished fights are not compacted every round: their health is set to
-    :data:`_SETTLED` so they cannot finish again, and the arrays are compacted once a
-    quarter of them are settled (compaction costs more than simulating a few dead rows).
+    :data:`_SETTLED` so they cannot finish again (they still draw, as they always have),
+    and a segment's lanes are compacted once a quarter of them are settled (compaction costs
+    more than simulating a few dead rows).  Each segment keeps its own count, so when its
+    settled lanes stop drawing never depends on the other segments of the batch.
     """
-    rules = setup.rules
-    n_codes = 36 * rules.damage_die * 6
-    damage_to_b = expand(_round_damage_table(setup, 0, 1))
-    damage_to_a = expand(_round_damage_table(setup, 1, 0))
+    n_seg = len(setups)
+    n_codes = 36 * setups[0].rules.damage_die * 6
+    to_b = [_round_damage_table(s, 0, 1) for s in setups]
+    to_a = [_round_damage_table(s, 1, 0) for s in setups]
+    if n_seg == 1:  # one table tiled to every code: no modulo
+        damage_to_b, damage_to_a = expand(to_b[0]), expand(to_a[0])
+    else:
+        damage_to_b, damage_to_a = np.concatenate(to_b), np.concatenate(to_a)
+    cap = np.array([s.rules.max_rounds for s in setups], np.int64)
+    n = seg.size
     winner = np.zeros(n, np.int8)
-    rounds = np.full(n, rules.max_rounds, np.int16)
+    rounds = cap[seg].astype(np.int16)
     cause = np.full(n, MAX_ROUNDS, np.int8)
     live = np.arange(n)
-    health_a = np.full(n, setup.health[0], np.int16)
-    health_b = np.full(n, setup.health[1], np.int16)
-    n_settled = 0
-    last_compaction = 0
-    for round_number in range(1, rules.max_rounds + 1):
-        n_live = live.size
-        health_b -= np.take(damage_to_b, codes(n_codes, n_live, rng=rng))
-        health_a -= np.take(damage_to_a, codes(n_codes, n_live, rng=rng))
+    lane_seg = seg.copy()
+    health_a = np.array([s.health[0] for s in setups], np.int16)[seg]
+    health_b = np.array([s.health[1] for s in setups], np.int16)[seg]
+    n_settled = np.zeros(n_seg, np.int64)
+    last_compaction = np.zeros(n_seg, np.int64)
+
+    def lookup(table: np.ndarray, code: np.ndarray) -> np.ndarray:
+        if n_seg == 1:
+            return np.take(table, code)
+        return np.take(table, lane_seg * n_codes + code % n_codes)
+
+    for round_number in range(1, int(cap.max(initial=0)) + 1):
+        if not live.size:
+            break
+        health_b -= lookup(damage_to_b, rng.codes(n_codes, lane_seg))
+        health_a -= lookup(damage_to_a, rng.codes(n_codes, lane_seg))
         a_down = health_a <= 0
         done = np.flatnonzero(a_down | (health_b <= 0))
         if done.size:
@@ -290,13 +389,23 @@ def _plain_duel(setup: _Setup, n: int, rng: np.random.Generator) -> Outcomes:
             cause[fights] = DOWN
             health_a[done] = _SETTLED
             health_b[done] = _SETTLED
-            n_settled += done.size
-            if 4 * n_settled >= n_live or round_number - last_compaction >= 1000:
-                keep = np.flatnonzero(health_a < _SETTLED // 2)
+            if n_seg == 1:
+                finished, n_live = np.array([done.size]), np.array([live.size])
+            else:
+                finished = np.bincount(lane_seg[done], minlength=n_seg)
+                n_live = np.bincount(lane_seg, minlength=n_seg)
+            n_settled += finished
+            compact = (finished > 0) & ((4 * n_settled >= n_live)
+                                        | (round_number - last_compaction >= 1000))
+            if compact.any():
+                keep = np.flatnonzero(~compact[lane_seg] | (health_a < _SETTLED // 2))
                 live, health_a, health_b = live[keep], health_a[keep], health_b[keep]
-                n_settled, last_compaction = 0, round_number
-                if not live.size:
-                    break
+                lane_seg = lane_seg[keep]
+                n_settled[compact], last_compaction[compact] = 0, round_number
+        if (cap == round_number).any():  # segments at their round cap stop here
+            keep = np.flatnonzero(cap[lane_seg] > round_number)
+            live, health_a, health_b = live[keep], health_a[keep], health_b[keep]
+            lane_seg = lane_seg[keep]
     # fights still running at the cap are draws (cause max_rounds), already filled in
     return Outcomes(winner, rounds, cause, CAUSES)
 
@@ -524,27 +633,44 @@ class _HouseTerms:
 
 
 class _General:
-    """Every rule of seed 001 over ``n`` fights.
+    """Every rule of seed 001 over fights of many matchups under the same rules and side
+    sizes: fight ``i`` is one of segment ``seg[i]`` (its combatants at ``setup``'s rows
+    ``seg[i] * n_slots + slot``, :meth:`_Setup.stack`), and every draw for it comes from
+    that segment's generator (:mod:`balance.batching`).
 
     State arrays are slot-major, ``(n_slots, n_live)``, so that each slot's row is
     contiguous; entries are ``(n_entries, n_live)``.  Reads of a slot chosen per fight go
     through flat indices (``slot * n_live + fight``) and ``take``, which NumPy does far
-    faster than 2-D fancy indexing on narrow arrays.
+    faster than 2-D fancy indexing on narrow arrays.  A combatant's own values (score,
+    armour, policy, ...) are read at ``slot + base`` (``base``: each live fight's
+    segment times ``n_slots``; 0 with one segment).
     """
 
-    def __init__(self, setup: _Setup, n: int, rng: np.random.Generator,
+    def __init__(self, setup: _Setup, seg: np.ndarray, rng: SegmentedRng,
                  house: HouseRules | None = None) -> None:
         self.setup = setup
         self.rules = setup.rules
-        self.rng = rng
+        self.srng = rng
+        self.single = len(rng) == 1
+        if house and not self.single:
+            raise ValueError("house terms read one matchup's fighters: one segment a batch")
+        self.rng = rng.generators[0] if self.single else None  # the house terms' dice
+        n = seg.size
         n_slots = setup.n_slots
+        self.width = setup.score.shape[0]  # n_segments * n_slots
+        self.seg = seg  # each live fight's segment
+        self.base: np.ndarray | int = 0 if self.single else seg * n_slots
+        has = setup.divert_policy.reshape(-1, n_slots)
+        self.has_random = (has == RANDOM).any(axis=1)  # per segment
+        self.has_by_band = (has == BY_BAND).any(axis=1)
         self.winner = np.zeros(n, np.int8)
         self.rounds = np.full(n, self.rules.max_rounds, np.int16)
         self.cause = np.full(n, MAX_ROUNDS, np.int8)
         self.live = np.arange(n)
-        self.health = np.repeat(setup.health[:, None], n, axis=1)
-        self.weapon = np.repeat(setup.weapon[:, None], n, axis=1)
-        self.shield = np.repeat(setup.shield[:, None], n, axis=1)  # codes: SHIELDS
+        rows = np.arange(n_slots)[:, None] + seg * n_slots  # (n_slots, n): each one's row
+        self.health = setup.health[rows]
+        self.weapon = setup.weapon[rows]
+        self.shield = setup.shield[rows]  # codes: SHIELDS
         self.forced_diversion = np.zeros((n_slots, n), bool)  # may only defend (EF 5, EF 9)
         self.out_cause = np.full((n_slots, n), STANDING, np.int8)
         self.fell_in_round = np.full((n_slots, n), -1, np.int16)
@@ -557,7 +683,7 @@ class _General:
         self.code_roll = expand(ROLL_2D6[code % 36])
         self.code_damage_die = expand(((code // 36) % die + 1).astype(np.int16))
         self.code_shield_die = expand((code // (36 * die) + 1).astype(np.int8))
-        # [weapon type * n_slots + slot]: combat score of that slot with that weapon type
+        # [weapon type * width + row]: combat score of that row with that weapon type
         self.score_by_weapon = setup.score.T.ravel().astype(np.int16)
         self.stroke_flat = setup.stroke.ravel()  # [(advantage + REACH) * 13 + roll]
         self.round_health = self.health  # health at the start of the round (house rules)
@@ -582,17 +708,26 @@ class _General:
     def standing(self) -> np.ndarray:
         return self.out_cause == STANDING
 
-    # --- rolling -------------------------------------------------------------------------
-    def d6(self, size: int) -> np.ndarray:
-        return self.rng.integers(1, 7, size, dtype=np.int8)
+    # --- rolling: every draw for live fights ``fight``, from their segments' streams -----
+    def d6(self, fight: np.ndarray) -> np.ndarray:
+        return self.srng.integers(1, 7, self.seg[fight], dtype=np.int8)
 
-    def two_d6(self, size: int) -> np.ndarray:
-        return ROLL_2D6[self.rng.integers(0, 36, size, dtype=np.uint8)]
+    def two_d6(self, fight: np.ndarray) -> np.ndarray:
+        return ROLL_2D6[self.srng.integers(0, 36, self.seg[fight], dtype=np.uint8)]
+
+    def uniform(self, fight: np.ndarray) -> np.ndarray:
+        return self.srng.random(self.seg[fight])
+
+    def row(self, slot: np.ndarray, fight: np.ndarray) -> np.ndarray:
+        """The setup row of ``slot`` in live fights ``fight`` (its segment's combatant)."""
+        return slot if self.single else slot + np.take(self.base, fight)
 
     def scores_now(self, bonus: np.ndarray | None = None) -> np.ndarray:
         """int16 (n_slots, n_live): each slot's combat score with the weapon in hand."""
         n_slots = self.setup.n_slots
-        score = np.take(self.score_by_weapon, self.weapon * n_slots + np.arange(n_slots)[:, None])
+        score = np.take(self.score_by_weapon,
+                        self.weapon.astype(np.intp) * self.width
+                        + np.arange(n_slots)[:, None] + self.base)
         return score if bonus is None else score + bonus
 
     # --- engagement (001.7), as the reference's ``engage`` --------------------------------
@@ -680,7 +815,8 @@ class _General:
         self.duel = n_slots == 2
         if actors is not None:
             rolls &= np.take(actors.ravel(), np.take(setup.side, attacker) * n_live + fights)
-        code = codes(self.n_codes, n_entries * n_live, rng=self.rng).reshape(n_entries, n_live)
+        code = self.srng.codes(self.n_codes, np.tile(self.seg, n_entries)).reshape(n_entries,
+                                                                                 n_live)
         roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
         if divert_allowed and (setup.divert_policy.any() or self.any_forced_diversion):
@@ -729,20 +865,22 @@ class _General:
         forced = self.at_attacker(self.forced_diversion, flat_attacker)
         if not setup.divert_policy.any():
             return forced
-        policy = np.take(setup.divert_policy, attacker)
+        row = attacker + self.base
+        policy = np.take(setup.divert_policy, row)
         diverts = (policy == ALWAYS) | ((policy == IF_DEFICIT) & (advantage < 0))
         low = None
         if ((setup.divert_policy == BELOW_HEALTH) | (setup.divert_policy == REACTIVE)).any():
             low = (self.at_attacker(self.health, flat_attacker)
-                   <= np.take(setup.divert_health, attacker))
+                   <= np.take(setup.divert_health, row))
             diverts |= (policy == BELOW_HEALTH) & low
-        if (setup.divert_policy == RANDOM).any():
-            diverts |= (policy == RANDOM) & (self.rng.random(attacker.shape)
-                                             < np.take(setup.divert_p, attacker))
-        if (setup.divert_policy == BY_BAND).any():
+        if self.has_random.any():
+            diverts |= (policy == RANDOM) & (self.entry_uniforms(self.has_random, row.shape)
+                                             < np.take(setup.divert_p, row))
+        if self.has_by_band.any():
             band_code = setup.band_code[np.clip(advantage, -REACH, REACH) + REACH]
-            p_divert = np.take(setup.divert_by_band.ravel(), attacker * len(BANDS) + band_code)
-            diverts |= (policy == BY_BAND) & (self.rng.random(attacker.shape) < p_divert)
+            p_divert = np.take(setup.divert_by_band.ravel(), row * len(BANDS) + band_code)
+            diverts |= (policy == BY_BAND) & (self.entry_uniforms(self.has_by_band, row.shape)
+                                              < p_divert)
         diverts |= forced
         if low is not None and (setup.divert_policy == REACTIVE).any():
             # 001.5: the deficit side declares first, in public; the advantaged one answers
@@ -756,6 +894,18 @@ class _General:
             second = reactive & ~first
             diverts |= second & low & ~diverts[partner]
         return diverts
+
+    def entry_uniforms(self, drawing: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """Uniforms ``(n_entries, n_live)`` for the fights of segments ``drawing`` (bool per
+        segment: those with a fighter whose policy draws), entry-major as one segment alone
+        draws them; 1 (never below a probability) for the rest, who draw nothing."""
+        if self.single:
+            return self.srng.random(np.zeros(int(np.prod(shape)), np.intp)).reshape(shape)
+        lanes = np.flatnonzero(drawing[self.seg])
+        out = np.ones(shape)
+        out[:, lanes] = self.srng.random(np.tile(self.seg[lanes], shape[0])).reshape(
+            shape[0], lanes.size)
+        return out
 
     def mark(self, effect: str, slot: np.ndarray, fight: np.ndarray) -> None:
         """Record an end-of-round effect on (slot, fight) pairs."""
@@ -830,7 +980,7 @@ class _General:
     def attack_rolls(self, ev: _Events) -> tuple[_Events, _Events]:
         """Fresh attacking rolls (ES 3 extra exchanges, EF 7 rerolls): as ``attack``."""
         cap = self.rules.max_table_chain
-        roll = self.two_d6(len(ev))
+        roll = self.two_d6(ev.fight)
         # protected attacks: only a 12 lands (as an ordinary stroke), nothing else
         through = ev.protected & (roll == 12)
         self.strokes.add(ev.fight[through], ev.roller[through], ev.foe[through])
@@ -850,7 +1000,7 @@ class _General:
     def failure(self, ev: _Events) -> _Events:
         """One Extraordinary Failure roll per event; returns the ES events of EF 12."""
         rules = self.rules
-        effect = self.setup.failure_effect[self.two_d6(len(ev))]
+        effect = self.setup.failure_effect[self.two_d6(ev.fight)]
         fight, roller = ev.fight, ev.roller
         mishap = (effect == EF["slain"]) | (effect == EF["unconscious"]) | (effect == EF["maimed"])
         self.take_out(roller[mishap], fight[mishap], MISHAP)
@@ -858,7 +1008,7 @@ class _General:
         self.mark("forced", roller[tripped], fight[tripped])
         six = np.flatnonzero(effect == EF["shattered"])
         if six.size:
-            which = self.d6(six.size)
+            which = self.d6(fight[six])
             has_shield = self.shield[roller[six], fight[six]] > 0
             shield_hit = (which <= 3) & has_shield
             weapon_hit = (which > 3) | ((which <= 3) & ~has_shield
@@ -921,7 +1071,7 @@ class _General:
         """One Extraordinary Success roll per event; returns new EF events and attacks."""
         rules = self.rules
         cap = rules.max_table_chain
-        effect = self.setup.success_effect[self.two_d6(len(ev))]
+        effect = self.setup.success_effect[self.two_d6(ev.fight)]
         fight, roller, foe = ev.fight, ev.roller, ev.foe
         own = ~ev.diverted  # strokes on the foe land (and settle the hit) unless he diverted
         new_failures: list[_Events] = []
@@ -976,7 +1126,7 @@ class _General:
             second = self.other_foe(f5, r5, foe5, skip=first)
             for extra_target in (first, second):
                 has = extra_target >= 0
-                roll = self.two_d6(five.size)
+                roll = self.two_d6(f5)
                 lands = has & (roll != 2) & self.setup.strokes(
                     self.band(f5, r5, np.maximum(extra_target, 0)), roll)
                 self.strokes.add(f5[lands], r5[lands], extra_target[lands],
@@ -996,7 +1146,7 @@ class _General:
         disarm = effect == ES["disarm"]
         self.mark("unarm", foe[disarm], fight[disarm])
         broken = effect == ES["break_weapon"]
-        surrender = broken & self.setup.es11_surrender[roller]  # the roller's choice
+        surrender = broken & self.setup.es11_surrender[self.row(roller, fight)]  # his choice
         self.take_out(foe[surrender], fight[surrender], SURRENDER)
         broken &= ~surrender
         strike(broken)
@@ -1009,10 +1159,10 @@ class _General:
             standing = self.out_cause[:, f12] == STANDING  # (n_slots, events)
             same_side = self.setup.side[:, None] == side_of_foe[None, :]
             n_allies = (standing & same_side).sum(axis=0)
-            leads = self.setup.leader[foe12] & (n_allies > 1)
+            leads = self.setup.leader[self.row(foe12, f12)] & (n_allies > 1)
             if leads.any():
                 led = np.flatnonzero(leads)
-                led = led[self.rng.random(led.size) < rules.leader_break_p]
+                led = led[self.uniform(f12[led]) < rules.leader_break_p]
                 slot, event = np.nonzero(standing[:, led] & same_side[:, led])
                 self.take_out(slot, f12[led][event], BROKE)
         return _Events.concat(new_failures), _Events.concat(new_attacks)
@@ -1055,7 +1205,8 @@ class _General:
         weapon = np.take(self.weapon.ravel(), flat_attacker)
         bonus = 0 if self.terms is None else self.terms.damage(flat_attacker, flat_target)
         raw = np.maximum(rules.min_damage, die + np.take(setup.damage_mod, weapon) + bonus)
-        dealt = np.maximum(0, raw - np.take(setup.armour, target))
+        fight = flat_target % self.live.size if self.live.size else flat_target
+        dealt = np.maximum(0, raw - np.take(setup.armour, self.row(target, fight)))
         block = np.take(self.setup.block_of_shield, np.take(self.shield.ravel(), flat_target))
         return np.where(deflectable & (shield_die <= block), 0, dealt).astype(np.int16)
 
@@ -1074,7 +1225,8 @@ class _General:
                      else self.terms.damage(flat_attacker, flat_target, where=ordinary))
             raw = np.maximum(rules.min_damage, np.take(self.code_damage_die, code)
                              + np.take(setup.damage_mod, weapon) + bonus)
-            armour = setup.armour[::-1, None] if self.duel else np.take(setup.armour, target)
+            armour = (setup.armour[::-1, None] if self.duel and self.single
+                      else np.take(setup.armour, target + self.base))
             dealt = np.maximum(0, raw - armour).astype(np.int16)
             deflected = ((np.take(self.code_shield_die, code)
                           <= np.take(setup.block_of_shield,
@@ -1104,10 +1256,10 @@ class _General:
             fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
                 self.strokes.arrays())
             die = np.where(maximum, self.rules.damage_die,
-                           self.rng.integers(1, self.rules.damage_die + 1, fight.size))
+                           self.srng.integers(1, self.rules.damage_die + 1, self.seg[fight]))
             flat_struck = target_ * n_live + fight
             dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
-                                self.d6(fight.size), deflectable & ~self_inflicted)
+                                self.d6(fight), deflectable & ~self_inflicted)
             cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
@@ -1123,12 +1275,13 @@ class _General:
         if self.effects["take"]:  # EF 8: the foe wields a taken weapon if it scores higher
             taker = np.concatenate(self.effects["take"])
             taken = np.concatenate(self.effects["taken_weapon"]).astype(np.int64)
-            n_slots = self.setup.n_slots
-            slot = taker // n_live
-            held = self.weapon.ravel()[taker]
-            gain = (self.score_by_weapon[taken * n_slots + slot]
-                    > self.score_by_weapon[held * n_slots + slot])
-            order = np.argsort(self.score_by_weapon[taken * n_slots + slot], kind="stable")
+            width = self.width
+            slot, fight = np.divmod(taker, n_live)
+            row = self.row(slot, fight)
+            held = self.weapon.ravel()[taker].astype(np.int64)
+            gain = (self.score_by_weapon[taken * width + row]
+                    > self.score_by_weapon[held * width + row])
+            order = np.argsort(self.score_by_weapon[taken * width + row], kind="stable")
             order = order[gain[order]]  # the best of several taken weapons is set last
             self.weapon.ravel()[taker[order]] = taken[order]
         self.shield.ravel()[self.flat("lose_shield")] = 0  # "none"
@@ -1195,6 +1348,9 @@ class _General:
         self.cause[fights] = cause
         keep = np.flatnonzero(~done)
         self.live = self.live[keep]
+        self.seg = self.seg[keep]
+        if not self.single:
+            self.base = self.seg * setup.n_slots
         for name in ("health", "weapon", "shield", "forced_diversion", "out_cause",
                      "fell_in_round"):
             setattr(self, name, np.take(getattr(self, name), keep, axis=1))
@@ -1205,10 +1361,10 @@ class _General:
         """The opening roll and exchange of an ambush (001.3), as the reference's."""
         setup, rules = self.setup, self.rules
         ambusher_side = 0 if rules.ambush == "a" else 1
-        skills = setup.ambush_skill[setup.side == ambusher_side]
-        skill = int(skills.max() if rules.ambush_skill == "best" else skills[0])
+        skills = setup.ambush_skill.reshape(-1, setup.n_slots)[:, setup.side == ambusher_side]
+        skill = skills.max(axis=1) if rules.ambush_skill == "best" else skills[:, 0]
         n_live = self.live.size
-        result = setup.ambush_result[self.d6(n_live) + skill]
+        result = setup.ambush_result[self.d6(np.arange(n_live)) + skill[self.seg]]
         warned = result == AMBUSH["warned"]
         brief = result == AMBUSH["brief"]
         surprise = result == AMBUSH["surprise"]
@@ -1243,7 +1399,7 @@ class _General:
                 first = np.where((first < 0) & (foe >= 0), foe, first)
             has = first >= 0
             fight, first, second = fight[has], first[has], second[has]
-            roll = self.two_d6(fight.size)
+            roll = self.two_d6(fight)
             attacker = np.full(fight.size, slot)
             hit = roll != 2
             # the target is unaware: no shield deflects these strokes (DEFAULT)
@@ -1254,9 +1410,9 @@ class _General:
             self.strokes.add(fight[two], attacker[two], second[two], deflectable=False)
         if self.strokes.fight:
             fight, attacker, target, *_ = self.strokes.arrays()
-            die = self.rng.integers(1, self.rules.damage_die + 1, fight.size)
+            die = self.srng.integers(1, self.rules.damage_die + 1, self.seg[fight])
             dealt = self.damage(attacker * n_live + fight, target, target * n_live + fight, die,
-                                self.d6(fight.size), False)
+                                self.d6(fight), False)
             np.subtract.at(self.health.ravel(), target * n_live + fight, dealt)
             down = self.standing & (self.health <= 0)
             self.out_cause[down] = DOWN

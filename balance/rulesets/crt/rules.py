@@ -298,7 +298,7 @@ class Rules:
                             doc="rounds after which the fight is a draw (001.9)")
     # crt has no content rows to hang a modifier on (three weapon types; tables of one
     # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
-    house_rules: Table = house_rules_param("crt", "score, damage")
+    house_rules: Table = house_rules_param("crt", "score, damage", "wound")
 
     def __post_init__(self) -> None:
         check_fields(self)

@@ -6,9 +6,10 @@
 * ``Combatant`` and ``Rules`` are dataclasses made from the file's ``[fighter]`` and
   ``[rules]`` fields (:mod:`.classes`), so presets, ``--a``/``--b`` specs, ``--rule``,
   sweeps and ``balance show`` work unchanged;
-* ``simulate`` is a vectorised kernel (:mod:`.kernel`): the rounds of :mod:`.engine`
-  over whole batches of fights, every expression evaluated by the rules language over
-  per-fight arrays, finished fights compacted;
+* ``simulate`` is a vectorised kernel (:mod:`.kernel`): a round that reads no state as a
+  table over its dice (:mod:`.table`), made once a matchup, else the rounds of
+  :mod:`.engine` over whole batches of fights, every expression evaluated by the rules
+  language over per-fight arrays; finished fights compacted;
 * ``fight`` is a narrated scalar reference (:mod:`.reference`);
 * ``exact`` and ``exact_best_play`` solve the fight as a Markov chain / a zero-sum
   stochastic game over its states, found automatically, where they number at most

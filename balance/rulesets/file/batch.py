@@ -193,7 +193,7 @@ def rows_alike(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     packed into one whole number per row (mixed radix over each column's span) when they
     fit, which sorts far faster than rows."""
     k, m = columns.shape
-    if k == 0:
+    if k == 0 or m == 0:
         return np.zeros(min(m, 1), np.int64), np.zeros(m, np.int64), min(m, 1)
     low = columns.min(axis=1)
     span = (columns.max(axis=1) - low + 1).tolist()
@@ -333,6 +333,45 @@ class Enumerator:
                 cache.clear()
             cache[key] = cached
         return cached
+
+    def contest(self, expression: Expression, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Each fighter rolls ``expression`` (its own dice, its own values): per row, the
+        exact chance that B's value is above A's, and that they are equal -- worked out
+        once per distinct set of values read, never branching the batch on the values."""
+        names = expression.names_used
+        m = batch.m
+        columns = []
+        for side in (0, 1):
+            env = batch.env(expression, _side(batch, side))
+            columns += [np.broadcast_to(np.asarray(env[k]), (m,)).astype(np.int64)
+                        for k in names]
+        batch.fight.pop("_side", None)
+        key = np.stack(columns) if columns else np.zeros((0, m), np.int64)
+        first, inverse, count = rows_alike(key)
+        cache = _DISTRIBUTIONS.setdefault(expression, {})
+        above, equal = np.zeros(count), np.zeros(count)
+        for group, row in enumerate(first.tolist()):
+            a_values, a_probs = self._table(expression, cache, tuple(key[:len(names), row]))
+            b_values, b_probs = self._table(expression, cache, tuple(key[len(names):, row]))
+            gap = b_values[None, :] - a_values[:, None]
+            joint = a_probs[:, None] * b_probs[None, :]
+            above[group], equal[group] = joint[gap > 0].sum(), joint[gap == 0].sum()
+        return above[inverse], equal[inverse]
+
+    def chance(self, batch: Batch, p: np.ndarray) -> np.ndarray:
+        """Each row split in two: where an event of chance ``p`` (per row) happens
+        (weight ``p``) and where it does not (``1 - p``), a part of chance 0 left out;
+        whether it happened, per row of the new batch."""
+        rows = np.arange(batch.m)
+        index = np.concatenate([rows, rows])
+        happened = np.concatenate([np.zeros(batch.m, bool), np.ones(batch.m, bool)])
+        weight = np.concatenate([1.0 - p, p])
+        keep = np.flatnonzero(weight > 0)
+        order = keep[np.argsort(index[keep], kind="stable")]
+        batch.take(index[order])
+        assert batch.weight is not None
+        batch.weight = batch.weight * weight[order]
+        return happened[order]
 
     def coin(self, batch: Batch, mask: np.ndarray) -> np.ndarray:
         rows = np.flatnonzero(mask)

@@ -209,6 +209,12 @@ class Engine:
             batch.fight["round_first"] = batch.fight["first"].copy()
             return
         assert order.initiative is not None
+        if backend.weighted:  # the exact chance B goes first: two branches, not one a roll
+            above, equal = backend.contest(order.initiative, batch)
+            tie = {"random": 0.5, "b": 1.0}.get(order.ties, 0.0)
+            b_first = backend.chance(batch, np.clip(above + tie * equal, 0.0, 1.0))
+            batch.fight["round_first"] = b_first.astype(np.int8)
+            return
         live = self._live(batch, VIEW_BOTH)
         batch.put("_initiative", backend.evaluate(order.initiative, batch, VIEW_BOTH, live),
                   VIEW_BOTH)

@@ -510,7 +510,7 @@ class _Game:
         self.protocol = np.zeros(n_states, np.int8)  # 0 sealed, 1 A first, 2 B first
         self.mover = np.zeros(n_states, np.int8)
         if self.sequential:
-            first = chain.keys[:, chain.columns.index("f:round_first")]
+            first = chain.keys[:, _column_at(chain, chain.columns.index("f:round_first"))]
             self.mover = np.where(chain.phase == 0, first, 1 - first).astype(np.int8)
             return
         declares = next((c.first for c in system.choices if c.first is not None), None)

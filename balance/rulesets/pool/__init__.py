@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import SpecError
+from ...errors import IntractableError, SpecError
 from ...language import Vocabulary
 from ...outcomes import Outcome, Outcomes, Probabilities
 from ..base import BenchCase, Log, Ruleset, Side, Witness
@@ -64,8 +64,8 @@ class Pool(Ruleset):
         best play searches the turn policies too).  ``details["value"]`` is the game value,
         ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
         why = _exact.unsupported(rules, side_a, side_b)
-        if why:
-            raise self.exact_unavailable(why)
+        if why:  # already "pool has no exact solution here: ..."
+            raise IntractableError(why)
         rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
         self.check_sides(rules, side_a, side_b)
         answer = dataclasses.replace(_exact.solve(rules, side_a, side_b),
@@ -100,6 +100,13 @@ class Pool(Ruleset):
                 if wp <= rules.down_at:
                     raise SpecError(f"{where}: starts out of the fight with {wp} WP; "
                                     f"Wound Points must exceed down_at={rules.down_at}")
+
+    def field_range(self, rules: _rules.Rules, name: str) -> tuple[float, float] | None:
+        """A stat's range is the rules' ``stat_ranges`` (003.4 stat scales)."""
+        if name in _rules.STATS:
+            low, high = rules.stat_range(name)
+            return float(low), float(high)
+        return None
 
     def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
         skip: set[str] = set()

@@ -42,7 +42,12 @@ Draws and the objective
 -----------------------
 Side A maximises ``P(A wins) + draw_worth * P(draw)`` (``draw_worth = 0.5`` is the same as
 maximising ``P(A wins) - P(B wins)``); side B minimises it.  A core where nobody can
-possibly hit any more is a draw (the stalemate rule); reaching the cap is a draw.  The
+possibly hit any more is a draw (the stalemate rule: at the end of the ``stalemate_rounds``-th
+round from the start of the round that finds it); reaching the cap is a draw.  Where a miss
+can hurt the attacker (``margin_failure_damage``) those rounds are played: the stalemate is a
+game of its own, ``stalemate_rounds`` layers over every undecided core ending in a draw, whose
+values a turn into a new round on a stalemated core reads (:func:`solve_order`); elsewhere
+nothing can happen in them and the core is worth a draw at once.  The
 win / draw / loss probabilities, the distribution of fight length and the opening states
 come from propagating the state distribution round by round under the equilibrium
 strategies (:func:`outcome_chain`); ``A wins + draw_worth * draw`` equals the game value.
@@ -54,6 +59,7 @@ solved as its own game.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import time
@@ -219,6 +225,8 @@ class Space:
                                                                  self.h_stride, strict=True))
                              + int((self.pool * self.p_stride).sum()))
         self.status = self._statuses()
+        # a miss can hurt the attacker: a stalemate's rounds are played, not skipped
+        self.plays_stalemate = any(len(t.backlash) for t in self.pairs.values())
 
     # ------------------------------------------------------------------------------------
     def _pair_table(self, i: int, j: int, diff: dict[int, float]) -> PairTable:
@@ -400,7 +408,12 @@ MAX_HOUSE_SPAN = 60
 def _house_ranges(house: HouseRules) -> tuple[tuple[int, int], tuple[int, int]]:
     """The least and most the house rules can add to the lead of an exchange (attack
     modifiers - defence modifiers) and to a hit's damage, from the ranges of their amounts;
-    an ``IntractableError`` naming a row the game cannot hold (dice, the round)."""
+    an ``IntractableError`` naming a row the game cannot hold (an effect, dice, the
+    round)."""
+    for e in house.effects:
+        raise IntractableError(f"pool has no exact solution here: house rule {e.name!r} has an "
+                               f"effect ({e.line()}); the game's exchanges move health and "
+                               "bids only (simulate it with duel)")
     spans = {"attack": [0, 0], "defence": [0, 0], "damage": [0, 0]}
     for m in house.modifiers:
         if rolls(m):
@@ -567,11 +580,22 @@ class Strategies:
     defence_reply: np.ndarray
 
     n_cores: int
+    stale_row: np.ndarray | None = None
+    """``stale_row[m, state]``: the rows of a stalemate's game with ``m`` rounds to the
+    draw (where its rounds are played: ``margin_failure_damage``), else ``None``."""
 
-    def joint(self, r: int, mv: Moves) -> np.ndarray:
-        """Probability of each bid pair in the states of ``mv`` with ``r`` rounds left,
-        ``(b, A, D)``."""
-        rows = self.row[r, mv.actor * self.n_cores + mv.cores]
+    def rows_at(self, r: int, states: Any, stale: int = 0) -> Any:
+        """The strategy rows of ``states`` with ``r`` rounds left, or (``stale > 0``) in a
+        stalemate ``stale`` rounds from its draw."""
+        if stale:
+            assert self.stale_row is not None
+            return self.stale_row[stale, states]
+        return self.row[r, states]
+
+    def joint(self, r: int, mv: Moves, stale: int = 0) -> np.ndarray:
+        """Probability of each bid pair in the states of ``mv`` with ``r`` rounds left
+        (``stale``: in a stalemate that many rounds from its draw), ``(b, A, D)``."""
+        rows = self.rows_at(r, mv.actor * self.n_cores + mv.cores, stale)
         return _joint(self.protocol, self.attack[rows], self.defence[rows],
                       self.attack_reply[rows], self.defence_reply[rows], mv)
 
@@ -605,15 +629,27 @@ class Solution:
     strategies: Strategies
     counts: dict[str, int]
     seconds: float
+    stale_value: np.ndarray | None = None
+    """``stale_value[m, state]``: A's payoff in a stalemate ``m`` rounds from its draw
+    (where its rounds are played), else ``None``."""
 
     @property
     def start(self) -> int:
         return self.turns.order[0] * self.space.n_cores + self.space.full_core
 
+    def start_value(self, r: int) -> float:
+        """A's payoff of the fight with ``r`` rounds left, from its first turn (a fight
+        stalemated from the start plays the stalemate's rounds)."""
+        if self.stale_value is not None and self.space.status[self.space.full_core] == DRAW:
+            return float(self.stale_value[min(r, len(self.stale_value) - 1), self.start])
+        return float(self.value[r, self.start])
 
-def _batches(space: Space, turns: TurnOrder) -> list[tuple[int, int, np.ndarray]]:
-    """``(actor, target, cores)`` in an order where every successor is solved first."""
-    live = np.flatnonzero(space.status == LIVE)
+
+def _batches(space: Space, turns: TurnOrder, played: np.ndarray
+             ) -> list[tuple[int, int, np.ndarray]]:
+    """``(actor, target, cores)`` of the ``played`` cores, in an order where every
+    successor is solved first."""
+    live = np.flatnonzero(played)
     potential = (space.h_idx[live].sum(axis=1, dtype=np.int64)
                  + space.pools[live].sum(axis=1, dtype=np.int64))
     out = []
@@ -634,38 +670,117 @@ CACHE_BYTES = 400_000_000
 between layers; what does not fit is recomputed in every layer."""
 
 
+class _Store:
+    """The strategy rows of every layer solved (one table for the stalemate's layers and
+    the main game's)."""
+
+    def __init__(self, space: Space) -> None:
+        width = space.max_pool + 1
+        self.width = width
+        self.attack: list[np.ndarray] = [np.eye(width)[:1]]
+        self.defence: list[np.ndarray] = [np.eye(width)[:1]]
+        self.attack_reply: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+        self.defence_reply: list[np.ndarray] = [np.zeros((1, width), np.int16)]
+        self.n_rows = 1
+        self.counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0, "unchanged": 0}
+
+    def add(self, sol: Any, mv: Moves, shape: tuple[int, ...]) -> np.ndarray:
+        """Keep the strategies of one solved batch; returns their rows."""
+        b, width = len(mv.cores), self.width
+        for key, c in sol.methods.items():
+            self.counts[key] += c
+        att = np.zeros((b, width))
+        dfn = np.zeros((b, width))
+        att[:, :shape[1]] = _fold(sol.attack, mv.valid_a)
+        dfn[:, :shape[2]] = _fold(sol.defence, mv.valid_d)
+        ra = np.full((b, width), -1, np.int16)
+        rd = np.full((b, width), -1, np.int16)
+        if sol.attack_response is not None:
+            ra[:, :shape[2]] = sol.attack_response
+        if sol.defence_response is not None:
+            rd[:, :shape[1]] = sol.defence_response
+        self.attack.append(att)
+        self.defence.append(dfn)
+        self.attack_reply.append(ra)
+        self.defence_reply.append(rd)
+        rows = np.arange(self.n_rows, self.n_rows + b)
+        self.n_rows += b
+        return rows
+
+    def strategies(self, protocol: str, row: np.ndarray, stale_row: np.ndarray | None,
+                   n_cores: int) -> Strategies:
+        return Strategies(protocol, row, np.concatenate(self.attack),
+                          np.concatenate(self.defence), np.concatenate(self.attack_reply),
+                          np.concatenate(self.defence_reply), n_cores, stale_row)
+
+
 def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
-    """Backward induction, layer by layer of rounds left, for one turn order."""
+    """Backward induction, layer by layer of rounds left, for one turn order.
+
+    Where a miss can hurt the attacker (``margin_failure_damage``) the rounds of a
+    stalemate are played: first the stalemate's own game, ``stalemate_rounds`` layers over
+    every undecided core ending in a draw; then the main game, whose turn into a new round
+    reads a stalemated core's value from the stalemate's layer of the rounds left (the
+    draw comes at the end of the ``stalemate_rounds``-th round, or at the cap)."""
     start = time.perf_counter()
     rules = space.rules
+    turns = TurnOrder.of(space.k, order)
+    store = _Store(space)
+    undecided = (space.status == LIVE) | (space.status == DRAW)
+    stale_value = stale_row = None
+    if space.plays_stalemate:
+        hold = min(rules.stalemate_rounds, rules.max_rounds)
+        stale_value, stale_row = _layers(space, turns, hold, undecided, store, method)
+        played = undecided
+    else:
+        played = space.status == LIVE
+    value, row = _layers(space, turns, rules.max_rounds, played, store, method,
+                         stale=stale_value)
+    strategies = store.strategies(rules.bid_protocol, row, stale_row, space.n_cores)
+    return Solution(space, turns, value, strategies, store.counts,
+                    time.perf_counter() - start, stale_value)
+
+
+def _wrapped(value: np.ndarray, r: int, stale: np.ndarray | None,
+             stale_states: np.ndarray) -> np.ndarray:
+    """The values a turn into a new round with ``r`` rounds left reads: ``value[r]``, a
+    stalemated core's from the stalemate's layer ``min(r, stalemate_rounds)``."""
+    if stale is None:
+        return value[r]
+    out = value[r].copy()
+    out[stale_states] = stale[min(r, len(stale) - 1), stale_states]
+    return out
+
+
+def _layers(space: Space, turns: TurnOrder, cap: int, played: np.ndarray, store: _Store,
+            method: str, *, stale: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Backward induction over ``cap`` layers of rounds left on the ``played`` cores
+    (layer 0 and every other undecided core: a draw); ``stale``: the stalemate's values, read
+    by a turn into a new round on a stalemated core.  Returns ``(value, row)``."""
     k, n = space.k, space.n_cores
     kn = k * n
-    cap = rules.max_rounds
     w = space.draw_worth
-    turns = TurnOrder.of(k, order)
-    template = np.select([space.status == A_WINS, space.status == B_WINS,
-                          space.status == DRAW], [1.0, 0.0, w], np.nan)
+    template = np.select([space.status == A_WINS, space.status == B_WINS, ~played],
+                         [1.0, 0.0, w], np.nan)
     template = np.tile(template, k)
     value = np.empty((cap + 1, kn))
     value[:] = template
     value[0, np.isnan(template)] = w
     row = np.zeros((cap + 1, kn), np.int32)
-    width = space.max_pool + 1
-    store_a: list[np.ndarray] = [np.eye(width)[:1]]
-    store_d: list[np.ndarray] = [np.eye(width)[:1]]
-    reply_a: list[np.ndarray] = [np.zeros((1, width), np.int16)]
-    reply_d: list[np.ndarray] = [np.zeros((1, width), np.int16)]
-    n_rows = 1
-    counts = {"saddle": 0, "simplex": 0, "linprog": 0, "minimax": 0, "unchanged": 0}
-    batches = _batches(space, turns)
+    stale_states = np.flatnonzero(np.tile(space.status == DRAW, k))
+    batches = _batches(space, turns, played)
     cache: dict[int, Moves] = {}
     budget = CACHE_BYTES
     changed_prev = np.ones(kn, bool)
-    protocol = rules.bid_protocol
     for r in range(1, cap + 1):
-        pair_values = np.concatenate([value[r], value[r - 1]])
+        pair_values = np.concatenate([value[r], _wrapped(value, r - 1, stale, stale_states)])
         changed = np.zeros(kn, bool)
-        pair_changed = np.concatenate([changed, changed_prev])
+        wrap_changed = changed_prev
+        if stale is not None and r > 1:  # the stalemate's layers differ up to its length
+            wrap_changed = changed_prev.copy()
+            wrap_changed[stale_states] |= (stale[min(r - 1, len(stale) - 1), stale_states]
+                                           != stale[min(r - 2, len(stale) - 1), stale_states])
+        pair_changed = np.concatenate([changed, wrap_changed])
         for number, (actor, target, cores) in enumerate(batches):
             mv = cache.get(number)
             if mv is None:
@@ -685,7 +800,7 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
                     value[r, states[same]] = value[r - 1, states[same]]
                     pair_values[states[same]] = value[r - 1, states[same]]
                     row[r, states[same]] = row[r - 1, states[same]]
-                    counts["unchanged"] += int(same.sum())
+                    store.counts["unchanged"] += int(same.sum())
                     if not todo.any():
                         continue
                     mv = mv.rows(todo)
@@ -693,36 +808,16 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
             probs = mv.prob if mv.prob is not None else mv.table[mv.s]
             M = (probs * pair_values[mv.succ]).sum(axis=-1)
             sign = 1.0 if space.side[actor] == 0 else -1.0
-            sol = solve_batch(sign * M, protocol, method=method)
-            for key, c in sol.methods.items():
-                counts[key] += c
+            sol = solve_batch(sign * M, space.rules.bid_protocol, method=method)
             v = sign * sol.value
             value[r, states] = v
             pair_values[states] = v
             moved = v != value[r - 1, states]
             changed[states] = moved
             pair_changed[states] = moved
-            b = len(states)
-            att = np.zeros((b, width))
-            dfn = np.zeros((b, width))
-            att[:, :M.shape[1]] = _fold(sol.attack, mv.valid_a)
-            dfn[:, :M.shape[2]] = _fold(sol.defence, mv.valid_d)
-            ra = np.full((b, width), -1, np.int16)
-            rd = np.full((b, width), -1, np.int16)
-            if sol.attack_response is not None:
-                ra[:, :M.shape[2]] = sol.attack_response
-            if sol.defence_response is not None:
-                rd[:, :M.shape[1]] = sol.defence_response
-            store_a.append(att)
-            store_d.append(dfn)
-            reply_a.append(ra)
-            reply_d.append(rd)
-            row[r, states] = np.arange(n_rows, n_rows + b)
-            n_rows += b
+            row[r, states] = store.add(sol, mv, M.shape)
         changed_prev = changed
-    strategies = Strategies(protocol, row, np.concatenate(store_a), np.concatenate(store_d),
-                            np.concatenate(reply_a), np.concatenate(reply_d), n)
-    return Solution(space, turns, value, strategies, counts, time.perf_counter() - start)
+    return value, row
 
 
 def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -734,8 +829,9 @@ def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 # --- the outcome distribution under given strategies ----------------------------------------
 
-JointFn = Callable[[int, Moves], np.ndarray]
-"""``joint(rounds_left, moves)`` -> probabilities of the bid pairs, ``(b, A, D)``."""
+JointFn = Callable[..., np.ndarray]
+"""``joint(rounds_left, moves, stale=0)`` -> probabilities of the bid pairs, ``(b, A, D)``
+(``stale > 0``: in a played stalemate that many rounds from its draw)."""
 
 
 @dataclass
@@ -761,76 +857,116 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
     """Propagate the state distribution of one fight round by round to ``max_rounds``.
 
     Stalemate is tested at the start of each round, as the rules say: a stalemated core
-    ends as a draw ``stalemate_rounds - 1`` rounds later (or at the cap); in the middle of
-    a round such a core just passes the turn.
+    ends as a draw at the end of the ``stalemate_rounds``-th round from there (or at the
+    cap).  Where a miss cannot hurt, nothing can happen in those rounds: the draw is booked
+    at once and, in the middle of a round, such a core just passes the turn.  Where it can
+    (``margin_failure_damage``), the stalemate's rounds are played under its own strategies
+    (``joint(m, moves, stale=m)``, ``m`` rounds from the draw) and may still end in a win.
     """
     rules = space.rules
     n, kn = space.n_cores, space.k * space.n_cores
     cap, hold = rules.max_rounds, rules.stalemate_rounds
-    status = space.status
-    stale = np.tile(status == DRAW, space.k)
-    a_win = np.zeros(cap + 1)
-    b_win = np.zeros(cap + 1)
-    stalemate = np.zeros(cap + 1)
+    stale = np.tile(space.status == DRAW, space.k)
+    tally = _Tally(np.zeros(cap + 1), np.zeros(cap + 1), np.zeros(cap + 1),
+                   np.zeros(kn, bool), [])
     capped = 0.0
     u = np.zeros(kn)
     u[turns.order[0] * n + space.full_core] = 1.0
-    visited = np.zeros(kn, bool)
-    opening: list[tuple[int, int, int, float]] = []
     table = _MoveTable(space, turns)
+    # a played stalemate: (rounds to its draw, whether the draw is the stalemate's) -> states
+    clocks: dict[tuple[int, bool], np.ndarray] = {}
     for t in range(1, cap + 1):
         r = cap - t + 1
         mass = u[stale].sum()
-        if mass:
+        if mass and space.plays_stalemate:
+            key = (min(r, hold), t + hold - 1 <= cap)
+            clocks[key] = clocks.get(key, np.zeros(kn)) + np.where(stale, u, 0.0)
+            u[stale] = 0.0
+        elif mass:
             if t + hold - 1 <= cap:
-                stalemate[t + hold - 1] += mass
+                tally.stalemate[t + hold - 1] += mass
             else:
                 capped += mass
             u[stale] = 0.0
-        later = np.zeros(kn)
-        for actor in turns.order:
-            cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
-            if not len(cores):
-                continue
-            weight = u[actor * n + cores]
-            u[actor * n + cores] = 0.0
-            visited[actor * n + cores] = True
-            if t <= opening_rounds:
-                opening.extend((t, actor, int(c), float(m)) for c, m in zip(cores, weight,
-                                                                             strict=True))
-            live = status[cores] == LIVE
-            passing = cores[~live]  # stalemated mid-round: nobody can hit, the turn passes
-            if len(passing):
-                mask = space.alive_masks(passing)
-                dest = turns.following[actor, mask] * n + passing
-                wrap = turns.wraps[actor, mask]
-                np.add.at(later, dest[wrap], weight[~live][wrap])
-                np.add.at(u, dest[~wrap], weight[~live][~wrap])
-            cores, weight = cores[live], weight[live]
-            if not len(cores):
-                continue
-            targets = space.targets(actor, cores)
-            for j in np.unique(targets):
-                pick = targets == j
-                mv = table.moves(actor, int(j), cores[pick])
-                flow = (weight[pick][:, None, None, None] * joint(r, mv)[..., None]
-                        * mv.probabilities()).ravel()
-                succ = mv.succ.ravel()
-                keep = flow > 0
-                flow, succ = flow[keep], succ[keep]
-                wrap = succ >= kn
-                state = succ % kn
-                core_status = status[state % n]
-                a_win[t] += flow[core_status == A_WINS].sum()
-                b_win[t] += flow[core_status == B_WINS].sum()
-                going = (core_status != A_WINS) & (core_status != B_WINS)
-                u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
-                later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
-        u = later
-        if not u.any():
+        u = _play_round(space, turns, table, functools.partial(joint, r), u, t, tally,
+                        opening=t <= opening_rounds)
+        running, clocks = clocks, {}
+        for (m, by_stalemate), dist in running.items():
+            nxt = _play_round(space, turns, table,
+                              functools.partial(joint, m, stale=m), dist, t, tally,
+                              opening=False)
+            if m > 1:
+                clocks[m - 1, by_stalemate] = nxt
+            elif by_stalemate:
+                tally.stalemate[t] += nxt.sum()
+            else:
+                capped += float(nxt.sum())
+        if not u.any() and not clocks:
             break
     capped += float(u.sum())
-    return Chain(a_win, b_win, stalemate, capped, int(visited.sum()), opening)
+    return Chain(tally.a_win, tally.b_win, tally.stalemate, capped,
+                 int(tally.visited.sum()), tally.opening)
+
+
+@dataclass
+class _Tally:
+    """What :func:`outcome_chain` books round by round."""
+
+    a_win: np.ndarray
+    b_win: np.ndarray
+    stalemate: np.ndarray
+    visited: np.ndarray
+    opening: list[tuple[int, int, int, float]]
+
+
+def _play_round(space: Space, turns: TurnOrder, table: _MoveTable,
+                joint: Callable[[Moves], np.ndarray], u: np.ndarray, t: int, tally: _Tally,
+                *, opening: bool) -> np.ndarray:
+    """Play round ``t`` from the distribution ``u`` over its states (consumed), booking the
+    wins in ``tally``; returns the distribution at the start of the next round.  A
+    stalemated core passes the turn unless the stalemate's rounds are played."""
+    n, kn = space.n_cores, space.k * space.n_cores
+    status = space.status
+    later = np.zeros(kn)
+    for actor in turns.order:
+        cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
+        if not len(cores):
+            continue
+        weight = u[actor * n + cores]
+        u[actor * n + cores] = 0.0
+        tally.visited[actor * n + cores] = True
+        if opening:
+            tally.opening.extend((t, actor, int(c), float(m))
+                                 for c, m in zip(cores, weight, strict=True))
+        live = (status[cores] == LIVE) | (space.plays_stalemate & (status[cores] == DRAW))
+        passing = cores[~live]  # stalemated mid-round: nobody can hit, the turn passes
+        if len(passing):
+            mask = space.alive_masks(passing)
+            dest = turns.following[actor, mask] * n + passing
+            wrap = turns.wraps[actor, mask]
+            np.add.at(later, dest[wrap], weight[~live][wrap])
+            np.add.at(u, dest[~wrap], weight[~live][~wrap])
+        cores, weight = cores[live], weight[live]
+        if not len(cores):
+            continue
+        targets = space.targets(actor, cores)
+        for j in np.unique(targets):
+            pick = targets == j
+            mv = table.moves(actor, int(j), cores[pick])
+            flow = (weight[pick][:, None, None, None] * joint(mv)[..., None]
+                    * mv.probabilities()).ravel()
+            succ = mv.succ.ravel()
+            keep = flow > 0
+            flow, succ = flow[keep], succ[keep]
+            wrap = succ >= kn
+            state = succ % kn
+            core_status = status[state % n]
+            tally.a_win[t] += flow[core_status == A_WINS].sum()
+            tally.b_win[t] += flow[core_status == B_WINS].sum()
+            going = (core_status != A_WINS) & (core_status != B_WINS)
+            u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
+            later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
+    return later
 
 
 class _MoveTable:
@@ -846,7 +982,8 @@ class _MoveTable:
         key = (actor, target)
         if key not in self.full:
             space = self.space
-            live = np.flatnonzero((space.status == LIVE) & (space.h_idx[:, actor] > 0)
+            played = (space.status == LIVE) | (space.plays_stalemate & (space.status == DRAW))
+            live = np.flatnonzero(played & (space.h_idx[:, actor] > 0)
                                   & (space.h_idx[:, target] > 0))
             live = live[space.targets(actor, live) == target]
             size = 3 * len(live) * (space.pool[actor] + 1) * (space.pool[target] + 1) * (
@@ -898,7 +1035,7 @@ def policy_joint(space: Space, solution: Solution | None) -> JointFn:
     (fighters set to ``"equilibrium"`` read the solved strategies)."""
     protocol = space.rules.bid_protocol
 
-    def joint(r: int, mv: Moves) -> np.ndarray:
+    def joint(r: int, mv: Moves, stale: int = 0) -> np.ndarray:
         att, dfn = space.profiles[mv.actor], space.profiles[mv.target]
         lead: Any = att.attack - dfn.defence
         if space.house.modifiers:  # the policies read the lead with the house rules in it
@@ -907,7 +1044,8 @@ def policy_joint(space: Space, solution: Solution | None) -> JointFn:
         pd = space.pools[mv.cores, mv.target].astype(np.int64)
         n_a, n_d = mv.valid_a.shape[1], mv.valid_d.shape[1]
         eq = solution.strategies if solution is not None else None
-        rows = (eq.row[r, mv.actor * space.n_cores + mv.cores] if eq is not None else None)
+        rows = (eq.rows_at(r, mv.actor * space.n_cores + mv.cores, stale) if eq is not None
+                else None)
 
         def bids(attacking: bool, told: int | None) -> np.ndarray:
             """The attacker's (or defender's) bid distribution, told the other's bid."""
@@ -993,6 +1131,19 @@ def solved(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant
         _CACHE.clear()
     _CACHE[key] = result
     return result
+
+
+def for_equilibrium_policy(rules: Rules, side_a: Sequence[Combatant],
+                           side_b: Sequence[Combatant]) -> Solved:
+    """:func:`solved`, for a fighter whose ``pool_policy`` is ``"equilibrium"`` (its bids
+    are sampled from the game's strategies): where the game cannot be solved, an
+    ``IntractableError`` saying that this policy is what needs it."""
+    try:
+        return solved(rules, side_a, side_b)
+    except IntractableError as exc:
+        raise IntractableError(f"pool_policy 'equilibrium' samples the exact game's "
+                               f"strategies, and {exc.reason}; give the fighters another "
+                               "pool_policy") from None
 
 
 def _mix(probs: np.ndarray) -> str:
@@ -1117,7 +1268,7 @@ def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
         solution = result.solution_for(order) if result is not None else None
         if solution is not None:
             turns = solution.turns
-            game_value += weight * float(solution.value[cap, solution.start])
+            game_value += weight * solution.start_value(cap)
         else:
             turns = TurnOrder.of(space.k, order)
         if use_policies:
@@ -1174,8 +1325,8 @@ def solve_with(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Comba
         details["game_value"] = round(dist.game_value, 12)
         by_cap = [r for r in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if r < cap] + [cap]
         details["value_by_max_rounds"] = ", ".join(
-            f"{r}: " + format(sum(w * float(result.solution_for(o).value[
-                r, result.solution_for(o).start]) for o, w in orders), ".6f")
+            f"{r}: " + format(sum(w * result.solution_for(o).start_value(r)
+                                  for o, w in orders), ".6f")
             for r in by_cap)
         live = int((space.status == LIVE).sum())
         details["states"] = space.k * space.n_cores

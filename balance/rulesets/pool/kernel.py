@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ...language import total
+from ...language import fire, total
 from ...outcomes import Outcomes
 from ...results import Winner
 from ..house import HouseRules
@@ -52,7 +52,7 @@ class _EquilibriumTables:
                  order: Sequence[int]) -> None:
         from . import exact
 
-        solved = exact.solved(rules, side_a, side_b)
+        solved = exact.for_equilibrium_policy(rules, side_a, side_b)
         space = solved.space
         eq = solved.solution_for(order).strategies
         self.cap = rules.max_rounds
@@ -61,20 +61,29 @@ class _EquilibriumTables:
         self.p_stride = space.p_stride
         self.lookups = [space.health_lookup(f) for f in range(space.k)]
         self.row = eq.row
+        self.stale_row = eq.stale_row
         self.attack_cdf = np.cumsum(eq.attack, axis=1)
         self.defence_cdf = np.cumsum(eq.defence, axis=1)
         self.attack_reply = eq.attack_reply
         self.defence_reply = eq.defence_reply
 
-    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray
-             ) -> np.ndarray:
-        """Strategy rows of the states of a batch of fights in round ``rnd``."""
+    def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray,
+             stale: np.ndarray | None = None) -> np.ndarray:
+        """Strategy rows of the states of a batch of fights in round ``rnd`` (``stale``: per
+        fight, the rounds to the draw of a played stalemate, 0 outside one; in a stalemate
+        the solver did not play, where nothing can happen, row 0: bid nothing)."""
         core = np.zeros(len(wp), np.int64)
         for f, (low, table) in enumerate(self.lookups):
             health = np.maximum(wp[:, f].astype(np.int64) + armour[:, f], low)
             core += table[health - low] * self.h_stride[f]
             core += pool[:, f].astype(np.int64) * self.p_stride[f]
-        return self.row[self.cap - rnd + 1, actor * self.n_cores + core]
+        states = actor * self.n_cores + core
+        rows = self.row[self.cap - rnd + 1, states]
+        if stale is not None and stale.any():
+            in_stale = stale > 0
+            rows = np.where(in_stale, 0 if self.stale_row is None else
+                            self.stale_row[np.where(in_stale, stale, 0), states], rows)
+        return rows
 
     def bids(self, rows: np.ndarray, attacking: bool, own: np.ndarray,
              told: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
@@ -87,13 +96,14 @@ class _EquilibriumTables:
 
 
 class _HouseTerms:
-    """The house rules' modifiers over a batch of fights (rows of the state arrays ``wp``,
-    ``armour``, ``pool``, ``withdrawn``: (n, k)); arrays are built only for the names the
-    rows read.  A fight without house rules never makes one."""
+    """The house rules' modifiers and effects over a batch of fights (rows of the state
+    arrays ``wp``, ``armour``, ``pool``, ``withdrawn``: (n, k)); arrays are built only for
+    the names the rows read.  A fight without house rules never makes one."""
 
     def __init__(self, rules: Rules, house: HouseRules, fighters: Sequence[Combatant],
                  side: np.ndarray, rng: np.random.Generator) -> None:
         self.rules, self.rows, self.side, self.rng = rules, house.modifiers, side, rng
+        self.effects = house.effects
         self.names = house.names
         self.static = {name.split(".", 1)[1]: np.array([static_value(name.split(".", 1)[1], c,
                                                                      rules) for c in fighters])
@@ -131,14 +141,35 @@ class _HouseTerms:
 
     def total(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
         """int64 (len(rows),): the modifiers on ``to`` of ``me`` facing ``foe``."""
+        if not any(m.to == to for m in self.rows):
+            return np.zeros(len(rows), np.int64)
         return total(self.rows, to, self.env(me, foe, rows), self.rng, n=len(rows)).value
 
     def best(self, to: str, me: Any, foe: Any, rows: np.ndarray) -> np.ndarray:
         """The modifiers on ``to`` at their best for the attacker (``best_case``)."""
+        if not any(m.to == to for m in self.rows):
+            return np.zeros(len(rows), np.int64)
         return best_case(self.rows, to, self.env(me, foe, rows), n=len(rows),
                          high=to == "attack")
 
+    def fire(self, outcome: str, me: int, foe: int, rows: np.ndarray) -> None:
+        """The effects on ``outcome`` of ``me``'s attack on ``foe`` in the fights ``rows``,
+        carried out in place on the bound state arrays: every row reads the names as they
+        stand now (one reading), then each takes hold in the order written."""
+        if not len(rows) or not any(e.on == outcome for e in self.effects):
+            return
+        env = self.env(me, foe, rows)
+        for firing in fire(self.effects, {outcome: np.ones(len(rows), bool)}, env, self.rng,
+                           n=len(rows)):
+            effect, mask = firing.row, firing.mask
+            assert firing.quantity is not None  # a set: pool's effects set a state
+            who = me if effect.who == "self" else foe  # type: ignore[union-attr]
+            state = self.state[_STATE_ARRAYS[effect.subject]]  # type: ignore[union-attr]
+            state[rows[mask], who] = firing.quantity[mask]
 
+
+_STATE_ARRAYS = {"pool": "pool", "armour_wp": "armour"}
+"""The state array each state an effect sets lives in."""
 _STATIC_FIELDS = frozenset({"coordination", "intellect", "fortitude", "combat", "status",
                             "weapon", "armour", "max_wound_points", "max_pool"})
 
@@ -165,152 +196,213 @@ def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[
                     profiles: list[Profile], order: Sequence[int], n: int,
                     rng: np.random.Generator) -> tuple[np.ndarray, ...]:
     """``n`` fights with the turn order fixed to ``order``."""
-    k = len(profiles)
-    side = np.array([p.side for p in profiles])
-    attack = np.array([p.attack for p in profiles])
-    defence = np.array([p.defence for p in profiles])
-    sides = rules.die_sides
-    low, high = (1, sides) if sides else (0, 0)
-    eq = (_EquilibriumTables(rules, side_a, side_b, order)
-          if any(p.policy == "equilibrium" for p in profiles) else None)
-    house = house_rules(rules)
-    terms = (_HouseTerms(rules, house, (*side_a, *side_b), side, rng) if house.modifiers
-             else None)
+    fights = _Fights(rules, side_a, side_b, profiles, order, n, rng)
+    for rnd in range(1, rules.max_rounds + 1):
+        if not len(fights.ids):
+            break
+        running = fights.start_round(rnd)
+        for f in order:
+            fights.turn(f, rnd, running)
+        if fights.end_round(rnd, running):
+            break
+    return fights.result()
 
-    wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
-    armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
-    pool = np.tile(np.array([p.pool for p in profiles], np.int16), (n, 1))
-    withdrawn = np.zeros((n, k), bool)
-    full_defence = np.zeros((n, k), bool)   # + full_defence_bonus until its next turn
-    aided = np.zeros((n, k), np.int16)      # bonus to its next attack
-    ids = np.arange(n)
-    winner = np.zeros(n, np.int8)
-    rounds = np.zeros(n, np.int16)
-    cause = np.full(n, CAUSES.max_rounds, np.int8)
-    spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
-    foes = [np.flatnonzero(side != side[f]) for f in range(k)]
-    pairs = [(i, j) for i in range(k) for j in foes[i]]
-    # the allies an aid reaches, soonest first (003.2 step 3: "aid" helps the next to act)
-    at = {f: p for p, f in enumerate(order)}
-    allies = [[g for g in list(order[at[f] + 1:]) + list(order[:at[f]])
-               if side[g] == side[f]] for f in range(k)]
 
-    def finish(done: np.ndarray, who: np.ndarray | int, rnd: np.ndarray | int, why: int) -> None:
-        winner[ids[done]] = who
-        rounds[ids[done]] = rnd
-        cause[ids[done]] = why
+class _Fights:
+    """A batch of fights with one turn order: the state of each fight still running (rows
+    of ``wp``, ``armour``, ``pool`` ...; fight ids in ``ids``), the results by fight id, and
+    the steps of a round."""
 
-    def side_out(rows: np.ndarray, s: int) -> np.ndarray:
+    def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                 profiles: list[Profile], order: Sequence[int], n: int,
+                 rng: np.random.Generator) -> None:
+        self.rules, self.profiles, self.rng = rules, profiles, rng
+        k = len(profiles)
+        self.side = side = np.array([p.side for p in profiles])
+        self.attack = np.array([p.attack for p in profiles])
+        self.defence = np.array([p.defence for p in profiles])
+        self.low, self.high = (1, rules.die_sides) if rules.die_sides else (0, 0)
+        self.eq = (_EquilibriumTables(rules, side_a, side_b, order)
+                   if any(p.policy == "equilibrium" for p in profiles) else None)
+        house = house_rules(rules)
+        self.terms = (_HouseTerms(rules, house, (*side_a, *side_b), side, rng)
+                      if house else None)
+        self.wp = np.tile(np.array([p.wound_points for p in profiles], np.int16), (n, 1))
+        self.armour = np.tile(np.array([p.armour_wp for p in profiles], np.int16), (n, 1))
+        self.pool = np.tile(np.array([p.pool for p in profiles], np.int16), (n, 1))
+        self.withdrawn = np.zeros((n, k), bool)
+        self.full_defence = np.zeros((n, k), bool)  # + full_defence_bonus until its next turn
+        self.aided = np.zeros((n, k), np.int16)      # bonus to its next attack
+        self.stale_end = np.zeros(n, np.int32)       # a played stalemate's last round (0: none)
+        self.ids = np.arange(n)
+        self.winner = np.zeros(n, np.int8)
+        self.rounds = np.zeros(n, np.int16)
+        self.cause = np.full(n, CAUSES.max_rounds, np.int8)
+        self.spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
+        self.foes = [np.flatnonzero(side != side[f]) for f in range(k)]
+        self.pairs = [(i, j) for i in range(k) for j in self.foes[i]]
+        # the allies an aid reaches, soonest first (003.2 step 3: "aid" helps the next to act)
+        at = {f: p for p, f in enumerate(order)}
+        self.allies = [[g for g in list(order[at[f] + 1:]) + list(order[:at[f]])
+                        if side[g] == side[f]] for f in range(k)]
+
+    def finish(self, done: np.ndarray, who: np.ndarray | int, rnd: np.ndarray | int,
+               why: int) -> None:
+        self.winner[self.ids[done]] = who
+        self.rounds[self.ids[done]] = rnd
+        self.cause[self.ids[done]] = why
+
+    def side_out(self, rows: np.ndarray, s: int) -> np.ndarray:
         """Of the fights ``rows``, those where side ``s`` has nobody standing."""
-        members = np.flatnonzero(side == s)
-        up = (wp[np.ix_(rows, members)] > rules.down_at) & ~withdrawn[np.ix_(rows, members)]
+        members = np.flatnonzero(self.side == s)
+        up = ((self.wp[np.ix_(rows, members)] > self.rules.down_at)
+              & ~self.withdrawn[np.ix_(rows, members)])
         return ~up.any(axis=1)
 
-    for rnd in range(1, rules.max_rounds + 1):
-        if not len(ids):
-            break
-        standing = (wp > rules.down_at) & ~withdrawn
-        if terms is not None:
-            terms.bind(rnd, wp=wp, armour=armour, pool=pool, withdrawn=withdrawn)
-        # stalemate: nobody can possibly hit (003.4), tested at the start of the round
-        threat = np.zeros(len(ids), bool)
-        every = np.arange(len(ids))
-        for i, j in pairs:
-            reach = attack[i] + pool[:, i] + high - defence[j] - low
-            if terms is not None:  # the house rules at their best for the attacker
-                reach = reach + terms.best("attack", i, j, every) - terms.best("defence", j, i,
-                                                                               every)
+    def won(self, out: np.ndarray, by_side_a: bool, rnd: int, why: int,
+            running: np.ndarray) -> None:
+        """The fights ``out`` (rows) end in a win for side A (``by_side_a``) or B."""
+        won = np.zeros(len(self.ids), bool)
+        won[out] = True
+        self.finish(won, Winner.A if by_side_a else Winner.B, rnd, why)
+        running[out] = False
+
+    def threat(self) -> np.ndarray:
+        """Fights where someone can still possibly hit (003.4's test)."""
+        standing = (self.wp > self.rules.down_at) & ~self.withdrawn
+        threat = np.zeros(len(self.ids), bool)
+        every = np.arange(len(self.ids))
+        for i, j in self.pairs:
+            reach = self.attack[i] + self.pool[:, i] + self.high - self.defence[j] - self.low
+            if self.terms is not None:  # the house rules at their best for the attacker
+                reach = (reach + self.terms.best("attack", i, j, every)
+                         - self.terms.best("defence", j, i, every))
             threat |= standing[:, i] & standing[:, j] & (reach > 0)
-        if not threat.all():
-            end = rnd + rules.stalemate_rounds - 1
-            stale = ~threat
-            if end <= rules.max_rounds:
-                finish(stale, Winner.DRAW, end, CAUSES.stalemate)
-            else:
-                finish(stale, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
-            running = threat
+        return threat
+
+    def start_round(self, rnd: int) -> np.ndarray:
+        """The stalemate test at the start of round ``rnd``; returns the fights that play
+        the round.  Where a miss still costs the attacker (``margin_failure_damage``) the
+        stalemate's rounds are played, and the draw comes at the end of the last of them
+        (docs/pool.md); otherwise nothing can happen in them and the draw is booked now."""
+        rules = self.rules
+        if self.terms is not None:
+            self.terms.bind(rnd, wp=self.wp, armour=self.armour, pool=self.pool,
+                            withdrawn=self.withdrawn)
+        threat = self.threat()
+        if threat.all() or rules.margin_failure_damage:
+            new = ~threat & (self.stale_end == 0)
+            self.stale_end[new] = rnd + rules.stalemate_rounds - 1
+            return np.ones(len(self.ids), bool)
+        end = rnd + rules.stalemate_rounds - 1
+        if end <= rules.max_rounds:
+            self.finish(~threat, Winner.DRAW, end, CAUSES.stalemate)
         else:
-            running = np.ones(len(ids), bool)
-        for f in order:
-            p = profiles[f]
-            act = running & (wp[:, f] > rules.down_at) & ~withdrawn[:, f]
-            if not act.any():
-                continue
-            full_defence[act, f] = False
-            if p.withdraw_at:
-                leave = np.flatnonzero(act & (wp[:, f] <= p.withdraw_at))
-                if len(leave):
-                    withdrawn[leave, f] = True
-                    act[leave] = False
-                    out = leave[side_out(leave, side[f])]
-                    if len(out):
-                        won = np.zeros(len(ids), bool)
-                        won[out] = True
-                        finish(won, Winner.B if side[f] == 0 else Winner.A, rnd,
-                               CAUSES.withdrew)
-                        running[out] = False
-            targets = _targets(rules, f, foes[f], wp, withdrawn, act)
-            if p.turn_policy != "attack":
-                act &= ~_other_turns(rules, p, f, targets, allies[f], act, wp, withdrawn,
-                                     pool, attack, defence, full_defence, aided, low, high,
-                                     terms)
-            for j in foes[f]:
-                rows = np.flatnonzero(act & (targets == j))
-                if not len(rows):
-                    continue
-                aid = aided[rows, f].astype(np.int32)
-                aided[rows, f] = 0
-                guard = full_defence[rows, j] * np.int32(rules.full_defence_bonus)
-                bonus = aid - guard
-                if terms is not None:  # read when the attack is declared, before any bid
-                    bonus = bonus + (terms.total("attack", f, j, rows)
-                                     - terms.total("defence", j, f, rows))
-                    extra = terms.total("damage", f, j, rows)
-                lead = int(attack[f] - defence[j])
-                a, d = _bids(rules, profiles, eq, rnd, f, int(j), lead + bonus, rows, wp,
-                             armour, pool, rng)
-                pool[rows, f] -= a
-                pool[rows, j] -= d
-                spent[ids[rows], f] += a
-                spent[ids[rows], j] += d
-                margin = lead + bonus + a.astype(np.int32) - d
-                if high:
-                    margin += (rng.integers(low, high + 1, len(rows))
-                               - rng.integers(low, high + 1, len(rows)))
-                hit = margin > 0  # the attack must beat the defence (003.2)
-                if rules.margin_failure_damage:
-                    _backlash(rules, f, int(j), rows[~hit], -margin[~hit], wp, armour, side_out,
-                              finish, running, act, side, len(ids), rnd)
-                rows, margin = rows[hit], margin[hit]
-                if not len(rows):
-                    continue
-                damage = profiles[f].damage + margin_bonus(rules, margin)
-                if terms is not None:
-                    damage = np.maximum(0, damage + extra[hit])
-                absorbed = np.minimum(armour[rows, j], damage)
-                armour[rows, j] -= absorbed.astype(np.int16)
-                wp[rows, j] -= (damage - absorbed).astype(np.int16)
-                fell = wp[rows, j] <= rules.down_at
-                if fell.any():
-                    out = rows[fell]
-                    out = out[side_out(out, side[j])]
-                    if len(out):
-                        won = np.zeros(len(ids), bool)
-                        won[out] = True
-                        finish(won, Winner.A if side[f] == 0 else Winner.B, rnd, CAUSES.down)
-                        running[out] = False
-                        act[out] = False
-        # compact: keep the fights still running
-        keep = running
-        if rnd == rules.max_rounds:
-            finish(keep, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
-            break
-        if not keep.all():
-            ids, wp, armour, pool = ids[keep], wp[keep], armour[keep], pool[keep]
-            withdrawn, full_defence, aided = withdrawn[keep], full_defence[keep], aided[keep]
-    spent_a = spent[:, side == 0].sum(axis=1).astype(np.int16)
-    spent_b = spent[:, side == 1].sum(axis=1).astype(np.int16)
-    return winner, rounds, cause, spent_a, spent_b
+            self.finish(~threat, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
+        return threat
+
+    def turn(self, f: int, rnd: int, running: np.ndarray) -> None:
+        """Fighter ``f``'s turn in every running fight where it stands: a withdrawal, a
+        turn that is not an attack, or an attack on its target."""
+        p, rules = self.profiles[f], self.rules
+        act = running & (self.wp[:, f] > rules.down_at) & ~self.withdrawn[:, f]
+        if not act.any():
+            return
+        self.full_defence[act, f] = False
+        if p.withdraw_at:
+            leave = np.flatnonzero(act & (self.wp[:, f] <= p.withdraw_at))
+            if len(leave):
+                self.withdrawn[leave, f] = True
+                act[leave] = False
+                out = leave[self.side_out(leave, self.side[f])]
+                if len(out):
+                    self.won(out, self.side[f] != 0, rnd, CAUSES.withdrew, running)
+        targets = _targets(rules, f, self.foes[f], self.wp, self.withdrawn, act)
+        if p.turn_policy != "attack":
+            act &= ~_other_turns(rules, p, f, targets, self.allies[f], act, self.wp,
+                                 self.withdrawn, self.pool, self.attack, self.defence,
+                                 self.full_defence, self.aided, self.low, self.high,
+                                 self.terms)
+        for j in self.foes[f]:
+            rows = np.flatnonzero(act & (targets == j))
+            if len(rows):
+                self.exchange(f, int(j), rows, rnd, running, act)
+
+    def exchange(self, f: int, j: int, rows: np.ndarray, rnd: int, running: np.ndarray,
+                 act: np.ndarray) -> None:
+        """``f`` attacks ``j`` in the fights ``rows``: bids, the check, and a hit's damage
+        or a miss's cost to the attacker."""
+        rules, terms = self.rules, self.terms
+        aid = self.aided[rows, f].astype(np.int32)
+        self.aided[rows, f] = 0
+        bonus = aid - self.full_defence[rows, j] * np.int32(rules.full_defence_bonus)
+        extra = None
+        if terms is not None:  # read when the attack is declared, before any bid
+            bonus = bonus + (terms.total("attack", f, j, rows)
+                             - terms.total("defence", j, f, rows))
+            extra = terms.total("damage", f, j, rows)
+        lead = int(self.attack[f] - self.defence[j])
+        stale = self.stale_end[rows]
+        a, d = _bids(rules, self.profiles, self.eq, rnd, f, j, lead + bonus, rows, self.wp,
+                     self.armour, self.pool, self.rng,
+                     np.where(stale > 0, np.minimum(stale, rules.max_rounds) - rnd + 1, 0))
+        self.pool[rows, f] -= a
+        self.pool[rows, j] -= d
+        self.spent[self.ids[rows], f] += a
+        self.spent[self.ids[rows], j] += d
+        margin = lead + bonus + a.astype(np.int32) - d
+        if self.high:
+            margin += (self.rng.integers(self.low, self.high + 1, len(rows))
+                       - self.rng.integers(self.low, self.high + 1, len(rows)))
+        hit = margin > 0  # the attack must beat the defence (003.2)
+        if rules.margin_failure_damage:
+            _backlash(rules, f, j, rows[~hit], -margin[~hit], self.wp, self.armour,
+                      self.side_out, self.finish, running, act, self.side, len(self.ids), rnd)
+        if terms is not None:  # the house rules' effects on a miss
+            terms.fire("miss", f, j, rows[~hit])
+        if hit.any():
+            self.hit(f, j, rows[hit], margin[hit], None if extra is None else extra[hit],
+                     rnd, running, act)
+
+    def hit(self, f: int, j: int, rows: np.ndarray, margin: np.ndarray,
+            extra: np.ndarray | None, rnd: int, running: np.ndarray, act: np.ndarray) -> None:
+        """A hit's damage, off the armour first; a side with nobody standing loses."""
+        damage = self.profiles[f].damage + margin_bonus(self.rules, margin)
+        if extra is not None:
+            damage = np.maximum(0, damage + extra)
+        absorbed = np.minimum(self.armour[rows, j], damage)
+        self.armour[rows, j] -= absorbed.astype(np.int16)
+        self.wp[rows, j] -= (damage - absorbed).astype(np.int16)
+        fell = self.wp[rows, j] <= self.rules.down_at
+        if fell.any():
+            out = rows[fell]
+            out = out[self.side_out(out, self.side[j])]
+            if len(out):
+                self.won(out, self.side[f] == 0, rnd, CAUSES.down, running)
+                act[out] = False
+        if self.terms is not None:  # the house rules' effects on a hit
+            self.terms.fire("hit", f, j, rows)
+
+    def end_round(self, rnd: int, running: np.ndarray) -> bool:
+        """Book the played stalemates that end now and the round cap; keep the fights still
+        running.  Returns whether every fight is over."""
+        ending = running & (self.stale_end == rnd)
+        if ending.any():
+            self.finish(ending, Winner.DRAW, rnd, CAUSES.stalemate)
+            running &= ~ending
+        if rnd == self.rules.max_rounds:
+            self.finish(running, Winner.DRAW, self.rules.max_rounds, CAUSES.max_rounds)
+            return True
+        if not running.all():
+            for name in ("ids", "wp", "armour", "pool", "withdrawn", "full_defence", "aided",
+                         "stale_end"):
+                setattr(self, name, getattr(self, name)[running])
+        return False
+
+    def result(self) -> tuple[np.ndarray, ...]:
+        spent_a = self.spent[:, self.side == 0].sum(axis=1).astype(np.int16)
+        spent_b = self.spent[:, self.side == 1].sum(axis=1).astype(np.int16)
+        return self.winner, self.rounds, self.cause, spent_a, spent_b
 
 
 def _other_turns(rules: Rules, p: Profile, f: int, targets: np.ndarray, allies: list[int],
@@ -382,10 +474,12 @@ def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, withdrawn: 
 
 def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, rnd: int,
           f: int, j: int, lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray,
-          pool: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``)."""
+          pool: np.ndarray, rng: np.random.Generator, stale: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``;
+    ``stale``: rounds to a played stalemate's draw, 0 outside one)."""
     own_a, own_d = pool[rows, f], pool[rows, j]
-    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows])
+    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows], stale)
               if eq is not None else np.empty(0, np.int64))
 
     def bid(who: int, attacking: bool, told: np.ndarray | None) -> np.ndarray:

@@ -3,7 +3,8 @@ data) and the values the kernel, the reference and the exact game give its names
 
 pool has no content rows of its own (its weapon and armour tables map a name to one
 number), so a designer's mechanics live in the rule parameter ``house_rules``
-(:mod:`balance.rulesets.house`): named rows of modifiers, each applying to every fighter.
+(:mod:`balance.rulesets.house`): named rows of modifiers and effects, each applying to every
+fighter.
 
 * ``to = "attack"``: added to the attack check; ``self`` is the attacker, ``target`` the
   defender (003.2).
@@ -12,7 +13,13 @@ number), so a designer's mechanics live in the rule parameter ``house_rules``
 * ``to = "damage"``: added to a hit's damage (weapon + strength modifier, + the margin
   option), which is then at least 0; ``self`` is the attacker.
 
-Names are read when the attack is declared.  The bidding policies read the lead with the
+Effects hang on an attack's outcome, ``hit`` (after its damage) or ``miss`` (after any
+margin-of-failure damage), ``self`` the attacker and ``target`` the defender; they set a
+fighter's ``pool`` or ``armour_wp``.  Every effect of an outcome reads the names as they
+stand then (one reading), and each takes hold in the order written; a blow that ends the
+fight takes no effect.  The exact game refuses them (:func:`.exact._house_ranges`).
+
+Modifiers' names are read when the attack is declared.  The bidding policies read the lead with the
 modifiers in it, and "can possibly hit" (the stalemate rule, 003.4, and the turn policies)
 counts them too: each row at its value, or, if it rolls dice, at its best for the attacker.
 """

@@ -12,7 +12,8 @@ This is the executable reading of the rules (003.2 with the digest's defaults):
    the armour's Wound Points first, the overflow from the wearer's.
 4. A fighter whose WP fall to ``down_at`` or below is out; a side with nobody standing
    loses.  At the start of a round, if nobody can possibly hit any more, the fight is a
-   draw after ``stalemate_rounds`` full rounds; after ``max_rounds`` it is a draw.
+   draw after ``stalemate_rounds`` full rounds (played where a miss can still hurt the
+   attacker, ``margin_failure_damage``); after ``max_rounds`` it is a draw.
 """
 
 from __future__ import annotations
@@ -102,14 +103,15 @@ class _Equilibrium:
                  order: Sequence[int]) -> None:
         from . import exact
 
-        solved = exact.solved(rules, side_a, side_b)
+        solved = exact.for_equilibrium_policy(rules, side_a, side_b)
         self.space = solved.space
         self.strategies = solved.solution_for(order).strategies
         self.cap = rules.max_rounds
         self.lookups = [self.space.health_lookup(f) for f in range(self.space.k)]
 
-    def row(self, rnd: int, actor: int, fighters: Sequence[Fighter]) -> int:
-        """The strategy row of ``actor``'s turn in round ``rnd``."""
+    def row(self, rnd: int, actor: int, fighters: Sequence[Fighter], stale: int = 0) -> int:
+        """The strategy row of ``actor``'s turn in round ``rnd`` (``stale``: the rounds to
+        a played stalemate's draw, 0 outside one)."""
         h, p = [], []
         for f, fighter in enumerate(fighters):
             low, table = self.lookups[f]
@@ -117,6 +119,9 @@ class _Equilibrium:
             h.append(int(table[health - low]) if fighter.standing else 0)
             p.append(fighter.pool)
         state = actor * self.space.n_cores + self.space.core_index(h, p)
+        if stale:  # a stalemate the solver did not play: nothing can happen, bid nothing
+            rows = self.strategies.stale_row
+            return 0 if rows is None else int(rows[stale, state])
         return int(self.strategies.row[self.cap - rnd + 1, state])
 
     def bid(self, row: int, attacking: bool, own: int, told: int | None,
@@ -167,7 +172,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                    if any(f.profile.policy == "equilibrium" for f in fighters) else None)
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
     rows = house_rules(rules)
-    house = _House(rules, rows, everyone, fighters, rng, say) if rows.modifiers else None
+    house = _House(rules, rows, everyone, fighters, rng, say) if rows else None
 
     def can_hit(x: Fighter, y: Fighter) -> bool:
         """003.4's test, the house rules at their best for the attacker."""
@@ -178,13 +183,20 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
         return {"a_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 0)),
                 "b_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 1))}
 
+    stale_end = 0  # the last round of a played stalemate (0: none)
     for rnd in range(1, rules.max_rounds + 1):
         standing = [f for f in fighters if f.standing]
         if house is not None:
             house.round = rnd
         threat = any(can_hit(x, y)
                      for x in standing for y in standing if x.profile.side != y.profile.side)
-        if not threat:
+        if not threat and not stale_end and rules.margin_failure_damage:
+            stale_end = rnd + rules.stalemate_rounds - 1
+            say(f"Round {rnd}: nobody can hit any more; a miss still costs the attacker, so "
+                f"the fight goes on to a draw at the end of round {stale_end}"
+                + (f" (the cap, {rules.max_rounds}, comes first)"
+                   if stale_end > rules.max_rounds else ""))
+        elif not threat and not stale_end:
             end = rnd + rules.stalemate_rounds - 1
             say(f"Round {rnd}: nobody can hit any more (base + pool"
                 + (f" + {high}" if high else "") + " never beats the foe's defence"
@@ -201,7 +213,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                 continue
             actor.full_defence = False  # full defence lasts until the fighter's next turn
             ended = _turn(rules, rnd, actor, fighters, order, equilibrium, low, high, rng, say,
-                          house)
+                          house, stale_end and min(stale_end, rules.max_rounds) - rnd + 1)
             if ended is not None:
                 winner, cause = ended
                 side = "A" if winner == Winner.A else "B"
@@ -211,12 +223,16 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                 else:
                     say(f"Side {side} wins in round {rnd}")
                 return Outcome(winner, rnd, cause, extras())
+        if rnd == stale_end:
+            say(f"Stalemate: a draw after round {rnd}")
+            return Outcome(Winner.DRAW, rnd, "stalemate", extras())
     say(f"Round cap {rules.max_rounds} reached: a draw")
     return Outcome(Winner.DRAW, rules.max_rounds, "max_rounds", extras())
 
 
 class _House:
-    """The house rules read for one fight: each modifier that fires narrated with why."""
+    """The house rules read for one fight: each modifier and effect that fires narrated
+    with why."""
 
     def __init__(self, rules: Rules, house: HouseRules, everyone: Sequence[Combatant],
                  fighters: Sequence[Fighter], rng: np.random.Generator, say: Log) -> None:
@@ -251,6 +267,22 @@ class _House:
             self.say(f"    {me.name}: {line}")
         return value
 
+    def fire(self, outcome: str, attacker: Fighter, target: Fighter) -> None:
+        """The effects on ``outcome`` of ``attacker``'s attack on ``target``: every row reads
+        the names as they stand now (one reading), then each takes hold in the order
+        written, narrated with why."""
+        effects = [e for e in self.house.effects if e.on == outcome]
+        if not effects:
+            return
+        env = self.env(attacker, target)
+        for effect in effects:
+            value, line = effect.read(env, self.rng)
+            if line is None:  # its condition failed
+                continue
+            who = attacker if effect.who == "self" else target
+            setattr(who, effect.set, int(value))  # pool's states: pool, armour_wp
+            self.say(f"    {attacker.name}: {line} ({target.name})")
+
     def reach(self, attacker: Fighter, target: Fighter) -> int:
         """The house rules at their best for ``attacker`` asking whether he can possibly
         hit ``target`` (``language.best_case``)."""
@@ -266,11 +298,11 @@ def _side_out(fighters: Sequence[Fighter], side: int) -> bool:
 
 def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
           order: Sequence[int], equilibrium: _Equilibrium | None, low: int, high: int,
-          rng: np.random.Generator, say: Log, house: _House | None = None
+          rng: np.random.Generator, say: Log, house: _House | None = None, stale: int = 0
           ) -> tuple[Winner, str] | None:
     """One fighter's turn: what it declares (003.2 step 3) and, for an attack, the check,
-    the damage and the margin's repercussions.  Returns (winner, cause) if it ends the
-    fight."""
+    the damage and the margin's repercussions (``stale``: the rounds to a played
+    stalemate's draw, 0 outside one).  Returns (winner, cause) if it ends the fight."""
     p = actor.profile
     if p.withdraw_at and actor.wound_points <= p.withdraw_at:
         actor.withdrawn = True
@@ -301,7 +333,7 @@ def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
             + (": it cannot hit" if hopeless else ""))
         return None
     return _attack(rules, rnd, actor, target, fighters, equilibrium, low, high, rng, say,
-                   house)
+                   house, stale)
 
 
 def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
@@ -317,8 +349,8 @@ def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
 
 def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
             fighters: Sequence[Fighter], equilibrium: _Equilibrium | None, low: int,
-            high: int, rng: np.random.Generator, say: Log, house: _House | None = None
-            ) -> tuple[Winner, str] | None:
+            high: int, rng: np.random.Generator, say: Log, house: _House | None = None,
+            stale: int = 0) -> tuple[Winner, str] | None:
     aid, attacker.aided = attacker.aided, 0
     guard = rules.full_defence_bonus if target.full_defence else 0
     # house rules, read when the attack is declared (before any bid)
@@ -328,7 +360,7 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         mod_d = house.total("defence", target, attacker)
         mod_damage = house.total("damage", attacker, target)
     a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng,
-                 aid - guard + mod_a - mod_d)
+                 aid - guard + mod_a - mod_d, stale)
     attacker.pool -= a
     attacker.spent += a
     target.pool -= d
@@ -347,6 +379,8 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         backlash = failure_damage(rules, defence - attack)
         if not backlash:
             say(line + " -> miss" + (" (equal)" if attack == defence else ""))
+            if house is not None:
+                house.fire("miss", attacker, target)
             return None
         before = (attacker.armour_wp, attacker.wound_points)
         attacker.armour_wp, attacker.wound_points = apply_damage(*before, backlash)
@@ -356,6 +390,8 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
             + ("" if attacker.standing else f"; {attacker.name} is out"))
         if _side_out(fighters, attacker.profile.side):
             return (Winner.B if attacker.profile.side == 0 else Winner.A), "down"
+        if house is not None:
+            house.fire("miss", attacker, target)
         return None
     margin = attack - defence
     damage = max(0, attacker.profile.damage + margin_bonus(rules, margin) + mod_damage)
@@ -367,16 +403,19 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         f"{target.wound_points}" + ("" if target.standing else f"; {target.name} is out"))
     if _side_out(fighters, target.profile.side):
         return (Winner.A if attacker.profile.side == 0 else Winner.B), "down"
+    if house is not None:  # effects take hold in a fight that goes on
+        house.fire("hit", attacker, target)
     return None
 
 
 def _bids(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
           fighters: Sequence[Fighter], equilibrium: _Equilibrium | None,
-          rng: np.random.Generator, bonus: int = 0) -> tuple[int, int]:
+          rng: np.random.Generator, bonus: int = 0, stale: int = 0) -> tuple[int, int]:
     """Both sides' pool spending for one attack, in the order of the bid protocol
     (``bonus``: aid minus the target's full defence, part of the lead the policies read)."""
     lead = attacker.profile.attack - target.profile.defence + bonus
-    state = (equilibrium.row(rnd, attacker.index, fighters) if equilibrium is not None else -1)
+    state = (equilibrium.row(rnd, attacker.index, fighters, stale) if equilibrium is not None
+             else -1)
 
     def bid(who: Fighter, attacking: bool, told: int | None) -> int:
         other = target if attacking else attacker

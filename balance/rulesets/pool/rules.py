@@ -238,7 +238,8 @@ class Rules:
                                 "ignored) or the exact outcome of every pool_policy")
     # pool has no content rows to hang a modifier on (weapon and armour tables of one
     # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
-    house_rules: Table = house_rules_param("pool", "attack, defence, damage")
+    house_rules: Table = house_rules_param("pool", "attack, defence, damage",
+                                               "hit, miss")
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -424,9 +425,20 @@ TARGETS = {"attack": "the attack check: Co + Combat + Misc (003.2)",
 STATE_NAMES = frozenset({"wound_points", "armour_wp", "pool"})
 """Fighter names a fight changes (the exact game's state holds them)."""
 
+OUTCOMES = {"hit": "the attack beat the defence (003.2), after its damage; self is the "
+                   "attacker, target the defender",
+            "miss": "the attack did not beat the defence, after any margin-of-failure "
+                    "damage; self is the attacker, target the defender"}
+STATES = {"pool": Name(int, range=(0, 99), tag="TEXT",
+                       doc="Combat Pool points left (a value of 0 drains it)"),
+          "armour_wp": Name(int, range=(0, 100), tag="TEXT",
+                            doc="the armour's Wound Points left (0: the armour is spent)")}
+"""What an effect may set (``set = ...``): the fight's own state, as a fighter's names
+read it."""
+
 
 @functools.cache
 def vocabulary() -> Vocabulary:
     """pool's vocabulary (built once)."""
     names = Names.for_fighters(FIGHTER_NAMES) | Names(SITUATION_NAMES)
-    return Vocabulary(names, targets=TARGETS)
+    return Vocabulary(names, targets=TARGETS, outcomes=OUTCOMES, states=STATES)

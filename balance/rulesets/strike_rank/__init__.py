@@ -65,6 +65,17 @@ class StrikeRank(Ruleset):
     def exact(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Probabilities:
         raise self.exact_unavailable(_exact.unsupported(rules, side_a, side_b))
 
+    def setup(self, rules: _Rules, side_a: Side, side_b: Side, /) -> Any:
+        # the race model's score tables of attack_policy="best" (the costly part)
+        from .policy import race_tables
+
+        return race_tables(rules, tuple(side_a), tuple(side_b)) or None
+
+    def adopt(self, setup: Any, /) -> None:
+        from .race import adopt
+
+        adopt(setup)
+
     def exact_check(self, rules: _Rules, side_a: Side, side_b: Side, /) -> str | None:
         return self.exact_unavailable(_exact.unsupported(rules, side_a, side_b)).reason
 

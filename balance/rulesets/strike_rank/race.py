@@ -46,9 +46,10 @@ playing any fixed type against the target's best answer to it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Any
 
 import numpy as np
 
@@ -149,8 +150,21 @@ def _flags(p: Profile) -> tuple[int, ...]:
 # --- one attack ---------------------------------------------------------------------------
 
 
-def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bool
-             ) -> tuple[int | None, dict[int, int]]:
+Memo = dict[tuple[object, ...], Any]
+"""Totals of one attacker against one defender that do not change within a fight state,
+made once (the race model asks for them for every defence count and attack type)."""
+
+
+def _memo(memo: Memo | None, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bool,
+             memo: Memo | None = None) -> tuple[int | None, dict[int, int]]:
     """(kind, totals) of ``d``'s defence against ``a`` now (as the reference's
     ``defence_options``, without getting behind, disarms or crippled limbs)."""
     p, rules = d.p, d.p.rules
@@ -158,23 +172,24 @@ def _defence(d: _Racer, a: _Racer, flag: int, own: int, count: int, no_parry: bo
     wounded = rules.wounded_penalty if flag & WOUNDED else 0
     options: dict[int, int] = {}
 
-    def add(kind: int, base: int, sit: int) -> None:
+    def add(kind: int, base: Callable[[], int], sit: int) -> None:
         penalty = own if kind != BLOCK or rules.swing_penalty_armour_block else 0
-        options[kind] = (base + sit + wounded + penalty + count * p.step(kind)
-                         + total(p.berserker_parts(berserk, kind))
-                         + _lang(d, a, _defence_rows(p, a.p, kind), flag))
+        fixed = _memo(memo, ("defence", kind, flag), lambda: (
+            base() + sit + wounded + total(p.berserker_parts(berserk, kind))
+            + _lang(d, a, _defence_rows(p, a.p, kind), flag)))
+        options[kind] = fixed + penalty + count * p.step(kind)  # integers: order is free
 
     if not no_parry:
         if p.can_weapon_parry:
-            add(WEAPON_PARRY, total(p.parry_parts(a.p, WEAPON_PARRY)), d.skill_sit)
+            add(WEAPON_PARRY, lambda: total(p.parry_parts(a.p, WEAPON_PARRY)), d.skill_sit)
         if p.has_shield:
-            add(SHIELD_PARRY, total(p.parry_parts(a.p, SHIELD_PARRY)), d.skill_sit)
+            add(SHIELD_PARRY, lambda: total(p.parry_parts(a.p, SHIELD_PARRY)), d.skill_sit)
             if p.can_weapon_parry and rules.parry_bonus_mode == "sum":
-                add(BOTH_PARRY, total(p.parry_parts(a.p, BOTH_PARRY)), d.skill_sit)
+                add(BOTH_PARRY, lambda: total(p.parry_parts(a.p, BOTH_PARRY)), d.skill_sit)
     if not berserk:
-        add(DODGE, total(p.dodge_parts(a.p)), d.dodge_sit)
+        add(DODGE, lambda: total(p.dodge_parts(a.p)), d.dodge_sit)
     if p.can_block:
-        add(BLOCK, total(p.block_parts(a.p)), d.skill_sit)
+        add(BLOCK, lambda: total(p.block_parts(a.p)), d.skill_sit)
     kind, _ = choose_defence(p.defence_preference, options)
     return kind, options
 
@@ -209,21 +224,23 @@ class _Attack:
 
 
 def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
-            no_parry: bool) -> _Attack:
+            no_parry: bool, memo: Memo | None = None) -> _Attack:
     """One attack of ``a`` on ``d`` at flag states ``fa``, ``fd``; ``d`` has made
     ``count`` defences this round and carries its own-type penalty ``own_d``."""
     rules = d.p.rules
     strict = rules.overpower_strict
     wounded = rules.wounded_penalty if fa & WOUNDED else 0
-    a_total = (a.p.attack_total(d.p) + a.skill_sit + wounded
-               + _lang(a, d, a.p.chosen(lambda x: x._attack_parts(d.p)).dynamic_rows("attack"),
-                       fa, fd))
-    kind, options = _defence(d, a, fd, own_d, count, no_parry)
+    a_total = _memo(memo, ("attack", fa, fd), lambda: (
+        a.p.attack_total(d.p) + a.skill_sit + wounded
+        + _lang(a, d, a.p.chosen(lambda x: x._attack_parts(d.p)).dynamic_rows("attack"),
+                fa, fd)))
+    kind, options = _defence(d, a, fd, own_d, count, no_parry, memo)
     if kind is None:  # undefended: always hit, no overpower blocks
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
     margin = a_total - options[kind] + _K
     w = _K_WEIGHT
-    hit_list = _hits_by_blocks(margin, rules)
+    hit_list = _memo(memo, ("hits", a_total - options[kind]),
+                     lambda: _hits_by_blocks(margin, rules))
     p_hit = sum(q for q, _ in hit_list)
     won = -margin
     parry = kind in PARRIES
@@ -240,10 +257,11 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
         return _Attack(hit_list, (), riposte, 1.0 - p_hit - riposte, 0.0, shield_riposte)
     # Knight: a failed parry is followed by an Armour block against the same attack roll
     wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
-    block = (total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d + (count + 1) * d.p.step(BLOCK)
-             + (own_d if rules.swing_penalty_armour_block else 0)
-             + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
-             + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa))
+    block = (_memo(memo, ("knight block", fd, fa), lambda: (
+        total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d
+        + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
+        + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa)))
+        + (count + 1) * d.p.step(BLOCK) + (own_d if rules.swing_penalty_armour_block else 0))
     x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
     y = np.arange(1, 21)[None, :]
     add_d20 = rules.tie_rule == "add_d20"
@@ -261,30 +279,37 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
                    1.0 - p_hit - riposte, p_hit - p_two, shield_riposte)
 
 
-def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int) -> _Attack:
+def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int, memo: Memo | None = None
+          ) -> _Attack:
     """One shot of ``a`` at ``d`` in the range phase (as the reference's ``shoot``: Dodge
     or a shield parry, no riposte, no own-type penalty)."""
     p, rules = d.p, d.p.rules
     berserk = bool(fd & BERSERK)
     wounded_a = rules.wounded_penalty if fa & WOUNDED else 0
     wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
-    a_total = (total(a.p.missile_parts(p)) + a.skill_sit + wounded_a
-               + _lang(a, d, a.p.chosen(lambda x: x._missile_parts(p)).dynamic_rows(
-                   "attack", weapon=False, missile=True), fa, fd))
+    a_total = _memo(memo, ("shot", fa, fd), lambda: (
+        total(a.p.missile_parts(p)) + a.skill_sit + wounded_a
+        + _lang(a, d, a.p.chosen(lambda x: x._missile_parts(p)).dynamic_rows(
+            "attack", weapon=False, missile=True), fa, fd)))
     options: dict[int, int] = {}
     kinds = []
     if rules.missile_weapon_parry and p.can_weapon_parry:
         kinds.append(WEAPON_PARRY)
     if p.has_shield:
         kinds.append(SHIELD_PARRY)
+    def parry_total(parry: int) -> int:
+        return (total(p.parry_parts(a.p, parry)) + d.skill_sit + wounded_d
+                + total(p.berserker_parts(berserk, parry))
+                + _lang(d, a, _defence_rows(p, a.p, parry), fd, fa))
+
     for parry in kinds:
-        options[parry] = (total(p.parry_parts(a.p, parry)) + d.skill_sit + wounded_d
-                          + count * p.step(parry) + total(p.berserker_parts(berserk, parry))
-                          + _lang(d, a, _defence_rows(p, a.p, parry), fd, fa))
+        options[parry] = (_memo(memo, ("shot defence", parry, fd, fa),
+                                partial(parry_total, parry)) + count * p.step(parry))
     if not berserk:
-        options[DODGE] = (total(p.dodge_parts(a.p)) + d.dodge_sit + wounded_d
-                          + count * p.step(DODGE) + total(p.berserker_parts(berserk, DODGE))
-                          + _lang(d, a, _defence_rows(p, a.p, DODGE), fd, fa))
+        options[DODGE] = _memo(memo, ("shot defence", DODGE, fd, fa), lambda: (
+            total(p.dodge_parts(a.p)) + d.dodge_sit + wounded_d
+            + total(p.berserker_parts(berserk, DODGE))
+            + _lang(d, a, _defence_rows(p, a.p, DODGE), fd, fa))) + count * p.step(DODGE)
     kind, _ = choose_defence(p.defence_preference, options)
     if kind is None:
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
@@ -312,10 +337,17 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
          ) -> tuple[float, tuple[tuple[int, float], ...]]:
     """(chance ``d`` goes out, ((wound points, chance), ...)) of one hit (as the reference's
     ``wound``, without knock-outs and crippled limbs)."""
-    rules = d.p.rules
-    location, shift, _ = R.spend_overpower(blocks, a.p.c.overpower_policy, rules)
+    return _wound(d.p.rules, a.p.c.overpower_policy, a.p.aim_shift, d.p.c.armour, d.p.death,
+                  damage, blocks, berserk)
+
+
+@lru_cache(maxsize=4096)
+def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, int],
+           death: tuple[int, int], damage: int, blocks: int, berserk: bool
+           ) -> tuple[float, tuple[tuple[int, float], ...]]:
+    """:func:`_hit` from what it reads (the same for every pair that shares them)."""
+    location, shift, _ = R.spend_overpower(blocks, overpower_policy, rules)
     shift += int(berserk)
-    aim = a.p.aim_shift
     if location is None:
         by_loc: dict[int, float] = {}
         for face in range(1, 21):
@@ -327,7 +359,7 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
     out = 0.0
     points: dict[int, float] = {}
     for loc, p_loc in locations:
-        ai = d.p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+        ai = armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
         for dice, p_dice in _TWO_D6:
             q = p_loc * p_dice
             roll = dice + damage
@@ -341,8 +373,8 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
                 rank = R.wound_rank(roll, rules.block_rounding) + s - ai
             if rank < 0:
                 points[0] = points.get(0, 0.0) + q
-            elif ((loc == T.HEAD and rank >= d.p.death[0])
-                  or (loc in T.TORSO_LOCATIONS and rank >= d.p.death[1])
+            elif ((loc == T.HEAD and rank >= death[0])
+                  or (loc in T.TORSO_LOCATIONS and rank >= death[1])
                   or (loc in T.LIMB_LOCATIONS and rank >= T.LIMB_DESTROYED_RANK
                       and rules.limb_destroyed == "out")):
                 out += q
@@ -355,11 +387,65 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
 # --- one round as a linear map over the wound states ------------------------------------------
 
 
+_sum = np.add.reduce
+"""``ndarray.sum`` without its Python wrapper (the same reduction, in the same order)."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One attack (or shot) of fighter ``ai`` as grids over the (n0, n1) wound states,
+    in the order :meth:`_Round.exchange` applies them: made once per :func:`race_scores`
+    call and used by every pair of attack types and every batch (the arithmetic on a batch
+    is the same as building each grid on the spot)."""
+
+    hits: tuple[tuple[int, np.ndarray, tuple[tuple[int, np.ndarray], ...]], ...]
+    """(defences it costs, chance of going out, ((wound points, chance), ...)) by hit kind."""
+    misses: tuple[tuple[int, np.ndarray], ...]  # (defences it costs, chance)
+    riposte: np.ndarray | None  # chance of a riposte, None if never
+    shield: bool  # the riposte comes with a shield
+
+    def transposed(self) -> _Plan:
+        """The same plan with the grids' axes swapped (C-ordered copies, each value the
+        same): for the race in which the attacker is fighter 1."""
+        def t(g: np.ndarray) -> np.ndarray:
+            return np.ascontiguousarray(g.T)
+
+        return _Plan(tuple((extra, t(out), tuple((x, t(g)) for x, g in shifts))
+                           for extra, out, shifts in self.hits),
+                     tuple((extra, t(g)) for extra, g in self.misses),
+                     None if self.riposte is None else t(self.riposte), self.shield)
+
+
+class _Direction:
+    """What one fighter's attacks (and shots) on another are, whatever the pair of attack
+    types and whichever of the two is fighter 0 of a race: the attacks by flag states,
+    defence count, own-type penalty and parry; the totals they are made of
+    (:data:`Memo`); the damage bonuses; their grids (:class:`_Plan`, the attacker's
+    points along the first axis).  Shared by the two views of a matchup."""
+
+    def __init__(self) -> None:
+        self.attacks: dict[tuple[object, ...], _Attack] = {}
+        self.memo: Memo = {}
+        self.bonus: dict[bool, int] = {}
+        self.plans: dict[tuple[object, ...], _Plan] = {}  # attacker's points on axis 0
+
+
+@lru_cache(maxsize=64)  # the two views of a matchup are asked for one after the other
+def _direction(rules: Rules, fixed: tuple[tuple[str, int], ...],
+               attacker: tuple[Combatant, tuple[int, int], int],
+               defender: tuple[Combatant, tuple[int, int], int]) -> _Direction:
+    """The :class:`_Direction` of ``attacker`` on ``defender``, each (combatant, starting
+    situation, attacks it takes a round): all a :class:`_Racer` is but its attack type
+    and slot, which no attack reads."""
+    return _Direction()
+
+
 class _Round:
     """Applies one round to a batch of distributions over (points of 0, points of 1)."""
 
     def __init__(self, racers: tuple[_Racer, _Racer], incoming: tuple[int, int],
-                 cache: dict[tuple[object, ...], object]) -> None:
+                 cache: dict[tuple[object, ...], object],
+                 directions: tuple[_Direction, _Direction] | None = None) -> None:
         self.r = racers
         self.incoming = incoming
         rules = racers[0].p.rules
@@ -367,37 +453,39 @@ class _Round:
         self.whole = rules.attack_penalty_scope == "whole_round"
         self.depth = min(rules.max_riposte_depth, MAX_CHAIN)
         self.flag_maps = [np.asarray(r.flags) for r in racers]
-        self.cache = cache  # attacks and hits, shared by every pair of attack types
+        self.cache = cache  # hits and plans, shared by every pair of attack types
+        self.dirs = directions or (_Direction(), _Direction())  # fighter 0's attacks, 1's
 
+    def _cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
+        return _memo(self.cache, key, make)
 
     def hit(self, ai: int, damage: int, blocks: int, berserk: bool
             ) -> tuple[float, tuple[tuple[int, float], ...]]:
-        key = ("hit", ai, damage, blocks, berserk)
-        if key not in self.cache:
-            self.cache[key] = _hit(self.r[ai], self.r[1 - ai], damage, blocks, berserk)
-        return self.cache[key]  # type: ignore[return-value]
+        return self._cached(("hit", ai, damage, blocks, berserk),
+                            lambda: _hit(self.r[ai], self.r[1 - ai], damage, blocks, berserk))
 
     def attack_table(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool
                      ) -> dict[tuple[int, int], _Attack]:
+        a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
         out: dict[tuple[int, int], _Attack] = {}
-        a, d = self.r[ai], self.r[1 - ai]
         for fa in ((0,) if clone else sorted(set(a.flags))):
             for fd in sorted(set(d.flags)):
-                key = ("attack", ai, fa, fd, own_d, count, no_parry)
-                if key not in self.cache:
-                    self.cache[key] = _attack(a, d, fa, fd, own_d, count, no_parry)
-                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+                key = ("attack", fa, fd, own_d, count, no_parry)
+                if key not in where.attacks:
+                    where.attacks[key] = _attack(a, d, fa, fd, own_d, count, no_parry,
+                                                 where.memo)
+                out[(fa, fd)] = where.attacks[key]
         return out
 
     def shot_table(self, ai: int, count: int, clone: bool) -> dict[tuple[int, int], _Attack]:
+        a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
         out: dict[tuple[int, int], _Attack] = {}
-        a, d = self.r[ai], self.r[1 - ai]
         for fa in ((0,) if clone else sorted(set(a.flags))):
             for fd in sorted(set(d.flags)):
-                key = ("shot", ai, fa, fd, count)
-                if key not in self.cache:
-                    self.cache[key] = _shot(a, d, fa, fd, count)
-                out[(fa, fd)] = self.cache[key]  # type: ignore[assignment]
+                key = ("shot", fa, fd, count)
+                if key not in where.attacks:
+                    where.attacks[key] = _shot(a, d, fa, fd, count, where.memo)
+                out[(fa, fd)] = where.attacks[key]
         return out
 
     def range_round(self, V: np.ndarray, first: int, shooting: tuple[bool, bool]
@@ -423,16 +511,19 @@ class _Round:
     def damage_bonus(self, f: int, missile: bool = False) -> int:
         """Damage modifiers of fighter ``f``'s rows against the other: the static ones and
         the per-fight ones as the model reads them (unhurt)."""
-        a, d = self.r[f], self.r[1 - f]
-        return (total(a.p.damage_parts(d.p, missile=missile))
-                + _lang(a, d, a.p.dynamic_rows("damage", weapon=not missile, missile=missile)))
+        a, d, bonus = self.r[f], self.r[1 - f], self.dirs[f].bonus
+        if missile not in bonus:
+            bonus[missile] = (total(a.p.damage_parts(d.p, missile=missile))
+                              + _lang(a, d, a.p.dynamic_rows("damage", weapon=not missile,
+                                                             missile=missile)))
+        return bonus[missile]
 
     def flag_grid(self, ai: int) -> tuple[np.ndarray, np.ndarray]:
-        """Flag states of attacker ``ai`` and its target over the (n0, n1) grid."""
-        f0 = self.flag_maps[0][:, None]
-        f1 = self.flag_maps[1][None, :]
-        shape = (len(self.flag_maps[0]), len(self.flag_maps[1]))
-        fa, fd = (f0, f1) if ai == 0 else (f1, f0)
+        """Flag states of attacker ``ai`` and its target over the (attacker's points,
+        target's points) grid."""
+        fa = self.flag_maps[ai][:, None]
+        fd = self.flag_maps[1 - ai][None, :]
+        shape = (len(fa), fd.shape[1])
         return np.broadcast_to(fa, shape), np.broadcast_to(fd, shape)
 
     def own(self, f: int, attacked: tuple[bool, bool]) -> int:
@@ -461,37 +552,34 @@ class _Round:
                     branches = new
         return sum(branches.values()), out  # type: ignore[return-value]
 
-    def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
-                 damage: int, no_parry: bool, clone: bool, attacked: tuple[bool, bool],
-                 out: np.ndarray, into: dict[tuple[int, int], np.ndarray], *,
-                 shot: bool = False) -> None:
-        """One attack of ``ai`` (or a side-mate like it) and its riposte chain, or one shot,
-        adding the resulting distributions to ``into`` by defence counts."""
-        di = 1 - ai
-        if shot:
-            table = self.shot_table(ai, counts[di], clone)
-        else:
-            table = self.attack_table(ai, self.own(di, attacked), counts[di], no_parry, clone)
+    def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
+             shot: bool, dtype: np.dtype[Any]) -> _Plan:
+        """The grids of one attack (or shot) of ``ai`` on a defender who has made ``count``
+        defences this round, made once."""
+        key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
+        if key not in self.cache:
+            plans, made = self.dirs[ai].plans, key[2:]
+            if made not in plans:  # the attacker's points along axis 0
+                table = (self.shot_table(ai, count, clone) if shot
+                         else self.attack_table(ai, own_d, count, no_parry, clone))
+                plans[made] = self._plan(ai, table, clone, damage, dtype)
+            self.cache[key] = plans[made] if ai == 0 else plans[made].transposed()
+        return self.cache[key]  # type: ignore[return-value]
+
+    def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
+              dtype: np.dtype[Any]) -> _Plan:
         fa_grid, fd_grid = self.flag_grid(ai)
         if clone:
             fa_grid = np.zeros_like(fa_grid)
 
         def grid(value: dict[tuple[int, int], float]) -> np.ndarray:
-            lut = np.zeros((4, 4), V.dtype)
+            lut = np.zeros((4, 4), dtype)
             for (fa, fd), v in value.items():
                 lut[fa, fd] = v
             return lut[fa_grid, fd_grid]
 
-        def add(key: tuple[int, int], W: np.ndarray) -> None:
-            if key in into:
-                into[key] = into[key] + W
-            else:
-                into[key] = W
-
-        one = (counts[0] + (di == 0), counts[1] + (di == 1))
-        two = (counts[0] + 2 * (di == 0), counts[1] + 2 * (di == 1))
-        # hits: wound points moved along the defender's axis
-        for extra_count, attr in ((one, "hit"), (two, "hit_two")):
+        hits = []
+        for extra, attr in ((1, "hit"), (2, "hit_two")):
             by_points: dict[tuple[int, int], dict[int, float]] = {}
             outs: dict[tuple[int, int], float] = {}
             for flags, att in table.items():
@@ -504,45 +592,72 @@ class _Round:
                         by_points[flags][x] = by_points[flags].get(x, 0.0) + q * px
             if not by_points and not outs:
                 continue
-            out[:, di] += (V * grid(outs)).sum(axis=(1, 2))
-            moved = np.zeros_like(V)
             xs = sorted({x for d in by_points.values() for x in d})
-            for x in xs:
-                W = V * grid({f: d.get(x, 0.0) for f, d in by_points.items()})
-                self.shift(W, di, x, moved, out)
-            add(extra_count, moved)
-        # misses that cost one or two defences
-        for key, attr in ((one, "miss_one"), (two, "miss_two")):
+            hits.append((extra, grid(outs), tuple(
+                (x, grid({f: d.get(x, 0.0) for f, d in by_points.items()})) for x in xs)))
+        misses = []
+        for extra, attr in ((1, "miss_one"), (2, "miss_two")):
             chance = {f: getattr(att, attr) for f, att in table.items()}
             if any(v > 0 for v in chance.values()):
-                add(key, V * grid(chance))
-        # ripostes: the defender attacks back with its riposte (a thrust)
+                misses.append((extra, grid(chance)))
         chance = {f: att.riposte for f, att in table.items()}
-        if not any(v > 0 for v in chance.values()):
+        riposte = grid(chance) if any(v > 0 for v in chance.values()) else None
+        return _Plan(tuple(hits), tuple(misses), riposte,
+                     any(att.shield_riposte for att in table.values()))
+
+    def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
+                 damage: int, no_parry: bool, clone: bool, attacked: tuple[bool, bool],
+                 out: np.ndarray, into: dict[tuple[int, int], np.ndarray], *,
+                 shot: bool = False) -> None:
+        """One attack of ``ai`` (or a side-mate like it) and its riposte chain, or one shot,
+        adding the resulting distributions to ``into`` by defence counts."""
+        di = 1 - ai
+        plan = self.plan(ai, 0 if shot else self.own(di, attacked), counts[di], no_parry,
+                         clone, damage, shot, V.dtype)
+
+        def add(extra: int, W: np.ndarray) -> None:
+            key = (counts[0] + extra * (di == 0), counts[1] + extra * (di == 1))
+            into[key] = into[key] + W if key in into else W
+
+        # hits: wound points moved along the defender's axis
+        for extra, out_grid, shifts in plan.hits:
+            out[:, di] += _sum(V * out_grid, axis=(1, 2))
+            moved = np.zeros_like(V)
+            for x, g in shifts:
+                self.shift(V * g, di, x, moved, out)
+            add(extra, moved)
+        # misses that cost one or two defences
+        for extra, g in plan.misses:
+            add(extra, V * g)
+        # ripostes: the defender attacks back with its riposte (a thrust)
+        if plan.riposte is None:
             return
-        W = V * grid(chance)
+        W = V * plan.riposte
         d = self.r[di]
         if clone or depth + 1 > self.depth or d.p.riposte_damage is None:
-            add(one, W)  # a riposte on a side-mate, or past the modelled chain
+            add(1, W)  # a riposte on a side-mate, or past the modelled chain
             return
-        shield = any(att.shield_riposte for att in table.values())
-        self.exchange(W, di, one, depth + 1, d.p.riposte_damage + self.damage_bonus(di), shield,
-                      False, attacked, out, into)
+        one = (counts[0] + (di == 0), counts[1] + (di == 1))
+        self.exchange(W, di, one, depth + 1, d.p.riposte_damage + self.damage_bonus(di),
+                      plan.shield, False, attacked, out, into)
 
     @staticmethod
     def shift(W: np.ndarray, di: int, x: int, into: np.ndarray, out: np.ndarray) -> None:
         """Add ``W`` to ``into`` with fighter ``di``'s points raised by ``x``; what passes
         its capacity goes out."""
         n = W.shape[1 + di]
+        if x == 0:  # nothing passes (the sum of no values would add 0 to ``out``)
+            into += W
+            return
         if x >= n:
-            out[:, di] += W.sum(axis=(1, 2))
+            out[:, di] += _sum(W, axis=(1, 2))
             return
         if di == 0:
             into[:, x:, :] += W[:, :n - x, :]
-            out[:, 0] += W[:, n - x:, :].sum(axis=(1, 2))
+            out[:, 0] += _sum(W[:, n - x:, :], axis=(1, 2))
         else:
             into[:, :, x:] += W[:, :, :n - x]
-            out[:, 1] += W[:, :, n - x:].sum(axis=(1, 2))
+            out[:, 1] += _sum(W[:, :, n - x:], axis=(1, 2))
 
 
 # --- who acts first ---------------------------------------------------------------------------
@@ -585,7 +700,13 @@ def p_first(p0: Profile, p1: Profile, t0: int, t1: int,
     """Chance that ``p0`` acts before ``p1`` when their Strike Ranks have the
     distributions ``sr0``, ``sr1`` and their attack types are ``t0``, ``t1``: higher
     Strike Rank, then ``sr_tiebreak``, then the lower slot."""
-    rules = p0.rules
+    ahead, tie = _ahead_tie(sr0, sr1)
+    return ahead + tie * _tie_first(p0, p1, t0, t1, p0.slot < p1.slot)
+
+
+def _ahead_tie(sr0: Sequence[tuple[int, float]], sr1: Sequence[tuple[int, float]]
+               ) -> tuple[float, float]:
+    """(P(Strike Rank 0 > Strike Rank 1), P(equal)) of the two distributions."""
     ahead = tie = 0.0
     for x, px in sr0:
         for y, py in sr1:
@@ -593,7 +714,14 @@ def p_first(p0: Profile, p1: Profile, t0: int, t1: int,
                 ahead += px * py
             elif x == y:
                 tie += px * py
-    first = 1.0 if p0.slot < p1.slot else 0.0
+    return ahead, tie
+
+
+def _tie_first(p0: Profile, p1: Profile, t0: int, t1: int, lower_slot: bool) -> float:
+    """Chance that ``p0`` wins a Strike Rank tie: ``sr_tiebreak`` in turn, then the lower
+    slot (``lower_slot``: ``p0``'s)."""
+    rules = p0.rules
+    first = 1.0 if lower_slot else 0.0
     for tb in rules.sr_tiebreak:
         if tb == "random":
             first = 0.5
@@ -607,7 +735,7 @@ def p_first(p0: Profile, p1: Profile, t0: int, t1: int,
         if v0 != v1:
             first = float(v0 > v1)
             break
-    return ahead + tie * first
+    return first
 
 
 # --- the race -----------------------------------------------------------------------------------
@@ -634,60 +762,136 @@ def _shots(p: Profile, ranged: int) -> list[bool]:
     return out
 
 
-def _race(racers: tuple[_Racer, _Racer], incoming: tuple[int, int], ranged: int,
-          firsts: Sequence[float], cache: dict[tuple[object, ...], object]) -> float:
-    """Score of fighter 0: P(wins) + P(draw) / 2 by ``max_rounds``, after ``ranged`` range
-    rounds; ``firsts[r]`` is the chance that 0 acts first in round ``r + 1`` (the last one
-    for later rounds)."""
-    rules = racers[0].p.rules
-    n0, n1 = racers[0].n_states, racers[1].n_states
-    size = n0 * n1
-    step = _Round(racers, incoming, cache)
-    won = 0.0
-    if ranged:
-        # the range phase, applied to the start distribution (a few rounds)
-        schedule = [_shots(r.p, ranged) for r in racers]
-        V = np.zeros((1, n0, n1))
+DICE_ROUNDS = 16
+"""Rounds after which the chance of acting first is taken as constant (the carried dice
+are almost surely gone: (1/3)**15 of each), range rounds included."""
+
+_COUNTS = {"models": 0, "races": 0}
+"""Race models built and races (chains of one pair of attack types) played since the
+last :func:`clear_caches`: what the caches save is counted here (the tests read it)."""
+
+
+class _Model:
+    """The race model of one ordered pair of fighters in one matchup's situation.
+
+    It holds what does not depend on the slots (they order only the last Strike Rank
+    tie-break): the Strike Rank distributions, the range phase by the chances of acting
+    first, and each race's score by (types, chances of acting first).  A matchup and the
+    same matchup with the seats swapped ask the same model for the same races: those are
+    played once.  (The attacks, hits and grids every pair of attack types shares are made
+    per :func:`race_scores` call, as before: they are big and rarely asked for again.)
+    """
+
+    def __init__(self, rules: Rules, c0: Combatant, c1: Combatant,
+                 sits: tuple[tuple[int, int], tuple[int, int]], incoming: tuple[int, int],
+                 ranged: int, fixed: tuple[tuple[str, int], ...]) -> None:
+        _COUNTS["models"] += 1
+        self.ps = (profile(c0, rules, 0, 0, fixed=fixed), profile(c1, rules, 1, 1, fixed=fixed))
+        self.sits, self.incoming, self.ranged = sits, incoming, ranged
+        self.flags = (_flags(self.ps[0]), _flags(self.ps[1]))
+        sr = [_strike_ranks(rules, c, k, fixed) for c, k in zip((c0, c1), incoming, strict=True)]
+        self.ahead_tie = [_ahead_tie(x, y) for x, y in zip(*sr, strict=True)]
+        who = ((c0, sits[0], incoming[0]), (c1, sits[1], incoming[1]))
+        self.directions = (_direction(rules, fixed, who[0], who[1]),
+                           _direction(rules, fixed, who[1], who[0]))
+        self.ranges: dict[tuple[float, ...], tuple[float, np.ndarray]] = {}
+        self.scores: dict[tuple[int, int, tuple[float, ...]], float] = {}
+
+    def firsts(self, slots: tuple[int, int], t0: int, t1: int) -> tuple[float, ...]:
+        """Chance that 0 acts first, round by round (:func:`p_first`)."""
+        first = _tie_first(self.ps[0], self.ps[1], t0, t1, slots[0] < slots[1])
+        return tuple(ahead + tie * first for ahead, tie in self.ahead_tie)
+
+    def score(self, t0: int, t1: int, firsts: tuple[float, ...],
+              cache: dict[tuple[object, ...], object]) -> float:
+        """The race of types ``t0``, ``t1``, played once; ``cache``: the attacks, hits and
+        grids of the pair, shared by the races of one call (:class:`_Round`)."""
+        key = (t0, t1, firsts)
+        if key not in self.scores:
+            _COUNTS["races"] += 1
+            racers = tuple(_Racer(p, s[0], s[1], f, t, k) for p, s, f, t, k in zip(
+                self.ps, self.sits, self.flags, (t0, t1), self.incoming, strict=True))
+            step = _Round(racers, self.incoming, cache, self.directions)  # type: ignore[arg-type]
+            self.scores[key] = self.race(step, firsts)
+        return self.scores[key]
+
+    def range_phase(self, step: _Round, firsts: Sequence[float]) -> tuple[float, np.ndarray]:
+        """(fighter 1's mass out, the distribution (1, n0, n1)) after the range rounds,
+        which do not depend on the attack types: played once per chances of acting
+        first."""
+        key = tuple(firsts[:self.ranged])
+        if key in self.ranges:
+            return self.ranges[key]
+        schedule = [_shots(r.p, self.ranged) for r in step.r]
+        won = 0.0
+        V = np.zeros((1, step.r[0].n_states, step.r[1].n_states))
         V[0, 0, 0] = 1.0
-        for rnd in range(ranged):
+        for rnd in range(self.ranged):
             p = firsts[min(rnd, len(firsts) - 1)]
             shooting = (schedule[0][rnd], schedule[1][rnd])
             (v0, o0), (v1, o1) = [step.range_round(V, first, shooting) for first in (0, 1)]
             won += p * float(o0[0, 1]) + (1 - p) * float(o1[0, 1])
             V = p * v0 + (1 - p) * v1
-        start = V.reshape(size)
-        firsts = firsts[ranged:] or firsts[-1:]
-    else:
-        start = np.zeros(size)
-        start[0] = 1.0
-    rounds = rules.max_rounds - ranged
-    if size <= MATRIX_STATES:
-        basis = np.eye(size, dtype=np.float32).reshape(size, n0, n1)
-        (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
-        m0, m1 = m0.reshape(size, size).astype(float), m1.reshape(size, size).astype(float)
-        o0, o1 = o0.astype(float), o1.astype(float)
-        v = start
+        self.ranges[key] = (won, V)
+        return won, V
+
+    def race(self, step: _Round, firsts: Sequence[float]) -> float:
+        """Score of fighter 0: P(wins) + P(draw) / 2 by ``max_rounds``, after the range
+        rounds; ``firsts[r]`` is the chance that 0 acts first in round ``r + 1`` (the last
+        one for later rounds)."""
+        rules = step.rules
+        n0, n1 = step.r[0].n_states, step.r[1].n_states
+        size = n0 * n1
+        won = 0.0
+        if self.ranged:
+            won, V = self.range_phase(step, firsts)
+            start = V.reshape(size)
+            firsts = firsts[self.ranged:] or firsts[-1:]
+        else:
+            start = np.zeros(size)
+            start[0] = 1.0
+        rounds = rules.max_rounds - self.ranged
+        if size <= MATRIX_STATES:
+            basis = np.eye(size, dtype=np.float32).reshape(size, n0, n1)
+            (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
+            m0, m1 = m0.reshape(size, size).astype(float), m1.reshape(size, size).astype(float)
+            o0, o1 = o0.astype(float), o1.astype(float)
+            v = start
+            for rnd in range(rounds):
+                p = firsts[min(rnd, len(firsts) - 1)]
+                won += p * float(v @ o0[:, 1]) + (1 - p) * float(v @ o1[:, 1])
+                v = p * (v @ m0) + (1 - p) * (v @ m1)
+                if v.sum() < SETTLED:
+                    break
+            return won + float(v.sum()) / 2
+        V = start.reshape(1, n0, n1)
         for rnd in range(rounds):
             p = firsts[min(rnd, len(firsts) - 1)]
-            won += p * float(v @ o0[:, 1]) + (1 - p) * float(v @ o1[:, 1])
-            v = p * (v @ m0) + (1 - p) * (v @ m1)
-            if v.sum() < SETTLED:
+            (v0, o0), (v1, o1) = [step.run(V, first) for first in (0, 1)]
+            won += p * float(o0[0, 1]) + (1 - p) * float(o1[0, 1])
+            V = p * v0 + (1 - p) * v1
+            if V.sum() < SETTLED:
                 break
-        return won + float(v.sum()) / 2
-    V = start.reshape(1, n0, n1)
-    for rnd in range(rounds):
-        p = firsts[min(rnd, len(firsts) - 1)]
-        (v0, o0), (v1, o1) = [step.run(V, first) for first in (0, 1)]
-        won += p * float(o0[0, 1]) + (1 - p) * float(o1[0, 1])
-        V = p * v0 + (1 - p) * v1
-        if V.sum() < SETTLED:
-            break
-    return won + float(V.sum()) / 2
+        return won + float(V.sum()) / 2
 
 
-DICE_ROUNDS = 16
-"""Rounds after which the chance of acting first is taken as constant (the carried dice
-are almost surely gone: (1/3)**15 of each), range rounds included."""
+@lru_cache(maxsize=256)
+def _strike_ranks(rules: Rules, c: Combatant, incoming: int, fixed: tuple[tuple[str, int], ...]
+                  ) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Strike Rank distributions of one fighter in rounds 1 .. :data:`DICE_ROUNDS`."""
+    r = _Racer(profile(c, rules, fixed=fixed), 0, 0, (0,), 0, incoming)
+    return tuple(_strike_rank_pmf(r, rnd) for rnd in range(1, DICE_ROUNDS + 1))
+
+
+@lru_cache(maxsize=1024)
+def _model(rules: Rules, c0: Combatant, c1: Combatant,
+           sits: tuple[tuple[int, int], tuple[int, int]], incoming: tuple[int, int],
+           ranged: int, fixed: tuple[tuple[str, int], ...]) -> _Model:
+    return _Model(rules, c0, c1, sits, incoming, ranged, fixed)
+
+
+_ADOPTED: dict[tuple[object, ...], tuple[tuple[float, ...], ...]] = {}
+"""Score tables computed elsewhere (a parent process) and handed over: :func:`adopt`."""
 
 
 @lru_cache(maxsize=1024)
@@ -702,24 +906,41 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     (style-skill, Dodge) situation at the start, ``incoming`` the attacks each takes a
     round (1 in a duel), ``ranged`` the range rounds the matchup plays first, ``fixed`` the
     situation names fixed in the matchup (the rules language, :mod:`.conditions`).
+
+    Computed once per model (:class:`_Model`): the same pair with other slots reuses every
+    race whose chances of acting first are the same (all of them unless the slot decides
+    a tie).
     """
-    p0 = profile(c0, rules, slots[0], 0, fixed=fixed)
-    p1 = profile(c1, rules, slots[1], 1, fixed=fixed)
-    sr0 = [_strike_rank_pmf(_Racer(p0, 0, 0, (0,), 0, incoming[0]), rnd)
-           for rnd in range(1, DICE_ROUNDS + 1)]
-    sr1 = [_strike_rank_pmf(_Racer(p1, 0, 0, (0,), 0, incoming[1]), rnd)
-           for rnd in range(1, DICE_ROUNDS + 1)]
+    key = (rules, c0, c1, slots, sits, incoming, types0, types1, ranged, fixed)
+    if key in _ADOPTED:
+        return _ADOPTED[key]
+    model = _model(rules, c0, c1, sits, incoming, ranged, fixed)
     cache: dict[tuple[object, ...], object] = {}
-    rows = []
-    for t0 in types0:
-        row = []
-        for t1 in types1:
-            firsts = [p_first(p0, p1, t0, t1, x, y) for x, y in zip(sr0, sr1, strict=True)]
-            racers = (_Racer(p0, sits[0][0], sits[0][1], _flags(p0), t0, incoming[0]),
-                      _Racer(p1, sits[1][0], sits[1][1], _flags(p1), t1, incoming[1]))
-            row.append(_race(racers, incoming, ranged, firsts, cache))
-        rows.append(tuple(row))
-    return tuple(rows)
+    return tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), cache)
+                       for t1 in types1) for t0 in types0)
+
+
+ADOPTED_MAX = 4096
+"""Adopted tables kept (the oldest are let go first: a worker runs one cell at a time)."""
+
+
+def adopt(tables: dict[tuple[object, ...], tuple[tuple[float, ...], ...]]) -> None:
+    """Take score tables computed elsewhere (keyed by :func:`race_scores`'s arguments, in
+    order), so that this process does not compute them again."""
+    _ADOPTED.update(tables)
+    for key in list(_ADOPTED)[:max(0, len(_ADOPTED) - ADOPTED_MAX)]:
+        del _ADOPTED[key]
+
+
+def clear_caches() -> None:
+    """Forget every model, score table and adopted table, and zero the counts."""
+    _model.cache_clear()
+    _direction.cache_clear()
+    _strike_ranks.cache_clear()
+    _wound.cache_clear()
+    race_scores.cache_clear()
+    _ADOPTED.clear()
+    _COUNTS.update(models=0, races=0)
 
 
 def security_choice(scores: Sequence[Sequence[float]]) -> int:

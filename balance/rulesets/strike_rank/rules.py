@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...errors import SpecError
 from ...fields import Table, check_fields, param
 from . import tables as T
-from .conditions import EMPTY, LANGUAGE_COLUMNS, RowLanguage, read_row, vocabulary
+from .conditions import EMPTY, LANGUAGE_COLUMNS, RowLanguage, place, read_row, vocabulary
 
 if TYPE_CHECKING:
     from ...language import Vocabulary
@@ -172,6 +172,12 @@ class Rules:
     """The rule parameters of seed 000: every AMBIG reading and DEFAULT gap-filler."""
 
     _owner: ClassVar[str] = "strike-rank rules"
+
+    @staticmethod
+    def row_cell(table: str, column: str, text: str) -> object:
+        """A row's column from the command line (``weapons.NAME.COLUMN=VALUE``,
+        :mod:`balance.rowkeys`): read as the ``col=value/...`` row text reads it."""
+        return _parse_cell(text)
 
     # initiative (000.2)
     block_rounding: str = param("ceil", tag="AMBIG", choices=("ceil", "floor"),
@@ -445,7 +451,7 @@ class Rules:
         for name, row in self.styles.items():
             for clause in ("weapons", "missiles"):
                 for test, _ in row[clause]:
-                    _parse_test(test, self, f"styles.{name}.{clause}")
+                    _parse_test(test, self, f"{place('styles', name)}.{clause}")
         natural_dice(self.untrained_skill)  # a well-formed dice expression
         if self.range_rounds >= self.max_rounds:
             raise SpecError("strike-rank rules field 'range_rounds' must be below max_rounds "
@@ -553,17 +559,18 @@ def _merge_rows(value: object, field: str) -> object:
         return value  # check_fields reports it
     out: dict[str, object] = {k: Table(v) for k, v in defaults.items()}
     for name, row in value.items():
-        where = f"strike-rank rules field '{field}.{name}'"
+        where = place(field, name)  # the row's key path: each error names it once
         if isinstance(row, str):
             row = _parse_row(row, where)
         if not isinstance(row, Mapping):
-            raise SpecError(f"{where} must be a table of columns, got {row!r}")
+            raise SpecError(f"must be a table of columns, got {row!r}", where=where)
         row = dict(row)
         like = row.pop("like", None)
         if like is not None:
             if like not in value and like not in defaults:
-                raise SpecError(f"{where}: like = {like!r} is not a row; rows: "
-                                + ", ".join(dict.fromkeys([*defaults, *value])))
+                raise SpecError(f"{like!r} is not a row; rows: "
+                                + ", ".join(dict.fromkeys([*defaults, *value])),
+                                where=f"{where}.like")
             given = value[like] if like in value and like != name else None
             if isinstance(given, str):
                 given = _parse_row(given, where)
@@ -583,7 +590,7 @@ def _parse_row(text: str, where: str) -> dict[str, object]:
     for part in filter(None, (p.strip() for p in text.split("/"))):
         col, sep, raw = part.partition("=")
         if not sep:
-            raise SpecError(f"{where} is written column=value/column=value, got {part!r}")
+            raise SpecError(f"is written column=value/column=value, got {part!r}", where=where)
         row[col.strip()] = _parse_cell(raw.strip())
     return row
 
@@ -609,9 +616,9 @@ def _rows(value: Table, defaults: Mapping[str, Mapping[str, object]], check: obj
     """Every row of ``value`` checked by ``check(name, row, where)`` (complete and typed)."""
     out = {}
     for name, row in value.items():
-        where = f"strike-rank rules field '{field}.{name}'"
+        where = place(field, name)
         if not isinstance(row, Mapping):
-            raise SpecError(f"{where} must be a table of columns, got {row!r}")
+            raise SpecError(f"must be a table of columns, got {row!r}", where=where)
         out[name] = Table(check(name, row, where))  # type: ignore[operator]
     return Table(out)
 
@@ -622,11 +629,11 @@ def _need(row: Mapping[str, object], columns: Sequence[str], where: str) -> None
     missing = [c for c in columns if c not in row]
     extra = [c for c in row if c not in columns and c not in LANGUAGE_COLUMNS]
     if missing:
-        raise SpecError(f"{where} lacks column(s) {', '.join(missing)} (give them, or "
-                        "'like = NAME' to start from a row)")
+        raise SpecError(f"lacks column(s) {', '.join(missing)} (give them, or "
+                        "'like = NAME' to start from a row)", where=where)
     if extra:
-        raise SpecError(f"{where} has unknown column(s) {', '.join(extra)}; columns: "
-                        + ", ".join((*columns, *LANGUAGE_COLUMNS)))
+        raise SpecError(f"has unknown column(s) {', '.join(extra)}; columns: "
+                        + ", ".join((*columns, *LANGUAGE_COLUMNS)), where=where)
 
 
 def _int(row: Mapping[str, object], col: str, where: str, low: int, high: int,
@@ -635,18 +642,19 @@ def _int(row: Mapping[str, object], col: str, where: str, low: int, high: int,
     if na and v == "NA":
         return
     if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise SpecError(f"{where}.{col} must be an integer in {low}..{high}"
-                        + (" or NA" if na else "") + f", got {v!r}")
+        raise SpecError(f"must be an integer in {low}..{high}" + (" or NA" if na else "")
+                        + f", got {v!r}", where=f"{where}.{col}")
 
 
 def _bool(row: Mapping[str, object], col: str, where: str) -> None:
     if not isinstance(row[col], bool):
-        raise SpecError(f"{where}.{col} must be true or false, got {row[col]!r}")
+        raise SpecError(f"must be true or false, got {row[col]!r}", where=f"{where}.{col}")
 
 
 def _choice(row: Mapping[str, object], col: str, where: str, choices: Sequence[str]) -> None:
     if row[col] not in choices:
-        raise SpecError(f"{where}.{col} must be one of {', '.join(choices)}, got {row[col]!r}")
+        raise SpecError(f"must be one of {', '.join(choices)}, got {row[col]!r}",
+                        where=f"{where}.{col}")
 
 
 def _weapon_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str, object]:
@@ -659,7 +667,8 @@ def _weapon_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str
     size = row["size"]
     if size != "NA" and (isinstance(size, bool) or not isinstance(size, int | float)
                          or not 0 <= size <= 10):
-        raise SpecError(f"{where}.size must be a length in 0..10 m or NA, got {size!r}")
+        raise SpecError(f"must be a length in 0..10 m or NA, got {size!r}",
+                        where=f"{where}.size")
     hands = row["hands"]
     row = {**row, "hands": str(hands), "size": size if size == "NA" else float(size)}
     _choice(row, "hands", where, T.HANDS)
@@ -667,7 +676,7 @@ def _weapon_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str
     _bool(row, "throwable", where)
     _bool(row, "specialist", where)
     if all(row[c] == "NA" for c in ("thrust", "swing", "blow")):
-        raise SpecError(f"{where} allows no attack type (thrust, swing and blow all NA)")
+        raise SpecError("allows no attack type (thrust, swing and blow all NA)", where=where)
     return row
 
 
@@ -679,7 +688,7 @@ def _missile_row(name: str, row: Mapping[str, object], where: str) -> Mapping[st
     _int(row, "reload", where, 0, 20)
     size = row["size"]
     if isinstance(size, bool) or not isinstance(size, int | float) or not 0 <= size <= 10:
-        raise SpecError(f"{where}.size must be a length in 0..10 m, got {size!r}")
+        raise SpecError(f"must be a length in 0..10 m, got {size!r}", where=f"{where}.size")
     row = {**row, "hands": str(row["hands"]), "size": float(size)}
     _choice(row, "hands", where, T.HANDS)
     _choice(row, "kind", where, T.MISSILE_KINDS)
@@ -695,18 +704,18 @@ def _style_row(name: str, row: Mapping[str, object], where: str) -> Mapping[str,
         if not isinstance(clauses, tuple) or not all(
                 isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str)
                 and isinstance(c[1], int) and not isinstance(c[1], bool) for c in clauses):
-            raise SpecError(f"{where}.{col} must be a list of [test, modifier] pairs, got "
-                            f"{clauses!r}")
+            raise SpecError(f"must be a list of [test, modifier] pairs, got {clauses!r}",
+                            where=f"{where}.{col}")
     if not row["weapons"] or row["weapons"][-1][0] != "any":  # type: ignore[index]
-        raise SpecError(f"{where}.weapons must end with an 'any' clause (what every other "
-                        "weapon costs)")
+        raise SpecError("must end with an 'any' clause (what every other weapon costs)",
+                        where=f"{where}.weapons")
     for col in ("buckler", "shield", "skill_mod"):
         _int(row, col, where, -40, 40)
     _bool(row, "aim_doubled", where)
     mechanics = row["mechanics"]
     if not isinstance(mechanics, tuple) or any(m not in T.MECHANICS for m in mechanics):
-        raise SpecError(f"{where}.mechanics must be a list of " + ", ".join(T.MECHANICS)
-                        + f", got {mechanics!r}")
+        raise SpecError("must be a list of " + ", ".join(T.MECHANICS) + f", got {mechanics!r}",
+                        where=f"{where}.mechanics")
     return row
 
 
@@ -769,8 +778,8 @@ def _parse_test(test: str, rules: Rules | None, where: str) -> tuple[str, object
             return "weapon=", name
     elif test in T.WEAPON_TESTS:
         return test, None
-    raise SpecError(f"strike-rank rules field '{where}': unknown weapon test {test!r}; tests: "
-                    + ", ".join(T.WEAPON_TESTS))
+    raise SpecError(f"unknown weapon test {test!r}; tests: " + ", ".join(T.WEAPON_TESTS),
+                    where=where)
 
 
 @lru_cache(maxsize=64)

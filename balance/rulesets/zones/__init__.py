@@ -41,36 +41,6 @@ def _battlefield(value: Any) -> Any:
     return map_table(value)
 
 
-def _weapon_rows(overrides: dict[str, Any]) -> dict[str, Any]:
-    """Rule overrides with ``weapons.NAME.COLUMN`` keys (the command line's ``--rule
-    weapons.bola.like=thrown``) folded into the ``weapons`` table; a rows column given as
-    text holds one-line rows separated by ``;``, a number column its digits."""
-    dotted = [k for k in overrides if isinstance(k, str) and k.startswith("weapons.")]
-    if not dotted:
-        return overrides
-    out = {k: v for k, v in overrides.items() if k not in dotted}
-    table: dict[str, Any] = {name: dict(row) if isinstance(row, Mapping) else row
-                             for name, row in dict(out.get("weapons") or {}).items()}
-    for key in dotted:
-        parts = key.split(".")
-        if len(parts) != 3 or not all(p.strip() for p in parts):
-            raise SpecError(f"a weapon row's column is set as weapons.NAME.COLUMN=VALUE, got "
-                            f"{key!r}")
-        _, name, column = (p.strip() for p in parts)
-        value = overrides[key]
-        if isinstance(value, str) and column in ("modifiers", "effects"):
-            value = [line.strip() for line in value.split(";") if line.strip()]
-        elif isinstance(value, str) and column in ("damage", "ammunition") \
-                and value.strip().lstrip("+-").isdigit():
-            value = int(value)
-        row = table.setdefault(name, {})
-        if not isinstance(row, dict):
-            raise SpecError(f"weapons.{name} must be a table of columns", where="weapons")
-        row[column] = value
-    out["weapons"] = table
-    return out
-
-
 class Zones(Ruleset):
     name: ClassVar[str] = "zones"
     title: ClassVar[str] = ("Abstract zones: 3d6 ladder, three actions, MAP, band gap, "
@@ -91,7 +61,7 @@ class Zones(Ruleset):
         if isinstance(overrides, self.Rules):
             fixed = {k: _battlefield(v) if k == "battlefield" else v for k, v in fields.items()}
             return super().rules(overrides, **fixed)
-        merged = _weapon_rows({**(overrides or {}), **fields})
+        merged = {**(overrides or {}), **fields}  # weapons.NAME.COLUMN: balance.rowkeys
         if "battlefield" in merged:
             merged["battlefield"] = _battlefield(merged["battlefield"])
         return super().rules(merged)
