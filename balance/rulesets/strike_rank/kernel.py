@@ -32,6 +32,7 @@ outnumbered) from :func:`~.profile.situation_parts` tabulated over who is standi
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -727,6 +728,7 @@ _SEEN: dict[tuple[int, ...], tuple[Any, _Setup, Hashable]] = {}
 so their ids stay theirs): a round robin's segments share them, and hashing rules and
 fighters for :func:`_static`'s cache each time costs more than the kernel's work."""
 _KEYS: dict[Hashable, int] = {}
+_NUMBERS = itertools.count()  # distinct even from threads racing to name new structures
 
 
 def _setup_of(segment: Segment) -> tuple[_Setup, Hashable]:
@@ -738,7 +740,7 @@ def _setup_of(segment: Segment) -> tuple[_Setup, Hashable]:
             key: Hashable = ("alone", id(setup))
         else:
             key = _KEYS.setdefault(tuple(getattr(setup, name) for name in _STRUCTURAL),
-                                   len(_KEYS))
+                                   next(_NUMBERS))
         if len(_SEEN) >= 4096:
             _SEEN.clear()
         seen = _SEEN[ident] = ((segment.rules, segment.side_a, segment.side_b), setup, key)
