@@ -80,9 +80,10 @@ def test_every_executor_gives_the_same_crt_table() -> None:
         pd.testing.assert_frame_equal(tables[0], other)
 
 
-def test_crt_batches_and_the_coin_kernels_do_not() -> None:
+def test_crt_and_strike_rank_batch_and_the_other_kernels_do_not() -> None:
     assert batches(balance.get("crt"))
-    assert not batches(balance.get("strike-rank"))  # the default: each segment alone
+    assert batches(balance.get("strike-rank"))
+    assert not batches(balance.get("pool"))  # the default: each segment alone
 
 
 # --- a crt sweep: a cell alone, in the sweep, on any executor, resumed ---------------------

@@ -7,8 +7,8 @@ defence penalty, overpowering, every fighting style of 5.6 and the Wound Matrix.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from .presets import PRESETS, SCENARIOS
 from .profile import profiles, range_phase
 from .rules import Combatant, Rules, style_of
 from .rules import Rules as _Rules
+
+if TYPE_CHECKING:
+    from ...batching import Segment, SegmentedRng
 
 __all__ = ["Combatant", "Rules", "StrikeRank"]
 
@@ -47,6 +50,13 @@ class StrikeRank(Ruleset):
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
+
+    def simulate_segments(self, segments: Sequence[Segment], rng: SegmentedRng, /
+                          ) -> list[Outcomes]:
+        return _kernel.simulate_segments(segments, rng)
+
+    def batch_key(self, segment: Segment, /) -> Hashable:
+        return _kernel.batch_key(segment)
 
     def fight(self, rules: _Rules, side_a: Side, side_b: Side, /, *, rng: np.random.Generator,
               log: Log | None = None) -> Outcome:

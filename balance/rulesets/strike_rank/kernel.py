@@ -9,7 +9,14 @@ gathers, and updates are masked, full-width, in-place arithmetic: on this hardwa
 element-wise operation costs ~0.1 ns per fight while a gather, scatter, ``np.where`` on a
 random mask or bounded random integer costs 3-10 ns.  Rare events (ripostes, overpower
 blocks, add-d20 ties, group re-targeting, deaths in groups) are handled on index subsets.
-Finished fights are compacted out once a quarter of a batch has finished.
+Finished fights are compacted out once a quarter of a segment's lanes have finished.
+
+Many matchups share a batch (:mod:`balance.batching`): segments whose matchups take the same
+code path (:func:`batch_key`) run together, their numeric tables stacked by segment
+(:class:`_Stack`, gathered per lane by ``segment * n_slots + slot``); every draw is made for
+the lanes of each segment from that segment's stream, as that segment alone would make it
+(a draw site guarded by ``mask.any()`` draws for the segments with a lane in ``mask``), and
+freed lanes take whole segments, so a segment's fights end the same way in any batch.
 
 Random numbers come from the generator's raw 64-bit output viewed as 16-bit words, made
 exactly uniform on ``[0, k)`` by rejection (``u < 65536 - 65536 % k``).  One word gives
@@ -24,13 +31,16 @@ outnumbered) from :func:`~.profile.situation_parts` tabulated over who is standi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import itertools
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ...batching import Segment, SegmentedRng
 from ...dice import codes_from_bits
 from ...outcomes import Outcomes
 from ...results import Winner
@@ -52,7 +62,7 @@ from .profile import (
 from .reference import CAUSES
 from .rules import Combatant, Rules
 
-__all__ = ["simulate"]
+__all__ = ["batch_key", "simulate", "simulate_segments"]
 
 KILLED, KNOCKED_OUT, MAX_ROUNDS = CAUSES.killed, CAUSES.knocked_out, CAUSES.max_rounds
 _CAUSE_OF_CODE = np.array([KNOCKED_OUT, -1, CAUSES.limb_destroyed, CAUSES.instant_death,
@@ -94,7 +104,12 @@ def split(u: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def opposed_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Two independent d20s per lane, 0-based (int16 views), from one 16-bit word."""
-    x, q = split(uniform(bits, m, 400), 20)
+    return opposed_from(uniform(bits, m, 400))
+
+
+def opposed_from(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two d20s of :func:`opposed_dice` from its words (uniform on a multiple of 400)."""
+    x, q = split(u, 20)
     y = q - (q // 20) * np.uint16(20)
     return x.view(np.int16), y.view(np.int16)
 
@@ -102,8 +117,12 @@ def opposed_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
 def initiative_dice(bits: Any, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(Index Resolution bonus int16, dice showing 5 or 6 int8) of ``dice`` d6 per lane
     (at most 4: one word of 6**4 outcomes gives four dice)."""
+    return initiative_from(uniform(bits, len(dice), 1296), dice)
+
+
+def initiative_from(u: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`initiative_dice` from its words (uniform on a multiple of 1296)."""
     m = len(dice)
-    u = uniform(bits, m, 1296)
     bonus = np.zeros(m, np.int16)
     kept = np.zeros(m, np.int8)
     for j in range(int(dice.max(initial=0))):
@@ -124,6 +143,12 @@ def wound_dice(bits: Any, m: int) -> tuple[np.ndarray, np.ndarray]:
     return face.view(np.int16), d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
 
 
+def coins_from(bits: Any, m: int) -> np.ndarray:
+    """``m`` fair coins (bool), 64 to a raw word."""
+    words = np.asarray(bits.random_raw((m + 63) // 64), np.uint64)
+    return np.unpackbits(words.view(np.uint8), count=m).view(bool)
+
+
 def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
     """Wound Matrix rank of each roll (Table 26) by comparisons: F 0, L 1, S 2, M 3, MM 4,
     one more per block of 4 above 17."""
@@ -138,9 +163,10 @@ def rank_of(roll: np.ndarray, rounding: str = "ceil") -> np.ndarray:
 # --- static tables of one matchup -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Setup:
-    """Per-slot and per-pair constants of one matchup (lists of Python ints by slot)."""
+    """Per-slot and per-pair constants of one matchup (lists of Python ints by slot);
+    compared and hashed by identity (:func:`_static` keeps one per matchup)."""
 
     rules: Rules
     n_slots: int
@@ -295,15 +321,65 @@ def _start_situation(ps: Sequence[Profile], i: int) -> tuple[int, int]:
 
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=1024)
 def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant, ...]
             ) -> _Setup:
+    """The constant tables of one matchup, built in named steps."""
     ps, _, best = matchup_setup(rules, side_a, side_b)
-    n_slots = len(ps)
-    slots = range(n_slots)
     lang = KR.build(ps)
+    groups = len(side_a) > 1 or len(side_b) > 1
+    inflicts = lang.inflicts if lang is not None else frozenset()
+    defences = _defence_fields(ps, rules, best, lang, groups, inflicts)
+    return _Setup(
+        rules=rules, n_slots=len(ps), groups=groups, lang=lang, best=best,
+        **_fighter_fields(ps, rules),
+        **defences,
+        **_attack_fields(ps, rules),
+        **_style_fields(ps, rules),
+        **_switches(ps, rules, best, groups, inflicts, defences),
+        **_range_fields(ps, rules),
+    )
 
-    def opp(kind: int, d: Profile, a: Profile, half: bool) -> int:
+
+def _fighter_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Initiative, thresholds, situation tables, armour and the wound points by rank."""
+    n_slots = len(ps)
+    sit_skill, sit_dodge = [], []
+    for mask in range(1 << n_slots):
+        alive = [bool(mask >> s & 1) for s in range(n_slots)]
+        parts = [situation_parts(ps, alive, s) for s in range(n_slots)]
+        sit_skill.append(tuple(total(sk) for sk, _ in parts))
+        sit_dodge.append(tuple(total(dg) for _, dg in parts))
+    edges, top = [], 0
+    for n in list(rules.hit_table.values())[:-1]:
+        top += n
+        edges.append(top)
+    return dict(
+        side=tuple(p.side for p in ps),
+        base_strike_rank=tuple(p.actions + p.flat + p.strike_rank_mod for p in ps),
+        dice=tuple(p.dice for p in ps),
+        dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
+        wounded_at=tuple(p.thresholds[0] for p in ps),
+        unconscious_at=tuple(p.thresholds[1] for p in ps),
+        killed_at=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
+        death_torso=tuple(p.death[1] for p in ps),
+        skill=tuple(p.c.skill for p in ps),
+        situation_skill=tuple(sit_skill), situation_dodge=tuple(sit_dodge),
+        armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+                           for loc in range(len(T.LOCATIONS))) for p in ps),
+        has_armour=any(v for p in ps for v in p.c.armour.values()),
+        points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
+                     for r in range(MAX_RANK + 1)),
+        hit_edges=tuple(edges),
+    )
+
+
+def _defence_tables(ps: Sequence[Profile], rules: Rules, half: bool
+                    ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Static total of each defence kind ``[kind][d][a]`` (``half``: behind, dodge and block
+    only), :data:`UNAVAILABLE` where it can never be made."""
+
+    def opp(kind: int, d: Profile, a: Profile) -> int:
         if d.side == a.side:
             return UNAVAILABLE
         if kind == WEAPON_PARRY:
@@ -317,35 +393,21 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
             return total(d.dodge_parts(a, half))
         return total(d.block_parts(a, half)) if d.can_block else UNAVAILABLE
 
-    opt = tuple(tuple(tuple(opp(k, d, a, False) for a in ps) for d in ps) for k in KINDS)
+    return tuple(tuple(tuple(opp(k, d, a) if not half or k in (DODGE, BLOCK) else UNAVAILABLE
+                             for a in ps) for d in ps) for k in KINDS)
 
-    def missile_opp(kind: int, d: Profile, a: Profile) -> int:
-        if d.side == a.side or a.missile is None:
-            return UNAVAILABLE
-        if kind == WEAPON_PARRY and rules.missile_weapon_parry and d.can_weapon_parry:
-            return total(d.parry_parts(a, kind))
-        if kind == SHIELD_PARRY and d.has_shield:
-            return total(d.parry_parts(a, kind))
-        return total(d.dodge_parts(a)) if kind == DODGE else UNAVAILABLE
 
-    ranged = range_phase(ps)
-    mdef = tuple(tuple(tuple(missile_opp(k, d, a) if ranged else UNAVAILABLE for a in ps)
-                       for d in ps) for k in KINDS)
-    mkinds = tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
-                                           for d in slots for a in slots))
-    opt_half = tuple(tuple(tuple(opp(k, d, a, True) if k in (DODGE, BLOCK) else UNAVAILABLE
-                                 for a in ps) for d in ps) for k in KINDS)
+def _defence_fields(ps: Sequence[Profile], rules: Rules, best: Any, lang: KR.Dynamic | None,
+                    groups: bool, inflicts: frozenset[str]) -> dict[str, Any]:
+    """The defences: totals, preferences, the kinds anybody may use (pruned in a duel where
+    availability cannot change) and the steps and berserker modifiers."""
+    slots = range(len(ps))
+    opt = _defence_tables(ps, rules, False)
     preferred = {"parry": (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY), "dodge": (DODGE,),
                  "armour_block": (BLOCK,)}
     pref = tuple(tuple(PREFERRED if k in preferred.get(p.defence_preference, ()) else 0
                        for p in ps) for k in KINDS)
-    groups = len(side_a) > 1 or len(side_b) > 1
-    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
-    inflicts = lang.inflicts if lang is not None else frozenset()
-    any_disarm = rules.disarm_effect != "none" and (
-        any(p.c.riposte_policy == "disarm" for p in ps)
-        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))
-        or "disarmed" in inflicts)
+    any_disarm = _any_disarm(ps, rules, inflicts)
     block_table = opt[BLOCK]
     # per-fight defence modifiers or effects change which defence is best fight by fight
     lang_defends = lang is not None and (bool(inflicts) or any(
@@ -356,17 +418,52 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         opt = _prune_defences(ps, opt, pref, best, rules)
     kinds = tuple(k for k in KINDS
                   if any(opt[k][d][a] > UNAVAILABLE for d in slots for a in slots))
-    masks = 1 << n_slots
-    sit_skill, sit_dodge = [], []
-    for mask in range(masks):
-        alive = [bool(mask >> s & 1) for s in slots]
-        row_s, row_d = [], []
-        for s in slots:
-            sk, dg = situation_parts(ps, alive, s)
-            row_s.append(total(sk))
-            row_d.append(total(dg))
-        sit_skill.append(tuple(row_s))
-        sit_dodge.append(tuple(row_d))
+    return dict(
+        defence_total=opt, defence_half=_defence_tables(ps, rules, True), block_total=block_table,
+        step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
+        berserker_mod=tuple(tuple((total(p.berserker_parts(False, k)),
+                                   total(p.berserker_parts(True, k)))
+                                  for p in ps) for k in KINDS),
+        preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+        kinds=kinds, any_disarm=any_disarm, any_behind=DODGE in kinds,
+    )
+
+
+def _any_disarm(ps: Sequence[Profile], rules: Rules, inflicts: frozenset[str]) -> bool:
+    disarm_menu = "disarm" in rules.overpower_menu and rules.disarm_effect != "none"
+    return rules.disarm_effect != "none" and (
+        any(p.c.riposte_policy == "disarm" for p in ps)
+        or (disarm_menu and any(p.c.overpower_policy == "disarm" for p in ps))
+        or "disarmed" in inflicts)
+
+
+def _attack_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Attack totals, damage modifiers and action costs by slot and type."""
+    return dict(
+        damage_mod=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3)) for p in ps),
+        riposte_damage=tuple(int(p.riposte_damage or 0) for p in ps),
+        can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
+        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3)) for p in ps),
+        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules) for t in range(3)) for p in ps),
+        attack_total=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps)
+                           for a in ps),
+        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
+        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
+                                         if a.unarmed is not None and a.side != d.side else 0
+                                         for d in ps) for a in ps),
+        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
+                             if p.unarmed is not None else 0 for p in ps),
+        policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
+        damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d))),
+        unarmed_damage_bonus=_pairs(ps, lambda a, d: total(a.unarmed.damage_parts(d))
+                                    if a.unarmed is not None else 0),
+        missile_damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d, missile=True))
+                                    if a.missile is not None else 0),
+    )
+
+
+def _style_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """Policies, formations and the fighting styles' mechanisms by slot."""
 
     def spend(p: Profile) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         loc, shift, dis = [], [], []
@@ -378,38 +475,7 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         return tuple(loc), tuple(shift), tuple(dis)
 
     spends = [spend(p) for p in ps]
-    edges, top = [], 0
-    for n in list(rules.hit_table.values())[:-1]:
-        top += n
-        edges.append(top)
-    types_used = {best[a][t][k] for a in slots for t in slots for k in range(4)
-                  if ps[a].side != ps[t].side}
-    return _Setup(
-        rules=rules, n_slots=n_slots, side=tuple(p.side for p in ps),
-        base_strike_rank=tuple(p.actions + p.flat + p.strike_rank_mod for p in ps),
-        dice=tuple(p.dice for p in ps),
-        dex=tuple(p.c.dexterity for p in ps), agility=tuple(p.c.agility for p in ps),
-        wounded_at=tuple(p.thresholds[0] for p in ps),
-        unconscious_at=tuple(p.thresholds[1] for p in ps),
-        killed_at=tuple(p.thresholds[2] for p in ps), death_head=tuple(p.death[0] for p in ps),
-        death_torso=tuple(p.death[1] for p in ps),
-        damage_mod=tuple(tuple(int(p.weapon.damage(t) or 0) for t in range(3))  # type: ignore[misc]
-                         for p in ps),
-        riposte_damage=tuple(int(p.riposte_damage or 0) for p in ps),
-        can_riposte=tuple(int(p.riposte_damage is not None) for p in ps),
-        cost=tuple(tuple(R.action_cost(p.c, t, rules) for t in range(3))  # type: ignore[misc]
-                   for p in ps),
-        budget_cost=tuple(tuple(R.budget_cost(p.c, t, rules)  # type: ignore[misc]
-                                for t in range(3))
-                          for p in ps),
-        attack_total=tuple(tuple(a.attack_total(d) if a.side != d.side else 0 for d in ps)
-                           for a in ps),
-        defence_total=opt, defence_half=opt_half, block_total=block_table,
-        step=tuple(tuple(p.step(k) for p in ps) for k in KINDS),
-        berserker_mod=tuple(tuple((total(p.berserker_parts(False, k)),
-                                   total(p.berserker_parts(True, k)))
-                         for p in ps) for k in KINDS),
-        preferred=pref, undefending=tuple(int(p.c.defence_policy == "none") for p in ps),
+    return dict(
         untrained=tuple(int(p.c.untrained) for p in ps),
         hold=tuple(int(p.c.hold_policy == "react") for p in ps),
         ranked=tuple(int(p.c.formation == "ranked") for p in ps),
@@ -421,22 +487,13 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
                     for p in ps),
         any_rear=any(sum(1 for q in ps if q.side == side and q.c.formation == "ranked")
                      > rules.rank_frontage for side in (0, 1)),
-        fights_unarmed=tuple(int(p.unarmed is not None) for p in ps),
-        unarmed_attack_total=tuple(tuple(a.unarmed.attack_total(d)
-                                         if a.unarmed is not None and a.side != d.side else 0
-                                         for d in ps) for a in ps),
-        unarmed_damage=tuple(int(p.unarmed.weapon.damage(p.unarmed.types[0]) or 0)
-                             if p.unarmed is not None else 0 for p in ps),
-        best=best, policy_best=tuple(int(p.c.attack_policy == "best") for p in ps),
-        armour=tuple(tuple(p.c.armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
-                           for loc in range(len(T.LOCATIONS))) for p in ps),
-        has_armour=any(v for p in ps for v in p.c.armour.values()),
         aim_shift=tuple(p.aim_shift for p in ps),
         knight_double=tuple(int(p.knight_double) for p in ps),
         shield_opponents=tuple(p.shield_opponents for p in ps),
         shieldman_riposte=tuple(int(p.shieldman_shield and rules.shield_riposte) for p in ps),
         riposte_policy=tuple(R.RIPOSTE_POLICIES.index(p.c.riposte_policy) for p in ps),
-        overpower_location=tuple(s[0] for s in spends), overpower_shift=tuple(s[1] for s in spends),
+        overpower_location=tuple(s[0] for s in spends),
+        overpower_shift=tuple(s[1] for s in spends),
         overpower_disarm=tuple(s[2] for s in spends),
         berserk_start=tuple(int(p.can_berserk and p.c.berserk_trigger == "start") for p in ps),
         berserk_on_wound=tuple(int(p.can_berserk and p.c.berserk_trigger == "on_first_wound")
@@ -446,15 +503,18 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         knockout=tuple(int(p.c.knockout and rules.ko_rules) for p in ps),
         surprised=tuple(int(p.c.surprised) for p in ps),
         target_policy=tuple(R.TARGET_POLICIES.index(p.c.target_policy) for p in ps),
-        skill=tuple(p.c.skill for p in ps),
-        situation_skill=tuple(sit_skill), situation_dodge=tuple(sit_dodge), kinds=kinds,
-        points=tuple(R.rank_points(r, rules.rank_ratio, rules.f_points)
-                     for r in range(MAX_RANK + 1)),
-        hit_edges=tuple(edges),
+    )
+
+
+def _switches(ps: Sequence[Profile], rules: Rules, best: Any, groups: bool,
+              inflicts: frozenset[str], defences: dict[str, Any]) -> dict[str, Any]:
+    """Feature switches: whole mechanisms nobody in the matchup can trigger are skipped."""
+    slots = range(len(ps))
+    types_used = {best[a][t][k] for a in slots for t in slots for k in range(4)
+                  if ps[a].side != ps[t].side}
+    return dict(
         any_berserk=any(p.can_berserk and p.c.berserk_trigger != "never" for p in ps)
         or "berserk" in inflicts,
-        any_disarm=any_disarm,
-        any_behind=DODGE in kinds,
         any_shield_limit=groups and any(p.has_shield and p.shield_opponents < 99 for p in ps),
         any_knight=any(p.knight_double for p in ps),
         any_own_penalty=bool(types_used - {0}),
@@ -462,27 +522,283 @@ def _static(rules: Rules, side_a: tuple[Combatant, ...], side_b: tuple[Combatant
         any_aim=any(p.aim_shift for p in ps),
         any_assassin_surprise=any(p.style.has("assassin") for p in ps)
         and any(p.c.surprised for p in ps),
-        groups=groups,
+    )
+
+
+def _range_fields(ps: Sequence[Profile], rules: Rules) -> dict[str, Any]:
+    """The range phase (000.10 DEFAULT): shots, their defences, reloads and ammunition."""
+    slots = range(len(ps))
+    ranged = range_phase(ps)
+
+    def missile_opp(kind: int, d: Profile, a: Profile) -> int:
+        if not ranged or d.side == a.side or a.missile is None:
+            return UNAVAILABLE
+        if kind == WEAPON_PARRY and rules.missile_weapon_parry and d.can_weapon_parry:
+            return total(d.parry_parts(a, kind))
+        if kind == SHIELD_PARRY and d.has_shield:
+            return total(d.parry_parts(a, kind))
+        return total(d.dodge_parts(a)) if kind == DODGE else UNAVAILABLE
+
+    mdef = tuple(tuple(tuple(missile_opp(k, d, a) for a in ps) for d in ps) for k in KINDS)
+    return dict(
         ranged=ranged,
-        shot_total=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side else 0
-                         for d in ps) for a in ps),
-        shot_defence=mdef, shot_kinds=mkinds,
+        shot_total=tuple(tuple(total(a.missile_parts(d)) if a.missile and a.side != d.side
+                               else 0 for d in ps) for a in ps),
+        shot_defence=mdef,
+        shot_kinds=tuple(k for k in KINDS if any(mdef[k][d][a] > UNAVAILABLE
+                                                 for d in slots for a in slots)),
         missile_damage=tuple(p.missile.damage if p.missile else 0 for p in ps),
         shot_cost=tuple(p.shot_cost for p in ps),
         reload=tuple(p.missile.reload if p.missile else 0 for p in ps),
         ammo=tuple(p.c.missiles if p.missile else 0 for p in ps),
-        damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d))),
-        unarmed_damage_bonus=_pairs(ps, lambda a, d: total(a.unarmed.damage_parts(d))
-                                    if a.unarmed is not None else 0),
-        missile_damage_bonus=_pairs(ps, lambda a, d: total(a.damage_parts(d, missile=True))
-                                    if a.missile is not None else 0),
-        lang=lang,
     )
 
 
 def _pairs(ps: Sequence[Profile], value: Any) -> tuple[tuple[int, ...], ...]:
     """``value(a, d)`` for every pair of foes ``[a][d]`` (0 between side-mates)."""
     return tuple(tuple(int(value(a, d)) if a.side != d.side else 0 for d in ps) for a in ps)
+
+
+# --- many matchups in one batch (balance.batching) -----------------------------------------
+
+
+class _Stack:
+    """A table that differs between the segments of a batch: ``table[segment, ...]``.
+
+    Indexing and iteration act on the axes after the segment's, as on the tuple it stands
+    for; its truth value is whether any segment's entry is non-zero, which the kernel only
+    uses to skip arithmetic, never a draw (fields whose switches change draws are in the
+    batch key instead)."""
+
+    __slots__ = ("_flat", "table")
+
+    def __init__(self, table: np.ndarray) -> None:
+        self.table = table
+        self._flat: np.ndarray | None = None
+
+    def __getitem__(self, i: int) -> _Stack:
+        return _Stack(self.table[:, i])
+
+    def __len__(self) -> int:
+        return int(self.table.shape[1])
+
+    def __iter__(self) -> Any:
+        return (self[j] for j in range(len(self)))
+
+    def __bool__(self) -> bool:
+        return bool(self.table.any())
+
+    def column(self, j: int) -> _Stack:
+        """``tuple(row[j] for row in tab)`` of the table it stands for."""
+        return _Stack(self.table[:, :, j])
+
+    @property
+    def flat(self) -> np.ndarray:
+        """The table raveled: ``[segment, x, ...]`` at ``(segment * len + x) * ...``."""
+        if self._flat is None:
+            self._flat = np.ascontiguousarray(self.table).reshape(-1)
+        return self._flat
+
+
+def _column(tab: Any, j: int) -> Any:
+    return tab.column(j) if isinstance(tab, _Stack) else tuple(row[j] for row in tab)
+
+
+def _per_slot(tab: Any, rows: np.ndarray, n_slots: int, width: int = 1,
+              offset: Any = 0, dtype: Any = np.int16) -> np.ndarray:
+    """``tab[row][offset]`` per lane (``width`` entries a slot): ``rows`` are slots, or
+    ``segment * n_slots + slot`` keys (:class:`_Who`) in a batch of several segments."""
+    if isinstance(tab, _Stack):
+        return tab.flat.take(rows * np.intp(width) + offset)
+    return np.asarray(tab, dtype).ravel().take((rows % np.int16(n_slots)) * np.intp(width)
+                                               + offset)
+
+
+def _combine(values: Sequence[Any]) -> Any:
+    """One segment's value for each segment: the value itself if they all agree, else a
+    :class:`_Stack` (int16 where every entry fits)."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    table = np.asarray(values, np.int64)
+    if table.size and table.min() >= -(1 << 15) and table.max() < 1 << 15:
+        table = table.astype(np.int16)
+    return _Stack(table)
+
+
+_NUMERIC = frozenset({
+    "base_strike_rank", "dice", "dex", "agility", "wounded_at", "unconscious_at", "killed_at",
+    "death_head", "death_torso", "damage_mod", "riposte_damage", "can_riposte", "cost",
+    "budget_cost", "attack_total", "defence_total", "defence_half", "block_total", "step",
+    "berserker_mod", "preferred", "undefending", "reach", "unarmed_attack_total",
+    "unarmed_damage", "best", "policy_best", "armour", "has_armour", "aim_shift",
+    "knight_double", "shield_opponents", "shieldman_riposte", "riposte_policy",
+    "overpower_location", "overpower_shift", "overpower_disarm", "berserk_start",
+    "berserk_on_wound", "assassin", "footpad", "skill", "situation_skill", "situation_dodge",
+    "any_knight", "any_own_penalty", "any_riposte", "any_aim", "shot_total", "shot_defence",
+    "missile_damage", "shot_cost", "reload", "ammo", "damage_bonus", "unarmed_damage_bonus",
+    "missile_damage_bonus"})
+"""Fields of :class:`_Setup` that may differ between the segments of one batch: gathered
+per lane by its segment (or, for the ``any_`` switches, their union: they only skip
+arithmetic that does nothing where they are off).  Every other field, and every switch
+derived from them, is in :func:`batch_key`: segments of one batch take the same code path
+and make the same draws."""
+_UNION = ("kinds", "shot_kinds", "any_behind")
+"""Fields a batch takes the union of: a kind nobody in a segment can use has the total
+:data:`UNAVAILABLE` in its tables, so it never beats an available one and leaves a
+defenceless lane defenceless (its choice then moves nothing)."""
+_STRUCTURAL = tuple(f.name for f in dataclasses.fields(_Setup)
+                    if f.name not in _NUMERIC and f.name not in _UNION)
+
+
+def _merge(setups: Sequence[_Setup]) -> _Setup:
+    """The setups of a batch's segments as one: numeric tables stacked by segment."""
+    first = setups[0]
+    if len(setups) == 1:
+        return first
+    changes: dict[str, Any] = {}  # stacked tables stand where the setup has tuples
+    for name in _NUMERIC:
+        value = _combine([getattr(s, name) for s in setups])
+        if isinstance(value, _Stack):
+            changes[name] = value
+    for name in ("kinds", "shot_kinds"):
+        union = {k for s in setups for k in getattr(s, name)}
+        changes[name] = tuple(k for k in KINDS if k in union)
+    changes["any_behind"] = DODGE in changes["kinds"]
+    for name in _STRUCTURAL:
+        if any(getattr(s, name) != getattr(first, name) for s in setups[1:]):
+            raise ValueError(f"segments of one strike-rank batch differ in {name}")
+    return dataclasses.replace(first, **changes)
+
+
+def _static_types(setup: _Setup) -> bool:
+    """In a duel with no disarm and no holding, each fighter's attack type is the same
+    every round: its damage, action cost and own-defence penalty are constants."""
+    return not setup.groups and not setup.any_disarm and not any(setup.hold)
+
+
+def _type_const(setup: _Setup) -> tuple[int, ...]:
+    return tuple(setup.best[i][1 - i][0] if not setup.groups else 0
+                 for i in range(setup.n_slots))
+
+
+def _single_kind(setup: _Setup) -> int | None:
+    """The one defence kind everybody always has and chooses (``None``: a choice to make)."""
+    rules, n_slots = setup.rules, setup.n_slots
+    dynamic_availability = (setup.any_disarm or setup.any_behind or setup.any_shield_limit
+                            or setup.any_berserk or rules.limb_destroyed == "crippled")
+    if (len(setup.kinds) == 1 and not dynamic_availability and not any(setup.undefending)
+            and not any(setup.surprised)
+            and all(setup.defence_total[setup.kinds[0]][d][a] > UNAVAILABLE
+                    for d in range(n_slots) for a in range(n_slots)
+                    if setup.side[d] != setup.side[a])):
+        return setup.kinds[0]
+    return None
+
+
+def _duel_tie(setup: _Setup) -> int:
+    """Who acts first in a duel's Strike Rank tie by the constant tie-breaks (000.2.4):
+    slot 1 (1), slot 0 (0), or a coin (-1: the random tie-break is reached)."""
+    if setup.n_slots != 2 or setup.groups:
+        return 0
+    types = _type_const(setup)
+    for tb in setup.rules.sr_tiebreak:
+        if tb == "random":
+            return -1
+        if tb == "action_cost":
+            v0, v1 = -setup.cost[0][types[0]], -setup.cost[1][types[1]]
+        elif tb == "dex":
+            v0, v1 = setup.dex
+        else:
+            v0, v1 = setup.agility
+        if v1 != v0:
+            return int(v1 > v0)
+    return 0
+
+
+def batch_key(segment: Segment) -> Hashable:
+    """Segments with equal keys share a batch: their matchups take the same code path
+    (every field outside :data:`_NUMERIC` and the switches derived from them), only their
+    numeric tables differ."""
+    return _setup_of(segment)[1]
+
+
+_SEEN: dict[tuple[int, ...], tuple[Any, _Setup, Hashable]] = {}
+"""Setup and key by the identity of a segment's rules and fighters (the objects are kept,
+so their ids stay theirs): a round robin's segments share them, and hashing rules and
+fighters for :func:`_static`'s cache each time costs more than the kernel's work."""
+_KEYS: dict[Hashable, int] = {}
+_NUMBERS = itertools.count()  # distinct even from threads racing to name new structures
+
+
+def _setup_of(segment: Segment) -> tuple[_Setup, Hashable]:
+    ident = (id(segment.rules), *map(id, segment.side_a), -1, *map(id, segment.side_b))
+    seen = _SEEN.get(ident)
+    if seen is None:
+        setup = _static(segment.rules, tuple(segment.side_a), tuple(segment.side_b))
+        if setup.lang is not None:  # runs alone (simulate_segments)
+            key: Hashable = ("alone", id(setup))
+        else:
+            key = _KEYS.setdefault(tuple(getattr(setup, name) for name in _STRUCTURAL),
+                                   next(_NUMBERS))
+        if len(_SEEN) >= 4096:
+            _SEEN.clear()
+        seen = _SEEN[ident] = ((segment.rules, segment.side_a, segment.side_b), setup, key)
+    return seen[1], seen[2]
+
+
+class _Runs:
+    """The lanes of a batch by segment: segment ``ids[j]`` on the lanes ``starts[j]`` to
+    ``starts[j] + counts[j]`` (a batch keeps each segment's lanes together, in segment
+    order: started in that order, compacted and refilled at the end)."""
+
+    __slots__ = ("counts", "ids", "starts")
+
+    def __init__(self, ids: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> None:
+        self.ids, self.starts, self.counts = ids, starts, counts
+
+    @classmethod
+    def of(cls, seg: np.ndarray) -> _Runs:
+        if len(seg) and bool(np.any(seg[1:] < seg[:-1])):
+            raise AssertionError("a batch's lanes are grouped by segment, in segment order")
+        starts = np.flatnonzero(np.diff(seg, prepend=-1)) if len(seg) else np.zeros(0, np.intp)
+        counts = np.diff(starts, append=len(seg))
+        return cls(seg.take(starts), starts, counts)
+
+    def where(self, keep: np.ndarray) -> _Runs:
+        return _Runs(self.ids[keep], self.starts[keep], self.counts[keep])
+
+    def each(self, bits: Sequence[Any], make: Any) -> np.ndarray:
+        """``make(bits[s], count)`` of each run, one after another."""
+        parts = [make(bits[s], c) for s, c in zip(self.ids.tolist(), self.counts.tolist(),
+                                                   strict=True)]
+        return np.concatenate(parts) if parts else make(bits[0], 0)
+
+
+def _words16(bits: Any, n: int) -> np.ndarray:
+    return np.asarray(bits.random_raw((n + 3) // 4), np.uint64).view(np.uint16)[:n]
+
+
+def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
+    """:func:`uniform` for each run from its segment's bit generator: the words of
+    :func:`balance.dice.codes_from_bits` (each segment's stream read exactly as alone: its
+    words, then redraws for its rejected ones, in order), the rejections of all runs
+    redrawn together."""
+    u = runs.each(bits, _words16)
+    limit = (65536 // k) * k
+    if limit < 65536:
+        bad = np.flatnonzero(u >= limit)
+        if bad.size:
+            ends = np.cumsum(runs.counts)
+            ids = runs.ids.tolist()
+            while bad.size:
+                owner = np.searchsorted(ends, bad, side="right")
+                need = np.bincount(owner, minlength=len(ids))
+                fresh = np.concatenate([_words16(bits[ids[j]], int(need[j]))
+                                        for j in np.flatnonzero(need).tolist()])
+                u[bad] = fresh
+                bad = bad[fresh >= limit]
+    return u
 
 
 # --- lanes: per-slot state arrays of a batch of fights ---------------------------------------
@@ -534,12 +850,21 @@ class _Lanes:
         for v in _SLOT_VARS:
             setattr(self, v, None)
         self.fight: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
+        self.seg: Any = None  # int32: its segment (a batch of several segments; else None)
         self.done: np.ndarray = np.zeros(0, bool)
         self.round: np.ndarray = np.zeros(0, np.int16)  # the round each fight is in
         self.surprise: np.ndarray | None = None  # surprise in force (ambush, first round)
+        self._runs: _Runs | None = None
+
+    def runs(self) -> _Runs:
+        """The lanes by segment (a batch of several segments)."""
+        if self._runs is None:
+            self._runs = _Runs.of(self.seg)
+        return self._runs
 
     def _fight_vars(self) -> list[str]:
-        return ["fight", "done", "round"] + (["surprise"] if self.surprise is not None else [])
+        return (["fight", "done", "round"] + (["seg"] if self.seg is not None else [])
+                + (["surprise"] if self.surprise is not None else []))
 
     def take(self, idx: np.ndarray) -> _Lanes:
         out = _Lanes()
@@ -569,6 +894,7 @@ class _Lanes:
         for v in self._fight_vars():
             setattr(self, v, getattr(self, v).take(idx))
         self.n_fights = len(idx)
+        self._runs = None
 
     def extend(self, new: _Lanes) -> None:
         """Append the fights of ``new`` (same matchup) after these."""
@@ -577,69 +903,112 @@ class _Lanes:
             if xs is not None:
                 setattr(self, v, [np.concatenate((x, y)) for x, y in zip(xs, getattr(new, v),
                                                                           strict=True)])
-        for v in ("fight", "done", "round"):
+        for v in ("fight", "done", "round") + (("seg",) if self.seg is not None else ()):
             setattr(self, v, np.concatenate((getattr(self, v), getattr(new, v))))
         self.n_fights += new.n_fights
+        self._runs = None
 
 
 class _Who:
-    """Per-fight slot indices with their one-hot masks (``hot[s]``: lanes where it is s)."""
+    """Per-fight slot indices with their one-hot masks (``hot[s]``: lanes where it is s)
+    and, in a batch of several segments, ``key``: ``segment * n_slots + slot`` (the row of
+    a :class:`_Stack` table)."""
 
-    __slots__ = ("hot", "idx")
+    __slots__ = ("hot", "idx", "key")
+    key: Any  # int32 per lane, or None alone
 
-    def __init__(self, idx: np.ndarray, n_slots: int) -> None:
+    def __init__(self, idx: np.ndarray, n_slots: int, seg: np.ndarray | None = None) -> None:
         self.idx = idx.astype(np.int16, copy=False)
         if n_slots == 2:
             b = self.idx.astype(bool)
             self.hot = [~b, b]
         else:
             self.hot = [self.idx == s for s in range(n_slots)]
+        self.key = None if seg is None else seg * np.int32(n_slots) + self.idx
 
     def take(self, picked: np.ndarray) -> _Who:
         w = _Who.__new__(_Who)
         w.idx = self.idx.take(picked)
         w.hot = [h.take(picked) for h in self.hot]
+        w.key = None if self.key is None else self.key.take(picked)
         return w
 
 
 class _Kernel:
-    def __init__(self, setup: _Setup, rng: np.random.Generator) -> None:
-        self.setup = setup
-        self.rules = setup.rules
-        self.n_slots = setup.n_slots
-        self.bits = rng.bit_generator
+    """The fights of one or more segments (matchups sharing a :func:`batch_key`), each
+    segment's draws from its own stream (:class:`~balance.batching.SegmentedRng`)."""
+
+    def __init__(self, setups: Sequence[_Setup], rng: SegmentedRng) -> None:
+        self.setup = setup = _merge(setups)
+        self.rules = rules = setup.rules
+        self.n_slots = n_slots = setup.n_slots
+        self.n_segments = len(setups)
+        self.single = self.n_segments == 1
+        self.rng = rng
+        self.bits = rng.bits[0]
         self.gen = np.random.Generator(self.bits)  # dice of the rules language's rows
         self.lang = setup.lang
-        self.after_attack = setup.rules.attack_penalty_scope == "after_attack"
-        rules, n_slots = setup.rules, setup.n_slots
-        # In a duel with no disarm and no holding, each fighter's attack type is the same
-        # every round: its damage, action cost and own-defence penalty are constants.
-        self.static_types = (not setup.groups and not setup.any_disarm
-                             and not any(setup.hold))
-        types = [setup.best[i][1 - i][0] if not setup.groups else 0 for i in range(n_slots)]
-        self.type_const = tuple(types)
-        self.damage_const = tuple(setup.damage_mod[i][types[i]] for i in range(n_slots))
-        self.own_const = tuple(T.OWN_DEFENCE_PENALTY[t] for t in types) \
+        self.after_attack = rules.attack_penalty_scope == "after_attack"
+        self.static_types = _static_types(setup)
+        types = [_type_const(s) for s in setups]
+        self.type_const = _combine(types)
+        self.damage_const = _combine([tuple(s.damage_mod[i][t[i]] for i in range(n_slots))
+                                      for s, t in zip(setups, types, strict=True)])
+        self.own_const = _combine([tuple(T.OWN_DEFENCE_PENALTY[x] for x in t) for t in types]) \
             if self.static_types and not self.after_attack else None
-        # one defence kind, always available, chosen by everyone: no choice to make
-        dynamic_availability = (setup.any_disarm or setup.any_behind or setup.any_shield_limit
-                                or setup.any_berserk or rules.limb_destroyed == "crippled")
-        self.wound_table, self.n_damage, self.damage_low = _cached_wound_table(setup)
-        self.wound_rows = tuple(tuple((i * n_slots + j) * self.n_damage - self.damage_low
-                                      for j in range(n_slots))
-                                for i in range(n_slots))
-        self.single_kind = setup.kinds[0] if (
-            len(setup.kinds) == 1 and not dynamic_availability and not any(setup.undefending)
-            and not any(setup.surprised)
-            and all(setup.defence_total[setup.kinds[0]][d][a] > UNAVAILABLE
-                    for d in range(n_slots) for a in range(n_slots)
-                    if setup.side[d] != setup.side[a])) else None
+        self.duel_tie = _combine([_duel_tie(s) for s in setups])
+        self.wound_table, self.wound_rows = _wound_tables(setups)
+        self.detail = rules.limb_destroyed == "crippled" or any(setup.knockout)
+        single = {_single_kind(s) for s in setups}  # else: the choice, the same for them
+        self.single_kind = single.pop() if len(single) == 1 else None
 
-    # --- random numbers ------------------------------------------------------------------
-    def uniform(self, m: int, k: int) -> np.ndarray:
-        return uniform(self.bits, m, k)
+    # --- random numbers: each lane's from its own segment's stream -------------------------
+    def words(self, lanes: _Lanes, k: int, guard: np.ndarray | None = None) -> np.ndarray:
+        """A 16-bit word uniform on a multiple of ``k`` per lane, drawn for the lanes of
+        the segments with a lane in ``guard`` (all: ``None``) -- the draw each segment
+        makes alone when ``guard.any()`` holds for it; 0 in the other lanes."""
+        if self.single:
+            return uniform(self.bits, lanes.n_fights, k)
+        return self.guarded(lanes, guard, lambda runs: _run_codes(k, runs, self.rng.bits),
+                            np.uint16)
+
+    def words_at(self, lanes: _Lanes, idx: np.ndarray, k: int) -> np.ndarray:
+        """A word as :meth:`words` for each of the lanes ``idx`` (ascending)."""
+        if self.single:
+            return uniform(self.bits, len(idx), k)
+        return _run_codes(k, _Runs.of(lanes.seg.take(idx)), self.rng.bits)
+
+    def raw31(self, lanes: _Lanes, guard: np.ndarray | None) -> np.ndarray:
+        """31 random bits per lane (int64), as :meth:`words` draws."""
+        if self.single:
+            return (self.bits.random_raw(lanes.n_fights) >> np.uint64(33)).astype(np.int64)
+        raw = self.guarded(lanes, guard, lambda runs: runs.each(
+            self.rng.bits, lambda b, c: np.asarray(b.random_raw(c), np.uint64)), np.uint64)
+        return (raw >> np.uint64(33)).astype(np.int64)
+
+    def coins(self, lanes: _Lanes, guard: np.ndarray | None = None) -> np.ndarray:
+        """A fair coin per lane, 64 to a raw word of its segment's stream."""
+        if self.single:
+            return coins_from(self.bits, lanes.n_fights)
+        return self.guarded(lanes, guard, lambda runs: runs.each(self.rng.bits, coins_from),
+                            bool)
+
+    def guarded(self, lanes: _Lanes, guard: np.ndarray | None, draw: Any, dtype: Any
+                ) -> np.ndarray:
+        """``draw(runs)`` for the lanes of the segments with a lane in ``guard``."""
+        runs = lanes.runs()
+        if guard is not None and len(runs.ids):
+            has = np.logical_or.reduceat(guard, runs.starts)
+            if not has.all():
+                out = np.zeros(lanes.n_fights, dtype)
+                out[np.repeat(has, runs.counts)] = draw(runs.where(has))
+                return out
+        return draw(runs)
 
     # --- selection helpers ---------------------------------------------------------------
+    def who(self, idx: np.ndarray, lanes: _Lanes) -> _Who:
+        return _Who(idx, self.n_slots, lanes.seg)
+
     def sel(self, xs: list[np.ndarray], who: _Who) -> np.ndarray:
         if self.n_slots == 2:
             return xs[0] + (xs[1] - xs[0]) * who.idx
@@ -648,8 +1017,10 @@ class _Kernel:
             out += xs[s] * who.hot[s]
         return out
 
-    def cst(self, tab: Sequence[int], who: _Who) -> Any:
+    def cst(self, tab: Any, who: _Who) -> Any:
         """``tab[who]`` per lane (a scalar when every slot has the same value)."""
+        if isinstance(tab, _Stack):
+            return tab.flat.take(who.key)
         first = tab[0]
         if all(v == first for v in tab):
             return np.int16(first)
@@ -657,14 +1028,44 @@ class _Kernel:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
         return np.asarray(tab, np.int16).take(who.idx)
 
-    def pair(self, tab: Sequence[Sequence[int]], x: _Who, y: _Who) -> Any:
+    def pair(self, tab: Any, x: _Who, y: _Who) -> Any:
         """``tab[x][y]`` per lane (x and y on opposite sides)."""
+        if isinstance(tab, _Stack):
+            return tab.flat.take(x.key * np.int32(self.n_slots) + y.idx)
         if self.n_slots == 2:
             if tab[0][1] == tab[1][0]:
                 return np.int16(tab[0][1])
             return np.int16(tab[0][1]) + np.int16(tab[1][0] - tab[0][1]) * x.idx
         flat = np.asarray(tab, np.int16).ravel()
         return flat.take(x.idx * self.n_slots + y.idx)
+
+    def at(self, value: Any, lanes: _Lanes, idx: np.ndarray | None = None) -> Any:
+        """One segment-wide value (an int, or a :class:`_Stack` by segment) per lane (of
+        the lanes ``idx``): a scalar where it is one value."""
+        if isinstance(value, _Stack):
+            seg = lanes.seg if idx is None else lanes.seg.take(idx)
+            return value.table.take(seg)
+        return np.int16(value)
+
+    def full(self, value: Any, lanes: _Lanes, dtype: Any) -> np.ndarray:
+        """:meth:`at` as an array over the lanes."""
+        if isinstance(value, _Stack):
+            return value.table.take(lanes.seg).astype(dtype)
+        return np.full(lanes.n_fights, value, dtype)
+
+    def lookup(self, tab: Any, seg: Any, index: np.ndarray) -> np.ndarray:
+        """``tab[index]`` per lane, ``index`` into its segment's raveled table (``seg``: the
+        lanes' segments, from :meth:`segs`)."""
+        if isinstance(tab, _Stack):
+            width = int(np.prod(tab.table.shape[1:]))
+            return tab.flat.take(seg * np.int32(width) + index)
+        return np.asarray(tab, np.int16).ravel().take(index)
+
+    def segs(self, lanes: _Lanes, idx: np.ndarray | None = None) -> np.ndarray | None:
+        """The segment of each lane (of the lanes ``idx``); ``None`` alone."""
+        if lanes.seg is None:
+            return None
+        return lanes.seg if idx is None else lanes.seg.take(idx)
 
     def setv(self, xs: list[np.ndarray], who: _Who, val: Any, mask: np.ndarray) -> None:
         for s in range(self.n_slots):
@@ -681,41 +1082,88 @@ class _Kernel:
                 xs[s] += (inc * m).astype(xs[s].dtype, copy=False)
 
     # --- the run -------------------------------------------------------------------------
-    def run(self, n: int) -> Outcomes:
-        """``n`` fights streamed through a batch of at most :data:`BATCH` lanes: a fight
-        that ends makes room for a new one, so the few long fights at the end of the run
-        hold up one tail of rounds, not one per batch."""
-        rules = self.rules
-        self.winner = np.zeros(n, np.int8)
-        self.rounds = np.zeros(n, np.int16)
-        self.cause = np.full(n, MAX_ROUNDS, np.int8)
-        started = min(n, BATCH)
-        lanes = self.start_lanes(np.arange(started, dtype=np.int32))
-        first_round_surprise = rules.ambush_rules == "first_round" and any(self.setup.surprised)
+    def run(self, sizes: Sequence[int]) -> list[Outcomes]:
+        """The fights of each segment (``sizes[s]`` of segment ``s``) streamed through a
+        batch of at most :data:`BATCH` lanes, finished fights dropped when a quarter of a
+        segment's lanes are done.  Alone, a segment larger than the batch refills lanes
+        with its later fights as they free up; in a batch of several segments (each at
+        most :data:`BATCH`), freed lanes take whole segments: so what a segment's lanes
+        draw never depends on the other segments."""
+        if not self.single:
+            assert max(sizes) <= BATCH, "a segment larger than the batch runs alone"
+        offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        total_fights = int(offsets[-1])
+        self.winner = np.zeros(total_fights, np.int8)
+        self.rounds = np.zeros(total_fights, np.int16)
+        self.cause = np.full(total_fights, MAX_ROUNDS, np.int8)
+        self.pending = [(s, int(offsets[s]), int(sizes[s])) for s in range(len(sizes))]
+        lanes = self.refill(None)
+        first_round_surprise = (self.rules.ambush_rules == "first_round"
+                                and any(self.setup.surprised))
         while lanes.n_fights:
             lanes.surprise = (lanes.round == 1) if first_round_surprise else None
             self.play_round(lanes)
             lanes.surprise = None
-            capped = ~lanes.done & (lanes.round >= rules.max_rounds)
-            if capped.any():
-                live = lanes.fight[capped]
-                self.winner[live] = Winner.DRAW
-                self.rounds[live] = rules.max_rounds
-                self.cause[live] = MAX_ROUNDS
-                lanes.done |= capped
+            self.cap(lanes)
             lanes.round += 1
-            if int(np.count_nonzero(lanes.done)) * 4 >= lanes.n_fights:
-                lanes.compress(~lanes.done)
-                if started < n:
-                    more = min(BATCH - lanes.n_fights, n - started)
-                    lanes.extend(self.start_lanes(np.arange(started, started + more,
-                                                        dtype=np.int32)))
-                    started += more
-        return Outcomes(self.winner, self.rounds, self.cause, CAUSES)
+            drop = self.finished(lanes)
+            if drop is not None:
+                lanes.compress(~drop)
+                lanes = self.refill(lanes)
+        return [Outcomes(self.winner[o:o + n], self.rounds[o:o + n], self.cause[o:o + n],
+                         CAUSES) for o, n in zip(offsets[:-1], sizes, strict=True)]
 
-    def start_lanes(self, fid: np.ndarray) -> _Lanes:
+    def cap(self, lanes: _Lanes) -> None:
+        """Fights at the last round end in a draw."""
+        max_rounds = self.rules.max_rounds
+        capped = ~lanes.done & (lanes.round >= max_rounds)
+        if capped.any():
+            live = lanes.fight[capped]
+            self.winner[live] = Winner.DRAW
+            self.rounds[live] = max_rounds
+            self.cause[live] = MAX_ROUNDS
+            lanes.done |= capped
+
+    def finished(self, lanes: _Lanes) -> np.ndarray | None:
+        """The done lanes of the segments a quarter of whose lanes are done (``None``:
+        none to drop)."""
+        if self.single:
+            return lanes.done if int(np.count_nonzero(lanes.done)) * 4 >= lanes.n_fights \
+                else None
+        here = np.bincount(lanes.seg, minlength=self.n_segments)
+        done = np.bincount(lanes.seg[lanes.done], minlength=self.n_segments)
+        drop = lanes.done & (done * 4 >= here).take(lanes.seg)
+        return drop if drop.any() else None
+
+    def refill(self, lanes: _Lanes | None) -> _Lanes:
+        """Fresh fights in the free lanes: the next fights of a lone segment, or the next
+        whole segments that fit."""
+        room = BATCH - (lanes.n_fights if lanes is not None else 0)
+        fid, seg = [], []
+        while self.pending and room > 0:
+            s, start, n = self.pending[0]
+            take = min(n, room) if self.single else n
+            if take > room:
+                break
+            fid.append(np.arange(start, start + take, dtype=np.int32))
+            seg.append(np.full(take, s, np.int32))
+            room -= take
+            if take == n:
+                self.pending.pop(0)
+            else:
+                self.pending[0] = (s, start + take, n - take)
+        if not fid:
+            return lanes if lanes is not None else self.start_lanes(
+                np.zeros(0, np.int32), np.zeros(0, np.int32))
+        new = self.start_lanes(np.concatenate(fid), np.concatenate(seg))
+        if lanes is None:
+            return new
+        lanes.extend(new)
+        return lanes
+
+    def start_lanes(self, fid: np.ndarray, seg: np.ndarray) -> _Lanes:
         """Fresh fights, through the ambush if anyone is surprised (5.21 default)."""
-        lanes = self.new_lanes(fid)
+        lanes = self.new_lanes(fid, seg)
         if self.rules.ambush_rules == "free_attack" and any(self.setup.surprised):
             lanes.surprise = np.ones(lanes.n_fights, bool)
             self.ambush(lanes)
@@ -725,46 +1173,58 @@ class _Kernel:
             lanes.round += 1
         return lanes
 
-    def new_lanes(self, fid: np.ndarray) -> _Lanes:
+    def new_lanes(self, fid: np.ndarray, seg: np.ndarray) -> _Lanes:
         setup, n_slots, m = self.setup, self.n_slots, len(fid)
         lanes = _Lanes()
         lanes.n_fights = m
         lanes.fight = fid
+        lanes.seg = None if self.single else seg
         lanes.done = np.zeros(m, bool)
         lanes.round = np.ones(m, np.int16)
         full = (1 << n_slots) - 1
         lanes.wound_points = [np.zeros(m, np.int32) for _ in range(n_slots)]
         lanes.standing = [np.ones(m, np.int8) for _ in range(n_slots)]
-        lanes.skill_situation = [np.full(m, setup.situation_skill[full][i], np.int16)
+        lanes.skill_situation = [self.full(setup.situation_skill[full][i], lanes, np.int16)
                                  for i in range(n_slots)]
         if any(setup.untrained):
-            n, sides, plus = R.natural_dice(self.rules.untrained_skill)
-            lanes.natural_skill = []
-            for i in range(n_slots):
-                natural = np.zeros(m, np.int16)
-                if setup.untrained[i]:
-                    natural += np.int16(plus)
-                    for _ in range(n):
-                        natural += (uniform(self.bits, m, sides) % sides).astype(np.int16) + 1
-                lanes.natural_skill.append(natural)
-                lanes.skill_situation[i] += natural
+            self.natural_skills(lanes)
         if DODGE in setup.kinds or DODGE in setup.shot_kinds:
-            lanes.dodge_situation = [np.full(m, setup.situation_dodge[full][i], np.int16)
+            lanes.dodge_situation = [self.full(setup.situation_dodge[full][i], lanes, np.int16)
                                      for i in range(n_slots)]
         lanes.defences = [np.zeros(m, np.int16) for _ in range(n_slots)]
         if self.own_const is None:
             lanes.own_penalty = [np.zeros(m, np.int16) for _ in range(n_slots)]
-        lanes.attack_type = [np.full(m, self.type_const[i] if self.static_types else 0, np.int16)
-                 for i in range(n_slots)]
+        lanes.attack_type = [self.full(self.type_const[i] if self.static_types else 0, lanes,
+                                       np.int16) for i in range(n_slots)]
         lanes.damage = [np.zeros(m, np.int16) for _ in range(n_slots)]
         lanes.strike_rank = [np.zeros(m, np.int16) for _ in range(n_slots)]
-        lanes.dice = [np.full(m, setup.dice[i], np.int8) for i in range(n_slots)]
+        lanes.dice = [self.full(setup.dice[i], lanes, np.int8) for i in range(n_slots)]
+        self.optional_state(lanes)
+        return lanes
+
+    def natural_skills(self, lanes: _Lanes) -> None:
+        """An untrained fighter's skill, rolled for the fight."""
+        n, sides, plus = R.natural_dice(self.rules.untrained_skill)
+        lanes.natural_skill = []
+        for i in range(self.n_slots):
+            natural = np.zeros(lanes.n_fights, np.int16)
+            if self.setup.untrained[i]:
+                natural += np.int16(plus)
+                for _ in range(n):
+                    natural += (self.words(lanes, sides) % sides).astype(np.int16) + 1
+            lanes.natural_skill.append(natural)
+            lanes.skill_situation[i] += natural
+
+    def optional_state(self, lanes: _Lanes) -> None:
+        """The state of mechanisms somebody in the matchup can trigger."""
+        setup, n_slots, m = self.setup, self.n_slots, lanes.n_fights
         if self.rules.carry_mode == "keep":
             lanes.kept_bonus = [np.zeros(m, np.int16) for _ in range(n_slots)]
         if setup.any_disarm:
             lanes.disarmed = [np.zeros(m, np.int8) for _ in range(n_slots)]
         if setup.any_berserk:
-            lanes.berserk = [np.full(m, setup.berserk_start[i], np.int8) for i in range(n_slots)]
+            lanes.berserk = [self.full(setup.berserk_start[i], lanes, np.int8)
+                             for i in range(n_slots)]
         if setup.any_behind:
             lanes.behind = [np.full(m, -1, np.int16) for _ in range(n_slots)]
             lanes.behind_round = [np.zeros(m, np.int16) for _ in range(n_slots)]
@@ -777,9 +1237,8 @@ class _Kernel:
         if self.rules.action_economy == "budget":
             lanes.remaining = [np.zeros(m, np.int16) for _ in range(n_slots)]
         if setup.ranged:
-            lanes.ammo = [np.full(m, setup.ammo[i], np.int16) for i in range(n_slots)]
-            lanes.ready = [np.full(m, setup.reload[i], np.int16) for i in range(n_slots)]
-        return lanes
+            lanes.ammo = [self.full(setup.ammo[i], lanes, np.int16) for i in range(n_slots)]
+            lanes.ready = [self.full(setup.reload[i], lanes, np.int16) for i in range(n_slots)]
 
     # --- one round -----------------------------------------------------------------------
     def play_round(self, lanes: _Lanes) -> None:
@@ -791,8 +1250,8 @@ class _Kernel:
         if rules.action_economy == "budget":
             self.budget_round(lanes)
         elif n_slots == 2 and self.static_types:
-            first = _Who(self.duel_first(lanes), n_slots)
-            second = _Who(1 - first.idx, n_slots)
+            first = self.who(self.duel_first(lanes), lanes)
+            second = self.who(1 - first.idx, lanes)
             for _ in range(rules.attacks_per_round):
                 self.act(lanes, first)
                 self.act(lanes, second)
@@ -817,7 +1276,7 @@ class _Kernel:
             actor = np.zeros(lanes.n_fights, np.int16)
             for i in range(1, n_slots):
                 actor += np.int16(i) * (ranks[i] == k)
-            order.append(_Who(actor, n_slots))
+            order.append(self.who(actor, lanes))
         return order
 
     def initiative(self, lanes: _Lanes) -> None:
@@ -826,14 +1285,15 @@ class _Kernel:
         keep = self.rules.carry_mode == "keep"
         for i in range(self.n_slots):
             dice = lanes.dice[i]
-            base = np.int16(setup.base_strike_rank[i])
+            base = self.at(setup.base_strike_rank[i], lanes)
             # carry_mode="keep": a fight's dice are rolled once, in its first round, and
             # their bonus is kept (dice 0 afterwards)
             fixed = lanes.kept_bonus[i] + base if keep else base
             if not dice.any():
                 lanes.strike_rank[i][:] = fixed
                 continue
-            bonus, kept = initiative_dice(self.bits, dice)
+            bonus, kept = initiative_from(self.words(lanes, 1296, None if self.single
+                                                     else dice != 0), dice)
             np.add(bonus, fixed, out=lanes.strike_rank[i])
             if keep:
                 lanes.kept_bonus[i] += bonus
@@ -847,8 +1307,9 @@ class _Kernel:
                     lanes.strike_rank[i] += extra
 
     def ranks(self, lanes: _Lanes, primary: list[np.ndarray], eligible: list[np.ndarray] | None
-              = None) -> list[np.ndarray]:
-        """Acting rank of each slot (0 acts first): Strike Rank, the tie-breaks, slot."""
+              = None, guard: np.ndarray | None = None) -> list[np.ndarray]:
+        """Acting rank of each slot (0 acts first): Strike Rank, the tie-breaks, slot
+        (a random tie-break drawn for the segments with a lane in ``guard``)."""
         setup, n_slots = self.setup, self.n_slots
         keys = []
         rand = None
@@ -859,14 +1320,12 @@ class _Kernel:
                     cost = np.int64(COST_TOP) - self.cost_of(lanes, i)
                     key = (key << 6) | cost
                 elif tb == "dex":
-                    key = (key << 7) | setup.dex[i]
+                    key = (key << 7) | self.at(setup.dex[i], lanes)
                 elif tb == "agility":
-                    key = (key << 7) | setup.agility[i]
+                    key = (key << 7) | self.at(setup.agility[i], lanes)
                 else:
                     if rand is None:
-                        rand = [(self.bits.random_raw(lanes.n_fights)
-                                 >> np.uint64(33)).astype(np.int64)
-                                for _ in range(n_slots)]
+                        rand = [self.raw31(lanes, guard) for _ in range(n_slots)]
                     key = (key << 31) | rand[i]
             key = (key << 4) | (15 - i)  # up to 12 slots
             dead = lanes.standing[i] == 0
@@ -888,36 +1347,27 @@ class _Kernel:
 
     def duel_first(self, lanes: _Lanes) -> np.ndarray:
         """Slot (0 or 1) that acts first in each duel: higher Strike Rank, then the
-        tie-breaks, all constants here but the random one (000.2.4)."""
-        setup = self.setup
+        tie-breaks, all constants here but the random one (000.2.4, :func:`_duel_tie`)."""
         sr0, sr1 = lanes.strike_rank
         first = sr1 > sr0
         tie = sr1 == sr0
-        for tb in self.rules.sr_tiebreak:
-            if tb == "random":
-                words = self.bits.random_raw((lanes.n_fights + 63) // 64)
-                coin = np.unpackbits(words.view(np.uint8),
-                                     count=lanes.n_fights).view(bool)
-                first |= tie & coin
-                break
-            if tb == "action_cost":
-                v0 = -setup.cost[0][self.type_const[0]]
-                v1 = -setup.cost[1][self.type_const[1]]
-            elif tb == "dex":
-                v0, v1 = setup.dex
-            else:
-                v0, v1 = setup.agility
-            if v1 > v0:
-                first |= tie
-            if v1 != v0:
-                break
+        if isinstance(self.duel_tie, _Stack):
+            rule = self.at(self.duel_tie, lanes)
+            first |= tie & (rule > 0)
+            if bool((self.duel_tie.table < 0).any()):
+                first |= tie & (rule < 0) & self.coins(lanes, rule < 0)
+        elif self.duel_tie < 0:
+            first |= tie & self.coins(lanes)
+        elif self.duel_tie:
+            first |= tie
         return first.view(np.int8)
 
     def cost_of(self, lanes: _Lanes, i: int, budget: bool = False) -> np.ndarray:
         """Action cost of slot ``i``'s attack per lane (``budget``: the Actions it spends)."""
         c = self.setup.budget_cost[i] if budget else self.setup.cost[i]
         t = np.maximum(lanes.attack_type[i], 0)
-        return np.int64(c[0]) + (t == 1) * np.int64(c[1] - c[0]) + (t == 2) * np.int64(c[2] - c[0])
+        c0, c1, c2 = (self.at(c[j], lanes).astype(np.int64) for j in range(3))
+        return c0 + (t == 1) * (c1 - c0) + (t == 2) * (c2 - c0)
 
     def round_targets(self, lanes: _Lanes) -> None:
         setup = self.setup
@@ -964,7 +1414,7 @@ class _Kernel:
         policy = setup.target_policy[i]
         if policy == 0:
             count = sum(c.astype(np.int16) for c in cand)
-            r, _ = split(self.uniform(m, 60), 60)
+            r, _ = split(self.words_at(lanes, idx, 60), 60)
             r = r.astype(np.int16) % np.maximum(count, 1)  # 60: a multiple of 1, 2, ..., 6
             cum = np.zeros(m, np.int16)
             for j, c in zip(foes, cand, strict=True):
@@ -974,8 +1424,9 @@ class _Kernel:
             return out
         best = np.full(m, 1 << 30 if policy == 1 else -(1 << 30), np.int64)
         for j, c in zip(foes, cand, strict=True):
-            left = np.int64(setup.unconscious_at[j]) - lanes.wound_points[j].take(idx)
-            key = left * 256 + setup.skill[j]
+            left = self.at(setup.unconscious_at[j], lanes, idx).astype(np.int64) \
+                - lanes.wound_points[j].take(idx)
+            key = left * 256 + self.at(setup.skill[j], lanes, idx)
             better = c & ((key < best) if policy == 1 else (key > best))
             best[better] = key[better]
             out[better] = j
@@ -991,10 +1442,9 @@ class _Kernel:
             typ: np.ndarray
             if setup.groups:
                 t = np.maximum(lanes.target[i], 0)
-                tab = np.asarray([setup.best[i][j][0] for j in range(n_slots)], np.int16)
-                typ = tab.take(t)
+                typ = self.lookup(_column(setup.best[i], 0), self.segs(lanes), t)
             else:
-                typ = np.full(lanes.n_fights, setup.best[i][1 - i][0], np.int16)
+                typ = self.full(setup.best[i][1 - i][0], lanes, np.int16)
             if lanes.disarmed is not None:
                 typ[lanes.disarmed[i] != 0] = -1
             lanes.attack_type[i] = typ
@@ -1003,9 +1453,8 @@ class _Kernel:
     def type_effects(self, lanes: _Lanes, i: int, whole: bool) -> None:
         setup = self.setup
         typ = lanes.attack_type[i]
-        d = setup.damage_mod[i]
-        lanes.damage[i] = (np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0])
-                    + (typ == 2) * np.int16(d[2] - d[0]))
+        d0, d1, d2 = (self.at(setup.damage_mod[i][t], lanes) for t in range(3))
+        lanes.damage[i] = d0 + (typ == 1) * (d1 - d0) + (typ == 2) * (d2 - d0)
         if whole and setup.any_own_penalty:
             lanes.own_penalty[i] = (typ == 1) * np.int16(-5) + (typ == 2) * np.int16(-10)
         elif not whole:
@@ -1028,7 +1477,7 @@ class _Kernel:
                     & (lanes.attack_type[h] >= 0)
                 if not at.any():
                     continue
-                tw = _Who(np.maximum(targets[h], 0), n_slots)
+                tw = self.who(np.maximum(targets[h], 0), lanes)
                 holds = at & (self.sel(lanes.standing, tw) != 0) \
                     & (self.sel(ranks16, tw) > k) & (self.sel(holding, tw) == 0)
                 holding[h] |= holds.astype(np.int8)
@@ -1039,15 +1488,15 @@ class _Kernel:
         for i in range(n_slots):
             key = ranks16[i] * np.int16(n_slots + 1) + np.int16(n_slots)
             if setup.hold[i] and holding[i].any():
-                tw = _Who(np.maximum(targets[i], 0), n_slots)
+                tw = self.who(np.maximum(targets[i], 0), lanes)
                 held = holding[i] != 0
                 key = np.where(held, self.sel(ranks16, tw) * np.int16(n_slots + 1) + ranks16[i],
                                key).astype(np.int16)
                 # the best answer to the type the target declared
                 declared = self.sel(lanes.attack_type, tw)
                 answer = held & (declared >= 0)
-                flat = np.asarray(setup.best[i], np.int16).ravel()  # [target][k]
-                new = flat.take(tw.idx * 4 + np.maximum(declared, 0) + 1)
+                new = self.lookup(setup.best[i], self.segs(lanes),  # [target][k]
+                                  tw.idx * 4 + np.maximum(declared, 0) + 1)
                 lanes.attack_type[i] = np.where(answer, new, lanes.attack_type[i]).astype(np.int16)
                 self.type_effects(lanes, i, whole)
             keys.append(key)
@@ -1068,13 +1517,16 @@ class _Kernel:
             costs = [self.cost_of(lanes, i, budget=True).astype(np.int16) for i in range(n_slots)]
             elig = [(lanes.standing[i] != 0) & (lanes.remaining[i] >= costs[i]) & ~lanes.done
                     for i in range(n_slots)]
-            if not any(e.any() for e in elig):
+            someone = elig[0].copy()
+            for e in elig[1:]:
+                someone |= e
+            if not someone.any():
                 return
-            ranks = self.ranks(lanes, lanes.remaining, elig)
+            ranks = self.ranks(lanes, lanes.remaining, elig, someone)
             actor = np.zeros(lanes.n_fights, np.int16)
             for i in range(1, n_slots):
                 actor += np.int16(i) * (ranks[i] == 0)
-            who = _Who(actor, n_slots)
+            who = self.who(actor, lanes)
             anyone = np.zeros(lanes.n_fights, bool)
             for i in range(n_slots):
                 go = elig[i] & who.hot[i]
@@ -1100,9 +1552,9 @@ class _Kernel:
         """The target of ``who`` in lanes ``go``, re-picked where it has fallen (groups)."""
         n_slots = self.n_slots
         if not self.setup.groups:
-            return go, _Who(1 - who.idx, n_slots)
+            return go, self.who(1 - who.idx, lanes)
         tgt = self.sel(lanes.target, who)
-        tw = _Who(np.maximum(tgt, 0), n_slots)
+        tw = self.who(np.maximum(tgt, 0), lanes)
         bad = go & ((tgt < 0) | (self.sel(lanes.standing, tw) == 0))
         if bad.any():
             for i in range(n_slots):
@@ -1111,7 +1563,7 @@ class _Kernel:
                     lanes.target[i][refit] = self.pick(lanes, i, refit)
             tgt = self.sel(lanes.target, who)
             go = go & (tgt >= 0)
-            tw = _Who(np.maximum(tgt, 0), n_slots)
+            tw = self.who(np.maximum(tgt, 0), lanes)
         return go, tw
 
     def act(self, lanes: _Lanes, who: _Who, extra: np.ndarray | None = None) -> None:
@@ -1143,10 +1595,11 @@ class _Kernel:
                            if lanes.disarmed is not None else front | reach)
         if not go.any():
             return
+        guard = go  # the draws of the attack: for the segments with a lane in it
         go, tw = self.target_of(lanes, who, go)
         if unarmed is not None:
             unarmed &= go
-            go &= ~unarmed
+            go = go & ~unarmed
             if unarmed.any():
                 dmg = self.cst(setup.unarmed_damage, who) + self.pair(
                     setup.unarmed_damage_bonus, who, tw)
@@ -1155,6 +1608,7 @@ class _Kernel:
                             totals=setup.unarmed_attack_total, ctx="unarmed_")
             if not go.any():
                 return
+            guard = go
         if self.after_attack and setup.any_own_penalty:
             # the swing / blow penalty starts with the attack (attack_penalty_scope)
             for i in range(n_slots):
@@ -1173,7 +1627,7 @@ class _Kernel:
         dmg = self.cst(self.damage_const, who) if self.static_types else self.sel(lanes.damage, who)
         dmg = self.lang_damage(lanes, dmg + self.pair(setup.damage_bonus, who, tw), "damage",
                                who, tw)
-        self.attack(lanes, go, who, tw, dmg, 0, behind=behind)
+        self.attack(lanes, go, who, tw, dmg, 0, behind=behind, guard=guard)
 
     def lang_damage(self, lanes: _Lanes, dmg: Any, key: str, who: _Who, tw: _Who) -> Any:
         """``dmg`` with the per-fight damage rows of ``key`` added (int16)."""
@@ -1199,8 +1653,8 @@ class _Kernel:
             self.round_targets(lanes)
         self.commit_types(lanes)  # the melee type's action cost breaks Strike Rank ties
         if n_slots == 2 and self.static_types:
-            first = _Who(self.duel_first(lanes), n_slots)
-            order = [first, _Who(1 - first.idx, n_slots)]
+            first = self.who(self.duel_first(lanes), lanes)
+            order = [first, self.who(1 - first.idx, lanes)]
         else:
             order = self.sr_order(lanes)
         for who in order:
@@ -1227,7 +1681,7 @@ class _Kernel:
         self.setv(lanes.ready, who, 0, go)
         self.addv(lanes.ammo, who, np.int16(-1), go)
         m = lanes.n_fights
-        x, y = opposed_dice(self.bits, m)
+        x, y = opposed_from(self.words(lanes, 400, go))
         a_total = self.pair(setup.shot_total, who, d) + self.sel(lanes.skill_situation, who) + x
         a_total = self.lang_add(lanes, a_total, "shot", who, d)
         sk_d = self.sel(lanes.skill_situation, d)
@@ -1244,9 +1698,7 @@ class _Kernel:
                 tot = tot + ndef * self.cst(setup.step[k], d)
             no = None
             if bers is not None:
-                b0 = self.cst([setup.berserker_mod[k][i][0] for i in range(self.n_slots)], d)
-                b1 = self.cst([setup.berserker_mod[k][i][1] for i in range(self.n_slots)], d)
-                tot = tot + b0 + (b1 - b0) * bers
+                tot = tot + self.berserker(k, d, bers)
                 if k == DODGE:
                     no = bers != 0
             if k == WEAPON_PARRY and lanes.disarmed is not None:
@@ -1272,7 +1724,7 @@ class _Kernel:
                 defended &= self.cst(setup.undefending, d) == 0
         margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
-            self.break_ties(margin, go & defended)
+            self.break_ties(lanes, margin, go & defended)
         self.addv(lanes.defences, d, 1, go & defended)
         hit = go & (~defended | (margin > 0))
         if self.lang is not None:
@@ -1285,6 +1737,13 @@ class _Kernel:
         self.wound(lanes, hit, who, d, dmg, self.blocks(hit & defended, margin), None)
         if self.lang is not None:
             self.lang.fire(self, lanes, "shot_hit", hit, who, d)
+
+    def berserker(self, k: int, d: _Who, berserk: np.ndarray) -> Any:
+        """The berserker modifier on ``d``'s defence of kind ``k``, berserk or not."""
+        mods = self.setup.berserker_mod[k]
+        b0 = self.cst(_column(mods, 0), d)
+        b1 = self.cst(_column(mods, 1), d)
+        return b0 + (b1 - b0) * berserk
 
     def blocks(self, hit: np.ndarray, margin: np.ndarray) -> np.ndarray | None:
         """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
@@ -1315,13 +1774,12 @@ class _Kernel:
             go = (lanes.standing[i] != 0) & ~lanes.done & (t >= 0)
             if not go.any():
                 continue
-            who = _Who(np.full(lanes.n_fights, i, np.int16), n_slots)
-            tw = _Who(np.maximum(t, 0), n_slots)
-            flat = np.asarray([setup.best[i][j][0] for j in range(n_slots)], np.int16)
-            typ = flat.take(tw.idx)
-            d = setup.damage_mod[i]
-            dmg = np.int16(d[0]) + (typ == 1) * np.int16(d[1] - d[0]) \
-                + (typ == 2) * np.int16(d[2] - d[0]) + self.pair(setup.damage_bonus, who, tw)
+            who = self.who(np.full(lanes.n_fights, i, np.int16), lanes)
+            tw = self.who(np.maximum(t, 0), lanes)
+            typ = self.lookup(_column(setup.best[i], 0), self.segs(lanes), tw.idx)
+            d0, d1, d2 = (self.at(setup.damage_mod[i][x], lanes) for x in range(3))
+            dmg = d0 + (typ == 1) * (d1 - d0) + (typ == 2) * (d2 - d0) \
+                + self.pair(setup.damage_bonus, who, tw)
             dmg = self.lang_damage(lanes, dmg.astype(np.int16), "damage", who, tw)
             self.wound(lanes, go, who, tw, dmg, None, None)
             if self.lang is not None:
@@ -1330,113 +1788,19 @@ class _Kernel:
     # --- an attack -----------------------------------------------------------------------
     def attack(self, lanes: _Lanes, go: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray, depth: int,
                *, behind: np.ndarray | None = None, no_parry: np.ndarray | None = None,
-               totals: Sequence[Sequence[int]] | None = None, ctx: str = "") -> None:
+               totals: Any = None, ctx: str = "", guard: np.ndarray | None = None) -> None:
         """Attack of ``a`` on ``d`` in the lanes ``go`` (000.3-000.6), and its sequels;
-        ``ctx`` ``"unarmed_"`` for an attack with the unarmed move (its rows)."""
+        ``ctx`` ``"unarmed_"`` for an attack with the unarmed move (its rows); the dice are
+        drawn for the segments with a lane in ``guard`` (default ``go``)."""
         setup, rules = self.setup, self.rules
-        m = lanes.n_fights
-        undefended = None
-        if lanes.surprise is not None:
-            undefended = lanes.surprise & (self.cst(setup.surprised, d) != 0)
-        x, y = opposed_dice(self.bits, m)
-        a_total = (self.pair(totals or setup.attack_total, a, d)
+        x, y = opposed_from(self.words(lanes, 400, go if guard is None else guard))
+        a_total = (self.pair(totals if totals is not None else setup.attack_total, a, d)
                    + self.sel(lanes.skill_situation, a) + x)
         a_total = self.lang_add(lanes, a_total, ctx + "attack", a, d)
-        # the defender's options (000.5): static part + situation + own type penalty +
-        # cumulative penalty + berserker modifiers; unavailable ones at UNAVAILABLE
-        sk_d = self.sel(lanes.skill_situation, d)
-        dg_d = self.sel(lanes.dodge_situation, d) if lanes.dodge_situation is not None else None
-        ndef = self.sel(lanes.defences, d)
-        own = self.own_of(lanes, d)
-        bers = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
-        blocked_parry = behind if no_parry is None else (
-            no_parry if behind is None else (behind | no_parry))
-        dis_d = self.sel(lanes.disarmed, d) != 0 if lanes.disarmed is not None else None
-        crip_d = self.sel(lanes.crippled, d) if lanes.crippled is not None else None
-        best_score = None
-        kind = np.zeros(m, np.int8)
-        d_fixed = np.zeros(m, np.int16)
-        if self.single_kind is not None:
-            k = self.single_kind
-            d_fixed = self.pair(setup.defence_total[k], d, a) + (dg_d if k == DODGE else sk_d)
-            d_fixed = self.lang_add(lanes, d_fixed, KR.defence_key(k), d, a)
-            if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
-                d_fixed += own
-            if any(setup.step[k]):
-                d_fixed += ndef * self.cst(setup.step[k], d)
-            kind[:] = k
-        for k in (setup.kinds if self.single_kind is None else ()):
-            sit = self.lang_add(lanes, dg_d if k == DODGE else sk_d, KR.defence_key(k), d, a)
-            tot = self.pair(setup.defence_total[k], d, a) + sit
-            if behind is not None and k in (DODGE, BLOCK):
-                # at half skill: the skill halved, or the whole with situation and wounds
-                if rules.half_skill_mode == "with_mods":
-                    half = tot // 2
-                else:
-                    half = self.pair(setup.defence_half[k], d, a) + sit
-                    if k == BLOCK and lanes.natural_skill is not None:
-                        natural = self.sel(lanes.natural_skill, d)  # halved like a skill
-                        half = half - (natural - natural // 2)
-                tot = tot + (half - tot) * behind
-            if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
-                tot += own
-            step = setup.step[k]
-            if any(step) and ndef.any():
-                tot += ndef * self.cst(step, d)
-            if bers is not None:
-                b0 = self.cst([setup.berserker_mod[k][i][0] for i in range(self.n_slots)], d)
-                b1 = self.cst([setup.berserker_mod[k][i][1] for i in range(self.n_slots)], d)
-                tot += b0 + (b1 - b0) * bers
-            # dynamic availability
-            no = None
-            if k in (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY) and blocked_parry is not None:
-                no = blocked_parry.copy()
-            if k in (WEAPON_PARRY, BOTH_PARRY):
-                if dis_d is not None:
-                    no = dis_d if no is None else (no | dis_d)
-                if crip_d is not None:
-                    c = (crip_d & 1) != 0
-                    no = c if no is None else (no | c)
-            if k in (SHIELD_PARRY, BOTH_PARRY):
-                if crip_d is not None:
-                    c = (crip_d & 2) != 0
-                    no = c if no is None else (no | c)
-                if lanes.shield_foes is not None:
-                    c = ~self.shield_ok(lanes, d, a)
-                    no = c if no is None else (no | c)
-            if k == DODGE:
-                if bers is not None:
-                    c = bers != 0
-                    no = c if no is None else (no | c)
-                if crip_d is not None:
-                    c = (crip_d & 4) != 0
-                    no = c if no is None else (no | c)
-            if no is not None:
-                tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
-            pref = setup.preferred[k]
-            score = tot + self.cst(pref, d) if any(pref) else tot
-            if best_score is None:
-                best_score = score
-                d_fixed = tot
-                kind[:] = k
-            else:
-                better = score > best_score
-                best_score = np.maximum(best_score, score)
-                d_fixed = d_fixed + (tot - d_fixed) * better
-                kind += ((k - kind) * better).astype(np.int8)
-        if self.single_kind is not None:
-            defended = np.ones(m, bool)
-        elif best_score is None:
-            defended = np.zeros(m, bool)
-        else:
-            defended = best_score > DEFENDED
-            if any(setup.undefending):
-                defended &= self.cst(setup.undefending, d) == 0
-        if undefended is not None:
-            defended &= ~undefended
+        kind, d_fixed, defended = self.defence(lanes, a, d, behind, no_parry)
         margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
-            self.break_ties(margin, go & defended)
+            self.break_ties(lanes, margin, go & defended)
         active_def = go & defended
         self.addv(lanes.defences, d, 1, active_def)
         if lanes.shield_foes is not None:
@@ -1458,15 +1822,120 @@ class _Kernel:
                 self.lang.fire(self, lanes, ctx + "hit", hit, a, d)
         # defences that succeeded
         miss = go & defended & ~hit
-        if not miss.any():
-            return
+        if miss.any():
+            self.defended(lanes, miss, a, d, dmg, -margin, kind, depth, ctx)
+
+    def defence(self, lanes: _Lanes, a: _Who, d: _Who, behind: np.ndarray | None,
+                no_parry: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The defender's choice (000.5) per lane: (kind, its total, defended at all)."""
+        setup, m = self.setup, lanes.n_fights
+        kind = np.zeros(m, np.int8)
+        if self.single_kind is not None:
+            k = self.single_kind
+            kind[:] = k
+            return kind, self.defence_total(lanes, k, a, d, None), np.ones(m, bool)
+        blocked_parry = behind if no_parry is None else (
+            no_parry if behind is None else (behind | no_parry))
+        best_score = None
+        d_fixed: Any = np.zeros(m, np.int16)
+        for k in setup.kinds:
+            tot = self.defence_total(lanes, k, a, d, behind)
+            no = self.unavailable(lanes, k, a, d, blocked_parry)
+            if no is not None:
+                tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
+            pref = setup.preferred[k]
+            score = tot + self.cst(pref, d) if any(pref) else tot
+            if best_score is None:
+                best_score = score
+                d_fixed = tot
+                kind[:] = k
+            else:
+                better = score > best_score
+                best_score = np.maximum(best_score, score)
+                d_fixed = d_fixed + (tot - d_fixed) * better
+                kind += ((k - kind) * better).astype(np.int8)
+        if best_score is None:
+            defended = np.zeros(m, bool)
+        else:
+            defended = best_score > DEFENDED
+            if any(setup.undefending):
+                defended &= self.cst(setup.undefending, d) == 0
+        if lanes.surprise is not None:
+            defended &= ~(lanes.surprise & (self.cst(setup.surprised, d) != 0))
+        return kind, d_fixed, defended
+
+    def defence_total(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
+                      behind: np.ndarray | None) -> Any:
+        """``d``'s total on a defence of kind ``k`` against ``a``: static part + situation
+        (halved from behind) + own type penalty + cumulative penalty + berserker modifier."""
+        setup, rules = self.setup, self.rules
+        sit = (self.sel(lanes.dodge_situation, d) if k == DODGE
+               else self.sel(lanes.skill_situation, d))
+        sit = self.lang_add(lanes, sit, KR.defence_key(k), d, a)
+        tot = self.pair(setup.defence_total[k], d, a) + sit
+        if behind is not None and k in (DODGE, BLOCK):
+            # at half skill: the skill halved, or the whole with situation and wounds
+            if rules.half_skill_mode == "with_mods":
+                half = tot // 2
+            else:
+                half = self.pair(setup.defence_half[k], d, a) + sit
+                if k == BLOCK and lanes.natural_skill is not None:
+                    natural = self.sel(lanes.natural_skill, d)  # halved like a skill
+                    half = half - (natural - natural // 2)
+            tot = tot + (half - tot) * behind
+        own = self.own_of(lanes, d)
+        if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
+            tot += own
+        step = setup.step[k]
+        if any(step):
+            ndef = self.sel(lanes.defences, d)
+            if ndef.any():
+                tot += ndef * self.cst(step, d)
+        if lanes.berserk is not None and self.single_kind is None:
+            tot += self.berserker(k, d, self.sel(lanes.berserk, d))
+        return tot
+
+    def unavailable(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
+                    blocked_parry: np.ndarray | None) -> np.ndarray | None:
+        """Lanes where ``d`` cannot make a defence of kind ``k`` now (``None``: none)."""
+        no = None
+
+        def add(c: np.ndarray) -> None:
+            nonlocal no
+            no = c if no is None else (no | c)
+
+        crip_d = self.sel(lanes.crippled, d) if lanes.crippled is not None else None
+        if k in (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY) and blocked_parry is not None:
+            add(blocked_parry.copy())
+        if k in (WEAPON_PARRY, BOTH_PARRY):
+            if lanes.disarmed is not None:
+                add(self.sel(lanes.disarmed, d) != 0)
+            if crip_d is not None:
+                add((crip_d & 1) != 0)
+        if k in (SHIELD_PARRY, BOTH_PARRY):
+            if crip_d is not None:
+                add((crip_d & 2) != 0)
+            if lanes.shield_foes is not None:
+                add(~self.shield_ok(lanes, d, a))
+        if k == DODGE:
+            if lanes.berserk is not None:
+                add(self.sel(lanes.berserk, d) != 0)
+            if crip_d is not None:
+                add((crip_d & 4) != 0)
+        return no
+
+    def defended(self, lanes: _Lanes, miss: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
+                 won: np.ndarray, kind: np.ndarray, depth: int, ctx: str) -> None:
+        """The sequels of the defences that succeeded in the lanes ``miss`` (by ``won``):
+        the double Armour block, getting behind after a dodge, a riposte or disarm after
+        a parry (000.6)."""
+        setup, rules = self.setup, self.rules
         if self.lang is not None:
             self.lang.fire(self, lanes, ctx + "miss", miss, a, d)
         if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
             dbl = miss & (kind == BLOCK)
             if dbl.any():
                 self.wound(lanes, dbl, a, d, dmg, None, 2)
-        won = -margin
         need = T.OVERPOWER_BLOCK + int(rules.overpower_strict)
         big = miss & (won >= need)
         if not big.any():
@@ -1497,10 +1966,10 @@ class _Kernel:
             count += (mask >> b) & 1
         return seen | (count < self.cst(setup.shield_opponents, d))
 
-    def break_ties(self, margin: np.ndarray, lanes: np.ndarray) -> None:
-        tie = np.flatnonzero(lanes & (margin == 0))
+    def break_ties(self, lanes: _Lanes, margin: np.ndarray, among: np.ndarray) -> None:
+        tie = np.flatnonzero(among & (margin == 0))
         while len(tie):
-            x, y = opposed_dice(self.bits, len(tie))
+            x, y = opposed_from(self.words_at(lanes, tie, 400))
             margin[tie] += x - y
             tie = tie[margin[tie] == 0]
 
@@ -1515,13 +1984,11 @@ class _Kernel:
         if rules.swing_penalty_armour_block and setup.any_own_penalty:
             tot += self.own_of(lanes, d)
         if lanes.berserk is not None:
-            b0 = self.cst([setup.berserker_mod[BLOCK][i][0] for i in range(self.n_slots)], d)
-            b1 = self.cst([setup.berserker_mod[BLOCK][i][1] for i in range(self.n_slots)], d)
-            tot += b0 + (b1 - b0) * self.sel(lanes.berserk, d)
-        _, y = opposed_dice(self.bits, lanes.n_fights)
+            tot += self.berserker(BLOCK, d, self.sel(lanes.berserk, d))
+        _, y = opposed_from(self.words(lanes, 400, kd))
         m2 = a_total - tot - y
         if rules.tie_rule == "add_d20":
-            self.break_ties(m2, kd)
+            self.break_ties(lanes, m2, kd)
         self.addv(lanes.defences, d, 1, kd)
         margin = margin + (m2 - margin) * kd
         kind = kind + ((BLOCK - kind) * kd).astype(np.int8)
@@ -1569,37 +2036,38 @@ class _Kernel:
     def wound(self, lanes: _Lanes, hit: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
               blocks: np.ndarray | None, armour_mult: int | None) -> None:
         """Resolve the hits in lanes ``hit``: location, Wound Matrix, rank shifts, armour,
-        death and the wound code (000.8.4).
+        death and the wound code (000.8.4); the dice word is drawn for the segments with
+        a lane in ``hit``."""
+        code, _ = split(self.words(lanes, 720, hit), 720)
+        shift, forced, disarm = self.overpower_spent(lanes, a, d, blocks)
+        value, loc, rank = self.hit_values(lanes, hit, a, d, dmg, code, shift, forced,
+                                           armour_mult)
+        self.take_wounds(lanes, hit, a, d, value, loc, rank, disarm)
 
-        The outcome of a plain hit (no rank shift, no called shot) is a lookup in the
-        matchup's wound table by (attacker, defender, damage modifier, dice word); shifted
-        or called hits are computed arithmetically on their subset, by the same function
-        that built the table.
-        """
-        setup, rules = self.setup, self.rules
-        m = lanes.n_fights
-        code, _ = split(uniform(self.bits, m, 720), 720)
-        shift = None
-        forced = None
-        disarm = None
+    def overpower_spent(self, lanes: _Lanes, a: _Who, d: _Who, blocks: np.ndarray | None
+                        ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """(rank shift, forced location or -1, disarm) per lane from the attacker's
+        overpower blocks, berserk and the assassin's surprise (``None``: nowhere)."""
+        setup, m = self.setup, lanes.n_fights
+        shift = forced = disarm = None
         if blocks is not None:
             bidx = np.flatnonzero(blocks)
             if len(bidx):
                 key = a.idx.take(bidx) * 8 + blocks.take(bidx)
+                seg = self.segs(lanes, bidx)
                 shift = np.zeros(m, np.int16)
-                shift[bidx] = np.asarray(setup.overpower_shift, np.int16).ravel().take(key)
-                loc = np.asarray(setup.overpower_location, np.int16).ravel().take(key)
+                shift[bidx] = self.lookup(setup.overpower_shift, seg, key)
+                loc = self.lookup(setup.overpower_location, seg, key)
                 if (loc >= 0).any():
                     forced = np.full(m, -1, np.int16)
                     forced[bidx] = loc
                 if setup.any_disarm:
                     disarm = np.zeros(m, bool)
-                    table = np.asarray(setup.overpower_disarm, np.int16).ravel()
-                    disarm[bidx] = table.take(key) != 0
+                    disarm[bidx] = self.lookup(setup.overpower_disarm, seg, key) != 0
                     again = disarm & (self.sel(lanes.disarmed, d) != 0)  # R.disarm_fallback
                     if again.any():
                         disarm &= ~again
-                        fallback = R.disarm_fallback(rules)
+                        fallback = R.disarm_fallback(self.rules)
                         if fallback == "rank":
                             shift += again
                         elif fallback == "location":
@@ -1611,30 +2079,47 @@ class _Kernel:
         if lanes.surprise is not None and setup.any_assassin_surprise:
             extra = lanes.surprise * self.cst(setup.assassin, a) * self.cst(setup.surprised, d)
             shift = extra if shift is None else shift + extra
-        detail = rules.limb_destroyed == "crippled" or any(setup.knockout)
-        if detail or armour_mult is not None or self.wound_table is None:
-            value, loc, rank = wound_outcome(setup, rules, a.idx, d.idx, dmg, code, shift, forced,
-                                             armour_mult or 1)
-        else:
-            index = (self.pair(self.wound_rows, a, d) + dmg).astype(np.intp) * 720 + code
-            value = self.wound_table.take(index)
-            special = None
-            if shift is not None:
-                special = shift != 0
-            if forced is not None:
-                special = (forced >= 0) if special is None else (special | (forced >= 0))
-            if special is not None:
-                special_idx = np.flatnonzero(special & hit)
-                if len(special_idx):
-                    value[special_idx] = wound_outcome(
-                        setup, rules, a.idx.take(special_idx), d.idx.take(special_idx),
-                        np.broadcast_to(dmg, (m,)).take(special_idx),
-                        code.take(special_idx), None if shift is None else shift.take(special_idx),
-                        None if forced is None else forced.take(special_idx), 1)[0]
+        return shift, forced, disarm
+
+    def hit_values(self, lanes: _Lanes, hit: np.ndarray, a: _Who, d: _Who, dmg: np.ndarray,
+                   code: np.ndarray, shift: np.ndarray | None, forced: np.ndarray | None,
+                   armour_mult: int | None) -> tuple[np.ndarray, Any, Any]:
+        """(value, location, rank) of each hit (:func:`wound_outcome`).  A plain hit (no
+        rank shift, no called shot) is a lookup in the matchup's wound table by (attacker,
+        defender, damage modifier, dice word); shifted or called hits are computed on their
+        subset by the function that built the table.  Location and rank only where the
+        rules need them (crippling, knock-outs)."""
+        setup, rules, m = self.setup, self.rules, lanes.n_fights
+        ar, dr = (a.idx, d.idx) if a.key is None else (a.key, d.key)
+        if self.detail or armour_mult is not None or self.wound_table is None:
+            return wound_outcome(setup, rules, ar, dr, dmg, code, shift, forced,
+                                 armour_mult or 1)
+        rows = self.pair(self.wound_rows, a, d)
+        index = (np.asarray(rows).astype(np.intp) + dmg) * 720 + code
+        value = self.wound_table.take(index)
+        special = None
+        if shift is not None:
+            special = shift != 0
+        if forced is not None:
+            special = (forced >= 0) if special is None else (special | (forced >= 0))
+        if special is not None:
+            si = np.flatnonzero(special & hit)
+            if len(si):
+                value[si] = wound_outcome(
+                    setup, rules, ar.take(si), dr.take(si), np.broadcast_to(dmg, (m,)).take(si),
+                    code.take(si), None if shift is None else shift.take(si),
+                    None if forced is None else forced.take(si), 1)[0]
+        return value, None, None
+
+    def take_wounds(self, lanes: _Lanes, hit: np.ndarray, a: _Who, d: _Who, value: np.ndarray,
+                    loc: Any, rank: Any, disarm: np.ndarray | None) -> None:
+        """The hits' effects on ``d``: knock-outs, crippled limbs, wound points, the wounded
+        penalty, disarms, berserk on a first wound, and fighters going out."""
+        setup, rules = self.setup, self.rules
         hurt = hit & (value >= 0)
         lethal = hit & (value < 0) & (value > NO_WOUND)
         cause_code = value  # -1 instant death, -2 limb destroyed, where lethal
-        if detail:
+        if self.detail:
             head = loc == T.HEAD
             if any(setup.knockout):
                 ko = hurt & head & (self.cst(setup.knockout, a) != 0) \
@@ -1655,8 +2140,7 @@ class _Kernel:
         for i in range(self.n_slots):
             lanes.wound_points[i] += gain * d.hot[i]
         pts = old + gain
-        out_u = hurt & (pts >= self.cst(setup.unconscious_at, d))
-        out = lethal | out_u
+        out = lethal | (hurt & (pts >= self.cst(setup.unconscious_at, d)))
         if rules.wounded_penalty:
             w = self.cst(setup.wounded_at, d)
             crossed = hurt & ~out & (pts >= w) & (old < w)
@@ -1674,7 +2158,9 @@ class _Kernel:
             idx = np.flatnonzero(out)
             cc = np.maximum(cause_code.take(idx), KO_CODE) - KO_CODE
             cause = _CAUSE_OF_CODE.take(np.minimum(cc, 4))
-            killed = pts.take(idx) >= np.asarray(setup.killed_at, np.int32).take(d.idx.take(idx))
+            rows = d.idx if d.key is None else d.key
+            killed = pts.take(idx) >= _per_slot(setup.killed_at, rows.take(idx), self.n_slots,
+                                                dtype=np.int32)
             cause[(cc >= 4) & killed] = KILLED
             self.put_out(lanes, idx, d, cause)
 
@@ -1707,16 +2193,19 @@ class _Kernel:
             mask = np.zeros(len(going), np.int32)
             for i in range(n_slots):
                 mask |= (lanes.standing[i].take(going).astype(np.int32)) << i
-            sk = np.asarray(setup.situation_skill, np.int16)
-            dg = np.asarray(setup.situation_dodge, np.int16)
+            seg = self.segs(lanes, going)
             wpen = self.rules.wounded_penalty
             for i in range(n_slots):
-                wounded = lanes.wound_points[i].take(going) >= setup.wounded_at[i]
-                lanes.skill_situation[i][going] = sk[mask, i] + wpen * wounded
+                at = mask * np.int32(n_slots) + i  # [alive mask][slot]
+                wounded = lanes.wound_points[i].take(going) >= self.at(setup.wounded_at[i],
+                                                                      lanes, going)
+                lanes.skill_situation[i][going] = self.lookup(setup.situation_skill, seg, at) \
+                    + wpen * wounded
                 if lanes.natural_skill is not None:
                     lanes.skill_situation[i][going] += lanes.natural_skill[i].take(going)
                 if lanes.dodge_situation is not None:
-                    lanes.dodge_situation[i][going] = dg[mask, i] + wpen * wounded
+                    lanes.dodge_situation[i][going] = self.lookup(setup.situation_dodge, seg,
+                                                                  at) + wpen * wounded
         ended &= ~lanes.done.take(idx)
         if ended.any():
             fights = idx[ended]
@@ -1727,7 +2216,28 @@ class _Kernel:
             lanes.done[fights] = True
 
 
-@lru_cache(maxsize=32)
+def _wound_tables(setups: Sequence[_Setup]) -> tuple[np.ndarray | None, Any]:
+    """The wound tables of a batch's segments, one after another, and each segment's rows
+    into them (``[a][d]``: the block of 720 dice words of its damage modifier 0)."""
+    tables = [_cached_wound_table(s) for s in setups]
+    if tables[0][0] is None:
+        return None, None
+    n_slots = setups[0].n_slots
+    parts: list[np.ndarray] = []
+    start: dict[int, int] = {}  # a table shared by several segments is stored once
+    rows = []
+    for table, n_dmg, low in tables:
+        assert table is not None
+        if id(table) not in start:
+            start[id(table)] = sum(len(p) for p in parts) // 720
+            parts.append(table)
+        base = start[id(table)]
+        rows.append(tuple(tuple(base + (i * n_slots + j) * n_dmg - low for j in range(n_slots))
+                          for i in range(n_slots)))
+    return (parts[0] if len(parts) == 1 else np.concatenate(parts)), _combine(rows)
+
+
+@lru_cache(maxsize=512)
 def _cached_wound_table(setup: _Setup) -> tuple[np.ndarray | None, int, int]:
     if setup.rules.limb_destroyed == "crippled" or any(setup.knockout):
         return None, 0, 0
@@ -1739,7 +2249,8 @@ def _cached_wound_table(setup: _Setup) -> tuple[np.ndarray | None, int, int]:
 def wound_outcome(setup: _Setup, rules: Rules, a: np.ndarray, d: np.ndarray, dmg: np.ndarray,
                   code: np.ndarray, shift: np.ndarray | None, forced: np.ndarray | None,
                   armour_mult: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What one hit does, per lane: (value, location, rank).
+    """What one hit does, per lane: (value, location, rank); ``a`` and ``d`` index the
+    per-slot tables (a slot, or ``segment * n_slots + slot`` in a batch's stacked tables).
 
     ``code`` (0..719) is the dice word: d20 location face ``code % 20`` and 2d6 from
     ``code // 20``.  ``value`` is the wound points gained, or -1 (instant death), -2 (limb
@@ -1751,7 +2262,8 @@ def wound_outcome(setup: _Setup, rules: Rules, a: np.ndarray, d: np.ndarray, dmg
     roll = dmg.astype(np.int16) + d1.view(np.int16) + d2.view(np.int16) + np.int16(2)
     face = face.view(np.int16)
     if setup.any_aim:
-        face = np.clip(face + np.asarray(setup.aim_shift, np.int16).take(a), 0, 19).astype(np.int16)
+        face = np.clip(face + _per_slot(setup.aim_shift, a, setup.n_slots), 0, 19
+                       ).astype(np.int16)
     loc = np.zeros(len(code), np.int16)
     for edge in setup.hit_edges:
         loc += face >= edge
@@ -1762,8 +2274,8 @@ def wound_outcome(setup: _Setup, rules: Rules, a: np.ndarray, d: np.ndarray, dmg
         shift = None
     ai = None
     if setup.has_armour:
-        ai = np.asarray(setup.armour, np.int16).ravel().take(d.astype(np.intp) * len(T.LOCATIONS)
-                                                          + loc) * np.int16(armour_mult)
+        ai = _per_slot(setup.armour, d, setup.n_slots, len(T.LOCATIONS), loc
+                       ) * np.int16(armour_mult)
         if rules.armour_mode == "roll_reduction":
             roll = roll - ai * np.int16(rules.armour_roll_per_ai)
             ai = None
@@ -1775,8 +2287,8 @@ def wound_outcome(setup: _Setup, rules: Rules, a: np.ndarray, d: np.ndarray, dmg
     value = np.asarray(setup.points, np.int32).take(np.clip(rank, 0, MAX_RANK))
     head = loc == T.HEAD
     torso = (loc == T.CHEST) | (loc == T.ABDOMEN)
-    instant = (head & (rank >= np.asarray(setup.death_head, np.int16).take(d))) | (
-        torso & (rank >= np.asarray(setup.death_torso, np.int16).take(d)))
+    instant = (head & (rank >= _per_slot(setup.death_head, d, setup.n_slots))) | (
+        torso & (rank >= _per_slot(setup.death_torso, d, setup.n_slots)))
     value[instant] = -1
     if rules.limb_destroyed == "out":
         value[~head & ~torso & (rank >= T.LIMB_DESTROYED_RANK)] = -2
@@ -1804,9 +2316,32 @@ def _wound_table(setup: _Setup, rules: Rules) -> tuple[np.ndarray, int, int]:
     return value.astype(np.int32), n_dmg, low
 
 
+def simulate_segments(segments: Sequence[Segment], rng: SegmentedRng) -> list[Outcomes]:
+    """The fights of each segment (:mod:`balance.batching`): segments sharing a
+    :func:`batch_key` run in one batch, each on its own stream; a segment larger than the
+    batch, or with per-fight rows of the rules language, runs alone."""
+    found = [_setup_of(s) for s in segments]
+    setups = [setup for setup, _ in found]
+    out: list[Outcomes | None] = [None] * len(segments)
+    groups: dict[Hashable, list[int]] = {}
+    for i, (segment, (setup, key)) in enumerate(zip(segments, found, strict=True)):
+        if segment.n > BATCH or setup.lang is not None:
+            one = SegmentedRng([rng.generators[i]])
+            out[i] = _Kernel([setup], one).run([segment.n])[0]
+        else:
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        batch = SegmentedRng([rng.generators[i] for i in members])
+        results = _Kernel([setups[i] for i in members], batch).run(
+            [segments[i].n for i in members])
+        for i, result in zip(members, results, strict=True):
+            out[i] = result
+    return [o for o in out if o is not None]
+
+
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
              n: int, rng: np.random.Generator) -> Outcomes:
-    """Simulate ``n`` fights of ``side_a`` against ``side_b``.
+    """Simulate ``n`` fights of ``side_a`` against ``side_b`` (a batch of one segment).
 
     Returns
     -------
@@ -1814,5 +2349,5 @@ def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combata
         ``winner`` int8 (n,), ``rounds`` int16 (n,), ``cause`` int8 (n,) indexing
         :data:`.reference.CAUSES`.
     """
-    setup = _static(rules, tuple(side_a), tuple(side_b))
-    return _Kernel(setup, rng).run(n)
+    segment = Segment(rules, tuple(side_a), tuple(side_b), n)
+    return simulate_segments([segment], SegmentedRng([rng]))[0]

@@ -1,0 +1,108 @@
+"""Many strike-rank matchups in one kernel call (balance.batching): each pair's fights end
+exactly as they do alone, whatever it is batched with."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from balance.batching import Segment, SegmentedRng
+from balance.engine import run_segments
+from balance.rulesets.strike_rank import StrikeRank
+from balance.rulesets.strike_rank import kernel as K
+from balance.rulesets.strike_rank.presets import STYLE_PRESETS
+from balance.rulesets.strike_rank.rules import Rules
+
+ENTROPY = 20261207
+
+
+def _same(alone: object, joint: object) -> bool:
+    return all(np.array_equal(getattr(alone, f), getattr(joint, f))
+               for f in ("winner", "rounds", "cause"))
+
+
+def _round_robin(rules: Rules, n: int) -> list[Segment]:
+    """Every ordered pair of the 19 style presets (both seats, mirrors too), ``n`` fights
+    a pair (a little more for later pairs, so that sizes differ)."""
+    names = list(STYLE_PRESETS)
+    pairs = [(a, b) for a in names for b in names]
+    return [Segment(rules, (STYLE_PRESETS[a],), (STYLE_PRESETS[b],), n + i % 7, (a, b), 0)
+            for i, (a, b) in enumerate(pairs)]
+
+
+@pytest.mark.slow
+def test_nineteen_styles_round_robin_in_one_call_matches_each_pair_alone(rs: StrikeRank
+                                                                           ) -> None:
+    segments = _round_robin(Rules(), 300)
+    assert len(segments) == 361
+    together = rs.simulate_segments(segments, SegmentedRng.of(segments, ENTROPY))
+    keys = {rs.batch_key(s) for s in segments}
+    assert len(keys) < len(segments) // 10, "the pairs should share a few batches"
+    for segment, joint in zip(segments, together, strict=True):
+        alone = rs.simulate(segment.rules, segment.side_a, segment.side_b, n=segment.n,
+                            rng=segment.stream(ENTROPY))
+        assert _same(alone, joint), f"{segment.key}: batched differs from alone"
+
+
+def test_a_batch_in_any_order_and_packing_gives_each_pair_its_own_fights(rs: StrikeRank
+                                                                          ) -> None:
+    """A shuffled order and a small batch budget (several kernel calls, segments refilled
+    into freed lanes) change nothing."""
+    names = ["skirmisher", "archer", "knight", "gladiator", "assassin", "swashbuckler"]
+    segments = [Segment(Rules(), (STYLE_PRESETS[a],), (STYLE_PRESETS[b],), 250 + 31 * i,
+                        (a, b), i % 2)
+                for i, (a, b) in enumerate((a, b) for a in names for b in names)]
+    base = run_segments(rs, segments, entropy=ENTROPY)
+    order = np.random.default_rng(3).permutation(len(segments))
+    shuffled = run_segments(rs, [segments[i] for i in order], entropy=ENTROPY,
+                            batch_fights=1500)
+    for j, i in enumerate(order):
+        assert np.array_equal(base[i].counts, shuffled[j].counts), segments[i].key
+        assert np.array_equal(base[i].rounds, shuffled[j].rounds), segments[i].key
+
+
+def test_lane_refill_with_whole_segments(rs: StrikeRank, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """With room for only a few segments at a time, later segments start in lanes freed
+    mid-run by earlier ones: still each segment's own fights."""
+    monkeypatch.setattr(K, "BATCH", 700)
+    segments = [Segment(Rules(), (STYLE_PRESETS["skirmisher"],), (STYLE_PRESETS[b],),
+                        200 + 40 * i, (b,), 0)
+                for i, b in enumerate(["knight", "gladiator", "brawler", "legionnaire",
+                                       "spearman", "hunter"])]
+    together = rs.simulate_segments(segments, SegmentedRng.of(segments, ENTROPY))
+    for segment, joint in zip(segments, together, strict=True):
+        alone = rs.simulate_segments([segment], SegmentedRng.of([segment], ENTROPY))[0]
+        assert _same(alone, joint), segment.key
+
+
+def test_a_segment_larger_than_the_batch_runs_alone(rs: StrikeRank,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(K, "BATCH", 500)
+    big = Segment(Rules(), (STYLE_PRESETS["knight"],), (STYLE_PRESETS["brawler"],), 1800,
+                  ("big",), 0)
+    small = Segment(Rules(), (STYLE_PRESETS["knight"],), (STYLE_PRESETS["gladiator"],), 300,
+                    ("small",), 0)
+    together = rs.simulate_segments([small, big], SegmentedRng.of([small, big], ENTROPY))
+    alone = rs.simulate(big.rules, big.side_a, big.side_b, n=big.n, rng=big.stream(ENTROPY))
+    assert _same(alone, together[1])
+
+
+def test_segments_of_other_code_paths_do_not_share_a_key(rs: StrikeRank) -> None:
+    duel = Segment(Rules(), (STYLE_PRESETS["knight"],), (STYLE_PRESETS["brawler"],), 10)
+    group = Segment(Rules(), (STYLE_PRESETS["knight"],) * 2, (STYLE_PRESETS["brawler"],), 10)
+    budget = Segment(Rules(action_economy="budget"), duel.side_a, duel.side_b, 10)
+    assert len({rs.batch_key(s) for s in (duel, group, budget)}) == 3
+
+
+@pytest.mark.parametrize("k", [400, 720, 1296, 60, 7, 65536])
+def test_run_codes_read_each_segments_stream_as_segmented_rng_does(k: int) -> None:
+    """The kernel's draw over runs of lanes gives each segment the words
+    ``SegmentedRng.codes`` (and so ``codes_from_bits`` alone) gives it, rejections and
+    redraws included."""
+    seg = np.repeat(np.array([0, 2, 3, 5], np.int32), [900, 3, 1200, 57])
+    ours = [np.random.default_rng(40 + s) for s in range(6)]
+    theirs = SegmentedRng([np.random.default_rng(40 + s) for s in range(6)])
+    for _ in range(3):
+        got = K._run_codes(k, K._Runs.of(seg), [g.bit_generator for g in ours])
+        assert np.array_equal(got, theirs.codes(k, seg))
