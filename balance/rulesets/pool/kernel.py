@@ -27,7 +27,9 @@ from .rules import (
     Profile,
     Rules,
     failure_damage,
+    keeps_guard,
     margin_bonus,
+    may_aid,
     order_groups,
     profile,
 )
@@ -282,6 +284,14 @@ class _Fights:
         self.foes = [np.flatnonzero(side != side[f]) for f in range(k)]
         self.mates = [np.flatnonzero((side == side[f]) & (np.arange(k) != f)) for f in range(k)]
         self.pairs = [(i, j) for i in range(k) for j in self.foes[i]]
+        policies = [p.turn_policy for p in profiles]
+        # for the stalemate test: the allies who may aid each fighter, and whether a
+        # fighter in full defence keeps it while nobody can hit
+        self.helpers = [np.array([g for g in self.mates[f] if may_aid(policies[g], rules)],
+                                 np.int64) for f in range(k)]
+        self.guards = [keeps_guard(policies[f], rules,
+                                   [policies[g] for g in range(k) if side[g] == side[f]])
+                       for f in range(k)]
         # the fighters that can act at each turn position: one, or a group tied on Turn
         # Value and every tie-break (003.3 #3)
         groups = order_groups((*side_a, *side_b))
@@ -311,12 +321,22 @@ class _Fights:
         running[out] = False
 
     def threat(self) -> np.ndarray:
-        """Fights where someone can still possibly hit (003.4's test)."""
-        standing = (self.wp > self.rules.down_at) & ~self.withdrawn
+        """Fights where someone can still possibly hit (003.4's test, every defence that
+        applies and every aid that may come counted; see ``reference.fight``'s can_hit)."""
+        rules = self.rules
+        standing = (self.wp > rules.down_at) & ~self.withdrawn
         threat = np.zeros(len(self.ids), bool)
         every = np.arange(len(self.ids))
         for i, j in self.pairs:
-            reach = self.attack[i] + self.pool[:, i] + self.high - self.defence[j] - self.low
+            if self.profiles[i].turn_policy == "full_defence":
+                continue
+            helpers = self.helpers[i]
+            aid = self.aided[:, i] + (rules.aid_bonus * standing[:, helpers].sum(axis=1)
+                                      if len(helpers) else 0)
+            guard = (self.full_defence[:, j] * rules.full_defence_bonus if self.guards[j]
+                     else 0)
+            reach = (self.attack[i] + self.pool[:, i] + aid + self.high - self.defence[j]
+                     - guard - self.low)
             if self.terms is not None:  # the house rules at their best for the attacker
                 reach = (reach + self.terms.best("attack", i, j, every)
                          - self.terms.best("defence", j, i, every))
@@ -363,7 +383,8 @@ class _Fights:
                 if len(out):
                     self.won(out, self.side[f] != 0, rnd, CAUSES.withdrew, running)
         targets = _targets(rules, self.foes[f], self.wp[rows], self.withdrawn[rows])
-        if p.turn_policy != "attack":
+        if p.turn_policy != "attack_always" and (p.turn_policy != "attack"
+                                                 or rules.margin_failure_damage):
             attacks = ~self.other_turn(f, rows, targets)
             rows, targets = rows[attacks], targets[attacks]
         for j in self.foes[f]:
@@ -436,13 +457,14 @@ class _Fights:
             if len(out):
                 self.won(out, self.side[by] == 0, rnd, CAUSES.down, running)
 
-    def reach(self, f: int, targets: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """How far ``f``'s best attack (base, aid held, whole pool, best die, house rules at
-        their best) beats each target's defence (base, full defence, worst die) in the
-        fights ``rows``; <= 0: it cannot possibly hit."""
+    def reach(self, f: int, targets: np.ndarray, rows: np.ndarray, extra: int = 0
+              ) -> np.ndarray:
+        """How far ``f``'s best attack (base, aid held + ``extra``, whole pool, best die,
+        house rules at their best) beats each target's defence (base, full defence, worst
+        die) in the fights ``rows``; <= 0: it cannot possibly hit."""
         t = np.maximum(targets, 0)
         guard = self.full_defence[rows, t] * self.rules.full_defence_bonus
-        reach = (self.attack[f] + self.aided[rows, f] + self.pool[rows, f] + self.high
+        reach = (self.attack[f] + self.aided[rows, f] + extra + self.pool[rows, f] + self.high
                  - self.defence[t] - guard - self.low)
         if self.terms is not None:  # the house rules at their best for the attacker
             reach = (reach + self.terms.best("attack", f, t, rows)
@@ -453,25 +475,55 @@ class _Fights:
         """Fighter ``f``'s turns that are not attacks (``turn_policy``) in the fights
         ``rows``, carried out in place; returns the mask of those where it did not attack
         (see ``reference._turn``)."""
-        policy = self.profiles[f].turn_policy
+        rules, policy = self.rules, self.profiles[f].turn_policy
         hopeless = (self.reach(f, targets, rows) <= 0) & (targets >= 0)
-        if policy in ("full_defence", "defend_if_no_hit"):
-            defend = hopeless if policy == "defend_if_no_hit" else np.ones(len(rows), bool)
-            self.full_defence[rows[defend], f] = True
-            return defend
-        # aid: the standing ally who acts soonest after f
+        declines = hopeless & rules.margin_failure_damage
+        helps = np.zeros(len(rows), bool)
+        if policy == "full_defence":
+            defend = np.ones(len(rows), bool)
+        elif policy == "defend_if_no_hit":
+            defend = hopeless
+        else:  # aid (always, or when hopeless), else a declined attack's full defence
+            wants = (np.ones(len(rows), bool) if policy == "aid"
+                     else hopeless if policy == "aid_if_no_hit" else declines)
+            ally = np.full(len(rows), -1)
+            if wants.any():
+                ally[wants] = self.recipient(f, rows[wants])
+            helps = ally >= 0
+            self.aided[rows[helps], ally[helps]] += np.int16(rules.aid_bonus)
+            defend = declines & ~helps
+        self.full_defence[rows[defend], f] = True
+        idle = helps | defend
+        self.aided[rows[idle], f] = 0  # aid held lapses with its turn
+        return idle
+
+    def recipient(self, f: int, rows: np.ndarray) -> np.ndarray:
+        """The ally ``f``'s aid goes to in the fights ``rows`` (-1: none): the soonest after
+        ``f`` in each fight's order who will attack on its next turn."""
         ally = np.full(len(rows), -1)
         soonest = np.full(len(rows), 99)
         k = len(self.profiles)
         for g in self.mates[f]:
-            up = (self.wp[rows, g] > self.rules.down_at) & ~self.withdrawn[rows, g]
             after = (self.pos[rows, g].astype(np.int16) - self.pos[rows, f]) % k
-            sooner = up & (after < soonest)
+            sooner = self.will_attack(int(g), rows) & (after < soonest)
             ally = np.where(sooner, g, ally)
             soonest = np.where(sooner, after, soonest)
-        helps = (ally >= 0) & (hopeless if policy == "aid_if_no_hit" else True)
-        self.aided[rows[helps], ally[helps]] += np.int16(self.rules.aid_bonus)
-        return helps
+        return ally
+
+    def will_attack(self, g: int, rows: np.ndarray) -> np.ndarray:
+        """Whether ``g`` will attack on its next turn in the fights ``rows``, as its policy
+        reads the fight now with an aid counted (``reference._will_attack``)."""
+        p, rules = self.profiles[g], self.rules
+        able = (self.wp[rows, g] > rules.down_at) & ~self.withdrawn[rows, g]
+        if p.withdraw_at:
+            able &= self.wp[rows, g] > p.withdraw_at
+        if p.turn_policy in ("full_defence", "aid"):
+            return np.zeros(len(rows), bool)
+        if p.turn_policy == "attack_always" or (p.turn_policy == "attack"
+                                                and not rules.margin_failure_damage):
+            return able
+        targets = _targets(rules, self.foes[g], self.wp[rows], self.withdrawn[rows])
+        return able & (targets >= 0) & (self.reach(g, targets, rows, rules.aid_bonus) > 0)
 
     def end_round(self, rnd: int, running: np.ndarray) -> bool:
         """Book the played stalemates that end now and the round cap; keep the fights still
