@@ -238,11 +238,11 @@ def _run(fights: _Fights) -> tuple[np.ndarray, ...]:
         running = fights.start_round(rnd)
         for t, candidates in enumerate(fights.slots):
             if len(candidates) == 1:
-                fights.turn(candidates[0], rnd, running, np.flatnonzero(running))
+                fights.turn(candidates[0], rnd, running, running)
                 continue
             actor = fights.orders[:, t]
             for f in candidates:
-                fights.turn(f, rnd, running, np.flatnonzero(running & (actor == f)))
+                fights.turn(f, rnd, running, running & (actor == f))
         if fights.end_round(rnd, running):
             break
     return fights.result()
@@ -275,7 +275,9 @@ class _Fights:
         self.aided = np.zeros((n, k), np.int16)      # bonus to its next attack
         self.stale_end = np.zeros(n, np.int32)       # a played stalemate's last round (0: none)
         self.orders = orders
-        self.pos = np.argsort(orders, axis=1).astype(np.int8)  # each fighter's turn position
+        # each fighter's turn position in each fight (read only to find whom an aid helps)
+        # (a duel has no allies: its orders stand in, never read)
+        self.pos = np.argsort(orders, axis=1).astype(np.int8) if k > 2 else orders
         self.ids = np.arange(n)
         self.winner = np.zeros(n, np.int8)
         self.rounds = np.zeros(n, np.int16)
@@ -289,6 +291,8 @@ class _Fights:
         # fighter in full defence keeps it while nobody can hit
         self.helpers = [np.array([g for g in self.mates[f] if may_aid(policies[g], rules)],
                                  np.int64) for f in range(k)]
+        self.defends = any(pol not in ("attack", "attack_always") for pol in policies) or (
+            rules.margin_failure_damage and "attack" in policies)  # full defence can happen
         self.guards = [keeps_guard(policies[f], rules,
                                    [policies[g] for g in range(k) if side[g] == side[f]])
                        for f in range(k)]
@@ -364,15 +368,16 @@ class _Fights:
             self.finish(~threat, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
         return threat
 
-    def turn(self, f: int, rnd: int, running: np.ndarray, rows: np.ndarray) -> None:
-        """Fighter ``f``'s turn in the running fights ``rows`` (where it holds this turn
-        position): a withdrawal, a turn that is not an attack, or an attack on its
+    def turn(self, f: int, rnd: int, running: np.ndarray, here: np.ndarray) -> None:
+        """Fighter ``f``'s turn in the running fights ``here`` (a mask: where it holds this
+        turn position): a withdrawal, a turn that is not an attack, or an attack on its
         target."""
         p, rules = self.profiles[f], self.rules
-        rows = rows[(self.wp[rows, f] > rules.down_at) & ~self.withdrawn[rows, f]]
+        rows = np.flatnonzero(here & (self.wp[:, f] > rules.down_at) & ~self.withdrawn[:, f])
         if not len(rows):
             return
-        self.full_defence[rows, f] = False
+        if self.defends:  # full defence lasts until the fighter's next turn
+            self.full_defence[rows, f] = False
         if p.withdraw_at:
             leaving = self.wp[rows, f] <= p.withdraw_at
             if leaving.any():
@@ -382,11 +387,15 @@ class _Fights:
                 out = leave[self.side_out(leave, self.side[f])]
                 if len(out):
                     self.won(out, self.side[f] != 0, rnd, CAUSES.withdrew, running)
-        targets = _targets(rules, self.foes[f], self.wp[rows], self.withdrawn[rows])
+        targets = _targets(rules, self.foes[f], self.wp, self.withdrawn, rows)
         if p.turn_policy != "attack_always" and (p.turn_policy != "attack"
                                                  or rules.margin_failure_damage):
             attacks = ~self.other_turn(f, rows, targets)
             rows, targets = rows[attacks], targets[attacks]
+        if len(self.foes[f]) == 1:  # a lone foe: every attack is on it
+            if len(rows):
+                self.exchange(f, int(self.foes[f][0]), rows, rnd, running)
+            return
         for j in self.foes[f]:
             mine = rows[targets == j]
             if len(mine):
@@ -522,7 +531,7 @@ class _Fights:
         if p.turn_policy == "attack_always" or (p.turn_policy == "attack"
                                                 and not rules.margin_failure_damage):
             return able
-        targets = _targets(rules, self.foes[g], self.wp[rows], self.withdrawn[rows])
+        targets = _targets(rules, self.foes[g], self.wp, self.withdrawn, rows)
         return able & (targets >= 0) & (self.reach(g, targets, rows, rules.aid_bonus) > 0)
 
     def end_round(self, rnd: int, running: np.ndarray) -> bool:
@@ -547,17 +556,18 @@ class _Fights:
         return self.winner, self.rounds, self.cause, spent_a, spent_b
 
 
-def _targets(rules: Rules, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray
-             ) -> np.ndarray:
-    """Each fight's target (rows of ``wp``, ``withdrawn``) for an attacker whose foes are
-    ``foes`` (``target_policy``; -1 if none stands)."""
+def _targets(rules: Rules, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray,
+             rows: np.ndarray) -> np.ndarray:
+    """The target of an attacker whose foes are ``foes`` in each of the fights ``rows``
+    (``target_policy``; -1 if none stands)."""
     if len(foes) == 1:
-        return np.full(len(wp), foes[0])
-    standing = (wp[:, foes] > rules.down_at) & ~withdrawn[:, foes]
+        return np.full(len(rows), foes[0])
+    wp, withdrawn = wp[rows][:, foes], withdrawn[rows][:, foes]
+    standing = (wp > rules.down_at) & ~withdrawn
     if rules.target_policy == "first":
         pick = np.argmax(standing, axis=1)
     else:  # lowest WP among the standing foes, ties to the first listed
-        key = np.where(standing, wp[:, foes].astype(np.int32), np.iinfo(np.int32).max)
+        key = np.where(standing, wp.astype(np.int32), np.iinfo(np.int32).max)
         pick = np.argmin(key, axis=1)
     return np.where(standing.any(axis=1), foes[pick], -1)
 
