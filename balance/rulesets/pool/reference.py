@@ -9,9 +9,13 @@ This is the executable reading of the rules (003.2 with the digest's defaults):
    both sides commit pool points (``bid_protocol``), the attack Co + Combat + Misc +
    spend (+ die) must beat the defence Fort + Combat + Misc + spend (+ die); a hit deals
    weapon damage + floor(Co / 3) (+ floor(margin / 2) with ``margin_damage``), taken from
-   the armour's Wound Points first, the overflow from the wearer's.
+   the armour's Wound Points first, the overflow from the wearer's.  A fighter's
+   ``turn_policy`` may declare full defence or aid instead (aid only to an ally who will
+   attack on its next turn), and under ``margin_failure_damage`` ``attack`` declines an
+   attack it cannot possibly hit (docs/pool.md).
 4. A fighter whose WP fall to ``down_at`` or below is out; a side with nobody standing
-   loses.  At the start of a round, if nobody can possibly hit any more, the fight is a
+   loses.  At the start of a round, if nobody can possibly hit any more (every defence
+   that applies counted, and every aid that may come), the fight is a
    draw after ``stalemate_rounds`` full rounds (played where a miss can still hurt the
    attacker, ``margin_failure_damage``); after ``max_rounds`` it is a draw.
 """
@@ -179,20 +183,6 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
                           [g.profile.turn_policy for g in fighters
                            if g.profile.side == f.profile.side]) for f in fighters]
 
-    def can_hit(x: Fighter, y: Fighter) -> bool:
-        """003.4's test: ``x`` may attack (not ``full_defence``) and could beat ``y``'s
-        defence as it will stand (full defence counted where ``y`` keeps it), with its aid
-        held, the aid its allies may still give, and the house rules at their best."""
-        if x.profile.turn_policy == "full_defence":
-            return False
-        aid = x.aided + rules.aid_bonus * sum(
-            1 for g in fighters if g is not x and g.standing and g.profile.side == x.profile.side
-            and may_aid(g.profile.turn_policy, rules))
-        guard = rules.full_defence_bonus if y.full_defence and guards[y.index] else 0
-        reach = 0 if house is None else house.reach(x, y)
-        return (x.profile.attack + x.pool + aid + high + reach
-                > y.profile.defence + guard + low)
-
     def extras() -> dict[str, float]:
         return {"a_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 0)),
                 "b_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 1))}
@@ -202,7 +192,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
         standing = [f for f in fighters if f.standing]
         if house is not None:
             house.round = rnd
-        threat = any(can_hit(x, y)
+        threat = any(_can_hit(rules, x, y, fighters, guards, low, high, house)
                      for x in standing for y in standing if x.profile.side != y.profile.side)
         if not threat and not stale_end and rules.margin_failure_damage:
             stale_end = rnd + rules.stalemate_rounds - 1
@@ -304,6 +294,21 @@ class _House:
         return int(best_case(rows, "attack", self.env(attacker, target), n=1, high=True)[0]
                    - best_case(rows, "defence", self.env(target, attacker), n=1,
                                high=False)[0])
+
+
+def _can_hit(rules: Rules, x: Fighter, y: Fighter, fighters: Sequence[Fighter],
+             guards: Sequence[bool], low: int, high: int, house: _House | None) -> bool:
+    """003.4's test: ``x`` may attack (not ``full_defence``) and could beat ``y``'s defence
+    as it will stand (full defence counted where ``y`` keeps it, ``guards``), with its aid
+    held, the aid its standing allies may still give, and the house rules at their best."""
+    if x.profile.turn_policy == "full_defence":
+        return False
+    aid = x.aided + rules.aid_bonus * sum(
+        1 for g in fighters if g is not x and g.standing and g.profile.side == x.profile.side
+        and may_aid(g.profile.turn_policy, rules))
+    guard = rules.full_defence_bonus if y.full_defence and guards[y.index] else 0
+    reach = 0 if house is None else house.reach(x, y)
+    return x.profile.attack + x.pool + aid + high + reach > y.profile.defence + guard + low
 
 
 def _side_out(fighters: Sequence[Fighter], side: int) -> bool:
