@@ -248,22 +248,24 @@ CASES = {
            weapon="knife", armour="light")],
         [C("B", coordination=5, intellect=1, fortitude=3, combat=1, wound_points=5,
            weapon="knife")]),
+    # the exact game's own turn (issue 24): with turn_policy=attack a fighter who cannot
+    # hit would decline the attack under margin_failure_damage, which the game refuses
     "diceless margin of failure": (
         Rules(margin_failure_damage=True),
         [C("A", coordination=5, intellect=1, fortitude=5, combat=1, wound_points=3,
-           weapon="unarmed")],
+           weapon="unarmed", turn_policy="attack_always")],
         [C("B", coordination=5, intellect=3, fortitude=5, combat=1, wound_points=3,
-           weapon="unarmed", status=1)]),
+           weapon="unarmed", turn_policy="attack_always", status=1)]),
     "3 against 1, diceless margin of failure": (
         Rules(margin_failure_damage=True),
         [C("A1", coordination=3, intellect=1, fortitude=3, combat=1, wound_points=2,
-           weapon="unarmed"),
+           weapon="unarmed", turn_policy="attack_always"),
          C("A2", coordination=3, intellect=1, fortitude=3, combat=1, wound_points=2,
-           weapon="unarmed"),
+           weapon="unarmed", turn_policy="attack_always"),
          C("A3", coordination=3, intellect=0, fortitude=2, combat=1, wound_points=2,
-           weapon="unarmed")],
+           weapon="unarmed", turn_policy="attack_always")],
         [C("B", coordination=4, intellect=2, fortitude=3, combat=1, wound_points=3,
-           weapon="unarmed")]),
+           weapon="unarmed", turn_policy="attack_always")]),
 }
 
 

@@ -96,7 +96,10 @@ def test_kernel_matches_exact_under_fixed_policies(case):
     dist = exact.outcome_distribution(dataclasses.replace(rules, exact_play="policies"),
                                       side_a, side_b)
     probs, _ = dist.categories()
-    out = POOL.simulate(rules, side_a, side_b, n=200_000, rng=stream(2121, "pool-house", case))
+    # seed 2124 since issue 24: the kernel draws tied orders per fight, so every stream
+    # moved; under 2121 one case landed in the 0.1% tail (p = 0.0008; five fresh seeds:
+    # 0.03..0.71)
+    out = POOL.simulate(rules, side_a, side_b, n=200_000, rng=stream(2124, "pool-house", case))
     assert gof_pvalue(categories(out.winner, out.cause), probs) > ALPHA
     rounds = np.bincount(out.rounds, minlength=rules.max_rounds + 1)
     assert gof_pvalue(rounds, dist.rounds()) > ALPHA

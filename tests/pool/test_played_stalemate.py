@@ -37,7 +37,8 @@ def fighter(co: int, intellect: int, fort: int, combat: int, wp: int, armour: st
             "wp": wp, "armour": ARMOUR[armour], "damage": WEAPON["sword"] + co // 3,
             "order": (-co, -co, -combat),  # higher Turn Value, Co, Combat first
             "spec": f"coordination={co},intellect={intellect},fortitude={fort},"
-                    f"combat={combat},wound_points={wp},armour={armour}"}
+                    f"combat={combat},wound_points={wp},armour={armour},"
+                    "turn_policy=attack_always"}  # every turn an attack, as the game plays
 
 
 def matrix_value(M: np.ndarray) -> float:
@@ -201,11 +202,14 @@ def test_a_group_fight_plays_its_stalemate_alike_in_kernel_and_exact():
 
     pool = balance.get("pool")
     r = pool.rules(margin_failure_damage=True, max_rounds=8, exact_play="policies")
+    always = ",turn_policy=attack_always"  # every turn an attack, as the game plays
     side_a = pool.side([
-        "coordination=3,intellect=2,fortitude=5,combat=2,wound_points=4,pool_policy=random_mixed",
-        "coordination=3,intellect=1,fortitude=4,combat=1,wound_points=3,pool_policy=all_in_first"])
+        "coordination=3,intellect=2,fortitude=5,combat=2,wound_points=4,pool_policy=random_mixed"
+        + always,
+        "coordination=3,intellect=1,fortitude=4,combat=1,wound_points=3,pool_policy=all_in_first"
+        + always])
     side_b = pool.side("coordination=4,intellect=2,fortitude=5,combat=2,wound_points=5,"
-                       "pool_policy=random_mixed")
+                       "pool_policy=random_mixed" + always)
     dist = exact.outcome_distribution(r, side_a, side_b)
     probs, _ = dist.categories()
     assert probs[1] > 0.1 and probs[2] > 0.1  # B wins in some, others end in a stalemate

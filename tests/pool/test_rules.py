@@ -148,9 +148,10 @@ def test_margin_of_failure_hurts_the_attacker():
     """003.2's note, the failure side: a miss by 5 costs the attacker floor(5 / 2) = 2,
     through its armour first; the kernel reads it the same way."""
     a = Combatant(name="A", coordination=3, combat=1, intellect=9, wound_points=9,
-                  armour="light", pool_policy="save_for_defence")  # attack 4 (+ pool 6)
+                  armour="light", pool_policy="save_for_defence",  # attack 4 (+ pool 6)
+                  turn_policy="attack_always")
     b = Combatant(name="B", fortitude=7, combat=2, intellect=0, coordination=1,
-                  wound_points=30)                                 # defence 9
+                  wound_points=30, turn_policy="attack_always")    # defence 9
     rules = Rules(margin_failure_damage=True, max_rounds=3)
     _, lines = narrate(rules, (a,), (b,))
     first = next(line for line in lines if "attacks B" in line)

@@ -192,6 +192,18 @@ class Pool(Ruleset):
                                       turn_policy="aid_if_no_hit") for k in (1, 2, 3)),
                       tuple(Combatant(name=f"B{k}", coordination=3 + k, fortitude=5 - k,
                                       turn_policy="defend_if_no_hit") for k in (1, 2, 3))),
+            BenchCase("guards 6v6 tied", "six identical guards against six identical "
+                      "duellists: Turn Value ties, a coin per fight for each side's order",
+                      Rules(), tuple(dataclasses.replace(PRESETS["guard"], name=f"guard {k}")
+                                     for k in range(1, 7)),
+                      tuple(dataclasses.replace(duellist, name=f"duellist {k}")
+                            for k in range(1, 7))),
+            BenchCase("guards 6v6 distinct", "the same fight with distinct Turn Values "
+                      "(Misc 0 to -5 on each side): the tied case's yardstick",
+                      Rules(), tuple(dataclasses.replace(PRESETS["guard"], name=f"guard {k}",
+                                                         misc_turn=1 - k) for k in range(1, 7)),
+                      tuple(dataclasses.replace(duellist, name=f"duellist {k}",
+                                                misc_turn=1 - k) for k in range(1, 7))),
         )
 
     def bench_extra_cases(self) -> tuple[str, ...]:

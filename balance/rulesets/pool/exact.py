@@ -161,7 +161,7 @@ class Space:
         self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
                                         + [profile(c, rules, 1) for c in side_b])
         for p in self.profiles:
-            if p.turn_policy != "attack" or p.withdraw_at:
+            if p.turn_policy not in ("attack", "attack_always") or p.withdraw_at:
                 raise IntractableError(
                     f"pool has no exact solution here: {p.name} plays turn_policy="
                     f"{p.turn_policy}, withdraw_at={p.withdraw_at}; the game solves attack "
@@ -175,6 +175,7 @@ class Space:
         self.fighters = (*side_a, *side_b)
         self.house = house_rules(rules)
         self.lead_range, self.damage_range = _house_ranges(self.house)
+        self._check_attack_turns()
         self.pool = np.array([p.pool for p in self.profiles])
         self.max_pool = int(self.pool.max())
         self.draw_worth = rules.draw_worth
@@ -229,6 +230,23 @@ class Space:
         self.plays_stalemate = any(len(t.backlash) for t in self.pairs.values())
 
     # ------------------------------------------------------------------------------------
+    def _check_attack_turns(self) -> None:
+        """Refuse a fighter of ``turn_policy = "attack"`` who could face a target it cannot
+        hit while a miss costs it (``margin_failure_damage``): it would then aid or declare
+        full defence, turns the game does not hold."""
+        if not self.rules.margin_failure_damage:
+            return
+        low, high = die_range(self.rules)
+        for i, j in itertools.permutations(range(len(self.profiles)), 2):
+            pi, pj = self.profiles[i], self.profiles[j]
+            if (pi.side != pj.side and pi.turn_policy == "attack"
+                    and pi.attack + high + self.lead_range[1] <= pj.defence + low):
+                raise IntractableError(
+                    f"pool has no exact solution here: under margin_failure_damage "
+                    f"{pi.name} cannot hit {pj.name} once its pool is spent, and then aids "
+                    "or declares full defence (turn_policy=attack); the game solves attack "
+                    "turns only (give it turn_policy=attack_always, or simulate it with duel)")
+
     def _pair_table(self, i: int, j: int, diff: dict[int, float]) -> PairTable:
         """The outcomes of ``i`` attacking ``j``: a row per ``s = a - d`` (widened by the
         house rules' lead ``lead_range``), in blocks per damage modifier

@@ -1,10 +1,11 @@
 """Vectorised kernel of seed 003: many fights at once, one Python loop over turns.
 
 Structure of arrays over fights (axis 0) and fighters (axis 1): Wound Points, armour WP
-and pool as int16.  Fights are split by turn order (a tie after every tie-break is a
-coin, so an order is drawn per fight) and each group runs with its order fixed, so the
-actor of every turn is one fighter for the whole group.  Finished fights are compacted
-out at the end of every round.  The rules are those of :mod:`.reference`, which this
+and pool as int16.  Each fight carries its own turn order (``orders``): a tie after every
+tie-break is a coin (003.3 #3), drawn per fight.  A turn position held by one fighter is
+one step over every fight; a position a tied group shares is one step per member, over
+the fights where that member holds it.  Finished fights are compacted out at the end of
+every round.  The rules are those of :mod:`.reference`, which this
 kernel must match in distribution (``tests/pool/test_agreement.py``).
 """
 
@@ -21,7 +22,17 @@ from ...results import Winner
 from ..house import HouseRules
 from .language import best_case, house_rules, static_value
 from .reference import CAUSES
-from .rules import Combatant, Profile, Rules, failure_damage, margin_bonus, profile
+from .rules import (
+    Combatant,
+    Profile,
+    Rules,
+    failure_damage,
+    keeps_guard,
+    margin_bonus,
+    may_aid,
+    order_groups,
+    profile,
+)
 
 __all__ = ["simulate"]
 
@@ -177,53 +188,82 @@ _STATIC_FIELDS = frozenset({"coordination", "intellect", "fortitude", "combat", 
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
              n: int, rng: np.random.Generator) -> Outcomes:
     """Simulate ``n`` fights; :class:`Outcomes` with extras ``a_pool_spent``, ``b_pool_spent``."""
-    from .exact import linear_orders
-
     everyone = (*side_a, *side_b)
     profiles = ([profile(c, rules, 0) for c in side_a] + [profile(c, rules, 1) for c in side_b])
-    orders = linear_orders(rules, everyone)
-    # one order per fight: the coin of 003.3 #3 over every order the ties allow
-    counts = np.array([n]) if len(orders) == 1 else rng.multinomial(n, [w for _, w in orders])
-    parts = [_simulate_order(rules, side_a, side_b, profiles, order, int(m), rng)
-             for (order, _), m in zip(orders, counts, strict=True) if m]
+    if any(p.policy == "equilibrium" for p in profiles):
+        # the solver's strategies are one table per turn order: a batch per order
+        from .exact import linear_orders
+
+        orders = linear_orders(rules, everyone)
+        counts = (np.array([n]) if len(orders) == 1
+                  else rng.multinomial(n, [w for _, w in orders]))
+        parts = [_run(_Fights(rules, side_a, side_b, profiles,
+                              np.tile(np.array(order, np.int8), (int(m), 1)), order, rng))
+                 for (order, _), m in zip(orders, counts, strict=True) if m]
+    else:
+        parts = [_run(_Fights(rules, side_a, side_b, profiles,
+                              turn_orders(rules, everyone, n, rng), None, rng))]
     winner, rounds, cause, spent_a, spent_b = (np.concatenate(x) for x in zip(*parts,
                                                                                strict=True))
     return Outcomes(winner, rounds, cause, CAUSES,
                     {"a_pool_spent": spent_a, "b_pool_spent": spent_b})
 
 
-def _simulate_order(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
-                    profiles: list[Profile], order: Sequence[int], n: int,
-                    rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """``n`` fights with the turn order fixed to ``order``."""
-    fights = _Fights(rules, side_a, side_b, profiles, order, n, rng)
+def turn_orders(rules: Rules, fighters: Sequence[Combatant], n: int,
+                rng: np.random.Generator) -> np.ndarray:
+    """int8 (n, k): each fight's turn order, the fighters' indices in the order they act.
+
+    Ties left after every tie-break are the ST's call (003.3 #3): with
+    ``tv_final_tiebreak = "random"`` each tied group is put in a uniformly random order in
+    each fight (the reference's coin), else in the listed order."""
+    groups = order_groups(tuple(fighters))
+    orders = np.empty((n, len(fighters)), np.int8)
+    at = 0
+    for group in groups:
+        members = np.array(group, np.int8)
+        if len(group) > 1 and rules.tv_final_tiebreak == "random":
+            members = members[np.argsort(rng.random((n, len(group))), axis=1)]
+        orders[:, at:at + len(group)] = members
+        at += len(group)
+    return orders
+
+
+def _run(fights: _Fights) -> tuple[np.ndarray, ...]:
+    """Play a batch of fights to the end: rounds of turns, each turn position's actor
+    drawn from the fighters that can hold it (a tied group) fight by fight."""
+    rules = fights.rules
     for rnd in range(1, rules.max_rounds + 1):
         if not len(fights.ids):
             break
         running = fights.start_round(rnd)
-        for f in order:
-            fights.turn(f, rnd, running)
+        for t, candidates in enumerate(fights.slots):
+            if len(candidates) == 1:
+                fights.turn(candidates[0], rnd, running, running)
+                continue
+            actor = fights.orders[:, t]
+            for f in candidates:
+                fights.turn(f, rnd, running, running & (actor == f))
         if fights.end_round(rnd, running):
             break
     return fights.result()
 
 
 class _Fights:
-    """A batch of fights with one turn order: the state of each fight still running (rows
-    of ``wp``, ``armour``, ``pool`` ...; fight ids in ``ids``), the results by fight id, and
-    the steps of a round."""
+    """A batch of fights, each with its own turn order (``orders``, (n, k)): the state of
+    each fight still running (rows of ``wp``, ``armour``, ``pool`` ...; fight ids in
+    ``ids``), the results by fight id, and the steps of a round."""
 
     def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
-                 profiles: list[Profile], order: Sequence[int], n: int,
+                 profiles: list[Profile], orders: np.ndarray, eq_order: Sequence[int] | None,
                  rng: np.random.Generator) -> None:
         self.rules, self.profiles, self.rng = rules, profiles, rng
-        k = len(profiles)
+        n, k = orders.shape[0], len(profiles)
         self.side = side = np.array([p.side for p in profiles])
         self.attack = np.array([p.attack for p in profiles])
         self.defence = np.array([p.defence for p in profiles])
         self.low, self.high = (1, rules.die_sides) if rules.die_sides else (0, 0)
-        self.eq = (_EquilibriumTables(rules, side_a, side_b, order)
-                   if any(p.policy == "equilibrium" for p in profiles) else None)
+        self.eq = (_EquilibriumTables(rules, side_a, side_b, eq_order)
+                   if eq_order is not None else None)
         house = house_rules(rules)
         self.terms = (_HouseTerms(rules, house, (*side_a, *side_b), side, rng)
                       if house else None)
@@ -234,17 +274,34 @@ class _Fights:
         self.full_defence = np.zeros((n, k), bool)  # + full_defence_bonus until its next turn
         self.aided = np.zeros((n, k), np.int16)      # bonus to its next attack
         self.stale_end = np.zeros(n, np.int32)       # a played stalemate's last round (0: none)
+        self.orders = orders
+        # each fighter's turn position in each fight (read only to find whom an aid helps)
+        # (a duel has no allies: its orders stand in, never read)
+        self.pos = np.argsort(orders, axis=1).astype(np.int8) if k > 2 else orders
         self.ids = np.arange(n)
         self.winner = np.zeros(n, np.int8)
         self.rounds = np.zeros(n, np.int16)
         self.cause = np.full(n, CAUSES.max_rounds, np.int8)
         self.spent = np.zeros((n, k), np.int16)  # by fight id: not compacted
         self.foes = [np.flatnonzero(side != side[f]) for f in range(k)]
+        self.mates = [np.flatnonzero((side == side[f]) & (np.arange(k) != f)) for f in range(k)]
         self.pairs = [(i, j) for i in range(k) for j in self.foes[i]]
-        # the allies an aid reaches, soonest first (003.2 step 3: "aid" helps the next to act)
-        at = {f: p for p, f in enumerate(order)}
-        self.allies = [[g for g in list(order[at[f] + 1:]) + list(order[:at[f]])
-                        if side[g] == side[f]] for f in range(k)]
+        policies = [p.turn_policy for p in profiles]
+        # for the stalemate test: the allies who may aid each fighter, and whether a
+        # fighter in full defence keeps it while nobody can hit
+        self.helpers = [np.array([g for g in self.mates[f] if may_aid(policies[g], rules)],
+                                 np.int64) for f in range(k)]
+        self.defends = any(pol not in ("attack", "attack_always") for pol in policies) or (
+            rules.margin_failure_damage and "attack" in policies)  # full defence can happen
+        self.guards = [keeps_guard(policies[f], rules,
+                                   [policies[g] for g in range(k) if side[g] == side[f]])
+                       for f in range(k)]
+        # the fighters that can act at each turn position: one, or a group tied on Turn
+        # Value and every tie-break (003.3 #3)
+        groups = order_groups((*side_a, *side_b))
+        if rules.tv_final_tiebreak == "listed":
+            groups = [[f] for group in groups for f in group]
+        self.slots = [group for group in groups for _ in group]
 
     def finish(self, done: np.ndarray, who: np.ndarray | int, rnd: np.ndarray | int,
                why: int) -> None:
@@ -268,12 +325,22 @@ class _Fights:
         running[out] = False
 
     def threat(self) -> np.ndarray:
-        """Fights where someone can still possibly hit (003.4's test)."""
-        standing = (self.wp > self.rules.down_at) & ~self.withdrawn
+        """Fights where someone can still possibly hit (003.4's test, every defence that
+        applies and every aid that may come counted; see ``reference.fight``'s can_hit)."""
+        rules = self.rules
+        standing = (self.wp > rules.down_at) & ~self.withdrawn
         threat = np.zeros(len(self.ids), bool)
         every = np.arange(len(self.ids))
         for i, j in self.pairs:
-            reach = self.attack[i] + self.pool[:, i] + self.high - self.defence[j] - self.low
+            if self.profiles[i].turn_policy == "full_defence":
+                continue
+            helpers = self.helpers[i]
+            aid = self.aided[:, i] + (rules.aid_bonus * standing[:, helpers].sum(axis=1)
+                                      if len(helpers) else 0)
+            guard = (self.full_defence[:, j] * rules.full_defence_bonus if self.guards[j]
+                     else 0)
+            reach = (self.attack[i] + self.pool[:, i] + aid + self.high - self.defence[j]
+                     - guard - self.low)
             if self.terms is not None:  # the house rules at their best for the attacker
                 reach = (reach + self.terms.best("attack", i, j, every)
                          - self.terms.best("defence", j, i, every))
@@ -301,35 +368,40 @@ class _Fights:
             self.finish(~threat, Winner.DRAW, rules.max_rounds, CAUSES.max_rounds)
         return threat
 
-    def turn(self, f: int, rnd: int, running: np.ndarray) -> None:
-        """Fighter ``f``'s turn in every running fight where it stands: a withdrawal, a
-        turn that is not an attack, or an attack on its target."""
+    def turn(self, f: int, rnd: int, running: np.ndarray, here: np.ndarray) -> None:
+        """Fighter ``f``'s turn in the running fights ``here`` (a mask: where it holds this
+        turn position): a withdrawal, a turn that is not an attack, or an attack on its
+        target."""
         p, rules = self.profiles[f], self.rules
-        act = running & (self.wp[:, f] > rules.down_at) & ~self.withdrawn[:, f]
-        if not act.any():
+        rows = np.flatnonzero(here & (self.wp[:, f] > rules.down_at) & ~self.withdrawn[:, f])
+        if not len(rows):
             return
-        self.full_defence[act, f] = False
+        if self.defends:  # full defence lasts until the fighter's next turn
+            self.full_defence[rows, f] = False
         if p.withdraw_at:
-            leave = np.flatnonzero(act & (self.wp[:, f] <= p.withdraw_at))
-            if len(leave):
+            leaving = self.wp[rows, f] <= p.withdraw_at
+            if leaving.any():
+                leave = rows[leaving]
                 self.withdrawn[leave, f] = True
-                act[leave] = False
+                rows = rows[~leaving]
                 out = leave[self.side_out(leave, self.side[f])]
                 if len(out):
                     self.won(out, self.side[f] != 0, rnd, CAUSES.withdrew, running)
-        targets = _targets(rules, f, self.foes[f], self.wp, self.withdrawn, act)
-        if p.turn_policy != "attack":
-            act &= ~_other_turns(rules, p, f, targets, self.allies[f], act, self.wp,
-                                 self.withdrawn, self.pool, self.attack, self.defence,
-                                 self.full_defence, self.aided, self.low, self.high,
-                                 self.terms)
-        for j in self.foes[f]:
-            rows = np.flatnonzero(act & (targets == j))
+        targets = _targets(rules, self.foes[f], self.wp, self.withdrawn, rows)
+        if p.turn_policy != "attack_always" and (p.turn_policy != "attack"
+                                                 or rules.margin_failure_damage):
+            attacks = ~self.other_turn(f, rows, targets)
+            rows, targets = rows[attacks], targets[attacks]
+        if len(self.foes[f]) == 1:  # a lone foe: every attack is on it
             if len(rows):
-                self.exchange(f, int(j), rows, rnd, running, act)
+                self.exchange(f, int(self.foes[f][0]), rows, rnd, running)
+            return
+        for j in self.foes[f]:
+            mine = rows[targets == j]
+            if len(mine):
+                self.exchange(f, int(j), mine, rnd, running)
 
-    def exchange(self, f: int, j: int, rows: np.ndarray, rnd: int, running: np.ndarray,
-                 act: np.ndarray) -> None:
+    def exchange(self, f: int, j: int, rows: np.ndarray, rnd: int, running: np.ndarray) -> None:
         """``f`` attacks ``j`` in the fights ``rows``: bids, the check, and a hit's damage
         or a miss's cost to the attacker."""
         rules, terms = self.rules, self.terms
@@ -356,32 +428,111 @@ class _Fights:
                        - self.rng.integers(self.low, self.high + 1, len(rows)))
         hit = margin > 0  # the attack must beat the defence (003.2)
         if rules.margin_failure_damage:
-            _backlash(rules, f, j, rows[~hit], -margin[~hit], self.wp, self.armour,
-                      self.side_out, self.finish, running, act, self.side, len(self.ids), rnd)
+            self.backlash(f, j, rows[~hit], -margin[~hit], rnd, running)
         if terms is not None:  # the house rules' effects on a miss
             terms.fire("miss", f, j, rows[~hit])
         if hit.any():
             self.hit(f, j, rows[hit], margin[hit], None if extra is None else extra[hit],
-                     rnd, running, act)
+                     rnd, running)
 
     def hit(self, f: int, j: int, rows: np.ndarray, margin: np.ndarray,
-            extra: np.ndarray | None, rnd: int, running: np.ndarray, act: np.ndarray) -> None:
+            extra: np.ndarray | None, rnd: int, running: np.ndarray) -> None:
         """A hit's damage, off the armour first; a side with nobody standing loses."""
         damage = self.profiles[f].damage + margin_bonus(self.rules, margin)
         if extra is not None:
             damage = np.maximum(0, damage + extra)
-        absorbed = np.minimum(self.armour[rows, j], damage)
-        self.armour[rows, j] -= absorbed.astype(np.int16)
-        self.wp[rows, j] -= (damage - absorbed).astype(np.int16)
-        fell = self.wp[rows, j] <= self.rules.down_at
-        if fell.any():
-            out = rows[fell]
-            out = out[self.side_out(out, self.side[j])]
-            if len(out):
-                self.won(out, self.side[f] == 0, rnd, CAUSES.down, running)
-                act[out] = False
+        self.hurt(j, rows, damage, f, rnd, running)
         if self.terms is not None:  # the house rules' effects on a hit
             self.terms.fire("hit", f, j, rows)
+
+    def backlash(self, f: int, j: int, rows: np.ndarray, shortfall: np.ndarray, rnd: int,
+                 running: np.ndarray) -> None:
+        """A miss by ``shortfall`` hurts the attacker ``f`` (``margin_failure_damage``)."""
+        damage = failure_damage(self.rules, shortfall)
+        hurt = damage > 0
+        if hurt.any():
+            self.hurt(f, rows[hurt], damage[hurt], j, rnd, running)
+
+    def hurt(self, victim: int, rows: np.ndarray, damage: np.ndarray, by: int, rnd: int,
+             running: np.ndarray) -> None:
+        """``damage`` to ``victim`` in the fights ``rows``, off its armour first; where its
+        side has nobody standing, ``by``'s side wins."""
+        absorbed = np.minimum(self.armour[rows, victim], damage)
+        self.armour[rows, victim] -= absorbed.astype(np.int16)
+        self.wp[rows, victim] -= (damage - absorbed).astype(np.int16)
+        fell = rows[self.wp[rows, victim] <= self.rules.down_at]
+        if len(fell):
+            out = fell[self.side_out(fell, self.side[victim])]
+            if len(out):
+                self.won(out, self.side[by] == 0, rnd, CAUSES.down, running)
+
+    def reach(self, f: int, targets: np.ndarray, rows: np.ndarray, extra: int = 0
+              ) -> np.ndarray:
+        """How far ``f``'s best attack (base, aid held + ``extra``, whole pool, best die,
+        house rules at their best) beats each target's defence (base, full defence, worst
+        die) in the fights ``rows``; <= 0: it cannot possibly hit."""
+        t = np.maximum(targets, 0)
+        guard = self.full_defence[rows, t] * self.rules.full_defence_bonus
+        reach = (self.attack[f] + self.aided[rows, f] + extra + self.pool[rows, f] + self.high
+                 - self.defence[t] - guard - self.low)
+        if self.terms is not None:  # the house rules at their best for the attacker
+            reach = (reach + self.terms.best("attack", f, t, rows)
+                     - self.terms.best("defence", t, f, rows))
+        return reach
+
+    def other_turn(self, f: int, rows: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Fighter ``f``'s turns that are not attacks (``turn_policy``) in the fights
+        ``rows``, carried out in place; returns the mask of those where it did not attack
+        (see ``reference._turn``)."""
+        rules, policy = self.rules, self.profiles[f].turn_policy
+        hopeless = (self.reach(f, targets, rows) <= 0) & (targets >= 0)
+        declines = hopeless & rules.margin_failure_damage
+        helps = np.zeros(len(rows), bool)
+        if policy == "full_defence":
+            defend = np.ones(len(rows), bool)
+        elif policy == "defend_if_no_hit":
+            defend = hopeless
+        else:  # aid (always, or when hopeless), else a declined attack's full defence
+            wants = (np.ones(len(rows), bool) if policy == "aid"
+                     else hopeless if policy == "aid_if_no_hit" else declines)
+            ally = np.full(len(rows), -1)
+            if wants.any():
+                ally[wants] = self.recipient(f, rows[wants])
+            helps = ally >= 0
+            self.aided[rows[helps], ally[helps]] += np.int16(rules.aid_bonus)
+            defend = declines & ~helps
+        self.full_defence[rows[defend], f] = True
+        idle = helps | defend
+        self.aided[rows[idle], f] = 0  # aid held lapses with its turn
+        return idle
+
+    def recipient(self, f: int, rows: np.ndarray) -> np.ndarray:
+        """The ally ``f``'s aid goes to in the fights ``rows`` (-1: none): the soonest after
+        ``f`` in each fight's order who will attack on its next turn."""
+        ally = np.full(len(rows), -1)
+        soonest = np.full(len(rows), 99)
+        k = len(self.profiles)
+        for g in self.mates[f]:
+            after = (self.pos[rows, g].astype(np.int16) - self.pos[rows, f]) % k
+            sooner = self.will_attack(int(g), rows) & (after < soonest)
+            ally = np.where(sooner, g, ally)
+            soonest = np.where(sooner, after, soonest)
+        return ally
+
+    def will_attack(self, g: int, rows: np.ndarray) -> np.ndarray:
+        """Whether ``g`` will attack on its next turn in the fights ``rows``, as its policy
+        reads the fight now with an aid counted (``reference._will_attack``)."""
+        p, rules = self.profiles[g], self.rules
+        able = (self.wp[rows, g] > rules.down_at) & ~self.withdrawn[rows, g]
+        if p.withdraw_at:
+            able &= self.wp[rows, g] > p.withdraw_at
+        if p.turn_policy in ("full_defence", "aid"):
+            return np.zeros(len(rows), bool)
+        if p.turn_policy == "attack_always" or (p.turn_policy == "attack"
+                                                and not rules.margin_failure_damage):
+            return able
+        targets = _targets(rules, self.foes[g], self.wp, self.withdrawn, rows)
+        return able & (targets >= 0) & (self.reach(g, targets, rows, rules.aid_bonus) > 0)
 
     def end_round(self, rnd: int, running: np.ndarray) -> bool:
         """Book the played stalemates that end now and the round cap; keep the fights still
@@ -395,7 +546,7 @@ class _Fights:
             return True
         if not running.all():
             for name in ("ids", "wp", "armour", "pool", "withdrawn", "full_defence", "aided",
-                         "stale_end"):
+                         "stale_end", "orders", "pos"):
                 setattr(self, name, getattr(self, name)[running])
         return False
 
@@ -405,69 +556,18 @@ class _Fights:
         return self.winner, self.rounds, self.cause, spent_a, spent_b
 
 
-def _other_turns(rules: Rules, p: Profile, f: int, targets: np.ndarray, allies: list[int],
-                 act: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray, pool: np.ndarray,
-                 attack: np.ndarray, defence: np.ndarray, full_defence: np.ndarray,
-                 aided: np.ndarray, low: int, high: int,
-                 terms: _HouseTerms | None = None) -> np.ndarray:
-    """Fighter ``f``'s turns that are not attacks (``turn_policy``), carried out in place;
-    returns the mask of fights where it did not attack (see ``reference._turn``)."""
-    rows = np.arange(len(act))
-    t = np.maximum(targets, 0)
-    guard = full_defence[rows, t] * rules.full_defence_bonus
-    reach = attack[f] + aided[:, f] + pool[:, f] + high - defence[t] - guard - low
-    if terms is not None:  # the house rules at their best for the attacker
-        reach = reach + terms.best("attack", f, t, rows) - terms.best("defence", t, f, rows)
-    hopeless = (reach <= 0) & (targets >= 0)
-    policy = p.turn_policy
-    if policy in ("full_defence", "defend_if_no_hit"):
-        defend = act & (hopeless if policy == "defend_if_no_hit" else True)
-        full_defence[defend, f] = True
-        return defend
-    # aid: the standing ally who acts soonest after f
-    ally = np.full(len(act), -1)
-    for g in reversed(allies):
-        up = (wp[:, g] > rules.down_at) & ~withdrawn[:, g]
-        ally = np.where(up, g, ally)
-    helps = act & (ally >= 0) & (hopeless if policy == "aid_if_no_hit" else True)
-    where = np.flatnonzero(helps)
-    aided[where, ally[where]] += np.int16(rules.aid_bonus)
-    return helps
-
-
-def _backlash(rules: Rules, f: int, j: int, rows: np.ndarray, shortfall: np.ndarray,
-              wp: np.ndarray, armour: np.ndarray, side_out: Any, finish: Any,
-              running: np.ndarray, act: np.ndarray, side: np.ndarray, n: int, rnd: int) -> None:
-    """A miss by ``shortfall`` hurts the attacker ``f`` (``margin_failure_damage``)."""
-    damage = failure_damage(rules, shortfall)
-    hurt = damage > 0
-    rows, damage = rows[hurt], damage[hurt]
-    if not len(rows):
-        return
-    absorbed = np.minimum(armour[rows, f], damage)
-    armour[rows, f] -= absorbed.astype(np.int16)
-    wp[rows, f] -= (damage - absorbed).astype(np.int16)
-    fell = rows[wp[rows, f] <= rules.down_at]
-    if len(fell):
-        out = fell[side_out(fell, side[f])]
-        if len(out):
-            won = np.zeros(n, bool)
-            won[out] = True
-            finish(won, Winner.A if side[j] == 0 else Winner.B, rnd, CAUSES.down)
-            running[out] = False
-            act[out] = False
-
-
-def _targets(rules: Rules, f: int, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray,
-             act: np.ndarray) -> np.ndarray:
-    """Each acting fight's target for fighter ``f`` (``target_policy``; -1 if none)."""
+def _targets(rules: Rules, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarray,
+             rows: np.ndarray) -> np.ndarray:
+    """The target of an attacker whose foes are ``foes`` in each of the fights ``rows``
+    (``target_policy``; -1 if none stands)."""
     if len(foes) == 1:
-        return np.full(len(wp), foes[0])
-    standing = (wp[:, foes] > rules.down_at) & ~withdrawn[:, foes]
+        return np.full(len(rows), foes[0])
+    wp, withdrawn = wp[rows][:, foes], withdrawn[rows][:, foes]
+    standing = (wp > rules.down_at) & ~withdrawn
     if rules.target_policy == "first":
         pick = np.argmax(standing, axis=1)
     else:  # lowest WP among the standing foes, ties to the first listed
-        key = np.where(standing, wp[:, foes].astype(np.int32), np.iinfo(np.int32).max)
+        key = np.where(standing, wp.astype(np.int32), np.iinfo(np.int32).max)
         pick = np.argmin(key, axis=1)
     return np.where(standing.any(axis=1), foes[pick], -1)
 

@@ -9,9 +9,13 @@ This is the executable reading of the rules (003.2 with the digest's defaults):
    both sides commit pool points (``bid_protocol``), the attack Co + Combat + Misc +
    spend (+ die) must beat the defence Fort + Combat + Misc + spend (+ die); a hit deals
    weapon damage + floor(Co / 3) (+ floor(margin / 2) with ``margin_damage``), taken from
-   the armour's Wound Points first, the overflow from the wearer's.
+   the armour's Wound Points first, the overflow from the wearer's.  A fighter's
+   ``turn_policy`` may declare full defence or aid instead (aid only to an ally who will
+   attack on its next turn), and under ``margin_failure_damage`` ``attack`` declines an
+   attack it cannot possibly hit (docs/pool.md).
 4. A fighter whose WP fall to ``down_at`` or below is out; a side with nobody standing
-   loses.  At the start of a round, if nobody can possibly hit any more, the fight is a
+   loses.  At the start of a round, if nobody can possibly hit any more (every defence
+   that applies counted, and every aid that may come), the fight is a
    draw after ``stalemate_rounds`` full rounds (played where a miss can still hurt the
    attacker, ``margin_failure_damage``); after ``max_rounds`` it is a draw.
 """
@@ -37,7 +41,9 @@ from .rules import (
     Rules,
     apply_damage,
     failure_damage,
+    keeps_guard,
     margin_bonus,
+    may_aid,
     order_groups,
     profile,
     turn_value,
@@ -173,11 +179,9 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
     low, high = (1, rules.die_sides) if rules.die_sides else (0, 0)
     rows = house_rules(rules)
     house = _House(rules, rows, everyone, fighters, rng, say) if rows else None
-
-    def can_hit(x: Fighter, y: Fighter) -> bool:
-        """003.4's test, the house rules at their best for the attacker."""
-        reach = 0 if house is None else house.reach(x, y)
-        return x.profile.attack + x.pool + high + reach > y.profile.defence + low
+    guards = [keeps_guard(f.profile.turn_policy, rules,
+                          [g.profile.turn_policy for g in fighters
+                           if g.profile.side == f.profile.side]) for f in fighters]
 
     def extras() -> dict[str, float]:
         return {"a_pool_spent": float(sum(f.spent for f in fighters if f.profile.side == 0)),
@@ -188,7 +192,7 @@ def fight(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
         standing = [f for f in fighters if f.standing]
         if house is not None:
             house.round = rnd
-        threat = any(can_hit(x, y)
+        threat = any(_can_hit(rules, x, y, fighters, guards, low, high, house)
                      for x in standing for y in standing if x.profile.side != y.profile.side)
         if not threat and not stale_end and rules.margin_failure_damage:
             stale_end = rnd + rules.stalemate_rounds - 1
@@ -292,6 +296,21 @@ class _House:
                                high=False)[0])
 
 
+def _can_hit(rules: Rules, x: Fighter, y: Fighter, fighters: Sequence[Fighter],
+             guards: Sequence[bool], low: int, high: int, house: _House | None) -> bool:
+    """003.4's test: ``x`` may attack (not ``full_defence``) and could beat ``y``'s defence
+    as it will stand (full defence counted where ``y`` keeps it, ``guards``), with its aid
+    held, the aid its standing allies may still give, and the house rules at their best."""
+    if x.profile.turn_policy == "full_defence":
+        return False
+    aid = x.aided + rules.aid_bonus * sum(
+        1 for g in fighters if g is not x and g.standing and g.profile.side == x.profile.side
+        and may_aid(g.profile.turn_policy, rules))
+    guard = rules.full_defence_bonus if y.full_defence and guards[y.index] else 0
+    reach = 0 if house is None else house.reach(x, y)
+    return x.profile.attack + x.pool + aid + high + reach > y.profile.defence + guard + low
+
+
 def _side_out(fighters: Sequence[Fighter], side: int) -> bool:
     return not any(f.standing for f in fighters if f.profile.side == side)
 
@@ -311,38 +330,82 @@ def _turn(rules: Rules, rnd: int, actor: Fighter, fighters: Sequence[Fighter],
         if _side_out(fighters, p.side):
             return (Winner.B if p.side == 0 else Winner.A), "withdrew"
         return None
-    foes = [f for f in fighters if f.standing and f.profile.side != p.side]
-    if rules.target_policy == "lowest_wp":
-        target = min(foes, key=lambda f: (f.wound_points, f.index))
-    else:
-        target = foes[0]
-    guard = rules.full_defence_bonus if target.full_defence else 0
-    reach = 0 if house is None else house.reach(actor, target)
-    hopeless = (p.attack + actor.aided + actor.pool + high + reach
-                <= target.profile.defence + guard + low)
-    ally = _next_ally(actor, fighters, order)
+    target = _target(rules, actor, fighters)
+    hopeless = _reach(rules, actor, target, low, high, house) <= 0
     stance = p.turn_policy
+    # a hopeless attack only costs where a miss hurts the attacker: declined (docs/pool.md)
+    declines = hopeless and rules.margin_failure_damage and stance != "attack_always"
     if stance == "full_defence" or (stance == "defend_if_no_hit" and hopeless):
-        actor.full_defence = True
-        say(f"  {actor.name} declares full defence (+{rules.full_defence_bonus} defence "
-            "until its next turn)" + (": it cannot hit" if hopeless else ""))
+        _full_defence(rules, actor, say, "it cannot hit" if hopeless else "")
         return None
-    if ally is not None and (stance == "aid" or (stance == "aid_if_no_hit" and hopeless)):
-        ally.aided += rules.aid_bonus
-        say(f"  {actor.name} aids {ally.name} (+{rules.aid_bonus} to its next attack)"
-            + (": it cannot hit" if hopeless else ""))
+    if stance == "aid" or (hopeless and stance == "aid_if_no_hit") or declines:
+        ally = _aid_recipient(rules, actor, fighters, order, low, high, house)
+        if ally is not None:
+            ally.aided += rules.aid_bonus
+            actor.aided = 0  # its own aid held lapses with its turn
+            say(f"  {actor.name} aids {ally.name} (+{rules.aid_bonus} to its next attack)"
+                + (": it cannot hit" if hopeless else ""))
+            return None
+    if declines:
+        _full_defence(rules, actor, say, f"it cannot hit {target.name}, and a miss would "
+                                         "cost it")
         return None
     return _attack(rules, rnd, actor, target, fighters, equilibrium, low, high, rng, say,
                    house, stale)
 
 
-def _next_ally(actor: Fighter, fighters: Sequence[Fighter], order: Sequence[int]
-               ) -> Fighter | None:
-    """The standing ally who acts soonest after ``actor`` (the one an aid helps)."""
+def _full_defence(rules: Rules, actor: Fighter, say: Log, why: str) -> None:
+    actor.full_defence = True
+    actor.aided = 0  # aid held lapses with its turn
+    say(f"  {actor.name} declares full defence (+{rules.full_defence_bonus} defence "
+        "until its next turn)" + (f": {why}" if why else ""))
+
+
+def _target(rules: Rules, actor: Fighter, fighters: Sequence[Fighter]) -> Fighter:
+    """Whom ``actor`` would attack now (``target_policy``)."""
+    foes = [f for f in fighters if f.standing and f.profile.side != actor.profile.side]
+    if rules.target_policy == "lowest_wp":
+        return min(foes, key=lambda f: (f.wound_points, f.index))
+    return foes[0]
+
+
+def _reach(rules: Rules, x: Fighter, y: Fighter, low: int, high: int, house: _House | None,
+           extra: int = 0) -> int:
+    """How far ``x``'s best attack (base, aid held + ``extra``, whole pool, best die, house
+    rules at their best) beats ``y``'s defence as it stands (base, full defence, worst
+    die); <= 0: ``x`` cannot possibly hit ``y``."""
+    guard = rules.full_defence_bonus if y.full_defence else 0
+    best = 0 if house is None else house.reach(x, y)
+    return (x.profile.attack + x.aided + extra + x.pool + high + best
+            - y.profile.defence - guard - low)
+
+
+def _will_attack(rules: Rules, g: Fighter, fighters: Sequence[Fighter], low: int, high: int,
+                 house: _House | None) -> bool:
+    """Whether ally ``g`` will attack on its next turn, as its policy reads the fight now
+    with an aid counted (an ``aid`` fighter aids rather than takes aid)."""
+    p = g.profile
+    if not g.standing or (p.withdraw_at and g.wound_points <= p.withdraw_at):
+        return False
+    if p.turn_policy in ("full_defence", "aid"):
+        return False
+    if p.turn_policy == "attack_always" or (p.turn_policy == "attack"
+                                            and not rules.margin_failure_damage):
+        return True
+    return _reach(rules, g, _target(rules, g, fighters), low, high, house,
+                  rules.aid_bonus) > 0
+
+
+def _aid_recipient(rules: Rules, actor: Fighter, fighters: Sequence[Fighter],
+                   order: Sequence[int], low: int, high: int, house: _House | None
+                   ) -> Fighter | None:
+    """The ally an aid goes to: the soonest after ``actor`` (every ally acts before the
+    actor's next turn) who will attack on its next turn; ``None`` if none will."""
     at = list(order).index(actor.index)
     for k in list(order[at + 1:]) + list(order[:at]):
         f = fighters[k]
-        if f.standing and f.profile.side == actor.profile.side:
+        if (f.profile.side == actor.profile.side
+                and _will_attack(rules, f, fighters, low, high, house)):
             return f
     return None
 

@@ -20,6 +20,7 @@ Vocabulary used throughout the package
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -46,7 +47,9 @@ __all__ = [
     "die_range",
     "failure_damage",
     "hits",
+    "keeps_guard",
     "margin_bonus",
+    "may_aid",
     "order_groups",
     "profile",
     "strength_modifier",
@@ -88,15 +91,45 @@ POOL_POLICIES = ("minimal_sure_hit", "all_in_first", "save_for_defence", "random
 
 # 003.2 step 3 "the first character to act should then declare what they are doing and the
 # ST will determine if it is appropriate and how that action is to be resolved": turns that
-# are not attacks [DEFAULT readings, with the rules' full_defence_bonus and aid_bonus]:
-#   attack               attack the target every turn (the seed's "usually")
+# are not attacks [DEFAULT readings, with the rules' full_defence_bonus and aid_bonus].
+# "Cannot hit" is "cannot possibly hit": base attack + aid held + whole pool + best die
+# (+ house rules at their best) does not beat the target's base defence + full defence +
+# worst die.  Aid goes to the soonest ally (after the aider, so before the aider's next
+# turn) who will attack on its next turn, as its policy reads the fight now (counting the
+# aid); with no such ally none is given.  Aid lapses at the end of the aided ally's turn.
+#   attack               attack the target every turn (the seed's "usually"); but under
+#                        margin_failure_damage, where it cannot hit (a miss can only cost
+#                        it), aid an ally who will attack, else declare full defence
+#   attack_always        attack the target every turn, whatever a miss costs (the exact
+#                        game's turn)
 #   defend_if_no_hit     full defence (no attack; + full_defence_bonus to every defence
-#                        until its next turn) when it cannot possibly hit its target
-#   aid_if_no_hit        aid (no attack; the next ally to act gets + aid_bonus on its next
-#                        attack) when it cannot possibly hit its target and an ally stands
+#                        until its next turn) when it cannot hit its target
+#   aid_if_no_hit        aid (no attack; the ally gets + aid_bonus on its next attack) when
+#                        it cannot hit its target and an ally will attack (else as attack)
 #   full_defence         full defence every turn
-#   aid                  aid every turn while an ally stands (else attack)
-TURN_POLICIES = ("attack", "defend_if_no_hit", "aid_if_no_hit", "full_defence", "aid")
+#   aid                  aid every turn while an ally will attack (else as attack)
+TURN_POLICIES = ("attack", "attack_always", "defend_if_no_hit", "aid_if_no_hit",
+                 "full_defence", "aid")
+
+
+def may_aid(turn_policy: str, rules: Rules) -> bool:
+    """Whether a fighter of this ``turn_policy`` may aid an ally (the stalemate test counts
+    the aid a standing ally may still give)."""
+    return (turn_policy in ("aid", "aid_if_no_hit")
+            or (turn_policy == "attack" and rules.margin_failure_damage))
+
+
+def keeps_guard(turn_policy: str, rules: Rules, side_policies: Sequence[str]) -> bool:
+    """Whether a fighter of this ``turn_policy`` in full defence declares it again on its
+    next turn whenever nobody can hit (so the stalemate test counts full_defence_bonus):
+    always for full_defence and defend_if_no_hit; under margin_failure_damage also for the
+    policies that decline a hopeless attack, unless an ally who always attacks could take
+    its aid instead (``side_policies``: the turn policies of its side)."""
+    if turn_policy in ("full_defence", "defend_if_no_hit"):
+        return True
+    return (rules.margin_failure_damage and turn_policy in ("attack", "aid", "aid_if_no_hit")
+            and "attack_always" not in side_policies)
+
 
 # 003.4 "Randomness for Monte Carlo": optional house-rule randomiser, one die on every check.
 RANDOMISERS = ("1d6", "1d10")
@@ -148,9 +181,10 @@ class Combatant:
     # not searched by default (search=()): the exact game plays attack turns only, so best
     # play keeps to them unless a search names these (then by Monte Carlo)
     turn_policy: str = param("attack", tag="DEFAULT", choices=TURN_POLICIES,
-                             doc="what this fighter declares on its turn: attack, or full "
-                                 "defence / aid, always or when it cannot possibly hit its "
-                                 "target (003.2 step 3)", policy=True, search=())
+                             doc="what this fighter declares on its turn: attack (but not "
+                                 "a hopeless attack a miss makes costly), attack_always, or "
+                                 "full defence / aid, always or when it cannot possibly hit "
+                                 "its target (003.2 step 3)", policy=True, search=())
     withdraw_at: int = param(0, tag="DEFAULT", low=0, high=999,
                              doc="withdraw from the fight (its turn, instead of acting) once "
                                  "its WP are at or below this; 0 = never (003.2 step 3)",
