@@ -36,13 +36,13 @@ def test_same_seed_same_tally_and_chunks_compose():
 
 def test_memory_is_bounded_by_the_chunk_size(monkeypatch):
     sizes = []
-    original = crt.simulate
+    original = crt.simulate_segments
 
-    def spy(rules, a, b, *, n, rng):
-        sizes.append(n)
-        return original(rules, a, b, n=n, rng=rng)
+    def spy(segments, rng):  # every kernel call goes through simulate_segments
+        sizes.append(sum(s.n for s in segments))
+        return original(segments, rng)
 
-    monkeypatch.setattr(crt, "simulate", spy)
+    monkeypatch.setattr(crt, "simulate_segments", spy)
     engine.run(crt, Rules(), (D,), (D,), entropy=1, n=25_001, chunk_size=10_000)
     assert sizes == [10_000, 10_000, 5_001]
 

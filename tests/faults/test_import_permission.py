@@ -170,6 +170,9 @@ TAKES_NONE: dict[str, Case] = {
     "rulesets": lambda m, run: ["rulesets"],
     "new": lambda m, run: ["new", "ruleset", "fresh", "--out", str(m.folder)],
     "plot": lambda m, run: ["plot", run_naming(m, run), "--out", str(m.folder / "plots")],
+    # crt's career: its ruleset is a fixed choice (crt only), never a path to import
+    "campaign": lambda m, run: ["campaign", "crt", "--a", "novice", "--b", "novice",
+                                "--fights", "2", "-n", "50", "--seed", "1"],
 }
 
 

@@ -167,7 +167,7 @@ def test_bad_missile_input_names_the_field() -> None:
         Rules(range_rounds=-1)
     with pytest.raises(SpecError, match="'range_rounds'"):
         Rules(range_rounds=10, max_rounds=10)
-    with pytest.raises(SpecError, match=r"'missile_weapons\.crossbow'\.reload"):
+    with pytest.raises(SpecError, match=r"missile_weapons\.crossbow\.reload: must be"):
         Rules(missile_weapons={"crossbow": {"reload": -1}})
     with pytest.raises(SpecError, match="'missile'"):
         profile(Combatant(missile="long bow", strength=8), RULES)
