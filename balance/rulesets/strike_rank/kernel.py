@@ -604,14 +604,33 @@ def _column(tab: Any, j: int) -> Any:
     return tab.column(j) if isinstance(tab, _Stack) else tuple(row[j] for row in tab)
 
 
+_FLAT: dict[tuple[int, str], tuple[Any, np.ndarray]] = {}
+"""Raveled arrays of setup tables by the table's identity (the table kept beside its array,
+so an identity is never reused while cached): a group's tables run to thousands of entries
+and are read every round."""
+
+
+def _flat(tab: Any, dtype: Any = np.int16) -> np.ndarray:
+    """``np.asarray(tab, dtype).ravel()``, made once per table (tables are immutable
+    tuples)."""
+    if not isinstance(tab, tuple):  # only immutable tables are kept
+        return np.asarray(tab, dtype).ravel()
+    key = (id(tab), np.dtype(dtype).str)
+    got = _FLAT.get(key)
+    if got is None or got[0] is not tab:
+        if len(_FLAT) > 4096:
+            _FLAT.clear()
+        got = _FLAT[key] = (tab, np.asarray(tab, dtype).ravel())
+    return got[1]
+
+
 def _per_slot(tab: Any, rows: np.ndarray, n_slots: int, width: int = 1,
               offset: Any = 0, dtype: Any = np.int16) -> np.ndarray:
     """``tab[row][offset]`` per lane (``width`` entries a slot): ``rows`` are slots, or
     ``segment * n_slots + slot`` keys (:class:`_Who`) in a batch of several segments."""
     if isinstance(tab, _Stack):
         return tab.flat.take(rows * np.intp(width) + offset)
-    return np.asarray(tab, dtype).ravel().take((rows % np.int16(n_slots)) * np.intp(width)
-                                               + offset)
+    return _flat(tab, dtype).take((rows % np.int16(n_slots)) * np.intp(width) + offset)
 
 
 def _combine(values: Sequence[Any]) -> Any:
@@ -1026,7 +1045,7 @@ class _Kernel:
             return np.int16(first)
         if self.n_slots == 2:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
-        return np.asarray(tab, np.int16).take(who.idx)
+        return _flat(tab).take(who.idx)
 
     def pair(self, tab: Any, x: _Who, y: _Who) -> Any:
         """``tab[x][y]`` per lane (x and y on opposite sides)."""
@@ -1036,7 +1055,7 @@ class _Kernel:
             if tab[0][1] == tab[1][0]:
                 return np.int16(tab[0][1])
             return np.int16(tab[0][1]) + np.int16(tab[1][0] - tab[0][1]) * x.idx
-        flat = np.asarray(tab, np.int16).ravel()
+        flat = _flat(tab)
         return flat.take(x.idx * self.n_slots + y.idx)
 
     def at(self, value: Any, lanes: _Lanes, idx: np.ndarray | None = None) -> Any:
@@ -1059,7 +1078,7 @@ class _Kernel:
         if isinstance(tab, _Stack):
             width = int(np.prod(tab.table.shape[1:]))
             return tab.flat.take(seg * np.int32(width) + index)
-        return np.asarray(tab, np.int16).ravel().take(index)
+        return _flat(tab).take(index)
 
     def segs(self, lanes: _Lanes, idx: np.ndarray | None = None) -> np.ndarray | None:
         """The segment of each lane (of the lanes ``idx``); ``None`` alone."""
