@@ -7,6 +7,7 @@ does not pay for ``scipy.stats``.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -14,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "SCORES",
     "benjamini_hochberg",
     "bradley_terry",
     "chi2_homogeneity",
@@ -24,6 +26,7 @@ __all__ = [
     "holm",
     "newcombe",
     "normal_pvalue",
+    "paired_se",
     "symmetric_nash",
     "wilson",
     "z_value",
@@ -334,3 +337,24 @@ def domination_margin(payoff: np.ndarray, row: int) -> float:
     res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
                   bounds=[(0, None)] * k + [(None, None)], method="highs")
     return float(res.x[-1]) if res.success else float("nan")
+
+
+# --- paired fights (common random numbers) ----------------------------------------------------
+
+SCORES: dict[str, np.ndarray] = {
+    "a_win": np.array([0.0, 1.0, 0.0]),
+    "score": np.array([0.5, 1.0, 0.0]),
+}
+"""What a fight of each winner code (draw, A, B) counts for, per column a verdict reads."""
+
+
+def paired_se(x: np.ndarray, y: np.ndarray, col: str) -> float:
+    """Standard error of ``mean(s(x)) - mean(s(y))`` over the fights the two cells share
+    (their common prefix), from the per-fight differences (plug-in variance)."""
+    n = min(len(x), len(y))
+    if n == 0:
+        return math.nan
+    table = SCORES[col]
+    d = table[x[:n]] - table[y[:n]]
+    var = max(float(np.mean(d * d)) - float(np.mean(d)) ** 2, 0.0)
+    return math.sqrt(var / n)

@@ -83,6 +83,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import stats
 from ..labels import Labels, decimals_for, percent, rate_with_interval
 from .equilibria import dominated, metagame
 from .matchups import field_scores, pair_scores
@@ -1774,12 +1775,10 @@ def _compared(axis: str, values: Sequence[Any]) -> frozenset[tuple[str, str]]:
 def _rate_difference_se(first: Rate, second: Rate, col: str) -> float:
     """The standard error of ``first``'s ``col`` (``a_win`` or ``score``) minus
     ``second``'s: from their paired fights where both were simulated on the same streams
-    (:func:`balance.experiments.paired.paired_se`), else in quadrature (0 when exact)."""
+    (:func:`balance.stats.paired_se`), else in quadrature (0 when exact)."""
     if first.winners is not None and second.winners is not None \
             and len(first.winners) == len(second.winners) > 0:
-        from ..experiments.paired import paired_se
-
-        return paired_se(first.winners, second.winners, col)
+        return stats.paired_se(first.winners, second.winners, col)
     if col == "score":
         return math.hypot(first.score_se, second.score_se)
     return math.hypot(first.win_se, second.win_se)

@@ -21,7 +21,6 @@ before the file existed): the verdict then adds the two errors in quadrature.
 
 from __future__ import annotations
 
-import math
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import SpecError
+from ..stats import SCORES, paired_se
 from .store import SEEDING, file_checksum, pack, unpack
 
 __all__ = ["FILE", "SCORES", "SEEDING", "Pairing", "pack", "paired_se", "unpack",
@@ -37,23 +37,6 @@ __all__ = ["FILE", "SCORES", "SEEDING", "Pairing", "pack", "paired_se", "unpack"
 
 FILE = "winners.npz"
 """Each cell's fights' winners, in the run directory."""
-SCORES: dict[str, np.ndarray] = {
-    "a_win": np.array([0.0, 1.0, 0.0]),
-    "score": np.array([0.5, 1.0, 0.0]),
-}
-"""What a fight of each winner code (draw, A, B) counts for, per column a verdict reads."""
-
-
-def paired_se(x: np.ndarray, y: np.ndarray, col: str) -> float:
-    """Standard error of ``mean(s(x)) - mean(s(y))`` over the fights the two cells share
-    (their common prefix), from the per-fight differences (plug-in variance)."""
-    n = min(len(x), len(y))
-    if n == 0:
-        return math.nan
-    table = SCORES[col]
-    d = table[x[:n]] - table[y[:n]]
-    var = max(float(np.mean(d * d)) - float(np.mean(d)) ** 2, 0.0)
-    return math.sqrt(var / n)
 
 
 def write_winners(path: Path, cells: Iterable[tuple[str, np.ndarray]]) -> None:
