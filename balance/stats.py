@@ -20,6 +20,7 @@ __all__ = [
     "bradley_terry",
     "chi2_homogeneity",
     "clopper_pearson",
+    "dominated_by_mix",
     "domination_margin",
     "gof_pvalue",
     "half_width",
@@ -337,6 +338,23 @@ def domination_margin(payoff: np.ndarray, row: int) -> float:
     res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
                   bounds=[(0, None)] * k + [(None, None)], method="highs")
     return float(res.x[-1]) if res.success else float("nan")
+
+
+def dominated_by_mix(payoff: np.ndarray, row: int) -> bool:
+    """Whether row ``row`` is strictly dominated by a mixture of the other rows
+    (:func:`domination_margin` > 0), deciding the two plain cases without a linear program:
+    a row at least as good as every other row against some column is not dominated (no
+    mixture beats it there), and a row some single other row beats against every column
+    is."""
+    a = np.asarray(payoff, float)
+    others = np.delete(a, row, axis=0)
+    if not len(others):
+        return False
+    if bool(np.any(a[row] >= others.max(axis=0))):
+        return False
+    if bool(np.any(np.all(others > a[row], axis=1))):
+        return True
+    return domination_margin(a, row) > 0
 
 
 # --- paired fights (common random numbers) ----------------------------------------------------

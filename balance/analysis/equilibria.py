@@ -88,7 +88,7 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
         hits = np.zeros(len(names))
         for _ in range(resamples):
             _, p = _payoff(_resampled_scores(table, rng))
-            hits += np.array([stats.domination_margin(p, i) > 0 for i in range(len(names))])
+            hits += np.array([stats.dominated_by_mix(p, i) for i in range(len(names))])
         share = hits / resamples
     out = pd.DataFrame({"margin": margin, "dominated": margin > 0,
                         "dominated_share": share}, index=names)

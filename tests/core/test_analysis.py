@@ -253,3 +253,21 @@ def test_matchups_cli_bad_input(args, message, capsys):
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and err.startswith("balance: error:")
     assert message in err
+
+
+def test_dominated_by_mix_agrees_with_the_linear_program():
+    """The shortcuts (best somewhere: not dominated; beaten everywhere by one row:
+    dominated) give the linear program's answer; matrices built to hit each case."""
+    from balance.stats import dominated_by_mix, domination_margin
+
+    rng = np.random.default_rng(31)
+    cases = 0
+    for _ in range(300):
+        k, m = rng.integers(2, 6), rng.integers(2, 6)
+        payoff = rng.random((k, m))
+        if rng.random() < 0.3:  # a row beaten everywhere by a mix of two others
+            payoff[0] = 0.5 * (payoff[1] + payoff[-1]) - rng.random(m) * 0.05
+        for row in range(k):
+            assert dominated_by_mix(payoff, row) == (domination_margin(payoff, row) > 0)
+            cases += 1
+    assert cases > 600
