@@ -639,6 +639,10 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "no row 'kite'"),
     ("show-rules-without-table", argv("show", "crt", "--rule", "max_rounds=3"),
      "go with TABLE"),
+    # a round count the kernels' int16 rounds cannot hold was a traceback (OverflowError)
+    ("crt-max-rounds-over-int16", argv("duel", "crt", "--a", "novice", "--b", "novice",
+                                       "--rule", "max_rounds=100000"),
+     "'max_rounds' must be in 1..10000"),
     # --- the budget: estimated (CPU-timed pilot, traced memory) and refused before any work;
     # none of these allocates what it asks for ---
     ("matchups-resamples-huge", argv("matchups", "crt", "--entrants", "novice,veteran", "-n",

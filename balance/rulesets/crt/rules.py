@@ -294,7 +294,7 @@ class Rules:
         "second_target_only", tag="DEFAULT", choices=("second_target_only", "twice_if_alone"),
         doc="total surprise (ambush 9+): a 12 damages a second engaged foe only (nothing more "
             "in a duel), or strikes its one foe twice when there is no second (001.3)")
-    max_rounds: int = param(200, tag="DEFAULT", low=1, high=100_000,
+    max_rounds: int = param(200, tag="DEFAULT", low=1, high=10_000,
                             doc="rounds after which the fight is a draw (001.9)")
     # crt has no content rows to hang a modifier on (three weapon types; tables of one
     # number each): a designer's mechanics are rows of their own (balance.rulesets.house)
@@ -370,7 +370,7 @@ FIGHTER_NAMES: dict[str, Name] = {
     "leader": Name(bool, tag="DEFAULT", doc="a leader or champion (ES 12)"),
 }
 SITUATION_NAMES: dict[str, Name] = {
-    "round": Name(int, range=(0, 100_000), tag="DEFAULT",
+    "round": Name(int, range=(0, 10_000), tag="DEFAULT",
                   doc="the round, from 1; 0 in an ambush's opening exchange (001.3)"),
     "foes_engaged": Name(int, range=(1, 3), tag="TEXT",
                          doc="foes the fighter faces this round (001.7; 1 in a duel)"),
