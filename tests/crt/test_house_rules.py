@@ -62,7 +62,7 @@ def test_vocabulary_names_and_targets():
     names = vocabulary().names
     for field in ("weapon", "shield", "skill", "combats", "health", "wounds"):
         assert f"self.{field}" in names and f"target.{field}" in names
-    assert names["round"].range == (0, 100_000) and names["foes_engaged"].range == (1, 3)
+    assert names["round"].range == (0, 10_000) and names["foes_engaged"].range == (1, 3)
     assert names["self.weapon"].choices == ("one_handed", "two_handed", "unarmed")
     assert list(vocabulary().targets) == ["score", "damage"]
     assert crt.describe()["language"]["targets"] == dict(vocabulary().targets)
