@@ -70,6 +70,59 @@ def career_length(table: Any) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def _check_career(method: str, fights: Any, n: Any, skill_growth: str, skill_every: Any
+                  ) -> None:
+    """One line naming the argument of :func:`career` that is out of its range."""
+    def whole(value: Any, low: int, high: int | None) -> bool:
+        return (not isinstance(value, bool) and isinstance(value, int) and value >= low
+                and (high is None or value <= high))
+
+    if method not in METHODS:
+        raise SpecError(f"campaign method must be one of {', '.join(METHODS)}, got {method!r}")
+    if not whole(fights, 1, 1000):
+        raise SpecError(f"campaign fights must be a whole number in 1..1000, got {fights!r}")
+    if not whole(n, 1, None):
+        raise SpecError(f"campaign n must be a whole number >= 1, got {n!r}")
+    if skill_growth not in SKILL_GROWTH:
+        raise SpecError(f"campaign skill_growth must be one of {', '.join(SKILL_GROWTH)}, got "
+                        f"{skill_growth!r}")
+    if not whole(skill_every, 1, 1000):
+        raise SpecError(f"campaign skill_every must be a whole number in 1..1000, got "
+                        f"{skill_every!r}")
+
+
+def _matchup_at(fighter: Combatant, side_b: Side, k: int, peers: bool, skill_growth: str,
+                skill_every: int) -> tuple[Combatant, Side]:
+    """The fighter going into fight ``k + 1`` (``k`` fights survived) and his foes (grown
+    alike when they are his ``peers``)."""
+    me = dataclasses.replace(fighter, combats=fighter.combats + k, skill=skill_after(
+        fighter.skill, k, skill_growth, skill_every))
+    them = tuple(dataclasses.replace(f, combats=me.combats, skill=skill_after(
+        f.skill, k, skill_growth, skill_every)) if peers else f for f in side_b)
+    return me, them
+
+
+def _fought(crt: Any, rules: Rules, me: Combatant, them: Side, fought: int, entropy: int,
+            k: int) -> int:
+    """How many of the ``fought`` careers still running win fight ``k + 1``."""
+    from ... import engine
+
+    if not fought:
+        return 0
+    tally = engine.run(crt, rules, (me,), them, entropy=entropy, n=fought, key=("campaign", k))
+    return int(tally.wins[1])
+
+
+def _simulated_rates(fought: int, won: int, n: int, confidence: float) -> dict[str, Any]:
+    """A simulated fight's row: careers fought and won, the chance to win it and the share
+    of the ``n`` careers still running, each with its Wilson interval."""
+    p_low, p_high = stats.wilson(won, fought, confidence) if fought else (np.nan, np.nan)
+    a_low, a_high = stats.wilson(won, n, confidence)
+    return dict(fought=fought, won=won, p_win=won / fought if fought else np.nan,
+                p_win_low=float(p_low), p_win_high=float(p_high), alive=won / n,
+                alive_low=float(a_low), alive_high=float(a_high))
+
+
 def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fights: int,
            n: int = 10_000, seed: int | None = None, peers: bool = False,
            method: str = "simulate", confidence: float = 0.95, skill_growth: str = "every",
@@ -114,21 +167,7 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
     """
     import pandas as pd
 
-    from ... import engine
-
-    if method not in METHODS:
-        raise SpecError(f"campaign method must be one of {', '.join(METHODS)}, got {method!r}")
-    if isinstance(fights, bool) or not isinstance(fights, int) or not 1 <= fights <= 1000:
-        raise SpecError(f"campaign fights must be a whole number in 1..1000, got {fights!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise SpecError(f"campaign n must be a whole number >= 1, got {n!r}")
-    if skill_growth not in SKILL_GROWTH:
-        raise SpecError(f"campaign skill_growth must be one of {', '.join(SKILL_GROWTH)}, got "
-                        f"{skill_growth!r}")
-    if (isinstance(skill_every, bool) or not isinstance(skill_every, int)
-            or not 1 <= skill_every <= 1000):
-        raise SpecError(f"campaign skill_every must be a whole number in 1..1000, got "
-                        f"{skill_every!r}")
+    _check_career(method, fights, n, skill_growth, skill_every)
     side_b: Side = (foes,) if isinstance(foes, Combatant) else tuple(foes)
     from . import CRT
 
@@ -139,10 +178,7 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
     alive = n
     survival = 1.0
     for k in range(fights):
-        me = dataclasses.replace(fighter, combats=fighter.combats + k, skill=skill_after(
-            fighter.skill, k, skill_growth, skill_every))
-        them = tuple(dataclasses.replace(f, combats=me.combats, skill=skill_after(
-            f.skill, k, skill_growth, skill_every)) if peers else f for f in side_b)
+        me, them = _matchup_at(fighter, side_b, k, peers, skill_growth, skill_every)
         score = combat_score(me, rules)
         row: dict[str, Any] = {"fight": k + 1, "combats": me.combats, "skill": me.skill,
                                "score": score,
@@ -154,20 +190,10 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
                        p_win_high=p_win, alive=survival, alive_low=survival,
                        alive_high=survival)
         else:
+            assert entropy is not None
             fought = alive
-            won = 0
-            if fought:
-                assert entropy is not None
-                tally = engine.run(crt, rules, (me,), them, entropy=entropy, n=fought,
-                                   key=("campaign", k))
-                won = int(tally.wins[1])
-            alive = won
-            p_low, p_high = (stats.wilson(won, fought, confidence) if fought
-                             else (np.nan, np.nan))
-            a_low, a_high = stats.wilson(alive, n, confidence)
-            row.update(fought=fought, won=won, p_win=won / fought if fought else np.nan,
-                       p_win_low=float(p_low), p_win_high=float(p_high), alive=alive / n,
-                       alive_low=float(a_low), alive_high=float(a_high))
+            alive = _fought(crt, rules, me, them, fought, entropy, k)
+            row.update(_simulated_rates(fought, alive, n, confidence))
         rows.append(row)
     table = pd.DataFrame(rows)
     growth = (f"skill_growth=every [DEFAULT]: a skill level per {skill_every} fights survived"
