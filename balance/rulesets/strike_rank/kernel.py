@@ -1708,8 +1708,7 @@ class _Kernel:
         ndef = self.sel(lanes.defences, d)
         bers = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
         crip = self.sel(lanes.crippled, d) if lanes.crippled is not None else None
-        best_score = None
-        d_fixed = np.zeros(m, np.int16)
+        options = []
         for k in setup.shot_kinds:
             tot = self.pair(setup.shot_defence[k], d, who) + (dg_d if k == DODGE else sk_d)
             tot = self.lang_add(lanes, tot, KR.defence_key(k), d, who)
@@ -1728,19 +1727,8 @@ class _Kernel:
                 no = c if no is None else (no | c)
             if no is not None:
                 tot = tot + (np.int16(UNAVAILABLE - 1000) - tot) * no
-            score = tot + self.cst(setup.preferred[k], d) if any(setup.preferred[k]) else tot
-            if best_score is None:
-                best_score, d_fixed = score, tot
-            else:
-                better = score > best_score
-                best_score = np.maximum(best_score, score)
-                d_fixed = d_fixed + (tot - d_fixed) * better
-        if best_score is None:
-            defended = np.zeros(m, bool)
-        else:
-            defended = best_score > DEFENDED
-            if any(setup.undefending):
-                defended &= self.cst(setup.undefending, d) == 0
+            options.append((k, tot))
+        _, d_fixed, defended = self.best_defence(options, d, m)
         margin = a_total - d_fixed - y
         if rules.tie_rule == "add_d20":
             self.break_ties(lanes, margin, go & defended)
@@ -1848,39 +1836,49 @@ class _Kernel:
                 no_parry: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The defender's choice (000.5) per lane: (kind, its total, defended at all)."""
         setup, m = self.setup, lanes.n_fights
-        kind = np.zeros(m, np.int8)
         if self.single_kind is not None:
             k = self.single_kind
-            kind[:] = k
+            kind = np.full(m, k, np.int8)
             return kind, self.defence_total(lanes, k, a, d, None), np.ones(m, bool)
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
-        best_score = None
-        d_fixed: Any = np.zeros(m, np.int16)
+        options = []
         for k in setup.kinds:
             tot = self.defence_total(lanes, k, a, d, behind)
             no = self.unavailable(lanes, k, a, d, blocked_parry)
             if no is not None:
                 tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
-            pref = setup.preferred[k]
-            score = tot + self.cst(pref, d) if any(pref) else tot
-            if best_score is None:
-                best_score = score
-                d_fixed = tot
-                kind[:] = k
-            else:
-                better = score > best_score
-                best_score = np.maximum(best_score, score)
-                d_fixed = d_fixed + (tot - d_fixed) * better
-                kind += ((k - kind) * better).astype(np.int8)
-        if best_score is None:
-            defended = np.zeros(m, bool)
-        else:
-            defended = best_score > DEFENDED
-            if any(setup.undefending):
-                defended &= self.cst(setup.undefending, d) == 0
+            options.append((k, tot))
+        kind, d_fixed, defended = self.best_defence(options, d, m)
         if lanes.surprise is not None:
             defended &= ~(lanes.surprise & (self.cst(setup.surprised, d) != 0))
+        return kind, d_fixed, defended
+
+    def best_defence(self, options: Sequence[tuple[int, Any]], d: _Who, m: int
+                     ) -> tuple[np.ndarray, Any, np.ndarray]:
+        """Of the defences ``options`` (kind, total per lane; an unavailable one far below
+        any real total), the one ``d`` chooses per lane -- the best total after the
+        policy's preference, the first on ties: (kind, its total, defended at all)."""
+        setup = self.setup
+        kind = np.zeros(m, np.int8)
+        if not options:
+            return kind, np.zeros(m, np.int16), np.zeros(m, bool)
+        def scored(k: int, tot: Any) -> Any:
+            pref = setup.preferred[k]
+            return tot + self.cst(pref, d) if any(pref) else tot
+
+        first, d_fixed = options[0]
+        kind[:] = first
+        best_score = scored(first, d_fixed)
+        for k, tot in options[1:]:
+            score = scored(k, tot)
+            better = score > best_score
+            best_score = np.maximum(best_score, score)
+            d_fixed = d_fixed + (tot - d_fixed) * better
+            kind += ((k - kind) * better).astype(np.int8)
+        defended = np.asarray(best_score > DEFENDED)
+        if any(setup.undefending):
+            defended &= self.cst(setup.undefending, d) == 0
         return kind, d_fixed, defended
 
     def defence_total(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
