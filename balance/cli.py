@@ -179,6 +179,15 @@ def _build_parser() -> argparse.ArgumentParser:
                      "combat rules.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+    _add_fight_commands(sub)
+    _add_question_commands(sub)
+    _add_run_commands(sub)
+    _add_tune_command(sub)
+    return parser
+
+
+def _add_fight_commands(sub: Any) -> None:
+    """rulesets, show, duel, exact, log and campaign: one matchup or one ruleset."""
     p = sub.add_parser("rulesets", help="list the rule systems")
     p.add_argument("--json", action="store_true")
 
@@ -240,6 +249,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--json", action="store_true")
 
+
+
+def _add_question_commands(sub: Any) -> None:
+    """matchups and bench: a round robin, and the kernels' speed."""
     p = sub.add_parser("matchups", help="round robin of presets: matrix, ratings, metagame")
     _add_ruleset(p)
     p.add_argument("--entrants", metavar="NAME,NAME,...",
@@ -287,6 +300,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_yes(p)
     p.add_argument("--json", action="store_true")
 
+
+
+def _add_run_commands(sub: Any) -> None:
+    """sweep, plot, new, explore and report: experiments, their runs and reports."""
     p = sub.add_parser("sweep", help="run an experiment (a TOML grid of matchups) into a run "
                                      "directory of tables")
     p.add_argument("experiment", metavar="EXPERIMENT.toml")
@@ -374,6 +391,10 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--embed", action="store_true",
                    help="put the figures inside report.html (one file to send)")
 
+
+
+def _add_tune_command(sub: Any) -> None:
+    """tune: the value of a knob that makes a matchup even."""
     p = sub.add_parser("tune", help="the value of a knob that makes a matchup even or hits a "
                                     "target rate; with --entrants, handicaps that flatten a "
                                     "round robin")
@@ -418,7 +439,6 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     _add_yes(p)
     p.add_argument("--json", action="store_true")
-    return parser
 
 
 def _matchup(args: argparse.Namespace) -> tuple[Ruleset, Any, tuple[Any, ...], tuple[Any, ...]]:
