@@ -28,9 +28,6 @@ allow(SR, "sections of seed 000", pattern=r"\(5\.1[16]\b")
 allow(SR, "sections of seed 000 (3.18, 4.2, 5.2 round, 5.6 styles, 5.14 flails, 5.19 "
       "improvised weapons, 5.25 ranks)", pattern=r"\b(?:3\.18|4\.2|5\.(?:2|6|14|19|25))\b(?!%)")
 allow(SR, "a rule parameter's default (rank_reach), not a result", "(1.8 m: spears")
-allow(SR, "a measurement of benchmarks/race_bench.py on a shared machine (CPU seconds vary "
-      "with the load; the sentence names the script and the conditions)",
-      "take 5.3 CPU-s from empty caches, 15.1")
 allow(SR, "the rules' words, not results: the dice faces that carry over, what half skill "
       "halves, an illustration of the race", "5s and 6s", "`skill_only` (DEFAULT) halves",
       "`with_mods` halves", "to deal 50% more")
