@@ -275,6 +275,9 @@ def _add_question_commands(sub: Any) -> None:
                         "exact solver); default exact where the solver accepts every pair, "
                         "else simulate")
     p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--streams", choices=("common", "independent"), default="common",
+                   help="simulated pairs on common random numbers (the default: every pair "
+                        "on the same streams, as a sweep's cells) or each on its own")
     p.add_argument("--resamples", type=_positive_int, default=200,
                    help="bootstrap replicates for the metagame's uncertainty")
     _add_yes(p)
@@ -689,7 +692,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     n = args.n or MATCHUPS_N
     with Progress(len(names) ** 2, desc="matchups", unit="pair") as bar:
         table = analysis.round_robin(rs, entrants, rules=rules, n=n, precision=args.precision,
-                                     seed=args.seed, method=method,
+                                     seed=args.seed, method=method, streams=args.streams,
                                      progress=lambda done, _total: bar.update(done))
     readings = _readings(rs, rules, names)
     disclosed = analysis.matchups.policies(table)
@@ -709,9 +712,9 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
     elif args.precision is not None:
         how = (f"simulated until every 95% half-width <= {args.precision:g} (at most "
                f"{MAX_FIGHTS:,} fights a pair; {int(table['n'].sum()):,} fights in all), "
-               f"seed {args.seed}")
+               f"seed {args.seed}, {args.streams} streams")
     else:
-        how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}"
+        how = f"simulated, {n:,} fights per ordered pair, seed {args.seed}, {args.streams} streams"
     from .analysis.verdict import Matchup, round_robin_verdict, sensitivity
     from .labels import Labels
 
@@ -730,6 +733,7 @@ def _cmd_matchups(args: argparse.Namespace) -> int:
                      "verdict": made.lines(),
                      "n_per_pair": None if exact or args.precision is not None else n,
                      "precision": args.precision, "seed": None if exact else args.seed,
+                     "streams": None if exact else args.streams,
                      "matchups": table.to_dict(orient="records"),
                      "ratings": rating.reset_index().to_dict(orient="records"),
                      "ratings_exact": bool(rating.attrs["exact"]),

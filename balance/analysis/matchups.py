@@ -33,7 +33,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                 seed: int | None = 0, mirror: bool = True, chunk_size: int | None = None,
                 method: str | None = None, play: str = "default", draw_worth: float = 0.5,
                 search: Mapping[str, Sequence[Any] | None] | None = None,
-                workers: int | None = None,
+                workers: int | None = None, streams: str = "common",
                 progress: Callable[[int, int], None] | None = None,
                 allow_import: bool = False) -> pd.DataFrame:
     """Fight every entrant against every other, in both seats.
@@ -52,8 +52,15 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         ``n`` the cap).  Under best play: fights per profile pair, or the value's target
         half-width (default 0.01).
     seed
-        Root seed.  Each ordered pair ``(a, b)`` draws from its own streams keyed by the
-        two names, so adding an entrant never changes the numbers of the others.
+        Root seed.  Adding an entrant never changes the numbers of the others: a pair's
+        streams depend on the seed and ``streams`` only, never on its company.
+    streams
+        ``"common"`` (the default): every ordered pair plays on the same streams (common
+        random numbers, the key a sweep's cells use), so two entrants' rows against the
+        same opponent differ by what the entrants do, not by their dice, and a pair's
+        counts equal a one-cell sweep's or ``balance.engine.run(..., key=("common",))``'s
+        with the same seed.  ``"independent"``: each ordered pair on its own streams, keyed
+        by the two names.  Simulated round robins only (best play keys its own).
     mirror
         Also fight each entrant against itself (the seat advantage).
     method
@@ -104,6 +111,8 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
         check_text(str(name), "an entrant's name")
     if method not in (None, *METHODS):
         raise SpecError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if streams not in STREAMS:
+        raise SpecError(f"streams must be one of {', '.join(STREAMS)}, got {streams!r}")
     from ..api import get
 
     rs = get(ruleset, allow_import=allow_import)
@@ -127,16 +136,18 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     if method == "exact":
         return _exact_round_robin(rs.name, names, resolved, progress)
     return _simulated_round_robin(names, resolved, n=n, precision=precision, seed=seed,
-                                  chunk_size=chunk_size, progress=progress, workers=workers)
+                                  chunk_size=chunk_size, progress=progress, workers=workers,
+                                  streams=streams)
 
 
 
 def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]], *, n: int,
                            precision: float | None, seed: int | None, chunk_size: int,
                            progress: Callable[[int, int], None] | None,
-                           workers: int | None = None, pool: Any = None) -> pd.DataFrame:
-    """The Monte Carlo round robin: each ordered pair on its own streams, keyed by the two
-    names (see :func:`round_robin`).  Every pair's chunks are segments of shared kernel
+                           workers: int | None = None, pool: Any = None,
+                           streams: str = "common") -> pd.DataFrame:
+    """The Monte Carlo round robin: every ordered pair on common streams, or each on its
+    own keyed by the two names (``streams``, see :func:`round_robin`).  Every pair's chunks are segments of shared kernel
     calls (:func:`balance.engine.run_segments`); with ``precision``, chunk ``i`` of every
     pair still short of it runs in wave ``i``, each pair stopping where
     :func:`balance.engine.run` would.  Counts are the same alone, in any company, on any
@@ -160,7 +171,7 @@ def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]]
             indices = range(n_chunks) if precision is None else range(wave, wave + 1)
             wave = indices[-1] + 1
             segments = [Segment(m[3], tuple(m[4]), tuple(m[5]), size(i),
-                                ("round-robin", m[0], m[1]), i)
+                                _pair_key(streams, m[0], m[1]), i)
                         for p in open_ for m in (resolved[p],) for i in indices]
             owners = [p for p in open_ for _ in indices]
             left = Counter(owners)
@@ -189,8 +200,18 @@ def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]]
     frame = pd.DataFrame(rows)
     frame.attrs.update({"ruleset": rs.name, "seed": seed, "entropy": entropy,
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
-                        "play": "default"})
+                        "play": "default", "streams": streams})
     return frame
+
+
+STREAMS = ("common", "independent")
+"""A simulated round robin's streams (:func:`round_robin`)."""
+
+
+def _pair_key(streams: str, a: str, b: str) -> tuple[str, ...]:
+    """The spawn key of an ordered pair's streams: the sweep runner's common key, or the
+    pair's own."""
+    return ("common",) if streams == "common" else ("round-robin", a, b)
 
 
 @contextlib.contextmanager

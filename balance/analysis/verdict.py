@@ -993,7 +993,8 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
         if k < 0:  # the sentence gives the magnitude ("offsets"): so does its interval
             lo, hi = -hi, -lo
         digits = 2 if abs(k) < 0.5 or not (hi - lo > 0.2 or exact) else 1
-        crossings = ", ".join(f"{v:.1f} at {labels.value(y, _int(k_))}"
+        whole = _whole_valued(part[x])
+        crossings = ", ".join(f"{_crossing_at(v, whole)} at {labels.value(y, _int(k_))}"
                               for k_, v in found["crossings"].items())
         verb = "is worth" if k > 0 else "offsets"  # rising together keeps A even
         interval = "" if exact else f" [{lo:.{digits}f}, {hi:.{digits}f}]"
@@ -1029,6 +1030,23 @@ def _exchange_sentences(part: pd.DataFrame, x: str, y: str, labels: Labels, exac
                f"{labels.column(x)} = {shown})" if shown else "")
             + "; read the exchange at the even line, not as a slope.", "staircase", share))
     return out, found
+
+
+def _whole_valued(column: pd.Series) -> bool:
+    """Whether a stat takes whole values only in the grid (combats, skill levels)."""
+    values = column.to_numpy(float)
+    return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+
+
+def _crossing_at(value: float, whole: bool) -> str:
+    """Where a curve crosses its line, in the stat's own units: a whole-valued stat has no
+    value between two whole ones, so a crossing between them is said as the two that
+    bracket it ("30 to 31"), one that falls on a whole value as that value."""
+    if not whole:
+        return f"{value:.1f}"
+    if abs(value - round(value)) < 1e-9:
+        return f"{round(value)}"
+    return f"{math.floor(value)} to {math.ceil(value)}"
 
 
 def _crossing_shape(found: Mapping[str, Any], x: str, y: str, labels: Labels) -> str:

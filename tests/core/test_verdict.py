@@ -137,9 +137,17 @@ def test_the_exchange_rate_is_said_in_words_with_its_unit():
     one = v.grid_verdict(_exchange_grid(1.0), ["a.0.x", "b.0.y"], exact=True)
     assert one.sentences[0].text.startswith(
         "One point of B: y offsets 1.0 point of A: x: where A's win rate crosses 50%, A: x "
-        "moves 1.0 per point of B: y (10.0 at 0, 11.0 at 1, ")
+        "moves 1.0 per point of B: y (10 at 0, 11 at 1, ")
     two = v.grid_verdict(_exchange_grid(2.5), ["a.0.x", "b.0.y"], exact=True)
     assert two.sentences[0].text.startswith("One point of B: y offsets 2.5 points of A: x: ")
+    # a whole-valued stat crosses between two whole values: said as the two that bracket it
+    assert "(10 at 0, 12 to 13 at 1, 15 at 2, 17 to 18 at 3, 20 at 4)" in two.sentences[0].text
+
+
+def test_a_continuous_stat_keeps_its_fractional_crossing():
+    grid = _exchange_grid(2.5).assign(**{"a.0.x": lambda d: d["a.0.x"] + 0.25})
+    text = v.grid_verdict(grid, ["a.0.x", "b.0.y"], exact=True).sentences[0].text
+    assert "(10.2 at 0, 12.8 at 1, " in text, text
 
 
 def test_an_exchange_rate_below_the_threshold_is_worth_almost_nothing():
