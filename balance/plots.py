@@ -335,6 +335,33 @@ def curves(df: pd.DataFrame, *, x: str, y: str = "a_win", by: str | None = None,
     return ax
 
 
+def career(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """A career fight by fight (:func:`balance.rulesets.crt.campaign.career`'s table): the
+    chance to win each fight having survived the ones before, and the share of careers
+    still running after it, each with its 95% band (none when exact)."""
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    _need(table, "fight", "p_win", "alive")
+    ax = _new_axes(ax, (8.5, 4.5))
+    for column, label in (("p_win", "chance to win this fight, having survived the ones "
+                                    "before"), ("alive", "careers still running after it")):
+        (line,) = ax.plot(table["fight"], table[column], marker="o", markersize=3, label=label)
+        low, high = table[f"{column}_low"], table[f"{column}_high"]
+        if bool((high > low).any()):
+            ax.fill_between(table["fight"], low, high, color=line.get_color(), alpha=0.25,
+                            linewidth=0)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("fight of the career")
+    ax.set_ylabel("share (95% interval band)" if table.attrs.get("method") != "exact"
+                  else "share (exact)")
+    ax.set_title("A career, fight by fight")
+    ax.legend(fontsize=MIN_TEXT_PT + 1, loc="center right", frameon=False)
+    ax.grid(True, linewidth=0.3)
+    return ax
+
+
 def entrant_order(df: pd.DataFrame, *, x: str, y: str) -> list[Any]:
     """Entrants of a round robin (row ``y`` in seat A against column ``x`` in seat B) from
     the strongest: by mean expected score against the field, both seats counted alike."""

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .grid import Cell
 
-__all__ = ["RunCells", "check", "run_ruleset", "tune_searches"]
+__all__ = ["RunCells", "campaign", "check", "run_ruleset", "tune_searches"]
 
 
 def run_ruleset(meta: Mapping[str, Any], *, allow_import: bool = False) -> Any:
@@ -91,6 +91,29 @@ def tune_searches(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
             for i in range(len(parsed.tune))]
 
 
+def campaign(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
+             allow_import: bool = False) -> tuple[pd.DataFrame, str] | None:
+    """A run's ``[campaign]`` (crt): the career's table
+    (:func:`balance.experiments.spec.campaign_of`, seeded by the spec or the run) and its
+    sentence (:func:`balance.rulesets.crt.campaign.summary`); ``None`` where it has none."""
+    if not spec.get("campaign"):
+        return None
+    from ..rulesets.crt.campaign import summary
+    from .spec import campaign_of, load_spec
+
+    parsed = load_spec(spec, name="spec", allow_import=allow_import)
+    table = campaign_of(parsed, meta.get("entropy"), allow_import=allow_import)
+    return table, summary(table, _named(parsed.a), _named(parsed.b))
+
+
+def _named(side: Sequence[Any] | None) -> str:
+    """A side of a spec as the career's sentence names it: its presets, else "side A"."""
+    names = [dict(member).get("preset") for member in side or ()]
+    if not names or None in names:
+        return "the spec's fighter"
+    return " + ".join(f"a {name}" for name in names)
+
+
 def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = False) -> None:
     """Raise the SpecError the verdict or the report of a run would stop on when they
     rebuild it from its record ``meta`` and ``table``: the ruleset with the spec's presets,
@@ -109,4 +132,8 @@ def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = 
         for row in table[axes].to_dict("records"):
             cells.cell(row)
     tune_searches(spec, meta, allow_import=allow_import)
+    if spec.get("campaign"):  # the career's spec reads back (its fights run with the report)
+        from .spec import load_spec
+
+        load_spec(spec, name="spec", allow_import=allow_import)
     Thresholds.of(dict(spec.get("verdict", {}) or {}))

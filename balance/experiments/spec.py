@@ -74,6 +74,11 @@ An experiment is a question written as data::
     # where = { "a.0.skill" = 2 }         # entrants = [...] and a bare field name, handicaps
                                           # that bring a round robin within margin of 50%
 
+    [campaign]                            # optional, crt: side A's fighter's career against
+    fights = 30                           # side B, fresh each fight ("A career" in the
+    # careers = 10_000                    # report, the verdict's last sentence); peers,
+                                          # skill_growth, skill_every as balance campaign
+
 With ``method = "exact"`` each cell is solved by the ruleset's exact solver instead of
 simulated; ``fights``, ``precision``, ``chunk_size`` and ``confidence`` do not apply and
 are rejected.
@@ -164,7 +169,7 @@ DEFAULT_FIGHTS = 100_000
 MAX_CELLS = 1_000_000
 
 _TOP_KEYS = ("description", "question", "notes", "ruleset", "presets", "rules", "a", "b",
-             "grid", "run", "outputs", "tune", "labels", "verdict", "streams")
+             "grid", "run", "outputs", "tune", "labels", "verdict", "streams", "campaign")
 LABELLED = ("a_win", "b_win", "draw", "score", "value", "default_value", "mean_rounds",
             "rounds_q10", "rounds_q50", "rounds_q90", "n")
 """Columns besides the axes that ``[labels]`` may name."""
@@ -260,6 +265,9 @@ class Spec:
     tune: tuple[Table, ...] = ()
     """``[[tune]]`` tables: knobs whose fair values the report states
     (:func:`balance.experiments.tuning.from_spec`)."""
+    campaign: Table = field(default_factory=Table)
+    """``[campaign]`` (crt): side A's fighter's career against side B, fresh each fight,
+    whose survival the report and the verdict state (:func:`campaign_of`)."""
     play: str = "default"
     """``"default"`` (the policies as given) or ``"best"`` (best play, each cell a game)."""
     draw_worth: float = 0.5
@@ -342,7 +350,7 @@ class Spec:
                           "plots": [_plot_dict(p) for p in self.plots]}
         if self.tune:
             out["tune"] = [plain(entry) for entry in self.tune]
-        for key in ("labels", "verdict"):
+        for key in ("labels", "verdict", "campaign"):
             if getattr(self, key):
                 out[key] = plain(getattr(self, key))
         return out
@@ -536,6 +544,7 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
                              r) for i, raw in enumerate(tune_tables))
 
     labels = _parse_labels(data.get("labels", {}), axes, r)
+    campaign = _parse_campaign(rs, data.get("campaign"), sides, r)
     verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
     for key, (low, high) in VERDICT_THRESHOLDS.items():
         if key not in verdict:
@@ -570,7 +579,7 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
                 play=play, draw_worth=draw_worth, streams=streams,
                 description=description,
                 question=question, notes=notes, source=r.source, presets=Table(presets),
-                labels=Table(labels), verdict=Table(dict(verdict)))
+                labels=Table(labels), verdict=Table(dict(verdict)), campaign=Table(campaign))
     if spec.n_cells > MAX_CELLS:
         raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
     for i, entry in enumerate(spec.tune):
@@ -888,6 +897,54 @@ def _check_tuned(rs: Ruleset, spec: Spec, entry: Mapping[str, Any]) -> None:
 
     cell = tuned_cell(spec, entry)
     knob_for(rs, cell.rules, cell.side_a, cell.side_b, entry["knob"], entry.get("bounds"))
+
+
+CAMPAIGN_KEYS = ("fights", "careers", "peers", "skill_growth", "skill_every")
+"""Keys of a ``[campaign]`` table (crt's :func:`balance.rulesets.crt.campaign.career`)."""
+
+
+def _parse_campaign(rs: Ruleset, raw: Any, sides: Mapping[str, Any], r: Reader
+                    ) -> dict[str, Any]:
+    """``[campaign]``: a crt career of side A's one fighter against side B, checked as
+    :func:`balance.rulesets.crt.campaign.career` checks its arguments."""
+    if raw is None:
+        return {}
+    r.table(raw, "campaign", CAMPAIGN_KEYS)
+    if rs.name != "crt":
+        raise r.fail("campaign", f"only crt follows careers (combats survived grow a "
+                                 f"fighter); this spec's ruleset is {rs.name!r}")
+    if sides["a"] is None or len(sides["a"]) != 1 or sides["b"] is None:
+        raise r.fail("campaign", "a career is side A's one fighter against side B, both given "
+                                 "in the spec (not swept)")
+    from ..rulesets.crt.campaign import SKILL_EVERY, SKILL_GROWTH
+
+    out = {"fights": r.integer(raw.get("fights", 20), "campaign.fights", 1, 1000),
+           "careers": r.integer(raw.get("careers", 10_000), "campaign.careers", 1,
+                                MAX_FIGHTS),
+           "peers": raw.get("peers", False),
+           "skill_growth": r.text(raw.get("skill_growth", "every"), "campaign.skill_growth",
+                                  SKILL_GROWTH),
+           "skill_every": r.integer(raw.get("skill_every", SKILL_EVERY),
+                                    "campaign.skill_every", 1, 1000)}
+    if not isinstance(out["peers"], bool):
+        raise r.fail("campaign.peers", f"must be true or false, got {show(out['peers'])}")
+    return out
+
+
+def campaign_of(spec: Spec, entropy: int | None, *, allow_import: bool = False) -> Any:
+    """The career a spec's ``[campaign]`` asks for (``None`` where it has none): its table
+    (:func:`balance.rulesets.crt.campaign.career`), on the spec's rules and sides, seeded by
+    the spec's seed, else ``entropy`` (a run's), so a report says the same each time."""
+    if not spec.campaign:
+        return None
+    from ..rulesets.crt.campaign import career
+
+    cell = tuned_cell(spec, {})
+    seed = spec.seed if spec.seed is not None else entropy
+    c = spec.campaign
+    return career(cell.rules, cell.side_a[0], cell.side_b, fights=c["fights"],
+                  n=c["careers"], seed=seed, peers=c["peers"], skill_growth=c["skill_growth"],
+                  skill_every=c["skill_every"])
 
 
 def tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:

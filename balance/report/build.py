@@ -3,6 +3,7 @@ readings they rest on, figures, tables with intervals, ratings, and how to repro
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -610,7 +611,8 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     the run's own cells; with ``sensitivity`` the claim is recomputed under each
     alternative reading and policy (within ``budget`` simulated fights)."""
     from ..analysis import verdict as _verdict
-    from ..experiments.readback import RunCells, run_ruleset
+    from ..experiments.readback import RunCells, campaign, run_ruleset
+    from ..rulesets.crt.campaign import career_length
 
     spec = meta.get("spec", {})
     if ruleset is None:
@@ -634,6 +636,12 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     if sensitivity and not best:
         kwargs = {} if budget is None else {"budget": budget}
         made = _verdict.sensitivity(made, ruleset, **kwargs)
+    career = campaign(spec, meta, allow_import=allow_import)
+    if career is not None:  # the career's answer, after the grid's
+        table, text = career
+        mean, low, high = career_length(table)
+        made = dataclasses.replace(made, sentences=(
+            *made.sentences, _verdict.Sentence(text, "career", mean, low, high)))
     return made
 
 
@@ -830,7 +838,42 @@ def _analysis_sections(ctx: _Context, figures: Sequence[Figure]) -> list[Section
     fair = _fair_section(ctx.spec, ctx.meta, ctx.allow_import)
     if fair is not None:
         sections.append(fair)
+    career = _career_section(ctx)
+    if career is not None:
+        sections.append(career)
     return sections
+
+
+def _career_section(ctx: _Context) -> Section | None:
+    """"A career": the spec's ``[campaign]`` (crt) followed fight by fight, its sentence
+    (the verdict's last), a figure and every fight's row; the same career as the verdict's
+    (seeded by the spec or the run)."""
+    from .. import plots
+    from ..experiments.readback import campaign
+    from ..labels import rate_with_interval
+
+    career = campaign(ctx.spec, ctx.meta, allow_import=ctx.allow_import)
+    if career is None:
+        return None
+    table, text = career
+    exact = table.attrs.get("method") == "exact"
+    c = ctx.spec["campaign"]
+    how = (f"{c['careers']:,} careers of {c['fights']} fights, each fight one kernel run over "
+           f"the careers still running; {table.attrs['assumptions'][-1]}"
+           + ("; the foes grow alike (peers)" if c.get("peers") else "; the foes fresh"))
+    rows = pd.DataFrame({
+        "fight": table["fight"], "combats survived": table["combats"],
+        "skill": table["skill"], "advantage": table["advantage"].map(lambda v: f"{v:+d}"),
+        "wins this fight": [rate_with_interval(r.p_win, r.p_win_low, r.p_win_high,
+                                               exact=exact) for r in table.itertuples()],
+        "careers running after it": [rate_with_interval(r.alive, r.alive_low, r.alive_high,
+                                                        exact=exact)
+                                     for r in table.itertuples()]})
+    figure = _figure(lambda: plots.career(table), "career", "A career, fight by fight",
+                     ctx.svg)
+    return Section("A career", (Paragraph(text), Paragraph(how, kind="note"), figure,
+                                Table(rows, "Every fight of the career; rates with 95% Wilson "
+                                            "intervals", collapsed=len(rows) > 12)))
 
 
 def _round_robin_analyses(ctx: _Context, rr: tuple[str, str, list[str]],

@@ -20,7 +20,7 @@ import balance
 from balance.cli import main
 from balance.errors import SpecError
 from balance.rulesets.crt import Combatant, Rules, decided_by_tables
-from balance.rulesets.crt.campaign import career, skill_after
+from balance.rulesets.crt.campaign import career, career_length, skill_after, summary
 from balance.rulesets.crt.reference import fight
 from balance.stats import chi2_homogeneity, gof_pvalue
 from balance.testing import kernel_counts, reference_counts
@@ -268,3 +268,47 @@ def test_campaign_command_line(capsys):
     assert status == 0 and "skill_growth=every [DEFAULT]" in text
     assert "fight  11  combats  10  skill 1  advantage  +17" in text
     assert "fights won, of the first 12: mean" in text
+
+
+def test_the_careers_sentence_reads_its_table():
+    rules = Rules(extraordinary=False)
+    novice = career(rules, NOVICE, NOVICE, fights=12, method="exact")
+    mean = career_length(novice)[0]
+    text = summary(novice, "a novice", "a novice")
+    assert text.startswith(f"A novice against a novice, fresh each fight, wins {mean:.2f} of "
+                           "his first 12 fights on average; ")
+    assert f"{100 * novice['alive'].iloc[0]:.2f}% of careers survive the first fight" in text
+    assert f"and {100 * novice['alive'].iloc[9]:.2f}% the first ten" in text
+    assert text.endswith("at none of the first 12 fights is his chance 90% or more.")
+    # the first fight whose chance reaches 90% (the interval's low end when simulated)
+    veteran = career(rules, crt.presets["veteran"], NOVICE, fights=3, n=4_000, seed=2)
+    assert (veteran["p_win_low"] >= 0.9).iloc[0]
+    assert "a survivor's chance is first surely 90% or more at fight 1 (advantage +" in \
+        summary(veteran, "a veteran", "a novice")
+    late = novice.assign(p_win_low=[0.5] * 10 + [0.95, 0.97])
+    assert ("first 90% or more at fight 11 (advantage +17, skill 1), and "
+            f"{100 * novice['alive'].iloc[9]:.2f}% of careers get so far.") in \
+        summary(late, "a novice", "a novice")
+
+
+def test_a_spec_campaign_is_the_verdicts_last_sentence_and_a_report_section(tmp_path):
+    from balance.labels import rate_with_interval
+    from balance.report.build import build, run_verdict
+
+    text = ('ruleset = "crt"\n[[a]]\npreset = "novice"\n[[b]]\npreset = "novice"\n'
+            '[[grid.axes]]\nfield = "a.0.combats"\nvalues = [0, 1]\n[run]\nfights = 2000\n'
+            'seed = 8\n[campaign]\nfights = 6\ncareers = 3000\n')
+    (tmp_path / "exp.toml").write_text(text)
+    run = balance.sweep(tmp_path / "exp.toml", out=tmp_path / "run", executor="serial")
+    table = career(crt.rules(), NOVICE, NOVICE, fights=6, n=3000, seed=8)
+    sentence = summary(table, "a novice", "a novice")
+    made = run_verdict(run.table, run.meta)
+    assert made.sentences[-1].text == sentence and made.sentences[-1].kind == "career"
+    report = build(run.table, run.meta)
+    (section,) = [s for s in report.sections if s.title == "A career"]
+    assert section.blocks[0].text == sentence
+    rows = next(b for b in section.blocks if hasattr(b, "frame")).frame
+    assert list(rows["fight"]) == list(range(1, 7))
+    first = table.iloc[0]
+    assert rows["careers running after it"].iloc[0] == rate_with_interval(
+        first.alive, first.alive_low, first.alive_high)

@@ -284,6 +284,8 @@ CONSTANTS = (
      "balance.analysis.verdict", "FAMILY_ALPHA", None),
     ("executor_small_work", "is estimated to take under `SMALL_WORK_S` = 2 s there", "2 s",
      "balance.experiments.runner", "SMALL_WORK_S", None),
+    ("campaign_sure", "`SURE` = 90% or more to win", "90%", "balance.rulesets.crt.campaign",
+     "SURE", None),
 )
 
 

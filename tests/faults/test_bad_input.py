@@ -752,6 +752,20 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
      "verdict.staircase_share: must be a number above 0.2 and at most 1"),
     ("spec-verdict-negligible-exchange", sweep_of(SPEC + '[verdict]\nnegligible_exchange = 2\n'),
      "verdict.negligible_exchange: must be a number above 0 and at most 1"),
+    ("spec-campaign-fights", sweep_of(SPEC + "[campaign]\nfights = 0\n"),
+     "campaign.fights: must be a whole number 1..1_000, got 0"),
+    ("spec-campaign-key", sweep_of(SPEC + "[campaign]\nfight = 3\n"), "campaign"),
+    ("spec-campaign-peers", sweep_of(SPEC + '[campaign]\npeers = "yes"\n'),
+     "campaign.peers: must be true or false"),
+    ("spec-campaign-growth", sweep_of(SPEC + '[campaign]\nskill_growth = "fast"\n'),
+     "campaign.skill_growth"),
+    ("spec-campaign-ruleset", sweep_of(SPEC.replace('ruleset = "crt"', 'ruleset = "pool"')
+                                       .replace('"novice"', '"duellist"')
+                                       .replace("a.0.skill", "a.0.combat")
+                                       .replace("b.0.skill", "b.0.combat")
+                                       .replace("[0, 2]", "[1, 2]").replace("[0, 1]", "[1, 2]")
+                                       + "[campaign]\nfights = 3\n"),
+     "campaign: only crt follows careers"),
     ("spec-plot-kind", sweep_of(SPEC + '[[outputs.plots]]\nkind = "pie"\nx = "a.0.skill"\n'),
      "heatmap"),
     ("spec-exact-with-fights", sweep_of(edited("seed = 3", 'seed = 3\nmethod = "exact"')),

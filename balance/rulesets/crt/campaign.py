@@ -37,7 +37,7 @@ from ...random import root_entropy
 from ..base import Side
 from .rules import Combatant, Rules, combat_score
 
-__all__ = ["career", "career_length", "run", "skill_after"]
+__all__ = ["career", "career_length", "check_career", "run", "skill_after", "summary"]
 
 METHODS = ("simulate", "exact")
 SKILL_GROWTH = ("every", "none")
@@ -70,7 +70,7 @@ def career_length(table: Any) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _check_career(method: str, fights: Any, n: Any, skill_growth: str, skill_every: Any
+def check_career(method: str, fights: Any, n: Any, skill_growth: str, skill_every: Any
                   ) -> None:
     """One line naming the argument of :func:`career` that is out of its range."""
     def whole(value: Any, low: int, high: int | None) -> bool:
@@ -167,7 +167,7 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
     """
     import pandas as pd
 
-    _check_career(method, fights, n, skill_growth, skill_every)
+    check_career(method, fights, n, skill_growth, skill_every)
     side_b: Side = (foes,) if isinstance(foes, Combatant) else tuple(foes)
     from . import CRT
 
@@ -207,6 +207,45 @@ def career(rules: Rules, fighter: Combatant, foes: Side | Combatant, /, *, fight
     return table
 
 
+SURE = 0.9
+"""The win chance a survivor is "all but sure" of: :func:`summary` names the first fight whose
+interval's low end reaches it."""
+
+
+def summary(table: Any, fighter: str, foes: str) -> str:
+    """The career in a sentence, every number from ``table`` (:func:`career`): the fights
+    he wins on average, the share of careers that survive the first fight and the tenth,
+    and the first fight a survivor is all but sure to win (:data:`SURE`, read at the
+    interval's low end so a lucky estimate is not taken) with the share that gets there."""
+    from ...labels import rate_with_interval
+
+    exact = table.attrs.get("method") == "exact"
+
+    def alive(k: int) -> str:
+        row = table.iloc[k - 1]
+        return rate_with_interval(row.alive, row.alive_low, row.alive_high, exact=exact)
+
+    mean, low, high = career_length(table)
+    fights = len(table)
+    held = f"{mean:.2f}" + ("" if exact else f" [{low:.2f}, {high:.2f}]")
+    text = (f"{fighter[:1].upper()}{fighter[1:]} against {foes}, fresh each fight, wins {held} of his first {fights} "
+            f"fights on average; {alive(1)} of careers survive the first fight"
+            + (f" and {alive(10)} the first ten" if fights >= 10 else ""))
+    sure = table[table["p_win_low"] >= SURE]
+    if not len(sure):
+        return text + (f"; at none of the first {fights} fights is his chance "
+                       + (f"{100 * SURE:.0f}% or more." if exact else
+                          f"surely {100 * SURE:.0f}% or more (the intervals' low ends)."))
+    first = sure.iloc[0]
+    k = int(first.fight)
+    text += (f"; a survivor's chance is first {'' if exact else 'surely '}"
+             f"{100 * SURE:.0f}% or more at fight {k} (advantage {int(first.advantage):+d}, "
+             f"skill {int(first.skill)})")
+    if k > 1:
+        text += f", and {alive(k - 1)} of careers get so far"
+    return text + "."
+
+
 # --- command line ---------------------------------------------------------------------------
 
 
@@ -244,11 +283,5 @@ def run(args: Any) -> int:
               f" [{100 * row.alive_low:.3f}%, {100 * row.alive_high:.3f}%]")
     print(f"  fights won, of the first {args.fights}: mean {mean:.2f}"
           + ("" if args.exact else f" [{low:.2f}, {high:.2f}]"))
-    sure = table[table["p_win_low"] >= 0.9]  # the interval's low end: no lucky estimate
-    if len(sure):
-        first = sure.iloc[0]
-        print(f"  a survivor first wins at least 90% at fight {int(first.fight)} (advantage "
-              f"{int(first.advantage):+d}, skill {int(first.skill)}), which "
-              f"{100 * (table['alive'].iloc[int(first.fight) - 2] if first.fight > 1 else 1):.3f}%"
-              " of careers reach")
+    print(f"  {summary(table, args.a, ' + '.join(args.b))}")
     return 0
