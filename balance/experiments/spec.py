@@ -425,16 +425,44 @@ def _beside(ref: str, source: str | None) -> str:
 
 
 def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Spec:
+    """A spec read in named steps, each checking its part and naming the place of the
+    first thing wrong: the ruleset with the spec's presets, the sides and the grid, the
+    run, the outputs, the ``[[tune]]`` tables, the labels, the campaign and the verdict."""
     r.table(data, "", _TOP_KEYS)
+    ref, rs, presets = _parse_ruleset(data, r, allow_import)
+    rules = _parse_rules(rs, data.get("rules", {}), r)
+    sides, axes, combine = _parse_sides_and_grid(rs, data, rules, r)
+    run = _parse_run(r.table(data.get("run", {}), "run", _RUN_KEYS), r)
+    tables, plots = _parse_outputs(data, axes, run["play"], run["method"], r)
+    raw_tune = data.get("tune", [])
+    tune = _parse_tunes(rs, raw_tune, r)
+    spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
+                combine=combine, **run, tables=tables, plots=plots, tune=tune,
+                streams=r.text(data.get("streams", "common"), "streams", STREAMS),
+                description=r.text(data.get("description", ""), "description", lines=True),
+                question=r.text(data.get("question", ""), "question", lines=True),
+                notes=r.text(data.get("notes", ""), "notes", lines=True), source=r.source,
+                presets=Table(presets),
+                labels=Table(_parse_labels(data.get("labels", {}), axes, r)),
+                verdict=Table(_parse_verdict(data.get("verdict", {}), axes, r)),
+                campaign=Table(_parse_campaign(rs, data.get("campaign"), sides, r)))
+    if spec.n_cells > MAX_CELLS:
+        raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
+    for i, entry in enumerate(spec.tune):
+        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
+            place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
+            r.ruled(place, _check_tuned, rs, spec, entry)
+    return spec
+
+
+def _parse_ruleset(data: Mapping[str, Any], r: Reader, allow_import: bool
+                   ) -> tuple[str, Ruleset, Any]:
+    """The ruleset's reference (a path beside the spec where it is a file), the ruleset
+    with the spec's own ``[presets]``, and those presets."""
     if "ruleset" not in data:
         raise r.fail("ruleset", "missing: name the ruleset (" + ", ".join(RULESETS) + ")")
     ref = _beside(r.text(data["ruleset"], "ruleset"), r.source)
     rs = r.ruled("ruleset", lambda ref: resolve(ref, allow_import=allow_import), ref)
-    description = r.text(data.get("description", ""), "description", lines=True)
-    question = r.text(data.get("question", ""), "question", lines=True)
-    notes = r.text(data.get("notes", ""), "notes", lines=True)
-    streams = r.text(data.get("streams", "common"), "streams", STREAMS)
-
     presets = data.get("presets", {})
     if not isinstance(presets, Mapping):
         raise r.fail("presets", "must be a table of [presets.NAME] combatant tables, got "
@@ -444,14 +472,19 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
             rs = rs.with_presets(presets, where="presets")
         except SpecError as exc:
             raise r.fail(exc.where or "presets", exc.reason) from None
-    rules = _parse_rules(rs, data.get("rules", {}), r)
+    return ref, rs, presets
+
+
+def _parse_sides_and_grid(rs: Ruleset, data: Mapping[str, Any], rules: Any, r: Reader
+                          ) -> tuple[dict[str, tuple[Any, ...] | None], tuple[Axis, ...], str]:
+    """Sides A and B (``None`` where an axis sweeps the whole side), the grid's axes (no
+    field swept twice, equal lengths under ``zip``) and how they combine."""
     grid = r.table(data.get("grid", {}), "grid", _GRID_KEYS)
     combine = r.text(grid.get("combine", "product"), "grid.combine", COMBINE)
     raw_axes = grid.get("axes", [])
     if not isinstance(raw_axes, list):
         raise r.fail("grid.axes", f"must be a list of tables ([[grid.axes]]), got {show(raw_axes)}")
     swept_sides = {ax.get("field") for ax in raw_axes if isinstance(ax, Mapping)} & set(SIDES)
-
     sides: dict[str, tuple[Any, ...] | None] = {}
     for label in SIDES:
         if label not in data:
@@ -461,7 +494,6 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
             sides[label] = None
             continue
         sides[label] = _parse_side(rs, data[label], label, r)
-
     axes = tuple(_parse_axis(rs, raw, i, rules, sides, r) for i, raw in enumerate(raw_axes))
     seen: dict[str, int] = {}
     for i, axis in enumerate(axes):
@@ -476,8 +508,12 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
                                                        f"length: grid.axes[0] has "
                                                        f"{len(axes[0].values)} values, this one "
                                                        f"{len(axis.values)}")
+    return sides, axes, combine
 
-    run = r.table(data.get("run", {}), "run", _RUN_KEYS)
+
+def _parse_run(run: Mapping[str, Any], r: Reader) -> dict[str, Any]:
+    """``[run]``: the method and play, and how much to sample (fights or a precision, the
+    seed, the chunk size, the confidence), as the :class:`Spec` fields of those names."""
     method = r.text(run.get("method", "simulate"), "run.method", METHODS)
     if method == "exact":
         for key in SAMPLING_KEYS:
@@ -507,13 +543,21 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
         fights, precision = None, DEFAULT_PRECISION  # best play aims at the value's interval
     if "fights" in run:
         fights = r.integer(run["fights"], "run.fights", 1, MAX_FIGHTS)
-    seed = r.integer(run["seed"], "run.seed", 0) if "seed" in run else None
     default_chunk = DEFAULT_CHUNK_SIZE
     if play == "best":
         from ..analysis.bestplay import CHUNK_SIZE as default_chunk
-    chunk_size = r.integer(run.get("chunk_size", default_chunk), "run.chunk_size", 1, 1 << 24)
-    confidence = r.number(run.get("confidence", 0.95), "run.confidence", 0.0, 1.0)
+    return {"method": method, "play": play, "draw_worth": draw_worth, "fights": fights,
+            "precision": precision,
+            "seed": r.integer(run["seed"], "run.seed", 0) if "seed" in run else None,
+            "chunk_size": r.integer(run.get("chunk_size", default_chunk), "run.chunk_size", 1,
+                                    1 << 24),
+            "confidence": r.number(run.get("confidence", 0.95), "run.confidence", 0.0, 1.0)}
 
+
+def _parse_outputs(data: Mapping[str, Any], axes: tuple[Axis, ...], play: str, method: str,
+                   r: Reader) -> tuple[tuple[str, ...], tuple[PlotSpec, ...]]:
+    """``[outputs]``: the table formats, and the plots, each drawing a value the run's
+    table has (a best-play, exact or simulated run's)."""
     outputs = r.table(data.get("outputs", {}), "outputs", _OUTPUT_KEYS)
     tables = outputs.get("tables", list(TABLE_FORMATS))
     if not isinstance(tables, list) or not tables:
@@ -535,17 +579,22 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
         if drawn not in allowed[1]:
             raise r.fail(f"outputs.plots[{i}].{key}", f"{allowed[0]} has no {drawn} to draw: "
                                                       "it draws one of " + ", ".join(allowed[1]))
+    return tuple(dict.fromkeys(tables)), plots
 
-    raw_tune = data.get("tune", [])
+
+def _parse_tunes(rs: Ruleset, raw_tune: Any, r: Reader) -> tuple[Table, ...]:
+    """``[tune]`` (one table) or ``[[tune]]`` (a list of them), each checked."""
     tune_tables = [raw_tune] if isinstance(raw_tune, Mapping) else raw_tune
     if not isinstance(tune_tables, list):
         raise r.fail("tune", "must be a table ([tune]) or a list of tables ([[tune]])")
-    tune = tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
+    return tuple(_parse_tune(rs, raw, f"tune[{i}]" if isinstance(raw_tune, list) else "tune",
                              r) for i, raw in enumerate(tune_tables))
 
-    labels = _parse_labels(data.get("labels", {}), axes, r)
-    campaign = _parse_campaign(rs, data.get("campaign"), sides, r)
-    verdict = r.table(data.get("verdict", {}), "verdict", _VERDICT_KEYS)
+
+def _parse_verdict(raw: Any, axes: Sequence[Axis], r: Reader) -> dict[str, Any]:
+    """``[verdict]``: thresholds in their ranges, the value read, the focus (a value of an
+    axis) and whether to run the sensitivity pass."""
+    verdict = r.table(raw, "verdict", _VERDICT_KEYS)
     for key, (low, high) in VERDICT_THRESHOLDS.items():
         if key not in verdict:
             continue
@@ -571,22 +620,7 @@ def _parse(data: Mapping[str, Any], r: Reader, allow_import: bool = False) -> Sp
     if "sensitivity" in verdict and not isinstance(verdict["sensitivity"], bool):
         raise r.fail("verdict.sensitivity", f"must be true or false, got "
                                             f"{show(verdict['sensitivity'])}")
-
-    spec = Spec(ruleset=ref, a=sides["a"], b=sides["b"], rules=rules, axes=axes,
-                combine=combine, fights=fights, precision=precision, seed=seed,
-                chunk_size=chunk_size, confidence=confidence,
-                tables=tuple(dict.fromkeys(tables)), plots=plots, method=method, tune=tune,
-                play=play, draw_worth=draw_worth, streams=streams,
-                description=description,
-                question=question, notes=notes, source=r.source, presets=Table(presets),
-                labels=Table(labels), verdict=Table(dict(verdict)), campaign=Table(campaign))
-    if spec.n_cells > MAX_CELLS:
-        raise r.fail("grid", f"{spec.n_cells:,} cells; at most {MAX_CELLS:,} are allowed")
-    for i, entry in enumerate(spec.tune):
-        if "entrants" not in entry:  # the matchup it tunes must build: both sides, `where`
-            place = f"tune[{i}]" if isinstance(raw_tune, list) else "tune"
-            r.ruled(place, _check_tuned, rs, spec, entry)
-    return spec
+    return dict(verdict)
 
 
 def _parse_labels(raw: Any, axes: Sequence[Axis], r: Reader) -> dict[str, Any]:
