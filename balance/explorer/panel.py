@@ -21,9 +21,9 @@ import ipywidgets as w
 
 from .. import budget as budget_module
 from ..api import get
-from ..errors import SpecError
+from ..errors import IntractableError, SpecError
 from ..fields import coerce, plain, split_spec
-from . import view
+from . import play, view
 from .compute import BUDGET_S, Comparison, ExactAnswer, PairedRefiner, Refiner, answer, compare
 from .question import (
     Control,
@@ -332,12 +332,14 @@ class SideEditor:
         self.members.append(MemberEditor(self.explorer, f"{self.label}{len(self.members) + 1}",
                                          preset))
         self._refresh()
+        self.explorer._refresh_knobs()
         self.explorer.changed()
 
     def shrink(self) -> None:
         if len(self.members) > 1:
             self.members.pop()
             self._refresh()
+            self.explorer._refresh_knobs()
             self.explorer.changed()
 
     def side(self) -> tuple[Member, ...]:
@@ -433,9 +435,13 @@ class Explorer:
         self.baseline: Question | None = None
         self.matrix_table: Any = None
         self.matrix_buttons: dict[tuple[str, str], w.Button] = {}
+        self.best_play: Any = None
+        self.tuning: Any = None
         self._quiet = 0
         self._lock = threading.Lock()
         self._worker = _Worker(background)
+        self._even_worker = _Worker(background)  # a tune runs beside the answer's refinement
+        self._asked = 0  # questions asked so far: a tune of an older one stops
 
         ruleset = ruleset.strip()
         self.ruleset = w.Dropdown(options=_ruleset_choices(ruleset, get(
@@ -461,7 +467,9 @@ class Explorer:
         self.pin_button.observe(self._pin_toggled, "value")
         self._build_matrix()
         self._build_save()
-        self.answer_panel = w.VBox([self.pin_button, self.status, self.output],
+        self._build_play()
+        self.answer_panel = w.VBox([w.HBox([self.pin_button, self.best_toggle]), self.status,
+                                    self.output, self.best_output, self.even_box],
                                    layout=w.Layout(flex="1"))
         self.answer_panel.add_class(PANEL_CLASS)  # sticky: see PANEL_CSS
         explore_tab = w.HBox([self.editors, self.answer_panel],
@@ -605,6 +613,9 @@ class Explorer:
         """A control moved: answer the new question (in the background when live)."""
         if self._quiet:
             return
+        self._asked += 1
+        if self.tuning is not None:
+            self.even_output.value = view.tuning_html(self.tuning, stale=True)
         try:
             question = self.question()
         except SpecError as exc:
@@ -636,8 +647,10 @@ class Explorer:
         self.pending = pending
         if not self._worker.background:
             self._publish(pending, refining=False)
+            self._best(question, superseded)
             return
         self._publish(pending, refining=not self._finished(pending))
+        self._best(question, superseded)
         deadline = time.perf_counter() + self.refine_s
         shown = time.perf_counter()
         while (not superseded() and not self._finished(pending)
@@ -691,6 +704,124 @@ class Explorer:
             self.status.value = ""
             self.error, self.answer, self.comparison = message, None, None
             self.output.value = view.error_html(message)
+
+    # best play and "make it even" ------------------------------------------------------------
+    def _build_play(self) -> None:
+        self.best_toggle = w.ToggleButton(
+            value=False, description="best play", icon="chess-knight",
+            layout=w.Layout(width="auto"),
+            tooltip="play both sides' best policies (the zero-sum game over them): exact "
+                    "where a solver reaches, else Monte Carlo with its interval")
+        self.best_output = w.HTML()
+        self.even_knob = w.Dropdown(description="make it even by turning", style=WIDE,
+                                    layout=w.Layout(width="auto", max_width="420px"),
+                                    tooltip="the number `balance tune` turns until A's "
+                                            "expected score is 50%")
+        self.even_button = w.Button(description="make it even", icon="balance-scale",
+                                    button_style="info", layout=w.Layout(width="auto"),
+                                    tooltip="run `balance tune` on the chosen number: the "
+                                            "whole values that bracket an even matchup")
+        self.even_output = w.HTML()
+        self.even_box = w.VBox([w.HBox([self.even_knob, self.even_button]), self.even_output])
+        self.even_box.add_class("balance-even-box")
+        self.best_toggle.observe(self._best_toggled, "value")
+        self.even_button.on_click(lambda _: self.make_even())
+
+    def _refresh_knobs(self) -> None:
+        """The numbers "make it even" may turn: every fighter's and the rules' (kept when
+        still there, else the default)."""
+        if not hasattr(self, "even_knob"):
+            return
+        members = [[m.fields.controls for m in side.members]
+                   for side in (self.side_a, self.side_b)]
+        options = play.knobs(members[0], members[1], self.rules.controls)
+        now = self.even_knob.value
+        self.even_knob.options = options
+        paths = [path for _, path in options]
+        default = play.default_knob(members[0], list(self.rs.presets.values()))
+        self.even_knob.value = (now if now in paths else default if default in paths
+                                else paths[0] if paths else None)
+
+    def _best_toggled(self, _: Any) -> None:
+        if self._quiet:
+            return
+        if not self.best_toggle.value:
+            self.best_play = None
+            self.best_output.value = ""
+        self.changed()
+
+    def _best(self, question: Question, superseded: Callable[[], bool]) -> None:
+        """Best play of ``question`` when the toggle is on: exact where a solver reaches,
+        else Monte Carlo after saying how long it takes at least."""
+        if not self.best_toggle.value or superseded():
+            return
+        self.best_output.value = view.working_html("best play: asking the exact solvers")
+        try:
+            try:
+                found = play.best_exact(question)
+            except IntractableError:
+                estimate = play.monte_carlo_estimate(question)
+                if superseded():
+                    return
+                self.best_output.value = view.working_html("best play by Monte Carlo",
+                                                           estimate.text())
+                found = play.best_monte_carlo(question)
+        except (SpecError, IntractableError) as exc:
+            if not superseded():
+                self.best_play = None
+                self.best_output.value = view.error_html(str(exc))
+            return
+        if not superseded():
+            self.best_play = found
+            self.best_output.value = view.best_html(found)
+
+    def make_even(self, knob: str | None = None) -> Any:
+        """Run ``balance tune`` on ``knob`` (default: the one chosen) for the current
+        question, under best play when its toggle is on; shows the whole values that
+        bracket even.  Returns the :class:`~balance.analysis.tune.Tuning` when the panel
+        answers in the foreground (else ``None``: see ``tuning`` once done)."""
+        if knob is not None:
+            self.even_knob.value = knob
+        path = self.even_knob.value
+        try:
+            question = self.question()
+        except SpecError as exc:
+            self.even_output.value = view.error_html(str(exc))
+            return None
+        asked, mode = self._asked, "best" if self.best_toggle.value else "default"
+        label = dict((v, k) for k, v in self.even_knob.options).get(path, path)
+
+        def job(superseded: Callable[[], bool]) -> None:
+            def stale() -> bool:
+                return superseded() or self._asked != asked
+
+            def progress(tried: int, seconds: float) -> None:
+                self.even_output.value = view.working_html(
+                    f"making it even by turning {label}",
+                    f"{tried} value{'s' if tried != 1 else ''} tried, {seconds:,.1f} s")
+
+            self.even_button.disabled = True
+            self.even_output.value = view.working_html(f"making it even by turning {label}")
+            try:
+                self.tuning = play.make_even(question, path, play=mode, superseded=stale,
+                                             progress=progress)
+                self.even_output.value = view.tuning_html(self.tuning)
+            except play.Superseded:
+                self.tuning = None
+                self.even_output.value = ""
+            except (SpecError, IntractableError) as exc:
+                self.tuning = None
+                self.even_output.value = view.error_html(str(exc))
+            finally:
+                self.even_button.disabled = False
+
+        self.tuning = None
+        self._even_worker.submit(job)
+        return None if self._even_worker.background else self.tuning
+
+    def wait_even(self, timeout: float = 120.0) -> bool:
+        """Block until "make it even" is done."""
+        return self._even_worker.wait(timeout)
 
     # compare mode ---------------------------------------------------------------------------
     def pin(self) -> None:
@@ -842,6 +973,7 @@ class Explorer:
                     if _sweepable(f.control)]
         self.save_axis.options = options
         self.save_axis.value = None
+        self._refresh_knobs()
         self.save_name.value = str(self.experiments / f"explore-{self.rs.name}.toml")
 
     def _axis_chosen(self, _: Any) -> None:
