@@ -440,7 +440,10 @@ class Explorer:
         self._quiet = 0
         self._lock = threading.Lock()
         self._worker = _Worker(background)
-        self._even_worker = _Worker(background)  # a tune runs beside the answer's refinement
+        # best play and a tune run beside the answer's refinement, each in its own thread
+        # (neither can stop mid-search: a newer question discards what they find)
+        self._best_worker = _Worker(background)
+        self._even_worker = _Worker(background)
         self._asked = 0  # questions asked so far: a tune of an older one stops
 
         ruleset = ruleset.strip()
@@ -647,10 +650,10 @@ class Explorer:
         self.pending = pending
         if not self._worker.background:
             self._publish(pending, refining=False)
-            self._best(question, superseded)
+            self._ask_best(question)
             return
         self._publish(pending, refining=not self._finished(pending))
-        self._best(question, superseded)
+        self._ask_best(question)
         deadline = time.perf_counter() + self.refine_s
         shown = time.perf_counter()
         while (not superseded() and not self._finished(pending)
@@ -750,10 +753,18 @@ class Explorer:
             self.best_output.value = ""
         self.changed()
 
+    def _ask_best(self, question: Question) -> None:
+        """Best play of ``question`` when the toggle is on, in its own thread."""
+        if not self.best_toggle.value:
+            return
+        asked = self._asked
+        self._best_worker.submit(lambda superseded: self._best(
+            question, lambda: superseded() or self._asked != asked))
+
     def _best(self, question: Question, superseded: Callable[[], bool]) -> None:
-        """Best play of ``question`` when the toggle is on: exact where a solver reaches,
-        else Monte Carlo after saying how long it takes at least."""
-        if not self.best_toggle.value or superseded():
+        """Best play of ``question``: exact where a solver reaches, else Monte Carlo after
+        saying how long it takes at least."""
+        if superseded():
             return
         self.best_output.value = view.working_html("best play: asking the exact solvers")
         try:
@@ -818,6 +829,10 @@ class Explorer:
         self.tuning = None
         self._even_worker.submit(job)
         return None if self._even_worker.background else self.tuning
+
+    def wait_best(self, timeout: float = 120.0) -> bool:
+        """Block until best play of the current question is shown."""
+        return self._worker.wait(timeout) and self._best_worker.wait(timeout)
 
     def wait_even(self, timeout: float = 120.0) -> bool:
         """Block until "make it even" is done."""

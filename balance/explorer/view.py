@@ -253,7 +253,27 @@ def best_html(bp: object) -> str:
             f'<div class="policy-a"><b style="color:{COLOURS["A"]}">A plays</b> '
             f"{_policy_list(bp.policy_a)}</div>"
             f'<div class="policy-b"><b style="color:{COLOURS["B"]}">B plays</b> '
-            f"{_policy_list(bp.policy_b)}</div></div>")
+            f"{_policy_list(bp.policy_b)}</div>{_strategy(bp.strategy)}</div>")
+
+
+STRATEGY_ROWS = 60
+"""Most states of a state-by-state strategy the panel lists."""
+
+
+def _strategy(table: object) -> str:
+    """A solver's state-by-state strategy as a table in a closed section (its first
+    :data:`STRATEGY_ROWS` states)."""
+    if table is None:
+        return ""
+    import pandas as pd
+
+    assert isinstance(table, pd.DataFrame)
+    shown = table.head(STRATEGY_ROWS)
+    more = (f" (the first {STRATEGY_ROWS})" if len(table) > STRATEGY_ROWS else "")
+    body = shown.to_html(index=False, border=0, float_format=lambda v: f"{v:.3f}",
+                         classes="strategy")
+    return (f'<details><summary>the strategy, state by state: {len(table):,} states{more}'
+            f'</summary><div style="max-height:260px;overflow:auto">{body}</div></details>')
 
 
 def tuning_html(t: object, *, stale: bool = False) -> str:
