@@ -23,6 +23,7 @@ from .. import budget as budget_module
 from ..api import get
 from ..errors import IntractableError, SpecError
 from ..fields import coerce, plain, split_spec
+from ..theme import FONT, OUTCOME_COLOURS
 from . import play, view
 from .compute import BUDGET_S, Comparison, ExactAnswer, PairedRefiner, Refiner, answer, compare
 from .question import (
@@ -66,6 +67,40 @@ PANEL_CSS = (
     f".jp-OutputArea-output:has(.{PANEL_CLASS}) {{ overflow: visible !important; }}</style>")
 """The answer stays in view: its column sticks to the top of the window while the controls
 beside it (a side's fields, the rules) scroll."""
+THEME_CSS = (
+    "<style>"
+    # one font (the reports'), one size, one rhythm of spacing
+    f".{ROOT_CLASS} {{ font-family: {FONT}; font-size: 14px; line-height: 1.45; "
+    f"color: #1d1d1f; --jp-ui-font-family: {FONT}; --jp-content-font-family: {FONT}; "
+    "--jp-widgets-font-size: 13px; --jp-widgets-margin: 3px; }\n"
+    f".{ROOT_CLASS} .widget-html-content, .{ROOT_CLASS} .widget-label, "
+    f".{ROOT_CLASS} .widget-button, .{ROOT_CLASS} .widget-toggle-button "
+    "{ font-family: inherit; }\n"
+    # an HTML widget's text at the page's line height, not a control's (28 px)
+    f".{ROOT_CLASS} .widget-html-content {{ line-height: 1.45; }}\n"
+    f".{PANEL_CLASS} {{ padding: 6px 14px; border-left: 1px solid #e2e8f0; }}\n"
+    f".{ROOT_CLASS} table td, .{ROOT_CLASS} table th {{ font-variant-numeric: tabular-nums; }}\n"
+    f".{ROOT_CLASS} .balance-answer > div, .{ROOT_CLASS} .balance-answer table "
+    "{ margin: 4px 0; }\n"
+    ".balance-best, .balance-even { margin: 10px 0 4px; padding: 8px 10px; "
+    "background: #f7f9fc; border: 1px solid #e2e8f0; border-radius: 6px; }\n"
+    ".balance-best .method, .balance-even .method, .balance-answer .method "
+    "{ color: #4a5568; font-size: 0.92em; }\n"
+    f".balance-best .policy-a {{ border-left: 3px solid {OUTCOME_COLOURS['A']}; "
+    "padding-left: 6px; margin-top: 4px; }\n"
+    f".balance-best .policy-b {{ border-left: 3px solid {OUTCOME_COLOURS['B']}; "
+    "padding-left: 6px; margin-top: 4px; }\n"
+    ".balance-even table.bracket th { text-align: left; color: #4a5568; "
+    "font-weight: normal; }\n"
+    ".balance-working { color: #4a5568; margin: 8px 0; }\n"
+    ".balance-working .spinner { display: inline-block; width: 10px; height: 10px; "
+    f"border: 2px solid #cbd5e0; border-top-color: {OUTCOME_COLOURS['A']}; "
+    "border-radius: 50%; animation: balance-spin 0.9s linear infinite; "
+    "vertical-align: -1px; }\n"
+    "@keyframes balance-spin { to { transform: rotate(360deg); } }\n"
+    "</style>")
+"""The panel's theme: the reports' font and outcome colours (:mod:`balance.theme`), one
+size of text and one spacing, and a spinner for work in progress."""
 NO_PRESET = "(none)"
 
 
@@ -471,8 +506,12 @@ class Explorer:
         self._build_matrix()
         self._build_save()
         self._build_play()
-        self.answer_panel = w.VBox([w.HBox([self.pin_button, self.best_toggle]), self.status,
-                                    self.output, self.best_output, self.even_box],
+        # the buttons first, so they stay in reach however long the answer grows
+        self.answer_panel = w.VBox([w.HBox([self.pin_button, self.best_toggle]),
+                                    w.HBox([self.even_knob, self.even_button],
+                                           layout=w.Layout(flex_flow="row wrap")),
+                                    self.status,
+                                    self.output, self.best_output, self.even_output],
                                    layout=w.Layout(flex="1"))
         self.answer_panel.add_class(PANEL_CLASS)  # sticky: see PANEL_CSS
         explore_tab = w.HBox([self.editors, self.answer_panel],
@@ -480,7 +519,7 @@ class Explorer:
         explore_tab.add_class("balance-explore")
         self.tabs = w.Tab(children=[explore_tab, self.matrix_tab, self.save_tab],
                           titles=("Explore", "Matchup matrix", "Save as experiment"))
-        self.widget = w.VBox([w.HTML(PANEL_CSS), w.HBox([self.ruleset, self.scenario,
+        self.widget = w.VBox([w.HTML(PANEL_CSS + THEME_CSS), w.HBox([self.ruleset, self.scenario,
                                                          self.seed, self.use_exact]),
                               self.tabs])
         self.widget.add_class(ROOT_CLASS)
@@ -716,8 +755,8 @@ class Explorer:
             tooltip="play both sides' best policies (the zero-sum game over them): exact "
                     "where a solver reaches, else Monte Carlo with its interval")
         self.best_output = w.HTML()
-        self.even_knob = w.Dropdown(description="make it even by turning", style=WIDE,
-                                    layout=w.Layout(width="auto", max_width="420px"),
+        self.even_knob = w.Dropdown(description="turning", style=WIDE,
+                                    layout=w.Layout(width="320px"),
                                     tooltip="the number `balance tune` turns until A's "
                                             "expected score is 50%")
         self.even_button = w.Button(description="make it even", icon="balance-scale",
@@ -725,8 +764,7 @@ class Explorer:
                                     tooltip="run `balance tune` on the chosen number: the "
                                             "whole values that bracket an even matchup")
         self.even_output = w.HTML()
-        self.even_box = w.VBox([w.HBox([self.even_knob, self.even_button]), self.even_output])
-        self.even_box.add_class("balance-even-box")
+        self.even_output.add_class("balance-even-box")
         self.best_toggle.observe(self._best_toggled, "value")
         self.even_button.on_click(lambda _: self.make_even())
 
@@ -1137,10 +1175,16 @@ def _sweepable(c: Control) -> bool:
     return c.kind in ("dropdown", "checkbox", "int_slider", "int", "float_slider", "float")
 
 
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
 def _diverging(value: float) -> str:
-    """A colour for an expected score: orange (0) through white (1/2) to blue (1)."""
+    """A colour for an expected score: B's colour (0) through white (1/2) to A's (1), as
+    the reports' heatmaps (:mod:`balance.theme`)."""
     value = min(max(value, 0.0), 1.0)
-    low, mid, high = (192, 86, 33), (255, 255, 255), (43, 108, 176)
+    low, high = (_rgb(OUTCOME_COLOURS[side]) for side in ("B", "A"))
+    mid = (255, 255, 255)
     t = abs(value - 0.5) * 2
     end = high if value >= 0.5 else low
     rgb = tuple(round(m + (e - m) * t) for m, e in zip(mid, end, strict=True))

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..outcomes import split_rows
+from ..theme import OUTCOME_COLOURS
 from .compute import Answer, Comparison, Difference
 
 __all__ = ["answer_html", "best_html", "comparison_html", "error_html", "pct", "tuning_html",
            "working_html"]
 
-COLOURS = {"A": "#2b6cb0", "draw": "#a0aec0", "B": "#c05621"}
+COLOURS = OUTCOME_COLOURS
+"""A's, B's and the draw's colours: the reports' (:mod:`balance.theme`)."""
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -71,7 +73,7 @@ def _bar(a: Answer) -> str:
             f'margin:6px 0;border-radius:3px;overflow:hidden">{cells}</div>')
 
 
-def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 150) -> str:
+def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 120) -> str:
     """An inline SVG bar chart of a fight-length histogram with its axes: rounds along the
     bottom, the share of fights up the left (the last bar holds the tail beyond the 99th
     percentile)."""
