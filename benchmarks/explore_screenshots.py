@@ -135,15 +135,16 @@ def show_ruleset(page: Any, ruleset: str, *, timeout: float = 120_000) -> dict[s
             "even": page.locator(".balance-even").first.inner_text()}
 
 
-def shoot(folder: Path, exe: str, rulesets: tuple[str, ...] = RULESETS
-          ) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Serve the explorer, open it once, and save ``folder/explore-RULESET.png`` for each
-    ruleset; what each panel said, and the console's errors."""
+def shoot(folder: Path, exe: str, rulesets: tuple[str, ...] = RULESETS, *,
+          stderr: Any = subprocess.DEVNULL) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Serve the explorer (its log to ``stderr``), open it once, and save
+    ``folder/explore-RULESET.png`` for each ruleset; what each panel said, and the
+    console's errors."""
     folder.mkdir(parents=True, exist_ok=True)
     said: dict[str, dict[str, str]] = {}
     a, b = MATCHUPS[rulesets[0]]
     with tempfile.TemporaryDirectory() as experiments, \
-            serving(rulesets[0], a, b, experiments) as (url, _), \
+            serving(rulesets[0], a, b, experiments, stderr=stderr) as (url, _), \
             browser_page(exe) as (page, errors):
         page.goto(url)
         page.locator(".balance-answer .a-win").first.wait_for(timeout=120_000)

@@ -209,8 +209,14 @@ def test_each_ruleset_with_best_play_and_make_it_even_in_headless_chromium(tmp_p
     from PIL import Image
 
     shots = _screenshots_script()
-    said, errors = shots.shoot(tmp_path, exe)
+    with open(tmp_path / "server.log", "w") as log:
+        said, errors = shots.shoot(tmp_path, exe, stderr=log)
     assert errors == []
+    # a quiet start: the page's notebook trusted, its kernels on Unix sockets
+    started = (tmp_path / "server.log").read_text().split("Handle signal")[0]
+    assert "Kernel pool of explore.ipynb is filled" in started  # a pre-heated kernel
+    for alarming in ("not trusted", "without encryption", "WARNING", "ERROR", "Traceback"):
+        assert alarming not in started
     assert list(said) == ["crt", "strike-rank", "zones", "pool"]
     for ruleset, panel in said.items():
         assert f"({ruleset})" in panel["answer"]
