@@ -66,6 +66,7 @@ demo: $(DSTAMP)
 	$(BIN)/balance report runs/crt-skill-vs-experience
 	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
 	@echo "playtest report, its verdict first: runs/crt-skill-vs-experience/report/report.html"
+	@echo "the explorer (change a stat or a rule, see the odds move): make explore"
 
 # JupyterLab on notebooks/: each notebook is a plain-text .py (jupytext percent format)
 # paired with its .ipynb; opening either and saving writes both.
