@@ -94,10 +94,17 @@ def voila_command(notebook: Path, port: int) -> list[str]:
             *(f"--VoilaConfiguration.extension_allowlist={name}" for name in WIDGETS_EXTENSIONS),
             "--VoilaConfiguration.show_tracebacks=True",
             "--VoilaConfiguration.preheat_kernel=True",
+            # the page's cell is done when its widgets' messages are: on a busy machine (or
+            # the first start of a new environment) they may trail its end by more than
+            # nbclient's 4 s, and a page rendered without them shows no panel
+            f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT_S}",
             "--KernelManager.transport=ipc",
             f"--NotebookNotary.db_file={folder / SIGNATURES}",
             f"--NotebookNotary.secret_file={folder / SECRET}"]
 
+
+IOPUB_TIMEOUT_S = 120
+"""Seconds the page's pre-heating waits for its cell's last messages."""
 
 SIGNATURES, SECRET = "signatures.db", "signature.key"
 """The page's signature store and key, in the page's own (temporary) folder."""
@@ -144,7 +151,7 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     presets = list(rs.presets)
     matchup(rs, list(a) or presets[:1], list(b) or presets[1:2] or presets[:1], dict(rules or {}))
     check_folder(experiments, "--experiments", " for the saved experiments")
-    for name in ("voila", "ipywidgets"):
+    for name in ("voila", "ipywidgets", "ipykernel"):
         if find_spec(name) is None:
             raise SpecError(f"`balance explore` needs {name}: run `make explore` in the balance "
                             "checkout (it installs the explore extra: "

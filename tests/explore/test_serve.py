@@ -41,6 +41,9 @@ def test_the_server_listens_on_this_machine_only(tmp_path):
     # issue 25: a pre-heated kernel (the page opens with its answer), on Unix sockets
     assert "--VoilaConfiguration.preheat_kernel=True" in command
     assert "--KernelManager.transport=ipc" in command
+    # its cell's widget messages waited for (nbclient's 4 s leaves a page without its panel
+    # when a busy machine, or a new environment's first start, is slower)
+    assert "--VoilaExecutor.iopub_timeout=120" in command
 
 
 def test_the_page_notebook_is_trusted_in_its_own_signature_store(tmp_path):
