@@ -6,8 +6,9 @@ STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-demo
 NSTAMP := $(VENV)/.installed-notebooks
+ESTAMP := $(VENV)/.installed-explore
 
-.PHONY: install install-test browser demo notebooks notebooks-sync test bench lint typecheck reports clean
+.PHONY: install install-test browser demo explore explore-screenshots notebooks notebooks-sync test bench lint typecheck reports clean
 
 # The flagship experiments: `make reports` runs each (reusing its cache in runs/<name>:
 # the cache key covers the seed and the versions of balance and NumPy, not edits to the
@@ -44,6 +45,12 @@ $(NSTAMP): pyproject.toml | $(BIN)/python
 		|| (cat $(VENV)/install.log; exit 1)
 	@touch $@ $(STAMP)
 
+$(ESTAMP): pyproject.toml | $(BIN)/python
+	@echo "installing balance with its explorer extras into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install --quiet -e '.[explore]' > $(VENV)/install.log 2>&1 \
+		|| (cat $(VENV)/install.log; exit 1)
+	@touch $@ $(STAMP)
+
 install: $(STAMP)
 
 install-test: $(TSTAMP)
@@ -59,11 +66,23 @@ demo: $(DSTAMP)
 	$(BIN)/balance report runs/crt-skill-vs-experience
 	@echo "tables, meta.json and plots: runs/crt-skill-vs-experience/"
 	@echo "playtest report, its verdict first: runs/crt-skill-vs-experience/report/report.html"
+	@echo "the explorer (change a stat or a rule, see the odds move): make explore"
 
 # JupyterLab on notebooks/: each notebook is a plain-text .py (jupytext percent format)
 # paired with its .ipynb; opening either and saving writes both.
+# As root (CI, many containers) JupyterLab refuses to start without --allow-root.
 notebooks: $(NSTAMP)
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks
+
+# The explorer as a page on http://127.0.0.1:8866/ (after this, `.venv/bin/balance explore
+# RULESET` works for any ruleset; Ctrl-C stops it).
+explore: $(ESTAMP)
+	$(BIN)/balance explore crt
+
+# docs/images/explore-*.png, the screenshots docs/explore.md shows (needs chromium: make
+# browser; and the test extras, for playwright).
+explore-screenshots: $(TSTAMP) browser
+	$(BIN)/python benchmarks/explore_screenshots.py docs/images
 
 # After editing a notebook's .py outside Jupyter: bring its .ipynb up to date (the test
 # suite fails on a drifted pair).

@@ -29,6 +29,7 @@ import numpy as np
 
 from .errors import SpecError, did_you_mean
 from .labels import Labels
+from .theme import DIVERGING, DRAWS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -198,7 +199,7 @@ def _axis_title(column: str, values: Sequence[Any], labels: Labels) -> str:
 
 RATE_LIKE = ("a_win", "b_win", "score", "value", "default_value")
 """Quantities whose even point is 50%: a diverging colour map centred there."""
-SEQUENTIAL = {"draw": "Purples"}
+SEQUENTIAL = {"draw": DRAWS}
 """Quantities that only grow from 0: a sequential map (fight lengths use viridis)."""
 
 
@@ -206,7 +207,7 @@ def _colour(value: str, grid: np.ndarray) -> dict[str, Any]:
     """The colour map and its limits for ``value``: diverging around 50% for win rates and
     scores, sequential from 0 for draws, sequential over the data for lengths and counts."""
     if value in RATE_LIKE:
-        return {"cmap": "RdBu", "vmin": 0.0, "vmax": 1.0}
+        return {"cmap": DIVERGING, "vmin": 0.0, "vmax": 1.0}
     if value in SEQUENTIAL:
         top = float(np.nanmax(grid)) if np.isfinite(grid).any() else 1.0
         return {"cmap": SEQUENTIAL[value], "vmin": 0.0,

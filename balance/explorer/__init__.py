@@ -28,7 +28,7 @@ def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
             rules: Any = None, seed: int = 1, background: bool = True,
             allow_import: bool = False, **options: Any) -> Any:
     """An interactive panel exploring one matchup of ``ruleset`` (needs ipywidgets:
-    ``pip install 'balance[explore]'``).
+    ``make explore`` in the checkout, or ``pip install -e '.[explore]'`` there).
 
     Parameters
     ----------
@@ -62,7 +62,7 @@ def explore(ruleset: str = "crt", a: Any = None, b: Any = None, /, *,
     try:
         from .panel import Explorer
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("balance.explore needs ipywidgets: pip install 'balance[explore]'"
-                          ) from exc
+        raise ImportError("balance.explore needs ipywidgets: make explore (pip install -e "
+                          "'.[explore]' in the balance checkout)") from exc
     return Explorer(ruleset, a, b, rules=rules, seed=seed, background=background,
                     allow_import=allow_import, **options)

@@ -21,9 +21,10 @@ import ipywidgets as w
 
 from .. import budget as budget_module
 from ..api import get
-from ..errors import SpecError
+from ..errors import IntractableError, SpecError
 from ..fields import coerce, plain, split_spec
-from . import view
+from ..theme import FONT, OUTCOME_COLOURS
+from . import play, view
 from .compute import BUDGET_S, Comparison, ExactAnswer, PairedRefiner, Refiner, answer, compare
 from .question import (
     Control,
@@ -66,6 +67,40 @@ PANEL_CSS = (
     f".jp-OutputArea-output:has(.{PANEL_CLASS}) {{ overflow: visible !important; }}</style>")
 """The answer stays in view: its column sticks to the top of the window while the controls
 beside it (a side's fields, the rules) scroll."""
+THEME_CSS = (
+    "<style>"
+    # one font (the reports'), one size, one rhythm of spacing
+    f".{ROOT_CLASS} {{ font-family: {FONT}; font-size: 14px; line-height: 1.45; "
+    f"color: #1d1d1f; --jp-ui-font-family: {FONT}; --jp-content-font-family: {FONT}; "
+    "--jp-widgets-font-size: 13px; --jp-widgets-margin: 3px; }\n"
+    f".{ROOT_CLASS} .widget-html-content, .{ROOT_CLASS} .widget-label, "
+    f".{ROOT_CLASS} .widget-button, .{ROOT_CLASS} .widget-toggle-button "
+    "{ font-family: inherit; }\n"
+    # an HTML widget's text at the page's line height, not a control's (28 px)
+    f".{ROOT_CLASS} .widget-html-content {{ line-height: 1.45; }}\n"
+    f".{PANEL_CLASS} {{ padding: 6px 14px; border-left: 1px solid #e2e8f0; }}\n"
+    f".{ROOT_CLASS} table td, .{ROOT_CLASS} table th {{ font-variant-numeric: tabular-nums; }}\n"
+    f".{ROOT_CLASS} .balance-answer > div, .{ROOT_CLASS} .balance-answer table "
+    "{ margin: 4px 0; }\n"
+    ".balance-best, .balance-even { margin: 10px 0 4px; padding: 8px 10px; "
+    "background: #f7f9fc; border: 1px solid #e2e8f0; border-radius: 6px; }\n"
+    ".balance-best .method, .balance-even .method, .balance-answer .method "
+    "{ color: #4a5568; font-size: 0.92em; }\n"
+    f".balance-best .policy-a {{ border-left: 3px solid {OUTCOME_COLOURS['A']}; "
+    "padding-left: 6px; margin-top: 4px; }\n"
+    f".balance-best .policy-b {{ border-left: 3px solid {OUTCOME_COLOURS['B']}; "
+    "padding-left: 6px; margin-top: 4px; }\n"
+    ".balance-even table.bracket th { text-align: left; color: #4a5568; "
+    "font-weight: normal; }\n"
+    ".balance-working { color: #4a5568; margin: 8px 0; }\n"
+    ".balance-working .spinner { display: inline-block; width: 10px; height: 10px; "
+    f"border: 2px solid #cbd5e0; border-top-color: {OUTCOME_COLOURS['A']}; "
+    "border-radius: 50%; animation: balance-spin 0.9s linear infinite; "
+    "vertical-align: -1px; }\n"
+    "@keyframes balance-spin { to { transform: rotate(360deg); } }\n"
+    "</style>")
+"""The panel's theme: the reports' font and outcome colours (:mod:`balance.theme`), one
+size of text and one spacing, and a spinner for work in progress."""
 NO_PRESET = "(none)"
 
 
@@ -332,12 +367,14 @@ class SideEditor:
         self.members.append(MemberEditor(self.explorer, f"{self.label}{len(self.members) + 1}",
                                          preset))
         self._refresh()
+        self.explorer._refresh_knobs()
         self.explorer.changed()
 
     def shrink(self) -> None:
         if len(self.members) > 1:
             self.members.pop()
             self._refresh()
+            self.explorer._refresh_knobs()
             self.explorer.changed()
 
     def side(self) -> tuple[Member, ...]:
@@ -433,9 +470,16 @@ class Explorer:
         self.baseline: Question | None = None
         self.matrix_table: Any = None
         self.matrix_buttons: dict[tuple[str, str], w.Button] = {}
+        self.best_play: Any = None
+        self.tuning: Any = None
         self._quiet = 0
         self._lock = threading.Lock()
         self._worker = _Worker(background)
+        # best play and a tune run beside the answer's refinement, each in its own thread
+        # (neither can stop mid-search: a newer question discards what they find)
+        self._best_worker = _Worker(background)
+        self._even_worker = _Worker(background)
+        self._asked = 0  # questions asked so far: a tune of an older one stops
 
         ruleset = ruleset.strip()
         self.ruleset = w.Dropdown(options=_ruleset_choices(ruleset, get(
@@ -461,7 +505,13 @@ class Explorer:
         self.pin_button.observe(self._pin_toggled, "value")
         self._build_matrix()
         self._build_save()
-        self.answer_panel = w.VBox([self.pin_button, self.status, self.output],
+        self._build_play()
+        # the buttons first, so they stay in reach however long the answer grows
+        self.answer_panel = w.VBox([w.HBox([self.pin_button, self.best_toggle]),
+                                    w.HBox([self.even_knob, self.even_button],
+                                           layout=w.Layout(flex_flow="row wrap")),
+                                    self.status,
+                                    self.output, self.best_output, self.even_output],
                                    layout=w.Layout(flex="1"))
         self.answer_panel.add_class(PANEL_CLASS)  # sticky: see PANEL_CSS
         explore_tab = w.HBox([self.editors, self.answer_panel],
@@ -469,7 +519,7 @@ class Explorer:
         explore_tab.add_class("balance-explore")
         self.tabs = w.Tab(children=[explore_tab, self.matrix_tab, self.save_tab],
                           titles=("Explore", "Matchup matrix", "Save as experiment"))
-        self.widget = w.VBox([w.HTML(PANEL_CSS), w.HBox([self.ruleset, self.scenario,
+        self.widget = w.VBox([w.HTML(PANEL_CSS + THEME_CSS), w.HBox([self.ruleset, self.scenario,
                                                          self.seed, self.use_exact]),
                               self.tabs])
         self.widget.add_class(ROOT_CLASS)
@@ -605,6 +655,9 @@ class Explorer:
         """A control moved: answer the new question (in the background when live)."""
         if self._quiet:
             return
+        self._asked += 1
+        if self.tuning is not None:
+            self.even_output.value = view.tuning_html(self.tuning, stale=True)
         try:
             question = self.question()
         except SpecError as exc:
@@ -636,8 +689,10 @@ class Explorer:
         self.pending = pending
         if not self._worker.background:
             self._publish(pending, refining=False)
+            self._ask_best(question)
             return
         self._publish(pending, refining=not self._finished(pending))
+        self._ask_best(question)
         deadline = time.perf_counter() + self.refine_s
         shown = time.perf_counter()
         while (not superseded() and not self._finished(pending)
@@ -691,6 +746,135 @@ class Explorer:
             self.status.value = ""
             self.error, self.answer, self.comparison = message, None, None
             self.output.value = view.error_html(message)
+
+    # best play and "make it even" ------------------------------------------------------------
+    def _build_play(self) -> None:
+        self.best_toggle = w.ToggleButton(
+            value=False, description="best play", icon="chess-knight",
+            layout=w.Layout(width="auto"),
+            tooltip="play both sides' best policies (the zero-sum game over them): exact "
+                    "where a solver reaches, else Monte Carlo with its interval")
+        self.best_output = w.HTML()
+        self.even_knob = w.Dropdown(description="turning", style=WIDE,
+                                    layout=w.Layout(width="320px"),
+                                    tooltip="the number `balance tune` turns until A's "
+                                            "expected score is 50%")
+        self.even_button = w.Button(description="make it even", icon="balance-scale",
+                                    button_style="info", layout=w.Layout(width="auto"),
+                                    tooltip="run `balance tune` on the chosen number: the "
+                                            "whole values that bracket an even matchup")
+        self.even_output = w.HTML()
+        self.even_output.add_class("balance-even-box")
+        self.best_toggle.observe(self._best_toggled, "value")
+        self.even_button.on_click(lambda _: self.make_even())
+
+    def _refresh_knobs(self) -> None:
+        """The numbers "make it even" may turn: every fighter's and the rules' (kept when
+        still there, else the default)."""
+        if not hasattr(self, "even_knob"):
+            return
+        members = [[m.fields.controls for m in side.members]
+                   for side in (self.side_a, self.side_b)]
+        options = play.knobs(members[0], members[1], self.rules.controls)
+        now = self.even_knob.value
+        self.even_knob.options = options
+        paths = [path for _, path in options]
+        default = play.default_knob(members[0], list(self.rs.presets.values()))
+        self.even_knob.value = (now if now in paths else default if default in paths
+                                else paths[0] if paths else None)
+
+    def _best_toggled(self, _: Any) -> None:
+        if self._quiet:
+            return
+        if not self.best_toggle.value:
+            self.best_play = None
+            self.best_output.value = ""
+        self.changed()
+
+    def _ask_best(self, question: Question) -> None:
+        """Best play of ``question`` when the toggle is on, in its own thread."""
+        if not self.best_toggle.value:
+            return
+        asked = self._asked
+        self._best_worker.submit(lambda superseded: self._best(
+            question, lambda: superseded() or self._asked != asked))
+
+    def _best(self, question: Question, superseded: Callable[[], bool]) -> None:
+        """Best play of ``question``: exact where a solver reaches, else Monte Carlo after
+        saying how long it takes at least."""
+        if superseded():
+            return
+        self.best_output.value = view.working_html("best play: asking the exact solvers")
+        try:
+            try:
+                found = play.best_exact(question)
+            except IntractableError:
+                estimate = play.monte_carlo_estimate(question)
+                if superseded():
+                    return
+                self.best_output.value = view.working_html("best play by Monte Carlo",
+                                                           estimate.text())
+                found = play.best_monte_carlo(question)
+        except (SpecError, IntractableError) as exc:
+            if not superseded():
+                self.best_play = None
+                self.best_output.value = view.error_html(str(exc))
+            return
+        if not superseded():
+            self.best_play = found
+            self.best_output.value = view.best_html(found)
+
+    def make_even(self, knob: str | None = None) -> Any:
+        """Run ``balance tune`` on ``knob`` (default: the one chosen) for the current
+        question, under best play when its toggle is on; shows the whole values that
+        bracket even.  Returns the :class:`~balance.analysis.tune.Tuning` when the panel
+        answers in the foreground (else ``None``: see ``tuning`` once done)."""
+        if knob is not None:
+            self.even_knob.value = knob
+        path = self.even_knob.value
+        try:
+            question = self.question()
+        except SpecError as exc:
+            self.even_output.value = view.error_html(str(exc))
+            return None
+        asked, mode = self._asked, "best" if self.best_toggle.value else "default"
+        label = dict((v, k) for k, v in self.even_knob.options).get(path, path)
+
+        def job(superseded: Callable[[], bool]) -> None:
+            def stale() -> bool:
+                return superseded() or self._asked != asked
+
+            def progress(tried: int, seconds: float) -> None:
+                self.even_output.value = view.working_html(
+                    f"making it even by turning {label}",
+                    f"{tried} value{'s' if tried != 1 else ''} tried, {seconds:,.1f} s")
+
+            self.even_button.disabled = True
+            self.even_output.value = view.working_html(f"making it even by turning {label}")
+            try:
+                self.tuning = play.make_even(question, path, play=mode, superseded=stale,
+                                             progress=progress)
+                self.even_output.value = view.tuning_html(self.tuning)
+            except play.Superseded:
+                self.tuning = None
+                self.even_output.value = ""
+            except (SpecError, IntractableError) as exc:
+                self.tuning = None
+                self.even_output.value = view.error_html(str(exc))
+            finally:
+                self.even_button.disabled = False
+
+        self.tuning = None
+        self._even_worker.submit(job)
+        return None if self._even_worker.background else self.tuning
+
+    def wait_best(self, timeout: float = 120.0) -> bool:
+        """Block until best play of the current question is shown."""
+        return self._worker.wait(timeout) and self._best_worker.wait(timeout)
+
+    def wait_even(self, timeout: float = 120.0) -> bool:
+        """Block until "make it even" is done."""
+        return self._even_worker.wait(timeout)
 
     # compare mode ---------------------------------------------------------------------------
     def pin(self) -> None:
@@ -842,6 +1026,7 @@ class Explorer:
                     if _sweepable(f.control)]
         self.save_axis.options = options
         self.save_axis.value = None
+        self._refresh_knobs()
         self.save_name.value = str(self.experiments / f"explore-{self.rs.name}.toml")
 
     def _axis_chosen(self, _: Any) -> None:
@@ -990,10 +1175,16 @@ def _sweepable(c: Control) -> bool:
     return c.kind in ("dropdown", "checkbox", "int_slider", "int", "float_slider", "float")
 
 
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
 def _diverging(value: float) -> str:
-    """A colour for an expected score: orange (0) through white (1/2) to blue (1)."""
+    """A colour for an expected score: B's colour (0) through white (1/2) to A's (1), as
+    the reports' heatmaps (:mod:`balance.theme`)."""
     value = min(max(value, 0.0), 1.0)
-    low, mid, high = (192, 86, 33), (255, 255, 255), (43, 108, 176)
+    low, high = (_rgb(OUTCOME_COLOURS[side]) for side in ("B", "A"))
+    mid = (255, 255, 255)
     t = abs(value - 0.5) * 2
     end = high if value >= 0.5 else low
     rgb = tuple(round(m + (e - m) * t) for m, e in zip(mid, end, strict=True))

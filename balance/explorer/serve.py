@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import SpecError
 
-__all__ = ["HOST", "check_port", "page_notebook", "serve", "voila_command"]
+__all__ = ["HOST", "check_port", "page_notebook", "serve", "sign", "voila_command"]
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8866
@@ -80,13 +80,46 @@ def voila_command(notebook: Path, port: int) -> list[str]:
 
     Only the widgets' JupyterLab extension is loaded: others installed beside JupyterLab
     (jupytext's, say) are built for JupyterLab's version, not Voilà's, and fail to load.
+    A kernel is kept pre-heated (the notebook already run, its page rendered) so a page
+    opens with its answer in about a second, not after a kernel's start; the kernel talks
+    to the server over Unix sockets in the server's own folder (not TCP ports, which any
+    local user could reach); and the notebook is trusted through a signature store in its
+    own folder (see :func:`sign`), so neither says otherwise at start.
     """
+    folder = notebook.parent
     return [sys.executable, "-m", "voila", str(notebook), f"--port={port}",
             f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--no-browser",
-            f"--Voila.root_dir={notebook.parent}", "--theme=light",
+            f"--Voila.root_dir={folder}", "--theme=light",
             "--template=balance-explore",
             *(f"--VoilaConfiguration.extension_allowlist={name}" for name in WIDGETS_EXTENSIONS),
-            "--VoilaConfiguration.show_tracebacks=True"]
+            "--VoilaConfiguration.show_tracebacks=True",
+            "--VoilaConfiguration.preheat_kernel=True",
+            # the page's cell is done when its widgets' messages are: on a busy machine (or
+            # the first start of a new environment) they may trail its end by more than
+            # nbclient's 4 s, and a page rendered without them shows no panel
+            f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT_S}",
+            "--KernelManager.transport=ipc",
+            f"--NotebookNotary.db_file={folder / SIGNATURES}",
+            f"--NotebookNotary.secret_file={folder / SECRET}"]
+
+
+IOPUB_TIMEOUT_S = 120
+"""Seconds the page's pre-heating waits for its cell's last messages."""
+
+SIGNATURES, SECRET = "signatures.db", "signature.key"
+"""The page's signature store and key, in the page's own (temporary) folder."""
+
+
+def sign(notebook: Path) -> None:
+    """Trust the page's notebook (we wrote it): sign it in a signature store of its
+    folder, the one :func:`voila_command` gives Voilà, never the user's own."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    folder = notebook.parent
+    notary = NotebookNotary(db_file=str(folder / SIGNATURES),
+                            secret_file=str(folder / SECRET))
+    notary.sign(nbformat.read(notebook, as_version=4))
 
 
 def voila_environment() -> dict[str, str]:
@@ -118,9 +151,11 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     presets = list(rs.presets)
     matchup(rs, list(a) or presets[:1], list(b) or presets[1:2] or presets[:1], dict(rules or {}))
     check_folder(experiments, "--experiments", " for the saved experiments")
-    for name in ("voila", "ipywidgets"):
+    for name in ("voila", "ipywidgets", "ipykernel"):
         if find_spec(name) is None:
-            raise SpecError(f"`balance explore` needs {name}: pip install 'balance[explore]'")
+            raise SpecError(f"`balance explore` needs {name}: run `make explore` in the balance "
+                            "checkout (it installs the explore extra: "
+                            "pip install -e '.[explore]')")
     check_port(port)
     out = out or sys.stdout
     with tempfile.TemporaryDirectory(prefix="balance-explore-") as folder:
@@ -128,6 +163,7 @@ def serve(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
         notebook.write_text(json.dumps(page_notebook(
             ruleset, a, b, rules, seed=seed, experiments=Path(experiments).resolve(),
             allow_import=allow_import, folder=Path.cwd())), encoding="utf-8")
+        sign(notebook)
         process: subprocess.Popen[bytes] | None = None
         terminated = False
 

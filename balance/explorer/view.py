@@ -14,11 +14,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..outcomes import split_rows
+from ..theme import OUTCOME_COLOURS
 from .compute import Answer, Comparison, Difference
 
-__all__ = ["answer_html", "comparison_html", "error_html", "pct"]
+__all__ = ["answer_html", "best_html", "comparison_html", "error_html", "pct", "tuning_html",
+           "working_html"]
 
-COLOURS = {"A": "#2b6cb0", "draw": "#a0aec0", "B": "#c05621"}
+COLOURS = OUTCOME_COLOURS
+"""A's, B's and the draw's colours: the reports' (:mod:`balance.theme`)."""
 
 
 def pct(x: float, digits: int = 2) -> str:
@@ -70,7 +73,7 @@ def _bar(a: Answer) -> str:
             f'margin:6px 0;border-radius:3px;overflow:hidden">{cells}</div>')
 
 
-def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 150) -> str:
+def lengths_svg(rounds: np.ndarray, *, width: int = 420, height: int = 120) -> str:
     """An inline SVG bar chart of a fight-length histogram with its axes: rounds along the
     bottom, the share of fights up the left (the last bar holds the tail beyond the 99th
     percentile)."""
@@ -205,3 +208,107 @@ def error_html(message: str) -> str:
 def narration_html(title: str, lines: Sequence[str]) -> str:
     return (f"<div><b>{_esc(title)}</b></div><pre style=\"max-height:360px;overflow:auto;"
             f"font-size:0.85em\">{_esc(chr(10).join(lines))}</pre>")
+
+
+# --- best play and "make it even" ------------------------------------------------------------
+
+
+def _policy_list(mix: Sequence[tuple[str, float]]) -> str:
+    """A side's equilibrium: one policy, or a mix of them with their weights."""
+    if len(mix) == 1:
+        return f"<code>{_esc(mix[0][0])}</code>"
+    return ("a mix:<ul style=\"margin:2px 0\">"
+            + "".join(f"<li>{pct(w, 0)}: <code>{_esc(text)}</code></li>" for text, w in mix)
+            + "</ul>")
+
+
+def best_html(bp: object) -> str:
+    """Best play (a :class:`~balance.analysis.bestplay.BestPlay`): the value with its
+    interval, the rates, what best play changes, and each side's chosen policy."""
+    from ..analysis.bestplay import BestPlay
+
+    assert isinstance(bp, BestPlay)
+    digits = 2 if bp.exact else 1
+    if bp.exact:
+        how = {"exact": "exact: every decision taken state by state by the solver",
+               "exact-profiles": "exact: the matrix game over the policy profiles"}[bp.method]
+        value = f'<span class="best-value">{pct(bp.value, digits)}</span> (exact)'
+    else:
+        low, high = bp.value_ci
+        how = (f"Monte Carlo: {bp.n:,} fights a profile pair, {bp.fights:,} in all, seed "
+               f"{bp.meta.get('seed')}, {len(bp.searched)} policies searched")
+        value = (f'<span class="best-value">{pct(bp.value, digits)}</span> '
+                 f"[{pct(low, digits)}, {pct(high, digits)}] (95%)")
+    change = ""
+    if bp.default_value is not None:
+        moved = 100 * (bp.value - bp.default_value)
+        change = (f"<div>with the policies as given: {pct(bp.default_value, digits)}; best "
+                  f"play moves A's expected score {moved:+.{digits}f} points</div>")
+    rates = " &middot; ".join(
+        f'<span style="color:{COLOURS[side]}">{label} {pct(rate, digits)}</span>'
+        for label, side, rate in (("A wins", "A", bp.a_win), ("B wins", "B", bp.b_win),
+                                  ("draw", "draw", bp.draw)))
+    elapsed = float(bp.meta.get("elapsed_s", 0.0))
+    return (f'<div class="balance-best"><div><b>Best play</b>: A\'s expected score {value}'
+            f'</div><div class="method">{_esc(how)} &middot; {elapsed:,.1f} s</div>'
+            f"<div>{rates}</div>{change}"
+            f'<div class="policy-a"><b style="color:{COLOURS["A"]}">A plays</b> '
+            f"{_policy_list(bp.policy_a)}</div>"
+            f'<div class="policy-b"><b style="color:{COLOURS["B"]}">B plays</b> '
+            f"{_policy_list(bp.policy_b)}</div>{_strategy(bp.strategy)}</div>")
+
+
+STRATEGY_ROWS = 60
+"""Most states of a state-by-state strategy the panel lists."""
+
+
+def _strategy(table: object) -> str:
+    """A solver's state-by-state strategy as a table in a closed section (its first
+    :data:`STRATEGY_ROWS` states)."""
+    if table is None:
+        return ""
+    import pandas as pd
+
+    assert isinstance(table, pd.DataFrame)
+    shown = table.head(STRATEGY_ROWS)
+    more = (f" (the first {STRATEGY_ROWS})" if len(table) > STRATEGY_ROWS else "")
+    body = shown.to_html(index=False, border=0, float_format=lambda v: f"{v:.3f}",
+                         classes="strategy")
+    return (f'<details><summary>the strategy, state by state: {len(table):,} states{more}'
+            f'</summary><div style="max-height:260px;overflow:auto">{body}</div></details>')
+
+
+def tuning_html(t: object, *, stale: bool = False) -> str:
+    """"Make it even" (a :class:`~balance.analysis.tune.Tuning`): the sentence, the whole
+    values that bracket even with their rates, and how it was found (``stale``: of the
+    question before the last change, greyed and saying so)."""
+    from ..analysis.tune import Tuning
+
+    assert isinstance(t, Tuning)
+    rows = ""
+    if t.bracket is not None:
+        lo, hi = t.bracket
+        points = [lo] if lo.value == hi.value else [lo, hi]
+        rows = ('<table class="bracket" style="border-collapse:collapse" cellpadding="3">'
+                f"<tr><th>{_esc(t.knob.label or t.knob.path)}</th><th>{_esc(t.what)}</th></tr>"
+                + "".join(f'<tr><td style="text-align:right">{_esc(t.knob.fmt(p.value))}</td>'
+                          f"<td>{_esc(p.text())}</td></tr>" for p in points)
+                + "</table>")
+    elif t.best is not None:
+        rows = (f"<div>closest: {_esc(t.knob.fmt(t.best.value))} gives "
+                f"{_esc(t.best.text())}</div>")
+    around = t.around()
+    note = ('<div class="stale"><i>for the question before your last change: click '
+            "<b>make it even</b> again</i></div>" if stale else "")
+    style = ' style="opacity:0.55"' if stale else ""
+    return (f'<div class="balance-even"{style}>{note}<div class="even-sentence">'
+            f"{_esc(t.sentence())}</div>{rows}"
+            + (f"<div>{_esc(around)}</div>" if around and t.bracket else "")
+            + f'<div class="method">{_esc(t.how())} &middot; {t.elapsed_s:,.1f} s</div></div>')
+
+
+def working_html(what: str, detail: str = "") -> str:
+    """A search in progress: what runs, and how far it has got."""
+    more = f" &middot; {_esc(detail)}" if detail else ""
+    return (f'<div class="balance-working"><span class="spinner"></span> '
+            f"<i>{_esc(what)}&hellip;</i>{more}</div>")

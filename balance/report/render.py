@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from ..files import atomic_write, bounded_name, check_folder, make_folder, writing_in
+from ..theme import FONT
 from .build import (
     Figure,
     Paragraph,
@@ -35,7 +36,7 @@ FIGURES = "figures"
 """The report folder's subfolder of figures."""
 
 CSS = """
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 980px;
+body { font: 15px/1.5 FONT; max-width: 980px;
        margin: 2em auto; padding: 0 1em; color: #1d1d1f; }
 h1 { font-size: 1.7em; margin-bottom: 0.1em; } .subtitle { color: #666; margin-top: 0; }
 h2 { border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.8em; }
@@ -53,7 +54,7 @@ section.verdict { background: #eef5ff; border: 1px solid #b8d4f5; border-radius:
 section.verdict h2 { border: none; margin-top: 0.5em; }
 section.verdict ul { padding-left: 1.2em; margin: 0.3em 0; } section.verdict li { margin: 0.3em 0; }
 section.verdict .rests { color: #333; font-size: 0.92em; }
-"""
+""".replace("FONT", FONT)
 
 
 def _html_table(block: Table) -> str:

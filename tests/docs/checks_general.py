@@ -361,3 +361,28 @@ def verdict_zones(c: Claims) -> None:
     _fragments(c, "Strike / Strike / Strike is worse than the default: A wins 36.2% [35.9, "
                   "36.5] ... it beats the default by more than 2 points only where Multiple "
                   "Attack Penalty = 0, 0, 0", "zones-third-attack")
+
+
+# ---------------------------------------------------------------------------------------------
+# docs/explore.md: opening the page, best play (issue 25)
+
+def explore_bench() -> Any:
+    """``benchmarks/explore_bench.py`` as a module."""
+    spec = importlib.util.spec_from_file_location("explore_bench",
+                                                  ROOT / "benchmarks" / "explore_bench.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@check(EXPLORE, "target under 3 s on an idle machine")
+def explorer_page_target(c: Claims) -> None:
+    c.exact("3 s", explore_bench().TARGET_PAGE_S)
+
+
+@check(EXPLORE, "else Monte Carlo to ±1 point of expected score on the panel's seed")
+def explorer_best_play_precision(c: Claims) -> None:
+    from balance.explorer.play import BEST_PRECISION
+
+    c.exact("1 point", BEST_PRECISION, scale=100)

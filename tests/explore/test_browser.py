@@ -180,3 +180,56 @@ def test_controls_in_words_and_named_rows_in_headless_chromium(tmp_path):
     assert [t for t in shown if "_" in t] == []  # no raw field name
     assert hovers > 0  # a DEFAULT mark's meaning is on hover
     assert errors == []
+
+
+def _screenshots_script():
+    """benchmarks/explore_screenshots.py, the script that makes docs/images/explore-*.png."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "benchmarks" / "explore_screenshots.py"
+    spec = importlib.util.spec_from_file_location("explore_screenshots", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_each_ruleset_with_best_play_and_make_it_even_in_headless_chromium(tmp_path):
+    # issue 25: one page load, the four rulesets in turn (the screenshots of docs/explore.md,
+    # by the script that makes them): each answered, best play shown with each side's
+    # policy, "make it even" answered, the picture not blank, the console free of errors
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("BALANCE_BROWSER_TESTS") == "required":
+            pytest.fail("chromium is required (make test installs it) but was not found")
+        pytest.skip("no chromium on this machine")
+    pytest.importorskip("voila")
+    pytest.importorskip("playwright.sync_api")
+    from PIL import Image
+
+    shots = _screenshots_script()
+    with open(tmp_path / "server.log", "w") as log:
+        said, errors = shots.shoot(tmp_path, exe, stderr=log)
+    assert errors == []
+    # a quiet start: the page's notebook trusted, its kernels on Unix sockets
+    started = (tmp_path / "server.log").read_text().split("Handle signal")[0]
+    assert "Kernel pool of explore.ipynb is filled" in started  # a pre-heated kernel
+    for alarming in ("not trusted", "without encryption", "WARNING", "ERROR", "Traceback"):
+        assert alarming not in started
+    assert list(said) == ["crt", "strike-rank", "zones", "pool"]
+    for ruleset, panel in said.items():
+        assert f"({ruleset})" in panel["answer"]
+        assert panel["best"].startswith("Best play: A's expected score")
+        assert "A plays" in panel["best"] and "B plays" in panel["best"]
+        assert "50.0%" in panel["even"] and "Method: best play at every value" in panel["even"]
+        picture = Image.open(tmp_path / f"explore-{ruleset}.png").convert("RGB")
+        assert picture.size == (shots.VIEWPORT["width"], shots.VIEWPORT["height"])
+        colours = picture.getcolors(maxcolors=1 << 20)
+        assert colours is not None and len(colours) > 50  # text, bars, a histogram
+    assert said["crt"]["answer"].startswith("novice against veteran")  # the page opened
+    # crt and strike-rank: the whole values that bracket even, with their rates
+    assert "combats survived" in said["crt"]["even"]
+    assert re.search(r"\b30\b.*\b31\b", said["crt"]["even"], re.S)
+    assert "Skill in that style" in said["strike-rank"]["even"]
+    assert "Monte Carlo" in said["strike-rank"]["best"] and "(95%)" in said["strike-rank"]["best"]

@@ -38,6 +38,35 @@ def test_the_server_listens_on_this_machine_only(tmp_path):
     assert "--no-browser" in command and "--template=balance-explore" in command
     template = TEMPLATES / "voila" / "templates" / "balance-explore"
     assert json.loads((template / "conf.json").read_text())["base_template"] == "lab"
+    # issue 25: a pre-heated kernel (the page opens with its answer), on Unix sockets
+    assert "--VoilaConfiguration.preheat_kernel=True" in command
+    assert "--KernelManager.transport=ipc" in command
+    # its cell's widget messages waited for (nbclient's 4 s leaves a page without its panel
+    # when a busy machine, or a new environment's first start, is slower)
+    assert "--VoilaExecutor.iopub_timeout=120" in command
+
+
+def test_the_page_notebook_is_trusted_in_its_own_signature_store(tmp_path):
+    # issue 25: no "not trusted" at start, and nothing written to the user's own store
+    from pathlib import Path
+
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    from balance.explorer.serve import sign
+
+    notebook = tmp_path / "explore.ipynb"
+    notebook.write_text(json.dumps(page_notebook("crt", ["novice"], ["veteran"])))
+    command = voila_command(notebook, 8899)
+    store = {arg.split("=", 1)[0]: arg.split("=", 1)[1] for arg in command
+             if arg.startswith("--NotebookNotary.")}
+    assert {Path(v).parent for v in store.values()} == {tmp_path}
+    nb = nbformat.read(notebook, as_version=4)
+    notary = NotebookNotary(db_file=store["--NotebookNotary.db_file"],
+                            secret_file=store["--NotebookNotary.secret_file"])
+    assert not notary.check_signature(nb)
+    sign(notebook)
+    assert notary.check_signature(nb)
 
 
 def test_the_page_is_one_cell_building_the_panel(tmp_path):
