@@ -9,6 +9,7 @@
       results.csv        the same table as text
       plots/             figures drawn by `balance plot` or the spec's [[outputs.plots]]
       cache/<tag>/<cell key>/<index>-<size>.json    one completed chunk's Tally
+      cache/<tag>/batch-<hash>.json                 many cells' small chunks run as one task
       cache/<tag>/<cell key>/exact.json             an exact run's answer for one cell
 
 Every file is written to a temporary name in its directory and moved into place with
@@ -287,36 +288,89 @@ class ExactCache:
 
 
 class ChunkCache:
-    """Completed chunks of one run, one small JSON file each.
+    """Completed chunks of one run, one small JSON file each, or many in one batch file.
 
     A chunk's record holds its cell key, index, size and cache tag beside the tally, each
     fight's winner (:func:`balance.experiments.paired.pack`, base64) when the run kept
     them, and a checksum of all of them: a chunk is used only where it is what its file name and folder
     say it is and its content is what was written.  Any other file is listed in
     :attr:`rejected` and its chunk is computed again.
+
+    Small chunks of many cells that ran as one task (:func:`save_batch`) are one file,
+    ``batch-<hash>.json`` (the hash names the chunks it holds), sealed as a whole: on a
+    slow file system a file per chunk cost more than the fights.  A batch file that fails
+    its checksum, claims another cache or holds an unsound record is rejected whole, and
+    every chunk in it is computed again.
     """
+
+    BATCHES = "batch-*.json"
 
     def __init__(self, run_dir: Path, tag: str) -> None:
         self.root = Path(run_dir) / "cache" / tag
         self.tag = tag
         self.rejected: list[Path] = []
+        self._batched: dict[str, dict[tuple[int, int], dict[str, Any]]] | None = None
 
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
 
-    def save(self, key: str, index: int, size: int, tally: Tally,
-             winners: Any = None) -> None:
+    def _record(self, key: str, index: int, size: int, tally: Tally,
+                winners: Any) -> dict[str, Any]:
         body = {"cell": key, "index": index, "size": size, "tag": self.tag,
                 "tally": tally.to_dict()}
         if winners is not None:
             body["winners"] = base64.b64encode(pack(winners)).decode("ascii")
+        return body
+
+    def save(self, key: str, index: int, size: int, tally: Tally,
+             winners: Any = None) -> None:
+        body = self._record(key, index, size, tally, winners)
         atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
                                                               separators=(",", ":")))
+
+    def save_batch(self, chunks: Iterable[tuple[str, int, int, Tally, Any]]) -> None:
+        """Many chunks ``(key, index, size, tally, winners)`` in one file."""
+        records = [self._record(*chunk) for chunk in chunks]
+        names = json.dumps([[r["cell"], r["index"], r["size"]] for r in records])
+        name = hashlib.blake2b(names.encode("ascii"), digest_size=16).hexdigest()
+        body = {"tag": self.tag, "chunks": records}
+        atomic_write(self.root / f"batch-{name}.json",
+                     json.dumps(_sealed(body), separators=(",", ":")))
+        if self._batched is not None:
+            for r in records:
+                self._batched.setdefault(r["cell"], {})[r["index"], r["size"]] = r
+
+    def _batch_records(self) -> dict[str, dict[tuple[int, int], dict[str, Any]]]:
+        """Every sound batch file's records: cell key -> (index, size) -> record (read
+        once)."""
+        if self._batched is not None:
+            return self._batched
+        self._batched = {}
+        for path in sorted(self.root.glob(self.BATCHES)) if self.root.is_dir() else ():
+            body = _unsealed(path)
+            chunks = body.get("chunks") if body is not None else None
+            found = {}
+            sound = body is not None and body.get("tag") == self.tag \
+                and isinstance(chunks, list)
+            for record in chunks if sound else ():  # type: ignore[union-attr]
+                tally = _sound_tally(record, self.tag)
+                if tally is None:
+                    sound = False
+                    break
+                found[record["cell"], record["index"], record["size"]] = (record, tally)
+            if not sound:
+                self.rejected.append(path)
+                continue
+            for (key, index, size), (record, tally) in found.items():
+                self._batched.setdefault(key, {})[index, size] = {**record, "_tally": tally}
+        return self._batched
 
     def load(self, key: str) -> dict[tuple[int, int], Tally]:
         """Every sound cached chunk of cell ``key``: (index, size) -> Tally."""
         folder = self.root / key
-        out: dict[tuple[int, int], Tally] = {}
+        out: dict[tuple[int, int], Tally] = {
+            spot: record["_tally"] if "_tally" in record else Tally.from_dict(record["tally"])
+            for spot, record in self._batch_records().get(key, {}).items()}
         if not folder.is_dir():
             return out
         for path in sorted(folder.glob("[0-9]*-[0-9]*.json")):
@@ -340,8 +394,10 @@ class ChunkCache:
     def winners(self, key: str, index: int, size: int) -> Any:
         """The winners of a cached chunk (uint8, in fight order), or ``None`` (no such
         chunk, one failing its check, or one saved without them)."""
-        path = self._path(key, index, size)
-        record = _unsealed(path) if path.exists() else None
+        record = self._batch_records().get(key, {}).get((index, size))
+        if record is None:
+            path = self._path(key, index, size)
+            record = _unsealed(path) if path.exists() else None
         if record is None or record.get("cell") != key or record.get("tag") != self.tag \
                 or not isinstance(record.get("winners"), str):
             return None
@@ -351,7 +407,25 @@ class ChunkCache:
             return None
 
     def count(self) -> int:
-        return sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json")) if self.root.is_dir() else 0
+        """Cached chunks: one a chunk file, and each record of every sound batch file."""
+        if not self.root.is_dir():
+            return 0
+        alone = sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json"))
+        return alone + sum(len(v) for v in self._batch_records().values())
+
+
+def _sound_tally(record: Any, tag: str) -> Tally | None:
+    """The tally of one record of a batch file, or ``None`` if the record is not one (a
+    field missing or of the wrong kind, another cache's, a tally of the wrong size)."""
+    try:
+        tally = Tally.from_dict(record["tally"])
+        index, size = record["index"], record["size"]
+        sound = (isinstance(record["cell"], str) and record["tag"] == tag
+                 and isinstance(index, int) and isinstance(size, int) and tally.n == size
+                 and isinstance(record.get("winners", ""), str))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return tally if sound else None
 
 
 def remove_partial_writes(run_dir: Path) -> int:
