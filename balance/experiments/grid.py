@@ -71,8 +71,18 @@ def canonical(ruleset: str, rules: Any, side_a: Side, side_b: Side) -> str:
 def _canonical(ruleset: str, rules: Any, side_a: Any, side_b: Any) -> str:
     """:func:`canonical` of the fields already made plain."""
     data = {"ruleset": ruleset, "rules": rules, "a": side_a, "b": side_b}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+    return _json(data)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
+
+
+def _joined(ruleset: str, rules: str, side_a: str, side_b: str) -> str:
+    """:func:`_canonical` from its parts' JSON texts (``_json`` of each): an object's
+    text is its members' texts joined in sorted key order, so this is the same string."""
+    return f'{{"a":{side_a},"b":{side_b},"rules":{rules},"ruleset":{_json(ruleset)}}}'
 
 
 def _hashed(text: str) -> str:
@@ -148,8 +158,8 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     # A grid repeats its rules and sides many times (a 20 x 20 sweep has 40 sides): each
     # distinct one is built, checked and made plain once.  Keyed by the repr of what it is
     # built from, so 1, 1.0 and True stay apart.
-    sides_cache: dict[str, tuple[Side, list[Any]]] = {}
-    plain_rules: dict[int, Any] = {}
+    sides_cache: dict[str, tuple[Side, str]] = {}
+    rules_text: dict[int, str] = {}
     for index, combo in enumerate(combinations(spec)):
         pairs = list(zip(spec.axes, combo, strict=True))
         try:
@@ -165,20 +175,20 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
         except SpecError as exc:
             where = place(spec, {ax.field: v for ax, v in pairs})
             raise SpecError(exc.reason, where=where) from None
-        if id(rules) not in plain_rules:
-            plain_rules[id(rules)] = _fields(rules)
-        key = _hashed(_canonical(rs.name, plain_rules[id(rules)], sides[0][1], sides[1][1]))
+        if id(rules) not in rules_text:
+            rules_text[id(rules)] = _json(_fields(rules))
+        key = _hashed(_joined(rs.name, rules_text[id(rules)], sides[0][1], sides[1][1]))
         params = Table([(ax.field, v) for ax, v in pairs])
         cells.append(Cell(index, params, key, rules, sides[0][0], sides[1][0]))
     return tuple(cells)
 
 
 def _side(rs: Ruleset, members: list[dict[str, Any]],
-          cache: dict[str, tuple[Side, list[Any]]]) -> tuple[Side, list[Any]]:
-    """The side ``members`` make and its combatants' plain fields, built once per
-    distinct ``members``."""
+          cache: dict[str, tuple[Side, str]]) -> tuple[Side, str]:
+    """The side ``members`` make and its canonical JSON text (its combatants' plain
+    fields), built once per distinct ``members``."""
     spot = repr(members)
     if spot not in cache:
         side = rs.side(members)
-        cache[spot] = (side, [_fields(c) for c in side])
+        cache[spot] = (side, _json([_fields(c) for c in side]))
     return cache[spot]

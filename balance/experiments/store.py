@@ -334,11 +334,11 @@ class ChunkCache:
         names = json.dumps([[r["cell"], r["index"], r["size"]] for r in records])
         name = hashlib.blake2b(names.encode("ascii"), digest_size=16).hexdigest()
         body = {"tag": self.tag, "chunks": records}
+        known = self._batch_records()  # what the folder held: read before this write
         atomic_write(self.root / f"batch-{name}.json",
                      json.dumps(_sealed(body), separators=(",", ":")))
-        if self._batched is not None:
-            for r in records:
-                self._batched.setdefault(r["cell"], {})[r["index"], r["size"]] = r
+        for r in records:
+            known.setdefault(r["cell"], {})[r["index"], r["size"]] = r
 
     def _batch_records(self) -> dict[str, dict[tuple[int, int], dict[str, Any]]]:
         """Every sound batch file's records: cell key -> (index, size) -> record (read
