@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..api import METHODS, matchup
+from ..api import METHODS
 from ..batching import Segment, pack
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS, reached, run_segments
 from ..errors import SpecError
 from ..fields import check_text, plain
 from ..random import root_entropy
 from ..results import Summary, Tally
+from ..rulesets.base import Ruleset
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
 
 __all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix",
@@ -114,7 +115,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
 
         check_workers(workers)
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
-    resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
+    resolved = _resolved(rs, entrants, pairs, rules)
     if play == "best":
         return _best_round_robin(rs, names, resolved, method=method, n=n,
                                  precision=precision, seed=seed, chunk_size=chunk_size,
@@ -129,6 +130,35 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
     return _simulated_round_robin(names, resolved, n=n, precision=precision, seed=seed,
                                   chunk_size=chunk_size, progress=progress, workers=workers)
 
+
+
+def _resolved(rs: Ruleset, entrants: Mapping[str, Any], pairs: Sequence[tuple[str, str]],
+              rules: Any) -> list[tuple[Any, ...]]:
+    """``(a, b, ruleset, rules, side_a, side_b)`` of each pair, as :func:`balance.api.matchup` makes
+    them, the rules and each entrant's side built once (building a ruleset's rules checks
+    every table, and a round robin of 19 asks for them 361 times): the same objects, the
+    same errors in the same order (the rules first, then the first entrant that fails)."""
+    rules_obj = _rules_of(rs, rules)
+    sides: dict[str, Any] = {}
+    for a, b in pairs:
+        for name in (a, b):
+            if name not in sides:
+                sides[name] = rs.side(entrants[name])
+    out = []
+    for a, b in pairs:
+        rs.check_sides(rules_obj, sides[a], sides[b])
+        out.append((a, b, rs, rules_obj, sides[a], sides[b]))
+    return out
+
+
+def _rules_of(rs: Ruleset, rules: Any) -> Any:
+    """The rules :func:`balance.api.matchup` makes of ``rules`` (a Rules object or a mapping of
+    overrides), or its error."""
+    if isinstance(rules, rs.Rules):
+        return rs.rules(rules)
+    if rules is None or isinstance(rules, Mapping):
+        return rs.rules(dict(rules or {}))
+    raise SpecError(f"rules must be a {rs.name} Rules object or a mapping of overrides")
 
 
 def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]], *, n: int,
@@ -256,8 +286,8 @@ def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = No
 
     rs = get(ruleset, allow_import=allow_import)
     names = list(entrants)
-    return _auto_method([(a, b, *matchup(rs, entrants[a], entrants[b], rules))
-                         for a in names for b in names if a != b or mirror])
+    return _auto_method(_resolved(rs, entrants, [(a, b) for a in names for b in names
+                                                 if a != b or mirror], rules))
 
 
 def _auto_method(resolved: Sequence[tuple[Any, ...]]) -> str:

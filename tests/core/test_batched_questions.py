@@ -82,6 +82,33 @@ def test_every_executor_gives_the_same_crt_table() -> None:
         pd.testing.assert_frame_equal(tables[0], other)
 
 
+def test_the_matchups_commands_round_robin_counts_each_pair_as_alone() -> None:
+    """Through the public round robin (the rules and each entrant's side built once for
+    all pairs): every pair's counts are those of the pair run by itself."""
+    names = ["knight", "gladiator", "skirmisher", "archer"]
+    table = matchups.round_robin("strike-rank", names, n=N, seed=SEED, chunk_size=CHUNK,
+                                 method="simulate", workers=1).set_index(["a", "b"])
+    assert len(table) == 16
+    for a in names:
+        for b in names:
+            row = table.loc[(a, b)]
+            assert (row.a_wins, row.b_wins, row.draws) == _alone("strike-rank", a, b), (a, b)
+
+
+@pytest.mark.parametrize(("entrants", "rules", "message"), [
+    (["knight", "nobody", "ghost"], None, "nobody"),  # the first entrant that fails
+    (["knight", "nobody"], 3, "rules must be a strike-rank Rules object"),  # rules first
+    (["knight", "gladiator"], {"no_such_rule": 1}, "no_such_rule"),
+])
+def test_a_round_robin_refuses_what_a_pair_would(entrants: list[str], rules: Any,
+                                                 message: str) -> None:
+    with pytest.raises(balance.SpecError, match=message):
+        matchups.round_robin("strike-rank", entrants, rules=rules, n=10, seed=1,
+                             method="simulate", workers=1)
+    with pytest.raises(balance.SpecError, match=message):  # as the pair alone says it
+        matchup("strike-rank", entrants[0], entrants[1], rules)
+
+
 def test_crt_and_strike_rank_batch_and_the_other_kernels_do_not() -> None:
     assert batches(balance.get("crt"))
     assert batches(balance.get("strike-rank"))
