@@ -582,8 +582,9 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
     A cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks;
     for a kernel that runs many segments at once (:func:`balance.engine.batches`), small
-    chunks of many cells go as one task (:func:`run_batch_task`), each still cached as its
-    own chunk."""
+    chunks of many cells go as one task (:func:`run_batch_task`), each still a chunk of
+    its own in the cache, all of them in one file
+    (:meth:`~balance.experiments.store.ChunkCache.save_batch`)."""
     batched = batches(rs)
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
