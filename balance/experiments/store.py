@@ -37,7 +37,7 @@ import json
 import math
 import secrets
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -309,7 +309,10 @@ class ChunkCache:
         self.root = Path(run_dir) / "cache" / tag
         self.tag = tag
         self.rejected: list[Path] = []
-        self._batched: dict[str, dict[tuple[int, int], dict[str, Any]]] | None = None
+        # the sound batch files' chunks: cell -> (index, size) -> (tally, file); their
+        # winners stay on disk, read a file at a time (a run's cells come in file order)
+        self._batched: dict[str, dict[tuple[int, int], tuple[Tally, Path]]] | None = None
+        self._opened: tuple[Path, dict[tuple[str, int, int], Any]] | None = None
 
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
@@ -328,49 +331,56 @@ class ChunkCache:
         atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
                                                               separators=(",", ":")))
 
-    def save_batch(self, chunks: Iterable[tuple[str, int, int, Tally, Any]]) -> None:
+    def save_batch(self, chunks: Sequence[tuple[str, int, int, Tally, Any]]) -> None:
         """Many chunks ``(key, index, size, tally, winners)`` in one file."""
         records = [self._record(*chunk) for chunk in chunks]
         names = json.dumps([[r["cell"], r["index"], r["size"]] for r in records])
-        name = hashlib.blake2b(names.encode("ascii"), digest_size=16).hexdigest()
-        body = {"tag": self.tag, "chunks": records}
-        known = self._batch_records()  # what the folder held: read before this write
-        atomic_write(self.root / f"batch-{name}.json",
-                     json.dumps(_sealed(body), separators=(",", ":")))
-        for r in records:
-            known.setdefault(r["cell"], {})[r["index"], r["size"]] = r
+        path = self.root / f"batch-{hashlib.blake2b(names.encode('ascii'), digest_size=16).hexdigest()}.json"
+        known = self._batch_index()  # what the folder held: read before this write
+        atomic_write(path, json.dumps(_sealed({"tag": self.tag, "chunks": records}),
+                                      separators=(",", ":")))
+        for key, index, size, tally, _ in chunks:
+            known.setdefault(key, {})[index, size] = (tally, path)
 
-    def _batch_records(self) -> dict[str, dict[tuple[int, int], dict[str, Any]]]:
-        """Every sound batch file's records: cell key -> (index, size) -> record (read
-        once)."""
+    def _batch_file(self, path: Path) -> dict[tuple[str, int, int], Any] | None:
+        """The records of a sound batch file by (cell, index, size) with their tallies, or
+        ``None`` (it fails its checksum, claims another cache, or holds an unsound
+        record)."""
+        if self._opened is not None and self._opened[0] == path:
+            return self._opened[1]
+        body = _unsealed(path)
+        chunks = body.get("chunks") if body is not None else None
+        if body is None or body.get("tag") != self.tag or not isinstance(chunks, list):
+            return None
+        found = {}
+        for record in chunks:
+            tally = _sound_tally(record, self.tag)
+            if tally is None:
+                return None
+            found[record["cell"], record["index"], record["size"]] = (record, tally)
+        self._opened = (path, found)
+        return found
+
+    def _batch_index(self) -> dict[str, dict[tuple[int, int], tuple[Tally, Path]]]:
+        """Every sound batch file's chunks: cell key -> (index, size) -> (tally, file)
+        (the folder read once; unsound files listed in :attr:`rejected`)."""
         if self._batched is not None:
             return self._batched
         self._batched = {}
         for path in sorted(self.root.glob(self.BATCHES)) if self.root.is_dir() else ():
-            body = _unsealed(path)
-            chunks = body.get("chunks") if body is not None else None
-            found = {}
-            sound = body is not None and body.get("tag") == self.tag \
-                and isinstance(chunks, list)
-            for record in chunks if sound else ():  # type: ignore[union-attr]
-                tally = _sound_tally(record, self.tag)
-                if tally is None:
-                    sound = False
-                    break
-                found[record["cell"], record["index"], record["size"]] = (record, tally)
-            if not sound:
+            found = self._batch_file(path)
+            if found is None:
                 self.rejected.append(path)
                 continue
-            for (key, index, size), (record, tally) in found.items():
-                self._batched.setdefault(key, {})[index, size] = {**record, "_tally": tally}
+            for (key, index, size), (_, tally) in found.items():
+                self._batched.setdefault(key, {})[index, size] = (tally, path)
         return self._batched
 
     def load(self, key: str) -> dict[tuple[int, int], Tally]:
         """Every sound cached chunk of cell ``key``: (index, size) -> Tally."""
         folder = self.root / key
         out: dict[tuple[int, int], Tally] = {
-            spot: record["_tally"] if "_tally" in record else Tally.from_dict(record["tally"])
-            for spot, record in self._batch_records().get(key, {}).items()}
+            spot: tally for spot, (tally, _) in self._batch_index().get(key, {}).items()}
         if not folder.is_dir():
             return out
         for path in sorted(folder.glob("[0-9]*-[0-9]*.json")):
@@ -394,8 +404,12 @@ class ChunkCache:
     def winners(self, key: str, index: int, size: int) -> Any:
         """The winners of a cached chunk (uint8, in fight order), or ``None`` (no such
         chunk, one failing its check, or one saved without them)."""
-        record = self._batch_records().get(key, {}).get((index, size))
-        if record is None:
+        record: dict[str, Any] | None = None
+        batched = self._batch_index().get(key, {}).get((index, size))
+        if batched is not None:
+            found = self._batch_file(batched[1])
+            record = (found.get((key, index, size)) or (None,))[0] if found else None
+        else:
             path = self._path(key, index, size)
             record = _unsealed(path) if path.exists() else None
         if record is None or record.get("cell") != key or record.get("tag") != self.tag \
@@ -411,7 +425,7 @@ class ChunkCache:
         if not self.root.is_dir():
             return 0
         alone = sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json"))
-        return alone + sum(len(v) for v in self._batch_records().values())
+        return alone + sum(len(v) for v in self._batch_index().values())
 
 
 def _sound_tally(record: Any, tag: str) -> Tally | None:
