@@ -115,7 +115,10 @@ def test_a_batch_of_chunks_is_one_file_and_reads_back_chunk_by_chunk(tmp_path: P
     cache = store.ChunkCache(tmp_path, "tag")
     tally = Tally(("decided", "timeout"), np.array([[0, 1], [3, 0], [4, 0]]), np.array([0, 8]))
     winners = np.array([0, 1, 2, 1, 1, 2, 2, 1], np.uint8)
+    assert cache.load("k") == {}  # the folder read (empty) before the batch is written
     cache.save_batch([("k", 0, 8, tally, winners), ("j", 0, 8, tally, None)])
+    assert cache.load("k") == {(0, 8): tally}  # the same cache knows what it wrote
+    assert cache.winners("k", 0, 8).tolist() == winners.tolist()
     cache.save("k", 1, 8, tally)  # a chunk file beside the batch: both are read
     assert len(list(cache.root.glob(store.ChunkCache.BATCHES))) == 1
     fresh = store.ChunkCache(tmp_path, "tag")
