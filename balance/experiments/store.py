@@ -46,6 +46,7 @@ import numpy as np
 from ..errors import SpecError
 from ..files import atomic_write
 from ..results import Tally
+from ..sources import source_hash as _source_hash
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -153,42 +154,6 @@ def code_hash(ruleset: Any) -> str:
         places = [Path(p).resolve() for p in getattr(top, "__path__", None) or ()]
         roots.extend(places or [path])
     return _source_hash(tuple(roots))
-
-
-_FIRST_READ: dict[tuple[Path, ...], tuple[tuple[tuple[str, int, int], ...], str]] = {}
-"""Per set of roots: the files' (path, mtime, size) when this process first hashed them,
-and that hash."""
-
-
-def _source_files(roots: tuple[Path, ...]) -> list[tuple[Path, Path]]:
-    """(root, file) for every ``.py`` and ``.toml`` file under ``roots``, sorted, hidden
-    names and anything that is not a regular file (a dangling link) left out."""
-    out = []
-    for root in roots:
-        if not root.is_dir():
-            out.extend([(root, root)] if root.is_file() else [])
-            continue
-        found = {p for suffix in ("*.py", "*.toml") for p in root.rglob(suffix)}
-        out.extend((root, p) for p in sorted(found)
-                   if p.is_file() and not any(part.startswith(".")
-                                              for part in p.relative_to(root).parts))
-    return out
-
-
-def _source_hash(roots: tuple[Path, ...]) -> str:
-    files = _source_files(roots)
-    stamps = tuple((str(p), st.st_mtime_ns, st.st_size)
-                   for _, p in files for st in (p.stat(),))
-    first = _FIRST_READ.get(roots)
-    if first is not None:
-        return first[1] if first[0] == stamps else "edited-" + secrets.token_hex(8)
-    digest = hashlib.blake2b(digest_size=8)
-    for root, path in files:
-        name = path.name if root == path else path.relative_to(root.parent).as_posix()
-        digest.update(name.encode("utf-8") + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    _FIRST_READ[roots] = (stamps, digest.hexdigest())
-    return digest.hexdigest()
 
 
 SEEDING = 2

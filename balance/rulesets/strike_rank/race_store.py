@@ -11,8 +11,8 @@ back by later runs:
 * The folder is ``$BALANCE_CACHE`` if set (``off`` turns the store off), else
   ``$XDG_CACHE_HOME/balance`` or ``~/.cache/balance``.
 * The file is named by the hash of balance's source code
-  (:func:`balance.experiments.store.code_hash`), so an edit to the model, or to anything
-  else in balance, starts a new file; an older file is never read.
+  (:func:`balance.sources.balance_hash`, as a run cache's tag is), so an edit to the
+  model, or to anything else in balance, starts a new file; an older one is never read.
 * A line's key hashes the canonical JSON of every argument of
   :func:`.race.race_scores` (every field of the rules and of both fighters), and its
   checksum covers key and scores: a line that fails (edited, torn by a crash) is not
@@ -91,10 +91,9 @@ def _tables() -> dict[str, Scores]:
         if where is None:
             _STATE.update(path=None, tables={})
         else:
-            from ...api import get
-            from ...experiments.store import code_hash
+            from ...sources import balance_hash
 
-            path = where / f"race-{code_hash(get('strike-rank'))}.jsonl"
+            path = where / f"race-{balance_hash()}.jsonl"
             _STATE.update(path=path, tables=_read(path))
     tables: dict[str, Scores] = _STATE["tables"]
     return tables
