@@ -75,6 +75,16 @@ def test_the_store_can_be_turned_off_and_a_folder_it_cannot_write_is_passed_over
     assert policy.race_tables(Rules(), *PAIR) == computed
 
 
+def test_a_process_whose_code_was_edited_keeps_no_store(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from balance import sources
+
+    _setup(tmp_path, monkeypatch, str(tmp_path))
+    monkeypatch.setattr(sources, "balance_hash", lambda: "edited-0123")
+    policy.race_tables(Rules(), *PAIR)
+    assert race._COUNTS["races"] > 0 and not list(tmp_path.iterdir())
+
+
 def test_the_default_folder_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                         ) -> None:
     _setup(tmp_path, monkeypatch, None)

@@ -13,6 +13,7 @@ back by later runs:
 * The file is named by the hash of balance's source code
   (:func:`balance.sources.balance_hash`, as a run cache's tag is), so an edit to the
   model, or to anything else in balance, starts a new file; an older one is never read.
+  A process whose balance was edited after it started keeps no store at all.
 * A line's key hashes the canonical JSON of every argument of
   :func:`.race.race_scores` (every field of the rules and of both fighters), and its
   checksum covers key and scores: a line that fails (edited, torn by a crash) is not
@@ -91,10 +92,14 @@ def _tables() -> dict[str, Scores]:
         if where is None:
             _STATE.update(path=None, tables={})
         else:
-            from ...sources import balance_hash
+            from ... import sources
 
-            path = where / f"race-{balance_hash()}.jsonl"
-            _STATE.update(path=path, tables=_read(path))
+            code = sources.balance_hash()
+            if code.startswith("edited-"):  # the code running is not the files': no store
+                _STATE.update(path=None, tables={})
+            else:
+                path = where / f"race-{code}.jsonl"
+                _STATE.update(path=path, tables=_read(path))
     tables: dict[str, Scores] = _STATE["tables"]
     return tables
 
