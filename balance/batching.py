@@ -138,7 +138,8 @@ def _stitch(seg: np.ndarray, n_segments: int, part: Callable[[int, int], np.ndar
     """Each segment's ``part(s, count)`` placed on its lanes, in lane order."""
     seg = np.asarray(seg)
     counts = np.bincount(seg, minlength=n_segments)
-    parts = [part(s, int(c)) for s, c in enumerate(counts) if c]
+    drawn = np.flatnonzero(counts)
+    parts = [part(s, c) for s, c in zip(drawn.tolist(), counts[drawn].tolist(), strict=True)]
     if not parts:
         return part(0, 0)
     joined = np.concatenate(parts)

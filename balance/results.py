@@ -20,7 +20,7 @@ from .outcomes import Winner, rests_on
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["OUTCOMES", "Summary", "Tally", "Winner"]
+__all__ = ["OUTCOMES", "Summary", "Tally", "Winner", "summary_rows"]
 
 
 OUTCOMES: tuple[str, ...] = ("draw", "a_win", "b_win")  # indexed by Winner
@@ -103,6 +103,24 @@ def _quantile_from_hist(hist: np.ndarray, q: float) -> float:
     if cdf[-1] == 0:
         return float("nan")
     return float(np.searchsorted(cdf, q * cdf[-1], side="left"))
+
+
+def summary_rows(ruleset: str, tallies: Sequence[Tally], confidence: float = 0.95
+                 ) -> list[dict[str, Any]]:
+    """``Summary(ruleset, t, confidence).to_row()`` of each of ``tallies``, the Wilson
+    intervals of all of them computed in one call (element by element, so the same
+    numbers); a tally given more than once (the same object) is summarised once."""
+    distinct = list({id(t): t for t in tallies}.values())
+    if not distinct:
+        return []
+    wins = np.array([[t.wins[w] for w in Winner] for t in distinct], np.int64)
+    n = np.array([[t.n] for t in distinct], np.int64)
+    lows, highs = stats.wilson(wins, n, confidence)
+    made = {}
+    for i, tally in enumerate(distinct):
+        intervals = {w: (float(lows[i, w]), float(highs[i, w])) for w in Winner}
+        made[id(tally)] = Summary(ruleset, tally, confidence).to_row(intervals)
+    return [dict(made[id(t)]) for t in tallies]
 
 
 @dataclass(frozen=True)
@@ -196,12 +214,14 @@ class Summary:
         return float(total / self.n)
 
     # --- tables --------------------------------------------------------------------------
-    def to_row(self) -> dict[str, Any]:
-        """One flat record: rates, interval ends, counts and fight-length statistics."""
+    def to_row(self, intervals: Any = None) -> dict[str, Any]:
+        """One flat record: rates, interval ends, counts and fight-length statistics.
+        ``intervals``: the Wilson ``(low, high)`` of the A, B and draw rates, already
+        computed (:func:`summary_rows`)."""
         row: dict[str, Any] = {"n": self.n}
         for outcome in (Winner.A, Winner.B, Winner.DRAW):
             name = OUTCOMES[outcome]
-            low, high = self._ci(outcome)
+            low, high = self._ci(outcome) if intervals is None else intervals[outcome]
             row[name] = self._rate(outcome)
             row[f"{name}_low"] = low
             row[f"{name}_high"] = high

@@ -10,6 +10,11 @@ distance between a designer's question and the kernel's speed is read in one run
   issue's: 0.01, under 2 minutes wall on 2 cores), on ``--workers`` processes.  Long: run
   it with ``--parts best``; ``--best-pairs K`` times K pairs and prints the estimate for
   all 361.
+* ``matchups`` -- the issue's command, ``balance matchups strike-rank --entrants
+  knight,gladiator,skirmisher,archer,brawler,legionnaire -n 3000 --seed 1`` (108,000
+  fights), as a process of its own: its CPU seconds with the race model's tables computed
+  (an empty ``$BALANCE_CACHE``) and read back (the same folder again), and that the two
+  print the same (the issue's baseline: 30 CPU-s; its target 20x less).
 * ``sweep`` -- a ``--side`` x ``--side`` crt sweep (the challenger's and the veteran's
   combats survived, every table on) at ``--cell`` fights a cell, through
   ``balance.sweep(executor="serial")`` and through ``engine.run_segments`` alone, against
@@ -21,7 +26,8 @@ figure is a best-of-``--repeat``.  Usage::
 
     nice .venv/bin/python benchmarks/batch_bench.py                  # robin and sweep
     nice .venv/bin/python benchmarks/batch_bench.py --parts sweep --side 20 --cell 2000
-    nice .venv/bin/python benchmarks/batch_bench.py --parts best --best-pairs 6
+    nice .venv/bin/python benchmarks/batch_bench.py --parts best --best-pairs 64
+    nice .venv/bin/python benchmarks/batch_bench.py --parts matchups
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -79,6 +88,35 @@ def robin(n: int, repeat: int) -> dict[str, Any]:
             "fights_per_cpu_s": fights / seconds, "raw_fights_per_cpu_s": raw}
 
 
+def strike_rank_raw() -> float:
+    rs = balance.get("strike-rank")
+    _, rules, a, b = matchup(rs, "knight", "gladiator", None)
+    return raw_rate("strike-rank", rules, a, b, 1 << 18)
+
+
+MATCHUPS = ["matchups", "strike-rank", "--entrants",
+            "knight,gladiator,skirmisher,archer,brawler,legionnaire", "-n", "3000", "--seed", "1"]
+
+
+def matchups_command() -> dict[str, Any]:
+    """The issue's command in a process of its own, its race tables computed, then read."""
+    command = [str(Path(sys.executable).with_name("balance")), *MATCHUPS]
+    out: dict[str, Any] = {"fights": 36 * 3000}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "BALANCE_CACHE": tmp}
+        printed = []
+        for label in ("computed", "read"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out[f"cpu_s_{label}"] = (after.ru_utime - before.ru_utime
+                                     + after.ru_stime - before.ru_stime)
+            printed.append(done.stdout)
+    out["same_output"] = printed[0] == printed[1]
+    out["raw_fights_per_cpu_s"] = strike_rank_raw()
+    return out
+
+
 def best(precision: float, workers: int, pairs: int | None) -> dict[str, Any]:
     names = STYLES
     if pairs is not None:  # a sample of pairs: the estimate scales by 361 / pairs
@@ -91,7 +129,8 @@ def best(precision: float, workers: int, pairs: int | None) -> dict[str, Any]:
     full = len(STYLES) ** 2
     return {"pairs": len(table), "wall_s": wall, "fights": int(table["fights"].sum()),
             "cpu_s_in_workers": float(table["cpu_s"].sum()) if "cpu_s" in table else None,
-            "estimate_wall_s_all_361": wall * full / len(table)}
+            "estimate_wall_s_all_361": wall * full / len(table),
+            "raw_fights_per_cpu_s": strike_rank_raw()}
 
 
 def sweep_spec(side: int, cell: int) -> dict[str, Any]:
@@ -135,7 +174,8 @@ def sweep(side: int, cell: int, repeat: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", default="robin,sweep", help="robin, best, sweep")
+    parser.add_argument("--parts", default="robin,sweep",
+                        help="robin, best, matchups, sweep")
     parser.add_argument("-n", type=int, default=3000, help="robin: fights per ordered pair")
     parser.add_argument("--precision", type=float, default=0.01, help="best: half-width")
     parser.add_argument("--workers", type=int, default=2, help="best: worker processes")
@@ -152,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         out["robin"] = robin(args.n, args.repeat)
     if "best" in parts:
         out["best"] = best(args.precision, args.workers, args.best_pairs)
+    if "matchups" in parts:
+        out["matchups"] = matchups_command()
     if "sweep" in parts:
         out["sweep"] = sweep(args.side, args.cell, args.repeat)
     if args.json:
@@ -168,7 +210,17 @@ def main(argv: list[str] | None = None) -> int:
         b = out["best"]
         print(f"best   {b['pairs']} pairs at +/-{args.precision}: {b['wall_s']:.1f} s wall on "
               f"{args.workers} workers, {b['fights']:,} fights; all 361 pairs est. "
-              f"{b['estimate_wall_s_all_361']:.0f} s (target < 120 s)")
+              f"{b['estimate_wall_s_all_361']:.0f} s (target < 120 s); "
+              f"{b['fights'] / b['cpu_s_in_workers']:,.0f} fights/CPU-s in the workers "
+              f"(kernel raw {b['raw_fights_per_cpu_s']:,.0f})")
+    if "matchups" in out:
+        m = out["matchups"]
+        print(f"matchups  the issue's command ({m['fights']:,} fights): "
+              f"{m['cpu_s_computed']:.2f} CPU-s with the race tables computed, "
+              f"{m['cpu_s_read']:.2f} CPU-s read back"
+              f"{'' if m['same_output'] else ' (OUTPUT DIFFERS)'} (kernel raw "
+              f"{m['raw_fights_per_cpu_s']:,.0f} fights/CPU-s; baseline 30 CPU-s, target "
+              "20x less)")
     if "sweep" in out:
         s = out["sweep"]
         print(f"sweep  crt {args.side}x{args.side} at {args.cell:,} a cell ({s['fights']:,} "

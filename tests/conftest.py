@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
+
+# The race model's tables on disk (balance.rulesets.strike_rank.race_store) stay out of the
+# tests, and out of the processes they start: a test computes what it checks.  The tests of
+# the store turn it on in a folder of their own.
+os.environ["BALANCE_CACHE"] = "off"
 
 from balance.cli import main
 from balance.testing import ScriptedRng

@@ -48,9 +48,9 @@ import dataclasses
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -76,7 +76,10 @@ __all__ = [
     "compare_verdicts",
     "double_oracle",
     "game_values",
+    "run_steps",
     "solve",
+    "solve_steps",
+    "together",
     "verdict_changes",
     "zero_sum",
 ]
@@ -720,15 +723,24 @@ def check_options(*, draw_worth: float, method: str | None, space: str | None,
         raise SpecError(f"confidence must be in (0, 1), got {confidence!r}")
 
 
-def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
-          draw_worth: float = 0.5, method: str | None = None, space: str | None = None,
-          search: Mapping[str, Sequence[Any] | None] | None = None,
-          precision: float | None = DEFAULT_PRECISION, n: int | None = None,
-          entropy: int | None = None, seed: int | None = None, key: tuple[Any, ...] = (),
-          chunk_size: int = CHUNK_SIZE, confidence: float = 0.95,
-          tolerance: float | None = None, max_support: int = MAX_SUPPORT,
-          resamples: int = RESAMPLES) -> BestPlay:
-    """:func:`best_play` on validated objects (what round robins and sweeps call).
+def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, **options: Any
+          ) -> BestPlay:
+    """:func:`best_play` on validated objects (what round robins and sweeps call); the
+    options are :func:`solve_steps`'s."""
+    return run_steps(rs, solve_steps(rs, rules, side_a, side_b, **options))
+
+
+def solve_steps(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
+                draw_worth: float = 0.5, method: str | None = None, space: str | None = None,
+                search: Mapping[str, Sequence[Any] | None] | None = None,
+                precision: float | None = DEFAULT_PRECISION, n: int | None = None,
+                entropy: int | None = None, seed: int | None = None,
+                key: tuple[Any, ...] = (), chunk_size: int = CHUNK_SIZE,
+                confidence: float = 0.95, tolerance: float | None = None,
+                max_support: int = MAX_SUPPORT, resamples: int = RESAMPLES
+                ) -> Steps[BestPlay]:
+    """:func:`solve` in steps (:data:`Steps`): the Monte Carlo fights are asked for, so
+    that :func:`together` can run many matchups' in shared kernel calls.
 
     ``key`` names the matchup's streams (spawn-key parts before the chunk index): every
     profile pair of the matchup fights on ``stream(entropy, *key, i)``.
@@ -759,10 +771,11 @@ def solve(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, /, *,
                                    + "; ".join(reasons) + " (Monte Carlo best play reaches "
                                    "it: method 'simulate', `balance duel --play best`)")
     entropy = root_entropy(seed) if entropy is None else entropy
-    answer = _simulate(rs, rules, side_a, side_b, draw_worth=draw_worth, search=search,
-                       precision=precision, n=n, entropy=entropy, key=key,
-                       chunk_size=chunk_size, confidence=confidence, tolerance=tolerance,
-                       max_support=max_support, resamples=resamples)
+    answer = yield from _simulate(rs, rules, side_a, side_b, draw_worth=draw_worth,
+                                  search=search, precision=precision, n=n, entropy=entropy,
+                                  key=key, chunk_size=chunk_size, confidence=confidence,
+                                  tolerance=tolerance, max_support=max_support,
+                                  resamples=resamples)
     meta = {"seed": seed, "entropy": entropy, "chunk_size": answer.meta["chunk_size"],
             "precision": precision, "elapsed_s": time.perf_counter() - start}
     return dataclasses.replace(answer, meta=meta)
@@ -858,6 +871,94 @@ def _exact_profiles(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, draw_wo
         details={"exact_solves": len(answers), "double_oracle_rounds": game.iterations})
 
 
+# --- steps: fights asked for, run alone or many matchups together -------------------------------
+
+_T = TypeVar("_T")
+Steps = Generator[tuple[int, list[Any]], "list[Any] | None", _T]
+"""A computation that asks for its fights instead of running them: it yields ``(entropy,
+segments)`` (:class:`balance.batching.Segment`) and is sent their outcomes, in order, or
+``None`` where the kernel refused them; it returns its answer.  :func:`run_steps` runs one
+alone, :func:`together` many at once."""
+
+
+def _fights(rs: Ruleset, entropy: int, segments: list[Any]) -> list[Any] | None:
+    """The outcomes of ``segments`` in shared kernel calls, or ``None`` if the kernel
+    refuses them."""
+    from ..engine import simulate_segments
+
+    try:
+        return simulate_segments(rs, segments, entropy=entropy)
+    except SpecError:
+        return None
+
+
+def run_steps(rs: Ruleset, steps: Steps[_T]) -> _T:
+    """Run a computation in steps by itself: each request in its own kernel calls."""
+    try:
+        request = next(steps)
+        while True:
+            request = steps.send(_fights(rs, *request))
+    except StopIteration as stop:
+        return stop.value
+
+
+def together(rs: Ruleset, computations: Sequence[Steps[Any]]
+             ) -> list[tuple[Any, float, float]]:
+    """Many computations in lockstep: each round, the requests of every one still running
+    go to the kernel together (by entropy), so that many matchups' small batches are one
+    large batch.  A segment's outcomes do not depend on what it is batched with
+    (:mod:`balance.batching`), so each answer is the one :func:`run_steps` gives.
+
+    Each computation's answer (or the :class:`SpecError` it raised), with its wall and
+    CPU seconds: its own steps', and its share of the shared kernel calls by fights."""
+    answers: list[Any] = [None] * len(computations)
+    wall, cpu = [0.0] * len(computations), [0.0] * len(computations)
+    pending: dict[int, tuple[int, list[Any]]] = {}
+
+    def advance(i: int, sent: list[Any] | None) -> None:
+        start, clock = time.perf_counter(), time.process_time()
+        try:
+            pending[i] = computations[i].send(sent)
+        except StopIteration as stop:
+            answers[i] = stop.value
+        except SpecError as exc:
+            answers[i] = exc
+        wall[i] += time.perf_counter() - start
+        cpu[i] += time.process_time() - clock
+
+    for i in range(len(computations)):
+        advance(i, None)
+    while pending:
+        asked, pending_now = dict(pending), {}
+        pending.clear()
+        by_entropy: dict[int, list[int]] = {}
+        for i, (entropy, _) in asked.items():
+            by_entropy.setdefault(entropy, []).append(i)
+        for entropy, members in by_entropy.items():
+            segments = [s for i in members for s in asked[i][1]]
+            start, clock = time.perf_counter(), time.process_time()
+            found = _fights(rs, entropy, segments)
+            spent = (time.perf_counter() - start, time.process_time() - clock)
+            total = max(1, sum(s.n for s in segments))
+            at = 0
+            for i in members:
+                mine = asked[i][1]
+                share = sum(s.n for s in mine) / total
+                wall[i] += spent[0] * share
+                cpu[i] += spent[1] * share
+                if found is None:  # refused together: each alone, as run_steps would
+                    start, clock = time.perf_counter(), time.process_time()
+                    pending_now[i] = _fights(rs, entropy, mine)
+                    wall[i] += time.perf_counter() - start
+                    cpu[i] += time.process_time() - clock
+                else:
+                    pending_now[i] = found[at:at + len(mine)]
+                at += len(mine)
+        for i, outcomes in pending_now.items():
+            advance(i, outcomes)
+    return list(zip(answers, wall, cpu, strict=True))
+
+
 # --- Monte Carlo -------------------------------------------------------------------------------
 
 
@@ -888,13 +989,13 @@ class _Sampler:
         return np.asarray(out.winner)
 
     def prefetch(self, pairs: Iterator[tuple[int, int]] | Sequence[tuple[int, int]], *,
-                 k: int = 0, stage: str | None = None) -> None:
-        """Run in shared kernel calls (:func:`balance.engine.simulate_segments`) what
-        :meth:`counts` (chunks ``0..k-1``) or :meth:`screen` (``stage``) would run pair by
-        pair for ``pairs``: the same fights on the same streams, fewer calls.  A batch the
-        kernel refuses is left to the pair-by-pair calls, which name the profile."""
+                 k: int = 0, stage: str | None = None) -> Steps[None]:
+        """Ask for, in shared kernel calls, what :meth:`counts` (chunks ``0..k-1``) or
+        :meth:`screen` (``stage``) would run pair by pair for ``pairs``: the same fights on
+        the same streams, fewer calls.  A step (:data:`Steps`): it yields the segments
+        and their entropy, and is sent their outcomes, or ``None`` where the kernel refused
+        the batch (then the pair-by-pair calls run them, and name the profile)."""
         from ..batching import Segment
-        from ..engine import simulate_segments
 
         wanted: list[tuple[int, int, Any]] = []
         segments: list[Segment] = []
@@ -913,9 +1014,8 @@ class _Sampler:
                                         tuple(self.space_b.sides[j]), size, self.key, index))
         if len(segments) < 2:
             return
-        try:
-            found = simulate_segments(self.rs, segments, entropy=self.entropy)
-        except SpecError:
+        found = yield (self.entropy, segments)
+        if found is None:
             return
         for (i, j, _), segment, out in zip(wanted, segments, found, strict=True):
             self._count(i, j, segment.n)
@@ -952,9 +1052,9 @@ class _Sampler:
             store[(i, j)] = self.points[winner.astype(np.intp)]
         return store[(i, j)]
 
-    def tensor(self, rows: Sequence[int], cols: Sequence[int], k: int) -> np.ndarray:
+    def tensor(self, rows: Sequence[int], cols: Sequence[int], k: int) -> Steps[np.ndarray]:
         """int64 ``(k, len(rows), len(cols), 3)``: every pair's chunk counts."""
-        self.prefetch([(i, j) for i in rows for j in cols], k=k)
+        yield from self.prefetch([(i, j) for i in rows for j in cols], k=k)
         return np.stack([np.stack([self.counts(i, j, k) for j in cols], axis=1)
                          for i in rows], axis=1)
 
@@ -971,19 +1071,20 @@ def _side_score(space: ProfileSpace, sampler: _Sampler, index: int,
 
 
 def _prefetch_scores(space: ProfileSpace, sampler: _Sampler, indices: Sequence[int],
-                     opponent: Sequence[tuple[int, float]], stage: str) -> None:
+                     opponent: Sequence[tuple[int, float]], stage: str) -> Steps[None]:
     """The ``stage`` fights :func:`_side_score` reads for each of ``indices``, in shared
     kernel calls."""
-    sampler.prefetch([(i, j) if space.seat == "a" else (j, i)
+    yield from sampler.prefetch([(i, j) if space.seat == "a" else (j, i)
                       for i in indices for j, _ in opponent], stage=stage)
 
 
 def _gain(space: ProfileSpace, sampler: _Sampler, index: int,
           own: Sequence[tuple[int, float]], opponent: Sequence[tuple[int, float]],
-          stage: str) -> tuple[float, float]:
+          stage: str) -> Steps[tuple[float, float]]:
     """How much profile ``index`` gains over the side's own equilibrium mix, and the
     standard error of that gain (per-fight paired differences on common streams)."""
-    _prefetch_scores(space, sampler, [index, *(i for i, _ in own)], opponent, stage)
+    yield from _prefetch_scores(space, sampler, [index, *(i for i, _ in own)], opponent,
+                                stage)
     base = sum(w * _side_score(space, sampler, i, opponent, stage) for i, w in own)
     diff = _side_score(space, sampler, index, opponent, stage) - base
     se = float(np.std(diff, ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
@@ -991,7 +1092,7 @@ def _gain(space: ProfileSpace, sampler: _Sampler, index: int,
 
 
 def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[int, float]],
-                   opponent: Sequence[tuple[int, float]], step: float = 0.0) -> int:
+                   opponent: Sequence[tuple[int, float]], step: float = 0.0) -> Steps[int]:
     """Side ``space.seat``'s best profile against the opponent's mix, judged on the
     screening fights: every distinct profile when there are few, else coordinate search
     from the best profile of the side's own mix.
@@ -1025,16 +1126,16 @@ def _best_response(space: ProfileSpace, sampler: _Sampler, own: Sequence[tuple[i
 
     if space.small:  # every distinct profile, the least change first
         listed = space.listed()
-        _prefetch_scores(space, sampler, listed, opponent, "screen")
+        yield from _prefetch_scores(space, sampler, listed, opponent, "screen")
         top = max(listed, key=mean)
         return next(i for i in listed if i == top or not better(top, i))
-    _prefetch_scores(space, sampler, [i for i, _ in own], opponent, "screen")
+    yield from _prefetch_scores(space, sampler, [i for i, _ in own], opponent, "screen")
     best = max((i for i, _ in own), key=mean)
     for _ in range(MAX_SWEEPS):
         moves = list(space.neighbours(best))
         if not moves:
             break
-        _prefetch_scores(space, sampler, moves, opponent, "screen")
+        yield from _prefetch_scores(space, sampler, moves, opponent, "screen")
         top = max(moves, key=mean)
         if not better(top, best):
             break
@@ -1054,8 +1155,10 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
               search: Mapping[str, Sequence[Any] | None] | None, precision: float | None,
               n: int | None, entropy: int, key: tuple[Any, ...], chunk_size: int,
               confidence: float, tolerance: float | None, max_support: int,
-              resamples: int) -> BestPlay:
-    """Monte Carlo best play over the profiles (see the module docstring)."""
+              resamples: int) -> Steps[BestPlay]:
+    """Monte Carlo best play over the profiles (see the module docstring), in steps
+    (:data:`Steps`): its fights are asked for, not run, so that many matchups' fights can
+    share kernel calls (:func:`together`)."""
     space_a, space_b = _spaces(rs, rules, side_a, side_b, search)
     if n is not None and precision is None:  # a fixed number of fights a pair
         chunk_size = min(chunk_size, max(1, math.ceil(n / MIN_CHUNKS)))
@@ -1071,8 +1174,8 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
     points = np.array([draw_worth, 1.0, 0.0])
     rounds = 0
 
-    def restricted() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
-        counts = sampler.tensor(rows, cols, k)
+    def restricted() -> Steps[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]]:
+        counts = yield from sampler.tensor(rows, cols, k)
         scores = counts @ points / chunk_size  # (k, rows, cols): A's score by chunk
         x, y, value = zero_sum(scores.mean(axis=0))
         return counts, scores, x, y, value
@@ -1081,17 +1184,17 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
         gaps = [0.0, 0.0]
         for _ in range(4 * max_support):  # double oracle at k chunks a pair
             rounds += 1
-            counts, scores, x, y, value = restricted()
+            counts, scores, x, y, value = yield from restricted()
             own_a = [(rows[r], w) for r, w in enumerate(x) if w > 1e-9]
             own_b = [(cols[c], w) for c, w in enumerate(y) if w > 1e-9]
             grew = False
             for side, (space, own, opp, kept) in enumerate(((space_a, own_a, own_b, rows),
                                                             (space_b, own_b, own_a, cols))):
-                index = _best_response(space, sampler, own, opp, step=tol)
+                index = yield from _best_response(space, sampler, own, opp, step=tol)
                 if index in kept:
                     continue  # already in the game: the restricted equilibrium weighs it
                 # judged again on fresh, four times longer streams (no winner's curse)
-                gain, se = _gain(space, sampler, index, own, opp, "confirm")
+                gain, se = yield from _gain(space, sampler, index, own, opp, "confirm")
                 if gain > tol and gain > Z_ADD * se and len(kept) < max_support:
                     kept.append(index)
                     grew = True
@@ -1099,7 +1202,7 @@ def _simulate(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, *, draw_worth
                     gaps[side] = max(0.0, gain)
             if not grew:
                 break
-        counts, scores, x, y, value = restricted()
+        counts, scores, x, y, value = yield from restricted()
         # the value's interval: percentile bootstrap over chunks (independent tallies)
         weights = rng.multinomial(k, np.full(k, 1 / k), size=resamples) / k
         boot = np.tensordot(weights, scores, axes=(1, 0))  # (resamples, rows, cols)

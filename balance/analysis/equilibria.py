@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -16,15 +18,66 @@ def _exact(table: pd.DataFrame) -> bool:
     return bool((table["n"] == 0).any())
 
 
-def _resampled_scores(table: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
-    """One parametric bootstrap replicate: each pair's counts redrawn from its rates."""
-    out = table.copy()
-    counts = table[["a_wins", "b_wins", "draws"]].to_numpy(float)
-    n = counts.sum(axis=1)
-    probs = counts / n[:, None]
-    draws = np.array([rng.multinomial(int(k), p) for k, p in zip(n, probs, strict=True)])
-    out[["a_wins", "b_wins", "draws"]] = draws
-    return out
+class _Replicates:
+    """Parametric bootstrap replicates of a simulated table's payoff: each pair's counts
+    redrawn from its rates, and the payoff :func:`_payoff` would read from the table with
+    those counts -- the same numbers, made from arrays rather than a table a replicate."""
+
+    def __init__(self, table: pd.DataFrame) -> None:
+        self.names = list(dict.fromkeys([*table["a"], *table["b"]]))
+        index = {name: i for i, name in enumerate(self.names)}
+        self.a = np.array([index[x] for x in table["a"]], dtype=np.intp)
+        self.b = np.array([index[x] for x in table["b"]], dtype=np.intp)
+        self.fights = table["n"].to_numpy(float)
+        counts = table[["a_wins", "b_wins", "draws"]].to_numpy(float)
+        total = counts.sum(axis=1)
+        self.total = total.astype(np.int64)
+        self.probs = counts / total[:, None]
+
+    def payoff(self, rng: np.random.Generator) -> np.ndarray:
+        """One replicate's payoff (row by row, the draws of a multinomial per pair)."""
+        drawn = rng.multinomial(self.total, self.probs).astype(float)
+        a_score = drawn[:, 0] + 0.5 * drawn[:, 2]
+        b_score = drawn[:, 1] + 0.5 * drawn[:, 2]
+        k = len(self.names)
+        wins, games = np.zeros((k, k)), np.zeros((k, k))
+        np.add.at(wins, (self.a, self.b), a_score)  # as score_matrix adds them
+        np.add.at(wins, (self.b, self.a), b_score)
+        np.add.at(games, (self.a, self.b), self.fights)
+        np.add.at(games, (self.b, self.a), self.fights)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = wins / games - 0.5
+        np.fill_diagonal(out, 0.0)
+        return np.nan_to_num(out)
+
+
+_MADE: dict[tuple[Any, ...], pd.DataFrame] = {}
+"""The last few answers of :func:`metagame` and :func:`dominated` by their table's numbers
+and arguments: a command that prints a round robin and its verdict asks the same question
+twice, and the bootstrap's linear programs are most of its time."""
+
+
+def _remembered(kind: str, table: pd.DataFrame, *args: Any) -> tuple[Any, ...] | None:
+    """The key of a question about ``table``, or ``None`` if its columns cannot be read
+    as numbers (then it is not remembered)."""
+    try:
+        columns = tuple(np.asarray(table[c].to_numpy()).tobytes() if c not in ("a", "b")
+                        else tuple(map(str, table[c])) for c in _READ if c in table)
+    except (TypeError, ValueError):
+        return None
+    return (kind, tuple(c for c in _READ if c in table), columns, *args)
+
+
+_READ = ("a", "b", "n", "a_wins", "b_wins", "draws", "a_win", "b_win", "draw")
+"""The columns :func:`_payoff` and :class:`_Replicates` read."""
+
+
+def _keep(key: tuple[Any, ...] | None, answer: pd.DataFrame) -> pd.DataFrame:
+    if key is not None:
+        while len(_MADE) >= 8:
+            _MADE.pop(next(iter(_MADE)))
+        _MADE[key] = answer.copy()
+    return answer
 
 
 def _payoff(table: pd.DataFrame) -> tuple[list[str], np.ndarray]:
@@ -50,15 +103,19 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
         ``weight_high`` (bootstrap ``confidence`` interval), ``in_support`` (share of
         replicates in which the entrant is played, weight > 1%).
     """
+    key = _remembered("metagame", table, resamples, seed, confidence)
+    if key is not None and key in _MADE:
+        return _MADE[key].copy()
     names, payoff = _payoff(table)
     weight, _ = stats.symmetric_nash(payoff)
     if _exact(table):
         resamples = 0
     rng = np.random.default_rng(seed)
     boot = np.empty((resamples, len(names)))
+    replicates = _Replicates(table) if resamples else None
     for i in range(resamples):
-        _, p = _payoff(_resampled_scores(table, rng))
-        boot[i], _ = stats.symmetric_nash(p)
+        assert replicates is not None
+        boot[i], _ = stats.symmetric_nash(replicates.payoff(rng))
     tail = (1 - confidence) / 2
     if resamples == 0:
         boot = weight[None, :]
@@ -68,7 +125,7 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
                         "in_support": (boot > 0.01).mean(axis=0)}, index=names)
     out.index.name = "entrant"
     out.attrs["resamples"] = resamples
-    return out.sort_values("weight", ascending=False)
+    return _keep(key, out.sort_values("weight", ascending=False))
 
 
 def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd.DataFrame:
@@ -79,6 +136,9 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
     replicates in which the margin is positive (how sure we are; 0 or 1 for an exact
     run's table).
     """
+    key = _remembered("dominated", table, resamples, seed)
+    if key is not None and key in _MADE:
+        return _MADE[key].copy()
     names, payoff = _payoff(table)
     margin = np.array([stats.domination_margin(payoff, i) for i in range(len(names))])
     if _exact(table):
@@ -86,11 +146,12 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
     else:
         rng = np.random.default_rng(seed)
         hits = np.zeros(len(names))
+        replicates = _Replicates(table)
         for _ in range(resamples):
-            _, p = _payoff(_resampled_scores(table, rng))
+            p = replicates.payoff(rng)
             hits += np.array([stats.dominated_by_mix(p, i) for i in range(len(names))])
         share = hits / resamples
     out = pd.DataFrame({"margin": margin, "dominated": margin > 0,
                         "dominated_share": share}, index=names)
     out.index.name = "entrant"
-    return out.sort_values("margin", ascending=False)
+    return _keep(key, out.sort_values("margin", ascending=False))

@@ -11,13 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..api import METHODS, matchup
+from ..api import METHODS
 from ..batching import Segment, pack
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS, reached, run_segments
 from ..errors import SpecError
 from ..fields import check_text, plain
 from ..random import root_entropy
 from ..results import Summary, Tally
+from ..rulesets.base import Ruleset
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
 
 __all__ = ["field_scores", "pair_scores", "policies", "round_robin", "score_matrix",
@@ -123,7 +124,7 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
 
         check_workers(workers)
     pairs = [(a, b) for a in names for b in names if a != b or mirror]
-    resolved = [(a, b, *matchup(rs, entrants[a], entrants[b], rules)) for a, b in pairs]
+    resolved = _resolved(rs, entrants, pairs, rules)
     if play == "best":
         return _best_round_robin(rs, names, resolved, method=method, n=n,
                                  precision=precision, seed=seed, chunk_size=chunk_size,
@@ -139,6 +140,35 @@ def round_robin(ruleset: Any, entrants: Mapping[str, Any] | Sequence[str], *,
                                   chunk_size=chunk_size, progress=progress, workers=workers,
                                   streams=streams)
 
+
+
+def _resolved(rs: Ruleset, entrants: Mapping[str, Any], pairs: Sequence[tuple[str, str]],
+              rules: Any) -> list[tuple[Any, ...]]:
+    """``(a, b, ruleset, rules, side_a, side_b)`` of each pair, as :func:`balance.api.matchup` makes
+    them, the rules and each entrant's side built once (building a ruleset's rules checks
+    every table, and a round robin of 19 asks for them 361 times): the same objects, the
+    same errors in the same order (the rules first, then the first entrant that fails)."""
+    rules_obj = _rules_of(rs, rules)
+    sides: dict[str, Any] = {}
+    for a, b in pairs:
+        for name in (a, b):
+            if name not in sides:
+                sides[name] = rs.side(entrants[name])
+    out = []
+    for a, b in pairs:
+        rs.check_sides(rules_obj, sides[a], sides[b])
+        out.append((a, b, rs, rules_obj, sides[a], sides[b]))
+    return out
+
+
+def _rules_of(rs: Ruleset, rules: Any) -> Any:
+    """The rules :func:`balance.api.matchup` makes of ``rules`` (a Rules object or a mapping of
+    overrides), or its error."""
+    if isinstance(rules, rs.Rules):
+        return rs.rules(rules)
+    if rules is None or isinstance(rules, Mapping):
+        return rs.rules(dict(rules or {}))
+    raise SpecError(f"rules must be a {rs.name} Rules object or a mapping of overrides")
 
 
 def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]], *, n: int,
@@ -277,8 +307,8 @@ def planned_method(ruleset: Any, entrants: Mapping[str, Any], *, rules: Any = No
 
     rs = get(ruleset, allow_import=allow_import)
     names = list(entrants)
-    return _auto_method([(a, b, *matchup(rs, entrants[a], entrants[b], rules))
-                         for a in names for b in names if a != b or mirror])
+    return _auto_method(_resolved(rs, entrants, [(a, b) for a in names for b in names
+                                                 if a != b or mirror], rules))
 
 
 def _auto_method(resolved: Sequence[tuple[Any, ...]]) -> str:
@@ -295,19 +325,82 @@ def _best_pair(ruleset: str, allow_import: bool, a: str, b: str, rules: Any, sid
 
     rs = resolve(ruleset, allow_import=allow_import)
     start, cpu = time.perf_counter(), time.process_time()
+    answer: Any
     try:
         answer = bestplay.solve(rs, rules, side_a, side_b, key=("round-robin-best", a, b),
                                 **options)
     except SpecError as exc:
-        return {"a": a, "b": b, "rejected": exc.reason}
+        answer = exc
+    return _best_row(a, b, answer, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def _best_row(a: str, b: str, answer: Any, elapsed: float, cpu: float) -> dict[str, Any]:
+    """A best-play answer (or the SpecError that refused it) as a round-robin row."""
+    if isinstance(answer, SpecError):
+        return {"a": a, "b": b, "rejected": answer.reason}
     row: dict[str, Any] = {"a": a, "b": b, **answer.to_row()}
     row["policies"] = "; ".join(answer.policies) or "none"
     if answer.n:  # the equilibrium's rates as counts of the fights behind each entry
         a_wins, draws = round(answer.a_win * answer.n), round(answer.draw * answer.n)
         row.update({"a_wins": a_wins, "b_wins": answer.n - a_wins - draws, "draws": draws})
-    row["elapsed_s"] = time.perf_counter() - start
-    row["cpu_s"] = time.process_time() - cpu
+    row["elapsed_s"], row["cpu_s"] = elapsed, cpu
     return row
+
+
+TOGETHER = 16
+"""Pairs whose Monte Carlo best play runs in lockstep, their fights in shared kernel calls
+(:func:`balance.analysis.bestplay.together`): one task of a best-play round robin."""
+
+
+def _best_pairs_together(ruleset: str, allow_import: bool,
+                         pairs: Sequence[tuple[str, str, Any, Any, Any]],
+                         options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Monte Carlo best play of many ordered pairs at once, as rows (a task, as
+    :func:`_best_pair`; each row is the one :func:`_best_pair` makes, its seconds its own
+    steps' and its share of the shared kernel calls)."""
+    from ..rulesets import resolve
+    from . import bestplay
+
+    rs = resolve(ruleset, allow_import=allow_import)
+    steps = [bestplay.solve_steps(rs, rules, side_a, side_b, key=("round-robin-best", a, b),
+                                  **options) for a, b, rules, side_a, side_b in pairs]
+    return [_best_row(a, b, answer, wall, cpu) for (a, b, *_), (answer, wall, cpu)
+            in zip(pairs, bestplay.together(rs, steps), strict=True)]
+
+
+def _map_together(tasks: Sequence[tuple[Any, ...]], workers: int | None,
+                  progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
+    """``_best_pair``'s rows of the tasks, :data:`TOGETHER` pairs to a task in lockstep
+    (:func:`_best_pairs_together`), here or in ``workers`` processes, in task order."""
+    groups = [tasks[i:i + TOGETHER] for i in range(0, len(tasks), TOGETHER)]
+    jobs = [(*group[0][:2], [task[2:7] for task in group], group[0][7]) for group in groups]
+    rows: list[list[dict[str, Any]] | None] = [None] * len(jobs)
+    done = 0
+
+    def finished(i: int, found: list[dict[str, Any]]) -> None:
+        nonlocal done
+        rows[i] = found
+        done += len(found)
+        if progress is not None:
+            progress(done, len(tasks))
+
+    if not workers or workers <= 1 or len(jobs) <= 1:
+        for i, job in enumerate(jobs):
+            finished(i, _best_pairs_together(*job))
+    else:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        from ..budget import MAX_WORKERS
+
+        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        workers = min(workers, len(jobs), MAX_WORKERS)
+        with cf.ProcessPoolExecutor(max_workers=workers,
+                                    mp_context=mp.get_context(method)) as pool:
+            futures = {pool.submit(_best_pairs_together, *job): i for i, job in enumerate(jobs)}
+            for future in cf.as_completed(futures):
+                finished(futures[future], future.result())
+    return [row for found in rows if found is not None for row in found]
 
 
 def _map_pairs(tasks: Sequence[tuple[Any, ...]], workers: int | None,
@@ -378,7 +471,7 @@ def _best_round_robin(ruleset: Any, names: list[str], resolved: Sequence[tuple[A
                                 "Carlo)")
             rows = None
     if rows is None:
-        rows = _map_pairs(tasks(simulate), workers, progress)
+        rows = _map_together(tasks(simulate), workers, progress)
         bad = next((r for r in rows if "rejected" in r), None)
         if bad is not None:
             raise SpecError(f"{bad['a']} against {bad['b']}: {bad['rejected']}")

@@ -64,16 +64,34 @@ def _fields(obj: Any) -> dict[str, Any]:
 
 def canonical(ruleset: str, rules: Any, side_a: Side, side_b: Side) -> str:
     """The canonical JSON of a matchup: every field, sorted keys, no whitespace."""
-    data = {"ruleset": ruleset, "rules": _fields(rules),
-            "a": [_fields(c) for c in side_a], "b": [_fields(c) for c in side_b]}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+    return _canonical(ruleset, _fields(rules), [_fields(c) for c in side_a],
+                      [_fields(c) for c in side_b])
+
+
+def _canonical(ruleset: str, rules: Any, side_a: Any, side_b: Any) -> str:
+    """:func:`canonical` of the fields already made plain."""
+    data = {"ruleset": ruleset, "rules": rules, "a": side_a, "b": side_b}
+    return _json(data)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
+
+
+def _joined(ruleset: str, rules: str, side_a: str, side_b: str) -> str:
+    """:func:`_canonical` from its parts' JSON texts (``_json`` of each): an object's
+    text is its members' texts joined in sorted key order, so this is the same string."""
+    return f'{{"a":{side_a},"b":{side_b},"rules":{rules},"ruleset":{_json(ruleset)}}}'
+
+
+def _hashed(text: str) -> str:
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
 
 
 def cell_key(ruleset: str, rules: Any, side_a: Side, side_b: Side) -> str:
     """The stable key of a matchup: BLAKE2b-128 of :func:`canonical`, as hex."""
-    text = canonical(ruleset, rules, side_a, side_b)
-    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+    return _hashed(canonical(ruleset, rules, side_a, side_b))
 
 
 def combinations(spec: Spec) -> Iterator[tuple[Any, ...]]:
@@ -137,6 +155,11 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     rs = ruleset if ruleset is not None else spec.ruleset_object()
     cells = []
     rules_cache: dict[Any, Any] = {}
+    # A grid repeats its rules and sides many times (a 20 x 20 sweep has 40 sides): each
+    # distinct one is built, checked and made plain once.  Keyed by the repr of what it is
+    # built from, so 1, 1.0 and True stay apart.
+    sides_cache: dict[str, tuple[Side, str]] = {}
+    rules_text: dict[int, str] = {}
     for index, combo in enumerate(combinations(spec)):
         pairs = list(zip(spec.axes, combo, strict=True))
         try:
@@ -146,12 +169,26 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
             if frozen not in rules_cache:
                 rules_cache[frozen] = rs.rules(dict(overrides))
             rules = rules_cache[frozen]
-            sides = [rs.side(_side_members(spec, label, pairs)) for label in SIDES]
-            rs.check_sides(rules, sides[0], sides[1])
+            sides = [_side(rs, _side_members(spec, label, pairs), sides_cache)
+                     for label in SIDES]
+            rs.check_sides(rules, sides[0][0], sides[1][0])
         except SpecError as exc:
             where = place(spec, {ax.field: v for ax, v in pairs})
             raise SpecError(exc.reason, where=where) from None
-        key = cell_key(rs.name, rules, sides[0], sides[1])
+        if id(rules) not in rules_text:
+            rules_text[id(rules)] = _json(_fields(rules))
+        key = _hashed(_joined(rs.name, rules_text[id(rules)], sides[0][1], sides[1][1]))
         params = Table([(ax.field, v) for ax, v in pairs])
-        cells.append(Cell(index, params, key, rules, sides[0], sides[1]))
+        cells.append(Cell(index, params, key, rules, sides[0][0], sides[1][0]))
     return tuple(cells)
+
+
+def _side(rs: Ruleset, members: list[dict[str, Any]],
+          cache: dict[str, tuple[Side, str]]) -> tuple[Side, str]:
+    """The side ``members`` make and its canonical JSON text (its combatants' plain
+    fields), built once per distinct ``members``."""
+    spot = repr(members)
+    if spot not in cache:
+        side = rs.side(members)
+        cache[spot] = (side, _json([_fields(c) for c in side]))
+    return cache[spot]

@@ -59,7 +59,7 @@ from ..errors import Interrupted, SpecError
 from ..labels import display
 from ..outcomes import ROW_TAG
 from ..random import root_entropy
-from ..results import Summary, Tally, Winner
+from ..results import Tally, Winner, summary_rows
 from ..rulesets import portable
 from ..rulesets.base import Ruleset
 from . import bestplay as _best
@@ -582,8 +582,9 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
 
     A cell's per-matchup setup (``rs.setup``) is made here once and sent with its chunks;
     for a kernel that runs many segments at once (:func:`balance.engine.batches`), small
-    chunks of many cells go as one task (:func:`run_batch_task`), each still cached as its
-    own chunk."""
+    chunks of many cells go as one task (:func:`run_batch_task`), each still a chunk of
+    its own in the cache, all of them in one file
+    (:meth:`~balance.experiments.store.ChunkCache.save_batch`)."""
     batched = batches(rs)
     counts = _Counts()
     n_precision = sum(1 for r in runs if r.precision is not None and not r.finished)
@@ -652,9 +653,15 @@ def _execute(runs: list[_CellRun], pool: Any, spec: Spec, entropy: int, tag: str
         seconds, cpu_seconds = result[-2:]
         counts.worker_s += seconds
         counts.worker_cpu_s += cpu_seconds
-        for (run, index, size), (tally, winners) in zip(token, found, strict=True):
-            cache.save(run.key, index, size, tally,
-                       winners if spec.streams == "common" else None)
+        kept = spec.streams == "common"
+        if len(token) == 1:
+            (run, index, size), (tally, winners) = token[0], found[0]
+            cache.save(run.key, index, size, tally, winners if kept else None)
+        else:  # a batch of small chunks: one file, not one a chunk
+            cache.save_batch([(run.key, index, size, tally, winners if kept else None)
+                              for (run, index, size), (tally, winners)
+                              in zip(token, found, strict=True)])
+        for (run, index, size), (tally, _) in zip(token, found, strict=True):
             counts.computed += 1
             counts.computed_fights += size
             was_finished = run.finished
@@ -717,15 +724,21 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
 
 def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
           confidence: float) -> list[dict[str, Any]]:
+    cells = list(cells)
+    summaries = summary_rows(rs.name, [totals[cell.key] for cell in cells], confidence)
+    said: dict[tuple[int, int, int], str] = {}  # a matchup's policies, asked once
     rows = []
-    for cell in cells:
+    for cell, summary in zip(cells, summaries, strict=True):
         tally = totals[cell.key]
         row: dict[str, Any] = {name: display(value, name) for name, value in cell.params.items()}
-        row.update(Summary(rs.name, tally, confidence).to_row())
+        row.update(summary)
         wins = tally.wins
         row["a_wins"], row["b_wins"], row["draws"] = (
             int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
-        row["policies"] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
+        spot = (id(cell.rules), id(cell.side_a), id(cell.side_b))
+        if spot not in said:
+            said[spot] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
+        row["policies"] = said[spot]
         row["cell"] = cell.key
         rows.append(row)
     return rows

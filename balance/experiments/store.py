@@ -9,6 +9,7 @@
       results.csv        the same table as text
       plots/             figures drawn by `balance plot` or the spec's [[outputs.plots]]
       cache/<tag>/<cell key>/<index>-<size>.json    one completed chunk's Tally
+      cache/<tag>/batch-<hash>.json                 many cells' small chunks run as one task
       cache/<tag>/<cell key>/exact.json             an exact run's answer for one cell
 
 Every file is written to a temporary name in its directory and moved into place with
@@ -36,7 +37,7 @@ import json
 import math
 import secrets
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -45,6 +46,7 @@ import numpy as np
 from ..errors import SpecError
 from ..files import atomic_write
 from ..results import Tally
+from ..sources import source_hash as _source_hash
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -154,42 +156,6 @@ def code_hash(ruleset: Any) -> str:
     return _source_hash(tuple(roots))
 
 
-_FIRST_READ: dict[tuple[Path, ...], tuple[tuple[tuple[str, int, int], ...], str]] = {}
-"""Per set of roots: the files' (path, mtime, size) when this process first hashed them,
-and that hash."""
-
-
-def _source_files(roots: tuple[Path, ...]) -> list[tuple[Path, Path]]:
-    """(root, file) for every ``.py`` and ``.toml`` file under ``roots``, sorted, hidden
-    names and anything that is not a regular file (a dangling link) left out."""
-    out = []
-    for root in roots:
-        if not root.is_dir():
-            out.extend([(root, root)] if root.is_file() else [])
-            continue
-        found = {p for suffix in ("*.py", "*.toml") for p in root.rglob(suffix)}
-        out.extend((root, p) for p in sorted(found)
-                   if p.is_file() and not any(part.startswith(".")
-                                              for part in p.relative_to(root).parts))
-    return out
-
-
-def _source_hash(roots: tuple[Path, ...]) -> str:
-    files = _source_files(roots)
-    stamps = tuple((str(p), st.st_mtime_ns, st.st_size)
-                   for _, p in files for st in (p.stat(),))
-    first = _FIRST_READ.get(roots)
-    if first is not None:
-        return first[1] if first[0] == stamps else "edited-" + secrets.token_hex(8)
-    digest = hashlib.blake2b(digest_size=8)
-    for root, path in files:
-        name = path.name if root == path else path.relative_to(root.parent).as_posix()
-        digest.update(name.encode("utf-8") + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    _FIRST_READ[roots] = (stamps, digest.hexdigest())
-    return digest.hexdigest()
-
-
 SEEDING = 2
 """The seeding scheme's version, recorded in ``meta.json``: 1, each cell's chunk ``i`` on
 ``stream(entropy, cell key, i)`` (every run made before ``streams`` existed); 2, the
@@ -287,36 +253,99 @@ class ExactCache:
 
 
 class ChunkCache:
-    """Completed chunks of one run, one small JSON file each.
+    """Completed chunks of one run, one small JSON file each, or many in one batch file.
 
     A chunk's record holds its cell key, index, size and cache tag beside the tally, each
     fight's winner (:func:`balance.experiments.paired.pack`, base64) when the run kept
     them, and a checksum of all of them: a chunk is used only where it is what its file name and folder
     say it is and its content is what was written.  Any other file is listed in
     :attr:`rejected` and its chunk is computed again.
+
+    Small chunks of many cells that ran as one task (:func:`save_batch`) are one file,
+    ``batch-<hash>.json`` (the hash names the chunks it holds), sealed as a whole: on a
+    slow file system a file per chunk cost more than the fights.  A batch file that fails
+    its checksum, claims another cache or holds an unsound record is rejected whole, and
+    every chunk in it is computed again.
     """
+
+    BATCHES = "batch-*.json"
 
     def __init__(self, run_dir: Path, tag: str) -> None:
         self.root = Path(run_dir) / "cache" / tag
         self.tag = tag
         self.rejected: list[Path] = []
+        # the sound batch files' chunks: cell -> (index, size) -> (tally, file); their
+        # winners stay on disk, read a file at a time (a run's cells come in file order)
+        self._batched: dict[str, dict[tuple[int, int], tuple[Tally, Path]]] | None = None
+        self._opened: tuple[Path, dict[tuple[str, int, int], Any]] | None = None
 
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
 
-    def save(self, key: str, index: int, size: int, tally: Tally,
-             winners: Any = None) -> None:
+    def _record(self, key: str, index: int, size: int, tally: Tally,
+                winners: Any) -> dict[str, Any]:
         body = {"cell": key, "index": index, "size": size, "tag": self.tag,
                 "tally": tally.to_dict()}
         if winners is not None:
             body["winners"] = base64.b64encode(pack(winners)).decode("ascii")
+        return body
+
+    def save(self, key: str, index: int, size: int, tally: Tally,
+             winners: Any = None) -> None:
+        body = self._record(key, index, size, tally, winners)
         atomic_write(self._path(key, index, size), json.dumps(_sealed(body),
                                                               separators=(",", ":")))
+
+    def save_batch(self, chunks: Sequence[tuple[str, int, int, Tally, Any]]) -> None:
+        """Many chunks ``(key, index, size, tally, winners)`` in one file."""
+        records = [self._record(*chunk) for chunk in chunks]
+        names = json.dumps([[r["cell"], r["index"], r["size"]] for r in records])
+        path = self.root / f"batch-{hashlib.blake2b(names.encode('ascii'), digest_size=16).hexdigest()}.json"
+        known = self._batch_index()  # what the folder held: read before this write
+        atomic_write(path, json.dumps(_sealed({"tag": self.tag, "chunks": records}),
+                                      separators=(",", ":")))
+        for key, index, size, tally, _ in chunks:
+            known.setdefault(key, {})[index, size] = (tally, path)
+
+    def _batch_file(self, path: Path) -> dict[tuple[str, int, int], Any] | None:
+        """The records of a sound batch file by (cell, index, size) with their tallies, or
+        ``None`` (it fails its checksum, claims another cache, or holds an unsound
+        record)."""
+        if self._opened is not None and self._opened[0] == path:
+            return self._opened[1]
+        body = _unsealed(path)
+        chunks = body.get("chunks") if body is not None else None
+        if body is None or body.get("tag") != self.tag or not isinstance(chunks, list):
+            return None
+        found = {}
+        for record in chunks:
+            tally = _sound_tally(record, self.tag)
+            if tally is None:
+                return None
+            found[record["cell"], record["index"], record["size"]] = (record, tally)
+        self._opened = (path, found)
+        return found
+
+    def _batch_index(self) -> dict[str, dict[tuple[int, int], tuple[Tally, Path]]]:
+        """Every sound batch file's chunks: cell key -> (index, size) -> (tally, file)
+        (the folder read once; unsound files listed in :attr:`rejected`)."""
+        if self._batched is not None:
+            return self._batched
+        self._batched = {}
+        for path in sorted(self.root.glob(self.BATCHES)) if self.root.is_dir() else ():
+            found = self._batch_file(path)
+            if found is None:
+                self.rejected.append(path)
+                continue
+            for (key, index, size), (_, tally) in found.items():
+                self._batched.setdefault(key, {})[index, size] = (tally, path)
+        return self._batched
 
     def load(self, key: str) -> dict[tuple[int, int], Tally]:
         """Every sound cached chunk of cell ``key``: (index, size) -> Tally."""
         folder = self.root / key
-        out: dict[tuple[int, int], Tally] = {}
+        out: dict[tuple[int, int], Tally] = {
+            spot: tally for spot, (tally, _) in self._batch_index().get(key, {}).items()}
         if not folder.is_dir():
             return out
         for path in sorted(folder.glob("[0-9]*-[0-9]*.json")):
@@ -340,8 +369,14 @@ class ChunkCache:
     def winners(self, key: str, index: int, size: int) -> Any:
         """The winners of a cached chunk (uint8, in fight order), or ``None`` (no such
         chunk, one failing its check, or one saved without them)."""
-        path = self._path(key, index, size)
-        record = _unsealed(path) if path.exists() else None
+        record: dict[str, Any] | None = None
+        batched = self._batch_index().get(key, {}).get((index, size))
+        if batched is not None:
+            found = self._batch_file(batched[1])
+            record = (found.get((key, index, size)) or (None,))[0] if found else None
+        else:
+            path = self._path(key, index, size)
+            record = _unsealed(path) if path.exists() else None
         if record is None or record.get("cell") != key or record.get("tag") != self.tag \
                 or not isinstance(record.get("winners"), str):
             return None
@@ -351,7 +386,25 @@ class ChunkCache:
             return None
 
     def count(self) -> int:
-        return sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json")) if self.root.is_dir() else 0
+        """Cached chunks: one a chunk file, and each record of every sound batch file."""
+        if not self.root.is_dir():
+            return 0
+        alone = sum(1 for _ in self.root.glob("*/[0-9]*-[0-9]*.json"))
+        return alone + sum(len(v) for v in self._batch_index().values())
+
+
+def _sound_tally(record: Any, tag: str) -> Tally | None:
+    """The tally of one record of a batch file, or ``None`` if the record is not one (a
+    field missing or of the wrong kind, another cache's, a tally of the wrong size)."""
+    try:
+        tally = Tally.from_dict(record["tally"])
+        index, size = record["index"], record["size"]
+        sound = (isinstance(record["cell"], str) and record["tag"] == tag
+                 and isinstance(index, int) and isinstance(size, int) and tally.n == size
+                 and isinstance(record.get("winners", ""), str))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return tally if sound else None
 
 
 def remove_partial_writes(run_dir: Path) -> int:

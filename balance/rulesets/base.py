@@ -129,6 +129,25 @@ def _describe_policy(name: str, values_a: Sequence[Any], values_b: Sequence[Any]
     return f"{name}: A={side(values_a)}, B={side(values_b)}"
 
 
+_READINGS: dict[int, tuple[Any, tuple[str, ...]]] = {}
+""":func:`_readings` by the identity of the rules object (kept, so its id stays its own): a
+sweep asks it of every cell, most of which share one rules object."""
+
+
+def _readings(rules: Any) -> tuple[str, ...]:
+    """The DEFAULT and AMBIG readings of ``rules`` (a frozen dataclass, so made once)."""
+    seen = _READINGS.get(id(rules))
+    if seen is not None and seen[0] is rules:
+        return seen[1]
+    out = tuple(f"{info.name}={plain(getattr(rules, info.name))!r} [{info.tag}]"
+                for info in describe_fields(type(rules))
+                if info.tag in ("DEFAULT", "AMBIG") and not info.policy)
+    if len(_READINGS) >= 256:
+        _READINGS.clear()
+    _READINGS[id(rules)] = (rules, out)
+    return out
+
+
 class Ruleset(abc.ABC):
     """The contract every ruleset implements (see ``DESIGN.md``, "The ruleset contract").
 
@@ -393,11 +412,7 @@ class Ruleset(abc.ABC):
         Rulesets may narrow this to the parameters that matter for the given matchup.
         Policy parameters are not readings: :meth:`policies` discloses them.
         """
-        out = []
-        for info in describe_fields(type(rules)):
-            if info.tag in ("DEFAULT", "AMBIG") and not info.policy:
-                out.append(f"{info.name}={plain(getattr(rules, info.name))!r} [{info.tag}]")
-        return tuple(out)
+        return _readings(rules)
 
     @staticmethod
     def row_items(place: str, rows: Any) -> tuple[str, ...]:

@@ -271,3 +271,47 @@ def test_dominated_by_mix_agrees_with_the_linear_program():
             assert dominated_by_mix(payoff, row) == (domination_margin(payoff, row) > 0)
             cases += 1
     assert cases > 600
+
+
+def _replicate_through_the_table(table, rng):
+    """A bootstrap replicate as the table itself resampled (each pair's counts redrawn
+    from its rates, one multinomial a row) and read by score_matrix: the reference the
+    array-based replicates must equal number for number."""
+    out = table.copy()
+    counts = table[["a_wins", "b_wins", "draws"]].to_numpy(float)
+    n = counts.sum(axis=1)
+    draws = np.array([rng.multinomial(int(k), c / k) for k, c in zip(n, counts, strict=True)])
+    out[["a_wins", "b_wins", "draws"]] = draws
+    score, _ = analysis.score_matrix(out)
+    payoff = score.to_numpy(dtype=float, copy=True) - 0.5
+    np.fill_diagonal(payoff, 0.0)
+    return np.nan_to_num(payoff)
+
+
+def test_bootstrap_replicates_are_the_resampled_tables_payoffs():
+    from balance.analysis.equilibria import _Replicates
+
+    table = synthetic_table([0.4, 0.0, -0.3, 0.1], n=700, seed=3, draw=0.1)
+    made = _Replicates(table)
+    mine, theirs = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(5):
+        assert np.array_equal(made.payoff(mine), _replicate_through_the_table(table, theirs))
+
+
+def test_a_metagame_asked_twice_is_the_same_answer_and_not_shared():
+    from balance.analysis import equilibria
+
+    table = synthetic_table([0.4, 0.0, -0.3], n=900, seed=4)
+    first = analysis.metagame(table, resamples=20, seed=2)
+    expected = first.copy()
+    first.loc[first.index[0], "weight"] = -1.0  # the caller's copy: the next is untouched
+    pd.testing.assert_frame_equal(analysis.metagame(table, resamples=20, seed=2), expected)
+    # remembered by the table's numbers and the arguments, nothing less
+    edited = table.copy()
+    edited.loc[0, "a_wins"] += 50
+    edited.loc[0, "b_wins"] -= 50
+    key = equilibria._remembered("metagame", table, 20, 2, 0.9)
+    assert key == equilibria._remembered("metagame", table.copy(), 20, 2, 0.9)
+    assert key != equilibria._remembered("metagame", edited, 20, 2, 0.9)
+    assert key != equilibria._remembered("metagame", table, 20, 3, 0.9)
+    assert key != equilibria._remembered("dominated", table, 20, 2, 0.9)

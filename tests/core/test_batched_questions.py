@@ -4,6 +4,7 @@ depend on what it was batched with, on the batch size or on the executor."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from balance.analysis import matchups
 from balance.api import matchup
 from balance.batching import Segment
 from balance.engine import batches, run, run_chunk, run_segments
+from balance.experiments.store import ChunkCache
 from balance.random import root_entropy
 
 STYLES = ["archer", "assassin", "berserker", "bladesman", "brawler", "feral", "footpad",
@@ -80,6 +82,33 @@ def test_every_executor_gives_the_same_crt_table() -> None:
         pd.testing.assert_frame_equal(tables[0], other)
 
 
+def test_the_matchups_commands_round_robin_counts_each_pair_as_alone() -> None:
+    """Through the public round robin (the rules and each entrant's side built once for
+    all pairs): every pair's counts are those of the pair run by itself."""
+    names = ["knight", "gladiator", "skirmisher", "archer"]
+    table = matchups.round_robin("strike-rank", names, n=N, seed=SEED, chunk_size=CHUNK,
+                                 method="simulate", workers=1).set_index(["a", "b"])
+    assert len(table) == 16
+    for a in names:
+        for b in names:
+            row = table.loc[(a, b)]
+            assert (row.a_wins, row.b_wins, row.draws) == _alone("strike-rank", a, b), (a, b)
+
+
+@pytest.mark.parametrize(("entrants", "rules", "message"), [
+    (["knight", "nobody", "ghost"], None, "nobody"),  # the first entrant that fails
+    (["knight", "nobody"], 3, "rules must be a strike-rank Rules object"),  # rules first
+    (["knight", "gladiator"], {"no_such_rule": 1}, "no_such_rule"),
+])
+def test_a_round_robin_refuses_what_a_pair_would(entrants: list[str], rules: Any,
+                                                 message: str) -> None:
+    with pytest.raises(balance.SpecError, match=message):
+        matchups.round_robin("strike-rank", entrants, rules=rules, n=10, seed=1,
+                             method="simulate", workers=1)
+    with pytest.raises(balance.SpecError, match=message):  # as the pair alone says it
+        matchup("strike-rank", entrants[0], entrants[1], rules)
+
+
 def test_crt_and_strike_rank_batch_and_the_other_kernels_do_not() -> None:
     assert batches(balance.get("crt"))
     assert batches(balance.get("strike-rank"))
@@ -136,14 +165,22 @@ def test_a_crt_sweep_is_the_same_on_processes_and_resumed(tmp_path: Path) -> Non
     serial = _sweep(tmp_path, "serial", executor="serial")
     processes = _sweep(tmp_path, "processes", executor="processes", workers=2)
     pd.testing.assert_frame_equal(serial, processes, check_exact=True)
-    # a run that lost half its chunks resumes to the same table, computing only those
-    chunks = sorted((tmp_path / "serial").glob("cache/*/*/[0-9]*.json"))
-    assert len(chunks) == 12 * 2  # 1000 + 500 a cell, each its own chunk in the cache
-    for path in chunks[::2]:
+    # a run that lost half its chunks resumes to the same table, computing only those:
+    # the small chunks of many cells went as batches, each batch one file in the cache
+    run_dir = tmp_path / "serial"
+    tag = json.loads((run_dir / "meta.json").read_text())["cache"]
+    cache = ChunkCache(run_dir, Path(tag).name)
+    assert cache.count() == 12 * 2  # 1000 + 500 a cell, each its own chunk in the cache
+    batch_files = sorted(cache.root.glob(ChunkCache.BATCHES))
+    assert len(batch_files) >= 2
+    lost = sum(len(json.loads(p.read_text())["chunks"]) for p in batch_files[::2])
+    for path in batch_files[::2]:
         path.unlink()
-    (tmp_path / "serial" / "results.parquet").unlink(missing_ok=True)
+    (run_dir / "results.parquet").unlink(missing_ok=True)
     resumed = _sweep(tmp_path, "serial", executor="serial", resume=True)
     pd.testing.assert_frame_equal(serial, resumed, check_exact=True)
+    timings = json.loads((run_dir / "meta.json").read_text())["timings"]
+    assert (timings["chunks_computed"], timings["chunks_cached"]) == (lost, 24 - lost)
 
 
 # --- batches of mixed keys -----------------------------------------------------------------

@@ -275,6 +275,62 @@ def test_best_round_robin_is_the_same_in_workers():
         assert row.a_wins + row.b_wins + row.draws == row.n == 2_000
 
 
+def test_best_pairs_in_lockstep_are_each_pair_alone(monkeypatch):
+    """A best-play round robin runs its pairs' Monte Carlo in lockstep, their fights in
+    shared kernel calls: every row is the pair's own, solved alone, on any executor."""
+    from balance.analysis import matchups
+    from balance.rulesets import portable
+
+    kw = {"rules": {"range_rounds": 0}, "play": "best", "precision": 0.05, "seed": 3,
+          "search": {"attack_policy": None, "defence_policy": None}}
+    names = ["gladiator", "skirmisher", "knight"]
+    timings = ["elapsed_s", "cpu_s"]
+    monkeypatch.setattr(matchups, "TOGETHER", 4)  # 9 pairs: three tasks, two processes
+    together = analysis.round_robin("strike-rank", names, **kw)
+    parallel = analysis.round_robin("strike-rank", names, workers=2, **kw)
+    pd.testing.assert_frame_equal(together.drop(columns=timings),
+                                  parallel.drop(columns=timings))
+    rs = balance.get("strike-rank")
+    rules = rs.rules(kw["rules"])
+    options = {"method": "simulate", "draw_worth": 0.5, "search": kw["search"],
+               "precision": 0.05, "n": None, "entropy": 3, "seed": 3, "chunk_size": 1_000}
+    for row in together.to_dict("records"):
+        alone = matchups._best_pair(*portable(rs), row["a"], row["b"], rules,
+                                    rs.side(row["a"]), rs.side(row["b"]), options)
+        assert {k: v for k, v in alone.items() if k not in timings} == \
+            {k: v for k, v in row.items() if k not in timings}, (row["a"], row["b"])
+    assert (together["cpu_s"] > 0).all()
+
+
+def test_together_keeps_each_computations_answer_and_error(monkeypatch):
+    """together(): a computation that raises a SpecError gets it as its answer; a batch
+    the kernel refuses together is run request by request, as each alone would be."""
+    from balance.batching import Segment
+
+    rs = balance.get("crt")
+    fighters = (rs.presets["novice"],), (rs.presets["veteran"],)
+
+    def asks(key, fail=False):
+        found = yield (7, [Segment(rs.Rules(), *fighters, 50, (key,), 0)])
+        if fail:
+            raise balance.SpecError(f"{key} refused")
+        return [int(w) for w in found[0].winner]
+
+    alone = bestplay.run_steps(rs, asks("x"))
+    real = bestplay._fights
+    calls = []
+
+    def picky(ruleset, entropy, segments):
+        calls.append(len(segments))
+        return None if len(segments) > 1 else real(ruleset, entropy, segments)
+
+    monkeypatch.setattr(bestplay, "_fights", picky)
+    found = bestplay.together(rs, [asks("x"), asks("y", fail=True)])
+    assert calls == [2, 1, 1]  # refused together, then each alone
+    assert found[0][0] == alone
+    assert isinstance(found[1][0], balance.SpecError) and "y refused" in str(found[1][0])
+
+
 def test_cli_matchups_best_json(cli):
     status, out, _ = cli("matchups", "pool", "--entrants", "duellist,brute", "--rule",
                          "max_rounds=8", "--play", "best", "--resamples", "10", "--workers",

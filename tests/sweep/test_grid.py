@@ -33,6 +33,20 @@ def test_key_is_hash_of_sorted_canonical_json() -> None:
     assert cell.key == hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+def test_every_cell_key_of_a_grid_is_its_matchups_own() -> None:
+    """expand builds each distinct side once and joins the canonical text from its parts:
+    every key must still be cell_key of the cell's own rules and sides (sides of two
+    members, a swept preset, a name with non-ASCII letters, a swept rules table)."""
+    spec = make_spec(a=[{"preset": "fair", "name": "Zoë"}, "lucky"], axes=[
+        {"field": "a.0.preset", "values": ["fair", "pro"]},
+        {"field": "b.0.call", "values": ["heads", "tails"]},
+        {"field": "rules.handicap", "values": [[0.0, 0.0], [0.1, -0.1]]}])
+    cells = expand(load_spec(spec))
+    assert len({c.key for c in cells}) == len(cells) == 8
+    for cell in cells:
+        assert cell.key == cell_key(RS.name, cell.rules, cell.side_a, cell.side_b)
+
+
 def test_golden_key() -> None:
     # Pinned: a change here changes every cell's random streams (and orphans every cache).
     rules, a, b = RS.rules(), RS.side("fair"), RS.side("lucky")

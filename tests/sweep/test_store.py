@@ -111,6 +111,48 @@ def test_cache_ignores_damaged_and_mismatched_chunks(tmp_path: Path) -> None:
     assert loaded[0, 8] == tally
 
 
+def test_a_batch_of_chunks_is_one_file_and_reads_back_chunk_by_chunk(tmp_path: Path) -> None:
+    cache = store.ChunkCache(tmp_path, "tag")
+    tally = Tally(("decided", "timeout"), np.array([[0, 1], [3, 0], [4, 0]]), np.array([0, 8]))
+    winners = np.array([0, 1, 2, 1, 1, 2, 2, 1], np.uint8)
+    assert cache.load("k") == {}  # the folder read (empty) before the batch is written
+    cache.save_batch([("k", 0, 8, tally, winners), ("j", 0, 8, tally, None)])
+    assert cache.load("k") == {(0, 8): tally}  # the same cache knows what it wrote
+    assert cache.winners("k", 0, 8).tolist() == winners.tolist()
+    cache.save("k", 1, 8, tally)  # a chunk file beside the batch: both are read
+    assert len(list(cache.root.glob(store.ChunkCache.BATCHES))) == 1
+    fresh = store.ChunkCache(tmp_path, "tag")
+    assert fresh.load("k") == {(0, 8): tally, (1, 8): tally}
+    assert fresh.load("j") == {(0, 8): tally}
+    assert fresh.winners("k", 0, 8).tolist() == winners.tolist()
+    assert fresh.winners("j", 0, 8) is None and fresh.count() == 3 and not fresh.rejected
+
+
+@pytest.mark.parametrize("damage", ["edited", "truncated", "other cache", "wrong size"])
+def test_a_damaged_batch_file_is_rejected_whole(tmp_path: Path, damage: str) -> None:
+    cache = store.ChunkCache(tmp_path, "tag")
+    tally = Tally(("decided", "timeout"), np.array([[0, 1], [3, 0], [4, 0]]), np.array([0, 8]))
+    cache.save_batch([("k", 0, 8, tally, None), ("j", 0, 8, tally, None)])
+    path = next(cache.root.glob(store.ChunkCache.BATCHES))
+    body = json.loads(path.read_text())
+    if damage == "edited":  # a count changed, the checksum kept
+        body["chunks"][1]["tally"]["counts"][0][0] = 5
+        path.write_text(json.dumps(body))
+    elif damage == "truncated":
+        path.write_text(path.read_text()[:-20])
+    else:  # resealed, so only the content's own claims can tell
+        if damage == "other cache":
+            body["tag"] = "other"
+        else:
+            body["chunks"][1]["size"] = 9
+        del body["checksum"]
+        body["checksum"] = store.checksum(body)
+        path.write_text(json.dumps(body))
+    fresh = store.ChunkCache(tmp_path, "tag")
+    assert fresh.load("k") == {} and fresh.load("j") == {}
+    assert fresh.rejected == [path]
+
+
 def test_load_run_of_a_non_run(tmp_path: Path) -> None:
     with pytest.raises(balance.SpecError, match="is not a run directory"):
         balance.load_run(tmp_path)

@@ -56,6 +56,7 @@ import numpy as np
 from ...dice import pmf
 from ...language import Modifier
 from ...language.rows import total_distribution
+from . import race_store
 from . import rules as R
 from . import tables as T
 from .profile import (
@@ -914,10 +915,16 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     key = (rules, c0, c1, slots, sits, incoming, types0, types1, ranged, fixed)
     if key in _ADOPTED:
         return _ADOPTED[key]
+    stored = race_store.key_of(key)
+    found = race_store.load(stored)
+    if found is not None:
+        return found
     model = _model(rules, c0, c1, sits, incoming, ranged, fixed)
     cache: dict[tuple[object, ...], object] = {}
-    return tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), cache)
-                       for t1 in types1) for t0 in types0)
+    scores = tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), cache)
+                         for t1 in types1) for t0 in types0)
+    race_store.save(stored, scores)
+    return scores
 
 
 ADOPTED_MAX = 4096
@@ -939,6 +946,7 @@ def clear_caches() -> None:
     _strike_ranks.cache_clear()
     _wound.cache_clear()
     race_scores.cache_clear()
+    race_store.forget()
     _ADOPTED.clear()
     _COUNTS.update(models=0, races=0)
 

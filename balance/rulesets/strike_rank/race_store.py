@@ -1,0 +1,153 @@
+"""The race model's score tables kept on disk between runs.
+
+``attack_policy = "best"`` costs a race model per matchup (:mod:`.race`): tens of
+milliseconds a pair, so a round robin of a few entrants spends more on it than on its
+fights, and spends it again each time it is run.  The tables are pure functions of the
+rules, the two fighters and the code, so each one computed is appended to a file and read
+back by later runs:
+
+    <cache folder>/race-<code hash>.jsonl      one line a table: key, scores, checksum
+
+* The folder is ``$BALANCE_CACHE`` if set (``off`` turns the store off), else
+  ``$XDG_CACHE_HOME/balance`` or ``~/.cache/balance``.
+* The file is named by the hash of balance's source code
+  (:func:`balance.sources.balance_hash`, as a run cache's tag is), so an edit to the
+  model, or to anything else in balance, starts a new file; an older one is never read.
+  A process whose balance was edited after it started keeps no store at all.
+* A line's key hashes the canonical JSON of every argument of
+  :func:`.race.race_scores` (every field of the rules and of both fighters), and its
+  checksum covers key and scores: a line that fails (edited, torn by a crash) is not
+  used, and the table is computed again.  Floats are written with ``repr`` precision, so
+  a table reads back to the same numbers and a run's counts do not depend on whether its
+  tables were computed or read.
+* Lines are appended, each in one write; processes sharing the folder may append at
+  once.  The file stops growing at :data:`MAX_BYTES`.
+* The store is an optimisation only: a folder it cannot create, read or write is passed
+  over in silence and the tables are computed as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ...fields import plain
+
+__all__ = ["ENV", "MAX_BYTES", "folder", "forget", "load", "save"]
+
+ENV = "BALANCE_CACHE"
+"""The environment variable naming the cache folder (``off``: no store)."""
+MAX_BYTES = 32 << 20
+"""The file is not appended to past this size."""
+
+Scores = tuple[tuple[float, ...], ...]
+
+_STATE: dict[str, Any] = {"path": None, "tables": None}
+"""This process's store: the file it appends to (``None``: none, or it failed) and the
+tables read from it (``None``: not read yet)."""
+
+
+def folder() -> Path | None:
+    """The cache folder, or ``None`` when ``$BALANCE_CACHE`` is ``off``."""
+    given = os.environ.get(ENV)
+    if given is not None:
+        return None if given.strip().lower() in ("off", "") else Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "balance"
+
+
+def forget() -> None:
+    """Drop what this process read (the next call reads the folder again)."""
+    _STATE.update(path=None, tables=None)
+
+
+def key_of(args: tuple[Any, ...]) -> str:
+    """The key of a :func:`.race.race_scores` call: a hash of its arguments' canonical JSON
+    (each dataclass by all its fields, sorted)."""
+    def shown(value: Any) -> Any:
+        if hasattr(value, "__dataclass_fields__"):
+            return {"__class__": type(value).__name__,
+                    **{name: shown(getattr(value, name)) for name in value.__dataclass_fields__}}
+        if isinstance(value, tuple | list):
+            return [shown(v) for v in value]
+        return plain(value)
+
+    text = json.dumps(shown(args), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def _checksum(key: str, scores: Any) -> str:
+    text = json.dumps([key, scores], separators=(",", ":"))
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def _tables() -> dict[str, Scores]:
+    """Every sound table of this code's file (read once; empty without a store)."""
+    if _STATE["tables"] is None:
+        where = folder()
+        if where is None:
+            _STATE.update(path=None, tables={})
+        else:
+            from ... import sources
+
+            code = sources.balance_hash()
+            if code.startswith("edited-"):  # the code running is not the files': no store
+                _STATE.update(path=None, tables={})
+            else:
+                path = where / f"race-{code}.jsonl"
+                _STATE.update(path=path, tables=_read(path))
+    tables: dict[str, Scores] = _STATE["tables"]
+    return tables
+
+
+def _read(path: Path) -> dict[str, Scores]:
+    out: dict[str, Scores] = {}
+    try:
+        with open(path, encoding="ascii", errors="replace") as fh:
+            lines = fh.readlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            record = json.loads(line)
+            key, scores = record["key"], record["scores"]
+            if record["checksum"] != _checksum(key, scores):
+                continue
+            out[str(key)] = tuple(tuple(float(v) for v in row) for row in scores)
+        except (ValueError, KeyError, TypeError):
+            continue  # a torn or edited line: computed again
+    return out
+
+
+def load(key: str) -> Scores | None:
+    """The table stored under ``key``, or ``None``."""
+    return _tables().get(key)
+
+
+def save(key: str, scores: Scores) -> None:
+    """Append ``scores`` under ``key`` (nothing if there is no store, or it cannot be
+    written)."""
+    tables = _tables()
+    path: Path | None = _STATE["path"]
+    if path is None:
+        return
+    rows = [list(row) for row in scores]
+    line = json.dumps({"key": key, "scores": rows, "checksum": _checksum(key, rows)},
+                      separators=(",", ":")) + "\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > MAX_BYTES:
+            return
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            os.write(fd, line.encode("ascii"))
+        finally:
+            os.close(fd)
+    except OSError:
+        _STATE["path"] = None  # a folder it cannot write: stop trying
+        return
+    tables[key] = tuple(tuple(row) for row in scores)

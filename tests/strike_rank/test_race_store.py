@@ -1,0 +1,125 @@
+"""The race model's score tables kept on disk between runs (:mod:`race_store`): read back
+to the same numbers, never trusted when damaged, never in the way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from balance.analysis import matchups
+from balance.rulesets.strike_rank import kernel, policy, race, race_store
+from balance.rulesets.strike_rank.presets import STYLE_PRESETS
+from balance.rulesets.strike_rank.rules import Rules
+
+PAIR = (STYLE_PRESETS["knight"],), (STYLE_PRESETS["gladiator"],)
+
+
+def _fresh() -> None:
+    """Forget every table this process holds in memory (the store is read again)."""
+    race.clear_caches()
+    policy.matchup_setup.cache_clear()
+    kernel._static.cache_clear()
+
+
+def _setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv(race_store.ENV, raising=False)
+    else:
+        monkeypatch.setenv(race_store.ENV, value)
+    _fresh()
+
+
+@pytest.fixture(autouse=True)
+def _forget_after() -> object:
+    yield
+    _fresh()
+
+
+def test_tables_read_back_are_the_tables_computed(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _setup(tmp_path, monkeypatch, str(tmp_path / "cache"))
+    computed = policy.race_tables(Rules(), *PAIR)
+    assert race._COUNTS["races"] > 0
+    files = list((tmp_path / "cache").glob("race-*.jsonl"))
+    assert len(files) == 1 and len(files[0].read_text().splitlines()) == len(computed)
+    _fresh()
+    again = policy.race_tables(Rules(), *PAIR)
+    assert race._COUNTS["races"] == 0  # every table read, none raced
+    assert again == computed  # the same floats, bit for bit
+
+
+def test_an_edited_or_torn_line_is_computed_again(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _setup(tmp_path, monkeypatch, str(tmp_path))
+    computed = policy.race_tables(Rules(), *PAIR)
+    path = next(tmp_path.glob("race-*.jsonl"))
+    lines = path.read_text().splitlines()
+    edited = json.loads(lines[0])
+    edited["scores"][0][0] = 0.5  # a number changed, its checksum kept
+    path.write_text("\n".join([json.dumps(edited), lines[1][:-7], *lines[2:]]) + "\n")
+    _fresh()
+    assert policy.race_tables(Rules(), *PAIR) == computed
+    assert race._COUNTS["races"] > 0
+
+
+def test_the_store_can_be_turned_off_and_a_folder_it_cannot_write_is_passed_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _setup(tmp_path, monkeypatch, "off")
+    computed = policy.race_tables(Rules(), *PAIR)
+    assert race_store.folder() is None and not list(tmp_path.iterdir())
+    blocked = tmp_path / "a file"
+    blocked.write_text("in the way")
+    _setup(tmp_path, monkeypatch, str(blocked / "cache"))
+    assert policy.race_tables(Rules(), *PAIR) == computed
+
+
+def test_a_process_whose_code_was_edited_keeps_no_store(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from balance import sources
+
+    _setup(tmp_path, monkeypatch, str(tmp_path))
+    monkeypatch.setattr(sources, "balance_hash", lambda: "edited-0123")
+    policy.race_tables(Rules(), *PAIR)
+    assert race._COUNTS["races"] > 0 and not list(tmp_path.iterdir())
+
+
+def test_the_default_folder_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    _setup(tmp_path, monkeypatch, None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert race_store.folder() == tmp_path / "balance"
+
+
+def test_a_key_tells_apart_any_field_of_the_rules_or_a_fighter() -> None:
+    knight, gladiator = PAIR[0][0], PAIR[1][0]
+    args = (Rules(), knight, gladiator, (0, 1), ((10, 5), (9, 4)), (1, 1), (0, 1, 2),
+            (0, 1, 2), 0, ())
+    key = race_store.key_of(args)
+    assert key == race_store.key_of(args)
+    from dataclasses import replace
+
+    changed = [replace(knight, riposte_policy="never"), replace(knight, agility=knight.agility + 1)]
+    for other in changed:
+        assert race_store.key_of((args[0], other, *args[2:])) != key
+    assert race_store.key_of((Rules(max_rounds=Rules().max_rounds + 1), *args[1:])) != key
+    assert race_store.key_of((*args[:8], 1, ())) != key
+
+
+def test_a_round_robin_counts_the_same_with_tables_computed_or_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ["knight", "gladiator", "archer"]
+
+    def robin() -> list[tuple[int, int, int]]:
+        _fresh()
+        table = matchups.round_robin("strike-rank", names, n=300, seed=4, method="simulate",
+                                     workers=1)
+        return list(zip(table["a_wins"], table["b_wins"], table["draws"], strict=True))
+
+    _setup(tmp_path, monkeypatch, "off")
+    alone = robin()
+    monkeypatch.setenv(race_store.ENV, str(tmp_path))
+    assert robin() == alone  # computed, and stored
+    assert robin() == alone  # read
+    assert race._COUNTS["races"] == 0
