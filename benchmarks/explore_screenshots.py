@@ -66,10 +66,16 @@ def serving(ruleset: str, a: str, b: str, experiments: str | Path, *,
         yield url, process
     finally:
         process.terminate()
-        process.wait(timeout=60)
+        process.wait(timeout=PATIENCE_MS / 1000)
 
 
-def wait_for(url: str, process: subprocess.Popen, timeout: float = 120) -> None:
+PATIENCE_MS = 900_000
+"""How long to wait for what the page writes before calling it hung (15 min): a deadline for
+a hang, not a speed target; on an idle machine each wait ends within seconds, and on a busy
+one (CI's 2 cores, other work alongside) the same waits may take many times longer."""
+
+
+def wait_for(url: str, process: subprocess.Popen, timeout: float = PATIENCE_MS / 1000) -> None:
     """Until ``url`` answers 200 (the server is up), polling; an error if it exits."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -95,6 +101,7 @@ def browser_page(exe: str) -> Iterator[tuple[Any, list[str]]]:
         browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport=VIEWPORT)
+            page.set_default_timeout(PATIENCE_MS)  # clicks too: a hang, not slowness, fails
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             yield page, errors
@@ -115,7 +122,7 @@ EVEN_DONE = ("() => { const e = document.querySelector('.balance-even');"
              " && !document.querySelector('.balance-even-box .balance-working'); }")
 
 
-def show_ruleset(page: Any, ruleset: str, *, timeout: float = 120_000) -> dict[str, str]:
+def show_ruleset(page: Any, ruleset: str, *, timeout: float = PATIENCE_MS) -> dict[str, str]:
     """Choose ``ruleset`` in the page (if not shown), wait for its answer and best play,
     click "make it even" and wait for it; what the panel then says."""
     select = page.locator(".widget-dropdown", has=page.locator("label", has_text="ruleset"))
@@ -146,8 +153,8 @@ def shoot(folder: Path, exe: str, rulesets: tuple[str, ...] = RULESETS, *,
     with tempfile.TemporaryDirectory() as experiments, \
             serving(rulesets[0], a, b, experiments, stderr=stderr) as (url, _), \
             browser_page(exe) as (page, errors):
-        page.goto(url)
-        page.locator(".balance-answer .a-win").first.wait_for(timeout=120_000)
+        page.goto(url, timeout=PATIENCE_MS)
+        page.locator(".balance-answer .a-win").first.wait_for(timeout=PATIENCE_MS)
         for ruleset in rulesets:
             said[ruleset] = show_ruleset(page, ruleset)
             page.mouse.move(0, 0)  # no hover highlight in the picture
