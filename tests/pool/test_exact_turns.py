@@ -22,7 +22,6 @@ import functools
 import numpy as np
 import pytest
 from scipy.optimize import linprog
-from test_agreement import TURNS, categories
 
 import balance
 from balance.errors import IntractableError
@@ -30,6 +29,7 @@ from balance.random import stream
 from balance.rulesets.pool import exact, exact_turns
 from balance.rulesets.pool.rules import Combatant, Rules
 from balance.stats import gof_pvalue
+from tests.pool.test_agreement import TURNS, categories
 
 POOL = balance.get("pool")
 WEAPON = {"unarmed": 0, "knife": 2, "sword": 3}

@@ -397,6 +397,15 @@ class Space:
         return low, table
 
 
+    @functools.cached_property
+    def canon(self) -> np.ndarray:
+        """``canon[state]``: the state with its actor's own guard cleared (the same turn:
+        full defence lasts until the fighter's next turn).  Only canonical states are
+        solved; a turn into a new round keeps the guard for the stalemate test."""
+        n = self.n_cores
+        return np.concatenate([np.arange(n) + f * n - self.guard[:, f] * self.g_stride[f]
+                               for f in range(self.k)])
+
     def alive_masks(self, cores: np.ndarray) -> np.ndarray:
         """Bit ``f`` set where fighter ``f`` is standing, per core."""
         bits = (self.h_idx[cores] > 0).astype(np.int64) << np.arange(self.k)
@@ -568,7 +577,8 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
                             axis=1)
     nxt = turns.following[i, mask_o]
     wrap = turns.wraps[i, mask_o]
-    head = nxt * n + dh + wrap * (space.k * n)                      # (b, O)
+    head = (nxt * n + dh + wrap * (space.k * n)                     # (b, O)
+            - turns_.next_guard(space, cores[:, None], nxt, wrap))
     base = (turns_.cleared(space, i, cores)[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
             - d_eff[:, None, :] * space.p_stride[j])               # (b, A, D)
     succ = base[..., None] + head[:, None, None, :]
@@ -711,7 +721,7 @@ def _groups(space: Space, turns: TurnOrder, played: np.ndarray) -> list[Group]:
     for phi in np.unique(potential):
         cores = live[potential == phi]
         for actor in reversed(turns.order):
-            mine = cores[space.h_idx[cores, actor] > 0]
+            mine = cores[(space.h_idx[cores, actor] > 0) & (space.guard[cores, actor] == 0)]
             if len(mine):
                 out.append((actor, mine, turns_.options(space, turns, actor, mine)))
     return out
@@ -798,15 +808,15 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
 
 
 def _wrapped(value: np.ndarray, r: int, stale: np.ndarray | None,
-             stale_states: np.ndarray, draw: float | None) -> np.ndarray:
-    """The values a turn into a new round with ``r`` rounds left reads: ``value[r]``, a
-    stalemated core's from the stalemate's layer ``min(r, stalemate_rounds)`` or, where
-    its rounds are not played, ``draw``."""
-    if stale is None and draw is None:
-        return value[r]
-    out = value[r].copy()
-    out[stale_states] = (draw if stale is None
-                         else stale[min(r, len(stale) - 1), stale_states])
+             stale_states: np.ndarray, draw: float | None, canon: np.ndarray) -> np.ndarray:
+    """The values a turn into a new round with ``r`` rounds left reads: ``value[r]`` of the
+    canonical state, a stalemated core's (its guards all counted) from the stalemate's
+    layer ``min(r, stalemate_rounds)`` or, where its rounds are not played, ``draw``."""
+    out = value[r][canon]
+    if stale is not None:
+        out[stale_states] = stale[min(r, len(stale) - 1), canon[stale_states]]
+    elif draw is not None:
+        out[stale_states] = draw
     return out
 
 
@@ -837,18 +847,19 @@ def _layers(space: Space, turns: TurnOrder, cap: int, played: np.ndarray, store:
     out.value[:] = template
     out.value[0, np.isnan(template)] = w
     stale_states = np.flatnonzero(np.tile(space.status == DRAW, k))
+    canon = space.canon
     groups = _groups(space, turns, played)
     cache = _MoveCache(space, turns)
     changed_prev = np.ones(kn, bool)
     for r in range(1, cap + 1):
         pair_values = np.concatenate([out.value[r],
                                       _wrapped(out.value, r - 1, stale, stale_states,
-                                               w if draw_stalemates else None)])
-        wrap_changed = changed_prev
+                                               w if draw_stalemates else None, canon)])
+        wrap_changed = changed_prev[canon]
         if stale is not None and r > 1:  # the stalemate's layers differ up to its length
-            wrap_changed = changed_prev.copy()
-            wrap_changed[stale_states] |= (stale[min(r - 1, len(stale) - 1), stale_states]
-                                           != stale[min(r - 2, len(stale) - 1), stale_states])
+            at = canon[stale_states]
+            wrap_changed[stale_states] |= (stale[min(r - 1, len(stale) - 1), at]
+                                           != stale[min(r - 2, len(stale) - 1), at])
         pair_changed = np.concatenate([np.zeros(kn, bool), wrap_changed])
         for number, group in enumerate(groups):
             _solve_group(space, out, r, group, [cache.get(number, o, group)
@@ -1058,6 +1069,7 @@ def _play_round(space: Space, turns: TurnOrder, table: _MoveTable,
     n = space.n_cores
     joint, kinds = play
     later = np.zeros(space.k * n)
+    u = np.bincount(space.canon, u, minlength=space.k * n)  # the actor's guard lapses
     for actor in turns.order:
         cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
         if not len(cores):

@@ -283,7 +283,17 @@ def idle_successors(space: Space, turns: TurnOrder, actor: int, kind: int,
             core = core + space.a_stride[g]
     nxt = turns.following[actor, mask]
     wrap = turns.wraps[actor, mask]
-    return nxt * space.n_cores + core + wrap * (space.k * space.n_cores)
+    return (nxt * space.n_cores + core + wrap * (space.k * space.n_cores)
+            - next_guard(space, cores, nxt, wrap))
+
+
+def next_guard(space: Space, cores: np.ndarray, nxt: np.ndarray, wrap: np.ndarray
+               ) -> np.ndarray:
+    """What clears the next actor's own guard from the successor's index (canonical states,
+    ``Space.canon``), within the round; a turn into a new round keeps it (the stalemate test
+    at the start of the round counts it)."""
+    guard = space.guard[cores, nxt].astype(np.int64) * space.g_stride[nxt]
+    return np.where(wrap, 0, guard)
 
 
 def cleared(space: Space, actor: int, cores: np.ndarray) -> np.ndarray:

@@ -129,7 +129,8 @@ class _Equilibrium:
             h.append(int(table[health - low]) if fighter.standing else 0)
             p.append(fighter.pool)
             aided = held if f == actor else fighter.aided
-            flags += (int(fighter.full_defence) * int(self.space.g_stride[f])
+            guard = fighter.full_defence and f != actor  # its own lapses with its turn
+            flags += (int(guard) * int(self.space.g_stride[f])
                       + aided // aid_unit * int(self.space.a_stride[f]))
         state = actor * self.space.n_cores + self.space.core_index(h, p) + flags
         if stale:  # a stalemate the solver did not play: nothing can happen, bid nothing
