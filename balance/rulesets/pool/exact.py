@@ -6,11 +6,23 @@ A *core* is every fighter's health (Wound Points + armour WP, see :mod:`.rules`)
 remaining Combat Pool.  Health is stored as an index into the values it can actually take
 (full health minus sums of the damages the foes can deal), index 0 meaning "out".  A
 *state* is a core plus whose turn it is; the game's state is a state plus the number of
-rounds left before ``max_rounds``.
+rounds left before ``max_rounds``.  Where turns that are not attacks can happen (full
+defence, aid, withdrawal; :mod:`.exact_turns`) the core also holds a guard bit per fighter
+who may declare full defence and an aid count per fighter who may be aided; a fighter who
+withdraws is out.
+
+Turns
+-----
+Under the fighters' own ``turn_policy`` / ``withdraw_at`` each state's turn is the kernel's
+decision read from the state; under best play (``choose_turns``) the actor's side takes the
+best of an attack (the exchange below), full defence, aid and withdrawal.  Only states
+whose actor's own guard is clear are solved (``Space.canon``: the guard lapses with the
+turn); a turn into a new round keeps it for the stalemate test.
 
 Exchange
 --------
-In a state the actor attacks its target (``target_policy``); the actor's side bids ``a``
+In a state whose turn is an attack the actor attacks its target (``target_policy``, its
+aid held and the target's full defence in the lead); the actor's side bids ``a``
 (0..its pool), the target's side ``d``.  ``M[a, d]`` is side A's expected value of the
 successor states, over the randomiser's dice if any.  Under ``bid_protocol="sealed"`` the
 exchange is the matrix game ``M`` (saddle points by array operations, the rest by a
@@ -24,7 +36,8 @@ The fight is solved exactly *with* the round cap.  ``V[r]`` holds every state's 
 ``r`` rounds left (``V[0]``: the cap is reached, a draw).  Within a layer, every transition
 either spends pool or lowers a health index, and so goes to a core of smaller potential
 ``sum(health index) + sum(pool)`` -- except the null transition (both bid 0, nothing
-lands), which keeps the core and passes the turn to the next fighter of the round, or, at
+lands; a full defence or an aid, which change only the flags), which keeps the potential
+and passes the turn to the next fighter of the round, or, at
 the end of the round, to layer ``r - 1``.  So each layer is solved in increasing
 potential, and within one potential from the last fighter of the round to the first; every
 successor is solved first, and all states with the same potential and actor form one batch
