@@ -29,6 +29,7 @@ from balance.random import stream
 from balance.rulesets.pool import exact, exact_turns
 from balance.rulesets.pool.rules import Combatant, Rules
 from balance.stats import gof_pvalue
+from balance.testing import reference_outcomes
 from tests.pool.test_agreement import TURNS, categories
 
 POOL = balance.get("pool")
@@ -253,6 +254,13 @@ KERNEL_CASES = {
     # full defence every turn, 1 against 3
     "1 against 3, full defence": TURNS["1 against 3, all full defence but one"],
 }
+_RULES, _A, _B = TURNS["2 against 2: aid, full defence, withdraw, 1d6"]
+# the same 2 against 2, every fighter sampling the solved bids: the kernel reads the
+# strategies of states that hold full defence and aid
+KERNEL_CASES["2 against 2: aid, full defence, withdraw, equilibrium bids"] = (
+    dataclasses.replace(_RULES, max_rounds=12),
+    tuple(dataclasses.replace(c, pool_policy="equilibrium") for c in _A),
+    tuple(dataclasses.replace(c, pool_policy="equilibrium") for c in _B))
 
 
 def _merged(counts: np.ndarray) -> np.ndarray:
@@ -275,6 +283,19 @@ def test_the_kernel_plays_what_the_exact_game_solves(case):
     p_outcome, p_rounds = _p_values(*KERNEL_CASES[case], case)
     assert p_outcome > 1e-3  # false alarm 0.1% for a correct kernel
     assert p_rounds > 1e-3   # false alarm 0.1% for a correct kernel
+
+
+@pytest.mark.parametrize("case", ["declines, equilibrium bids, 1d6",
+                                  "2 against 2: aid, full defence, withdraw, equilibrium bids"])
+def test_the_reference_plays_what_the_exact_game_solves(case):
+    """The scalar reference, sampling the solved bids in states with full defence and aid
+    held, matches the exact chain (2 000 fights)."""
+    rules, side_a, side_b = KERNEL_CASES[case]
+    dist = exact.outcome_distribution(rules, side_a, side_b)
+    ref = reference_outcomes(POOL, rules, side_a, side_b, 2000,
+                             stream(2024, "pool-turns-reference", case))
+    counts = _merged(categories(ref.winner, ref.cause))
+    assert gof_pvalue(counts, dist.categories()[0]) > 1e-3  # false alarm 0.1%
 
 
 def test_a_solver_that_ignores_declines_fails_the_kernel_check(monkeypatch):

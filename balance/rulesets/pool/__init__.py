@@ -69,7 +69,8 @@ class Pool(Ruleset):
         rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
         self.check_sides(rules, side_a, side_b)
         answer = dataclasses.replace(_exact.solve_with(rules, side_a, side_b, choose_turns=True),
-                                     assumptions=self.assumptions(rules, side_a, side_b))
+                                     assumptions=self.assumptions(rules, side_a, side_b,
+                                                                  every_turn=True))
         given = _exact.solve(dataclasses.replace(rules, exact_play="policies"), side_a, side_b)
         details = {"value": answer.details["game_value"], **answer.details,
                    "given": (given.a_win, given.b_win, given.draw)}
@@ -108,7 +109,10 @@ class Pool(Ruleset):
             return float(low), float(high)
         return None
 
-    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side, *,
+                    every_turn: bool = False) -> tuple[str, ...]:
+        """The readings a result rests on; ``every_turn``: under exact best play, where
+        every fighter may take full defence and aid."""
         skip: set[str] = set()
         everyone: Sequence[Any] = (*side_a, *side_b)
         if len(side_a) == len(side_b) == 1:
@@ -119,10 +123,15 @@ class Pool(Ruleset):
             skip.add("armour_wp")
         if all(c.status == 0 for c in everyone):
             skip.add("status_in_checks")
-        turns = {c.turn_policy for c in everyone}
-        if not turns & {"full_defence", "defend_if_no_hit"}:
-            skip.add("full_defence_bonus")
-        if not turns & {"aid", "aid_if_no_hit"} or max(len(side_a), len(side_b)) == 1:
+        if not every_turn:  # the bonuses of the turns the policies can take
+            turns = {c.turn_policy for c in everyone}
+            declines = rules.margin_failure_damage and bool(
+                turns & {"attack", "aid", "aid_if_no_hit"})  # a hopeless attack declined
+            if not turns & {"full_defence", "defend_if_no_hit"} and not declines:
+                skip.add("full_defence_bonus")
+            if not (turns & {"aid", "aid_if_no_hit"} or declines):
+                skip.add("aid_bonus")
+        if max(len(side_a), len(side_b)) == 1:
             skip.add("aid_bonus")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip) + _house_items(rules)

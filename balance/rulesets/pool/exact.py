@@ -397,7 +397,12 @@ class Space:
             armour = max(0, health - p.wound_points)
             wp = health - armour
             text = f"{p.name}: {wp} WP" + (f" + {armour} armour" if p.armour_wp else "")
-            parts.append(f"{text}, pool {int(self.pools[core, f])}")
+            text += f", pool {int(self.pools[core, f])}"
+            if self.guard[core, f]:
+                text += ", full defence"
+            if self.aided[core, f]:
+                text += f", aid +{int(self.aided[core, f]) * self.rules.aid_bonus}"
+            parts.append(text)
         return " | ".join(parts)
 
     def health_lookup(self, f: int) -> tuple[int, np.ndarray]:

@@ -273,12 +273,15 @@ def idle_successors(space: Space, turns: TurnOrder, actor: int, kind: int,
     core = cleared(space, actor, cores)
     mask = space.alive_masks(cores)
     if kind == DEFEND:
+        # the flags hold every full defence the policies can declare (Flags.of)
+        assert space.flags.guard[actor] or not space.rules.full_defence_bonus
         core = core + space.g_stride[actor]
     elif kind == WITHDRAW:
         core = core - space.h_idx[cores, actor].astype(np.int64) * space.h_stride[actor]
         mask = mask & ~(1 << actor)
     else:
         g = aided_ally(kind)
+        assert actor in space.flags.helpers[g] or not space.rules.aid_bonus
         if space.flags.helpers[g]:
             core = core + space.a_stride[g]
     nxt = turns.following[actor, mask]
