@@ -254,6 +254,18 @@ KERNEL_CASES = {
     # full defence every turn, 1 against 3
     "1 against 3, full defence": TURNS["1 against 3, all full defence but one"],
 }
+# two guards (attack 5 against the duellist's defence 8, diceless) aid each other once their
+# pools are too low to hit alone; the solver solves every core, those no fight reaches
+# among them (aid counts at their top), with the same flags
+_GUARDS = tuple(Combatant(name=f"guard {k}", coordination=5, intellect=3, fortitude=6,
+                          combat=3, weapon="spear", armour="light", wound_points=5,
+                          misc_attack=-3, turn_policy="aid_if_no_hit") for k in (1, 2))
+_DUELLIST = (Combatant(name="duellist", coordination=7, intellect=5, fortitude=4, combat=4,
+                       wound_points=10),)
+KERNEL_CASES["2 against 1: aid when hopeless"] = (Rules(max_rounds=10), _GUARDS, _DUELLIST)
+KERNEL_CASES["2 against 1: aid when hopeless, equilibrium bids"] = (
+    Rules(max_rounds=10), *(tuple(dataclasses.replace(c, pool_policy="equilibrium")
+                                  for c in side) for side in (_GUARDS, _DUELLIST)))
 _RULES, _A, _B = TURNS["2 against 2: aid, full defence, withdraw, 1d6"]
 # the same 2 against 2, every fighter sampling the solved bids: the kernel reads the
 # strategies of states that hold full defence and aid
@@ -296,6 +308,14 @@ def test_the_reference_plays_what_the_exact_game_solves(case):
                              stream(2024, "pool-turns-reference", case))
     counts = _merged(categories(ref.winner, ref.cause))
     assert gof_pvalue(counts, dist.categories()[0]) > 1e-3  # false alarm 0.1%
+
+
+def test_the_aid_case_aids():
+    """The 2 against 1 case really aids (once a fight, by the exact chain)."""
+    rules, side_a, side_b = KERNEL_CASES["2 against 1: aid when hopeless"]
+    turns = exact.solve(dataclasses.replace(rules, exact_play="policies"), side_a,
+                        side_b).details["turns"]
+    assert turns.startswith("A: attack ") and ", aid 1;" in turns, turns
 
 
 def test_a_solver_that_ignores_declines_fails_the_kernel_check(monkeypatch):

@@ -282,8 +282,10 @@ def idle_successors(space: Space, turns: TurnOrder, actor: int, kind: int,
     else:
         g = aided_ally(kind)
         assert actor in space.flags.helpers[g] or not space.rules.aid_bonus
-        if space.flags.helpers[g]:
-            core = core + space.a_stride[g]
+        if space.flags.helpers[g]:  # at most one aid from each helper before g acts (a
+            # count at its top is a core no fight reaches: it keeps the count)
+            room = space.aided[cores, g] < len(space.flags.helpers[g])
+            core = core + np.where(room, space.a_stride[g], 0)
     nxt = turns.following[actor, mask]
     wrap = turns.wraps[actor, mask]
     return (nxt * space.n_cores + core + wrap * (space.k * space.n_cores)
