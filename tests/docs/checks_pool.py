@@ -8,7 +8,7 @@ import inspect
 import balance
 
 from .experiments import cell, experiment
-from .figures import Claims, allow, check
+from .figures import Claims, allow, check, cli_json
 
 POOL = "docs/pool.md"
 COFORT = "pool-coordination-vs-fortitude"
@@ -19,6 +19,17 @@ ARMOUR = "pool-armour-vs-fortitude"
 
 allow(POOL, "a rough memory size the page gives with the limit, not a result",
       "memory near 1 GB")
+allow(POOL, "issue 24's requirement for the benchmark, not a result", "at most 5 times")
+
+
+@check(POOL, "agrees with the solver to 1e-9 on duels exercising each kind of turn, issue 20's "
+             "command among them; the kernel matches the exact chain on a case per kind of "
+             "turn (p > 1e-3)")
+def pool_turns_tolerances(c: Claims) -> None:
+    from tests.pool import test_exact_turns
+    source = inspect.getsource(test_exact_turns)
+    c.holds("1e-9", source.count("abs=1e-9") >= 3, "the brute-force tests' tolerance")
+    c.holds("1e-3", source.count("> 1e-3") >= 2, "the kernel check's threshold")
 
 
 @check(POOL, "**Objective** (`draw_worth`, default 0.5): A maximises P(A wins) + draw_worth x "
@@ -241,3 +252,103 @@ def pool_underdog_stalemates(c: Claims) -> None:
     _, below, _ = _cofort()
     c.holds("chance of winning is 0", (below["a_win"] == 0.0).all(), "")
     c.exact("6.4%", below["draw"].max())
+
+
+# --- turns that are not attacks (issue 24) -----------------------------------------------------
+
+ISSUE_20 = ("balance exact pool --a coordination=3,intellect=1,fortitude=5,combat=2,wound_points=5 "
+            "--b coordination=4,intellect=2,fortitude=4,combat=2,wound_points=5 "
+            "--rule max_rounds=4 --rule margin_failure_damage=true")
+DECLINES = ("balance exact pool --a coordination=3,intellect=3,fortitude=5,combat=1,wound_points=6 "
+            "--b coordination=4,intellect=2,fortitude=8,combat=2,wound_points=5 "
+            "--rule max_rounds=8 --rule margin_failure_damage=true --rule randomiser=1d6")
+
+
+def _turns(line: str, side: str, kind: str) -> float:
+    """Side ``side``'s expected turns of ``kind`` from exact's ``turns`` line (0 if none)."""
+    for part in line.split(";"):
+        who, _, counts = part.strip().partition(": ")
+        if who == side:
+            for item in counts.split(", "):
+                name, _, value = item.rpartition(" ")
+                if name == kind:
+                    return float(value)
+    return 0.0
+
+
+@check(POOL, "is a certain draw under the default turns: a fighter whose pool has run dry "
+             "declines its hopeless attacks for full defence, which the other cannot beat.  "
+             "Fighters of `attack_always` bleed on their misses instead: A's value is then "
+             "0.332771.")
+def pool_issue_20_duel(c: Claims) -> None:
+    competent = c.run(ISSUE_20)
+    c.holds("is a certain draw", competent["draw"] == 1.0, str(competent["draw"]))
+    always = cli_json(ISSUE_20.replace("wound_points=5", "wound_points=5,turn_policy="
+                                                         "attack_always"))
+    c.exact("0.332771", always["game_value"])
+
+
+@check(POOL, "A cannot hit B once its pool is low and declares full defence; B can always "
+             "possibly hit A, so it attacks, misses into A's full defence and pays for it -- A "
+             "wins 59.0% of the fights.  With `--play best` B declares full defence as well "
+             "where attacking costs more than it gains: A's value falls from 0.612 to 0.399 (A "
+             "wins 2.9%, draws 74.0%), A declaring full defence 6.7 turns a fight and B 3.7.")
+def pool_declines_are_not_enough(c: Claims) -> None:
+    given = c.run(DECLINES)
+    best = c.run(DECLINES, "--play", "best")
+    turns = best["details"]["turns"]
+    c.exact("A wins 59.0%", given["a_win"])
+    c.exact("from 0.612 to 0.399", given["a_win"] + 0.5 * given["draw"],
+            best["details"]["value"])
+    c.exact("wins 2.9%, draws 74.0%", best["a_win"], best["draw"])
+    c.exact("6.7 turns a fight and B 3.7", _turns(turns, "A", "full defence"),
+            _turns(turns, "B", "full defence"))
+
+
+@check(POOL, "(`balance bench` row `exact duel p6 wp20 1d6`, 50 rounds) A's value is 0.5136 with attack turns only and 0.5000 with every turn chosen; "
+             "A then declares full defence 14.9 turns a fight, B 20.5.", slow=True)
+def pool_full_defence_in_the_bench_duel(c: Claims) -> None:
+    rs = balance.get("pool")
+    name, _, rules, side_a, side_b = rs._exact_bench_specs()[1]
+    c.holds("0.5136", name == "exact duel p6 wp20 1d6", name)
+    c.exact("50 rounds", rules.max_rounds)
+    attack_only = rs.exact(rules, side_a, side_b).details
+    best = rs.exact_best_play(rules, side_a, side_b).details
+    c.exact("0.5136 with attack turns only and 0.5000", attack_only["game_value"],
+            best["value"])
+    c.exact("14.9 turns a fight, B 20.5", _turns(best["turns"], "A", "full defence"),
+            _turns(best["turns"], "B", "full defence"))
+
+
+@check(POOL, "10 rounds) fit best play over the states (201,600 states x 2 turn orders): nobody "
+             "withdraws, and full defence is worth next to nothing to the pair (A's value 0.0077 "
+             "with attack turns only, 0.0078 with every turn chosen).  The scenario "
+             "`guards-vs-duellist` does not: with every turn open its cores carry three guard "
+             "bits and two aid counts, 2,419,200 states,")
+def pool_withdrawal_in_a_group(c: Claims) -> None:
+    from balance.rulesets.pool import exact
+
+    rs = balance.get("pool")
+    rules = rs.rules(max_rounds=10, randomiser="1d6")
+    pair = rs.side(["average,name=a1,wound_points=4", "average,name=a2,wound_points=4"])
+    duellist = rs.side("duellist,wound_points=8")
+    best = rs.exact_best_play(rules, pair, duellist).details
+    given = rs.exact(rules, pair, duellist).details
+    c.exact("10 rounds", rules.max_rounds)
+    space = exact.Space(rules, pair, duellist, layout_only=True, choose_turns=True)
+    orders = len(exact.linear_orders(rules, (*pair, *duellist)))
+    c.exact("201,600 states x 2 turn orders", space.k * space.n_cores, orders)
+    c.holds("nobody withdraws", "withdrawal" not in best["turns"], best["turns"])
+    c.exact("0.0077 with attack turns only, 0.0078", given["game_value"], best["value"])
+    guards = rs.scenario("guards-vs-duellist")
+    why = exact.unsupported(rs.rules(), guards.side_a, guards.side_b, choose_turns=True) or ""
+    c.holds("2,419,200 states", why.startswith("pool has no exact solution here: 2,419,200 "
+                                               "states"), why)
+    from balance.rulesets.pool.exact_turns import Flags
+    from balance.rulesets.pool.rules import profile
+
+    profiles = ([profile(f, rules, 0) for f in guards.side_a]
+                + [profile(f, rules, 1) for f in guards.side_b])
+    flags = Flags.of(rs.rules(), profiles, True)
+    c.holds("three guard bits and two aid counts",
+            sum(flags.guard) == 3 and sum(bool(h) for h in flags.helpers) == 2, str(flags))

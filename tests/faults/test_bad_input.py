@@ -585,15 +585,18 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                            "--rule", "house_rules=r:on hit set target.pool to 0"),
      "pool_policy 'equilibrium' samples the exact game's strategies, and pool has no exact "
      "solution here: house rule 'r' has an effect"),
-    ("pool-exact-declined-attack", argv("exact", "pool", "--a", "average", "--b", "guard",
-                                        "--rule", "margin_failure_damage=true"),
-     "pool has no exact solution here: under margin_failure_damage average cannot hit guard "
-     "once its pool is spent"),
-    ("pool-equilibrium-declined-attack", argv("duel", "pool", "--a", "average,pool_policy="
-                                              "equilibrium", "--b", "guard", "-n", "100",
-                                              "--rule", "margin_failure_damage=true"),
+    ("pool-exact-turn-flags", argv("exact", "pool", "--a", "militia", "--a", "militia", "--a",
+                                   "militia", "--b", "duellist", "--rule",
+                                   "margin_failure_damage=true"),
+     "pool has no exact solution here: 6,341,787,648 states (health values [16, 16, 16, 4], "
+     "pools [3, 3, 3, 6], full defence of A militia, A militia, A militia (x2 each), aid held "
+     "by A militia, A militia, A militia) exceed the solver's limit of 1,000,000"),
+    ("pool-equilibrium-turn-flags", argv("duel", "pool", "--a", "militia,pool_policy="
+                                         "equilibrium", "--a", "militia", "--a", "militia",
+                                         "--b", "duellist", "-n", "100", "--rule",
+                                         "margin_failure_damage=true"),
      "pool_policy 'equilibrium' samples the exact game's strategies, and pool has no exact "
-     "solution here: under margin_failure_damage"),
+     "solution here: 6,341,787,648 states"),
     ("house-effect-unknown-outcome", crt_rule("on stroke inflict defend_only for 1 rounds"),
      "house_rules.r.on: must be one of wound, got 'stroke'"),
     ("house-effect-unknown-condition", crt_rule("on wound inflict dazed for 1 rounds"),

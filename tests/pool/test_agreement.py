@@ -99,7 +99,8 @@ POLICY_CASES = {
            pool_policy="save_for_defence"),)),
 }
 
-# turns that are not attacks (003.2 step 3): no exact solution, so kernel against reference
+# turns that are not attacks (003.2 step 3): kernel against reference here, against the
+# exact game in test_exact_turns.py
 TURNS = {
     "2 against 2: aid, full defence, withdraw, 1d6": (
         Rules(randomiser="1d6", max_rounds=30),
@@ -244,9 +245,7 @@ def test_reference_matches_exact(case):
     ("duel: full defence against a withdrawer, 1d10, margins", "withdrew")])
 def test_turn_cases_exercise_their_rules(case, cause):
     """The turn policies really act in their agreement cases (some fights end by
-    withdrawal), and the exact solver refuses them with a clear error."""
+    withdrawal); the exact game holds them (kernel against it: test_exact_turns.py)."""
     rules, side_a, side_b = TURNS[case]
     out, _ = kernel_sample(rules, side_a, side_b, 20_000, case)
     assert np.sum(out.cause == POOL.causes.code(cause)) > 100
-    with pytest.raises(balance.IntractableError, match="attack turns only"):
-        POOL.exact(rules, side_a, side_b)

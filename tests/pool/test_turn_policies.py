@@ -11,7 +11,7 @@
 
 Kernel and reference agree in distribution on cases exercising each rule (fixed seeds,
 thresholds fixed in advance: ``p > 1e-3``, a 0.1% false alarm for a correct kernel); the
-narrated reference shows each rule at work; the exact game refuses what it does not model.
+narrated reference shows each rule at work; the exact game plays them (test_exact_turns.py).
 """
 
 from __future__ import annotations
@@ -108,21 +108,20 @@ def test_the_stalemate_counts_a_kept_full_defence():
         assert (sim.cause == POOL.causes.code("stalemate")).all()
 
 
-def test_exact_refuses_the_declined_attack_in_one_line():
+def test_exact_plays_the_declined_attack():
+    """The exact game holds the declined attack (issue 24): the fighter who cannot hit the
+    guard declares full defence instead of bleeding on its misses as attack_always does."""
     side_a = (C("average"),)
     side_b = (C("guard", coordination=5, intellect=3, fortitude=6, combat=3),)
-    with pytest.raises(balance.IntractableError, match="turn_policy=attack_always") as err:
-        POOL.exact(Rules(margin_failure_damage=True), side_a, side_b)
-    assert "\n" not in str(err.value)
+    rules = Rules(margin_failure_damage=True, max_rounds=10)
+    competent = POOL.exact(rules, side_a, side_b)
     always = tuple(C(c.name, **{**{f: getattr(c, f) for f in ("coordination", "intellect",
                                                                "fortitude", "combat")},
                                  "turn_policy": "attack_always"}) for c in (*side_a, *side_b))
-    assert POOL.exact(Rules(margin_failure_damage=True, max_rounds=10), always[:1],
-                      always[1:]).b_win > 0.99
-    # without the margin of failure, or where every attack can hit, attack is the game's
-    POOL.exact(Rules(max_rounds=10), side_a, side_b)
-    POOL.exact(Rules(margin_failure_damage=True, randomiser="1d6", max_rounds=6), side_a,
-               side_b)
+    bleeding = POOL.exact(rules, always[:1], always[1:])
+    assert bleeding.b_win > 0.99
+    assert "full defence" in competent.details["turns"].split(";")[0]
+    assert competent.b_win < bleeding.b_win
 
 
 def categories(out):

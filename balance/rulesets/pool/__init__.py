@@ -56,27 +56,28 @@ class Pool(Ruleset):
 
     def exact_best_play(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *,
                         draw_worth: float = 0.5) -> Probabilities:
-        """Best play exactly: the solver's equilibrium over every bid in every state (the
-        whole fight is already a game; see :mod:`.exact`), with A maximising ``P(A wins) +
-        draw_worth x P(draw)``.  ``pool_policy`` and ``exact_play`` do not apply: every
-        bid is chosen, state by state.  The turns stay as given: the solver models attack
-        turns only, so a side given another ``turn_policy`` is intractable here (Monte Carlo
-        best play searches the turn policies too).  ``details["value"]`` is the game value,
-        ``details["given"]`` the exact (A, B, draw) with every ``pool_policy`` as given."""
-        why = _exact.unsupported(rules, side_a, side_b)
+        """Best play exactly: the solver's equilibrium over every bid and every kind of turn
+        in every state (attack, full defence, aid to a standing ally, withdrawal; see
+        :mod:`.exact_turns`), with A maximising ``P(A wins) + draw_worth x P(draw)``.
+        ``pool_policy``, ``turn_policy``, ``withdraw_at`` and ``exact_play`` do not apply:
+        every choice is made state by state.  ``details["value"]`` is the game value,
+        ``details["given"]`` the exact (A, B, draw) with every policy as given, and
+        ``details["turns"]`` how often each kind of turn is taken in the fight."""
+        why = _exact.unsupported(rules, side_a, side_b, choose_turns=True)
         if why:  # already "pool has no exact solution here: ..."
             raise IntractableError(why)
         rules = dataclasses.replace(rules, exact_play="equilibrium", draw_worth=draw_worth)
         self.check_sides(rules, side_a, side_b)
-        answer = dataclasses.replace(_exact.solve(rules, side_a, side_b),
-                                     assumptions=self.assumptions(rules, side_a, side_b))
+        answer = dataclasses.replace(_exact.solve_with(rules, side_a, side_b, choose_turns=True),
+                                     assumptions=self.assumptions(rules, side_a, side_b,
+                                                                  every_turn=True))
         given = _exact.solve(dataclasses.replace(rules, exact_play="policies"), side_a, side_b)
         details = {"value": answer.details["game_value"], **answer.details,
                    "given": (given.a_win, given.b_win, given.draw)}
         said = ("every bid chosen state by state: the sealed-bid equilibrium (--strategy "
                 "shows the opening bids)" if rules.bid_protocol == "sealed" else
                 f"every bid chosen state by state ({rules.bid_protocol} bidding)")
-        said += "; every turn an attack, as given"
+        said += "; every turn chosen too (attack, full defence, aid, withdrawal)"
         details["policy_a"] = details["policy_b"] = said
         return dataclasses.replace(answer, details=details)
 
@@ -108,7 +109,10 @@ class Pool(Ruleset):
             return float(low), float(high)
         return None
 
-    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side) -> tuple[str, ...]:
+    def assumptions(self, rules: _rules.Rules, side_a: Side, side_b: Side, *,
+                    every_turn: bool = False) -> tuple[str, ...]:
+        """The readings a result rests on; ``every_turn``: under exact best play, where
+        every fighter may take full defence and aid."""
         skip: set[str] = set()
         everyone: Sequence[Any] = (*side_a, *side_b)
         if len(side_a) == len(side_b) == 1:
@@ -119,10 +123,15 @@ class Pool(Ruleset):
             skip.add("armour_wp")
         if all(c.status == 0 for c in everyone):
             skip.add("status_in_checks")
-        turns = {c.turn_policy for c in everyone}
-        if not turns & {"full_defence", "defend_if_no_hit"}:
-            skip.add("full_defence_bonus")
-        if not turns & {"aid", "aid_if_no_hit"} or max(len(side_a), len(side_b)) == 1:
+        if not every_turn:  # the bonuses of the turns the policies can take
+            turns = {c.turn_policy for c in everyone}
+            declines = rules.margin_failure_damage and bool(
+                turns & {"attack", "aid", "aid_if_no_hit"})  # a hopeless attack declined
+            if not turns & {"full_defence", "defend_if_no_hit"} and not declines:
+                skip.add("full_defence_bonus")
+            if not (turns & {"aid", "aid_if_no_hit"} or declines):
+                skip.add("aid_bonus")
+        if max(len(side_a), len(side_b)) == 1:
             skip.add("aid_bonus")
         return tuple(a for a in super().assumptions(rules, side_a, side_b)
                      if a.split("=", 1)[0] not in skip) + _house_items(rules)

@@ -6,11 +6,23 @@ A *core* is every fighter's health (Wound Points + armour WP, see :mod:`.rules`)
 remaining Combat Pool.  Health is stored as an index into the values it can actually take
 (full health minus sums of the damages the foes can deal), index 0 meaning "out".  A
 *state* is a core plus whose turn it is; the game's state is a state plus the number of
-rounds left before ``max_rounds``.
+rounds left before ``max_rounds``.  Where turns that are not attacks can happen (full
+defence, aid, withdrawal; :mod:`.exact_turns`) the core also holds a guard bit per fighter
+who may declare full defence and an aid count per fighter who may be aided; a fighter who
+withdraws is out.
+
+Turns
+-----
+Under the fighters' own ``turn_policy`` / ``withdraw_at`` each state's turn is the kernel's
+decision read from the state; under best play (``choose_turns``) the actor's side takes the
+best of an attack (the exchange below), full defence, aid and withdrawal.  Only states
+whose actor's own guard is clear are solved (``Space.canon``: the guard lapses with the
+turn); a turn into a new round keeps it for the stalemate test.
 
 Exchange
 --------
-In a state the actor attacks its target (``target_policy``); the actor's side bids ``a``
+In a state whose turn is an attack the actor attacks its target (``target_policy``, its
+aid held and the target's full defence in the lead); the actor's side bids ``a``
 (0..its pool), the target's side ``d``.  ``M[a, d]`` is side A's expected value of the
 successor states, over the randomiser's dice if any.  Under ``bid_protocol="sealed"`` the
 exchange is the matrix game ``M`` (saddle points by array operations, the rest by a
@@ -24,7 +36,8 @@ The fight is solved exactly *with* the round cap.  ``V[r]`` holds every state's 
 ``r`` rounds left (``V[0]``: the cap is reached, a draw).  Within a layer, every transition
 either spends pool or lowers a health index, and so goes to a core of smaller potential
 ``sum(health index) + sum(pool)`` -- except the null transition (both bid 0, nothing
-lands), which keeps the core and passes the turn to the next fighter of the round, or, at
+lands; a full defence or an aid, which change only the flags), which keeps the potential
+and passes the turn to the next fighter of the round, or, at
 the end of the round, to layer ``r - 1``.  So each layer is solved in increasing
 potential, and within one potential from the last fighter of the round to the first; every
 successor is solved first, and all states with the same potential and actor form one batch
@@ -73,14 +86,13 @@ from ...errors import IntractableError
 from ...language import names_used, total
 from ...outcomes import Probabilities
 from ..house import HouseRules
+from . import exact_turns as turns_
 from .language import house_rules, rolls, static_value
 from .matrix_game import solve_batch
 from .rules import (
     Combatant,
     Profile,
     Rules,
-    can_possibly_hit,
-    die_range,
     failure_damage,
     margin_bonus,
     order_groups,
@@ -155,17 +167,12 @@ class Space:
     """
 
     def __init__(self, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
-                 *, layout_only: bool = False) -> None:
-        # layout_only: stop once the sizes are known and checked (see `unsupported`)
+                 *, layout_only: bool = False, choose_turns: bool = False) -> None:
+        # layout_only: stop once the sizes are known and checked (see `unsupported`);
+        # choose_turns: best play, every kind of turn open (see `exact_turns`)
         self.rules = rules
         self.profiles: list[Profile] = ([profile(c, rules, 0) for c in side_a]
                                         + [profile(c, rules, 1) for c in side_b])
-        for p in self.profiles:
-            if p.turn_policy not in ("attack", "attack_always") or p.withdraw_at:
-                raise IntractableError(
-                    f"pool has no exact solution here: {p.name} plays turn_policy="
-                    f"{p.turn_policy}, withdraw_at={p.withdraw_at}; the game solves attack "
-                    "turns only (simulate it with duel)")
         names = [p.name for p in self.profiles]
         if len(set(names)) < len(names):  # e.g. the same preset on both sides: say whose
             self.profiles = [dataclasses.replace(p, name=f"{'AB'[p.side]} {p.name}")
@@ -174,8 +181,12 @@ class Space:
         self.side = np.array([p.side for p in self.profiles])
         self.fighters = (*side_a, *side_b)
         self.house = house_rules(rules)
-        self.lead_range, self.damage_range = _house_ranges(self.house)
-        self._check_attack_turns()
+        house_lead, self.damage_range = _house_ranges(self.house)
+        self.flags = turns_.Flags.of(rules, self.profiles, choose_turns, house_lead[1])
+        # the turns widen the lead: a target's full defence, the aid an attacker holds
+        self.lead_range = (house_lead[0] - rules.full_defence_bonus * any(self.flags.guard),
+                           house_lead[1] + rules.aid_bonus * max(map(len, self.flags.helpers)))
+        self.defence = np.array([p.defence for p in self.profiles])
         self.pool = np.array([p.pool for p in self.profiles])
         self.max_pool = int(self.pool.max())
         self.draw_worth = rules.draw_worth
@@ -197,14 +208,16 @@ class Space:
         self.wp_full = np.array([p.wound_points for p in self.profiles])
         self.wp_at = [np.minimum(v, w) for v, w in zip(self.health_values, self.wp_full,
                                                        strict=True)]
-        dims = [len(v) for v in self.health_values] + [int(p) + 1 for p in self.pool]
+        dims = ([len(v) for v in self.health_values] + [int(p) + 1 for p in self.pool]
+                + self.flags.dims())
         self.dims = tuple(dims)
         self.n_cores = int(np.prod(dims))
         if k * self.n_cores > MAX_STATES:
             raise IntractableError(
                 f"pool has no exact solution here: {k * self.n_cores:,} states "
                 f"(health values {[len(v) for v in self.health_values]}, pools "
-                f"{self.pool.tolist()}) exceed the solver's limit of {MAX_STATES:,}")
+                f"{self.pool.tolist()}{self._flag_words()}) exceed the solver's limit of "
+                f"{MAX_STATES:,}")
         n_orders = len(linear_orders(rules, (*side_a, *side_b)))
         if k * self.n_cores * n_orders > MAX_WORK:
             raise IntractableError(
@@ -218,10 +231,11 @@ class Space:
         for n in range(len(dims) - 2, -1, -1):
             strides[n] = strides[n + 1] * dims[n + 1]
         self.h_stride = strides[:k]
-        self.p_stride = strides[k:]
+        self.p_stride = strides[k:2 * k]
         index = np.indices(dims, dtype=np.int16).reshape(len(dims), -1).T
         self.h_idx = index[:, :k]
-        self.pools = index[:, k:]
+        self.pools = index[:, k:2 * k]
+        self._flag_axes(strides, index)
         self.full_core = int(sum((len(v) - 1) * s for v, s in zip(self.health_values,
                                                                  self.h_stride, strict=True))
                              + int((self.pool * self.p_stride).sum()))
@@ -229,23 +243,34 @@ class Space:
         # a miss can hurt the attacker: a stalemate's rounds are played, not skipped
         self.plays_stalemate = any(len(t.backlash) for t in self.pairs.values())
 
-    # ------------------------------------------------------------------------------------
-    def _check_attack_turns(self) -> None:
-        """Refuse a fighter of ``turn_policy = "attack"`` who could face a target it cannot
-        hit while a miss costs it (``margin_failure_damage``): it would then aid or declare
-        full defence, turns the game does not hold."""
-        if not self.rules.margin_failure_damage:
-            return
-        low, high = die_range(self.rules)
-        for i, j in itertools.permutations(range(len(self.profiles)), 2):
-            pi, pj = self.profiles[i], self.profiles[j]
-            if (pi.side != pj.side and pi.turn_policy == "attack"
-                    and pi.attack + high + self.lead_range[1] <= pj.defence + low):
-                raise IntractableError(
-                    f"pool has no exact solution here: under margin_failure_damage "
-                    f"{pi.name} cannot hit {pj.name} once its pool is spent, and then aids "
-                    "or declares full defence (turn_policy=attack); the game solves attack "
-                    "turns only (give it turn_policy=attack_always, or simulate it with duel)")
+    def _flag_axes(self, strides: np.ndarray, index: np.ndarray) -> None:
+        """``guard`` / ``aided`` ((n_cores, k) int8) and their strides (0 for a fighter
+        without the flag): the flag dimensions follow health and pools."""
+        k, n = self.k, self.n_cores
+        self.guard = np.zeros((n, k), np.int8)
+        self.aided = np.zeros((n, k), np.int8)
+        self.g_stride = np.zeros(k, np.int64)
+        self.a_stride = np.zeros(k, np.int64)
+        axis = 2 * k
+        for f in range(k):
+            if self.flags.guard[f]:
+                self.guard[:, f], self.g_stride[f] = index[:, axis], strides[axis]
+                axis += 1
+        for f in range(k):
+            if self.flags.helpers[f]:
+                self.aided[:, f], self.a_stride[f] = index[:, axis], strides[axis]
+                axis += 1
+
+    def _flag_words(self) -> str:
+        """``", full defence of A, B (x2 each)"``: the flags that multiply the states."""
+        guards = [p.name for p, g in zip(self.profiles, self.flags.guard, strict=True) if g]
+        aided = [p.name for p, h in zip(self.profiles, self.flags.helpers, strict=True) if h]
+        words = ""
+        if guards:
+            words += f", full defence of {', '.join(guards)} (x2 each)"
+        if aided:
+            words += f", aid held by {', '.join(aided)}"
+        return words
 
     def _pair_table(self, i: int, j: int, diff: dict[int, float]) -> PairTable:
         """The outcomes of ``i`` attacking ``j``: a row per ``s = a - d`` (widened by the
@@ -318,21 +343,7 @@ class Space:
         a_alive = alive[:, self.side == 0].any(axis=1)
         b_alive = alive[:, self.side == 1].any(axis=1)
         status = np.full(self.n_cores, LIVE, np.int8)
-        can_hit = np.zeros(self.n_cores, bool)
-        every = np.arange(self.n_cores)
-        for (i, j), _ in self.pairs.items():
-            threshold = np.array([can_possibly_hit(self.profiles[i], p, self.profiles[j],
-                                                   self.rules)
-                                  for p in range(self.pool[i] + 1)])
-            if self.house.modifiers:  # 003.4's test with the house rules' lead
-                low, high = die_range(self.rules)
-                lead, _ = self.terms(i, j, every)
-                reach = (self.profiles[i].attack + self.pools[:, i].astype(np.int64) + high
-                         + lead - self.profiles[j].defence - low)
-                can_hit |= alive[:, i] & alive[:, j] & (reach > 0)
-            else:
-                can_hit |= alive[:, i] & alive[:, j] & threshold[self.pools[:, i]]
-        status[~can_hit] = DRAW
+        status[~turns_.can_hit(self)] = DRAW
         status[~b_alive] = A_WINS
         status[~a_alive] = B_WINS
         return status
@@ -386,7 +397,12 @@ class Space:
             armour = max(0, health - p.wound_points)
             wp = health - armour
             text = f"{p.name}: {wp} WP" + (f" + {armour} armour" if p.armour_wp else "")
-            parts.append(f"{text}, pool {int(self.pools[core, f])}")
+            text += f", pool {int(self.pools[core, f])}"
+            if self.guard[core, f]:
+                text += ", full defence"
+            if self.aided[core, f]:
+                text += f", aid +{int(self.aided[core, f]) * self.rules.aid_bonus}"
+            parts.append(text)
         return " | ".join(parts)
 
     def health_lookup(self, f: int) -> tuple[int, np.ndarray]:
@@ -398,6 +414,15 @@ class Space:
         table[values[1:] - low] = np.arange(1, len(values))
         return low, table
 
+
+    @functools.cached_property
+    def canon(self) -> np.ndarray:
+        """``canon[state]``: the state with its actor's own guard cleared (the same turn:
+        full defence lasts until the fighter's next turn).  Only canonical states are
+        solved; a turn into a new round keeps the guard for the stalemate test."""
+        n = self.n_cores
+        return np.concatenate([np.arange(n) + f * n - self.guard[:, f] * self.g_stride[f]
+                               for f in range(self.k)])
 
     def alive_masks(self, cores: np.ndarray) -> np.ndarray:
         """Bit ``f`` set where fighter ``f`` is standing, per core."""
@@ -503,7 +528,8 @@ class TurnOrder:
 
 @dataclass
 class Moves:
-    """Every outcome of fighter ``actor`` attacking ``target`` in each of ``cores``.
+    """Every outcome of fighter ``actor`` attacking ``target`` in each of ``cores`` (or,
+    ``target < 0``, of its turn of that kind: :func:`turn_moves`).
 
     ``succ[b, a, d, o]`` is the flat successor state (``next actor * n_cores + core``) of
     outcome ``o`` (0: a miss, then one per damage amount) after bids ``a, d``, plus
@@ -547,9 +573,11 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
     a_eff = np.where(valid_a, a[None, :], 0)
     d_eff = np.where(valid_d, d[None, :], 0)
     s = a_eff[:, :, None] - d_eff[:, None, :] + pair.offset
+    lead = turns_.bonus(space, i, j, cores)  # aid held, the target's full defence
     if space.house.modifiers:  # the house rules' lead and damage block, core by core
-        lead, bonus = space.terms(i, j, cores)
-        s = s + (lead + (bonus - space.damage_range[0]) * pair.n_s)[:, None, None]
+        house_lead, extra = space.terms(i, j, cores)
+        lead = lead + house_lead + (extra - space.damage_range[0]) * pair.n_s
+    s = s + lead[:, None, None]
     s = s.astype(np.int16 if pair.p_miss.size < 2**15 else np.int32)
     h_j = space.h_idx[cores, j].astype(np.int64)
     h_i = space.h_idx[cores, i].astype(np.int64)
@@ -567,14 +595,29 @@ def moves(space: Space, turns: TurnOrder, actor: int, target: int, cores: np.nda
                             axis=1)
     nxt = turns.following[i, mask_o]
     wrap = turns.wraps[i, mask_o]
-    head = nxt * n + dh + wrap * (space.k * n)                      # (b, O)
-    base = (cores[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
+    head = (nxt * n + dh + wrap * (space.k * n)                     # (b, O)
+            - turns_.next_guard(space, cores[:, None], nxt, wrap))
+    base = (turns_.cleared(space, i, cores)[:, None, None] - a_eff[:, :, None] * space.p_stride[i]
             - d_eff[:, None, :] * space.p_stride[j])               # (b, A, D)
     succ = base[..., None] + head[:, None, None, :]
     if 2 * space.k * n < 2**31:
         succ = succ.astype(np.int32)
     table = np.concatenate([pair.p_miss[:, None], pair.p_hit, pair.p_back], axis=1)
     return Moves(i, j, cores, succ, s, table, valid_a, valid_d)
+
+
+def turn_moves(space: Space, turns: TurnOrder, actor: int, kind: int, cores: np.ndarray
+               ) -> Moves:
+    """The :class:`Moves` of ``actor``'s turn of ``kind`` in ``cores``: an attack on
+    ``kind``, or a turn that is not an attack as a one-outcome move (no bids: one row, one
+    column, its successor for certain)."""
+    if kind >= 0:
+        return moves(space, turns, actor, kind, cores)
+    succ = turns_.idle_successors(space, turns, actor, kind, cores)
+    b = len(cores)
+    ones = np.ones((b, 1), bool)
+    return Moves(actor, kind, cores, succ.reshape(b, 1, 1, 1), np.zeros((b, 1, 1), np.int16),
+                 np.ones((1, 1)), ones, ones)
 
 
 # --- solving -------------------------------------------------------------------------------
@@ -601,6 +644,20 @@ class Strategies:
     stale_row: np.ndarray | None = None
     """``stale_row[m, state]``: the rows of a stalemate's game with ``m`` rounds to the
     draw (where its rounds are played: ``margin_failure_damage``), else ``None``."""
+
+    choice: np.ndarray | None = None
+    """``choice[r, state]``: the kind of turn taken (:mod:`.exact_turns`; an attack on
+    ``j`` is ``j``), by rounds left; ``stale_choice[m, state]`` in a played stalemate."""
+    stale_choice: np.ndarray | None = None
+
+    def kinds(self, r: int, states: Any, stale: int = 0) -> Any:
+        """The kind of turn taken in ``states`` with ``r`` rounds left (``stale``: in a
+        stalemate that many rounds from its draw)."""
+        if stale:
+            assert self.stale_choice is not None
+            return self.stale_choice[stale, states]
+        assert self.choice is not None
+        return self.choice[r, states]
 
     def rows_at(self, r: int, states: Any, stale: int = 0) -> Any:
         """The strategy rows of ``states`` with ``r`` rounds left, or (``stale > 0``) in a
@@ -658,15 +715,23 @@ class Solution:
     def start_value(self, r: int) -> float:
         """A's payoff of the fight with ``r`` rounds left, from its first turn (a fight
         stalemated from the start plays the stalemate's rounds)."""
-        if self.stale_value is not None and self.space.status[self.space.full_core] == DRAW:
+        if self.space.status[self.space.full_core] == DRAW:
+            if self.stale_value is None:  # nothing can happen before the draw
+                return self.space.draw_worth
             return float(self.stale_value[min(r, len(self.stale_value) - 1), self.start])
         return float(self.value[r, self.start])
 
 
-def _batches(space: Space, turns: TurnOrder, played: np.ndarray
-             ) -> list[tuple[int, int, np.ndarray]]:
-    """``(actor, target, cores)`` of the ``played`` cores, in an order where every
-    successor is solved first."""
+Group = tuple[int, np.ndarray, list[tuple[int, np.ndarray]]]
+"""``(actor, cores, options)``: the states of one actor and potential; ``options`` the
+``(kind, positions in cores)`` of each turn it may take there (:func:`exact_turns.options`)."""
+
+
+def _groups(space: Space, turns: TurnOrder, played: np.ndarray) -> list[Group]:
+    """The :data:`Group` of the ``played`` cores, in an order where every successor is
+    solved first (potential ``sum(health index) + sum(pool)`` up, then the round's
+    fighters from last to first; the flags do not count: a turn that changes only them
+    passes to the next fighter)."""
     live = np.flatnonzero(played)
     potential = (space.h_idx[live].sum(axis=1, dtype=np.int64)
                  + space.pools[live].sum(axis=1, dtype=np.int64))
@@ -674,12 +739,9 @@ def _batches(space: Space, turns: TurnOrder, played: np.ndarray
     for phi in np.unique(potential):
         cores = live[potential == phi]
         for actor in reversed(turns.order):
-            mine = cores[space.h_idx[cores, actor] > 0]
-            if not len(mine):
-                continue
-            targets = space.targets(actor, mine)
-            for j in np.unique(targets):
-                out.append((actor, int(j), mine[targets == j]))
+            mine = cores[(space.h_idx[cores, actor] > 0) & (space.guard[cores, actor] == 0)]
+            if len(mine):
+                out.append((actor, mine, turns_.options(space, turns, actor, mine)))
     return out
 
 
@@ -726,10 +788,12 @@ class _Store:
         return rows
 
     def strategies(self, protocol: str, row: np.ndarray, stale_row: np.ndarray | None,
-                   n_cores: int) -> Strategies:
+                   n_cores: int, choice: np.ndarray, stale_choice: np.ndarray | None
+                   ) -> Strategies:
         return Strategies(protocol, row, np.concatenate(self.attack),
                           np.concatenate(self.defence), np.concatenate(self.attack_reply),
-                          np.concatenate(self.defence_reply), n_cores, stale_row)
+                          np.concatenate(self.defence_reply), n_cores, stale_row, choice,
+                          stale_choice)
 
 
 def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> Solution:
@@ -739,103 +803,170 @@ def solve_order(space: Space, order: Sequence[int], *, method: str = "auto") -> 
     stalemate are played: first the stalemate's own game, ``stalemate_rounds`` layers over
     every undecided core ending in a draw; then the main game, whose turn into a new round
     reads a stalemated core's value from the stalemate's layer of the rounds left (the
-    draw comes at the end of the ``stalemate_rounds``-th round, or at the cap)."""
+    draw comes at the end of the ``stalemate_rounds``-th round, or at the cap).  Elsewhere a
+    core found stalemated at the start of a round is a draw at once; in the middle of a
+    round its turns are played (a withdrawal may still end the fight)."""
     start = time.perf_counter()
     rules = space.rules
     turns = TurnOrder.of(space.k, order)
     store = _Store(space)
     undecided = (space.status == LIVE) | (space.status == DRAW)
-    stale_value = stale_row = None
+    stale = None
     if space.plays_stalemate:
         hold = min(rules.stalemate_rounds, rules.max_rounds)
-        stale_value, stale_row = _layers(space, turns, hold, undecided, store, method)
-        played = undecided
-    else:
-        played = space.status == LIVE
-    value, row = _layers(space, turns, rules.max_rounds, played, store, method,
-                         stale=stale_value)
-    strategies = store.strategies(rules.bid_protocol, row, stale_row, space.n_cores)
-    return Solution(space, turns, value, strategies, store.counts,
-                    time.perf_counter() - start, stale_value)
+        stale = _layers(space, turns, hold, undecided, store, method)
+    main = _layers(space, turns, rules.max_rounds, undecided, store, method,
+                   stale=None if stale is None else stale.value,
+                   draw_stalemates=stale is None)
+    strategies = store.strategies(rules.bid_protocol, main.row,
+                                  None if stale is None else stale.row, space.n_cores,
+                                  main.choice, None if stale is None else stale.choice)
+    return Solution(space, turns, main.value, strategies, store.counts,
+                    time.perf_counter() - start, None if stale is None else stale.value)
 
 
 def _wrapped(value: np.ndarray, r: int, stale: np.ndarray | None,
-             stale_states: np.ndarray) -> np.ndarray:
-    """The values a turn into a new round with ``r`` rounds left reads: ``value[r]``, a
-    stalemated core's from the stalemate's layer ``min(r, stalemate_rounds)``."""
-    if stale is None:
-        return value[r]
-    out = value[r].copy()
-    out[stale_states] = stale[min(r, len(stale) - 1), stale_states]
+             stale_states: np.ndarray, draw: float | None, canon: np.ndarray) -> np.ndarray:
+    """The values a turn into a new round with ``r`` rounds left reads: ``value[r]`` of the
+    canonical state, a stalemated core's (its guards all counted) from the stalemate's
+    layer ``min(r, stalemate_rounds)`` or, where its rounds are not played, ``draw``."""
+    out = value[r][canon]
+    if stale is not None:
+        out[stale_states] = stale[min(r, len(stale) - 1), canon[stale_states]]
+    elif draw is not None:
+        out[stale_states] = draw
     return out
 
 
+@dataclass
+class _Layers:
+    """What :func:`_layers` solves: ``value``, strategy ``row`` and turn ``choice`` (a
+    kind of :mod:`.exact_turns`) of every state, by rounds left."""
+
+    value: np.ndarray
+    row: np.ndarray
+    choice: np.ndarray
+
+
 def _layers(space: Space, turns: TurnOrder, cap: int, played: np.ndarray, store: _Store,
-            method: str, *, stale: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            method: str, *, stale: np.ndarray | None = None, draw_stalemates: bool = False
+            ) -> _Layers:
     """Backward induction over ``cap`` layers of rounds left on the ``played`` cores
     (layer 0 and every other undecided core: a draw); ``stale``: the stalemate's values, read
-    by a turn into a new round on a stalemated core.  Returns ``(value, row)``."""
+    by a turn into a new round on a stalemated core (``draw_stalemates``: a draw there)."""
     k, n = space.k, space.n_cores
     kn = k * n
     w = space.draw_worth
     template = np.select([space.status == A_WINS, space.status == B_WINS, ~played],
                          [1.0, 0.0, w], np.nan)
     template = np.tile(template, k)
-    value = np.empty((cap + 1, kn))
-    value[:] = template
-    value[0, np.isnan(template)] = w
-    row = np.zeros((cap + 1, kn), np.int32)
+    out = _Layers(np.empty((cap + 1, kn)), np.zeros((cap + 1, kn), np.int32),
+                  np.zeros((cap + 1, kn), np.int8))
+    out.value[:] = template
+    out.value[0, np.isnan(template)] = w
     stale_states = np.flatnonzero(np.tile(space.status == DRAW, k))
-    batches = _batches(space, turns, played)
-    cache: dict[int, Moves] = {}
-    budget = CACHE_BYTES
+    canon = space.canon
+    groups = _groups(space, turns, played)
+    cache = _MoveCache(space, turns)
     changed_prev = np.ones(kn, bool)
     for r in range(1, cap + 1):
-        pair_values = np.concatenate([value[r], _wrapped(value, r - 1, stale, stale_states)])
-        changed = np.zeros(kn, bool)
-        wrap_changed = changed_prev
+        pair_values = np.concatenate([out.value[r],
+                                      _wrapped(out.value, r - 1, stale, stale_states,
+                                               w if draw_stalemates else None, canon)])
+        wrap_changed = changed_prev[canon]
         if stale is not None and r > 1:  # the stalemate's layers differ up to its length
-            wrap_changed = changed_prev.copy()
-            wrap_changed[stale_states] |= (stale[min(r - 1, len(stale) - 1), stale_states]
-                                           != stale[min(r - 2, len(stale) - 1), stale_states])
-        pair_changed = np.concatenate([changed, wrap_changed])
-        for number, (actor, target, cores) in enumerate(batches):
-            mv = cache.get(number)
-            if mv is None:
-                mv = moves(space, turns, actor, target, cores)
-                size = mv.succ.nbytes + mv.s.nbytes
-                if size <= budget:  # keep the successors; their probabilities too if room
-                    budget -= size
-                    cache[number] = mv
-                    if r == 1 and 2 * mv.succ.size * 8 <= budget - CACHE_BYTES // 2:
-                        budget -= mv.succ.size * 8
-                        mv.probabilities()
-            states = actor * n + cores
-            if r > 1:
-                todo = pair_changed[mv.succ].reshape(len(cores), -1).any(axis=1)
-                if not todo.all():
-                    same = ~todo
-                    value[r, states[same]] = value[r - 1, states[same]]
-                    pair_values[states[same]] = value[r - 1, states[same]]
-                    row[r, states[same]] = row[r - 1, states[same]]
-                    store.counts["unchanged"] += int(same.sum())
-                    if not todo.any():
-                        continue
-                    mv = mv.rows(todo)
-                    states = states[todo]
-            probs = mv.prob if mv.prob is not None else mv.table[mv.s]
-            M = (probs * pair_values[mv.succ]).sum(axis=-1)
-            sign = 1.0 if space.side[actor] == 0 else -1.0
+            at = canon[stale_states]
+            wrap_changed[stale_states] |= (stale[min(r - 1, len(stale) - 1), at]
+                                           != stale[min(r - 2, len(stale) - 1), at])
+        pair_changed = np.concatenate([np.zeros(kn, bool), wrap_changed])
+        for number, group in enumerate(groups):
+            _solve_group(space, out, r, group, [cache.get(number, o, group)
+                                                for o in range(len(group[2]))],
+                         pair_values, pair_changed, store, method)
+        changed_prev = pair_changed[:kn].copy()
+    return out
+
+
+class _MoveCache:
+    """The moves of every group's options, kept between layers within a memory budget
+    (their probabilities too while there is room); what does not fit is recomputed."""
+
+    def __init__(self, space: Space, turns: TurnOrder) -> None:
+        self.space, self.turns = space, turns
+        self.kept: dict[tuple[int, int], Moves] = {}
+        self.budget = CACHE_BYTES
+        self.fresh = True
+
+    def get(self, number: int, option: int, group: Group) -> Moves:
+        key = (number, option)
+        if key in self.kept:
+            return self.kept[key]
+        actor, cores, options = group
+        kind, pos = options[option]
+        mv = turn_moves(self.space, self.turns, actor, kind, cores[pos])
+        size = mv.succ.nbytes + mv.s.nbytes
+        if size <= self.budget:
+            self.budget -= size
+            self.kept[key] = mv
+            if 2 * mv.succ.size * 8 <= self.budget - CACHE_BYTES // 2:
+                self.budget -= mv.succ.size * 8
+                mv.probabilities()
+        return mv
+
+
+TIE = 1e-12
+"""Under best play a turn that is not an attack is chosen only where it is better by more
+than this (ties keep the attack, then the kinds in the order listed)."""
+
+
+def _solve_group(space: Space, out: _Layers, r: int, group: Group, mvs: list[Moves],
+                 pair_values: np.ndarray, pair_changed: np.ndarray, store: _Store,
+                 method: str) -> None:
+    """Solve one group's states with ``r`` rounds left: each option's exchange (a matrix
+    game for an attack, its successor's value otherwise), the actor's side taking the best
+    option (the only one under fixed turn policies); states whose successors did not change
+    keep the previous layer's answer."""
+    actor, cores, options = group
+    n = space.n_cores
+    states = actor * n + cores
+    todo = np.ones(len(cores), bool)
+    if r > 1:
+        todo[:] = False
+        for (_, pos), mv in zip(options, mvs, strict=True):
+            todo[pos] |= pair_changed[mv.succ].reshape(len(pos), -1).any(axis=1)
+        same = states[~todo]
+        for name in ("value", "row", "choice"):
+            getattr(out, name)[r, same] = getattr(out, name)[r - 1, same]
+        pair_values[same] = out.value[r - 1, same]
+        store.counts["unchanged"] += len(same)
+        if not todo.any():
+            return
+    sign = 1.0 if space.side[actor] == 0 else -1.0
+    best = np.full(len(cores), np.nan)
+    row = np.zeros(len(cores), np.int32)
+    choice = np.zeros(len(cores), np.int8)
+    for (kind, pos), mv in zip(options, mvs, strict=True):
+        keep = todo[pos]
+        if not keep.any():
+            continue
+        mv, pos = (mv, pos) if keep.all() else (mv.rows(keep), pos[keep])
+        probs = mv.prob if mv.prob is not None else mv.table[mv.s]
+        M = (probs * pair_values[mv.succ]).sum(axis=-1)
+        if kind >= 0:
             sol = solve_batch(sign * M, space.rules.bid_protocol, method=method)
-            v = sign * sol.value
-            value[r, states] = v
-            pair_values[states] = v
-            moved = v != value[r - 1, states]
-            changed[states] = moved
-            pair_changed[states] = moved
-            row[r, states] = store.add(sol, mv, M.shape)
-        changed_prev = changed
-    return value, row
+            v, rows = sign * sol.value, store.add(sol, mv, M.shape)
+        else:
+            v, rows = M[:, 0, 0], np.zeros(len(pos), np.int32)
+        better = np.isnan(best[pos]) | (sign * v > sign * best[pos] + TIE)
+        best[pos] = np.where(better, v, best[pos])
+        row[pos] = np.where(better, rows, row[pos])
+        choice[pos] = np.where(better, kind, choice[pos])
+    done = states[todo]
+    out.value[r, done] = best[todo]
+    out.row[r, done] = row[todo]
+    out.choice[r, done] = choice[todo]
+    pair_values[done] = best[todo]
+    pair_changed[done] = best[todo] != out.value[r - 1, done]
 
 
 def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -847,6 +978,8 @@ def _fold(strategy: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 # --- the outcome distribution under given strategies ----------------------------------------
 
+KindFn = Callable[..., np.ndarray]
+"""``kinds(rounds_left, actor, cores, stale=0)`` -> the kind of turn taken in each core."""
 JointFn = Callable[..., np.ndarray]
 """``joint(rounds_left, moves, stale=0)`` -> probabilities of the bid pairs, ``(b, A, D)``
 (``stale > 0``: in a played stalemate that many rounds from its draw)."""
@@ -868,18 +1001,22 @@ class Chain:
     capped: float
     states_visited: int
     opening: list[tuple[int, int, int, float]] = field(default_factory=list)
+    turns: dict[tuple[int, str], float] = field(default_factory=dict)
+    """``(side, kind of turn)`` -> the expected number of such turns in a fight
+    (:func:`exact_turns.kind_class`)."""
 
 
-def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
+def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, kinds: KindFn, *,
                   opening_rounds: int = 1) -> Chain:
     """Propagate the state distribution of one fight round by round to ``max_rounds``.
 
     Stalemate is tested at the start of each round, as the rules say: a stalemated core
     ends as a draw at the end of the ``stalemate_rounds``-th round from there (or at the
     cap).  Where a miss cannot hurt, nothing can happen in those rounds: the draw is booked
-    at once and, in the middle of a round, such a core just passes the turn.  Where it can
+    at once (in the middle of a round such a core's turns are played).  Where it can
     (``margin_failure_damage``), the stalemate's rounds are played under its own strategies
     (``joint(m, moves, stale=m)``, ``m`` rounds from the draw) and may still end in a win.
+    ``kinds(r, actor, cores, stale=0)``: the kind of turn taken (:mod:`.exact_turns`).
     """
     rules = space.rules
     n, kn = space.n_cores, space.k * space.n_cores
@@ -906,12 +1043,14 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
             else:
                 capped += mass
             u[stale] = 0.0
-        u = _play_round(space, turns, table, functools.partial(joint, r), u, t, tally,
-                        opening=t <= opening_rounds)
+        u = _play_round(space, turns, table, (functools.partial(joint, r),
+                                               functools.partial(kinds, r)),
+                        u, t, tally, opening=t <= opening_rounds)
         running, clocks = clocks, {}
         for (m, by_stalemate), dist in running.items():
             nxt = _play_round(space, turns, table,
-                              functools.partial(joint, m, stale=m), dist, t, tally,
+                              (functools.partial(joint, m, stale=m),
+                               functools.partial(kinds, m, stale=m)), dist, t, tally,
                               opening=False)
             if m > 1:
                 clocks[m - 1, by_stalemate] = nxt
@@ -923,7 +1062,7 @@ def outcome_chain(space: Space, turns: TurnOrder, joint: JointFn, *,
             break
     capped += float(u.sum())
     return Chain(tally.a_win, tally.b_win, tally.stalemate, capped,
-                 int(tally.visited.sum()), tally.opening)
+                 int(tally.visited.sum()), tally.opening, tally.turns)
 
 
 @dataclass
@@ -935,17 +1074,20 @@ class _Tally:
     stalemate: np.ndarray
     visited: np.ndarray
     opening: list[tuple[int, int, int, float]]
+    turns: dict[tuple[int, str], float] = field(default_factory=dict)
 
 
 def _play_round(space: Space, turns: TurnOrder, table: _MoveTable,
-                joint: Callable[[Moves], np.ndarray], u: np.ndarray, t: int, tally: _Tally,
-                *, opening: bool) -> np.ndarray:
+                play: tuple[Callable[[Moves], np.ndarray], Callable[..., np.ndarray]],
+                u: np.ndarray, t: int, tally: _Tally, *, opening: bool) -> np.ndarray:
     """Play round ``t`` from the distribution ``u`` over its states (consumed), booking the
-    wins in ``tally``; returns the distribution at the start of the next round.  A
-    stalemated core passes the turn unless the stalemate's rounds are played."""
-    n, kn = space.n_cores, space.k * space.n_cores
-    status = space.status
-    later = np.zeros(kn)
+    wins in ``tally``; returns the distribution at the start of the next round.  ``play``:
+    the bid pairs' probabilities of an attack's moves, and the kind of turn taken by an
+    actor in cores."""
+    n = space.n_cores
+    joint, kinds = play
+    later = np.zeros(space.k * n)
+    u = np.bincount(space.canon, u, minlength=space.k * n)  # the actor's guard lapses
     for actor in turns.order:
         cores = np.flatnonzero(u[actor * n:(actor + 1) * n] > 0)
         if not len(cores):
@@ -956,35 +1098,36 @@ def _play_round(space: Space, turns: TurnOrder, table: _MoveTable,
         if opening:
             tally.opening.extend((t, actor, int(c), float(m))
                                  for c, m in zip(cores, weight, strict=True))
-        live = (status[cores] == LIVE) | (space.plays_stalemate & (status[cores] == DRAW))
-        passing = cores[~live]  # stalemated mid-round: nobody can hit, the turn passes
-        if len(passing):
-            mask = space.alive_masks(passing)
-            dest = turns.following[actor, mask] * n + passing
-            wrap = turns.wraps[actor, mask]
-            np.add.at(later, dest[wrap], weight[~live][wrap])
-            np.add.at(u, dest[~wrap], weight[~live][~wrap])
-        cores, weight = cores[live], weight[live]
-        if not len(cores):
-            continue
-        targets = space.targets(actor, cores)
-        for j in np.unique(targets):
-            pick = targets == j
+        kind = kinds(actor, cores)
+        for j in np.unique(kind):
+            pick = kind == j
+            key = (int(space.side[actor]), turns_.kind_class(int(j)))
+            tally.turns[key] = tally.turns.get(key, 0.0) + float(weight[pick].sum())
+            if j < 0:  # a turn that is not an attack: its one successor
+                succ = turns_.idle_successors(space, turns, actor, int(j), cores[pick])
+                _book(space, weight[pick], succ, t, tally, u, later)
+                continue
             mv = table.moves(actor, int(j), cores[pick])
             flow = (weight[pick][:, None, None, None] * joint(mv)[..., None]
                     * mv.probabilities()).ravel()
-            succ = mv.succ.ravel()
             keep = flow > 0
-            flow, succ = flow[keep], succ[keep]
-            wrap = succ >= kn
-            state = succ % kn
-            core_status = status[state % n]
-            tally.a_win[t] += flow[core_status == A_WINS].sum()
-            tally.b_win[t] += flow[core_status == B_WINS].sum()
-            going = (core_status != A_WINS) & (core_status != B_WINS)
-            u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
-            later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
+            _book(space, flow[keep], mv.succ.ravel()[keep], t, tally, u, later)
     return later
+
+
+def _book(space: Space, flow: np.ndarray, succ: np.ndarray, t: int, tally: _Tally,
+          u: np.ndarray, later: np.ndarray) -> None:
+    """Move ``flow`` to the flat successors ``succ``: a win is booked in round ``t``, the
+    rest goes on this round (``u``) or into the next (``later``)."""
+    kn = space.k * space.n_cores
+    wrap = succ >= kn
+    state = succ % kn
+    core_status = space.status[state % space.n_cores]
+    tally.a_win[t] += flow[core_status == A_WINS].sum()
+    tally.b_win[t] += flow[core_status == B_WINS].sum()
+    going = (core_status != A_WINS) & (core_status != B_WINS)
+    u += np.bincount(state[going & ~wrap], flow[going & ~wrap], minlength=kn)
+    later += np.bincount(state[going & wrap], flow[going & wrap], minlength=kn)
 
 
 class _MoveTable:
@@ -1000,7 +1143,7 @@ class _MoveTable:
         key = (actor, target)
         if key not in self.full:
             space = self.space
-            played = (space.status == LIVE) | (space.plays_stalemate & (space.status == DRAW))
+            played = (space.status == LIVE) | (space.status == DRAW)
             live = np.flatnonzero(played & (space.h_idx[:, actor] > 0)
                                   & (space.h_idx[:, target] > 0))
             live = live[space.targets(actor, live) == target]
@@ -1055,8 +1198,10 @@ def policy_joint(space: Space, solution: Solution | None) -> JointFn:
 
     def joint(r: int, mv: Moves, stale: int = 0) -> np.ndarray:
         att, dfn = space.profiles[mv.actor], space.profiles[mv.target]
-        lead: Any = att.attack - dfn.defence
-        if space.house.modifiers:  # the policies read the lead with the house rules in it
+        # the policies read the lead with the turns' bonuses and the house rules in it
+        lead: Any = att.attack - dfn.defence + turns_.bonus(space, mv.actor, mv.target,
+                                                            mv.cores)
+        if space.house.modifiers:
             lead = lead + space.terms(mv.actor, mv.target, mv.cores)[0]
         pa = space.pools[mv.cores, mv.actor].astype(np.int64)
         pd = space.pools[mv.cores, mv.target].astype(np.int64)
@@ -1116,12 +1261,12 @@ class Solved:
         return self.solutions[tuple(order)]
 
 
-def unsupported(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
-                ) -> str | None:
+def unsupported(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant],
+                *, choose_turns: bool = False) -> str | None:
     """Why the solver cannot answer this matchup (too many states), or ``None``; cheap: it
-    sizes the state space without building it."""
+    sizes the state space without building it (``choose_turns``: under best play)."""
     try:
-        Space(rules, side_a, side_b, layout_only=True)
+        Space(rules, side_a, side_b, layout_only=True, choose_turns=choose_turns)
     except IntractableError as exc:
         return exc.reason
     return None
@@ -1136,12 +1281,13 @@ def clear_cache() -> None:
 
 
 def solved(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], *,
-           method: str = "auto") -> Solved:
-    """Solve the game of a matchup for every turn order it can have (cached)."""
-    key = (rules, tuple(side_a), tuple(side_b), method)
+           method: str = "auto", choose_turns: bool = False) -> Solved:
+    """Solve the game of a matchup for every turn order it can have (cached;
+    ``choose_turns``: best play, every kind of turn chosen state by state)."""
+    key = (rules, tuple(side_a), tuple(side_b), method, choose_turns)
     if key in _CACHE:
         return _CACHE[key]
-    space = Space(rules, side_a, side_b)
+    space = Space(rules, side_a, side_b, choose_turns=choose_turns)
     orders = linear_orders(rules, (*side_a, *side_b))
     solutions = {tuple(order): solve_order(space, order, method=method) for order, _ in orders}
     result = Solved(space, solutions, orders)
@@ -1164,6 +1310,36 @@ def for_equilibrium_policy(rules: Rules, side_a: Sequence[Combatant],
                                "pool_policy") from None
 
 
+def _opening_bids(solution: Solution, rnd: int, actor: int, core: int) -> dict[str, Any]:
+    """One row of :func:`strategy_frame`: the attacker, defender, state, each side's bids,
+    P(hit) and the value of ``actor``'s turn in ``core`` in round ``rnd``."""
+    space, eq = solution.space, solution.strategies
+    r = space.rules.max_rounds - rnd + 1
+    state = actor * space.n_cores + core
+    protocol = space.rules.bid_protocol
+    kind = int(eq.kinds(r, state))
+    row: dict[str, Any] = {"attacker": space.profiles[actor].name,
+                           "defender": space.profiles[kind].name if kind >= 0 else "",
+                           "state": space.describe_core(core)}
+    if kind < 0:  # no bids: what the actor declares
+        names = [p.name for p in space.profiles]
+        return {**row, "attack bids": turns_.describe(kind, names), "defence bids": "",
+                "P(hit)": 0.0, "value": round(float(solution.value[r, state]), 6)}
+    mv = moves(space, solution.turns, actor, kind, np.array([core]))
+    joint = eq.joint(r, mv)[0]
+    n_hit = len(space.pairs[actor, kind].damage)
+    p_hit = float((joint * mv.probabilities()[0, ..., 1:1 + n_hit].sum(axis=-1)).sum())
+    rows = eq.row[r, state]
+    pa, pd = int(space.pools[core, actor]), int(space.pools[core, kind])
+    attack, defence = _mix(eq.attack[rows, :pa + 1]), _mix(eq.defence[rows, :pd + 1])
+    if protocol == "attacker_first":
+        defence = "reply " + " ".join(f"{a}->{eq.defence_reply[rows, a]}" for a in range(pa + 1))
+    if protocol == "defender_first":
+        attack = "reply " + " ".join(f"{d}->{eq.attack_reply[rows, d]}" for d in range(pd + 1))
+    return {**row, "attack bids": attack, "defence bids": defence, "P(hit)": round(p_hit, 6),
+            "value": round(float(solution.value[r, state]), 6)}
+
+
 def _mix(probs: np.ndarray) -> str:
     """``"0:0.25 2:0.75"``: the bids played with positive probability (``"2"`` if pure)."""
     return " ".join(f"{b}" if p > 1 - 1e-12 else f"{b}:{p:.3g}"
@@ -1172,17 +1348,14 @@ def _mix(probs: np.ndarray) -> str:
 
 def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Chain]],
                    limit: int = 8) -> Any:
-    """The equilibrium bids in the opening states (round 1), most likely first per turn."""
+    """The equilibrium bids in the opening states (round 1), most likely first per turn;
+    a turn that is not an attack shows what the actor declares."""
     import pandas
 
     space = result.space
-    n = space.n_cores
-    cap = space.rules.max_rounds
-    protocol = space.rules.bid_protocol
     records = []
     for order, weight, chain in chains:
         solution = result.solution_for(order)
-        eq = solution.strategies
         by_actor: dict[int, list[tuple[int, int, int, float]]] = {}
         for entry in chain.opening:
             by_actor.setdefault(entry[1], []).append(entry)
@@ -1191,31 +1364,10 @@ def strategy_frame(result: Solved, chains: list[tuple[tuple[int, ...], float, Ch
             for rnd, _, core, reach in entries:
                 if space.status[core] != LIVE:
                     continue
-                r = cap - rnd + 1
-                target = int(space.targets(actor, np.array([core]))[0])
-                mv = moves(space, solution.turns, actor, target, np.array([core]))
-                joint = eq.joint(r, mv)[0]
-                n_hit = len(space.pairs[actor, target].damage)
-                p_hit = float((joint * mv.probabilities()[0, ..., 1:1 + n_hit].sum(axis=-1))
-                              .sum())
-                state = actor * n + core
-                rows = eq.row[r, state]
-                pa, pd = int(space.pools[core, actor]), int(space.pools[core, target])
-                attack, defence = _mix(eq.attack[rows, :pa + 1]), _mix(eq.defence[rows, :pd + 1])
-                if protocol == "attacker_first":
-                    defence = "reply " + " ".join(
-                        f"{a}->{eq.defence_reply[rows, a]}" for a in range(pa + 1))
-                if protocol == "defender_first":
-                    attack = "reply " + " ".join(
-                        f"{d}->{eq.attack_reply[rows, d]}" for d in range(pd + 1))
                 records.append({
                     "order": " > ".join(space.profiles[f].name for f in order),
                     "turn": turn, "reach": round(weight * reach, 6),
-                    "attacker": space.profiles[actor].name,
-                    "defender": space.profiles[target].name,
-                    "state": space.describe_core(core),
-                    "attack bids": attack, "defence bids": defence,
-                    "P(hit)": round(p_hit, 6), "value": round(float(solution.value[r, state]), 6)})
+                    **_opening_bids(solution, rnd, actor, core)})
     frame = pandas.DataFrame.from_records(records)
     if len(chains) == 1 and len(frame):
         frame = frame.drop(columns="order")
@@ -1267,14 +1419,16 @@ class Distribution:
 
 
 def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
-                         side_b: Sequence[Combatant], *, method: str = "auto") -> Distribution:
+                         side_b: Sequence[Combatant], *, method: str = "auto",
+                         choose_turns: bool = False) -> Distribution:
     """Solve (where needed) and propagate the fight: see :func:`solve`."""
     t0 = time.perf_counter()
     fighters = (*side_a, *side_b)
     use_policies = rules.exact_play == "policies"
     result: Solved | None = None
     if not use_policies or any(c.pool_policy == "equilibrium" for c in fighters):
-        result = solved(rules, side_a, side_b, method=method)
+        result = solved(rules, side_a, side_b, method=method,
+                        choose_turns=choose_turns and not use_policies)
         space, orders = result.space, result.orders
     else:
         space, orders = Space(rules, side_a, side_b), linear_orders(rules, fighters)
@@ -1291,10 +1445,13 @@ def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
             turns = TurnOrder.of(space.k, order)
         if use_policies:
             joint = policy_joint(space, solution)
+            kinds = _fixed_kinds(space, turns)
         else:
             assert solution is not None
             joint = solution.strategies.joint
-        chains.append((tuple(order), weight, outcome_chain(space, turns, joint)))
+            kinds = _solved_kinds(solution)
+        chains.append((tuple(order), weight, outcome_chain(space, turns, joint, kinds)))
+
     def mix(part: Callable[[Chain], np.ndarray]) -> np.ndarray:
         return np.sum([w * part(c) for _, w, c in chains], axis=0)
 
@@ -1302,6 +1459,35 @@ def outcome_distribution(rules: Rules, side_a: Sequence[Combatant],
                         mix(lambda c: c.stalemate),
                         float(sum(w * c.capped for _, w, c in chains)),
                         game_value if result is not None else None, result, chains, solve_s)
+
+
+def _turn_counts(chains: list[tuple[tuple[int, ...], float, Chain]]) -> str:
+    """``"A: attack 3.1, full defence 0.4; B: attack 2.9"``: each side's expected turns of
+    each kind in a fight (averaged over the turn orders)."""
+    counts: dict[tuple[int, str], float] = {}
+    for _, w, chain in chains:
+        for key, c in chain.turns.items():
+            counts[key] = counts.get(key, 0.0) + w * c
+    return "; ".join(
+        "AB"[side] + ": " + ", ".join(f"{kind} {counts[side, kind]:.4g}"
+                                      for kind in turns_.KIND_CLASSES if (side, kind) in counts)
+        for side in (0, 1))
+
+
+def _fixed_kinds(space: Space, turns: TurnOrder) -> KindFn:
+    """The kinds of turn under the fighters' own turn policies (any rounds left)."""
+    def kinds(r: int, actor: int, cores: np.ndarray, stale: int = 0) -> np.ndarray:
+        return turns_.fixed_kinds(space, turns, actor, cores)
+    return kinds
+
+
+def _solved_kinds(solution: Solution) -> KindFn:
+    """The kinds of turn the solved game takes, by rounds left."""
+    n = solution.space.n_cores
+
+    def kinds(r: int, actor: int, cores: np.ndarray, stale: int = 0) -> np.ndarray:
+        return solution.strategies.kinds(r, actor * n + cores, stale)
+    return kinds
 
 
 def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /
@@ -1317,11 +1503,13 @@ def solve(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
 
 
 def solve_with(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /, *,
-               method: str = "auto") -> Probabilities:
+               method: str = "auto", choose_turns: bool = False) -> Probabilities:
     """:func:`solve` with the matrix-game ``method``: ``"linprog"`` solves every mixed
-    exchange with ``linprog`` (slow; a cross-check of the simplex)."""
+    exchange with ``linprog`` (slow; a cross-check of the simplex); ``choose_turns``:
+    every turn's kind (attack, full defence, aid, withdrawal) chosen state by state too."""
     t0 = time.perf_counter()
-    dist = outcome_distribution(rules, side_a, side_b, method=method)
+    dist = outcome_distribution(rules, side_a, side_b, method=method,
+                                choose_turns=choose_turns)
     result, cap = dist.result, rules.max_rounds
     fighters = (*side_a, *side_b)
     use_policies = rules.exact_play == "policies"
@@ -1353,6 +1541,7 @@ def solve_with(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Comba
                                   "rounds left"
                                   + (f" x {len(orders)} turn orders" if len(orders) > 1 else ""))
         details["exchanges"] = ", ".join(f"{key} {c:,}" for key, c in counts.items())
+    details["turns"] = _turn_counts(dist.chains)
     details["turn_orders"] = len(dist.chains)
     details["solve_s"] = round(dist.solve_s, 3)
     details["total_s"] = round(time.perf_counter() - t0, 3)

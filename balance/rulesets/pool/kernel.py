@@ -71,6 +71,8 @@ class _EquilibriumTables:
         self.h_stride = space.h_stride
         self.p_stride = space.p_stride
         self.lookups = [space.health_lookup(f) for f in range(space.k)]
+        self.g_stride, self.a_stride = space.g_stride, space.a_stride
+        self.aid_bonus = max(rules.aid_bonus, 1)
         self.row = eq.row
         self.stale_row = eq.stale_row
         self.attack_cdf = np.cumsum(eq.attack, axis=1)
@@ -79,15 +81,20 @@ class _EquilibriumTables:
         self.defence_reply = eq.defence_reply
 
     def rows(self, rnd: int, actor: int, wp: np.ndarray, armour: np.ndarray, pool: np.ndarray,
-             stale: np.ndarray | None = None) -> np.ndarray:
-        """Strategy rows of the states of a batch of fights in round ``rnd`` (``stale``: per
-        fight, the rounds to the draw of a played stalemate, 0 outside one; in a stalemate
-        the solver did not play, where nothing can happen, row 0: bid nothing)."""
+             turns: tuple[np.ndarray, np.ndarray], stale: np.ndarray | None = None
+             ) -> np.ndarray:
+        """Strategy rows of the states of a batch of fights in round ``rnd`` (``turns``:
+        each fighter's full defence and aid held; ``stale``: per fight, the rounds to the
+        draw of a played stalemate, 0 outside one; in a stalemate the solver did not play,
+        where nothing can happen, row 0: bid nothing)."""
+        guard, aided = turns
         core = np.zeros(len(wp), np.int64)
         for f, (low, table) in enumerate(self.lookups):
             health = np.maximum(wp[:, f].astype(np.int64) + armour[:, f], low)
             core += table[health - low] * self.h_stride[f]
             core += pool[:, f].astype(np.int64) * self.p_stride[f]
+            core += guard[:, f] * self.g_stride[f]
+            core += aided[:, f].astype(np.int64) // self.aid_bonus * self.a_stride[f]
         states = actor * self.n_cores + core
         rows = self.row[self.cap - rnd + 1, states]
         if stale is not None and stale.any():
@@ -406,6 +413,7 @@ class _Fights:
         or a miss's cost to the attacker."""
         rules, terms = self.rules, self.terms
         aid = self.aided[rows, f].astype(np.int32)
+        aided_now = self.aided.copy() if self.eq is not None else self.aided
         self.aided[rows, f] = 0
         bonus = aid - self.full_defence[rows, j] * np.int32(rules.full_defence_bonus)
         extra = None
@@ -416,7 +424,7 @@ class _Fights:
         lead = int(self.attack[f] - self.defence[j])
         stale = self.stale_end[rows]
         a, d = _bids(rules, self.profiles, self.eq, rnd, f, j, lead + bonus, rows, self.wp,
-                     self.armour, self.pool, self.rng,
+                     self.armour, self.pool, (self.full_defence, aided_now), self.rng,
                      np.where(stale > 0, np.minimum(stale, rules.max_rounds) - rnd + 1, 0))
         self.pool[rows, f] -= a
         self.pool[rows, j] -= d
@@ -574,12 +582,14 @@ def _targets(rules: Rules, foes: np.ndarray, wp: np.ndarray, withdrawn: np.ndarr
 
 def _bids(rules: Rules, profiles: list[Profile], eq: _EquilibriumTables | None, rnd: int,
           f: int, j: int, lead: int, rows: np.ndarray, wp: np.ndarray, armour: np.ndarray,
-          pool: np.ndarray, rng: np.random.Generator, stale: np.ndarray | None = None
-          ) -> tuple[np.ndarray, np.ndarray]:
+          pool: np.ndarray, turns: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+          stale: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Attack and defence bids of the exchanges ``rows`` (fighter ``f`` attacks ``j``;
+    ``turns``: every fighter's full defence and aid held, (n, k), as the turn began;
     ``stale``: rounds to a played stalemate's draw, 0 outside one)."""
     own_a, own_d = pool[rows, f], pool[rows, j]
-    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows], stale)
+    states = (eq.rows(rnd, f, wp[rows], armour[rows], pool[rows],
+                      (turns[0][rows], turns[1][rows]), stale)
               if eq is not None else np.empty(0, np.int64))
 
     def bid(who: int, attacking: bool, told: np.ndarray | None) -> np.ndarray:

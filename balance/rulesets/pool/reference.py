@@ -115,16 +115,24 @@ class _Equilibrium:
         self.cap = rules.max_rounds
         self.lookups = [self.space.health_lookup(f) for f in range(self.space.k)]
 
-    def row(self, rnd: int, actor: int, fighters: Sequence[Fighter], stale: int = 0) -> int:
+    def row(self, rnd: int, actor: int, fighters: Sequence[Fighter], stale: int = 0,
+            held: int = 0) -> int:
         """The strategy row of ``actor``'s turn in round ``rnd`` (``stale``: the rounds to
-        a played stalemate's draw, 0 outside one)."""
+        a played stalemate's draw, 0 outside one; ``held``: the aid the actor held as its
+        turn began)."""
         h, p = [], []
+        flags = 0
+        aid_unit = max(self.space.rules.aid_bonus, 1)
         for f, fighter in enumerate(fighters):
             low, table = self.lookups[f]
             health = max(fighter.wound_points + fighter.armour_wp, low)
             h.append(int(table[health - low]) if fighter.standing else 0)
             p.append(fighter.pool)
-        state = actor * self.space.n_cores + self.space.core_index(h, p)
+            aided = held if f == actor else fighter.aided
+            guard = fighter.full_defence and f != actor  # its own lapses with its turn
+            flags += (int(guard) * int(self.space.g_stride[f])
+                      + aided // aid_unit * int(self.space.a_stride[f]))
+        state = actor * self.space.n_cores + self.space.core_index(h, p) + flags
         if stale:  # a stalemate the solver did not play: nothing can happen, bid nothing
             rows = self.strategies.stale_row
             return 0 if rows is None else int(rows[stale, state])
@@ -423,7 +431,7 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
         mod_d = house.total("defence", target, attacker)
         mod_damage = house.total("damage", attacker, target)
     a, d = _bids(rules, rnd, attacker, target, fighters, equilibrium, rng,
-                 aid - guard + mod_a - mod_d, stale)
+                 aid - guard + mod_a - mod_d, stale, aid)
     attacker.pool -= a
     attacker.spent += a
     target.pool -= d
@@ -473,12 +481,14 @@ def _attack(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
 
 def _bids(rules: Rules, rnd: int, attacker: Fighter, target: Fighter,
           fighters: Sequence[Fighter], equilibrium: _Equilibrium | None,
-          rng: np.random.Generator, bonus: int = 0, stale: int = 0) -> tuple[int, int]:
+          rng: np.random.Generator, bonus: int = 0, stale: int = 0, held: int = 0
+          ) -> tuple[int, int]:
     """Both sides' pool spending for one attack, in the order of the bid protocol
-    (``bonus``: aid minus the target's full defence, part of the lead the policies read)."""
+    (``bonus``: aid minus the target's full defence, part of the lead the policies read;
+    ``held``: the aid the attacker held)."""
     lead = attacker.profile.attack - target.profile.defence + bonus
-    state = (equilibrium.row(rnd, attacker.index, fighters, stale) if equilibrium is not None
-             else -1)
+    state = (equilibrium.row(rnd, attacker.index, fighters, stale, held)
+             if equilibrium is not None else -1)
 
     def bid(who: Fighter, attacking: bool, told: int | None) -> int:
         other = target if attacking else attacker

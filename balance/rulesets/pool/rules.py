@@ -178,13 +178,15 @@ class Combatant:
                                  "the reference (003.4); exact plays the equilibrium unless "
                                  "exact_play=policies", policy=True)
 
-    # not searched by default (search=()): the exact game plays attack turns only, so best
-    # play keeps to them unless a search names these (then by Monte Carlo)
+    # best play searches turn_policy over its choices (the exact game holds every kind of
+    # turn, issue 24); withdraw_at is a threshold in a fighter's own Wound Points, searched
+    # only when a search names values (exact best play over the states chooses withdrawal
+    # state by state anyway)
     turn_policy: str = param("attack", tag="DEFAULT", choices=TURN_POLICIES,
                              doc="what this fighter declares on its turn: attack (but not "
                                  "a hopeless attack a miss makes costly), attack_always, or "
                                  "full defence / aid, always or when it cannot possibly hit "
-                                 "its target (003.2 step 3)", policy=True, search=())
+                                 "its target (003.2 step 3)", policy=True)
     withdraw_at: int = param(0, tag="DEFAULT", low=0, high=999,
                              doc="withdraw from the fight (its turn, instead of acting) once "
                                  "its WP are at or below this; 0 = never (003.2 step 3)",
