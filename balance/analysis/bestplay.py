@@ -829,6 +829,12 @@ def _exact_profiles(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, draw_wo
     why = rs.exact_check(rules, side_a, side_b)
     if why:
         raise IntractableError(why)
+    left: dict[str, str] = {}
+    if search is None and rs.exact_profiles_skip:
+        search = {p.name: None for p in searched_policies(rs)
+                  if p.name not in rs.exact_profiles_skip}
+        left = {"left as given": ", ".join(rs.exact_profiles_skip) + " (each of its values "
+                "one more exact solve a profile; Monte Carlo best play searches it)"}
     space_a, space_b = _spaces(rs, rules, side_a, side_b, search)
     rows, cols = space_a.listed(), space_b.listed()
     for label, listed in (("A", rows), ("B", cols)):
@@ -868,7 +874,8 @@ def _exact_profiles(rs: Ruleset, rules: Any, side_a: Side, side_b: Side, draw_wo
         matrix=(len(ia), len(ib)),
         assumptions=rs.assumptions(rules, side_a, side_b),
         policies=_policy_lines(rs, rules, side_a, side_b, policy_a, policy_b),
-        details={"exact_solves": len(answers), "double_oracle_rounds": game.iterations})
+        details={"exact_solves": len(answers), "double_oracle_rounds": game.iterations,
+                 **left})
 
 
 # --- steps: fights asked for, run alone or many matchups together -------------------------------

@@ -218,6 +218,13 @@ class Ruleset(abc.ABC):
             return self.exact_unavailable("it has no exact solver").reason
         return None
 
+    exact_profiles_skip: tuple[str, ...] = ()
+    """Policies the exact game of whole profiles (best play's fallback where
+    :meth:`exact_best_play` does not reach) leaves as given unless a search names them:
+    those the ruleset's own state-by-state solver chooses turn by turn, whose every profile
+    would be one more exact solve each (pool's ``turn_policy``).  Monte Carlo best play
+    still searches them; the answer lists what was searched."""
+
     def exact_best_play(self, rules: Any, side_a: Side, side_b: Side, /, *,
                         draw_worth: float = 0.5) -> Probabilities:
         """The exact answer under best play: each side's decisions chosen, state by state,

@@ -385,3 +385,19 @@ def test_verdict_changes_speak_in_percent() -> None:
     text = " ".join(changes.sentences())
     assert "y v x: 41.7% -> 69.7%" in text and "x v y: 50.3% -> 49.7%" in text
     assert "crosses 50%" in text and "0.4" not in text
+
+
+def test_the_exact_profile_game_leaves_a_rulesets_skipped_policies_as_given():
+    # pool's state game chooses turns state by state; where it does not reach (a group
+    # past its state limit) the exact profile game would pay one exact solve per
+    # turn_policy profile, so it leaves turn_policy as given unless a search names it
+    pool = balance.get("pool")
+    assert pool.exact_profiles_skip == ("turn_policy",)
+    rules = pool.rules({"randomiser": "none", "max_rounds": 2})
+    a, b = (pool.combatant("average"),), (pool.combatant("average"),)
+    answer = bestplay._exact_profiles(pool, rules, a, b, 0.5, None)
+    assert "turn_policy" not in answer.searched and "pool_policy" in answer.searched
+    assert answer.details["left as given"].startswith("turn_policy")
+    named = bestplay._exact_profiles(pool, rules, a, b, 0.5,
+                                     {"turn_policy": None, "pool_policy": None})
+    assert "turn_policy" in named.searched and "left as given" not in named.details

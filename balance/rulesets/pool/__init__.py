@@ -40,6 +40,7 @@ class Pool(Ruleset):
     scenarios = SCENARIOS
     max_side = 6
     has_strategy = True
+    exact_profiles_skip = ("turn_policy",)  # the state game chooses turns state by state
 
     def simulate(self, rules: _rules.Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
