@@ -80,7 +80,7 @@ def run(changes: int = 5) -> list[dict[str, Any]]:
                      "target_s": TARGET_EXACT_S})
     for ruleset, a, b, rules, control, values in MC_CASES:
         # the first answer after one chunk, then refined to +/- 1 point
-        ex = balance.explore(ruleset, a, b, rules=rules, background=False, budget=0.0,
+        ex = balance.explore(ruleset, a, b, rules=rules, background=False, budget=1e-3,
                              precision=PRECISION)
         ex.use_exact.value = False
         times, answers = _time_changes(ex, control, values, changes, refine=True)

@@ -27,6 +27,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -46,10 +47,10 @@ CHUNKS = {"ruleset": "crt", "a": "duelist", "b": "duelist", "fights": 100_000,
 # ---------------------------------------------------------------------------------------------
 # Recording
 
-def _json_of(argv: Sequence[str]) -> Any:
+def _json_of(argv: Sequence[str], **env: str) -> Any:
     print("running", " ".join(argv), "...", file=sys.stderr, flush=True)
     out = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
-                         cwd=ROOT, env={**os.environ, "OMP_NUM_THREADS": "1"})
+                         cwd=ROOT, env={**os.environ, "OMP_NUM_THREADS": "1", **env})
     if out.returncode:
         raise RuntimeError(f"{' '.join(argv)} failed:\n{out.stderr}")
     return json.loads(out.stdout)
@@ -99,6 +100,9 @@ def record(replace: bool = False) -> dict[str, Any]:
                      "balance bench --json --memory --ruleset crt --case 'plain duel'",
                      "python benchmarks/sweep_bench.py --json --modes serial,processes",
                      "python benchmarks/explore_bench.py --json",
+                     "python benchmarks/explore_bench.py --json --page --opens 3",
+                     f"python benchmarks/batch_bench.py --json --parts {BATCH_PARTS} "
+                     f"--best-pairs {BEST_PAIRS} (an empty $BALANCE_CACHE)",
                      "speed_table.chunk_cost()"],
     }
     run["bench"] = _json_of([*balance, "bench", "--json"])
@@ -108,6 +112,12 @@ def record(replace: bool = False) -> dict[str, Any]:
     run["sweep"] = _json_of([str(ROOT / "benchmarks" / "sweep_bench.py"), "--json", "--modes",
                              "serial,processes"])
     run["explore"] = _json_of([str(ROOT / "benchmarks" / "explore_bench.py"), "--json"])
+    run["page"] = _json_of([str(ROOT / "benchmarks" / "explore_bench.py"), "--json", "--page",
+                            "--opens", "3"])
+    with tempfile.TemporaryDirectory() as cold:  # the race model's tables computed
+        run["batch"] = _json_of([str(ROOT / "benchmarks" / "batch_bench.py"), "--json",
+                                 "--parts", BATCH_PARTS, "--best-pairs", str(BEST_PAIRS)],
+                                BALANCE_CACHE=cold)
     run["chunks"] = chunk_cost()
     run["load_average"] = [round(x, 1) for x in (*load_before, *os.getloadavg())]
     run["elapsed_s"] = round(time.time() - started)
@@ -185,6 +195,11 @@ def kernel_cells(runs: Sequence[dict[str, Any]], ruleset: str, cases: Sequence[s
     return speeds, ratios
 
 
+BATCH_PARTS = "robin,sweep,matchups,best"
+BEST_PAIRS = 36
+"""batch_bench.py's parts recorded, and the pairs of the best-play round robin timed (its
+estimate for all 361 scales by 361 / pairs)."""
+
 KERNEL_ROWS = [
     ("crt", "plain duel", ("plain duel",)),
     ("crt", "full rules duel / Bruggish against three", ("full duel", "bruggish 1v3")),
@@ -192,6 +207,8 @@ KERNEL_ROWS = [
     ("strike-rank", "Archer at range / 2 v 3 group fight", ("archer at range", "2v3 group")),
     ("zones", "melee duel / 4 v 4 skirmish", ("melee duel", "4v4 skirmish")),
     ("pool", "duel, fixed policies", ("duel policies",)),
+    ("pool", "guards 6 v 6, tied / distinct Turn Values", ("guards 6v6 tied",
+                                                           "guards 6v6 distinct")),
 ]
 """(ruleset, the row's label, the bench cases it shows) of the kernel rows."""
 
@@ -281,10 +298,44 @@ def table(runs: Sequence[dict[str, Any]]) -> list[str]:
     targets = {row["target_s"] for rows in mc for row in rows}
     lines.append(f"| explore | a control change to a Monte Carlo answer at ±1 point "
                  f"({len(mc[0])} rulesets) | {spread} | target < {targets.pop():g} s |")
+    lines.extend(question_rows(runs))
     for label, commands, target in STARTUP_ROWS:
         lines.append(f"| start-up | {label} | {startup_cells(runs, commands)} | "
                      f"target < {target:g} s wall |")
     return lines
+
+
+def question_rows(runs: Sequence[dict[str, Any]]) -> list[str]:
+    """The rows of whole questions (batch_bench.py, issue 23) and of opening the explorer's
+    page (explore_bench.py --page, issue 25), each beside its target."""
+    batch = [r["batch"] for r in runs]
+    robin = [b["robin"] for b in batch]
+    sweep = [b["sweep"] for b in batch]
+    best = [b["best"] for b in batch]
+    matchups = [b["matchups"] for b in batch]
+    assert all(m["same_output"] for m in matchups), "the matchups command's output differed"
+    ratio = _span((s["sweep_over_duel"] for s in sweep), lambda v: f"{v:.1f}", approx=False)
+    alone = _span((s["run_segments_over_duel"] for s in sweep), lambda v: f"{v:.1f}",
+                  approx=False)
+    page = [row for r in runs for row in r["page"]]
+    return [
+        f"| question | round robin of the 19 strike-rank styles, 3,000 fights a pair "
+        f"({robin[0]['fights']:,} fights) | {seconds(r['cpu_s'] for r in robin)} of CPU "
+        f"({rate(r['fights_per_cpu_s'] for r in robin)} a CPU second) | target < 10 s of CPU |",
+        f"| question | 20 × 20 crt sweep at 2,000 fights a cell, through `balance.sweep` "
+        f"(kernel calls alone) | {ratio}× ({alone}×) the CPU of one duel of as many fights | "
+        "target within 1.5× |",
+        f"| question | best-play round robin of the 19 styles at ±1 point, 2 workers (from "
+        f"{best[0]['pairs']} pairs, race tables computed) | "
+        f"{seconds(b['estimate_wall_s_all_361'] for b in best)} of wall for all 361 | "
+        "target < 120 s wall |",
+        f"| question | `balance matchups` of 6 styles, 3,000 fights a pair: race tables "
+        f"computed / read back | {seconds(m['cpu_s_computed'] for m in matchups)} / "
+        f"{seconds(m['cpu_s_read'] for m in matchups)} of CPU | target < 1.5 s of CPU |",
+        f"| explore | opening `balance explore crt` to its first answer (pre-heated kernel, "
+        f"headless Chromium, {page[0]['changes']} opens) | "
+        f"{seconds(p['median_s'] for p in page)} median, "
+        f"{seconds(p['max_s'] for p in page)} worst | target < {page[0]['target_s']:g} s |"]
 
 
 def memory_sentence(runs: Sequence[dict[str, Any]]) -> str:
@@ -338,11 +389,14 @@ def section(runs: Sequence[dict[str, Any]]) -> str:
             "explorer's latencies (medians of five changes through the panel) and the start-up "
             "times (`balance bench --case startup`: medians of five fresh processes, with "
             "their CPU seconds, which the load inflates less) are wall-clock and grow with "
-            "the load. Run `balance bench`, `benchmarks/sweep_bench.py` and "
+            "the load, as are the whole questions' wall times (`benchmarks/batch_bench.py`, with "
+            "strike-rank's race tables computed, not read from `$BALANCE_CACHE`). Run "
+            "`balance bench`, `benchmarks/sweep_bench.py`, `benchmarks/batch_bench.py` and "
             "`benchmarks/explore_bench.py` for your own.")
     return "\n".join([
         f"{BEGIN} from benchmarks/records/speed.json (the recorded JSON of balance bench, "
-        "benchmarks/sweep_bench.py and benchmarks/explore_bench.py); edit neither by hand: "
+        "benchmarks/sweep_bench.py, benchmarks/batch_bench.py and benchmarks/explore_bench.py); "
+        "edit neither by hand: "
         "`python benchmarks/speed_table.py record`, then `python benchmarks/speed_table.py` -->",
         *table(runs), "", note, memory_sentence(runs), END])
 
