@@ -69,8 +69,8 @@ def serving(ruleset: str, a: str, b: str, experiments: str | Path, *,
         process.wait(timeout=PATIENCE_MS / 1000)
 
 
-PATIENCE_MS = 900_000
-"""How long to wait for what the page writes before calling it hung (15 min): a deadline for
+PATIENCE_MS = 480_000
+"""How long to wait for what the page writes before calling it hung (8 min): a deadline for
 a hang, not a speed target; on an idle machine each wait ends within seconds, and on a busy
 one (CI's 2 cores, other work alongside) the same waits may take many times longer."""
 

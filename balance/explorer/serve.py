@@ -58,9 +58,13 @@ def page_notebook(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
     if allow_import:
         code = ("import os\n\nimport balance\n\n"
                 f"os.chdir({str(Path(folder or '.').resolve())!r})  # where the command ran\n")
-    code += (f"balance.explore({', '.join(args)}, rules={dict(rules or {})!r}, seed={seed!r},\n"
-             f"                experiments={str(experiments)!r}"
-             + (", allow_import=True)" if allow_import else ")"))
+    code += (f"explorer = balance.explore({', '.join(args)}, rules={dict(rules or {})!r}, "
+             f"seed={seed!r},\n"
+             f"                           experiments={str(experiments)!r}"
+             + (", allow_import=True)\n" if allow_import else ")\n"))
+    # the first answer (refined) is in the page as served: a page served from a kernel
+    # pre-heated earlier would otherwise miss the updates sent before it connected
+    code += f"explorer.wait({FIRST_ANSWER_WAIT_S})\nexplorer"
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                         "language": "python"},
@@ -68,6 +72,10 @@ def page_notebook(ruleset: str, a: Sequence[str] = (), b: Sequence[str] = (),
             "cells": [{"cell_type": "code", "id": "explorer", "metadata": {},
                        "execution_count": None, "outputs": [], "source": code}]}
 
+
+FIRST_ANSWER_WAIT_S = 60
+"""Seconds the page's cell waits for its first answer and that answer's refinement (at most
+the panel's ``refine_s``, 20 s) before it ends, so the served page holds them."""
 
 TEMPLATES = Path(__file__).parent / "jupyter"
 """A Jupyter data folder holding the page's Voilà template (``balance-explore``)."""

@@ -28,10 +28,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-PATIENCE_MS = 900_000
+PATIENCE_MS = 480_000
 """How long a wait for what the page writes may take before the test calls the page hung:
 a deadline for a hang, not a speed target (each wait ends as soon as its element appears;
-under load, as in CI on 2 busy cores, a pre-heated kernel's first page may take minutes)."""
+under load, as in CI on 2 busy cores, a pre-heated kernel's first page may take minutes);
+below pytest-timeout's 600 s, so a hang fails with the step that hung."""
 
 
 def _wait_for(url: str, process: subprocess.Popen, timeout: float = PATIENCE_MS / 1000) -> None:

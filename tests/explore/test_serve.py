@@ -7,6 +7,7 @@ import socket
 import types
 
 from balance.cli import main
+from balance.explorer import serve
 from balance.explorer.serve import HOST, TEMPLATES, page_notebook, voila_command
 
 
@@ -74,11 +75,22 @@ def test_the_page_is_one_cell_building_the_panel(tmp_path):
                        seed=4, experiments=tmp_path)
     (cell,) = nb["cells"]
     calls: list = []
-    recorder = types.SimpleNamespace(explore=lambda *a, **k: calls.append((a, k)))
-    exec(cell["source"].replace("import balance\n", ""), {"balance": recorder})
+    waited: list = []
+    panel = types.SimpleNamespace(wait=waited.append)
+
+    def explore(*a, **k):
+        calls.append((a, k))
+        return panel
+
+    exec(cell["source"].replace("import balance\n", ""),
+         {"balance": types.SimpleNamespace(explore=explore)})
     assert calls == [(("zones", ["swordsman"], ["soldier,might=2"]),
                       {"rules": {"initial_gap": "contact"}, "seed": 4,
                        "experiments": str(tmp_path)})]
+    # the cell ends once the first answer and its refinement are in the panel, so a page
+    # served from a kernel pre-heated long before holds them
+    assert waited == [serve.FIRST_ANSWER_WAIT_S]
+    assert cell["source"].rstrip().endswith("\nexplorer")  # the panel is the cell's output
 
 
 def test_a_rules_file_reaches_the_page(tmp_path, monkeypatch):
