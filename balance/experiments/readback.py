@@ -12,12 +12,14 @@ verdict option or a ``[[tune]]`` table they cannot read -- refuses the run inste
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import SpecError
+from ..fields import plain
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,17 +95,31 @@ def tune_searches(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
 
 def campaign(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
              allow_import: bool = False) -> tuple[pd.DataFrame, str] | None:
-    """A run's ``[campaign]`` (crt): the career's table
+    """A run's ``[campaign]``: the career's table
     (:func:`balance.experiments.spec.campaign_of`, seeded by the spec or the run) and its
-    sentence (:func:`balance.rulesets.crt.campaign.summary`); ``None`` where it has none."""
+    sentence (``Ruleset.career_sentence``); ``None`` where it has none.  The verdict and
+    the report both read it: the last few careers asked are remembered (by the spec's
+    canonical JSON and the run's entropy), so a report runs its careers once."""
     if not spec.get("campaign"):
         return None
-    from ..rulesets.crt.campaign import summary
-    from .spec import campaign_of, load_spec
+    key = (json.dumps(plain(spec), sort_keys=True, default=str), meta.get("entropy"),
+           allow_import)
+    if key not in _CAREERS:
+        from .spec import campaign_of, load_spec
 
-    parsed = load_spec(spec, name="spec", allow_import=allow_import)
-    table = campaign_of(parsed, meta.get("entropy"), allow_import=allow_import)
-    return table, summary(table, _named(parsed.a), _named(parsed.b))
+        parsed = load_spec(spec, name="spec", allow_import=allow_import)
+        table = campaign_of(parsed, meta.get("entropy"), allow_import=allow_import)
+        sentence = parsed.ruleset_object(allow_import=allow_import).career_sentence(
+            table, _named(parsed.a), _named(parsed.b))
+        while len(_CAREERS) >= 4:
+            _CAREERS.pop(next(iter(_CAREERS)))
+        _CAREERS[key] = (table, sentence)
+    table, sentence = _CAREERS[key]
+    return table.copy(), sentence
+
+
+_CAREERS: dict[tuple[Any, ...], tuple[pd.DataFrame, str]] = {}
+"""The last careers :func:`campaign` ran (a few: a process reads few runs at once)."""
 
 
 def _named(side: Sequence[Any] | None) -> str:

@@ -944,9 +944,9 @@ def _parse_campaign(rs: Ruleset, raw: Any, sides: Mapping[str, Any], r: Reader
     if raw is None:
         return {}
     r.table(raw, "campaign", CAMPAIGN_KEYS)
-    if rs.name != "crt":
-        raise r.fail("campaign", f"only crt follows careers (combats survived grow a "
-                                 f"fighter); this spec's ruleset is {rs.name!r}")
+    if type(rs).career is Ruleset.career:
+        raise r.fail("campaign", f"only a ruleset whose fighters grow by surviving follows "
+                                 f"careers (crt); this spec's ruleset is {rs.name!r}")
     if sides["a"] is None or len(sides["a"]) != 1 or sides["b"] is None:
         raise r.fail("campaign", "a career is side A's one fighter against side B, both given "
                                  "in the spec (not swept)")
@@ -971,14 +971,13 @@ def campaign_of(spec: Spec, entropy: int | None, *, allow_import: bool = False) 
     the spec's seed, else ``entropy`` (a run's), so a report says the same each time."""
     if not spec.campaign:
         return None
-    from ..rulesets.crt.campaign import career
-
     cell = tuned_cell(spec, {})
     seed = spec.seed if spec.seed is not None else entropy
     c = spec.campaign
-    return career(cell.rules, cell.side_a[0], cell.side_b, fights=c["fights"],
-                  n=c["careers"], seed=seed, peers=c["peers"], skill_growth=c["skill_growth"],
-                  skill_every=c["skill_every"])
+    return spec.ruleset_object(allow_import=allow_import).career(
+        cell.rules, cell.side_a[0], cell.side_b, fights=c["fights"], n=c["careers"],
+        seed=seed, peers=c["peers"], skill_growth=c["skill_growth"],
+        skill_every=c["skill_every"])
 
 
 def tuned_cell(spec: Spec, entry: Mapping[str, Any]) -> Any:

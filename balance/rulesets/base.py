@@ -218,6 +218,19 @@ class Ruleset(abc.ABC):
             return self.exact_unavailable("it has no exact solver").reason
         return None
 
+    def career(self, rules: Any, fighter: Any, foes: Side, /, **options: Any) -> Any:
+        """A fighter's career against ``foes``, fresh each fight, where the ruleset's
+        fighters grow by surviving (crt's combats survived): a table fight by fight (see
+        :func:`balance.rulesets.crt.campaign.career`), its sentence by
+        :meth:`career_sentence`.  Raises :class:`~balance.errors.SpecError` (default)
+        where fighters do not grow."""
+        raise SpecError(f"only a ruleset whose fighters grow by surviving follows careers "
+                        f"(crt); {self.name} does not")
+
+    def career_sentence(self, table: Any, fighter: str, foes: str) -> str:
+        """The career of :meth:`career` in a sentence, every number from ``table``."""
+        raise SpecError(f"{self.name} follows no careers")
+
     exact_profiles_skip: tuple[str, ...] = ()
     """Policies the exact game of whole profiles (best play's fallback where
     :meth:`exact_best_play` does not reach) leaves as given unless a search names them:

@@ -291,7 +291,7 @@ def test_the_careers_sentence_reads_its_table():
         summary(late, "a novice", "a novice")
 
 
-def test_a_spec_campaign_is_the_verdicts_last_sentence_and_a_report_section(tmp_path):
+def test_a_spec_campaign_is_the_verdicts_last_sentence_and_a_report_section(tmp_path, monkeypatch):
     from balance.labels import rate_with_interval
     from balance.report.build import build, run_verdict
 
@@ -304,7 +304,15 @@ def test_a_spec_campaign_is_the_verdicts_last_sentence_and_a_report_section(tmp_
     sentence = summary(table, "a novice", "a novice")
     made = run_verdict(run.table, run.meta)
     assert made.sentences[-1].text == sentence and made.sentences[-1].kind == "career"
-    report = build(run.table, run.meta)
+    calls = []
+    original = type(crt).career
+    monkeypatch.setattr(type(crt), "career",
+                        lambda self, *a, **k: calls.append(1) or original(self, *a, **k))
+    from balance.experiments import readback
+
+    readback._CAREERS.clear()
+    report = build(run.table, run.meta)  # its verdict and its section: one career run
+    assert len(calls) == 1
     (section,) = [s for s in report.sections if s.title == "A career"]
     assert section.blocks[0].text == sentence
     rows = next(b for b in section.blocks if hasattr(b, "frame")).frame

@@ -768,7 +768,7 @@ CASES: list[tuple[str, Callable[[Path, Path], list[str]], str]] = [
                                        .replace("b.0.skill", "b.0.combat")
                                        .replace("[0, 2]", "[1, 2]").replace("[0, 1]", "[1, 2]")
                                        + "[campaign]\nfights = 3\n"),
-     "campaign: only crt follows careers"),
+     "campaign: only a ruleset whose fighters grow by surviving follows careers (crt)"),
     ("spec-plot-kind", sweep_of(SPEC + '[[outputs.plots]]\nkind = "pie"\nx = "a.0.skill"\n'),
      "heatmap"),
     ("spec-exact-with-fights", sweep_of(edited("seed = 3", 'seed = 3\nmethod = "exact"')),

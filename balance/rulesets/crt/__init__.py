@@ -67,6 +67,18 @@ class CRT(Ruleset):
     scenarios = SCENARIOS
     max_side = 12
 
+    def career(self, rules: Any, fighter: Any, foes: Side, /, **options: Any) -> Any:
+        """A career of combats survived (:func:`.campaign.career`)."""
+        from .campaign import career
+
+        return career(rules, fighter, foes, **options)
+
+    def career_sentence(self, table: Any, fighter: str, foes: str) -> str:
+        """:func:`.campaign.summary`."""
+        from .campaign import summary
+
+        return summary(table, fighter, foes)
+
     def simulate(self, rules: _Rules, side_a: Side, side_b: Side, /, *, n: int,
                  rng: np.random.Generator) -> Outcomes:
         return _kernel.simulate(rules, side_a, side_b, n=n, rng=rng)
