@@ -640,8 +640,10 @@ def run_verdict(results: pd.DataFrame, meta: Mapping[str, Any], *, ruleset: Any 
     if career is not None:  # the career's answer, after the grid's
         table, text = career
         mean, low, high = career_length(table)
+        rests = [*table.attrs.get("assumptions", []), *table.attrs.get("policies", [])]
         made = dataclasses.replace(made, sentences=(
-            *made.sentences, _verdict.Sentence(text, "career", mean, low, high)))
+            *made.sentences, _verdict.Sentence(text, "career", mean, low, high)),
+            rests_on=tuple(dict.fromkeys([*made.rests_on, *rests])))  # skill_growth's too
     return made
 
 

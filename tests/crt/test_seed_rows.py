@@ -304,6 +304,8 @@ def test_a_spec_campaign_is_the_verdicts_last_sentence_and_a_report_section(tmp_
     sentence = summary(table, "a novice", "a novice")
     made = run_verdict(run.table, run.meta)
     assert made.sentences[-1].text == sentence and made.sentences[-1].kind == "career"
+    # the career rests on the skill-growth reading too, and says so
+    assert any(r.startswith("skill_growth=every [DEFAULT]") for r in made.rests_on)
     calls = []
     original = type(crt).career
     monkeypatch.setattr(type(crt), "career",
