@@ -30,6 +30,7 @@ from typing import Any, NoReturn
 from . import api, budget
 from .errors import Interrupted, SpecError
 from .experiments import guard
+from .random import STREAMS
 from .rulesets import RULESETS, available, resolve
 from .rulesets.base import Ruleset
 
@@ -275,7 +276,7 @@ def _add_question_commands(sub: Any) -> None:
                         "exact solver); default exact where the solver accepts every pair, "
                         "else simulate")
     p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--streams", choices=("common", "independent"), default="common",
+    p.add_argument("--streams", choices=STREAMS, default="common",
                    help="simulated pairs on common random numbers (the default: every pair "
                         "on the same streams, as a sweep's cells) or each on its own")
     p.add_argument("--resamples", type=_positive_int, default=200,

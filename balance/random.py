@@ -21,6 +21,11 @@ import numpy as np
 
 from ._typing import SeedLike
 
+STREAMS: tuple[str, ...] = ("common", "independent")
+"""How the matchups a question compares draw their fights: all on the same streams (common
+random numbers: fight ``j`` of each from the same numbers, the default of sweeps and round
+robins) or each on streams of its own."""
+
 __all__ = ["as_generator", "fresh_entropy", "key_to_int", "root_entropy", "stream"]
 
 

@@ -16,7 +16,7 @@ from ..batching import Segment, pack
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS, reached, run_segments
 from ..errors import SpecError
 from ..fields import check_text, plain
-from ..random import root_entropy
+from ..random import STREAMS, root_entropy
 from ..results import Summary, Tally
 from ..rulesets.base import Ruleset
 from .scores import field_scores, pair_scores, policies, score_matrix, with_scores
@@ -232,10 +232,6 @@ def _simulated_round_robin(names: list[str], resolved: Sequence[tuple[Any, ...]]
                         "entrants": names, "chunk_size": chunk_size, "method": "simulate",
                         "play": "default", "streams": streams})
     return frame
-
-
-STREAMS = ("common", "independent")
-"""A simulated round robin's streams (:func:`round_robin`)."""
 
 
 def _pair_key(streams: str, a: str, b: str) -> tuple[str, ...]:

@@ -122,6 +122,7 @@ from ..api import METHODS, PLAYS
 from ..engine import DEFAULT_CHUNK_SIZE, MAX_FIGHTS
 from ..errors import SpecError, did_you_mean
 from ..fields import Table, plain, read_toml
+from ..random import STREAMS
 from ..reading import (
     SIDES,
     Reader,
@@ -161,8 +162,6 @@ BEST_PLOT_VALUES: tuple[str, ...] = ("value", "default_value", "a_win", "b_win",
 """What a best-play run's table has to draw: the value, the value with the policies as
 given, and the equilibrium's rates."""
 """What an exact run's table has to draw: rates and the mean length, no quantiles."""
-STREAMS: tuple[str, ...] = ("common", "independent")
-"""Top-level ``streams``: every cell on the same random numbers, or each on its own."""
 SAMPLING_KEYS: tuple[str, ...] = ("fights", "precision", "chunk_size", "confidence")
 """[run] keys of a simulated run only."""
 DEFAULT_FIGHTS = 100_000
