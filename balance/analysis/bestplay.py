@@ -58,6 +58,7 @@ from .. import stats
 from ..errors import IntractableError, SpecError
 from ..fields import build, plain
 from ..labels import percent
+from ..matrix_game import solve_batch
 from ..outcomes import Probabilities, rests_on
 from ..random import root_entropy, stream
 from ..resolving import matchup
@@ -346,13 +347,15 @@ def zero_sum(payoff: Any) -> tuple[np.ndarray, np.ndarray, float]:
 
 def game_values(payoffs: np.ndarray) -> np.ndarray:
     """The values of a stack of zero-sum games ``payoffs[k]`` (saddle points by array
-    operations, the rest by linear programming)."""
+    operations, the rest together by :func:`balance.matrix_game.solve_batch`: a simplex
+    whose answers are certified optimal, else a linear program)."""
     m = np.asarray(payoffs, float)
     lower = m.min(axis=2).max(axis=1)
     upper = m.max(axis=1).min(axis=1)
     out = lower.copy()
-    for k in np.flatnonzero(upper - lower > 1e-12):
-        out[k] = stats.symmetric_nash(m[k])[1]
+    mixed = np.flatnonzero(upper - lower > 1e-12)
+    if len(mixed):
+        out[mixed] = solve_batch(m[mixed], "sealed").value
     return out
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
+from ..matrix_game import solve_batch
 from .scores import score_matrix
 
 __all__ = ["dominated", "metagame"]
@@ -93,7 +94,9 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
 
     The game: both players pick an entrant; the payoff is the seat-averaged expected score
     minus 0.5.  The equilibrium mix is solved by linear programming; its uncertainty comes
-    from a parametric bootstrap of every pair's counts (``resamples`` replicates).  An
+    from a parametric bootstrap of every pair's counts (``resamples`` replicates), whose
+    games are solved together (:func:`balance.matrix_game.solve_batch`: a saddle point or a
+    simplex, each answer certified optimal, else a linear program).  An
     exact run's table (``n = 0``) has no sampling uncertainty: its interval is the weight.
 
     Returns
@@ -111,14 +114,13 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
     if _exact(table):
         resamples = 0
     rng = np.random.default_rng(seed)
-    boot = np.empty((resamples, len(names)))
-    replicates = _Replicates(table) if resamples else None
-    for i in range(resamples):
-        assert replicates is not None
-        boot[i], _ = stats.symmetric_nash(replicates.payoff(rng))
-    tail = (1 - confidence) / 2
-    if resamples == 0:
+    if resamples:
+        replicates = _Replicates(table)
+        games = np.stack([replicates.payoff(rng) for _ in range(resamples)])
+        boot = solve_batch(games, "sealed").attack  # certified, as the point estimate's LP
+    else:
         boot = weight[None, :]
+    tail = (1 - confidence) / 2
     out = pd.DataFrame({"weight": weight,
                         "weight_low": np.quantile(boot, tail, axis=0),
                         "weight_high": np.quantile(boot, 1 - tail, axis=0),

@@ -59,6 +59,28 @@ def test_metagame_and_domination_on_a_known_game():
     assert not dom.loc["s0", "dominated"]
 
 
+def test_metagame_replicates_solved_together_are_each_replicates_linear_program():
+    # a cyclic 5-entrant game (a mixed equilibrium); every bootstrap replicate's certified
+    # batch answer is the mix the linear program finds for that replicate alone
+    from balance.analysis.equilibria import _Replicates
+    from balance.matrix_game import solve_batch
+
+    rows = []
+    for i in range(5):
+        for j in range(5):
+            if i != j:
+                p = 0.5 + (0.2 if (j - i) % 5 in (1, 2) else -0.2) + 0.01 * (i - j)
+                rows.append({"a": f"s{i}", "b": f"s{j}", "n": 400, "a_wins": round(400 * p),
+                             "b_wins": 400 - round(400 * p), "draws": 0})
+    replicates = _Replicates(pd.DataFrame(rows))
+    rng = np.random.default_rng(5)
+    games = np.stack([replicates.payoff(rng) for _ in range(100)])
+    together = solve_batch(games, "sealed").attack
+    alone = np.array([stats.symmetric_nash(g)[0] for g in games])
+    assert np.abs(together - alone).max() < 1e-6
+    assert (np.count_nonzero(alone > 0.01, axis=1) > 1).all()  # mixed: not only saddles
+
+
 def test_domination_margin_rock_paper_scissors_none():
     rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], float)
     assert all(stats.domination_margin(rps, i) <= 1e-9 for i in range(3))

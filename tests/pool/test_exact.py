@@ -13,8 +13,8 @@ from scipy.optimize import linprog
 
 import balance
 from balance.errors import IntractableError
+from balance.matrix_game import _linprog, solve_informed, solve_sealed
 from balance.rulesets.pool import exact
-from balance.rulesets.pool.matrix_game import _linprog, solve_informed, solve_sealed
 from balance.rulesets.pool.rules import Combatant, Rules
 
 POOL = balance.get("pool")

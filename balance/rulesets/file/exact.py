@@ -492,7 +492,7 @@ def _sealed(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games where both choose at once: 2x2 in closed form, larger by a linear program."""
     if m.shape[1:] == (2, 2):
         return _two_by_two(m)
-    from ..pool.matrix_game import solve_batch
+    from ...matrix_game import solve_batch
 
     solution = solve_batch(m, "sealed")
     return solution.value, solution.attack, solution.defence

@@ -26,7 +26,7 @@ aid held and the target's full defence in the lead); the actor's side bids ``a``
 (0..its pool), the target's side ``d``.  ``M[a, d]`` is side A's expected value of the
 successor states, over the randomiser's dice if any.  Under ``bid_protocol="sealed"`` the
 exchange is the matrix game ``M`` (saddle points by array operations, the rest by a
-certified simplex, ``scipy.optimize.linprog`` as the fallback; :mod:`.matrix_game`); under
+certified simplex, ``scipy.optimize.linprog`` as the fallback; :mod:`balance.matrix_game`); under
 the informed protocols it is max-min (the attacker bids first) or min-max.  The attacking
 side picks the row: side A maximises, side B minimises.
 
@@ -84,11 +84,11 @@ import numpy as np
 
 from ...errors import IntractableError
 from ...language import names_used, total
+from ...matrix_game import solve_batch
 from ...outcomes import Probabilities
 from ..house import HouseRules
 from . import exact_turns as turns_
 from .language import house_rules, rolls, static_value
-from .matrix_game import solve_batch
 from .rules import (
     Combatant,
     Profile,

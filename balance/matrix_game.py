@@ -1,7 +1,9 @@
-"""Zero-sum matrix games: the value and optimal strategies of one exchange.
+"""Zero-sum matrix games: the value and optimal strategies, one game or a stack at once.
 
-The row player (the attacker's side, which maximises) picks row ``a``, the column player
-(the defender's side) column ``d``; ``M[a, d]`` is the row player's payoff.
+The row player (in pool's exchanges the attacker's side, which maximises) picks row ``a``,
+the column player (the defender's side) column ``d``; ``M[a, d]`` is the row player's
+payoff.  Pool's exact solver solves its exchanges here, and the analyses their small games
+(the metagame's bootstrap replicates, the values of best play's payoff matrices).
 
 Three solvers, fastest first, each checked by a certificate:
 
