@@ -321,23 +321,19 @@ def domination_margin(payoff: np.ndarray, row: int) -> float:
 
     The largest ``eps`` such that some mixture ``y`` of the other rows gains at least
     ``eps`` more than ``row`` against every column; ``eps > 0`` means dominated.
+
+    That largest ``eps`` is the value of the zero-sum game in which the other rows play
+    against the columns with payoff ``payoff[other] - payoff[row]``: solved by
+    :func:`balance.matrix_game.solve_sealed` (a saddle point or a simplex, certified
+    optimal; a linear program only if the certificate fails).
     """
-    from scipy.optimize import linprog
+    from .matrix_game import solve_sealed
 
     a = np.asarray(payoff, float)
     others = [i for i in range(len(a)) if i != row]
     if not others:
         return float("-inf")
-    b = a[others]
-    k, m = b.shape
-    c = np.zeros(k + 1)
-    c[-1] = -1
-    a_ub = np.hstack([-b.T, np.ones((m, 1))])
-    b_ub = -a[row]
-    a_eq = np.hstack([np.ones((1, k)), np.zeros((1, 1))])
-    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * k + [(None, None)], method="highs")
-    return float(res.x[-1]) if res.success else float("nan")
+    return solve_sealed(a[others] - a[row][None, :]).value
 
 
 def dominated_by_mix(payoff: np.ndarray, row: int) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
-from ..matrix_game import solve_batch
+from ..matrix_game import solve_batch, solve_sealed
 from .scores import score_matrix
 
 __all__ = ["dominated", "metagame"]
@@ -93,11 +93,12 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
     """The symmetric Nash equilibrium over entrants, with its uncertainty.
 
     The game: both players pick an entrant; the payoff is the seat-averaged expected score
-    minus 0.5.  The equilibrium mix is solved by linear programming; its uncertainty comes
-    from a parametric bootstrap of every pair's counts (``resamples`` replicates), whose
-    games are solved together (:func:`balance.matrix_game.solve_batch`: a saddle point or a
-    simplex, each answer certified optimal, else a linear program).  An
-    exact run's table (``n = 0``) has no sampling uncertainty: its interval is the weight.
+    minus 0.5.  The equilibrium mix is a certified solution of that matrix game
+    (:mod:`balance.matrix_game`: a saddle point or a simplex whose answer is proved
+    optimal, a linear program only if the proof fails); its uncertainty comes from a
+    parametric bootstrap of every pair's counts (``resamples`` replicates), whose games
+    are solved together the same way.  An exact run's table (``n = 0``) has no sampling
+    uncertainty: its interval is the weight.
 
     Returns
     -------
@@ -110,7 +111,7 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
     if key is not None and key in _MADE:
         return _MADE[key].copy()
     names, payoff = _payoff(table)
-    weight, _ = stats.symmetric_nash(payoff)
+    weight = solve_sealed(payoff).attack  # certified; a linear program only as a fallback
     if _exact(table):
         resamples = 0
     rng = np.random.default_rng(seed)

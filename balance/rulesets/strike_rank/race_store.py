@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -64,18 +65,30 @@ def forget() -> None:
     _STATE.update(path=None, tables=None)
 
 
+def _shown(value: Any) -> Any:
+    """``value`` as canonical JSON data: each dataclass by all its fields."""
+    if hasattr(value, "__dataclass_fields__"):
+        try:
+            return _shown_dataclass(value)
+        except TypeError:  # not hashable: shown afresh
+            return _shown_dataclass.__wrapped__(value)
+    if isinstance(value, tuple | list):
+        return [_shown(v) for v in value]
+    return plain(value)
+
+
+@lru_cache(maxsize=1024)
+def _shown_dataclass(value: Any) -> dict[str, Any]:
+    """One frozen dataclass (rules, a combatant) shown once: a round robin's keys share
+    them (the answer is only read)."""
+    return {"__class__": type(value).__name__,
+            **{name: _shown(getattr(value, name)) for name in value.__dataclass_fields__}}
+
+
 def key_of(args: tuple[Any, ...]) -> str:
     """The key of a :func:`.race.race_scores` call: a hash of its arguments' canonical JSON
     (each dataclass by all its fields, sorted)."""
-    def shown(value: Any) -> Any:
-        if hasattr(value, "__dataclass_fields__"):
-            return {"__class__": type(value).__name__,
-                    **{name: shown(getattr(value, name)) for name in value.__dataclass_fields__}}
-        if isinstance(value, tuple | list):
-            return [shown(v) for v in value]
-        return plain(value)
-
-    text = json.dumps(shown(args), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+    text = json.dumps(_shown(args), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
     return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
 
