@@ -145,3 +145,28 @@ def test_the_race_model_reads_style_mix() -> None:
     loose = scores(RS.rules(), mixed)
     assert all(x > y for row_l, row_o in zip(loose, one, strict=True)
                for x, y in zip(row_l, row_o, strict=True))
+
+
+@pytest.mark.parametrize("field_, value", [
+    ("attack_policy", "swing"), ("hold_policy", "react"), ("when_disarmed", "fight_unarmed"),
+    ("target_policy", "weakest"), ("knockout", True)])
+def test_fields_the_race_model_does_not_read_share_its_races(field_: str, value: object
+                                                             ) -> None:
+    # best play's profiles that differ only in a field the model never reads are answered
+    # from one model: the shared answer equals a model built on the changed fighter itself
+    import dataclasses
+
+    from balance.rulesets.strike_rank import race
+    from balance.rulesets.strike_rank.policy import _race_keys, _start
+
+    rules = RS.Rules()
+    a, b = RS.presets["gladiator"], RS.presets["knight"]
+    ps, sits = _start(rules, (a,), (b,))
+    (_, _, key), = [k for k in _race_keys(ps, sits) if k[0] == 0]
+    changed = dataclasses.replace(a, **{field_: value})
+    assert race.as_read(changed) == a and changed != a
+    _, _, _, slots, s, inc, types0, types1, ranged, fixed = key
+    model = race._Model(rules, changed, b, s, inc, ranged, fixed)  # no sharing
+    own = tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), {}) for t1 in types1)
+                for t0 in types0)
+    assert race.race_scores(rules, changed, *key[2:]) == own

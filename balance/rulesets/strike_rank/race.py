@@ -46,6 +46,7 @@ playing any fixed type against the target's best answer to it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -915,6 +916,10 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     key = (rules, c0, c1, slots, sits, incoming, types0, types1, ranged, fixed)
     if key in _ADOPTED:
         return _ADOPTED[key]
+    read0, read1 = as_read(c0), as_read(c1)
+    if (read0, read1) != (c0, c1):  # the same race as the fighters the model reads
+        return race_scores(rules, read0, read1, slots, sits, incoming, types0, types1, ranged,
+                           fixed)
     stored = race_store.key_of(key)
     found = race_store.load(stored)
     if found is not None:
@@ -925,6 +930,27 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
                          for t1 in types1) for t0 in types0)
     race_store.save(stored, scores)
     return scores
+
+
+UNREAD = ("attack_policy", "hold_policy", "when_disarmed", "target_policy", "knockout")
+"""Combatant fields the model never reads (the attack types come as arguments; holds,
+disarms, targets and knock-outs are left out): best play's profiles that differ only in
+them share one model and its races."""
+
+
+@lru_cache(maxsize=4096)
+def as_read(c: Combatant) -> Combatant:
+    """``c`` with every :data:`UNREAD` field at its default: the fighter as the model sees
+    it."""
+    defaults = _unread_defaults()
+    if all(getattr(c, name) == value for name, value in defaults.items()):
+        return c
+    return dataclasses.replace(c, **defaults)
+
+
+@lru_cache(maxsize=1)
+def _unread_defaults() -> dict[str, Any]:
+    return {f.name: f.default for f in dataclasses.fields(Combatant) if f.name in UNREAD}
 
 
 ADOPTED_MAX = 4096
@@ -942,6 +968,7 @@ def adopt(tables: dict[tuple[object, ...], tuple[tuple[float, ...], ...]]) -> No
 def clear_caches() -> None:
     """Forget every model, score table and adopted table, and zero the counts."""
     _model.cache_clear()
+    as_read.cache_clear()
     _direction.cache_clear()
     _strike_ranks.cache_clear()
     _wound.cache_clear()
