@@ -367,8 +367,14 @@ def _best_pairs_together(ruleset: str, allow_import: bool,
 def _map_together(tasks: Sequence[tuple[Any, ...]], workers: int | None,
                   progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
     """``_best_pair``'s rows of the tasks, :data:`TOGETHER` pairs to a task in lockstep
-    (:func:`_best_pairs_together`), here or in ``workers`` processes, in task order."""
-    groups = [tasks[i:i + TOGETHER] for i in range(0, len(tasks), TOGETHER)]
+    (:func:`_best_pairs_together`), here or in ``workers`` processes, in task order.
+
+    A pair and the same pair with the seats swapped go into one task (:func:`_seatings`):
+    they ask a ruleset's per-matchup set-up for the same things (strike-rank's race
+    model), which a process computes once.  A pair's row does not depend on its task."""
+    order = _seatings(tasks)
+    ordered = [tasks[i] for i in order]
+    groups = [ordered[i:i + TOGETHER] for i in range(0, len(ordered), TOGETHER)]
     jobs = [(*group[0][:2], [task[2:7] for task in group], group[0][7]) for group in groups]
     rows: list[list[dict[str, Any]] | None] = [None] * len(jobs)
     done = 0
@@ -396,7 +402,22 @@ def _map_together(tasks: Sequence[tuple[Any, ...]], workers: int | None,
             futures = {pool.submit(_best_pairs_together, *job): i for i, job in enumerate(jobs)}
             for future in cf.as_completed(futures):
                 finished(futures[future], future.result())
-    return [row for found in rows if found is not None for row in found]
+    out: list[dict[str, Any]] = [{}] * len(tasks)
+    for i, row in zip(order, (row for found in rows if found is not None for row in found),
+                      strict=True):
+        out[i] = row
+    return out
+
+
+def _seatings(tasks: Sequence[tuple[Any, ...]]) -> list[int]:
+    """The tasks' indices with each pair next to its swapped seating (``(a, b)`` then
+    ``(b, a)``, in the order the first appears; mirror matches last), so that an even task
+    size never splits them."""
+    first: dict[frozenset[str], int] = {}
+    for i, task in enumerate(tasks):
+        first.setdefault(frozenset(task[2:4]), i)
+    return sorted(range(len(tasks)), key=lambda i: (tasks[i][2] == tasks[i][3],
+                                                    first[frozenset(tasks[i][2:4])], i))
 
 
 def _map_pairs(tasks: Sequence[tuple[Any, ...]], workers: int | None,

@@ -306,6 +306,20 @@ def test_best_pairs_in_lockstep_are_each_pair_alone(monkeypatch):
         assert {k: v for k, v in alone.items() if k not in timings} == \
             {k: v for k, v in row.items() if k not in timings}, (row["a"], row["b"])
     assert (together["cpu_s"] > 0).all()
+    assert list(zip(together["a"], together["b"], strict=True)) == [
+        (a, b) for a in names for b in names]  # the table in pair order, whatever the tasks
+
+
+def test_a_pair_and_its_swapped_seating_share_a_task():
+    from balance.analysis.matchups import _seatings
+
+    names = ["a", "b", "c"]
+    tasks = [("ruleset", False, x, y) for x in names for y in names]
+    order = _seatings(tasks)
+    assert sorted(order) == list(range(9))
+    seated = [tasks[i][2:4] for i in order]
+    assert seated == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b"),
+                      ("a", "a"), ("b", "b"), ("c", "c")]
 
 
 def test_together_keeps_each_computations_answer_and_error(monkeypatch):
