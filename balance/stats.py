@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -265,6 +266,22 @@ def bradley_terry(wins: np.ndarray, *, prior: float = 0.0, iterations: int = 10_
         and their covariance from the observed information, on the sum-zero subspace.
     """
     w = np.asarray(wins, float) + prior * (1 - np.eye(len(wins)))
+    key = (w.shape, w.tobytes(), iterations, tol)
+    if key not in _BT_MADE:
+        while len(_BT_MADE) >= 8:
+            _BT_MADE.pop(next(iter(_BT_MADE)))
+        _BT_MADE[key] = _bradley_terry(w, iterations, tol)
+    theta, cov = _BT_MADE[key]
+    return theta.copy(), cov.copy()
+
+
+_BT_MADE: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+"""The last few fits by their wins: a command that prints a round robin and its verdict
+fits the same table twice, and the iteration to 1e-12 is not free."""
+
+
+def _bradley_terry(w: np.ndarray, iterations: int, tol: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
     games = w + w.T
     k = len(w)
     p = np.ones(k)

@@ -93,25 +93,28 @@ def pair_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFram
     names = list(dict.fromkeys([*table["a"], *table["b"]]))
     exact = bool((table["n"] == 0).all())
     z = z_value(confidence)
+    rows_of: dict[tuple[Any, Any], list[int]] = {}  # each ordered pair's rows, in order
+    for k, pair in enumerate(zip(table["a"], table["b"], strict=True)):
+        rows_of.setdefault(pair, []).append(k)
+    column = _columns(table, exact)
     rows = []
     for i in names:
         for j in names:
             if i == j:
                 continue
-            as_a = table[(table["a"] == i) & (table["b"] == j)]
-            as_b = table[(table["a"] == j) & (table["b"] == i)]
+            as_a, as_b = rows_of.get((i, j), []), rows_of.get((j, i), [])
             if exact:
-                parts = [*(as_a["a_win"] + 0.5 * as_a["draw"]),
-                         *(as_b["b_win"] + 0.5 * as_b["draw"])]
+                parts = [*(column["a_win"][as_a] + 0.5 * column["draw"][as_a]),
+                         *(column["b_win"][as_b] + 0.5 * column["draw"][as_b])]
                 if not parts:
                     continue
                 score = float(np.mean(parts))
                 rows.append({"entrant": i, "opponent": j, "score": score, "score_low": score,
                              "score_high": score, "n": 0})
                 continue
-            wins = float(_count(as_a, "a_win").sum() + _count(as_b, "b_win").sum())
-            draws = float(_count(as_a, "draw").sum() + _count(as_b, "draw").sum())
-            n = float(as_a["n"].sum() + as_b["n"].sum())
+            wins = float(column["a_win"][as_a].sum() + column["b_win"][as_b].sum())
+            draws = float(column["draw"][as_a].sum() + column["draw"][as_b].sum())
+            n = float(column["n"][as_a].sum() + column["n"][as_b].sum())
             if n == 0:
                 continue
             score, low, high = _score_interval(wins, draws, n, z)
@@ -119,6 +122,18 @@ def pair_scores(table: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFram
                          "score_low": float(low), "score_high": float(high), "n": int(n)})
     return pd.DataFrame(rows, columns=["entrant", "opponent", "score", "score_low",
                                        "score_high", "n"])
+
+
+def _columns(table: pd.DataFrame, exact: bool) -> dict[str, np.ndarray]:
+    """The columns :func:`pair_scores` reads, as float arrays: an exact table's rates, else
+    fights and the count of each end (:func:`_count`)."""
+    out = {"n": table["n"].to_numpy(float)}
+    for rate in ("a_win", "b_win", "draw"):
+        if exact:
+            out[rate] = table[rate].to_numpy(float) if rate in table else np.zeros(len(table))
+        else:
+            out[rate] = _count(table, rate).to_numpy(float)
+    return out
 
 
 def _score_interval(wins: Any, draws: Any, n: Any, z: float) -> tuple[Any, Any, Any]:

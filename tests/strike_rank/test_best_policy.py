@@ -141,7 +141,8 @@ def test_the_race_model_reads_style_mix() -> None:
                            ranged=2)
     mixed = "archer,second_style=skirmisher,second_skill=25"
     one = scores(RS.rules(style_mix="per_fight"), mixed)
-    assert one == scores(RS.rules(), "archer,style=skirmisher,skill=25")
+    assert np.allclose(one, scores(RS.rules(), "archer,style=skirmisher,skill=25"),
+                       rtol=0, atol=1e-12)  # the same chain, perhaps seen from the other side
     loose = scores(RS.rules(), mixed)
     assert all(x > y for row_l, row_o in zip(loose, one, strict=True)
                for x, y in zip(row_l, row_o, strict=True))
@@ -170,3 +171,26 @@ def test_fields_the_race_model_does_not_read_share_its_races(field_: str, value:
     own = tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), {}) for t1 in types1)
                 for t0 in types0)
     assert race.race_scores(rules, changed, *key[2:]) == own
+
+
+@pytest.mark.parametrize("a, b", [("gladiator", "knight"), ("archer", "skirmisher"),
+                                  ("berserker", "footpad")])
+def test_a_race_and_its_mirror_are_one_zero_sum_game(a: str, b: str) -> None:
+    # only one orientation is computed; each side's table, built on its own chain, is the
+    # other's 1 - transpose to rounding (double precision: a tie between types stays a tie)
+    from balance.rulesets.strike_rank import race
+    from balance.rulesets.strike_rank.policy import _race_keys, _start
+
+    rules = RS.Rules()
+    ps, sits = _start(rules, (RS.presets[a],), (RS.presets[b],))
+    keys = [key for _, _, key in _race_keys(ps, sits)]
+    assert len(keys) == 2
+    tables = [np.array(race.race_scores(*key)) for key in keys]
+    assert np.array_equal(tables[1], 1.0 - tables[0].T) or \
+        np.array_equal(tables[0], 1.0 - tables[1].T)  # one is derived from the other
+    for key, table in zip(keys, tables, strict=True):
+        rules_, c0, c1, slots, s, inc, types0, types1, ranged, fixed = key
+        model = race._Model(rules_, c0, c1, s, inc, ranged, fixed)  # its own chain
+        own = [[model.score(t0, t1, model.firsts(slots, t0, t1), {}) for t1 in types1]
+               for t0 in types0]
+        assert np.allclose(own, table, rtol=0, atol=1e-12)

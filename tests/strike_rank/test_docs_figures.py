@@ -157,7 +157,7 @@ def test_quoted_figure_is_reproduced(fragment: str, compute: Callable[[], list[S
 
 def test_quoted_choices_of_the_attack_type() -> None:
     """The types the attack-choice section says ``best`` picks, and its count over the
-    preset duels: thrust in 280 of the 342 where the weapon can thrust."""
+    preset duels: thrust in 277 of the 342 where the weapon can thrust."""
     rs = StrikeRank()
     rules = rs.rules()
     chosen = {(a, b): matchup_setup(rules, rs.side(a), rs.side(b))[2][0][1][0]
@@ -172,8 +172,9 @@ def test_quoted_choices_of_the_attack_type() -> None:
     assert thrust > duels / 2, say  # "most"
     assert f"in most preset duels ({thrust} of the {duels} where the weapon can thrust)" in TEXT, say
     assert f"swings or blows in the other {duels - thrust}" in TEXT, say
-    # the count the docstring gives (the Archer swings more since its buckler is strapped, +0)
-    assert (thrust, duels) == (280, 342), say
+    # the count the docstring gives (the Archer swings more since its buckler is strapped, +0;
+    # 280 until the race model moved to double precision, which decides near-ties alike)
+    assert (thrust, duels) == (277, 342), say
 
 
 def test_derived_figures() -> None:

@@ -418,6 +418,38 @@ class _Plan:
                      None if self.riposte is None else t(self.riposte), self.shield)
 
 
+@dataclass(frozen=True)
+class _Fused:
+    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies, the defender's axis
+    known: for each hit kind the chance of going out (the plan's, plus every shift's share
+    that passes the defender's capacity) as one flat grid, read by a matrix product, and
+    each shift's grid cut to the states it moves without passing it."""
+
+    hits: tuple[tuple[int, np.ndarray, tuple[tuple[int, np.ndarray], ...]], ...]
+    misses: tuple[tuple[int, np.ndarray], ...]
+    riposte: np.ndarray | None
+    shield: bool
+
+    @classmethod
+    def of(cls, plan: _Plan, di: int) -> _Fused:
+        hits = []
+        for extra, out_grid, shifts in plan.hits:
+            n = out_grid.shape[di]
+            out_all = out_grid.copy()
+            moves = []
+            for x, g in shifts:
+                if x >= n:
+                    out_all += g
+                    continue
+                if x > 0:  # the defender's last x states pass its capacity
+                    passing = (slice(n - x, None), slice(None))[::1 if di == 0 else -1]
+                    out_all[passing] += g[passing]
+                kept = (slice(None, n - x), slice(None))[::1 if di == 0 else -1]
+                moves.append((x, np.ascontiguousarray(g[kept])))
+            hits.append((extra, out_all.ravel(), tuple(moves)))
+        return cls(tuple(hits), plan.misses, plan.riposte, plan.shield)
+
+
 class _Direction:
     """What one fighter's attacks (and shots) on another are, whatever the pair of attack
     types and whichever of the two is fighter 0 of a race: the attacks by flag states,
@@ -555,7 +587,7 @@ class _Round:
         return sum(branches.values()), out  # type: ignore[return-value]
 
     def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
-             shot: bool, dtype: np.dtype[Any]) -> _Plan:
+             shot: bool, dtype: np.dtype[Any]) -> _Fused:
         """The grids of one attack (or shot) of ``ai`` on a defender who has made ``count``
         defences this round, made once."""
         key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
@@ -565,7 +597,8 @@ class _Round:
                 table = (self.shot_table(ai, count, clone) if shot
                          else self.attack_table(ai, own_d, count, no_parry, clone))
                 plans[made] = self._plan(ai, table, clone, damage, dtype)
-            self.cache[key] = plans[made] if ai == 0 else plans[made].transposed()
+            self.cache[key] = _Fused.of(plans[made] if ai == 0 else plans[made].transposed(),
+                                        1 - ai)
         return self.cache[key]  # type: ignore[return-value]
 
     def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
@@ -619,14 +652,21 @@ class _Round:
 
         def add(extra: int, W: np.ndarray) -> None:
             key = (counts[0] + extra * (di == 0), counts[1] + extra * (di == 1))
-            into[key] = into[key] + W if key in into else W
+            if key in into:  # every array put here is this round's own: added in place
+                into[key] += W
+            else:
+                into[key] = W
 
-        # hits: wound points moved along the defender's axis
-        for extra, out_grid, shifts in plan.hits:
-            out[:, di] += _sum(V * out_grid, axis=(1, 2))
+        # hits: wound points moved along the defender's axis, what passes its capacity out
+        flat = V.reshape(V.shape[0], -1)
+        for extra, out_all, moves in plan.hits:
+            out[:, di] += flat @ out_all
             moved = np.zeros_like(V)
-            for x, g in shifts:
-                self.shift(V * g, di, x, moved, out)
+            for x, g in moves:
+                if di == 0:
+                    moved[:, x:, :] += V[:, :V.shape[1] - x, :] * g
+                else:
+                    moved[:, :, x:] += V[:, :, :V.shape[2] - x] * g
             add(extra, moved)
         # misses that cost one or two defences
         for extra, g in plan.misses:
@@ -642,24 +682,6 @@ class _Round:
         one = (counts[0] + (di == 0), counts[1] + (di == 1))
         self.exchange(W, di, one, depth + 1, d.p.riposte_damage + self.damage_bonus(di),
                       plan.shield, False, attacked, out, into)
-
-    @staticmethod
-    def shift(W: np.ndarray, di: int, x: int, into: np.ndarray, out: np.ndarray) -> None:
-        """Add ``W`` to ``into`` with fighter ``di``'s points raised by ``x``; what passes
-        its capacity goes out."""
-        n = W.shape[1 + di]
-        if x == 0:  # nothing passes (the sum of no values would add 0 to ``out``)
-            into += W
-            return
-        if x >= n:
-            out[:, di] += _sum(W, axis=(1, 2))
-            return
-        if di == 0:
-            into[:, x:, :] += W[:, :n - x, :]
-            out[:, 0] += _sum(W[:, n - x:, :], axis=(1, 2))
-        else:
-            into[:, :, x:] += W[:, :, :n - x]
-            out[:, 1] += _sum(W[:, :, n - x:], axis=(1, 2))
 
 
 # --- who acts first ---------------------------------------------------------------------------
@@ -854,10 +876,9 @@ class _Model:
             start[0] = 1.0
         rounds = rules.max_rounds - self.ranged
         if size <= MATRIX_STATES:
-            basis = np.eye(size, dtype=np.float32).reshape(size, n0, n1)
+            basis = np.eye(size).reshape(size, n0, n1)  # double: ties stay ties
             (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
-            m0, m1 = m0.reshape(size, size).astype(float), m1.reshape(size, size).astype(float)
-            o0, o1 = o0.astype(float), o1.astype(float)
+            m0, m1 = m0.reshape(size, size), m1.reshape(size, size)
             v = start
             for rnd in range(rounds):
                 p = firsts[min(rnd, len(firsts) - 1)]
@@ -911,7 +932,11 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
 
     Computed once per model (:class:`_Model`): the same pair with other slots reuses every
     race whose chances of acting first are the same (all of them unless the slot decides
-    a tie).
+    a tie).  A race is a zero-sum game of its two fighters, so of a call and its mirror
+    (the fighters and every argument swapped) only one is computed, the one facing the
+    way :func:`_facing` sorts first: the other's scores are ``1 -`` its
+    transpose, which is what the mirror's own chain gives (to rounding: the chain is in
+    double precision, so a tie between types is a tie on both sides).
     """
     key = (rules, c0, c1, slots, sits, incoming, types0, types1, ranged, fixed)
     if key in _ADOPTED:
@@ -920,6 +945,12 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     if (read0, read1) != (c0, c1):  # the same race as the fighters the model reads
         return race_scores(rules, read0, read1, slots, sits, incoming, types0, types1, ranged,
                            fixed)
+    mirror = (rules, c1, c0, slots[::-1], sits[::-1], incoming[::-1], types1, types0, ranged,
+              fixed)
+    if _facing(mirror) < _facing(key):  # the same races seen from the other side
+        other = race_scores(*mirror)
+        return tuple(tuple(1.0 - other[b][a] for b in range(len(types1)))
+                     for a in range(len(types0)))
     stored = race_store.key_of(key)
     found = race_store.load(stored)
     if found is not None:
@@ -930,6 +961,12 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
                          for t1 in types1) for t0 in types0)
     race_store.save(stored, scores)
     return scores
+
+
+def _facing(key: tuple[Any, ...]) -> str:
+    """Which way round a race is computed: the key of its arguments but the slots (so a
+    matchup and the same with the seats swapped face one way and share the model)."""
+    return race_store.key_of(key[:3] + key[4:])
 
 
 UNREAD = ("attack_policy", "hold_policy", "when_disarmed", "target_policy", "knockout")
