@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...batching import Segment, SegmentedRng
+from ...batching import Lanes, Segment, SegmentedRng
 from ...dice import expand, sum_table
 from ...language import fire, names_used, total
 from ...outcomes import Outcomes
@@ -709,8 +709,18 @@ class _General:
         return self.out_cause == STANDING
 
     # --- rolling: every draw for live fights ``fight``, from their segments' streams -----
-    def d6(self, fight: np.ndarray) -> np.ndarray:
-        return self.srng.integers(1, 7, self.seg[fight], dtype=np.int8)
+    def lanes(self, fight: np.ndarray) -> Lanes | np.ndarray:
+        """The lanes of live fights ``fight`` for several draws (:class:`Lanes`)."""
+        return self.seg[fight] if self.single else self.srng.lanes(self.seg[fight])
+
+    def live_lanes(self) -> Lanes | np.ndarray:
+        """The lanes of every live fight: ``seg`` stays in segment order (fights are laid
+        out segment by segment, and compaction keeps their order), so no sort."""
+        return self.seg if self.single else Lanes.ascending(self.seg, len(self.srng))
+
+    def d6(self, fight: np.ndarray, lanes: Lanes | np.ndarray | None = None) -> np.ndarray:
+        return self.srng.integers(1, 7, self.seg[fight] if lanes is None else lanes,
+                                  dtype=np.int8)
 
     def two_d6(self, fight: np.ndarray) -> np.ndarray:
         return ROLL_2D6[self.srng.integers(0, 36, self.seg[fight], dtype=np.uint8)]
@@ -815,8 +825,7 @@ class _General:
         self.duel = n_slots == 2
         if actors is not None:
             rolls &= np.take(actors.ravel(), np.take(setup.side, attacker) * n_live + fights)
-        code = self.srng.codes(self.n_codes, np.tile(self.seg, n_entries)).reshape(n_entries,
-                                                                                 n_live)
+        code = self.srng.codes(self.n_codes, self.live_lanes(), rows=n_entries)
         roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
         if divert_allowed and (setup.divert_policy.any() or self.any_forced_diversion):
@@ -903,8 +912,7 @@ class _General:
             return self.srng.random(np.zeros(int(np.prod(shape)), np.intp)).reshape(shape)
         lanes = np.flatnonzero(drawing[self.seg])
         out = np.ones(shape)
-        out[:, lanes] = self.srng.random(np.tile(self.seg[lanes], shape[0])).reshape(
-            shape[0], lanes.size)
+        out[:, lanes] = self.srng.draw(self.seg[lanes], lambda g, c: g.random(c), rows=shape[0])
         return out
 
     def mark(self, effect: str, slot: np.ndarray, fight: np.ndarray) -> None:
@@ -1255,11 +1263,12 @@ class _General:
             table_damage = np.zeros(flat_health.size, np.int32)
             fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
                 self.strokes.arrays())
+            lanes = self.lanes(fight)
             die = np.where(maximum, self.rules.damage_die,
-                           self.srng.integers(1, self.rules.damage_die + 1, self.seg[fight]))
+                           self.srng.integers(1, self.rules.damage_die + 1, lanes))
             flat_struck = target_ * n_live + fight
             dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
-                                self.d6(fight), deflectable & ~self_inflicted)
+                                self.d6(fight, lanes), deflectable & ~self_inflicted)
             cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
