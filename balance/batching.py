@@ -141,6 +141,10 @@ class SegmentedRng:
         self.generators = list(generators)
         self.bits = [g.bit_generator for g in self.generators]
         self.single = len(self.generators) == 1
+        # bound once: a batch draws from each segment many times a round
+        self._integers = [g.integers for g in self.generators]
+        self._random = [g.random for g in self.generators]
+        self._raw = [b.random_raw for b in self.bits]
 
     @classmethod
     def of(cls, segments: Sequence[Segment], entropy: int) -> SegmentedRng:
@@ -197,12 +201,12 @@ class SegmentedRng:
             return self.generators[0].random(_size(seg))
         lanes = self.lanes(seg)
         out = np.empty(lanes.size)
-        gens = self.generators
+        random = self._random
         for s, lo, hi in lanes.runs:
             if hi - lo == 1:
-                out[lo] = gens[s].random()
+                out[lo] = random[s]()
             else:
-                out[lo:hi] = gens[s].random(hi - lo)
+                out[lo:hi] = random[s](hi - lo)
         return lanes.place(out)
 
     def integers(self, low: int, high: int, seg: np.ndarray | Lanes, dtype: Any = np.int64,
@@ -216,22 +220,49 @@ class SegmentedRng:
             return self.generators[0].integers(low, high, _size(seg), dtype=dtype)
         lanes = self.lanes(seg)
         out = np.empty(lanes.size, dtype)
-        gens = self.generators
+        integers = self._integers
         for s, lo, hi in lanes.runs:
             if hi - lo == 1:
-                out[lo] = gens[s].integers(low, high, dtype=dtype)
+                out[lo] = integers[s](low, high, None, dtype)
             else:
-                out[lo:hi] = gens[s].integers(low, high, hi - lo, dtype=dtype)
+                out[lo:hi] = integers[s](low, high, _Count(hi - lo), dtype)
         return lanes.place(out)
 
     def codes(self, k: int, seg: np.ndarray | Lanes, rows: int = 1) -> np.ndarray:
         """16-bit words exactly uniform on a multiple of ``k`` (:func:`balance.dice.codes_from_bits`),
         one per lane (``rows`` per lane as :meth:`draw`'s ``rows``)."""
-        return self.draw_bits(seg, lambda b, c: codes_from_bits(k, c, b), rows)
+        if self.single or not 1 <= k <= 1 << 16:  # (codes_from_bits refuses such a k)
+            return self.draw_bits(seg, lambda b, c: codes_from_bits(k, c, b), rows)
+        limit = (65536 // k) * k
+        lanes = self.lanes(seg)
+        out = np.empty((rows, lanes.size), np.uint16)
+        raw = self._raw
+        for s, lo, hi in lanes.runs:  # codes_from_bits, inline: words, then the redraws
+            count = rows * (hi - lo)
+            u = raw[s]((count + 3) // 4).view(np.uint16)[:count]
+            if limit < 65536:
+                bad = np.flatnonzero(u >= limit)
+                while bad.size:
+                    fresh = raw[s]((bad.size + 3) // 4).view(np.uint16)[:bad.size]
+                    u[bad] = fresh
+                    bad = bad[fresh >= limit]
+            out[:, lo:hi] = u.reshape(rows, hi - lo)
+        out = lanes.place(out, axis=1)
+        return out[0] if rows == 1 else out
 
     def raw(self, seg: np.ndarray | Lanes) -> np.ndarray:
         """One raw 64-bit word per lane."""
         return self.draw_bits(seg, lambda b, c: np.asarray(b.random_raw(c), np.uint64))
+
+
+class _Count(int):
+    """A draw's size that numpy's ``Generator.integers`` reads without ``np.prod``'s
+    conversion (it asks the size for its ``prod``): the same size, so the same numbers."""
+
+    __slots__ = ()
+
+    def prod(self, *args: Any, **kwargs: Any) -> int:
+        return int(self)
 
 
 def _size(seg: np.ndarray | Lanes) -> int:
