@@ -218,18 +218,24 @@ class Summary:
         """One flat record: rates, interval ends, counts and fight-length statistics.
         ``intervals``: the Wilson ``(low, high)`` of the A, B and draw rates, already
         computed (:func:`summary_rows`)."""
-        row: dict[str, Any] = {"n": self.n}
+        # the properties' numbers, each count summed once (a sweep makes a row a cell)
+        n, wins = self.n, self.tally.wins
+        row: dict[str, Any] = {"n": n}
         for outcome in (Winner.A, Winner.B, Winner.DRAW):
             name = OUTCOMES[outcome]
             low, high = self._ci(outcome) if intervals is None else intervals[outcome]
-            row[name] = self._rate(outcome)
+            row[name] = float(wins[outcome] / n) if n else float("nan")  # as _rate
             row[f"{name}_low"] = low
             row[f"{name}_high"] = high
         row["mean_rounds"] = self.mean_rounds
+        cdf = np.cumsum(self.tally.rounds)  # as rounds_quantile
         for q in (0.1, 0.5, 0.9):
-            row[f"rounds_q{int(q * 100)}"] = self.rounds_quantile(q)
-        for cause, share in self.cause_shares().items():
-            row[f"end_{cause}"] = share
+            row[f"rounds_q{int(q * 100)}"] = (
+                float(np.searchsorted(cdf, q * cdf[-1], side="left")) if cdf[-1] != 0
+                else float("nan"))
+        per_cause = self.tally.counts.sum(axis=0)  # as cause_shares
+        for cause, v in zip(self.tally.causes, per_cause, strict=True):
+            row[f"end_{cause}"] = float(v / n)
         for name in sorted(self.tally.extras):
             row[f"mean_{name}"] = self.extra_mean(name)
         return row
