@@ -31,7 +31,7 @@ from ..rulesets.base import Ruleset, Side
 if TYPE_CHECKING:  # the spec reads a [tune] table by expanding a one-cell grid of it
     from .spec import Axis, Spec
 
-__all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "place"]
+__all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "grid_of", "place"]
 
 
 @dataclass(frozen=True)
@@ -194,6 +194,13 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
         params = Table([(ax.field, v) for ax, v in pairs])
         cells.append(Cell(index, params, key, rules, sides[0][0], sides[1][0]))
     return tuple(cells)
+
+
+def grid_of(spec: Spec) -> str:
+    """What :func:`expand` reads of ``spec`` (its rules, sides, combine and axes), as text:
+    two specs with the same text expand to the same cells under the same ruleset object.
+    (``repr`` of the spec's frozen plain values keeps 1, 1.0 and True apart.)"""
+    return repr((spec.rules, spec.a, spec.b, spec.combine, spec.axes))
 
 
 def _side(rs: Ruleset, members: list[dict[str, Any]],

@@ -1205,7 +1205,8 @@ def _rehearse(plan: _Plan, work: _Work, record: Mapping[str, Any], allow_import:
     table of the run's shape and the record it is about to write."""
     table = _stand_in_table(plan, work)
     check_spec_plots(plan.spec, table)
-    readback.check(table, record, allow_import=allow_import)
+    readback.check(table, record, allow_import=allow_import,
+                   expanded=(plan.spec, plan.rs, plan.cells))
 
 
 def _stand_in_table(plan: _Plan, work: _Work) -> pd.DataFrame:
