@@ -241,7 +241,7 @@ class SegmentedRng:
             count = rows * (hi - lo)
             u = raw[s]((count + 3) // 4).view(np.uint16)[:count]
             if limit < 65536:
-                bad = np.flatnonzero(u >= limit)
+                bad = (u >= limit).nonzero()[0]
                 while bad.size:
                     fresh = raw[s]((bad.size + 3) // 4).view(np.uint16)[:bad.size]
                     u[bad] = fresh
