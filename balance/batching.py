@@ -104,6 +104,14 @@ class Lanes:
     @classmethod
     def ascending(cls, seg: np.ndarray, n_segments: int) -> Lanes:
         """The lanes of ``seg``, which must be in ascending segment order."""
+        if len(seg) <= 16:  # a few lanes (a table's events): cheaper read in Python
+            values = seg.tolist()
+            runs, start = [], 0
+            for i in range(1, len(values) + 1):
+                if i == len(values) or values[i] != values[start]:
+                    runs.append((values[start], start, i))
+                    start = i
+            return cls(len(values), runs, None)
         bounds = np.searchsorted(seg, np.arange(n_segments + 1))
         lo, hi = bounds[:-1], bounds[1:]
         drawn = np.flatnonzero(hi > lo)

@@ -484,8 +484,8 @@ class _Events:
 
     @classmethod
     def empty(cls) -> _Events:
-        z = np.zeros(0, np.int64)
-        return cls(z, z, z, z, z, z, z.astype(bool), z.astype(bool))
+        z, no = _NO_EVENTS  # empty arrays: nothing can be written into them
+        return cls(z, z, z, z, z, z, no, no)
 
     def __len__(self) -> int:
         return len(self.fight)
@@ -504,6 +504,18 @@ class _Events:
 
 _EVENT_FIELDS = ("fight", "roller", "foe", "advantage", "chain", "entry", "diverted",
                  "protected")
+_NO_EVENTS = (np.zeros(0, np.int64), np.zeros(0, bool))
+"""The fields of no events (every empty batch's: a round makes many)."""
+
+
+@functools.cache
+def _es_among(names: tuple[str, ...]) -> np.ndarray:
+    """bool by ES effect code (the last entry, code -1, False): whether the code is one of
+    ``names`` -- ``np.isin`` by one lookup."""
+    table = np.zeros(len(ES) + 1, bool)
+    table[[ES[name] for name in names]] = True
+    table.setflags(write=False)
+    return table
 
 
 @dataclass
@@ -1148,7 +1160,7 @@ class _General:
             self.set_hit(ev.entry[mask])
 
         def among(*names: str) -> np.ndarray:
-            return np.isin(effect, [ES[name] for name in names])
+            return _es_among(names)[effect]
 
         # Before the Devil knows your dead
         devil = effect == ES["devil"]
@@ -1325,7 +1337,8 @@ class _General:
             flat_struck = target_ * n_live + fight
             dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
                                 self.d6(fight, lanes), deflectable & ~self_inflicted)
-            cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
+            cancelled = (np.isin(flat_struck, nullified) if nullified.size
+                         else np.zeros(flat_struck.shape, bool)) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
             np.add.at(table_damage, flat_struck, dealt)
