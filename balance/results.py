@@ -84,8 +84,9 @@ class Tally:
         return Tally(self.causes, self.counts + other.counts, rounds, extras)
 
     def to_dict(self) -> dict[str, Any]:
+        kept = np.asarray(self.rounds).nonzero()[0]  # the histogram to its last fight
         return {"causes": list(self.causes), "counts": self.counts.tolist(),
-                "rounds": np.trim_zeros(self.rounds, "b").tolist(),
+                "rounds": self.rounds[:kept[-1] + 1 if kept.size else 0].tolist(),
                 "extras": {k: v.tolist() for k, v in sorted(self.extras.items())}}
 
     @classmethod

@@ -213,3 +213,24 @@ def test_code_edited_while_a_process_runs_shares_no_cache(tmp_path: Path,
     cell = type("Rules", (), {"__module__": "__a_notebook_cell__"})()
     assert store.code_hash(cell).startswith("unfiled-")
     assert store.code_hash(cell) != store.code_hash(cell)
+
+
+def test_unpack_reads_each_byte_as_four_codes_low_bits_first() -> None:
+    # unpack by a table lookup: the codes the shifts and masks give, for every byte value
+    from balance.experiments.store import unpack
+
+    good = np.array([b for b in range(256) if all((b >> s) & 3 < 3 for s in (0, 2, 4, 6))],
+                    np.uint8)
+    codes = unpack(good.tobytes(), 4 * len(good))
+    assert codes.dtype == np.uint8
+    assert np.array_equal(codes.reshape(-1, 4),
+                          np.stack([(good >> s) & 3 for s in (0, 2, 4, 6)], axis=1))
+    assert np.array_equal(unpack(good[:2].tobytes(), 7), codes[:7])
+    with pytest.raises(ValueError, match="a winner code above 2"):
+        unpack(bytes([0b11000000]), 4)
+
+
+def test_a_tallys_record_keeps_its_rounds_to_the_last_fight() -> None:
+    for rounds in ([0], [0, 0, 0], [0, 3, 0, 0], [1], [0, 0, 2], [5, 0, 1, 0]):
+        tally = Tally(("down",), np.zeros((3, 1), np.int64), np.array(rounds, np.int64))
+        assert tally.to_dict()["rounds"] == np.trim_zeros(np.array(rounds), "b").tolist()
