@@ -229,11 +229,12 @@ class SegmentedRng:
         lanes = self.lanes(seg)
         out = np.empty(lanes.size, dtype)
         integers = self._integers
+        a, b = _bounds(low, high)
         for s, lo, hi in lanes.runs:
             if hi - lo == 1:
-                out[lo] = integers[s](low, high, None, dtype)
+                out[lo] = integers[s](a, b, None, dtype)
             else:
-                out[lo:hi] = integers[s](low, high, _Count(hi - lo), dtype)
+                out[lo:hi] = integers[s](a, b, _Count(hi - lo), dtype)
         return lanes.place(out)
 
     def codes(self, k: int, seg: np.ndarray | Lanes, rows: int = 1) -> np.ndarray:
@@ -271,6 +272,15 @@ class _Count(int):
 
     def prod(self, *args: Any, **kwargs: Any) -> int:
         return int(self)
+
+
+def _bounds(low: Any, high: Any) -> tuple[Any, Any]:
+    """``low`` and ``high`` as the 0-d int64 arrays ``Generator.integers`` makes of them
+    (made once, not once a segment), or as given beyond int64."""
+    try:
+        return np.array(low, np.int64), np.array(high, np.int64)
+    except (OverflowError, TypeError, ValueError):
+        return low, high
 
 
 def _size(seg: np.ndarray | Lanes) -> int:
