@@ -151,8 +151,9 @@ class _Setup:
     @classmethod
     def stacked(cls, matchups: Sequence[tuple[Rules, Sequence[Combatant], Sequence[Combatant]]]
                 ) -> _Setup:
-        """:meth:`stack` of :meth:`group`, without the setups between: matchups under equal
-        rules and of one side size, each slot's row at ``s * n_slots + k``."""
+        """The setups of :meth:`group` as one, without making them: matchups under equal
+        rules and of one side size, every per-slot array holding matchup ``s``'s slot ``k``
+        at ``s * n_slots + k`` (the rules' tables the first's, the same for all)."""
         columns, tables, side = _slot_columns(matchups)
         rules = matchups[0][0]
         return cls._made(rules, side, columns, tables[id(rules)],
