@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import platform
 import time
 from collections.abc import Callable
@@ -47,16 +48,23 @@ def versions() -> dict[str, str]:
     """Versions of what the numbers depend on: balance, Python and the numerical libraries
     (numpy for the kernels, scipy for the solvers, pandas for the tables and analyses).
     Read from the installed package metadata, so nothing is imported for it."""
-    from importlib import metadata
-
     out = {"balance": __version__, "numpy": np.__version__}
     for name in ("scipy", "pandas"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "not installed"
+        out[name] = _installed(name)
     out["python"] = platform.python_version()
     return out
+
+
+@functools.cache
+def _installed(name: str) -> str:
+    """The installed version of package ``name`` (read once a process: the metadata scan
+    costs a millisecond or two, and a process runs the code it imported)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
 
 
 def duel(ruleset: str | Ruleset, a: Any, b: Any, /, *, rules: Any = None,

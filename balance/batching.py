@@ -48,7 +48,7 @@ import numpy as np
 from .dice import codes_from_bits
 from .random import stream
 
-__all__ = ["SEEDING", "Segment", "SegmentedRng", "pack"]
+__all__ = ["SEEDING", "Lanes", "Segment", "SegmentedRng", "pack"]
 
 SEEDING = 1
 """Version of the seeding scheme: how a chunk's stream is named and how kernels draw from it.
@@ -73,21 +73,86 @@ class Segment:
         return stream(entropy, *self.key, self.index)
 
 
+class Lanes:
+    """Where each segment's lanes sit in a draw: the segments with lanes (ascending), the
+    run ``[start, stop)`` of each among the lanes sorted by segment (stably), and the sort
+    (``None`` when the lanes already are in segment order).
+
+    Made once per ``seg`` array (:meth:`of`, or :meth:`ascending` for one a kernel keeps in
+    segment order), so a kernel drawing several times for the same lanes pays for it once.
+    """
+
+    __slots__ = ("order", "runs", "size")
+
+    def __init__(self, size: int, runs: list[tuple[int, int, int]],
+                 order: np.ndarray | None) -> None:
+        self.size = size
+        self.runs = runs
+        """``(segment, start, stop)`` of each segment with lanes, in segment order."""
+        self.order = order
+
+    @classmethod
+    def of(cls, seg: np.ndarray, n_segments: int) -> Lanes:
+        seg = np.asarray(seg)
+        if len(seg) < 2 or bool((seg[1:] >= seg[:-1]).all()):
+            return cls.ascending(seg, n_segments)
+        order = np.argsort(seg, kind="stable")
+        lanes = cls.ascending(seg[order], n_segments)
+        lanes.order = order
+        return lanes
+
+    @classmethod
+    def ascending(cls, seg: np.ndarray, n_segments: int) -> Lanes:
+        """The lanes of ``seg``, which must be in ascending segment order."""
+        if len(seg) <= 16:  # a few lanes (a table's events): cheaper read in Python
+            values = seg.tolist()
+            runs, start = [], 0
+            for i in range(1, len(values) + 1):
+                if i == len(values) or values[i] != values[start]:
+                    runs.append((values[start], start, i))
+                    start = i
+            return cls(len(values), runs, None)
+        bounds = np.searchsorted(seg, np.arange(n_segments + 1))
+        lo, hi = bounds[:-1], bounds[1:]
+        drawn = np.flatnonzero(hi > lo)
+        runs = list(zip(drawn.tolist(), lo[drawn].tolist(), hi[drawn].tolist(), strict=True))
+        return cls(len(seg), runs, None)
+
+    def place(self, out: np.ndarray, axis: int = 0) -> np.ndarray:
+        """``out`` filled in segment order along ``axis`` (0 or 1), put back in lane order."""
+        if self.order is None:
+            return out
+        placed = np.empty_like(out)
+        if axis == 0:
+            placed[self.order] = out
+        else:
+            placed[:, self.order] = out
+        return placed
+
+
 class SegmentedRng:
     """Random numbers for lanes of many segments, each lane's from its own segment's
     generator.
 
     Every method takes ``seg``, the segment id of each lane drawn for (an integer array, in
-    lane order), and returns one value (or one row) per lane.  Segment ``s``'s values are the
-    next ones of ``generators[s]``, in the order its lanes appear in ``seg``: so a segment's
-    lanes get the same numbers whatever other segments' lanes sit beside them.  A segment
-    with no lane in ``seg`` draws nothing.
+    lane order, or its :class:`Lanes`), and returns one value (or one row) per lane.
+    Segment ``s``'s values are the next ones of ``generators[s]``, in the order its lanes
+    appear in ``seg``: so a segment's lanes get the same numbers whatever other segments'
+    lanes sit beside them.  A segment with no lane in ``seg`` draws nothing.
+
+    A segment's draw is one call of its generator, as it makes alone (a lane's value when
+    the segment has one lane is the same call with no size, which numpy makes several times
+    faster and which draws the same number).
     """
 
     def __init__(self, generators: Sequence[np.random.Generator]) -> None:
         self.generators = list(generators)
         self.bits = [g.bit_generator for g in self.generators]
         self.single = len(self.generators) == 1
+        # bound once: a batch draws from each segment many times a round
+        self._integers = [g.integers for g in self.generators]
+        self._random = [g.random for g in self.generators]
+        self._raw = [b.random_raw for b in self.bits]
 
     @classmethod
     def of(cls, segments: Sequence[Segment], entropy: int) -> SegmentedRng:
@@ -96,58 +161,130 @@ class SegmentedRng:
     def __len__(self) -> int:
         return len(self.generators)
 
-    # -- the one primitive --------------------------------------------------------------------
-    def draw(self, seg: np.ndarray, make: Callable[[Any, int], np.ndarray]) -> np.ndarray:
-        """``make(source, count)`` for each segment with lanes in ``seg`` (``source`` its
-        Generator), stitched back into lane order along axis 0."""
-        if self.single:
-            return make(self.generators[0], len(seg))
-        return _stitch(seg, len(self.generators), lambda s, c: make(self.generators[s], c))
+    def lanes(self, seg: np.ndarray | Lanes) -> Lanes:
+        """The :class:`Lanes` of ``seg`` (made once, for several draws for the same lanes)."""
+        return seg if isinstance(seg, Lanes) else Lanes.of(seg, len(self.generators))
 
-    def draw_bits(self, seg: np.ndarray, make: Callable[[Any, int], np.ndarray]) -> np.ndarray:
+    # -- the one primitive --------------------------------------------------------------------
+    def draw(self, seg: np.ndarray | Lanes, make: Callable[[Any, int], np.ndarray],
+             rows: int = 1) -> np.ndarray:
+        """``make(source, count)`` for each segment with lanes in ``seg`` (``source`` its
+        Generator), stitched back into lane order along axis 0.  With ``rows`` above 1,
+        each segment draws ``rows`` values per lane at once, row-major: the result is
+        ``(rows, lanes)``, as ``make`` for ``np.tile(seg, rows)`` reshaped, without the
+        tiling."""
+        return self._draw(self.generators, seg, make, rows)
+
+    def draw_bits(self, seg: np.ndarray | Lanes, make: Callable[[Any, int], np.ndarray],
+                  rows: int = 1) -> np.ndarray:
         """As :meth:`draw`, with each segment's ``BitGenerator`` as the source."""
+        return self._draw(self.bits, seg, make, rows)
+
+    def _draw(self, sources: list[Any], seg: np.ndarray | Lanes,
+              make: Callable[[Any, int], np.ndarray], rows: int) -> np.ndarray:
+        n = _size(seg)
         if self.single:
-            return make(self.bits[0], len(seg))
-        return _stitch(seg, len(self.bits), lambda s, c: make(self.bits[s], c))
+            got = make(sources[0], rows * n)
+            return got if rows == 1 else got.reshape(rows, n)
+        lanes = self.lanes(seg)
+        if not lanes.runs:
+            got = make(sources[0], 0)
+            return got if rows == 1 else got.reshape(rows, 0)
+        parts = [(lo, hi, make(sources[s], rows * (hi - lo))) for s, lo, hi in lanes.runs]
+        first = parts[0][2]
+        if rows == 1:
+            out = np.empty((n, *first.shape[1:]), first.dtype)
+            for lo, hi, part in parts:
+                out[lo:hi] = part
+            return lanes.place(out)
+        out = np.empty((rows, n), first.dtype)
+        for lo, hi, part in parts:
+            out[:, lo:hi] = part.reshape(rows, hi - lo)
+        return lanes.place(out, axis=1)
 
     # -- the draws kernels use ------------------------------------------------------------------
-    def random(self, seg: np.ndarray) -> np.ndarray:
+    def random(self, seg: np.ndarray | Lanes) -> np.ndarray:
         """Uniform floats in [0, 1), one per lane."""
-        return self.draw(seg, lambda g, c: g.random(c))
+        if self.single:
+            return self.generators[0].random(_size(seg))
+        lanes = self.lanes(seg)
+        out = np.empty(lanes.size)
+        random = self._random
+        for s, lo, hi in lanes.runs:
+            if hi - lo == 1:
+                out[lo] = random[s]()
+            else:
+                out[lo:hi] = random[s](hi - lo)
+        return lanes.place(out)
 
-    def integers(self, low: int, high: int, seg: np.ndarray, dtype: Any = np.int64,
+    def integers(self, low: int, high: int, seg: np.ndarray | Lanes, dtype: Any = np.int64,
                  columns: int | None = None) -> np.ndarray:
         """Integers in ``[low, high)``, one per lane (or ``columns`` per lane, row-major as
         ``Generator.integers(low, high, (count, columns))`` draws them)."""
-        if columns is None:
-            return self.draw(seg, lambda g, c: g.integers(low, high, c, dtype=dtype))
-        return self.draw(seg, lambda g, c: g.integers(low, high, (c, columns), dtype=dtype))
+        if columns is not None:  # one flat call per segment: the same values, row-major
+            return self.draw(seg, lambda g, c: g.integers(low, high, c * columns, dtype=dtype)
+                             .reshape(c, columns))
+        if self.single:
+            return self.generators[0].integers(low, high, _size(seg), dtype=dtype)
+        lanes = self.lanes(seg)
+        out = np.empty(lanes.size, dtype)
+        integers = self._integers
+        a, b = _bounds(low, high)
+        for s, lo, hi in lanes.runs:
+            if hi - lo == 1:
+                out[lo] = integers[s](a, b, None, dtype)
+            else:
+                out[lo:hi] = integers[s](a, b, _Count(hi - lo), dtype)
+        return lanes.place(out)
 
-    def codes(self, k: int, seg: np.ndarray) -> np.ndarray:
+    def codes(self, k: int, seg: np.ndarray | Lanes, rows: int = 1) -> np.ndarray:
         """16-bit words exactly uniform on a multiple of ``k`` (:func:`balance.dice.codes_from_bits`),
-        one per lane."""
-        return self.draw_bits(seg, lambda b, c: codes_from_bits(k, c, b))
+        one per lane (``rows`` per lane as :meth:`draw`'s ``rows``)."""
+        if self.single or not 1 <= k <= 1 << 16:  # (codes_from_bits refuses such a k)
+            return self.draw_bits(seg, lambda b, c: codes_from_bits(k, c, b), rows)
+        limit = (65536 // k) * k
+        lanes = self.lanes(seg)
+        out = np.empty((rows, lanes.size), np.uint16)
+        raw = self._raw
+        for s, lo, hi in lanes.runs:  # codes_from_bits, inline: words, then the redraws
+            count = rows * (hi - lo)
+            u = raw[s]((count + 3) // 4).view(np.uint16)[:count]
+            if limit < 65536:
+                bad = (u >= limit).nonzero()[0]
+                while bad.size:
+                    fresh = raw[s]((bad.size + 3) // 4).view(np.uint16)[:bad.size]
+                    u[bad] = fresh
+                    bad = bad[fresh >= limit]
+            out[:, lo:hi] = u.reshape(rows, hi - lo)
+        out = lanes.place(out, axis=1)
+        return out[0] if rows == 1 else out
 
-    def raw(self, seg: np.ndarray) -> np.ndarray:
+    def raw(self, seg: np.ndarray | Lanes) -> np.ndarray:
         """One raw 64-bit word per lane."""
         return self.draw_bits(seg, lambda b, c: np.asarray(b.random_raw(c), np.uint64))
 
 
-def _stitch(seg: np.ndarray, n_segments: int, part: Callable[[int, int], np.ndarray]
-            ) -> np.ndarray:
-    """Each segment's ``part(s, count)`` placed on its lanes, in lane order."""
-    seg = np.asarray(seg)
-    counts = np.bincount(seg, minlength=n_segments)
-    drawn = np.flatnonzero(counts)
-    parts = [part(s, c) for s, c in zip(drawn.tolist(), counts[drawn].tolist(), strict=True)]
-    if not parts:
-        return part(0, 0)
-    joined = np.concatenate(parts)
-    if len(seg) < 2 or bool(np.all(seg[1:] >= seg[:-1])):
-        return joined
-    out = np.empty_like(joined)
-    out[np.argsort(seg, kind="stable")] = joined
-    return out
+class _Count(int):
+    """A draw's size that numpy's ``Generator.integers`` reads without ``np.prod``'s
+    conversion (it asks the size for its ``prod``): the same size, so the same numbers."""
+
+    __slots__ = ()
+
+    def prod(self, *args: Any, **kwargs: Any) -> int:
+        return int(self)
+
+
+def _bounds(low: Any, high: Any) -> tuple[Any, Any]:
+    """``low`` and ``high`` as the 0-d int64 arrays ``Generator.integers`` makes of them
+    (made once, not once a segment), or as given beyond int64."""
+    try:
+        return np.array(low, np.int64), np.array(high, np.int64)
+    except (OverflowError, TypeError, ValueError):
+        return low, high
+
+
+def _size(seg: np.ndarray | Lanes) -> int:
+    return seg.size if isinstance(seg, Lanes) else len(seg)
 
 
 def pack(segments: Sequence[Segment], *, key: Callable[[Segment], Hashable],

@@ -84,8 +84,9 @@ class Tally:
         return Tally(self.causes, self.counts + other.counts, rounds, extras)
 
     def to_dict(self) -> dict[str, Any]:
+        kept = np.asarray(self.rounds).nonzero()[0]  # the histogram to its last fight
         return {"causes": list(self.causes), "counts": self.counts.tolist(),
-                "rounds": np.trim_zeros(self.rounds, "b").tolist(),
+                "rounds": self.rounds[:kept[-1] + 1 if kept.size else 0].tolist(),
                 "extras": {k: v.tolist() for k, v in sorted(self.extras.items())}}
 
     @classmethod
@@ -107,20 +108,58 @@ def _quantile_from_hist(hist: np.ndarray, q: float) -> float:
 
 def summary_rows(ruleset: str, tallies: Sequence[Tally], confidence: float = 0.95
                  ) -> list[dict[str, Any]]:
-    """``Summary(ruleset, t, confidence).to_row()`` of each of ``tallies``, the Wilson
-    intervals of all of them computed in one call (element by element, so the same
-    numbers); a tally given more than once (the same object) is summarised once."""
+    """``Summary(ruleset, t, confidence).to_row()`` of each of ``tallies``, every number
+    computed for all of them at once by the same operations element by element (so the
+    same numbers: integer sums, then one division); a tally given more than once (the
+    same object) is summarised once."""
     distinct = list({id(t): t for t in tallies}.values())
     if not distinct:
         return []
-    wins = np.array([[t.wins[w] for w in Winner] for t in distinct], np.int64)
-    n = np.array([[t.n] for t in distinct], np.int64)
-    lows, highs = stats.wilson(wins, n, confidence)
+    causes = distinct[0].causes
+    if any(t.causes != causes for t in distinct):  # not one ruleset's: a row at a time
+        return [_one_row(ruleset, t, confidence) for t in tallies]
+    counts = np.stack([t.counts for t in distinct])  # (k, 3, causes)
+    n = counts.sum(axis=(1, 2))
+    wins = counts.sum(axis=2)  # (k, 3) by Winner
+    lows, highs = stats.wilson(wins, n[:, None], confidence)
+    rounds = np.zeros((len(distinct), max(len(t.rounds) for t in distinct)), np.int64)
+    for i, t in enumerate(distinct):
+        rounds[i, :len(t.rounds)] = t.rounds
+    cdf = np.cumsum(rounds, axis=1)
+    total = cdf[:, -1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rates = np.where(n[:, None] > 0, wins / n[:, None], np.nan)
+        mean = np.where(total > 0, (np.arange(rounds.shape[1]) * rounds).sum(axis=1) / total,
+                        np.nan)
+        shares = counts.sum(axis=1) / n[:, None]  # as cause_shares (nan where n is 0)
+    # rounds_quantile: searchsorted(cdf, q * total, "left"), the cdf entries below it
+    quantiles = {q: np.where(total > 0, (cdf < q * total[:, None]).sum(axis=1), np.nan)
+                 for q in (0.1, 0.5, 0.9)}
     made = {}
     for i, tally in enumerate(distinct):
-        intervals = {w: (float(lows[i, w]), float(highs[i, w])) for w in Winner}
-        made[id(tally)] = Summary(ruleset, tally, confidence).to_row(intervals)
+        row: dict[str, Any] = {"n": int(n[i])}
+        for outcome in (Winner.A, Winner.B, Winner.DRAW):
+            name = OUTCOMES[outcome]
+            row[name] = float(rates[i, outcome])
+            row[f"{name}_low"] = float(lows[i, outcome])
+            row[f"{name}_high"] = float(highs[i, outcome])
+        row["mean_rounds"] = float(mean[i])
+        for q, at in quantiles.items():
+            row[f"rounds_q{int(q * 100)}"] = float(at[i])
+        for cause, share in zip(causes, shares[i].tolist(), strict=True):
+            row[f"end_{cause}"] = share
+        summary = Summary(ruleset, tally, confidence)
+        for name in sorted(tally.extras):
+            row[f"mean_{name}"] = summary.extra_mean(name)
+        made[id(tally)] = row
     return [dict(made[id(t)]) for t in tallies]
+
+
+def _one_row(ruleset: str, tally: Tally, confidence: float) -> dict[str, Any]:
+    """:func:`summary_rows` of one tally."""
+    low, high = stats.wilson(tally.wins, tally.n, confidence)
+    intervals = {w: (float(low[w]), float(high[w])) for w in Winner}
+    return Summary(ruleset, tally, confidence).to_row(intervals)
 
 
 @dataclass(frozen=True)
@@ -218,18 +257,24 @@ class Summary:
         """One flat record: rates, interval ends, counts and fight-length statistics.
         ``intervals``: the Wilson ``(low, high)`` of the A, B and draw rates, already
         computed (:func:`summary_rows`)."""
-        row: dict[str, Any] = {"n": self.n}
+        # the properties' numbers, each count summed once (a sweep makes a row a cell)
+        n, wins = self.n, self.tally.wins
+        row: dict[str, Any] = {"n": n}
         for outcome in (Winner.A, Winner.B, Winner.DRAW):
             name = OUTCOMES[outcome]
             low, high = self._ci(outcome) if intervals is None else intervals[outcome]
-            row[name] = self._rate(outcome)
+            row[name] = float(wins[outcome] / n) if n else float("nan")  # as _rate
             row[f"{name}_low"] = low
             row[f"{name}_high"] = high
         row["mean_rounds"] = self.mean_rounds
+        cdf = np.cumsum(self.tally.rounds)  # as rounds_quantile
         for q in (0.1, 0.5, 0.9):
-            row[f"rounds_q{int(q * 100)}"] = self.rounds_quantile(q)
-        for cause, share in self.cause_shares().items():
-            row[f"end_{cause}"] = share
+            row[f"rounds_q{int(q * 100)}"] = (
+                float(np.searchsorted(cdf, q * cdf[-1], side="left")) if cdf[-1] != 0
+                else float("nan"))
+        per_cause = self.tally.counts.sum(axis=0)  # as cause_shares
+        for cause, v in zip(self.tally.causes, per_cause, strict=True):
+            row[f"end_{cause}"] = float(v / n)
         for name in sorted(self.tally.extras):
             row[f"mean_{name}"] = self.extra_mean(name)
         return row

@@ -31,7 +31,7 @@ from ..rulesets.base import Ruleset, Side
 if TYPE_CHECKING:  # the spec reads a [tune] table by expanding a one-cell grid of it
     from .spec import Axis, Spec
 
-__all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "place"]
+__all__ = ["Cell", "canonical", "cell_key", "combinations", "expand", "grid_of", "place"]
 
 
 @dataclass(frozen=True)
@@ -160,17 +160,30 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     # built from, so 1, 1.0 and True stay apart.
     sides_cache: dict[str, tuple[Side, str]] = {}
     rules_text: dict[int, str] = {}
+    # What each part of a cell is built from: the values of the axes aimed at it.  Equal
+    # (by repr) values build the same part, so a part is looked up by them first.
+    targets = [ax.target for ax in spec.axes]
+    parts: dict[tuple[str, str], Any] = {}
     for index, combo in enumerate(combinations(spec)):
         pairs = list(zip(spec.axes, combo, strict=True))
         try:
-            overrides: dict[str, Any] = dict(spec.rules)
-            overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
-            frozen = Table(overrides)
-            if frozen not in rules_cache:
-                rules_cache[frozen] = rs.rules(dict(overrides))
-            rules = rules_cache[frozen]
-            sides = [_side(rs, _side_members(spec, label, pairs), sides_cache)
-                     for label in SIDES]
+            spot = ("rules", repr([v for v, t in zip(combo, targets, strict=True)
+                                   if t == "rules"]))
+            if spot not in parts:
+                overrides: dict[str, Any] = dict(spec.rules)
+                overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
+                frozen = Table(overrides)
+                if frozen not in rules_cache:
+                    rules_cache[frozen] = rs.rules(dict(overrides))
+                parts[spot] = rules_cache[frozen]
+            rules = parts[spot]
+            sides = []
+            for label in SIDES:
+                spot = (label, repr([v for v, t in zip(combo, targets, strict=True)
+                                     if t == label]))
+                if spot not in parts:
+                    parts[spot] = _side(rs, _side_members(spec, label, pairs), sides_cache)
+                sides.append(parts[spot])
             rs.check_sides(rules, sides[0][0], sides[1][0])
         except SpecError as exc:
             where = place(spec, {ax.field: v for ax, v in pairs})
@@ -181,6 +194,13 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
         params = Table([(ax.field, v) for ax, v in pairs])
         cells.append(Cell(index, params, key, rules, sides[0][0], sides[1][0]))
     return tuple(cells)
+
+
+def grid_of(spec: Spec) -> str:
+    """What :func:`expand` reads of ``spec`` (its rules, sides, combine and axes), as text:
+    two specs with the same text expand to the same cells under the same ruleset object.
+    (``repr`` of the spec's frozen plain values keeps 1, 1.0 and True apart.)"""
+    return repr((spec.rules, spec.a, spec.b, spec.combine, spec.axes))
 
 
 def _side(rs: Ruleset, members: list[dict[str, Any]],

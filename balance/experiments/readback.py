@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .grid import Cell
+    from .spec import Spec
+
+    Expanded = tuple[Spec, Any, Sequence[Cell]]
+    """A spec, the ruleset it was expanded with, and its cells."""
 
 __all__ = ["RunCells", "campaign", "check", "run_ruleset", "tune_searches"]
 
@@ -48,21 +52,28 @@ class RunCells:
     reader can rebuild the matchup of any row."""
 
     def __init__(self, spec: Mapping[str, Any], ruleset: Any, axes: Sequence[str],
-                 allow_import: bool = False) -> None:
+                 allow_import: bool = False, expanded: Expanded | None = None) -> None:
         self.spec, self.ruleset, self.axes = spec, ruleset, list(axes)
         self.allow_import = allow_import
+        self.expanded = expanded
         self.cells: dict[tuple[str, ...], Cell] | None = None
 
     def cell(self, row: Mapping[str, Any]) -> Cell:
         """The cell of the row whose axis values are ``row``."""
         if self.cells is None:
             from ..labels import display
-            from .grid import expand
+            from .grid import expand, grid_of
             from .spec import load_spec
 
             spec = load_spec(self.spec, allow_import=self.allow_import)
+            known = self.expanded
+            if (known is not None and known[1] is self.ruleset
+                    and grid_of(spec) == grid_of(known[0])):
+                cells = known[2]  # the spec read back expands to the cells already made
+            else:
+                cells = expand(spec, self.ruleset)
             self.cells = {tuple(_key(display(c.params[a], a)) for a in self.axes): c
-                          for c in expand(spec, self.ruleset)}
+                          for c in cells}
         found = self.cells.get(tuple(_key(row[a]) for a in self.axes))
         if found is None:
             raise SpecError("the run's spec has no cell " + ", ".join(
@@ -130,11 +141,16 @@ def _named(side: Sequence[Any] | None) -> str:
     return " + ".join(f"a {name}" for name in names)
 
 
-def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = False) -> None:
+def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = False,
+          expanded: Expanded | None = None) -> None:
     """Raise the SpecError the verdict or the report of a run would stop on when they
     rebuild it from its record ``meta`` and ``table``: the ruleset with the spec's presets,
     the labels, the verdict's options, the cell of every row (the verdict builds matchups
     from them) and each ``[[tune]]`` table up to its search -- by the functions they call.
+
+    ``expanded``: the spec the run expanded, its ruleset and its cells; where the record's
+    spec reads back to the same grid under that very ruleset, its cells are those (the
+    expansion is not made twice), else the record's own expansion is made.
     """
     from ..analysis.verdict import Thresholds
     from ..labels import Labels
@@ -144,7 +160,7 @@ def check(table: pd.DataFrame, meta: Mapping[str, Any], *, allow_import: bool = 
     Labels.for_run(table, spec, ruleset)
     if meta.get("play") != "best":  # best play's verdict builds no matchup
         axes = [a for a in meta.get("axes", []) if a in table.columns]
-        cells = RunCells(spec, ruleset, axes, allow_import)
+        cells = RunCells(spec, ruleset, axes, allow_import, expanded)
         for row in table[axes].to_dict("records"):
             cells.cell(row)
     tune_searches(spec, meta, allow_import=allow_import)

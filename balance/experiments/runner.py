@@ -723,7 +723,10 @@ def _execute_exact(todo: list[Cell], records: dict[str, dict[str, Any]], pool: A
 
 
 def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
-          confidence: float) -> list[dict[str, Any]]:
+          confidence: float, policies: Callable[[Cell], list[str]] | None = None
+          ) -> list[dict[str, Any]]:
+    """One row a cell; ``policies`` gives a cell's disclosures (default: ``rs.policies``,
+    asked once a matchup)."""
     cells = list(cells)
     summaries = summary_rows(rs.name, [totals[cell.key] for cell in cells], confidence)
     said: dict[tuple[int, int, int], str] = {}  # a matchup's policies, asked once
@@ -737,7 +740,9 @@ def _rows(cells: Iterable[Cell], totals: Mapping[str, Tally], rs: Ruleset,
             int(wins[Winner.A]), int(wins[Winner.B]), int(wins[Winner.DRAW]))
         spot = (id(cell.rules), id(cell.side_a), id(cell.side_b))
         if spot not in said:
-            said[spot] = "; ".join(rs.policies(cell.rules, cell.side_a, cell.side_b)) or "none"
+            said[spot] = "; ".join(
+                rs.policies(cell.rules, cell.side_a, cell.side_b) if policies is None
+                else policies(cell)) or "none"
         row["policies"] = said[spot]
         row["cell"] = cell.key
         rows.append(row)
@@ -765,12 +770,16 @@ def _assumptions(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
     return list(seen.values())
 
 
-def _policies(rs: Ruleset, cells: Iterable[Cell]) -> list[str]:
+def _policies(rs: Ruleset, cells: Iterable[Cell],
+              policies: Callable[[Cell], list[str]] | None = None) -> list[str]:
     """The policies the run rests on: each distinct disclosure of any cell, in order (a
-    policy swept as an axis appears once per value; each row names its own)."""
+    policy swept as an axis appears once per value; each row names its own).
+    ``policies``: a cell's disclosures (default: ``rs.policies`` of its matchup)."""
     seen: dict[str, None] = {}
     for cell in cells:
-        for item in rs.policies(cell.rules, cell.side_a, cell.side_b):
+        said = (rs.policies(cell.rules, cell.side_a, cell.side_b) if policies is None
+                else policies(cell))
+        for item in said:
             seen.setdefault(item)
     return list(seen)
 
@@ -1040,6 +1049,17 @@ class _Plan:
     versions: dict[str, str]
     executor: str
     workers: int | None
+    said: dict[tuple[int, int, int], list[str]] = field(default_factory=dict)
+    """Each matchup's policy disclosures, asked of the ruleset once (the run record, the
+    stand-in table and the results table all name them): by the ids of the cell's rules and
+    sides, which the cells hold for the run."""
+
+    def policies(self, cell: Cell) -> list[str]:
+        """``rs.policies`` of ``cell``'s matchup, asked once a run."""
+        spot = (id(cell.rules), id(cell.side_a), id(cell.side_b))
+        if spot not in self.said:
+            self.said[spot] = list(self.rs.policies(cell.rules, cell.side_a, cell.side_b))
+        return self.said[spot]
 
     @property
     def best(self) -> bool:
@@ -1185,7 +1205,8 @@ def _rehearse(plan: _Plan, work: _Work, record: Mapping[str, Any], allow_import:
     table of the run's shape and the record it is about to write."""
     table = _stand_in_table(plan, work)
     check_spec_plots(plan.spec, table)
-    readback.check(table, record, allow_import=allow_import)
+    readback.check(table, record, allow_import=allow_import,
+                   expanded=(plan.spec, plan.rs, plan.cells))
 
 
 def _stand_in_table(plan: _Plan, work: _Work) -> pd.DataFrame:
@@ -1251,7 +1272,7 @@ def _run_record(plan: _Plan, work: _Work, started: str) -> dict[str, Any]:
         "cells": len(cells), "distinct_cells": len(work.copies),
         "resumed": previous is not None,
         "assumptions": _assumptions(plan.rs, cells),
-        "policies": _policies(plan.rs, cells),
+        "policies": _policies(plan.rs, cells, plan.policies),
         "timings": {"started": started},
         "sessions": list(previous.get("sessions", [])) if previous else [],
     }
@@ -1417,7 +1438,8 @@ def _results_table(plan: _Plan, totals: Mapping[str, Tally],
     elif spec.method == "exact":
         table = _exact.tidy(pd.DataFrame.from_records(_exact.rows(cells, records, rs)))
     else:
-        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence))
+        table = pd.DataFrame.from_records(_rows(cells, totals, rs, spec.confidence,
+                                                plan.policies))
     table.attrs.update({"run": str(plan.run_dir), "ruleset": rs.name,
                         "axes": list(spec.axis_fields), "spec": spec.to_dict()})
     return table

@@ -107,6 +107,10 @@ def _sealed(body: Mapping[str, Any]) -> dict[str, Any]:
     return {**body, "checksum": checksum(body)}
 
 
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
 def _unsealed(path: Path) -> dict[str, Any] | None:
     """The record in ``path`` without its checksum, or ``None`` if it is unreadable, not a
     JSON object, or its checksum does not match its content."""
@@ -176,10 +180,16 @@ def unpack(data: bytes, n: int) -> np.ndarray:
     raw = np.frombuffer(data, np.uint8)
     if len(raw) != math.ceil(n / 4):
         raise ValueError(f"{len(raw)} bytes cannot hold {n} fights packed four to a byte")
-    codes = np.stack([(raw >> shift) & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:n]
+    codes = _UNPACKED[raw].ravel()[:n]
     if np.any(codes > 2):
         raise ValueError("a winner code above 2")
-    return codes.astype(np.uint8)
+    return codes
+
+
+_UNPACKED = np.array([[(byte >> shift) & 3 for shift in (0, 2, 4, 6)] for byte in range(256)],
+                     np.uint8)
+"""Each byte's four codes, first fight in the low bits (:func:`unpack` by one lookup)."""
+_UNPACKED.setflags(write=False)
 
 
 def decided_by(versions: Mapping[str, str]) -> dict[str, str]:
@@ -278,6 +288,9 @@ class ChunkCache:
         # winners stay on disk, read a file at a time (a run's cells come in file order)
         self._batched: dict[str, dict[tuple[int, int], tuple[Tally, Path]]] | None = None
         self._opened: tuple[Path, dict[tuple[str, int, int], Any]] | None = None
+        # the batch files this object wrote: the digest of each one's text, so that reading
+        # one back (a run's winners) knows it unchanged by its bytes, not by re-checking
+        self._wrote: dict[Path, bytes] = {}
 
     def _path(self, key: str, index: int, size: int) -> Path:
         return self.root / key / f"{index:06d}-{size}.json"
@@ -302,8 +315,9 @@ class ChunkCache:
         names = json.dumps([[r["cell"], r["index"], r["size"]] for r in records])
         path = self.root / f"batch-{hashlib.blake2b(names.encode('ascii'), digest_size=16).hexdigest()}.json"
         known = self._batch_index()  # what the folder held: read before this write
-        atomic_write(path, json.dumps(_sealed({"tag": self.tag, "chunks": records}),
-                                      separators=(",", ":")))
+        text = json.dumps(_sealed({"tag": self.tag, "chunks": records}), separators=(",", ":"))
+        atomic_write(path, text)
+        self._wrote[path] = _digest(text.encode("utf-8"))
         for key, index, size, tally, _ in chunks:
             known.setdefault(key, {})[index, size] = (tally, path)
 
@@ -313,6 +327,11 @@ class ChunkCache:
         record)."""
         if self._opened is not None and self._opened[0] == path:
             return self._opened[1]
+        if path in self._wrote:
+            found = self._written_batch(path)
+            if found is not None:
+                self._opened = (path, found)
+                return found
         body = _unsealed(path)
         chunks = body.get("chunks") if body is not None else None
         if body is None or body.get("tag") != self.tag or not isinstance(chunks, list):
@@ -325,6 +344,21 @@ class ChunkCache:
             found[record["cell"], record["index"], record["size"]] = (record, tally)
         self._opened = (path, found)
         return found
+
+    def _written_batch(self, path: Path) -> dict[tuple[str, int, int], Any] | None:
+        """:meth:`_batch_file` of a batch file this object wrote, if its bytes are still
+        the text it wrote (sealed and sound as made, so its checksum and records need no
+        second check; the tallies are the ones saved); else ``None``."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if _digest(data) != self._wrote[path]:
+            return None
+        body = json.loads(data)
+        saved = self._batch_index()
+        return {(r["cell"], r["index"], r["size"]): (r, saved[r["cell"]][r["index"], r["size"]][0])
+                for r in body["chunks"]}
 
     def _batch_index(self) -> dict[str, dict[tuple[int, int], tuple[Tally, Path]]]:
         """Every sound batch file's chunks: cell key -> (index, size) -> (tally, file)

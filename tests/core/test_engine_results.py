@@ -13,7 +13,7 @@ from balance import engine, stats
 from balance.errors import SpecError
 from balance.fields import Table, build, split_spec
 from balance.outcomes import Outcomes
-from balance.results import Summary, Tally, Winner
+from balance.results import Summary, Tally, Winner, summary_rows
 from balance.rulesets.crt import Combatant, Rules
 
 crt = balance.get("crt")
@@ -136,3 +136,42 @@ def test_split_spec():
     with pytest.raises(SpecError):
         split_spec("=1")
     assert Winner.A == 1
+
+
+def _tallies(seed: int) -> list[Tally]:
+    """Tallies of every shape a sweep's rows meet: ragged round histograms, an empty one,
+    one of no fights, extras."""
+    rng = np.random.default_rng(seed)
+    causes = ("down", "mishap", "max_rounds")
+    out = []
+    for i in range(40):
+        counts = rng.integers(0, 400, (3, 3)) * (rng.random((3, 3)) < 0.7)
+        rounds = rng.integers(0, 90, rng.integers(1, 60))
+        if i == 3:
+            counts[:] = 0
+            rounds = np.zeros(1, np.int64)
+        if i == 5:
+            rounds = np.zeros(4, np.int64)  # fights, but no histogram
+        extras = {"damage": np.array([rng.random() * 1e3, rng.random() * 1e5])} if i % 7 == 0 \
+            else {}
+        out.append(Tally(causes, counts, rounds, extras))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_summary_rows_are_each_summarys_row(seed: int) -> None:
+    # summary_rows makes a sweep's rows all at once: the same keys in the same order and
+    # the same numbers, bit for bit, as each tally's Summary.to_row
+    tallies = _tallies(seed)
+    tallies.append(tallies[0])  # a tally given twice is one row twice
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = [Summary("crt", t, 0.9).to_row() for t in tallies]
+    rows = summary_rows("crt", tallies, 0.9)
+    assert len(rows) == len(expected) and rows[0] is not rows[-1]
+    for row, want in zip(rows, expected, strict=True):
+        assert list(row) == list(want)
+        for key, value in want.items():
+            assert type(row[key]) is type(value), key
+            assert row[key] == value or (value != value and row[key] != row[key]), key
+    mixed = [tallies[0], dataclasses.replace(tallies[1], causes=("a", "b", "c"))]
+    assert summary_rows("crt", mixed)[1]["end_a"] == Summary("crt", mixed[1]).to_row()["end_a"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -213,3 +214,57 @@ def test_code_edited_while_a_process_runs_shares_no_cache(tmp_path: Path,
     cell = type("Rules", (), {"__module__": "__a_notebook_cell__"})()
     assert store.code_hash(cell).startswith("unfiled-")
     assert store.code_hash(cell) != store.code_hash(cell)
+
+
+def test_unpack_reads_each_byte_as_four_codes_low_bits_first() -> None:
+    # unpack by a table lookup: the codes the shifts and masks give, for every byte value
+    from balance.experiments.store import unpack
+
+    good = np.array([b for b in range(256) if all((b >> s) & 3 < 3 for s in (0, 2, 4, 6))],
+                    np.uint8)
+    codes = unpack(good.tobytes(), 4 * len(good))
+    assert codes.dtype == np.uint8
+    assert np.array_equal(codes.reshape(-1, 4),
+                          np.stack([(good >> s) & 3 for s in (0, 2, 4, 6)], axis=1))
+    assert np.array_equal(unpack(good[:2].tobytes(), 7), codes[:7])
+    with pytest.raises(ValueError, match="a winner code above 2"):
+        unpack(bytes([0b11000000]), 4)
+
+
+def test_a_tallys_record_keeps_its_rounds_to_the_last_fight() -> None:
+    for rounds in ([0], [0, 0, 0], [0, 3, 0, 0], [1], [0, 0, 2], [5, 0, 1, 0]):
+        tally = Tally(("down",), np.zeros((3, 1), np.int64), np.array(rounds, np.int64))
+        assert tally.to_dict()["rounds"] == np.trim_zeros(np.array(rounds), "b").tolist()
+
+
+@pytest.mark.parametrize("damage", ["edited", "truncated", "resealed", "removed"])
+def test_winners_read_back_by_the_cache_that_wrote_them_are_the_files(tmp_path: Path,
+                                                                      damage: str) -> None:
+    # A run's cache reads its own batch files back for the winners file without checking
+    # them twice, where their bytes are what it wrote; a file changed since is checked (and
+    # refused) as any other reader's would be.
+    cache = store.ChunkCache(tmp_path, "tag")
+    tally = Tally(("decided", "timeout"), np.array([[0, 1], [3, 0], [4, 0]]), np.array([0, 8]))
+    winners = np.array([0, 1, 2, 1, 1, 2, 2, 1], np.uint8)
+    cache.load("k")
+    cache.save_batch([("k", 0, 8, tally, winners), ("j", 0, 8, tally, winners[::-1])])
+    path = next(cache.root.glob(store.ChunkCache.BATCHES))
+    assert cache.winners("j", 0, 8).tolist() == winners[::-1].tolist()
+    cache._opened = None  # as after reading another file
+    body = json.loads(path.read_text())
+    body["chunks"][0]["winners"] = base64.b64encode(store.pack(winners[::-1])).decode()
+    if damage == "edited":  # the checksum kept
+        path.write_text(json.dumps(body, separators=(",", ":")))
+    elif damage == "truncated":
+        path.write_text(path.read_text()[:-20])
+    elif damage == "resealed":  # a sound file, other winners: read as they are now
+        del body["checksum"]
+        body["checksum"] = store.checksum(body)
+        path.write_text(json.dumps(body, separators=(",", ":")))
+    else:
+        path.unlink()
+    found = cache.winners("k", 0, 8)
+    if damage == "resealed":
+        assert found.tolist() == winners[::-1].tolist()
+    else:
+        assert found is None

@@ -10,18 +10,22 @@ included.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import balance
 from balance.errors import SpecError
 from balance.experiments import readback
+from balance.experiments.grid import expand
 from balance.experiments.runner import validate
 from balance.experiments.spec import PlotSpec, load_spec
 from balance.fields import Table
+from balance.labels import display
 from balance.report import render
 from balance.rulesets import resolve
 
@@ -174,3 +178,38 @@ def test_the_report_of_a_run_made_before_still_renders(tmp_path: Path) -> None:
     # readback is what the report calls: a finished run renders with it as before
     _, path = balance.sweep(make_spec(), out=tmp_path / "run", executor="serial")
     assert render(path, tmp_path / "report")["markdown"].is_file()
+
+
+def _reader(spec: Any, expanded: Any) -> readback.RunCells:
+    """The verdict's cells of a run of ``spec``, as the sweep's check builds them."""
+    meta = {"spec": spec.to_dict(), "ruleset": spec.ruleset}
+    return readback.RunCells(meta["spec"], readback.run_ruleset(meta),
+                             list(spec.axis_fields), expanded=expanded)
+
+
+def _row(cell: Any) -> dict[str, Any]:
+    return {name: display(value, name) for name, value in cell.params.items()}
+
+
+def test_the_readback_takes_the_runs_cells_only_for_the_grid_they_expand() -> None:
+    # The check reads the record's spec back as the readers will; where it reads back to
+    # the grid the run expanded, under the very ruleset, the run's cells are its own (the
+    # grid is not expanded twice) ...
+    spec = load_spec(make_spec())
+    rs = spec.ruleset_object()
+    cells = expand(spec, rs)
+    reader = _reader(spec, (spec, rs, cells))
+    assert all(reader.cell(_row(cell)) is cell for cell in cells)
+    # ... and any other grid is expanded from the record: a decoy's cells are not taken
+    decoy_spec = load_spec(make_spec(axes=[{"field": "a.0.level", "values": [1, 3, 4]},
+                                           {"field": "b.0.bias", "values": [0.3]}]))
+    decoy = expand(decoy_spec, rs)
+    reader = _reader(spec, (decoy_spec, rs, decoy))
+    found = [reader.cell(_row(cell)) for cell in cells]
+    assert [c.key for c in found] == [c.key for c in cells]
+    assert not any(c is d for c in found for d in decoy)
+    with pytest.raises(SpecError, match="the run's spec has no cell"):
+        reader.cell(_row(decoy[0]))
+    # ... as is the same grid under another ruleset object
+    other = _reader(spec, (spec, copy.copy(rs), cells))
+    assert not any(other.cell(_row(cell)) is cell for cell in cells)

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...batching import Segment, SegmentedRng
+from ...batching import Lanes, Segment, SegmentedRng
 from ...dice import expand, sum_table
 from ...language import fire, names_used, total
 from ...outcomes import Outcomes
@@ -134,47 +134,49 @@ class _Setup:
     @classmethod
     def of(cls, rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant]
            ) -> _Setup:
-        everyone = list(side_a) + list(side_b)
-        return cls(
-            rules, len(side_a), len(side_b),
-            np.array([[combat_score(c, rules, w) for w in WEAPON_TYPES] for c in everyone],
-                     np.int16),
-            np.array([starting_health(c, rules) for c in everyone], np.int16),
-            np.array([WEAPON_TYPES.index(c.weapon_type) for c in everyone], np.int8),
-            np.array([SHIELDS.index(c.shield) for c in everyone], np.int8),
-            np.array([rules.shield_block[name] for name in SHIELDS], np.int8),
-            np.array([rules.armour_points[c.armour] for c in everyone], np.int16),
-            np.array([DIVERT_POLICIES.index(c.divert) for c in everyone], np.int8),
-            np.array([c.divert_health for c in everyone], np.int16),
-            np.array([c.divert_p for c in everyone], float),
-            np.array([[c.divert_by_band[name] for name in BANDS] for c in everyone], float),
-            np.array([c.es11 == "surrender" for c in everyone], bool),
-            np.array([c.leader for c in everyone], bool),
-            np.array([0] * len(side_a) + [1] * len(side_b), np.intp),
-            np.array([c.ambush for c in everyone], np.int8),
-            np.array([rules.weapon_damage_mod[w] for w in WEAPON_TYPES], np.int16),
-            stroke_table(rules),
-            np.array([-1, -1] + [EF[rules.ef_table[str(r)]] for r in range(2, 13)], np.int8),
-            np.array([-1, -1] + [ES[rules.es_table[str(r)]] for r in range(2, 13)], np.int8),
-            np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]] for t in range(1, 12)],
-                     np.int8),
-            np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS], np.int16),
-            band_codes(rules),
-            tuple(everyone), np.zeros(len(everyone), np.int16),
-        )
+        return cls.group([(rules, side_a, side_b)])[0]
 
     @classmethod
-    def stack(cls, setups: Sequence[_Setup]) -> _Setup:
-        """The setups of many matchups under the same rules and side sizes as one: every
-        per-slot array holds segment ``s``'s slot ``k`` at ``s * n_slots + k`` (the rules'
-        tables and ``side`` are the first's, the same for all)."""
-        if len(setups) == 1:
-            return setups[0]
-        first = setups[0]
-        per_slot: dict[str, Any] = {name: np.concatenate([getattr(s, name) for s in setups])
-                                    for name in _PER_SLOT}
-        return replace(first, **per_slot,
-                       fighters=tuple(c for s in setups for c in s.fighters))
+    def group(cls, matchups: Sequence[tuple[Rules, Sequence[Combatant], Sequence[Combatant]]]
+              ) -> list[_Setup]:
+        """:meth:`of` of each matchup ``(rules, side_a, side_b)``, all of one side size: each
+        rules' tables and each combatant's row made once (a sweep's cells share them), and
+        each per-slot array once for all the matchups (a setup's are read-only views)."""
+        columns, tables, side = _slot_columns(matchups)
+        n_slots = len(side)
+        return [cls._made(rules, side, [c[s * n_slots:(s + 1) * n_slots] for c in columns],
+                          tables[id(rules)], (*side_a, *side_b))
+                for s, (rules, side_a, side_b) in enumerate(matchups)]
+
+    @classmethod
+    def stacked(cls, matchups: Sequence[tuple[Rules, Sequence[Combatant], Sequence[Combatant]]]
+                ) -> _Setup:
+        """The setups of :meth:`group` as one, without making them: matchups under equal
+        rules and of one side size, every per-slot array holding matchup ``s``'s slot ``k``
+        at ``s * n_slots + k`` (the rules' tables the first's, the same for all)."""
+        columns, tables, side = _slot_columns(matchups)
+        rules = matchups[0][0]
+        return cls._made(rules, side, columns, tables[id(rules)],
+                         tuple(c for _, side_a, side_b in matchups for c in (*side_a, *side_b)))
+
+    @classmethod
+    def _made(cls, rules: Rules, side: np.ndarray, slots: list[np.ndarray],
+              tables: dict[str, np.ndarray], fighters: tuple[Combatant, ...]) -> _Setup:
+        """A setup from its per-slot arrays (:func:`_fighter_row`'s order), its rules'
+        tables and its fighters."""
+        n_b = int(side.sum())
+        score, health, weapon, shield, armour, policy, divert_health, divert_p, by_band, \
+            surrender, leader, ambush = slots
+        return cls(
+            rules=rules, n_a=len(side) - n_b, n_b=n_b, score=score, health=health,
+            weapon=weapon, shield=shield, block_of_shield=tables["block_of_shield"],
+            armour=armour, divert_policy=policy, divert_health=divert_health,
+            divert_p=divert_p, divert_by_band=by_band, es11_surrender=surrender,
+            leader=leader, side=side, ambush_skill=ambush, damage_mod=tables["damage_mod"],
+            stroke=tables["stroke"], failure_effect=tables["failure_effect"],
+            success_effect=tables["success_effect"], ambush_result=tables["ambush_result"],
+            ambush_bonus=tables["ambush_bonus"], band_code=tables["band_code"],
+            fighters=fighters, damage_bonus=np.zeros(len(fighters), np.int16))
 
     @property
     def shield_block(self) -> np.ndarray:
@@ -207,11 +209,66 @@ class _Setup:
         return self.rules.extraordinary and self.rules.max_table_chain > 0
 
 
-_PER_SLOT = ("score", "health", "weapon", "shield", "armour", "divert_policy", "divert_health",
-             "divert_p", "divert_by_band", "es11_surrender", "leader", "ambush_skill",
-             "damage_bonus")
-"""The :class:`_Setup` fields with one row per combatant slot (``side`` excepted: it depends
-on the side sizes only, shared by a batch)."""
+def _rule_tables(rules: Rules) -> dict[str, np.ndarray]:
+    """The :class:`_Setup` fields the rules alone decide (read-only: matchups share
+    them)."""
+    tables: dict[str, np.ndarray] = {
+        "block_of_shield": np.array([rules.shield_block[name] for name in SHIELDS], np.int8),
+        "damage_mod": np.array([rules.weapon_damage_mod[w] for w in WEAPON_TYPES], np.int16),
+        "stroke": stroke_table(rules),
+        "failure_effect": np.array([-1, -1] + [EF[rules.ef_table[str(r)]]
+                                               for r in range(2, 13)], np.int8),
+        "success_effect": np.array([-1, -1] + [ES[rules.es_table[str(r)]]
+                                               for r in range(2, 13)], np.int8),
+        "ambush_result": np.array([-1] + [AMBUSH[rules.ambush_table[str(t)]]
+                                          for t in range(1, 12)], np.int8),
+        "ambush_bonus": np.array([rules.ambush_bonus.get(name, 0) for name in AMBUSH_RESULTS],
+                                 np.int16),
+        "band_code": band_codes(rules),
+    }
+    for table in tables.values():
+        table.setflags(write=False)
+    return tables
+
+
+def _slot_columns(matchups: Sequence[tuple[Rules, Sequence[Combatant], Sequence[Combatant]]]
+                  ) -> tuple[list[np.ndarray], dict[int, dict[str, np.ndarray]], np.ndarray]:
+    """Every slot's :func:`_fighter_row` of ``matchups`` (one side size), as one read-only
+    array a field; each rules' tables by ``id``; the slots' sides."""
+    n_a, n_b = len(matchups[0][1]), len(matchups[0][2])
+    tables: dict[int, dict[str, np.ndarray]] = {}
+    rows: dict[tuple[int, int], tuple[Any, ...]] = {}
+    slots: list[tuple[Any, ...]] = []
+    for rules, side_a, side_b in matchups:
+        if (len(side_a), len(side_b)) != (n_a, n_b):
+            raise ValueError("matchups set up together have one side size")
+        if id(rules) not in tables:
+            tables[id(rules)] = _rule_tables(rules)
+        for c in (*side_a, *side_b):
+            if (id(c), id(rules)) not in rows:
+                rows[id(c), id(rules)] = _fighter_row(c, rules)
+            slots.append(rows[id(c), id(rules)])
+    columns = [np.array(column, dtype) for column, dtype
+               in zip(zip(*slots, strict=True), _FIGHTER_DTYPES, strict=True)]
+    for column in columns:
+        column.setflags(write=False)
+    return columns, tables, np.array([0] * n_a + [1] * n_b, np.intp)
+
+
+_FIGHTER_DTYPES = (np.int16, np.int16, np.int8, np.int8, np.int16, np.int8, np.int16, float,
+                   float, bool, bool, np.int8)
+"""The dtypes of :func:`_fighter_row`'s fields."""
+
+
+def _fighter_row(c: Combatant, rules: Rules) -> tuple[Any, ...]:
+    """A combatant's per-slot :class:`_Setup` fields under ``rules``, in the field order:
+    score with each weapon type, health, weapon, shield, armour, divert policy, divert
+    health, divert p, divert by band, ES 11 surrender, leader, ambush skill."""
+    return ([combat_score(c, rules, w) for w in WEAPON_TYPES], starting_health(c, rules),
+            WEAPON_TYPES.index(c.weapon_type), SHIELDS.index(c.shield),
+            rules.armour_points[c.armour], DIVERT_POLICIES.index(c.divert), c.divert_health,
+            c.divert_p, [c.divert_by_band[name] for name in BANDS], c.es11 == "surrender",
+            c.leader, c.ambush)
 
 
 def simulate(rules: Rules, side_a: Sequence[Combatant], side_b: Sequence[Combatant], /, *,
@@ -276,15 +333,15 @@ def simulate_segments(segments: Sequence[Segment], rng: SegmentedRng) -> list[Ou
                else SegmentedRng([rng.generators[i] for i in members]))
         counts = [s.n for s in group]
         seg = np.repeat(np.arange(len(group)), counts)
-        setups = [_Setup.of(s.rules, s.side_a, s.side_b) for s in group]
+        matchups = [(s.rules, s.side_a, s.side_b) for s in group]
         if key[0] == "plain":  # type: ignore[index]
             houses = [house_rules(s.rules) for s in group]
-            setups = [setup.folded(h) if h else setup for setup, h in zip(setups, houses,
-                                                                           strict=True)]
+            setups = [setup.folded(h) if h else setup
+                      for setup, h in zip(_Setup.group(matchups), houses, strict=True)]
             joint = _plain_duel(setups, seg, sub)
         else:
             house = house_rules(group[0].rules)
-            joint = _General(_Setup.stack(setups), seg, sub, house or None).run()
+            joint = _General(_Setup.stacked(matchups), seg, sub, house or None).run()
         bounds = np.cumsum([0, *counts])
         for i, lo, hi in zip(members, bounds[:-1], bounds[1:], strict=True):
             out[i] = Outcomes(joint.winner[lo:hi], joint.rounds[lo:hi], joint.cause[lo:hi],
@@ -428,8 +485,8 @@ class _Events:
 
     @classmethod
     def empty(cls) -> _Events:
-        z = np.zeros(0, np.int64)
-        return cls(z, z, z, z, z, z, z.astype(bool), z.astype(bool))
+        z, no = _NO_EVENTS  # empty arrays: nothing can be written into them
+        return cls(z, z, z, z, z, z, no, no)
 
     def __len__(self) -> int:
         return len(self.fight)
@@ -448,6 +505,18 @@ class _Events:
 
 _EVENT_FIELDS = ("fight", "roller", "foe", "advantage", "chain", "entry", "diverted",
                  "protected")
+_NO_EVENTS = (np.zeros(0, np.int64), np.zeros(0, bool))
+"""The fields of no events (every empty batch's: a round makes many)."""
+
+
+@functools.cache
+def _es_among(names: tuple[str, ...]) -> np.ndarray:
+    """bool by ES effect code (the last entry, code -1, False): whether the code is one of
+    ``names`` -- ``np.isin`` by one lookup."""
+    table = np.zeros(len(ES) + 1, bool)
+    table[[ES[name] for name in names]] = True
+    table.setflags(write=False)
+    return table
 
 
 @dataclass
@@ -635,7 +704,7 @@ class _HouseTerms:
 class _General:
     """Every rule of seed 001 over fights of many matchups under the same rules and side
     sizes: fight ``i`` is one of segment ``seg[i]`` (its combatants at ``setup``'s rows
-    ``seg[i] * n_slots + slot``, :meth:`_Setup.stack`), and every draw for it comes from
+    ``seg[i] * n_slots + slot``, :meth:`_Setup.stacked`), and every draw for it comes from
     that segment's generator (:mod:`balance.batching`).
 
     State arrays are slot-major, ``(n_slots, n_live)``, so that each slot's row is
@@ -709,8 +778,18 @@ class _General:
         return self.out_cause == STANDING
 
     # --- rolling: every draw for live fights ``fight``, from their segments' streams -----
-    def d6(self, fight: np.ndarray) -> np.ndarray:
-        return self.srng.integers(1, 7, self.seg[fight], dtype=np.int8)
+    def lanes(self, fight: np.ndarray) -> Lanes | np.ndarray:
+        """The lanes of live fights ``fight`` for several draws (:class:`Lanes`)."""
+        return self.seg[fight] if self.single else self.srng.lanes(self.seg[fight])
+
+    def live_lanes(self) -> Lanes | np.ndarray:
+        """The lanes of every live fight: ``seg`` stays in segment order (fights are laid
+        out segment by segment, and compaction keeps their order), so no sort."""
+        return self.seg if self.single else Lanes.ascending(self.seg, len(self.srng))
+
+    def d6(self, fight: np.ndarray, lanes: Lanes | np.ndarray | None = None) -> np.ndarray:
+        return self.srng.integers(1, 7, self.seg[fight] if lanes is None else lanes,
+                                  dtype=np.int8)
 
     def two_d6(self, fight: np.ndarray) -> np.ndarray:
         return ROLL_2D6[self.srng.integers(0, 36, self.seg[fight], dtype=np.uint8)]
@@ -815,8 +894,7 @@ class _General:
         self.duel = n_slots == 2
         if actors is not None:
             rolls &= np.take(actors.ravel(), np.take(setup.side, attacker) * n_live + fights)
-        code = self.srng.codes(self.n_codes, np.tile(self.seg, n_entries)).reshape(n_entries,
-                                                                                 n_live)
+        code = self.srng.codes(self.n_codes, self.live_lanes(), rows=n_entries)
         roll = np.take(self.code_roll, code)
         # --- declarations (001.5) ---
         if divert_allowed and (setup.divert_policy.any() or self.any_forced_diversion):
@@ -903,8 +981,7 @@ class _General:
             return self.srng.random(np.zeros(int(np.prod(shape)), np.intp)).reshape(shape)
         lanes = np.flatnonzero(drawing[self.seg])
         out = np.ones(shape)
-        out[:, lanes] = self.srng.random(np.tile(self.seg[lanes], shape[0])).reshape(
-            shape[0], lanes.size)
+        out[:, lanes] = self.srng.draw(self.seg[lanes], lambda g, c: g.random(c), rows=shape[0])
         return out
 
     def mark(self, effect: str, slot: np.ndarray, fight: np.ndarray) -> None:
@@ -1084,7 +1161,7 @@ class _General:
             self.set_hit(ev.entry[mask])
 
         def among(*names: str) -> np.ndarray:
-            return np.isin(effect, [ES[name] for name in names])
+            return _es_among(names)[effect]
 
         # Before the Devil knows your dead
         devil = effect == ES["devil"]
@@ -1255,12 +1332,14 @@ class _General:
             table_damage = np.zeros(flat_health.size, np.int32)
             fight, attacker, target_, deflectable, maximum, through, self_inflicted = (
                 self.strokes.arrays())
+            lanes = self.lanes(fight)
             die = np.where(maximum, self.rules.damage_die,
-                           self.srng.integers(1, self.rules.damage_die + 1, self.seg[fight]))
+                           self.srng.integers(1, self.rules.damage_die + 1, lanes))
             flat_struck = target_ * n_live + fight
             dealt = self.damage(attacker * n_live + fight, target_, flat_struck, die,
-                                self.d6(fight), deflectable & ~self_inflicted)
-            cancelled = np.isin(flat_struck, nullified) & ~self_inflicted
+                                self.d6(fight, lanes), deflectable & ~self_inflicted)
+            cancelled = (np.isin(flat_struck, nullified) if nullified.size
+                         else np.zeros(flat_struck.shape, bool)) & ~self_inflicted
             dealt[cancelled] = 0
             np.subtract.at(flat_health, flat_struck, dealt)
             np.add.at(table_damage, flat_struck, dealt)
