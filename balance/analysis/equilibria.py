@@ -37,18 +37,28 @@ class _Replicates:
 
     def payoff(self, rng: np.random.Generator) -> np.ndarray:
         """One replicate's payoff (row by row, the draws of a multinomial per pair)."""
-        drawn = rng.multinomial(self.total, self.probs).astype(float)
-        a_score = drawn[:, 0] + 0.5 * drawn[:, 2]
-        b_score = drawn[:, 1] + 0.5 * drawn[:, 2]
+        return self.payoffs(rng, 1)[0]
+
+    def payoffs(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` replicates' payoffs, ``(count, k, k)``: each the draws of a multinomial
+        per pair, replicate after replicate, and each cell summed in the order
+        :func:`score_matrix` adds them."""
+        drawn = np.stack([rng.multinomial(self.total, self.probs) for _ in range(count)]
+                         ).astype(float)
+        a_score = drawn[:, :, 0] + 0.5 * drawn[:, :, 2]
+        b_score = drawn[:, :, 1] + 0.5 * drawn[:, :, 2]
         k = len(self.names)
-        wins, games = np.zeros((k, k)), np.zeros((k, k))
-        np.add.at(wins, (self.a, self.b), a_score)  # as score_matrix adds them
-        np.add.at(wins, (self.b, self.a), b_score)
+        rep = np.repeat(np.arange(count), len(self.a))
+        a, b = np.tile(self.a, count), np.tile(self.b, count)
+        wins = np.zeros((count, k, k))
+        np.add.at(wins, (rep, a, b), a_score.ravel())
+        np.add.at(wins, (rep, b, a), b_score.ravel())
+        games = np.zeros((k, k))
         np.add.at(games, (self.a, self.b), self.fights)
         np.add.at(games, (self.b, self.a), self.fights)
         with np.errstate(invalid="ignore", divide="ignore"):
             out = wins / games - 0.5
-        np.fill_diagonal(out, 0.0)
+        out[:, np.arange(k), np.arange(k)] = 0.0
         return np.nan_to_num(out)
 
 
@@ -116,8 +126,7 @@ def metagame(table: pd.DataFrame, *, resamples: int = 200, seed: int = 0,
         resamples = 0
     rng = np.random.default_rng(seed)
     if resamples:
-        replicates = _Replicates(table)
-        games = np.stack([replicates.payoff(rng) for _ in range(resamples)])
+        games = _Replicates(table).payoffs(rng, resamples)
         boot = solve_batch(games, "sealed").attack  # certified, as the point estimate's LP
     else:
         boot = weight[None, :]
@@ -147,14 +156,26 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
     if _exact(table):
         share = (margin > 0).astype(float)
     else:
-        rng = np.random.default_rng(seed)
-        hits = np.zeros(len(names))
-        replicates = _Replicates(table)
-        for _ in range(resamples):
-            p = replicates.payoff(rng)
-            hits += np.array([stats.dominated_by_mix(p, i) for i in range(len(names))])
-        share = hits / resamples
+        games = _Replicates(table).payoffs(np.random.default_rng(seed), resamples)
+        share = np.array([_dominated_in(games, i).mean() for i in range(len(names))])
     out = pd.DataFrame({"margin": margin, "dominated": margin > 0,
                         "dominated_share": share}, index=names)
     out.index.name = "entrant"
     return _keep(key, out.sort_values("margin", ascending=False))
+
+
+def _dominated_in(games: np.ndarray, row: int) -> np.ndarray:
+    """Whether ``row`` is strictly dominated by a mix of the other rows in each of the
+    games ``(count, k, k)``: :func:`balance.stats.dominated_by_mix` on the stack (its two
+    plain cases by array operations, the rest by the games' certified values)."""
+    mine = games[:, row, :]
+    others = np.delete(games, row, axis=1)
+    if not others.shape[1]:
+        return np.zeros(len(games), bool)
+    safe = np.any(mine >= others.max(axis=1), axis=1)  # best somewhere: no mix beats it
+    beaten = np.any(np.all(others > mine[:, None, :], axis=2), axis=1)  # one row beats it
+    out = beaten & ~safe
+    rest = np.flatnonzero(~safe & ~beaten)
+    if len(rest):
+        out[rest] = solve_batch(others[rest] - mine[rest][:, None, :], "sealed").value > 0
+    return out

@@ -48,21 +48,26 @@ def upsets(table: pd.DataFrame, rating: pd.DataFrame, *, confidence: float = 0.9
     tier = rating["tier"] if "tier" in rating else pd.Series(1, index=rating.index)
     strength = {name: (-int(tier[name]), float(rating.loc[name, "theta"]))
                 for name in rating.index}
-    seen: set[frozenset[str]] = set()
-    for row in table.itertuples(index=False):
-        a, b = row.a, row.b
-        if a == b or frozenset((a, b)) in seen:
-            continue
-        seen.add(frozenset((a, b)))
-        both = table[((table["a"] == a) & (table["b"] == b)) | ((table["a"] == b) & (table["b"] == a))]
+    names_a, names_b = table["a"].tolist(), table["b"].tolist()
+    rows_of: dict[frozenset[str], list[int]] = {}  # each pairing's rows (both seats), in order
+    for k, (a, b) in enumerate(zip(names_a, names_b, strict=True)):
+        if a != b:
+            rows_of.setdefault(frozenset((a, b)), []).append(k)
+    fights = table["n"].to_numpy()
+    for both in rows_of.values():
+        a, b = names_a[both[0]], names_b[both[0]]
         weak, strong = (a, b) if strength[a] < strength[b] else (b, a)
-        if (both["n"] == 0).all():
-            upset = float(both["a_win"].where(both["a"] == weak, both["b_win"]).mean())
+        as_a = [names_a[k] == weak for k in both]
+        if (fights[both] == 0).all():
+            won = [table["a_win" if seat else "b_win"].iat[k] for k, seat in zip(both, as_a,
+                                                                              strict=True)]
+            upset = float(np.mean(np.asarray(won, float)))
             rows.append({"weaker": weak, "stronger": strong, "upset": upset,
                          "upset_low": upset, "upset_high": upset, "n": 0, "exact": True})
             continue
-        weak_wins = (both["a_wins"].where(both["a"] == weak, both["b_wins"])).sum()
-        n = both["n"].sum()
+        weak_wins = np.sum([table["a_wins" if seat else "b_wins"].iat[k]
+                            for k, seat in zip(both, as_a, strict=True)])
+        n = np.sum(fights[both])
         low, high = stats.wilson(weak_wins, n, confidence)
         rows.append({"weaker": weak, "stronger": strong, "upset": weak_wins / n,
                      "upset_low": float(low), "upset_high": float(high), "n": int(n),

@@ -194,3 +194,25 @@ def test_a_race_and_its_mirror_are_one_zero_sum_game(a: str, b: str) -> None:
         own = [[model.score(t0, t1, model.firsts(slots, t0, t1), {}) for t1 in types1]
                for t0 in types0]
         assert np.allclose(own, table, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("tiebreak", [None, ("agility",)])
+def test_a_mirror_matchs_races_read_from_their_mirror_images_are_its_own(
+        tiebreak: tuple[str, ...] | None) -> None:
+    # the same fighter on both sides: a race of t1 against t0 is read from t0 against t1
+    # where the chances of acting first are complements (not where the lower slot wins a
+    # Strike Rank tie); every score as the fighter's own chain gives it, to 1e-12
+    from balance.rulesets.strike_rank import race
+    from balance.rulesets.strike_rank.policy import _race_keys, _start
+
+    rules = RS.Rules() if tiebreak is None else RS.Rules(sr_tiebreak=tiebreak)
+    race.clear_caches()
+    ps, sits = _start(rules, (RS.presets["gladiator"],), (RS.presets["gladiator"],))
+    key = _race_keys(ps, sits)[0][2]
+    table = np.array(race.race_scores(*key))
+    assert race._COUNTS["races"] == (3 if tiebreak is None else 9)  # 3 of 9, or all 9
+    rules_, c0, c1, slots, s, inc, types0, types1, ranged, fixed = key
+    model = race._Model(rules_, c0, c1, s, inc, ranged, fixed)
+    own = [[model.score(t0, t1, model.firsts(slots, t0, t1), {}) for t1 in types1]
+           for t0 in types0]
+    assert np.allclose(own, table, rtol=0, atol=1e-12)

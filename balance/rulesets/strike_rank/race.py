@@ -421,11 +421,13 @@ class _Plan:
 @dataclass(frozen=True)
 class _Fused:
     """A :class:`_Plan` in the form :meth:`_Round.exchange` applies, the defender's axis
-    known: for each hit kind the chance of going out (the plan's, plus every shift's share
-    that passes the defender's capacity) as one flat grid, read by a matrix product, and
-    each shift's grid cut to the states it moves without passing it."""
+    known: each hit kind as one linear map along that axis for each state of the other
+    fighter, ``op[k]`` an ``n x (n + 1)`` matrix (``n`` the defender's states) taking the
+    defender's points to its points after the hit, the last column the chance of going
+    out (the plan's, and every shift's share that passes its capacity).  One stacked
+    matrix product then moves a whole batch."""
 
-    hits: tuple[tuple[int, np.ndarray, tuple[tuple[int, np.ndarray], ...]], ...]
+    hits: tuple[tuple[int, np.ndarray], ...]
     misses: tuple[tuple[int, np.ndarray], ...]
     riposte: np.ndarray | None
     shield: bool
@@ -434,19 +436,19 @@ class _Fused:
     def of(cls, plan: _Plan, di: int) -> _Fused:
         hits = []
         for extra, out_grid, shifts in plan.hits:
-            n = out_grid.shape[di]
-            out_all = out_grid.copy()
-            moves = []
+            along = out_grid if di == 1 else out_grid.T  # (other's states, defender's)
+            n = along.shape[1]
+            op = np.zeros((along.shape[0], n, n + 1), out_grid.dtype)
+            op[:, :, n] = along
             for x, g in shifts:
+                g_along = g if di == 1 else g.T
                 if x >= n:
-                    out_all += g
+                    op[:, :, n] += g_along
                     continue
-                if x > 0:  # the defender's last x states pass its capacity
-                    passing = (slice(n - x, None), slice(None))[::1 if di == 0 else -1]
-                    out_all[passing] += g[passing]
-                kept = (slice(None, n - x), slice(None))[::1 if di == 0 else -1]
-                moves.append((x, np.ascontiguousarray(g[kept])))
-            hits.append((extra, out_all.ravel(), tuple(moves)))
+                kept = np.arange(n - x)
+                op[:, kept, kept + x] += g_along[:, :n - x]
+                op[:, n - x:, n] += g_along[:, n - x:]  # past its capacity: out
+            hits.append((extra, op))
         return cls(tuple(hits), plan.misses, plan.riposte, plan.shield)
 
 
@@ -658,15 +660,14 @@ class _Round:
                 into[key] = W
 
         # hits: wound points moved along the defender's axis, what passes its capacity out
-        flat = V.reshape(V.shape[0], -1)
-        for extra, out_all, moves in plan.hits:
-            out[:, di] += flat @ out_all
-            moved = np.zeros_like(V)
-            for x, g in moves:
-                if di == 0:
-                    moved[:, x:, :] += V[:, :V.shape[1] - x, :] * g
-                else:
-                    moved[:, :, x:] += V[:, :, :V.shape[2] - x] * g
+        for extra, op in plan.hits:
+            if di == 1:  # per state of fighter 0, a map of fighter 1's points
+                moved_out = np.matmul(V.transpose(1, 0, 2), op)  # (n0, B, n1 + 1)
+                moved = np.ascontiguousarray(moved_out[:, :, :-1].transpose(1, 0, 2))
+            else:
+                moved_out = np.matmul(V.transpose(2, 0, 1), op)  # (n1, B, n0 + 1)
+                moved = np.ascontiguousarray(moved_out[:, :, :-1].transpose(1, 2, 0))
+            out[:, di] += moved_out[:, :, -1].sum(axis=0)
             add(extra, moved)
         # misses that cost one or two defences
         for extra, g in plan.misses:
@@ -947,7 +948,8 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
                            fixed)
     mirror = (rules, c1, c0, slots[::-1], sits[::-1], incoming[::-1], types1, types0, ranged,
               fixed)
-    if _facing(mirror) < _facing(key):  # the same races seen from the other side
+    facing, facing_mirror = _facing(key), _facing(mirror)
+    if facing_mirror < facing:  # the same races seen from the other side
         other = race_scores(*mirror)
         return tuple(tuple(1.0 - other[b][a] for b in range(len(types1)))
                      for a in range(len(types0)))
@@ -956,11 +958,37 @@ def race_scores(rules: Rules, c0: Combatant, c1: Combatant, slots: tuple[int, in
     if found is not None:
         return found
     model = _model(rules, c0, c1, sits, incoming, ranged, fixed)
-    cache: dict[tuple[object, ...], object] = {}
-    scores = tuple(tuple(model.score(t0, t1, model.firsts(slots, t0, t1), cache)
-                         for t1 in types1) for t0 in types0)
+    table = _table(model, slots, types0, types1, mirror_match=facing_mirror == facing)
+    scores = tuple(tuple(table[t0, t1] for t1 in types1) for t0 in types0)
     race_store.save(stored, scores)
     return scores
+
+
+def _table(model: _Model, slots: tuple[int, int], types0: tuple[int, ...],
+           types1: tuple[int, ...], *, mirror_match: bool) -> dict[tuple[int, int], float]:
+    """Every race of ``types0`` against ``types1``.  In a mirror match (the same fighter
+    in the same situation on both sides) the race of ``t1`` against ``t0`` is that of
+    ``t0`` against ``t1`` seen from the other side wherever the chances of acting first
+    are each other's complements (the tie-breaks do not favour a slot): one minus it,
+    and an even 0.5 when the two play one type."""
+    cache: dict[tuple[object, ...], object] = {}
+    out: dict[tuple[int, int], float] = {}
+    for t0 in types0:
+        for t1 in types1:
+            firsts = model.firsts(slots, t0, t1)
+            if mirror_match and (t1, t0) in out | {(t0, t0): 0.5}:
+                theirs = model.firsts(slots, t1, t0)
+                if all(abs(a + b - 1.0) <= MIRROR_TOL for a, b in zip(firsts, theirs,
+                                                                       strict=True)):
+                    out[t0, t1] = 0.5 if t0 == t1 else 1.0 - out[t1, t0]
+                    continue
+            out[t0, t1] = model.score(t0, t1, firsts, cache)
+    return out
+
+
+MIRROR_TOL = 1e-12
+"""How far from complements two chances of acting first may be (rounding of their sums)
+for a mirror match's race to be read from its mirror image."""
 
 
 def _facing(key: tuple[Any, ...]) -> str:
