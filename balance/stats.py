@@ -284,6 +284,67 @@ def _bradley_terry(w: np.ndarray, iterations: int, tol: float
                    ) -> tuple[np.ndarray, np.ndarray]:
     games = w + w.T
     k = len(w)
+    theta = _bt_newton(w, games, tol) if _finite_maximum(w) else None
+    if theta is None:  # no finite maximum: the MM iteration, as far as it goes
+        theta = _bt_mm(w, games, iterations, tol)
+    q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    info = games * q * (1 - q)
+    hessian = np.diag(info.sum(axis=1)) - info  # observed information (a Laplacian)
+    centre = np.eye(k) - 1 / k
+    cov = centre @ np.linalg.pinv(hessian) @ centre
+    return theta, cov
+
+
+def _finite_maximum(w: np.ndarray) -> bool:
+    """Whether the likelihood has a finite maximum (Zermelo, Ford): every entrant reaches
+    every other along a chain of wins, whichever way the entrants are split."""
+    reach = (w > 0) | np.eye(len(w), dtype=bool)
+    for _ in range(max(1, int(np.ceil(np.log2(len(w)))))):
+        reach = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
+    return bool(reach.all())
+
+
+NEWTON_STEPS = 100
+"""Newton steps tried before the fit falls back to the MM iteration."""
+
+
+def _bt_newton(w: np.ndarray, games: np.ndarray, tol: float) -> np.ndarray | None:
+    """The maximum-likelihood log-strengths (sum 0) by Newton's method on the
+    log-likelihood, each step halved until the likelihood does not fall; ``None`` if it
+    does not settle (a maximum at infinity: someone never loses, no prior)."""
+    k = len(w)
+    total_wins = w.sum(axis=1)
+    centre = np.eye(k) - 1 / k
+
+    def loglik(t: np.ndarray) -> float:
+        d = t[:, None] - t[None, :]
+        return float((w * -np.logaddexp(0.0, -d)).sum())  # sum w_ij log q_ij
+
+    theta = np.zeros(k)
+    value = loglik(theta)
+    for _ in range(NEWTON_STEPS):
+        q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+        grad = total_wins - (games * q).sum(axis=1)
+        info = games * q * (1 - q)
+        laplacian = np.diag(info.sum(axis=1)) - info
+        step = centre @ np.linalg.lstsq(laplacian, grad, rcond=None)[0]
+        for _ in range(60):  # halve until the likelihood does not fall
+            trial = theta + step
+            new_value = loglik(trial)
+            if new_value >= value - 1e-12 * abs(value):
+                break
+            step = step / 2
+        else:
+            return None
+        theta, value = trial - trial.mean(), new_value
+        if np.max(np.abs(step)) < tol:
+            return theta
+    return None
+
+
+def _bt_mm(w: np.ndarray, games: np.ndarray, iterations: int, tol: float) -> np.ndarray:
+    """The log-strengths (sum 0) by Zermelo's / Hunter's MM iteration."""
+    k = len(w)
     p = np.ones(k)
     total_wins = w.sum(axis=1)
     for _ in range(iterations):  # Zermelo / Hunter's MM iteration
@@ -296,13 +357,7 @@ def _bradley_terry(w: np.ndarray, iterations: int, tol: float
             break
         p = new
     theta = np.log(p)
-    theta -= theta.mean()
-    q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
-    info = games * q * (1 - q)
-    hessian = np.diag(info.sum(axis=1)) - info  # observed information (a Laplacian)
-    centre = np.eye(k) - 1 / k
-    cov = centre @ np.linalg.pinv(hessian) @ centre
-    return theta, cov
+    return theta - theta.mean()
 
 
 def symmetric_nash(payoff: np.ndarray) -> tuple[np.ndarray, float]:

@@ -337,3 +337,34 @@ def test_a_metagame_asked_twice_is_the_same_answer_and_not_shared():
     assert key != equilibria._remembered("metagame", edited, 20, 2, 0.9)
     assert key != equilibria._remembered("metagame", table, 20, 3, 0.9)
     assert key != equilibria._remembered("dominated", table, 20, 2, 0.9)
+
+
+def test_bradley_terry_newton_finds_the_mm_iterations_maximum():
+    # the fit solves by Newton's method where the likelihood has a finite maximum; Zermelo's
+    # MM iteration, run to a tighter tolerance, reaches the same strengths
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(60):
+        k = int(rng.integers(2, 8))
+        s = rng.normal(0, rng.choice([0.3, 1.0, 3.0]), k)
+        n = np.triu(rng.integers(0, 1500, (k, k)), 1)
+        n = n + n.T
+        w = rng.binomial(n, 1 / (1 + np.exp(s[None, :] - s[:, None]))).astype(float)
+        np.fill_diagonal(w, 0)
+        for prior in (0.5, 0.0):
+            ww = w + prior * (1 - np.eye(k))
+            if not stats._finite_maximum(ww):
+                continue
+            theta, _ = stats.bradley_terry(w, prior=prior)
+            mm = stats._bt_mm(ww, ww + ww.T, 200_000, 1e-14)
+            assert np.abs(theta - mm).max() < 1e-8
+            checked += 1
+    assert checked > 60
+
+
+def test_bradley_terry_without_a_finite_maximum_keeps_the_mm_iteration():
+    # s0 never loses and there is no prior: no finite maximum, s0 runs far ahead
+    w = np.array([[0, 5, 7], [0, 0, 4], [0, 3, 0]], float)
+    assert not stats._finite_maximum(w)
+    theta, _ = stats.bradley_terry(w)
+    assert theta[0] - max(theta[1:]) > 5
