@@ -389,10 +389,6 @@ def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, i
 # --- one round as a linear map over the wound states ------------------------------------------
 
 
-_sum = np.add.reduce
-"""``ndarray.sum`` without its Python wrapper (the same reduction, in the same order)."""
-
-
 @dataclass(frozen=True)
 class _Plan:
     """One attack (or shot) of fighter ``ai`` as grids over the (n0, n1) wound states,
