@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .dice import codes_from_bits
+from .dice import code_limit, codes_from_raw
 from .random import stream
 
 __all__ = ["SEEDING", "Lanes", "Segment", "SegmentedRng", "pack"]
@@ -240,22 +240,15 @@ class SegmentedRng:
     def codes(self, k: int, seg: np.ndarray | Lanes, rows: int = 1) -> np.ndarray:
         """16-bit words exactly uniform on a multiple of ``k`` (:func:`balance.dice.codes_from_bits`),
         one per lane (``rows`` per lane as :meth:`draw`'s ``rows``)."""
-        if self.single or not 1 <= k <= 1 << 16:  # (codes_from_bits refuses such a k)
-            return self.draw_bits(seg, lambda b, c: codes_from_bits(k, c, b), rows)
-        limit = (65536 // k) * k
+        limit = code_limit(k)
+        if self.single:
+            return self.draw_bits(seg, lambda b, c: codes_from_raw(limit, c, b.random_raw),
+                                  rows)
         lanes = self.lanes(seg)
         out = np.empty((rows, lanes.size), np.uint16)
         raw = self._raw
-        for s, lo, hi in lanes.runs:  # codes_from_bits, inline: words, then the redraws
-            count = rows * (hi - lo)
-            u = raw[s]((count + 3) // 4).view(np.uint16)[:count]
-            if limit < 65536:
-                bad = (u >= limit).nonzero()[0]
-                while bad.size:
-                    fresh = raw[s]((bad.size + 3) // 4).view(np.uint16)[:bad.size]
-                    u[bad] = fresh
-                    bad = bad[fresh >= limit]
-            out[:, lo:hi] = u.reshape(rows, hi - lo)
+        for s, lo, hi in lanes.runs:
+            out[:, lo:hi] = codes_from_raw(limit, rows * (hi - lo), raw[s]).reshape(rows, hi - lo)
         out = lanes.place(out, axis=1)
         return out[0] if rows == 1 else out
 

@@ -213,12 +213,22 @@ def codes(k: int, size: int, *, rng: np.random.Generator) -> np.ndarray:
 def codes_from_bits(k: int, size: int, bits: np.random.BitGenerator) -> np.ndarray:
     """:func:`codes` from a bit generator itself (kernels that keep it, to skip the
     Generator's attribute lookup every call); the same words from the same stream."""
+    return codes_from_raw(code_limit(k), size, bits.random_raw)
+
+
+def code_limit(k: int) -> int:
+    """The largest multiple of ``k`` words up to 2^16 (:func:`codes` redraws the rest)."""
     if not 1 <= k <= 1 << 16:
         raise ValueError(f"k must be in 1..65536, got {k}")
-    limit = (65536 // k) * k
+    return (65536 // k) * k
 
+
+def codes_from_raw(limit: int, size: int, raw: Callable[[int], np.ndarray]) -> np.ndarray:
+    """``size`` 16-bit words below ``limit`` (:func:`code_limit`) from ``raw(n)``, a bit
+    generator's ``random_raw``: four words a raw draw, each word at or above the limit
+    redrawn, in order, from the words that follow."""
     def words(n: int) -> np.ndarray:
-        return np.asarray(bits.random_raw((n + 3) // 4), dtype=np.uint64).view(np.uint16)[:n]
+        return np.asarray(raw((n + 3) // 4), dtype=np.uint64).view(np.uint16)[:n]
 
     u = words(size)
     if limit < 65536:
