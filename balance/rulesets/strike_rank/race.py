@@ -402,26 +402,15 @@ class _Plan:
     riposte: np.ndarray | None  # chance of a riposte, None if never
     shield: bool  # the riposte comes with a shield
 
-    def transposed(self) -> _Plan:
-        """The same plan with the grids' axes swapped (C-ordered copies, each value the
-        same): for the race in which the attacker is fighter 1."""
-        def t(g: np.ndarray) -> np.ndarray:
-            return np.ascontiguousarray(g.T)
-
-        return _Plan(tuple((extra, t(out), tuple((x, t(g)) for x, g in shifts))
-                           for extra, out, shifts in self.hits),
-                     tuple((extra, t(g)) for extra, g in self.misses),
-                     None if self.riposte is None else t(self.riposte), self.shield)
-
 
 @dataclass(frozen=True)
 class _Fused:
-    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies, the defender's axis
-    known: each hit kind as one linear map along that axis for each state of the other
-    fighter, ``op[k]`` an ``n x (n + 1)`` matrix (``n`` the defender's states) taking the
-    defender's points to its points after the hit, the last column the chance of going
-    out (the plan's, and every shift's share that passes its capacity).  One stacked
-    matrix product then moves a whole batch."""
+    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies to a race in which the
+    attacker is fighter ``ai``: each hit kind as one linear map of the defender's points for
+    each state of the attacker, ``op[k]`` an ``n x (n + 1)`` matrix (``n`` the defender's
+    states) whose last column is the chance of going out (the plan's, and every shift's
+    share that passes the defender's capacity), so that one stacked matrix product moves a
+    whole batch; the misses' and riposte's grids with the race's axes."""
 
     hits: tuple[tuple[int, np.ndarray], ...]
     misses: tuple[tuple[int, np.ndarray], ...]
@@ -429,23 +418,32 @@ class _Fused:
     shield: bool
 
     @classmethod
-    def of(cls, plan: _Plan, di: int) -> _Fused:
+    def of(cls, plan: _Plan, ai: int) -> _Fused:
+        """From ``plan`` as made (the attacker's points along the first axis)."""
         hits = []
         for extra, out_grid, shifts in plan.hits:
-            along = out_grid if di == 1 else out_grid.T  # (other's states, defender's)
-            n = along.shape[1]
-            op = np.zeros((along.shape[0], n, n + 1), out_grid.dtype)
-            op[:, :, n] = along
+            n = out_grid.shape[1]
+            op = np.zeros((out_grid.shape[0], n, n + 1), out_grid.dtype)
+            op[:, :, n] = out_grid
             for x, g in shifts:
-                g_along = g if di == 1 else g.T
                 if x >= n:
-                    op[:, :, n] += g_along
+                    op[:, :, n] += g
                     continue
                 kept = np.arange(n - x)
-                op[:, kept, kept + x] += g_along[:, :n - x]
-                op[:, n - x:, n] += g_along[:, n - x:]  # past its capacity: out
+                op[:, kept, kept + x] += g[:, :n - x]
+                op[:, n - x:, n] += g[:, n - x:]  # past its capacity: out
             hits.append((extra, op))
-        return cls(tuple(hits), plan.misses, plan.riposte, plan.shield)
+
+        def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first
+            return g if ai == 0 else np.ascontiguousarray(g.T)
+
+        return cls(tuple(hits), tuple((extra, race_axes(g)) for extra, g in plan.misses),
+                   None if plan.riposte is None else race_axes(plan.riposte), plan.shield)
+
+
+_MOVE_AXES = {1: ((1, 0, 2), (1, 0, 2)), 0: ((2, 0, 1), (1, 2, 0))}
+"""By the defender's axis: how a batch ``(B, n0, n1)`` is laid out for the stacked product
+(the attacker's states, the batch, the defender's) and how its result is laid back."""
 
 
 class _Direction:
@@ -595,8 +593,7 @@ class _Round:
                 table = (self.shot_table(ai, count, clone) if shot
                          else self.attack_table(ai, own_d, count, no_parry, clone))
                 plans[made] = self._plan(ai, table, clone, damage, dtype)
-            self.cache[key] = _Fused.of(plans[made] if ai == 0 else plans[made].transposed(),
-                                        1 - ai)
+            self.cache[key] = _Fused.of(plans[made], ai)
         return self.cache[key]  # type: ignore[return-value]
 
     def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
@@ -656,15 +653,11 @@ class _Round:
                 into[key] = W
 
         # hits: wound points moved along the defender's axis, what passes its capacity out
+        laid, back = _MOVE_AXES[di]
         for extra, op in plan.hits:
-            if di == 1:  # per state of fighter 0, a map of fighter 1's points
-                moved_out = np.matmul(V.transpose(1, 0, 2), op)  # (n0, B, n1 + 1)
-                moved = np.ascontiguousarray(moved_out[:, :, :-1].transpose(1, 0, 2))
-            else:
-                moved_out = np.matmul(V.transpose(2, 0, 1), op)  # (n1, B, n0 + 1)
-                moved = np.ascontiguousarray(moved_out[:, :, :-1].transpose(1, 2, 0))
+            moved_out = np.matmul(V.transpose(laid), op)  # (attacker's, B, defender's + 1)
             out[:, di] += moved_out[:, :, -1].sum(axis=0)
-            add(extra, moved)
+            add(extra, np.ascontiguousarray(moved_out[:, :, :-1].transpose(back)))
         # misses that cost one or two defences
         for extra, g in plan.misses:
             add(extra, V * g)
@@ -972,14 +965,18 @@ def _table(model: _Model, slots: tuple[int, int], types0: tuple[int, ...],
     for t0 in types0:
         for t1 in types1:
             firsts = model.firsts(slots, t0, t1)
-            if mirror_match and (t1, t0) in out | {(t0, t0): 0.5}:
-                theirs = model.firsts(slots, t1, t0)
-                if all(abs(a + b - 1.0) <= MIRROR_TOL for a, b in zip(firsts, theirs,
-                                                                       strict=True)):
-                    out[t0, t1] = 0.5 if t0 == t1 else 1.0 - out[t1, t0]
-                    continue
-            out[t0, t1] = model.score(t0, t1, firsts, cache)
+            seen = t0 == t1 or (t1, t0) in out
+            if mirror_match and seen and _complements(firsts, model.firsts(slots, t1, t0)):
+                out[t0, t1] = 0.5 if t0 == t1 else 1.0 - out[t1, t0]
+            else:
+                out[t0, t1] = model.score(t0, t1, firsts, cache)
     return out
+
+
+def _complements(firsts: Sequence[float], theirs: Sequence[float]) -> bool:
+    """Whether two sides' chances of acting first, round by round, sum to one (to
+    :data:`MIRROR_TOL`)."""
+    return all(abs(a + b - 1.0) <= MIRROR_TOL for a, b in zip(firsts, theirs, strict=True))
 
 
 MIRROR_TOL = 1e-12
