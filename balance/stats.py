@@ -22,6 +22,7 @@ __all__ = [
     "chi2_homogeneity",
     "clopper_pearson",
     "dominated_by_mix",
+    "dominated_by_mix_in",
     "domination_margin",
     "gof_pvalue",
     "half_width",
@@ -410,19 +411,29 @@ def domination_margin(payoff: np.ndarray, row: int) -> float:
 
 def dominated_by_mix(payoff: np.ndarray, row: int) -> bool:
     """Whether row ``row`` is strictly dominated by a mixture of the other rows
-    (:func:`domination_margin` > 0), deciding the two plain cases without a linear program:
-    a row at least as good as every other row against some column is not dominated (no
-    mixture beats it there), and a row some single other row beats against every column
-    is."""
-    a = np.asarray(payoff, float)
-    others = np.delete(a, row, axis=0)
-    if not len(others):
-        return False
-    if bool(np.any(a[row] >= others.max(axis=0))):
-        return False
-    if bool(np.any(np.all(others > a[row], axis=1))):
-        return True
-    return domination_margin(a, row) > 0
+    (:func:`domination_margin` > 0): :func:`dominated_by_mix_in` of one game."""
+    return bool(dominated_by_mix_in(np.asarray(payoff, float)[None], row)[0])
+
+
+def dominated_by_mix_in(games: np.ndarray, row: int) -> np.ndarray:
+    """:func:`dominated_by_mix` in each of the games ``(count, k, k)``, deciding the two
+    plain cases by array operations: a row at least as good as every other row against
+    some column is not dominated (no mixture beats it there), and a row some single other
+    row beats against every column is; the rest by each game's :func:`domination_margin`,
+    solved together (:func:`balance.matrix_game.solve_batch`)."""
+    from .matrix_game import solve_batch
+
+    mine = games[:, row, :]
+    others = np.delete(games, row, axis=1)
+    if not others.shape[1]:
+        return np.zeros(len(games), bool)
+    safe = np.any(mine >= others.max(axis=1), axis=1)
+    beaten = np.any(np.all(others > mine[:, None, :], axis=2), axis=1)
+    out = beaten & ~safe
+    rest = np.flatnonzero(~safe & ~beaten)
+    if len(rest):
+        out[rest] = solve_batch(others[rest] - mine[rest][:, None, :], "sealed").value > 0
+    return out
 
 
 # --- paired fights (common random numbers) ----------------------------------------------------

@@ -157,25 +157,10 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
         share = (margin > 0).astype(float)
     else:
         games = _Replicates(table).payoffs(np.random.default_rng(seed), resamples)
-        share = np.array([_dominated_in(games, i).mean() for i in range(len(names))])
+        share = np.array([stats.dominated_by_mix_in(games, i).mean()
+                          for i in range(len(names))])
     out = pd.DataFrame({"margin": margin, "dominated": margin > 0,
                         "dominated_share": share}, index=names)
     out.index.name = "entrant"
     return _keep(key, out.sort_values("margin", ascending=False))
 
-
-def _dominated_in(games: np.ndarray, row: int) -> np.ndarray:
-    """Whether ``row`` is strictly dominated by a mix of the other rows in each of the
-    games ``(count, k, k)``: :func:`balance.stats.dominated_by_mix` on the stack (its two
-    plain cases by array operations, the rest by the games' certified values)."""
-    mine = games[:, row, :]
-    others = np.delete(games, row, axis=1)
-    if not others.shape[1]:
-        return np.zeros(len(games), bool)
-    safe = np.any(mine >= others.max(axis=1), axis=1)  # best somewhere: no mix beats it
-    beaten = np.any(np.all(others > mine[:, None, :], axis=2), axis=1)  # one row beats it
-    out = beaten & ~safe
-    rest = np.flatnonzero(~safe & ~beaten)
-    if len(rest):
-        out[rest] = solve_batch(others[rest] - mine[rest][:, None, :], "sealed").value > 0
-    return out
