@@ -288,12 +288,18 @@ def _bradley_terry(w: np.ndarray, iterations: int, tol: float
     theta = _bt_newton(w, games, tol) if _finite_maximum(w) else None
     if theta is None:  # no finite maximum: the MM iteration, as far as it goes
         theta = _bt_mm(w, games, iterations, tol)
+    _, information = _bt_information(theta, games)
+    centre = np.eye(k) - 1 / k
+    cov = centre @ np.linalg.pinv(information) @ centre
+    return theta, cov
+
+
+def _bt_information(theta: np.ndarray, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``q[i, j]``, the chance ``i`` beats ``j`` at strengths ``theta``, and the observed
+    information there (a Laplacian: minus the log-likelihood's Hessian)."""
     q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
     info = games * q * (1 - q)
-    hessian = np.diag(info.sum(axis=1)) - info  # observed information (a Laplacian)
-    centre = np.eye(k) - 1 / k
-    cov = centre @ np.linalg.pinv(hessian) @ centre
-    return theta, cov
+    return q, np.diag(info.sum(axis=1)) - info
 
 
 def _finite_maximum(w: np.ndarray) -> bool:
@@ -324,11 +330,9 @@ def _bt_newton(w: np.ndarray, games: np.ndarray, tol: float) -> np.ndarray | Non
     theta = np.zeros(k)
     value = loglik(theta)
     for _ in range(NEWTON_STEPS):
-        q = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+        q, information = _bt_information(theta, games)
         grad = total_wins - (games * q).sum(axis=1)
-        info = games * q * (1 - q)
-        laplacian = np.diag(info.sum(axis=1)) - info
-        step = centre @ np.linalg.lstsq(laplacian, grad, rcond=None)[0]
+        step = centre @ np.linalg.lstsq(information, grad, rcond=None)[0]
         for _ in range(60):  # halve until the likelihood does not fall
             trial = theta + step
             new_value = loglik(trial)
