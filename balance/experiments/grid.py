@@ -18,7 +18,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -164,26 +164,30 @@ def expand(spec: Spec, ruleset: Ruleset | None = None) -> tuple[Cell, ...]:
     # (by repr) values build the same part, so a part is looked up by them first.
     targets = [ax.target for ax in spec.axes]
     parts: dict[tuple[str, str], Any] = {}
+
+    def part(target: str, combo: Sequence[Any], build: Callable[..., Any], *args: Any
+             ) -> Any:
+        spot = (target, repr([v for v, t in zip(combo, targets, strict=True) if t == target]))
+        if spot not in parts:
+            parts[spot] = build(*args)
+        return parts[spot]
+
+    def build_rules(pairs: list[tuple[Axis, Any]]) -> Any:
+        overrides: dict[str, Any] = dict(spec.rules)
+        overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
+        frozen = Table(overrides)
+        if frozen not in rules_cache:
+            rules_cache[frozen] = rs.rules(dict(overrides))
+        return rules_cache[frozen]
+
+    def build_side(label: str, pairs: list[tuple[Axis, Any]]) -> tuple[Side, str]:
+        return _side(rs, _side_members(spec, label, pairs), sides_cache)
+
     for index, combo in enumerate(combinations(spec)):
         pairs = list(zip(spec.axes, combo, strict=True))
         try:
-            spot = ("rules", repr([v for v, t in zip(combo, targets, strict=True)
-                                   if t == "rules"]))
-            if spot not in parts:
-                overrides: dict[str, Any] = dict(spec.rules)
-                overrides.update((str(ax.name), v) for ax, v in pairs if ax.target == "rules")
-                frozen = Table(overrides)
-                if frozen not in rules_cache:
-                    rules_cache[frozen] = rs.rules(dict(overrides))
-                parts[spot] = rules_cache[frozen]
-            rules = parts[spot]
-            sides = []
-            for label in SIDES:
-                spot = (label, repr([v for v, t in zip(combo, targets, strict=True)
-                                     if t == label]))
-                if spot not in parts:
-                    parts[spot] = _side(rs, _side_members(spec, label, pairs), sides_cache)
-                sides.append(parts[spot])
+            rules = part("rules", combo, build_rules, pairs)
+            sides = [part(label, combo, build_side, label, pairs) for label in SIDES]
             rs.check_sides(rules, sides[0][0], sides[1][0])
         except SpecError as exc:
             where = place(spec, {ax.field: v for ax, v in pairs})
