@@ -87,10 +87,29 @@ def _shown_dataclass(value: Any) -> dict[str, Any]:
 
 def key_of(args: tuple[Any, ...]) -> str:
     """The key of a :func:`.race.race_scores` call: a hash of its arguments' canonical JSON
-    (each dataclass by all its fields, sorted)."""
-    text = json.dumps(_shown(args), sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    (each dataclass by all its fields, sorted; the list's text is its items' texts joined,
+    so each rules object or fighter is written once however many keys it is part of)."""
+    text = "[" + ",".join(map(_text, args)) + "]"
     return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def _text(value: Any) -> str:
+    if hasattr(value, "__dataclass_fields__"):
+        try:
+            return _dataclass_text(value)
+        except TypeError:  # not hashable: written afresh
+            return _dataclass_text.__wrapped__(value)
+    return _dumps(_shown(value))
+
+
+@lru_cache(maxsize=1024)
+def _dataclass_text(value: Any) -> str:
+    return _dumps(_shown(value))
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
 
 
 def _checksum(key: str, scores: Any) -> str:
