@@ -34,11 +34,12 @@ package is ``balance.explorer`` (``.question``, ``.compute``, ``.panel``, ``.ser
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ._lazy import attribute_loader
 from ._version import __version__
 from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
-from .experiments import Run, load_run, load_spec, sweep
-from .explorer import explore  # the function; ipywidgets is imported on call
 from .outcomes import Outcome, Outcomes, Probabilities
 from .results import Summary, Tally, Winner
 from .rulesets import RULESETS
@@ -69,11 +70,13 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # ``balance.tune`` lives in ``balance.analysis``, which imports pandas: loaded on first use
-    # so that ``import balance`` stays light.
-    if name == "tune":
-        from .analysis.tune import tune
+if TYPE_CHECKING:
+    from .analysis.tune import tune
+    from .experiments import Run, load_run, load_spec, sweep
+    from .explorer import explore
 
-        return tune
-    raise AttributeError(f"module 'balance' has no attribute {name!r}")
+__getattr__ = attribute_loader(__name__, {
+    "tune": ".analysis.tune", "Run": ".experiments", "load_run": ".experiments",
+    "load_spec": ".experiments", "sweep": ".experiments", "explore": ".explorer"})
+# imported on first use: ``balance.tune`` lives in ``balance.analysis``, which imports
+# pandas; the experiment runner and the explorer are needed by their own commands only

@@ -8,13 +8,21 @@ Every function takes and returns tidy pandas tables; intervals are 95% unless sa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import attribute_loader
 from .equilibria import dominated, metagame
 from .marginal import marginal_value
 from .matchups import round_robin
 from .ratings import ratings
 from .scores import field_scores, pair_scores, score_matrix
 from .shape import fight_lengths, seat_advantage, upsets
-from .tune import handicaps
+
+if TYPE_CHECKING:
+    from .tune import handicaps
+
+__getattr__ = attribute_loader(__name__, {"handicaps": ".tune"})
+# imported on first use: a round robin does not search for fixes
 
 __all__ = [
     "dominated",

@@ -21,10 +21,22 @@ Nothing heavy is imported here: pandas, pyarrow, tqdm and dask load only when a 
 
 from __future__ import annotations
 
-from .grid import Cell, expand
-from .runner import EXECUTORS, sweep
-from .spec import Axis, PlotSpec, Spec, load_spec
-from .store import Run, load_run
+from typing import TYPE_CHECKING
+
+from .._lazy import attribute_loader
+
+if TYPE_CHECKING:
+    from .grid import Cell, expand
+    from .runner import EXECUTORS, sweep
+    from .spec import Axis, PlotSpec, Spec, load_spec
+    from .store import Run, load_run
+
+__getattr__ = attribute_loader(__name__, {
+    "Cell": ".grid", "expand": ".grid", "EXECUTORS": ".runner", "sweep": ".runner",
+    "Axis": ".spec", "PlotSpec": ".spec", "Spec": ".spec", "load_spec": ".spec",
+    "Run": ".store", "load_run": ".store"})
+# each imported on first use, so that a command importing one module of the package
+# (the CLI's ``guard``) does not load the runner
 
 __all__ = [
     "EXECUTORS",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -163,6 +164,22 @@ def test_the_graph_reader_sees_lazy_imports() -> None:
     assert "balance.plots" in graph["balance.figures"]      # imported inside a function
     assert "balance.experiments.store" in graph["balance.experiments.plotting"]
     assert "balance.experiments.runner" in graph["balance.cli"]
+
+
+def test_a_round_robin_loads_only_what_it_runs() -> None:
+    # The package's names for the experiment runner, tune and the explorer are imported on
+    # first use: `balance matchups` prints its tables without them.
+    code = ("import sys, contextlib, io\n"
+            "from balance.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['matchups', 'crt', '--entrants', 'veteran,novice', '-n', '200'])\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=300, env={**os.environ, "BALANCE_CACHE": "off"})
+    loaded = set(done.stdout.split())
+    assert "balance.analysis.matchups" in loaded  # it ran
+    unused = ["balance.experiments.runner", "balance.analysis.tune", "balance.explorer"]
+    assert [m for m in unused if m in loaded] == []
 
 
 def test_every_module_imports_on_its_own() -> None:

@@ -1,0 +1,23 @@
+"""Names a package exports but imports on first use (PEP 562), so that ``import balance``
+and every command (which imports it) load only the modules they run."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+
+
+def attribute_loader(package: str, where: Mapping[str, str]) -> Callable[[str], object]:
+    """A module ``__getattr__`` for ``package``: the name ``n`` is ``where[n]`` (a module
+    relative to the package, such as ``".runner"``)'s attribute ``n``, imported when first
+    asked for and kept in the package's namespace from then on."""
+
+    def __getattr__(name: str) -> object:
+        module = where.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module, package), name)
+        setattr(importlib.import_module(package), name, value)
+        return value
+
+    return __getattr__
