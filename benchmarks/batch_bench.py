@@ -12,9 +12,9 @@ distance between a designer's question and the kernel's speed is read in one run
   all 361.
 * ``matchups`` -- the issue's command, ``balance matchups strike-rank --entrants
   knight,gladiator,skirmisher,archer,brawler,legionnaire -n 3000 --seed 1`` (108,000
-  fights), as a process of its own: its CPU seconds with the race model's tables computed
-  (an empty ``$BALANCE_CACHE``) and read back (the same folder again), and that the two
-  print the same (the issue's baseline: 30 CPU-s; its target 20x less).  The package's
+  fights), in processes of its own: the median CPU seconds of five runs with the race
+  model's tables computed (each an empty ``$BALANCE_CACHE``) and of five reading them back
+  (a folder filled by a run before them), and that all print the same (the issue's baseline: 30 CPU-s; its target 20x less).  The package's
   bytecode is compiled first (as any earlier run leaves it), so the figure is the
   command's and not Python's compiler's.
 * ``sweep`` -- a ``--side`` x ``--side`` crt sweep (the challenger's and the veteran's
@@ -40,6 +40,7 @@ import gc
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -105,27 +106,44 @@ MATCHUPS = ["matchups", "strike-rank", "--entrants",
             "knight,gladiator,skirmisher,archer,brawler,legionnaire", "-n", "3000", "--seed", "1"]
 
 
-def matchups_command() -> dict[str, Any]:
-    """The issue's command in a process of its own, its race tables computed, then read."""
+def matchups_command(repeat: int = 5) -> dict[str, Any]:
+    """The issue's command in processes of their own: ``repeat`` runs each computing the
+    race tables (each in an empty cache folder of its own), then ``repeat`` runs reading
+    them back (one folder, filled by a run before them); each run's CPU seconds (user +
+    system, from the kernel's accounting of the child) and their medians."""
     command = [str(Path(sys.executable).with_name("balance")), *MATCHUPS]
-    out: dict[str, Any] = {"fights": 36 * 3000}
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "BALANCE_CACHE": tmp}
-        # as on a user's machine after any first run: the package's bytecode is on disk
-        # (an environment that forbids writing it would time the compiler instead)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        subprocess.run([sys.executable, "-m", "compileall", "-q",
-                        str(Path(balance.__file__).parent)], env=env, check=True,
-                       capture_output=True)
-        printed = []
-        for label in ("computed", "read"):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            out[f"cpu_s_{label}"] = (after.ru_utime - before.ru_utime
-                                     + after.ru_stime - before.ru_stime)
-            printed.append(done.stdout)
-    out["same_output"] = printed[0] == printed[1]
+    out: dict[str, Any] = {"fights": 36 * 3000, "repeat": repeat}
+    env = dict(os.environ)
+    # as on a user's machine after any first run: the package's bytecode is on disk
+    # (an environment that forbids writing it would time the compiler instead)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(balance.__file__).parent)],
+                   env=env, check=True, capture_output=True)
+
+    def timed(folder: str) -> tuple[float, str]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(command, env={**env, "BALANCE_CACHE": folder},
+                              capture_output=True, text=True, check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
+                done.stdout)
+
+    printed, computed, read = set(), [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as fresh:
+            spent, stdout = timed(fresh)
+        computed.append(spent)
+        printed.add(stdout)
+    with tempfile.TemporaryDirectory() as kept:
+        timed(kept)  # fills the folder
+        for _ in range(repeat):
+            spent, stdout = timed(kept)
+            read.append(spent)
+            printed.add(stdout)
+    for label, times in (("computed", computed), ("read", read)):
+        out[f"cpu_s_{label}_runs"] = times
+        out[f"cpu_s_{label}"] = statistics.median(times)
+    out["same_output"] = len(printed) == 1
     out["raw_fights_per_cpu_s"] = strike_rank_raw()
     return out
 
@@ -206,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     if "best" in parts:
         out["best"] = best(args.precision, args.workers, args.best_pairs)
     if "matchups" in parts:
-        out["matchups"] = matchups_command()
+        out["matchups"] = matchups_command(max(args.repeat, 5))
     if "sweep" in parts:
         out["sweep"] = sweep(args.side, args.cell, args.repeat)
     if args.json:
@@ -228,9 +246,12 @@ def main(argv: list[str] | None = None) -> int:
               f"(kernel raw {b['raw_fights_per_cpu_s']:,.0f})")
     if "matchups" in out:
         m = out["matchups"]
+        runs = "median of {}: {} computed, {} read back".format(
+            m["repeat"], *(" ".join(f"{v:.2f}" for v in m[f"cpu_s_{k}_runs"])
+                           for k in ("computed", "read")))
         print(f"matchups  the issue's command ({m['fights']:,} fights): "
               f"{m['cpu_s_computed']:.2f} CPU-s with the race tables computed, "
-              f"{m['cpu_s_read']:.2f} CPU-s read back"
+              f"{m['cpu_s_read']:.2f} CPU-s read back ({runs})"
               f"{'' if m['same_output'] else ' (OUTPUT DIFFERS)'} (kernel raw "
               f"{m['raw_fights_per_cpu_s']:,.0f} fights/CPU-s; baseline 30 CPU-s, target "
               "20x less)")

@@ -319,6 +319,11 @@ def question_rows(runs: Sequence[dict[str, Any]]) -> list[str]:
     alone = _span((s["run_segments_over_duel"] for s in sweep), lambda v: f"{v:.1f}",
                   approx=False)
     page = [row for r in runs for row in r["page"]]
+
+    def hundredths(label: str) -> str:
+        return _span((m[f"cpu_s_{label}"] for m in matchups), lambda v: f"{v:.2f}",
+                     approx=False)
+
     return [
         f"| question | round robin of the 19 strike-rank styles, 3,000 fights a pair "
         f"({robin[0]['fights']:,} fights) | {seconds(r['cpu_s'] for r in robin)} of CPU "
@@ -332,12 +337,21 @@ def question_rows(runs: Sequence[dict[str, Any]]) -> list[str]:
         f"{seconds(b['estimate_wall_s_all_361'] for b in best)} of wall for all 361 | "
         "target < 120 s wall |",
         f"| question | `balance matchups` of 6 styles, 3,000 fights a pair: race tables "
-        f"computed / read back | {seconds(m['cpu_s_computed'] for m in matchups)} / "
-        f"{seconds(m['cpu_s_read'] for m in matchups)} of CPU | target < 1.5 s of CPU |",
+        f"computed / read back ({_medians(matchups)}) | {hundredths('computed')} / "
+        f"{hundredths('read')} s of CPU | target < 1.5 s of CPU |",
         f"| explore | opening `balance explore crt` to its first answer (pre-heated kernel, "
         f"headless Chromium, {page[0]['changes']} opens) | "
         f"{seconds(p['median_s'] for p in page)} median, "
         f"{seconds(p['max_s'] for p in page)} worst | target < {page[0]['target_s']:g} s |"]
+
+
+def _medians(matchups: Sequence[dict[str, Any]]) -> str:
+    """How the matchups command's figures were taken: medians of each recorded run's
+    repeats (one run each in records made before it repeated)."""
+    repeats = sorted({m.get("repeat", 1) for m in matchups})
+    if repeats == [1]:
+        return "one run each"
+    return f"medians of {'/'.join(map(str, repeats))} runs each"
 
 
 def memory_sentence(runs: Sequence[dict[str, Any]]) -> str:
