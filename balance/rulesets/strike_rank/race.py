@@ -405,12 +405,15 @@ class _Plan:
 
 @dataclass(frozen=True)
 class _Fused:
-    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies to a race in which the
-    attacker is fighter ``ai``: each hit kind as one linear map of the defender's points for
-    each state of the attacker, ``op[k]`` an ``n x (n + 1)`` matrix (``n`` the defender's
-    states) whose last column is the chance of going out (the plan's, and every shift's
-    share that passes the defender's capacity), so that one stacked matrix product moves a
-    whole batch; the misses' and riposte's grids with the race's axes."""
+    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies to a batch laid out
+    ``(n0, n1, B)`` (the batch last) in a race in which the attacker is fighter ``ai``:
+    each hit kind as one linear map of the defender's points for each state of the
+    attacker, ``op[k]`` an ``(n + 1) x n`` matrix (``n`` the defender's states) applied on
+    the left, whose last row is the chance of going out (the plan's, and every shift's
+    share that passes the defender's capacity) and whose diagonal holds, besides the hits
+    that add no points, the misses that cost as many defences as the hit kind: so one
+    stacked matrix product moves a whole batch through the hits and those misses.  The
+    other misses' and the riposte's grids with the race's axes and the batch's."""
 
     hits: tuple[tuple[int, np.ndarray], ...]
     misses: tuple[tuple[int, np.ndarray], ...]
@@ -420,30 +423,44 @@ class _Fused:
     @classmethod
     def of(cls, plan: _Plan, ai: int) -> _Fused:
         """From ``plan`` as made (the attacker's points along the first axis)."""
+        misses = dict(plan.misses)
         hits = []
         for extra, out_grid, shifts in plan.hits:
             n = out_grid.shape[1]
-            op = np.zeros((out_grid.shape[0], n, n + 1), out_grid.dtype)
-            op[:, :, n] = out_grid
+            op = np.zeros((out_grid.shape[0], n + 1, n), out_grid.dtype)
+            op[:, n, :] = out_grid
             for x, g in shifts:
                 if x >= n:
-                    op[:, :, n] += g
+                    op[:, n, :] += g
                     continue
                 kept = np.arange(n - x)
-                op[:, kept, kept + x] += g[:, :n - x]
-                op[:, n - x:, n] += g[:, n - x:]  # past its capacity: out
+                op[:, kept + x, kept] += g[:, :n - x]
+                op[:, n, n - x:] += g[:, n - x:]  # past its capacity: out
+            if extra in misses:  # staying where it is, as a hit of no points does
+                stay = np.arange(n)
+                op[:, stay, stay] += misses.pop(extra)
             hits.append((extra, op))
 
-        def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first
-            return g if ai == 0 else np.ascontiguousarray(g.T)
+        def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first, batch last
+            return np.ascontiguousarray((g if ai == 0 else g.T)[:, :, None])
 
-        return cls(tuple(hits), tuple((extra, race_axes(g)) for extra, g in plan.misses),
+        return cls(tuple(hits), tuple((extra, race_axes(g)) for extra, g in misses.items()),
                    None if plan.riposte is None else race_axes(plan.riposte), plan.shield)
 
 
-_MOVE_AXES = {1: ((1, 0, 2), (1, 0, 2)), 0: ((2, 0, 1), (1, 2, 0))}
-"""By the defender's axis: how a batch ``(B, n0, n1)`` is laid out for the stacked product
-(the attacker's states, the batch, the defender's) and how its result is laid back."""
+def _move(V: np.ndarray, op: np.ndarray, di: int, out: np.ndarray) -> np.ndarray:
+    """The batch ``V`` ``(n0, n1, B)`` moved along the defender's axis ``di`` by the
+    stacked ``op`` (:class:`_Fused`), the mass it puts out added to ``out`` ``(B,)``: one
+    stacked matrix product whose every operand is a row-major matrix (none copied)."""
+    if di == 1:
+        moved = np.matmul(op, V)  # (n0, n1 + 1, B)
+        out += moved[:, -1].sum(axis=0)
+        return moved[:, :-1]
+    n0, n1, n_batch = V.shape
+    moved = np.empty((n0 + 1, n1, n_batch), V.dtype)
+    np.matmul(op, V.transpose(1, 0, 2), out=moved.transpose(1, 0, 2))
+    out += moved[-1].sum(axis=0)
+    return moved[:-1]
 
 
 class _Direction:
@@ -522,7 +539,7 @@ class _Round:
                     ) -> tuple[np.ndarray, np.ndarray]:
         """``V`` after a range round in which ``first`` acts first and fighter ``f`` (and
         its side-mates) shoot where ``shooting[f]``."""
-        out = np.zeros((V.shape[0], 2))
+        out = np.zeros((V.shape[2], 2))
         branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
         for f in (first, 1 - first):
             if not shooting[f]:
@@ -562,9 +579,9 @@ class _Round:
         return 0
 
     def run(self, V: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
-        """The batch ``V`` (B, n0, n1) after a round in which ``first`` acts first:
+        """The batch ``V`` (n0, n1, B) after a round in which ``first`` acts first:
         (V after, out (B, 2): the mass of each fighter going out)."""
-        out = np.zeros((V.shape[0], 2))
+        out = np.zeros((V.shape[2], 2))
         branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
         attacked = [False, False]
         for _ in range(self.rules.attacks_per_round):
@@ -652,13 +669,10 @@ class _Round:
             else:
                 into[key] = W
 
-        # hits: wound points moved along the defender's axis, what passes its capacity out
-        laid, back = _MOVE_AXES[di]
+        # hits: wound points moved along the defender's axis, what passes its capacity
+        # out; the misses that cost as many defences with them, the others on their own
         for extra, op in plan.hits:
-            moved_out = np.matmul(V.transpose(laid), op)  # (attacker's, B, defender's + 1)
-            out[:, di] += moved_out[:, :, -1].sum(axis=0)
-            add(extra, np.ascontiguousarray(moved_out[:, :, :-1].transpose(back)))
-        # misses that cost one or two defences
+            add(extra, _move(V, op, di, out[:, di]))
         for extra, g in plan.misses:
             add(extra, V * g)
         # ripostes: the defender attacks back with its riposte (a thrust)
@@ -830,7 +844,7 @@ class _Model:
         return self.scores[key]
 
     def range_phase(self, step: _Round, firsts: Sequence[float]) -> tuple[float, np.ndarray]:
-        """(fighter 1's mass out, the distribution (1, n0, n1)) after the range rounds,
+        """(fighter 1's mass out, the distribution (n0, n1, 1)) after the range rounds,
         which do not depend on the attack types: played once per chances of acting
         first."""
         key = tuple(firsts[:self.ranged])
@@ -838,7 +852,7 @@ class _Model:
             return self.ranges[key]
         schedule = [_shots(r.p, self.ranged) for r in step.r]
         won = 0.0
-        V = np.zeros((1, step.r[0].n_states, step.r[1].n_states))
+        V = np.zeros((step.r[0].n_states, step.r[1].n_states, 1))
         V[0, 0, 0] = 1.0
         for rnd in range(self.ranged):
             p = firsts[min(rnd, len(firsts) - 1)]
@@ -866,9 +880,9 @@ class _Model:
             start[0] = 1.0
         rounds = rules.max_rounds - self.ranged
         if size <= MATRIX_STATES:
-            basis = np.eye(size).reshape(size, n0, n1)  # double: ties stay ties
+            basis = np.eye(size).reshape(n0, n1, size)  # double: ties stay ties
             (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
-            m0, m1 = m0.reshape(size, size), m1.reshape(size, size)
+            m0, m1 = [np.ascontiguousarray(m.reshape(size, size).T) for m in (m0, m1)]
             v = start
             for rnd in range(rounds):
                 p = firsts[min(rnd, len(firsts) - 1)]
@@ -877,7 +891,7 @@ class _Model:
                 if v.sum() < SETTLED:
                     break
             return won + float(v.sum()) / 2
-        V = start.reshape(1, n0, n1)
+        V = start.reshape(n0, n1, 1)
         for rnd in range(rounds):
             p = firsts[min(rnd, len(firsts) - 1)]
             (v0, o0), (v1, o1) = [step.run(V, first) for first in (0, 1)]
