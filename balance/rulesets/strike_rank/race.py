@@ -429,16 +429,13 @@ class _Fused:
             n = out_grid.shape[1]
             op = np.zeros((out_grid.shape[0], n + 1, n), out_grid.dtype)
             op[:, n, :] = out_grid
+            flat = op.reshape(len(op), -1)  # entry (j, k) at j * n + k
             for x, g in shifts:
-                if x >= n:
-                    op[:, n, :] += g
-                    continue
-                kept = np.arange(n - x)
-                op[:, kept + x, kept] += g[:, :n - x]
-                op[:, n, n - x:] += g[:, n - x:]  # past its capacity: out
+                kept = max(n - x, 0)
+                flat[:, x * n:x * n + kept * (n + 1):n + 1] += g[:, :kept]  # (k + x, k)
+                op[:, n, kept:] += g[:, kept:]  # past its capacity: out
             if extra in misses:  # staying where it is, as a hit of no points does
-                stay = np.arange(n)
-                op[:, stay, stay] += misses.pop(extra)
+                flat[:, :n * n:n + 1] += misses.pop(extra)  # (k, k)
             hits.append((extra, op))
 
         def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first, batch last
@@ -618,12 +615,11 @@ class _Round:
         fa_grid, fd_grid = self.flag_grid(ai)
         if clone:
             fa_grid = np.zeros_like(fa_grid)
+        values: list[dict[tuple[int, int], float]] = []
 
-        def grid(value: dict[tuple[int, int], float]) -> np.ndarray:
-            lut = np.zeros((4, 4), dtype)
-            for (fa, fd), v in value.items():
-                lut[fa, fd] = v
-            return lut[fa_grid, fd_grid]
+        def grid(value: dict[tuple[int, int], float]) -> int:  # made all at once below
+            values.append(value)
+            return len(values) - 1
 
         hits = []
         for extra, attr in ((1, "hit"), (2, "hit_two")):
@@ -649,7 +645,15 @@ class _Round:
                 misses.append((extra, grid(chance)))
         chance = {f: att.riposte for f, att in table.items()}
         riposte = grid(chance) if any(v > 0 for v in chance.values()) else None
-        return _Plan(tuple(hits), tuple(misses), riposte,
+        luts = np.zeros((len(values), 4, 4), dtype)  # by flag states of attacker, target
+        for i, value in enumerate(values):
+            for (fa, fd), v in value.items():
+                luts[i, fa, fd] = v
+        g = luts[:, fa_grid, fd_grid]
+        return _Plan(tuple((extra, g[out], tuple((x, g[i]) for x, i in shifts))
+                           for extra, out, shifts in hits),
+                     tuple((extra, g[i]) for extra, i in misses),
+                     None if riposte is None else g[riposte],
                      any(att.shield_riposte for att in table.values()))
 
     def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
@@ -881,16 +885,8 @@ class _Model:
         rounds = rules.max_rounds - self.ranged
         if size <= MATRIX_STATES:
             basis = np.eye(size).reshape(n0, n1, size)  # double: ties stay ties
-            (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
-            m0, m1 = [np.ascontiguousarray(m.reshape(size, size).T) for m in (m0, m1)]
-            v = start
-            for rnd in range(rounds):
-                p = firsts[min(rnd, len(firsts) - 1)]
-                won += p * float(v @ o0[:, 1]) + (1 - p) * float(v @ o1[:, 1])
-                v = p * (v @ m0) + (1 - p) * (v @ m1)
-                if v.sum() < SETTLED:
-                    break
-            return won + float(v.sum()) / 2
+            maps = [_round_map(*step.run(basis, first)) for first in (0, 1)]
+            return won + _play(start, firsts, maps, rounds)
         V = start.reshape(n0, n1, 1)
         for rnd in range(rounds):
             p = firsts[min(rnd, len(firsts) - 1)]
@@ -900,6 +896,39 @@ class _Model:
             if V.sum() < SETTLED:
                 break
         return won + float(V.sum()) / 2
+
+
+def _round_map(moved: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A round played on the basis (:meth:`_Round.run`) as one matrix: row ``s`` the
+    distribution after the round from state ``s`` and, in the last column, fighter 1's
+    mass going out."""
+    size = out.shape[0]
+    m = np.empty((size, size + 1))
+    m[:, :size] = moved.reshape(size, size).T
+    m[:, size] = out[:, 1]
+    return m
+
+
+def _play(v: np.ndarray, firsts: Sequence[float], maps: Sequence[np.ndarray], rounds: int
+          ) -> float:
+    """Score of fighter 0 from the distribution ``v`` over ``rounds`` rounds, ``maps[f]``
+    the round in which ``f`` acts first (:func:`_round_map`), ``firsts`` the chance that
+    0 acts first round by round (the last one for later rounds: from there the two maps
+    are mixed once)."""
+    won, last = 0.0, len(firsts) - 1
+    for rnd in range(rounds):
+        if rnd < last:
+            p = firsts[rnd]
+            after = p * (v @ maps[0]) + (1 - p) * (v @ maps[1])
+        else:
+            if rnd == last:
+                mixed = firsts[last] * maps[0] + (1 - firsts[last]) * maps[1]
+            after = v @ mixed
+        won += float(after[-1])
+        v = after[:-1]
+        if v.sum() < SETTLED:
+            break
+    return won + float(v.sum()) / 2
 
 
 @lru_cache(maxsize=256)
