@@ -230,19 +230,39 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     """One attack of ``a`` on ``d`` at flag states ``fa``, ``fd``; ``d`` has made
     ``count`` defences this round and carries its own-type penalty ``own_d``."""
     rules = d.p.rules
-    strict = rules.overpower_strict
     wounded = rules.wounded_penalty if fa & WOUNDED else 0
     a_total = _memo(memo, ("attack", fa, fd), lambda: (
         a.p.attack_total(d.p) + a.skill_sit + wounded
         + _lang(a, d, a.p.chosen(lambda x: x._attack_parts(d.p)).dynamic_rows("attack"),
                 fa, fd)))
-    kind, options = _defence(d, a, fd, own_d, count, no_parry, memo)
+    kind, options = _memo(memo, ("defence choice", fd, own_d, count, no_parry),
+                          lambda: _defence(d, a, fd, own_d, count, no_parry, memo))
     if kind is None:  # undefended: always hit, no overpower blocks
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
-    margin = a_total - options[kind] + _K
+    lead = a_total - options[kind]
+    if not (kind in PARRIES and d.p.knight_double):
+        return _memo(memo, ("outcome", kind, lead), lambda: _outcome(d, kind, lead))
+    # Knight: a failed parry is followed by an Armour block against the same attack roll
+    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
+    block = (_memo(memo, ("knight block", fd, fa), lambda: (
+        total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d
+        + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
+        + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa)))
+        + (count + 1) * d.p.step(BLOCK) + (own_d if rules.swing_penalty_armour_block else 0))
+    return _memo(memo, ("outcome", kind, lead, a_total - block),
+                 lambda: _outcome(d, kind, lead, a_total - block))
+
+
+def _outcome(d: _Racer, kind: int, lead: int, block_lead: int | None = None) -> _Attack:
+    """The :class:`_Attack` on ``d`` defending with ``kind`` by an attack whose total
+    exceeds the defence's by ``lead`` (and, where ``d`` is a Knight who parries, the
+    Armour block's after it by ``block_lead``): the same for every fight state and defence
+    count that give the same leads, so made once for them."""
+    rules = d.p.rules
+    strict = rules.overpower_strict
+    margin = lead + _K
     w = _K_WEIGHT
-    hit_list = _memo(memo, ("hits", a_total - options[kind]),
-                     lambda: _hits_by_blocks(margin, rules))
+    hit_list = _hits_by_blocks(margin, rules)
     p_hit = sum(q for q, _ in hit_list)
     won = -margin
     parry = kind in PARRIES
@@ -255,15 +275,8 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     riposte = float(w[reach].sum()) if can_riposte else 0.0
     shield_riposte = (riposte > 0 and uses_shield(kind) and d.p.shieldman_shield
                       and rules.shield_riposte)
-    if not (parry and d.p.knight_double):
+    if block_lead is None:
         return _Attack(hit_list, (), riposte, 1.0 - p_hit - riposte, 0.0, shield_riposte)
-    # Knight: a failed parry is followed by an Armour block against the same attack roll
-    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
-    block = (_memo(memo, ("knight block", fd, fa), lambda: (
-        total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d
-        + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
-        + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa)))
-        + (count + 1) * d.p.step(BLOCK) + (own_d if rules.swing_penalty_armour_block else 0))
     x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
     y = np.arange(1, 21)[None, :]
     add_d20 = rules.tie_rule == "add_d20"
@@ -271,8 +284,8 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     def through(m: np.ndarray) -> np.ndarray:  # chance the attack beats a defence, per die
         return np.where(m > 0, 1.0, np.where((m == 0) & add_d20, 0.5, 0.0)) / 20
 
-    parry_fails = through(a_total + x - options[kind] - y).sum(axis=1)  # per attack die
-    m2 = a_total + x - block - y
+    parry_fails = through(lead + x - y).sum(axis=1)  # per attack die
+    m2 = block_lead + x - y
     q2 = through(m2) * parry_fails[:, None] / 20
     b2 = _blocks(np.maximum(m2, 0), strict)
     two = {b: float(q2[b2 == b].sum()) for b in range(MAX_BLOCKS + 1)}
@@ -508,6 +521,22 @@ class _Round:
         return self._cached(("hit", ai, damage, blocks, berserk),
                             lambda: _hit(self.r[ai], self.r[1 - ai], damage, blocks, berserk))
 
+    def hit_mix(self, ai: int, damage: int, hits: tuple[tuple[float, int], ...],
+                berserk: bool) -> tuple[float, dict[int, float]]:
+        """(chance the defender goes out, {wound points: chance}) of one of ``hits``
+        ((chance, overpower blocks), ...) landing, made once (attacks share hit lists)."""
+        def make() -> tuple[float, dict[int, float]]:
+            out = 0.0
+            points: dict[int, float] = {}
+            for q, b in hits:
+                p_out, pts = self.hit(ai, damage, b, berserk)
+                out += q * p_out
+                for x, px in pts:
+                    points[x] = points.get(x, 0.0) + q * px
+            return out, points
+
+        return self._cached(("hit mix", ai, damage, hits, berserk), make)
+
     def attack_table(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool
                      ) -> dict[tuple[int, int], _Attack]:
         a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
@@ -626,13 +655,11 @@ class _Round:
             by_points: dict[tuple[int, int], dict[int, float]] = {}
             outs: dict[tuple[int, int], float] = {}
             for flags, att in table.items():
-                berserk = bool(flags[0] & BERSERK)
-                for q, b in getattr(att, attr):
-                    p_out, pts = self.hit(ai, damage, b, berserk)
-                    outs[flags] = outs.get(flags, 0.0) + q * p_out
-                    for x, px in pts:
-                        by_points.setdefault(flags, {})
-                        by_points[flags][x] = by_points[flags].get(x, 0.0) + q * px
+                if getattr(att, attr):
+                    outs[flags], points = self.hit_mix(ai, damage, getattr(att, attr),
+                                                       bool(flags[0] & BERSERK))
+                    if points:
+                        by_points[flags] = points
             if not by_points and not outs:
                 continue
             xs = sorted({x for d in by_points.values() for x in d})
