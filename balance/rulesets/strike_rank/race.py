@@ -473,6 +473,12 @@ def _move(V: np.ndarray, op: np.ndarray, di: int, out: np.ndarray) -> np.ndarray
     return moved[:-1]
 
 
+_Alike = tuple[bool, int, Any, tuple[tuple[tuple[int, int], _Attack], ...]]
+"""What a plan is made of: (clone, damage, dtype, the attacks by flag states); plans whose
+attacks are alike (a different penalty and defence count that come to the same totals)
+are one plan."""
+
+
 class _Direction:
     """What one fighter's attacks (and shots) on another are, whatever the pair of attack
     types and whichever of the two is fighter 0 of a race: the attacks by flag states,
@@ -484,7 +490,8 @@ class _Direction:
         self.attacks: dict[tuple[object, ...], _Attack] = {}
         self.memo: Memo = {}
         self.bonus: dict[bool, int] = {}
-        self.plans: dict[tuple[object, ...], _Plan] = {}  # attacker's points on axis 0
+        self.alike: dict[tuple[object, ...], _Alike] = {}  # plan key -> what it is made of
+        self.plans: dict[_Alike, _Plan] = {}  # attacker's points on axis 0
 
 
 @lru_cache(maxsize=64)  # the two views of a matchup are asked for one after the other
@@ -628,15 +635,21 @@ class _Round:
     def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
              shot: bool, dtype: np.dtype[Any]) -> _Fused:
         """The grids of one attack (or shot) of ``ai`` on a defender who has made ``count``
-        defences this round, made once."""
+        defences this round, made once, and once for all alike (:data:`_Alike`)."""
         key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
         if key not in self.cache:
-            plans, made = self.dirs[ai].plans, key[2:]
-            if made not in plans:  # the attacker's points along axis 0
+            where, made = self.dirs[ai], key[2:]
+            if made not in where.alike:
                 table = (self.shot_table(ai, count, clone) if shot
                          else self.attack_table(ai, own_d, count, no_parry, clone))
-                plans[made] = self._plan(ai, table, clone, damage, dtype)
-            self.cache[key] = _Fused.of(plans[made], ai)
+                where.alike[made] = (clone, damage, dtype, tuple(table.items()))
+            alike = where.alike[made]
+            if alike not in where.plans:  # the attacker's points along axis 0
+                where.plans[alike] = self._plan(ai, dict(alike[3]), clone, damage, dtype)
+            fused = ("fused", ai, alike)
+            if fused not in self.cache:
+                self.cache[fused] = _Fused.of(where.plans[alike], ai)
+            self.cache[key] = self.cache[fused]
         return self.cache[key]  # type: ignore[return-value]
 
     def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
