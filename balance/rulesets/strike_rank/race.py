@@ -47,7 +47,7 @@ playing any fixed type against the target's best answer to it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -458,17 +458,83 @@ class _Fused:
                    None if plan.riposte is None else race_axes(plan.riposte), plan.shield)
 
 
-def _move(V: np.ndarray, op: np.ndarray, di: int, out: np.ndarray) -> np.ndarray:
+@dataclass(frozen=True)
+class _Scaled:
+    """The basis batch (a distribution on each joint state, the batch in the states'
+    order) with column ``b`` scaled by ``s.flat[b]``: a round's batch until a hit moves
+    it, kept as ``s`` ``(n0, n1)``.  What is made from it is what the dense batch gives
+    (each product has one term that is not zero), without the dense arithmetic."""
+
+    s: np.ndarray
+
+    def __mul__(self, g: np.ndarray) -> _Scaled:  # by a grid (n0, n1, 1)
+        return _Scaled(self.s * g[:, :, 0])
+
+    def diagonal(self) -> tuple[np.ndarray, ...]:
+        """Where the dense batch holds ``s``: (fighter 0's points, 1's, column)."""
+        n0, n1 = self.s.shape
+        return np.repeat(np.arange(n0), n1), np.tile(np.arange(n1), n0), np.arange(n0 * n1)
+
+    def dense(self) -> np.ndarray:
+        out = np.zeros((*self.s.shape, self.s.size))
+        out[self.diagonal()] = self.s.ravel()
+        return out
+
+    def moved(self, op: np.ndarray, di: int) -> np.ndarray:
+        """:func:`_move`'s stacked product, ``(n0, n1 + 1, B)`` or ``(n0 + 1, n1, B)``."""
+        n0, n1 = self.s.shape
+        if di == 1:  # moved[a, j, (a, k)] = op[a, j, k] * s[a, k]
+            moved = np.zeros((n0, n1 + 1, n0, n1))
+            a = np.arange(n0)
+            moved[a, :, a, :] = op * self.s[:, None, :]
+        else:  # moved[i, k, (a, k)] = op[k, i, a] * s[a, k]
+            moved = np.zeros((n0 + 1, n1, n0, n1))
+            k = np.arange(n1)
+            moved[:, k, :, k] = op * self.s.T[:, None, :]
+        return moved.reshape(*moved.shape[:2], n0 * n1)
+
+
+Batch = np.ndarray | _Scaled
+"""A batch of distributions over (points of 0, points of 1), ``(n0, n1, B)``."""
+_DOUBLE = np.dtype(np.float64)
+
+
+def _plus(into: Batch, W: Batch) -> Batch:
+    """``into + W``, in place where ``into`` or ``W`` is an array (every array put in a
+    round's branches is this round's own)."""
+    if isinstance(W, _Scaled):
+        if isinstance(into, _Scaled):
+            return _Scaled(into.s + W.s)
+        into[W.diagonal()] += W.s.ravel()
+        return into
+    if isinstance(into, _Scaled):
+        W[into.diagonal()] += into.s.ravel()
+        return W
+    into += W
+    return into
+
+
+def _total(batches: Iterable[Batch]) -> np.ndarray:
+    """The sum of a round's branches, in their order."""
+    return sum((b.dense() if isinstance(b, _Scaled) else b for b in batches),
+               start=np.zeros(()))
+
+
+def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> np.ndarray:
     """The batch ``V`` ``(n0, n1, B)`` moved along the defender's axis ``di`` by the
     stacked ``op`` (:class:`_Fused`), the mass it puts out added to ``out`` ``(B,)``: one
     stacked matrix product whose every operand is a row-major matrix (none copied)."""
-    if di == 1:
+    if isinstance(V, _Scaled):
+        moved = V.moved(op, di)
+    elif di == 1:
         moved = np.matmul(op, V)  # (n0, n1 + 1, B)
+    else:
+        n0, n1, n_batch = V.shape
+        moved = np.empty((n0 + 1, n1, n_batch), V.dtype)
+        np.matmul(op, V.transpose(1, 0, 2), out=moved.transpose(1, 0, 2))
+    if di == 1:
         out += moved[:, -1].sum(axis=0)
         return moved[:, :-1]
-    n0, n1, n_batch = V.shape
-    moved = np.empty((n0 + 1, n1, n_batch), V.dtype)
-    np.matmul(op, V.transpose(1, 0, 2), out=moved.transpose(1, 0, 2))
     out += moved[-1].sum(axis=0)
     return moved[:-1]
 
@@ -573,7 +639,7 @@ class _Round:
         """``V`` after a range round in which ``first`` acts first and fighter ``f`` (and
         its side-mates) shoot where ``shooting[f]``."""
         out = np.zeros((V.shape[2], 2))
-        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        branches: dict[tuple[int, int], Batch] = {(0, 0): V}
         for f in (first, 1 - first):
             if not shooting[f]:
                 continue
@@ -581,12 +647,12 @@ class _Round:
             assert missile is not None
             damage = missile.damage + self.damage_bonus(f, missile=True)
             for extra in range(self.incoming[1 - f]):
-                new: dict[tuple[int, int], np.ndarray] = {}
+                new: dict[tuple[int, int], Batch] = {}
                 for counts, Vc in branches.items():
                     self.exchange(Vc, f, counts, 0, damage, False, extra > 0,
                                   (False, False), out, new, shot=True)
                 branches = new
-        return sum(branches.values()), out  # type: ignore[return-value]
+        return _total(branches.values()), out
 
     def damage_bonus(self, f: int, missile: bool = False) -> int:
         """Damage modifiers of fighter ``f``'s rows against the other: the static ones and
@@ -611,11 +677,11 @@ class _Round:
             return T.OWN_DEFENCE_PENALTY[self.r[f].attack_type]
         return 0
 
-    def run(self, V: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
+    def run(self, V: Batch, first: int) -> tuple[np.ndarray, np.ndarray]:
         """The batch ``V`` (n0, n1, B) after a round in which ``first`` acts first:
         (V after, out (B, 2): the mass of each fighter going out)."""
-        out = np.zeros((V.shape[2], 2))
-        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        out = np.zeros((V.s.size if isinstance(V, _Scaled) else V.shape[2], 2))
+        branches: dict[tuple[int, int], Batch] = {(0, 0): V}
         attacked = [False, False]
         for _ in range(self.rules.attacks_per_round):
             for f in (first, 1 - first):
@@ -623,14 +689,14 @@ class _Round:
                     clone = extra > 0
                     if not clone:
                         attacked[f] = True
-                    new: dict[tuple[int, int], np.ndarray] = {}
+                    new: dict[tuple[int, int], Batch] = {}
                     for counts, Vc in branches.items():
                         dmg = (int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
                                + self.damage_bonus(f))
                         self.exchange(Vc, f, counts, 0, dmg, False, clone,
                                       (attacked[0], attacked[1]), out, new)
                     branches = new
-        return sum(branches.values()), out  # type: ignore[return-value]
+        return _total(branches.values()), out
 
     def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
              shot: bool, dtype: np.dtype[Any]) -> _Fused:
@@ -696,22 +762,19 @@ class _Round:
                      None if riposte is None else g[riposte],
                      any(att.shield_riposte for att in table.values()))
 
-    def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
+    def exchange(self, V: Batch, ai: int, counts: tuple[int, int], depth: int,
                  damage: int, no_parry: bool, clone: bool, attacked: tuple[bool, bool],
-                 out: np.ndarray, into: dict[tuple[int, int], np.ndarray], *,
+                 out: np.ndarray, into: dict[tuple[int, int], Batch], *,
                  shot: bool = False) -> None:
         """One attack of ``ai`` (or a side-mate like it) and its riposte chain, or one shot,
         adding the resulting distributions to ``into`` by defence counts."""
         di = 1 - ai
         plan = self.plan(ai, 0 if shot else self.own(di, attacked), counts[di], no_parry,
-                         clone, damage, shot, V.dtype)
+                         clone, damage, shot, _DOUBLE)
 
-        def add(extra: int, W: np.ndarray) -> None:
+        def add(extra: int, W: Batch) -> None:
             key = (counts[0] + extra * (di == 0), counts[1] + extra * (di == 1))
-            if key in into:  # every array put here is this round's own: added in place
-                into[key] += W
-            else:
-                into[key] = W
+            into[key] = _plus(into[key], W) if key in into else W
 
         # hits: wound points moved along the defender's axis, what passes its capacity
         # out; the misses that cost as many defences with them, the others on their own
@@ -924,7 +987,7 @@ class _Model:
             start[0] = 1.0
         rounds = rules.max_rounds - self.ranged
         if size <= MATRIX_STATES:
-            basis = np.eye(size).reshape(n0, n1, size)  # double: ties stay ties
+            basis = _Scaled(np.ones((n0, n1)))  # double: ties stay ties
             maps = [_round_map(*step.run(basis, first)) for first in (0, 1)]
             return won + _play(start, firsts, maps, rounds)
         V = start.reshape(n0, n1, 1)
