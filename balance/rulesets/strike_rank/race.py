@@ -462,70 +462,161 @@ class _Fused:
 class _Scaled:
     """The basis batch (a distribution on each joint state, the batch in the states'
     order) with column ``b`` scaled by ``s.flat[b]``: a round's batch until a hit moves
-    it, kept as ``s`` ``(n0, n1)``.  What is made from it is what the dense batch gives
-    (each product has one term that is not zero), without the dense arithmetic."""
+    it, kept as ``s`` ``(n0, n1)``.  With :class:`_Still`, what is made from it is what
+    the dense batch gives (each product it skips has one term that is not zero), without
+    the dense arithmetic."""
 
     s: np.ndarray
 
     def __mul__(self, g: np.ndarray) -> _Scaled:  # by a grid (n0, n1, 1)
         return _Scaled(self.s * g[:, :, 0])
 
-    def diagonal(self) -> tuple[np.ndarray, ...]:
-        """Where the dense batch holds ``s``: (fighter 0's points, 1's, column)."""
+    def still(self, f: int) -> bool:
+        return True
+
+    def support(self) -> tuple[np.ndarray, ...]:
+        """Where the dense batch holds :meth:`values`: (0's points, 1's, column)."""
+        return _support(None, *self.s.shape)
+
+    def values(self) -> np.ndarray:
+        return self.s.ravel()
+
+    def as_still(self, f: int) -> np.ndarray:
+        """This batch as :class:`_Still` ``f``'s ``u``."""
         n0, n1 = self.s.shape
-        return np.repeat(np.arange(n0), n1), np.tile(np.arange(n1), n0), np.arange(n0 * n1)
+        u = np.zeros((n0, n1, n1) if f == 0 else (n1, n0, n0))
+        on = np.arange(u.shape[1])
+        u[:, on, on] = self.s if f == 0 else self.s.T
+        return u
 
-    def dense(self) -> np.ndarray:
-        out = np.zeros((*self.s.shape, self.s.size))
-        out[self.diagonal()] = self.s.ravel()
-        return out
+    def carried(self, op: np.ndarray, f: int, out: np.ndarray) -> _Still:
+        """Moved by the stacked ``op`` of attacker ``f`` (:func:`_move`)."""
+        return _Still.made(f, op * (self.s if f == 0 else self.s.T)[:, None, :], out)
 
-    def moved(self, op: np.ndarray, di: int) -> np.ndarray:
-        """:func:`_move`'s stacked product, ``(n0, n1 + 1, B)`` or ``(n0 + 1, n1, B)``."""
-        n0, n1 = self.s.shape
-        if di == 1:  # moved[a, j, (a, k)] = op[a, j, k] * s[a, k]
-            moved = np.zeros((n0, n1 + 1, n0, n1))
-            a = np.arange(n0)
-            moved[a, :, a, :] = op * self.s[:, None, :]
-        else:  # moved[i, k, (a, k)] = op[k, i, a] * s[a, k]
-            moved = np.zeros((n0 + 1, n1, n0, n1))
-            k = np.arange(n1)
-            moved[:, k, :, k] = op * self.s.T[:, None, :]
-        return moved.reshape(*moved.shape[:2], n0 * n1)
+    def spread(self, op: np.ndarray, di: int) -> np.ndarray:
+        raise AssertionError("a scaled basis stays still on both axes")
 
 
-Batch = np.ndarray | _Scaled
+@dataclass(frozen=True)
+class _Still:
+    """The basis batch after hits on fighter ``1 - f`` only, fighter ``f`` still on the
+    points its column starts from: for ``f = 0`` ``u[a, j, k]`` is the dense batch's
+    ``[a, j, (a, k)]``, for ``f = 1`` ``u[k, i, a]`` its ``[i, k, (a, k)]`` (zero
+    elsewhere)."""
+
+    f: int
+    u: np.ndarray
+
+    @classmethod
+    def made(cls, f: int, full: np.ndarray, out: np.ndarray) -> _Still:
+        """From ``u`` with the out mass as the last row of its axis 1, added to ``out``."""
+        gone = full[:, -1, :]
+        out += (gone if f == 0 else gone.T).ravel()
+        return cls(f, full[:, :-1, :])
+
+    def __mul__(self, g: np.ndarray) -> _Still:  # by a grid (n0, n1, 1)
+        return _Still(self.f, self.u * (g if self.f == 0 else g[:, :, 0].T[:, :, None]))
+
+    def still(self, f: int) -> bool:
+        return f == self.f
+
+    def shape(self) -> tuple[int, int]:
+        """(n0, n1)."""
+        first, second = self.u.shape[:2]
+        return (first, second) if self.f == 0 else (second, first)
+
+    def support(self) -> tuple[np.ndarray, ...]:
+        return _support(self.f, *self.shape())
+
+    def values(self) -> np.ndarray:
+        return self.u.ravel()
+
+    def carried(self, op: np.ndarray, f: int, out: np.ndarray) -> _Still:
+        return _Still.made(f, np.matmul(op, self.u), out)
+
+    def spread(self, op: np.ndarray, di: int) -> np.ndarray:
+        """Moved by the stacked ``op`` along the still fighter's axis ``di``: the dense
+        ``(n0 + 1, n1, B)`` or ``(n0, n1 + 1, B)`` of :func:`_move`."""
+        if di == 0:  # [i, j, (a, k)] = op[j, i, a] * u[a, j, k]
+            moved = op.transpose(1, 0, 2)[:, :, :, None] * self.u.transpose(1, 0, 2)[None]
+        else:  # [a, j, (b, k)] = op[a, j, k] * u[k, a, b]
+            moved = op[:, :, None, :] * self.u.transpose(1, 2, 0)[:, None, :, :]
+        return moved.reshape(*moved.shape[:2], -1)
+
+
+@lru_cache(maxsize=16)
+def _support(f: int | None, n0: int, n1: int) -> tuple[np.ndarray, ...]:
+    """(0's points, 1's, column) of the dense batch's entries that a :class:`_Scaled`
+    (``f`` None) or a :class:`_Still` ``f`` holds, in the order of its values."""
+    if f is None:
+        a, k = np.indices((n0, n1)).reshape(2, -1)
+        return a, k, a * n1 + k
+    if f == 0:
+        a, j, k = np.indices((n0, n1, n1)).reshape(3, -1)
+        return a, j, a * n1 + k
+    k, i, a = np.indices((n1, n0, n0)).reshape(3, -1)
+    return i, k, a * n1 + k
+
+
+Lazy = _Scaled | _Still
+Batch = np.ndarray | Lazy
 """A batch of distributions over (points of 0, points of 1), ``(n0, n1, B)``."""
 _DOUBLE = np.dtype(np.float64)
 
 
+def _dense(V: Batch) -> np.ndarray:
+    if isinstance(V, np.ndarray):
+        return V
+    n0, n1 = V.s.shape if isinstance(V, _Scaled) else V.shape()
+    out = np.zeros((n0, n1, n0 * n1))
+    out[V.support()] = V.values()
+    return out
+
+
 def _plus(into: Batch, W: Batch) -> Batch:
-    """``into + W``, in place where ``into`` or ``W`` is an array (every array put in a
-    round's branches is this round's own)."""
-    if isinstance(W, _Scaled):
-        if isinstance(into, _Scaled):
-            return _Scaled(into.s + W.s)
-        into[W.diagonal()] += W.s.ravel()
+    """``into + W``, in place where either is an array (every array put in a round's
+    branches is this round's own: addition is commutative bit for bit)."""
+    if isinstance(into, np.ndarray) and isinstance(W, np.ndarray):
+        into += W
         return into
-    if isinstance(into, _Scaled):
-        W[into.diagonal()] += into.s.ravel()
-        return W
-    into += W
-    return into
+    if isinstance(W, np.ndarray):
+        into, W = W, into
+    if isinstance(into, np.ndarray):
+        assert not isinstance(W, np.ndarray)
+        into[W.support()] += W.values()
+        return into
+    assert not isinstance(W, np.ndarray)
+    return _plus_lazy(into, W)
+
+
+def _plus_lazy(into: Lazy, W: Lazy) -> Batch:
+    """``into + W`` of two lazy batches, lazy where they are still alike."""
+    if isinstance(into, _Scaled) and isinstance(W, _Scaled):
+        return _Scaled(into.s + W.s)
+    if isinstance(into, _Scaled) and isinstance(W, _Still):
+        return _Still(W.f, W.u + into.as_still(W.f))
+    if isinstance(into, _Still) and isinstance(W, _Scaled):
+        return _Still(into.f, into.u + W.as_still(into.f))
+    assert isinstance(into, _Still) and isinstance(W, _Still)
+    if into.f == W.f:
+        return _Still(into.f, into.u + W.u)
+    return _plus(_dense(into), W)
 
 
 def _total(batches: Iterable[Batch]) -> np.ndarray:
     """The sum of a round's branches, in their order."""
-    return sum((b.dense() if isinstance(b, _Scaled) else b for b in batches),
-               start=np.zeros(()))
+    return sum((_dense(b) for b in batches), start=np.zeros(()))
 
 
-def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> np.ndarray:
+def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> Batch:
     """The batch ``V`` ``(n0, n1, B)`` moved along the defender's axis ``di`` by the
     stacked ``op`` (:class:`_Fused`), the mass it puts out added to ``out`` ``(B,)``: one
-    stacked matrix product whose every operand is a row-major matrix (none copied)."""
-    if isinstance(V, _Scaled):
-        moved = V.moved(op, di)
+    stacked matrix product whose every operand is a row-major matrix (none copied), or
+    less on a lazy batch."""
+    if not isinstance(V, np.ndarray) and V.still(1 - di):
+        return V.carried(op, 1 - di, out)
+    if not isinstance(V, np.ndarray):
+        moved = V.spread(op, di)
     elif di == 1:
         moved = np.matmul(op, V)  # (n0, n1 + 1, B)
     else:
@@ -677,7 +768,7 @@ class _Round:
             return T.OWN_DEFENCE_PENALTY[self.r[f].attack_type]
         return 0
 
-    def run(self, V: Batch, first: int) -> tuple[np.ndarray, np.ndarray]:
+    def run(self, V: np.ndarray | _Scaled, first: int) -> tuple[np.ndarray, np.ndarray]:
         """The batch ``V`` (n0, n1, B) after a round in which ``first`` acts first:
         (V after, out (B, 2): the mass of each fighter going out)."""
         out = np.zeros((V.s.size if isinstance(V, _Scaled) else V.shape[2], 2))
