@@ -493,9 +493,6 @@ class _Scaled:
         """Moved by the stacked ``op`` of attacker ``f`` (:func:`_move`)."""
         return _Still.made(f, op * (self.s if f == 0 else self.s.T)[:, None, :], out)
 
-    def spread(self, op: np.ndarray, di: int) -> np.ndarray:
-        raise AssertionError("a scaled basis stays still on both axes")
-
 
 @dataclass(frozen=True)
 class _Still:
@@ -532,6 +529,7 @@ class _Still:
         return self.u.ravel()
 
     def carried(self, op: np.ndarray, f: int, out: np.ndarray) -> _Still:
+        """Moved by the stacked ``op`` of attacker ``f``, the still one (:func:`_move`)."""
         return _Still.made(f, np.matmul(op, self.u), out)
 
     def spread(self, op: np.ndarray, di: int) -> np.ndarray:
@@ -539,7 +537,7 @@ class _Still:
         ``(n0 + 1, n1, B)`` or ``(n0, n1 + 1, B)`` of :func:`_move`."""
         if di == 0:  # [i, j, (a, k)] = op[j, i, a] * u[a, j, k]
             moved = op.transpose(1, 0, 2)[:, :, :, None] * self.u.transpose(1, 0, 2)[None]
-        else:  # [a, j, (b, k)] = op[a, j, k] * u[k, a, b]
+        else:  # [i, j, (a, k)] = op[i, j, k] * u[k, i, a]
             moved = op[:, :, None, :] * self.u.transpose(1, 2, 0)[:, None, :, :]
         return moved.reshape(*moved.shape[:2], -1)
 
@@ -559,12 +557,14 @@ def _support(f: int | None, n0: int, n1: int) -> tuple[np.ndarray, ...]:
 
 
 Lazy = _Scaled | _Still
+"""A batch kept as the few entries that are not zero."""
 Batch = np.ndarray | Lazy
 """A batch of distributions over (points of 0, points of 1), ``(n0, n1, B)``."""
 _DOUBLE = np.dtype(np.float64)
 
 
 def _dense(V: Batch) -> np.ndarray:
+    """``V`` as an array ``(n0, n1, B)``."""
     if isinstance(V, np.ndarray):
         return V
     n0, n1 = V.s.shape if isinstance(V, _Scaled) else V.shape()
@@ -613,9 +613,10 @@ def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> Batch:
     stacked ``op`` (:class:`_Fused`), the mass it puts out added to ``out`` ``(B,)``: one
     stacked matrix product whose every operand is a row-major matrix (none copied), or
     less on a lazy batch."""
-    if not isinstance(V, np.ndarray) and V.still(1 - di):
-        return V.carried(op, 1 - di, out)
     if not isinstance(V, np.ndarray):
+        if V.still(1 - di):
+            return V.carried(op, 1 - di, out)
+        assert isinstance(V, _Still)  # a scaled basis is still on both axes
         moved = V.spread(op, di)
     elif di == 1:
         moved = np.matmul(op, V)  # (n0, n1 + 1, B)
