@@ -47,7 +47,7 @@ playing any fixed type against the target's best answer to it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -230,19 +230,39 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     """One attack of ``a`` on ``d`` at flag states ``fa``, ``fd``; ``d`` has made
     ``count`` defences this round and carries its own-type penalty ``own_d``."""
     rules = d.p.rules
-    strict = rules.overpower_strict
     wounded = rules.wounded_penalty if fa & WOUNDED else 0
     a_total = _memo(memo, ("attack", fa, fd), lambda: (
         a.p.attack_total(d.p) + a.skill_sit + wounded
         + _lang(a, d, a.p.chosen(lambda x: x._attack_parts(d.p)).dynamic_rows("attack"),
                 fa, fd)))
-    kind, options = _defence(d, a, fd, own_d, count, no_parry, memo)
+    kind, options = _memo(memo, ("defence choice", fd, own_d, count, no_parry),
+                          lambda: _defence(d, a, fd, own_d, count, no_parry, memo))
     if kind is None:  # undefended: always hit, no overpower blocks
         return _Attack(((1.0, 0),), (), 0.0, 0.0, 0.0, False)
-    margin = a_total - options[kind] + _K
+    lead = a_total - options[kind]
+    if not (kind in PARRIES and d.p.knight_double):
+        return _memo(memo, ("outcome", kind, lead), lambda: _outcome(d, kind, lead))
+    # Knight: a failed parry is followed by an Armour block against the same attack roll
+    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
+    block = (_memo(memo, ("knight block", fd, fa), lambda: (
+        total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d
+        + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
+        + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa)))
+        + (count + 1) * d.p.step(BLOCK) + (own_d if rules.swing_penalty_armour_block else 0))
+    return _memo(memo, ("outcome", kind, lead, a_total - block),
+                 lambda: _outcome(d, kind, lead, a_total - block))
+
+
+def _outcome(d: _Racer, kind: int, lead: int, block_lead: int | None = None) -> _Attack:
+    """The :class:`_Attack` on ``d`` defending with ``kind`` by an attack whose total
+    exceeds the defence's by ``lead`` (and, where ``d`` is a Knight who parries, the
+    Armour block's after it by ``block_lead``): the same for every fight state and defence
+    count that give the same leads, so made once for them."""
+    rules = d.p.rules
+    strict = rules.overpower_strict
+    margin = lead + _K
     w = _K_WEIGHT
-    hit_list = _memo(memo, ("hits", a_total - options[kind]),
-                     lambda: _hits_by_blocks(margin, rules))
+    hit_list = _hits_by_blocks(margin, rules)
     p_hit = sum(q for q, _ in hit_list)
     won = -margin
     parry = kind in PARRIES
@@ -255,15 +275,8 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     riposte = float(w[reach].sum()) if can_riposte else 0.0
     shield_riposte = (riposte > 0 and uses_shield(kind) and d.p.shieldman_shield
                       and rules.shield_riposte)
-    if not (parry and d.p.knight_double):
+    if block_lead is None:
         return _Attack(hit_list, (), riposte, 1.0 - p_hit - riposte, 0.0, shield_riposte)
-    # Knight: a failed parry is followed by an Armour block against the same attack roll
-    wounded_d = rules.wounded_penalty if fd & WOUNDED else 0
-    block = (_memo(memo, ("knight block", fd, fa), lambda: (
-        total(d.p.block_parts(a.p)) + d.skill_sit + wounded_d
-        + total(d.p.berserker_parts(bool(fd & BERSERK), BLOCK))
-        + _lang(d, a, _defence_rows(d.p, a.p, BLOCK), fd, fa)))
-        + (count + 1) * d.p.step(BLOCK) + (own_d if rules.swing_penalty_armour_block else 0))
     x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
     y = np.arange(1, 21)[None, :]
     add_d20 = rules.tie_rule == "add_d20"
@@ -271,8 +284,8 @@ def _attack(a: _Racer, d: _Racer, fa: int, fd: int, own_d: int, count: int,
     def through(m: np.ndarray) -> np.ndarray:  # chance the attack beats a defence, per die
         return np.where(m > 0, 1.0, np.where((m == 0) & add_d20, 0.5, 0.0)) / 20
 
-    parry_fails = through(a_total + x - options[kind] - y).sum(axis=1)  # per attack die
-    m2 = a_total + x - block - y
+    parry_fails = through(lead + x - y).sum(axis=1)  # per attack die
+    m2 = block_lead + x - y
     q2 = through(m2) * parry_fails[:, None] / 20
     b2 = _blocks(np.maximum(m2, 0), strict)
     two = {b: float(q2[b2 == b].sum()) for b in range(MAX_BLOCKS + 1)}
@@ -405,12 +418,15 @@ class _Plan:
 
 @dataclass(frozen=True)
 class _Fused:
-    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies to a race in which the
-    attacker is fighter ``ai``: each hit kind as one linear map of the defender's points for
-    each state of the attacker, ``op[k]`` an ``n x (n + 1)`` matrix (``n`` the defender's
-    states) whose last column is the chance of going out (the plan's, and every shift's
-    share that passes the defender's capacity), so that one stacked matrix product moves a
-    whole batch; the misses' and riposte's grids with the race's axes."""
+    """A :class:`_Plan` in the form :meth:`_Round.exchange` applies to a batch laid out
+    ``(n0, n1, B)`` (the batch last) in a race in which the attacker is fighter ``ai``:
+    each hit kind as one linear map of the defender's points for each state of the
+    attacker, ``op[k]`` an ``(n + 1) x n`` matrix (``n`` the defender's states) applied on
+    the left, whose last row is the chance of going out (the plan's, and every shift's
+    share that passes the defender's capacity) and whose diagonal holds, besides the hits
+    that add no points, the misses that cost as many defences as the hit kind: so one
+    stacked matrix product moves a whole batch through the hits and those misses.  The
+    other misses' and the riposte's grids with the race's axes and the batch's."""
 
     hits: tuple[tuple[int, np.ndarray], ...]
     misses: tuple[tuple[int, np.ndarray], ...]
@@ -420,30 +436,205 @@ class _Fused:
     @classmethod
     def of(cls, plan: _Plan, ai: int) -> _Fused:
         """From ``plan`` as made (the attacker's points along the first axis)."""
+        misses = dict(plan.misses)
         hits = []
         for extra, out_grid, shifts in plan.hits:
             n = out_grid.shape[1]
-            op = np.zeros((out_grid.shape[0], n, n + 1), out_grid.dtype)
-            op[:, :, n] = out_grid
+            op = np.zeros((out_grid.shape[0], n + 1, n), out_grid.dtype)
+            op[:, n, :] = out_grid
+            flat = op.reshape(len(op), -1)  # entry (j, k) at j * n + k
             for x, g in shifts:
-                if x >= n:
-                    op[:, :, n] += g
-                    continue
-                kept = np.arange(n - x)
-                op[:, kept, kept + x] += g[:, :n - x]
-                op[:, n - x:, n] += g[:, n - x:]  # past its capacity: out
+                kept = max(n - x, 0)
+                flat[:, x * n:x * n + kept * (n + 1):n + 1] += g[:, :kept]  # (k + x, k)
+                op[:, n, kept:] += g[:, kept:]  # past its capacity: out
+            if extra in misses:  # staying where it is, as a hit of no points does
+                flat[:, :n * n:n + 1] += misses.pop(extra)  # (k, k)
             hits.append((extra, op))
 
-        def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first
-            return g if ai == 0 else np.ascontiguousarray(g.T)
+        def race_axes(g: np.ndarray) -> np.ndarray:  # fighter 0's points first, batch last
+            return np.ascontiguousarray((g if ai == 0 else g.T)[:, :, None])
 
-        return cls(tuple(hits), tuple((extra, race_axes(g)) for extra, g in plan.misses),
+        return cls(tuple(hits), tuple((extra, race_axes(g)) for extra, g in misses.items()),
                    None if plan.riposte is None else race_axes(plan.riposte), plan.shield)
 
 
-_MOVE_AXES = {1: ((1, 0, 2), (1, 0, 2)), 0: ((2, 0, 1), (1, 2, 0))}
-"""By the defender's axis: how a batch ``(B, n0, n1)`` is laid out for the stacked product
-(the attacker's states, the batch, the defender's) and how its result is laid back."""
+@dataclass(frozen=True)
+class _Scaled:
+    """The basis batch (a distribution on each joint state, the batch in the states'
+    order) with column ``b`` scaled by ``s.flat[b]``: a round's batch until a hit moves
+    it, kept as ``s`` ``(n0, n1)``.  With :class:`_Still`, what is made from it is what
+    the dense batch gives (each product it skips has one term that is not zero), without
+    the dense arithmetic."""
+
+    s: np.ndarray
+
+    def __mul__(self, g: np.ndarray) -> _Scaled:  # by a grid (n0, n1, 1)
+        return _Scaled(self.s * g[:, :, 0])
+
+    def still(self, f: int) -> bool:
+        return True
+
+    def support(self) -> tuple[np.ndarray, ...]:
+        """Where the dense batch holds :meth:`values`: (0's points, 1's, column)."""
+        return _support(None, *self.s.shape)
+
+    def values(self) -> np.ndarray:
+        return self.s.ravel()
+
+    def as_still(self, f: int) -> np.ndarray:
+        """This batch as :class:`_Still` ``f``'s ``u``."""
+        n0, n1 = self.s.shape
+        u = np.zeros((n0, n1, n1) if f == 0 else (n1, n0, n0))
+        on = np.arange(u.shape[1])
+        u[:, on, on] = self.s if f == 0 else self.s.T
+        return u
+
+    def carried(self, op: np.ndarray, f: int, out: np.ndarray) -> _Still:
+        """Moved by the stacked ``op`` of attacker ``f`` (:func:`_move`)."""
+        return _Still.made(f, op * (self.s if f == 0 else self.s.T)[:, None, :], out)
+
+
+@dataclass(frozen=True)
+class _Still:
+    """The basis batch after hits on fighter ``1 - f`` only, fighter ``f`` still on the
+    points its column starts from: for ``f = 0`` ``u[a, j, k]`` is the dense batch's
+    ``[a, j, (a, k)]``, for ``f = 1`` ``u[k, i, a]`` its ``[i, k, (a, k)]`` (zero
+    elsewhere)."""
+
+    f: int
+    u: np.ndarray
+
+    @classmethod
+    def made(cls, f: int, full: np.ndarray, out: np.ndarray) -> _Still:
+        """From ``u`` with the out mass as the last row of its axis 1, added to ``out``."""
+        gone = full[:, -1, :]
+        out += (gone if f == 0 else gone.T).ravel()
+        return cls(f, full[:, :-1, :])
+
+    def __mul__(self, g: np.ndarray) -> _Still:  # by a grid (n0, n1, 1)
+        return _Still(self.f, self.u * (g if self.f == 0 else g[:, :, 0].T[:, :, None]))
+
+    def still(self, f: int) -> bool:
+        return f == self.f
+
+    def shape(self) -> tuple[int, int]:
+        """(n0, n1)."""
+        first, second = self.u.shape[:2]
+        return (first, second) if self.f == 0 else (second, first)
+
+    def support(self) -> tuple[np.ndarray, ...]:
+        return _support(self.f, *self.shape())
+
+    def values(self) -> np.ndarray:
+        return self.u.ravel()
+
+    def carried(self, op: np.ndarray, f: int, out: np.ndarray) -> _Still:
+        """Moved by the stacked ``op`` of attacker ``f``, the still one (:func:`_move`)."""
+        return _Still.made(f, np.matmul(op, self.u), out)
+
+    def spread(self, op: np.ndarray, di: int) -> np.ndarray:
+        """Moved by the stacked ``op`` along the still fighter's axis ``di``: the dense
+        ``(n0 + 1, n1, B)`` or ``(n0, n1 + 1, B)`` of :func:`_move`."""
+        if di == 0:  # [i, j, (a, k)] = op[j, i, a] * u[a, j, k]
+            moved = op.transpose(1, 0, 2)[:, :, :, None] * self.u.transpose(1, 0, 2)[None]
+        else:  # [i, j, (a, k)] = op[i, j, k] * u[k, i, a]
+            moved = op[:, :, None, :] * self.u.transpose(1, 2, 0)[:, None, :, :]
+        return moved.reshape(*moved.shape[:2], -1)
+
+
+@lru_cache(maxsize=16)
+def _support(f: int | None, n0: int, n1: int) -> tuple[np.ndarray, ...]:
+    """(0's points, 1's, column) of the dense batch's entries that a :class:`_Scaled`
+    (``f`` None) or a :class:`_Still` ``f`` holds, in the order of its values."""
+    if f is None:
+        a, k = np.indices((n0, n1)).reshape(2, -1)
+        return a, k, a * n1 + k
+    if f == 0:
+        a, j, k = np.indices((n0, n1, n1)).reshape(3, -1)
+        return a, j, a * n1 + k
+    k, i, a = np.indices((n1, n0, n0)).reshape(3, -1)
+    return i, k, a * n1 + k
+
+
+Lazy = _Scaled | _Still
+"""A batch kept as the few entries that are not zero."""
+Batch = np.ndarray | Lazy
+"""A batch of distributions over (points of 0, points of 1), ``(n0, n1, B)``."""
+_DOUBLE = np.dtype(np.float64)
+
+
+def _dense(V: Batch) -> np.ndarray:
+    """``V`` as an array ``(n0, n1, B)``."""
+    if isinstance(V, np.ndarray):
+        return V
+    n0, n1 = V.s.shape if isinstance(V, _Scaled) else V.shape()
+    out = np.zeros((n0, n1, n0 * n1))
+    out[V.support()] = V.values()
+    return out
+
+
+def _plus(into: Batch, W: Batch) -> Batch:
+    """``into + W``, in place where either is an array (every array put in a round's
+    branches is this round's own: addition is commutative bit for bit)."""
+    if isinstance(into, np.ndarray) and isinstance(W, np.ndarray):
+        into += W
+        return into
+    if isinstance(W, np.ndarray):
+        into, W = W, into
+    if isinstance(into, np.ndarray):
+        assert not isinstance(W, np.ndarray)
+        into[W.support()] += W.values()
+        return into
+    assert not isinstance(W, np.ndarray)
+    return _plus_lazy(into, W)
+
+
+def _plus_lazy(into: Lazy, W: Lazy) -> Batch:
+    """``into + W`` of two lazy batches, lazy where they are still alike."""
+    if isinstance(into, _Scaled) and isinstance(W, _Scaled):
+        return _Scaled(into.s + W.s)
+    if isinstance(into, _Scaled) and isinstance(W, _Still):
+        return _Still(W.f, W.u + into.as_still(W.f))
+    if isinstance(into, _Still) and isinstance(W, _Scaled):
+        return _Still(into.f, into.u + W.as_still(into.f))
+    assert isinstance(into, _Still) and isinstance(W, _Still)
+    if into.f == W.f:
+        return _Still(into.f, into.u + W.u)
+    return _plus(_dense(into), W)
+
+
+def _total(batches: Iterable[Batch]) -> np.ndarray:
+    """The sum of a round's branches, in their order."""
+    return sum((_dense(b) for b in batches), start=np.zeros(()))
+
+
+def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> Batch:
+    """The batch ``V`` ``(n0, n1, B)`` moved along the defender's axis ``di`` by the
+    stacked ``op`` (:class:`_Fused`), the mass it puts out added to ``out`` ``(B,)``: one
+    stacked matrix product whose every operand is a row-major matrix (none copied), or
+    less on a lazy batch."""
+    if not isinstance(V, np.ndarray):
+        if V.still(1 - di):
+            return V.carried(op, 1 - di, out)
+        assert isinstance(V, _Still)  # a scaled basis is still on both axes
+        moved = V.spread(op, di)
+    elif di == 1:
+        moved = np.matmul(op, V)  # (n0, n1 + 1, B)
+    else:
+        n0, n1, n_batch = V.shape
+        moved = np.empty((n0 + 1, n1, n_batch), V.dtype)
+        np.matmul(op, V.transpose(1, 0, 2), out=moved.transpose(1, 0, 2))
+    if di == 1:
+        out += moved[:, -1].sum(axis=0)
+        return moved[:, :-1]
+    out += moved[-1].sum(axis=0)
+    return moved[:-1]
+
+
+_Alike = tuple[bool, int, Any, tuple[tuple[tuple[int, int], _Attack], ...]]
+"""What a plan is made of: (clone, damage, dtype, the attacks by flag states); plans whose
+attacks are alike (a different penalty and defence count that come to the same totals)
+are one plan."""
 
 
 class _Direction:
@@ -457,7 +648,8 @@ class _Direction:
         self.attacks: dict[tuple[object, ...], _Attack] = {}
         self.memo: Memo = {}
         self.bonus: dict[bool, int] = {}
-        self.plans: dict[tuple[object, ...], _Plan] = {}  # attacker's points on axis 0
+        self.alike: dict[tuple[object, ...], _Alike] = {}  # plan key -> what it is made of
+        self.plans: dict[_Alike, _Plan] = {}  # attacker's points on axis 0
 
 
 @lru_cache(maxsize=64)  # the two views of a matchup are asked for one after the other
@@ -494,6 +686,22 @@ class _Round:
         return self._cached(("hit", ai, damage, blocks, berserk),
                             lambda: _hit(self.r[ai], self.r[1 - ai], damage, blocks, berserk))
 
+    def hit_mix(self, ai: int, damage: int, hits: tuple[tuple[float, int], ...],
+                berserk: bool) -> tuple[float, dict[int, float]]:
+        """(chance the defender goes out, {wound points: chance}) of one of ``hits``
+        ((chance, overpower blocks), ...) landing, made once (attacks share hit lists)."""
+        def make() -> tuple[float, dict[int, float]]:
+            out = 0.0
+            points: dict[int, float] = {}
+            for q, b in hits:
+                p_out, pts = self.hit(ai, damage, b, berserk)
+                out += q * p_out
+                for x, px in pts:
+                    points[x] = points.get(x, 0.0) + q * px
+            return out, points
+
+        return self._cached(("hit mix", ai, damage, hits, berserk), make)
+
     def attack_table(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool
                      ) -> dict[tuple[int, int], _Attack]:
         a, d, where = self.r[ai], self.r[1 - ai], self.dirs[ai]
@@ -522,8 +730,8 @@ class _Round:
                     ) -> tuple[np.ndarray, np.ndarray]:
         """``V`` after a range round in which ``first`` acts first and fighter ``f`` (and
         its side-mates) shoot where ``shooting[f]``."""
-        out = np.zeros((V.shape[0], 2))
-        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        out = np.zeros((V.shape[2], 2))
+        branches: dict[tuple[int, int], Batch] = {(0, 0): V}
         for f in (first, 1 - first):
             if not shooting[f]:
                 continue
@@ -531,12 +739,12 @@ class _Round:
             assert missile is not None
             damage = missile.damage + self.damage_bonus(f, missile=True)
             for extra in range(self.incoming[1 - f]):
-                new: dict[tuple[int, int], np.ndarray] = {}
+                new: dict[tuple[int, int], Batch] = {}
                 for counts, Vc in branches.items():
                     self.exchange(Vc, f, counts, 0, damage, False, extra > 0,
                                   (False, False), out, new, shot=True)
                 branches = new
-        return sum(branches.values()), out  # type: ignore[return-value]
+        return _total(branches.values()), out
 
     def damage_bonus(self, f: int, missile: bool = False) -> int:
         """Damage modifiers of fighter ``f``'s rows against the other: the static ones and
@@ -561,11 +769,11 @@ class _Round:
             return T.OWN_DEFENCE_PENALTY[self.r[f].attack_type]
         return 0
 
-    def run(self, V: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
-        """The batch ``V`` (B, n0, n1) after a round in which ``first`` acts first:
+    def run(self, V: np.ndarray | _Scaled, first: int) -> tuple[np.ndarray, np.ndarray]:
+        """The batch ``V`` (n0, n1, B) after a round in which ``first`` acts first:
         (V after, out (B, 2): the mass of each fighter going out)."""
-        out = np.zeros((V.shape[0], 2))
-        branches: dict[tuple[int, int], np.ndarray] = {(0, 0): V}
+        out = np.zeros((V.s.size if isinstance(V, _Scaled) else V.shape[2], 2))
+        branches: dict[tuple[int, int], Batch] = {(0, 0): V}
         attacked = [False, False]
         for _ in range(self.rules.attacks_per_round):
             for f in (first, 1 - first):
@@ -573,27 +781,33 @@ class _Round:
                     clone = extra > 0
                     if not clone:
                         attacked[f] = True
-                    new: dict[tuple[int, int], np.ndarray] = {}
+                    new: dict[tuple[int, int], Batch] = {}
                     for counts, Vc in branches.items():
                         dmg = (int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
                                + self.damage_bonus(f))
                         self.exchange(Vc, f, counts, 0, dmg, False, clone,
                                       (attacked[0], attacked[1]), out, new)
                     branches = new
-        return sum(branches.values()), out  # type: ignore[return-value]
+        return _total(branches.values()), out
 
     def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
              shot: bool, dtype: np.dtype[Any]) -> _Fused:
         """The grids of one attack (or shot) of ``ai`` on a defender who has made ``count``
-        defences this round, made once."""
+        defences this round, made once, and once for all alike (:data:`_Alike`)."""
         key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
         if key not in self.cache:
-            plans, made = self.dirs[ai].plans, key[2:]
-            if made not in plans:  # the attacker's points along axis 0
+            where, made = self.dirs[ai], key[2:]
+            if made not in where.alike:
                 table = (self.shot_table(ai, count, clone) if shot
                          else self.attack_table(ai, own_d, count, no_parry, clone))
-                plans[made] = self._plan(ai, table, clone, damage, dtype)
-            self.cache[key] = _Fused.of(plans[made], ai)
+                where.alike[made] = (clone, damage, dtype, tuple(table.items()))
+            alike = where.alike[made]
+            if alike not in where.plans:  # the attacker's points along axis 0
+                where.plans[alike] = self._plan(ai, dict(alike[3]), clone, damage, dtype)
+            fused = ("fused", ai, alike)
+            if fused not in self.cache:
+                self.cache[fused] = _Fused.of(where.plans[alike], ai)
+            self.cache[key] = self.cache[fused]
         return self.cache[key]  # type: ignore[return-value]
 
     def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
@@ -601,25 +815,22 @@ class _Round:
         fa_grid, fd_grid = self.flag_grid(ai)
         if clone:
             fa_grid = np.zeros_like(fa_grid)
+        values: list[dict[tuple[int, int], float]] = []
 
-        def grid(value: dict[tuple[int, int], float]) -> np.ndarray:
-            lut = np.zeros((4, 4), dtype)
-            for (fa, fd), v in value.items():
-                lut[fa, fd] = v
-            return lut[fa_grid, fd_grid]
+        def grid(value: dict[tuple[int, int], float]) -> int:  # made all at once below
+            values.append(value)
+            return len(values) - 1
 
         hits = []
         for extra, attr in ((1, "hit"), (2, "hit_two")):
             by_points: dict[tuple[int, int], dict[int, float]] = {}
             outs: dict[tuple[int, int], float] = {}
             for flags, att in table.items():
-                berserk = bool(flags[0] & BERSERK)
-                for q, b in getattr(att, attr):
-                    p_out, pts = self.hit(ai, damage, b, berserk)
-                    outs[flags] = outs.get(flags, 0.0) + q * p_out
-                    for x, px in pts:
-                        by_points.setdefault(flags, {})
-                        by_points[flags][x] = by_points[flags].get(x, 0.0) + q * px
+                if getattr(att, attr):
+                    outs[flags], points = self.hit_mix(ai, damage, getattr(att, attr),
+                                                       bool(flags[0] & BERSERK))
+                    if points:
+                        by_points[flags] = points
             if not by_points and not outs:
                 continue
             xs = sorted({x for d in by_points.values() for x in d})
@@ -632,33 +843,35 @@ class _Round:
                 misses.append((extra, grid(chance)))
         chance = {f: att.riposte for f, att in table.items()}
         riposte = grid(chance) if any(v > 0 for v in chance.values()) else None
-        return _Plan(tuple(hits), tuple(misses), riposte,
+        luts = np.zeros((len(values), 4, 4), dtype)  # by flag states of attacker, target
+        for i, value in enumerate(values):
+            for (fa, fd), v in value.items():
+                luts[i, fa, fd] = v
+        g = luts[:, fa_grid, fd_grid]
+        return _Plan(tuple((extra, g[out], tuple((x, g[i]) for x, i in shifts))
+                           for extra, out, shifts in hits),
+                     tuple((extra, g[i]) for extra, i in misses),
+                     None if riposte is None else g[riposte],
                      any(att.shield_riposte for att in table.values()))
 
-    def exchange(self, V: np.ndarray, ai: int, counts: tuple[int, int], depth: int,
+    def exchange(self, V: Batch, ai: int, counts: tuple[int, int], depth: int,
                  damage: int, no_parry: bool, clone: bool, attacked: tuple[bool, bool],
-                 out: np.ndarray, into: dict[tuple[int, int], np.ndarray], *,
+                 out: np.ndarray, into: dict[tuple[int, int], Batch], *,
                  shot: bool = False) -> None:
         """One attack of ``ai`` (or a side-mate like it) and its riposte chain, or one shot,
         adding the resulting distributions to ``into`` by defence counts."""
         di = 1 - ai
         plan = self.plan(ai, 0 if shot else self.own(di, attacked), counts[di], no_parry,
-                         clone, damage, shot, V.dtype)
+                         clone, damage, shot, _DOUBLE)
 
-        def add(extra: int, W: np.ndarray) -> None:
+        def add(extra: int, W: Batch) -> None:
             key = (counts[0] + extra * (di == 0), counts[1] + extra * (di == 1))
-            if key in into:  # every array put here is this round's own: added in place
-                into[key] += W
-            else:
-                into[key] = W
+            into[key] = _plus(into[key], W) if key in into else W
 
-        # hits: wound points moved along the defender's axis, what passes its capacity out
-        laid, back = _MOVE_AXES[di]
+        # hits: wound points moved along the defender's axis, what passes its capacity
+        # out; the misses that cost as many defences with them, the others on their own
         for extra, op in plan.hits:
-            moved_out = np.matmul(V.transpose(laid), op)  # (attacker's, B, defender's + 1)
-            out[:, di] += moved_out[:, :, -1].sum(axis=0)
-            add(extra, np.ascontiguousarray(moved_out[:, :, :-1].transpose(back)))
-        # misses that cost one or two defences
+            add(extra, _move(V, op, di, out[:, di]))
         for extra, g in plan.misses:
             add(extra, V * g)
         # ripostes: the defender attacks back with its riposte (a thrust)
@@ -830,7 +1043,7 @@ class _Model:
         return self.scores[key]
 
     def range_phase(self, step: _Round, firsts: Sequence[float]) -> tuple[float, np.ndarray]:
-        """(fighter 1's mass out, the distribution (1, n0, n1)) after the range rounds,
+        """(fighter 1's mass out, the distribution (n0, n1, 1)) after the range rounds,
         which do not depend on the attack types: played once per chances of acting
         first."""
         key = tuple(firsts[:self.ranged])
@@ -838,7 +1051,7 @@ class _Model:
             return self.ranges[key]
         schedule = [_shots(r.p, self.ranged) for r in step.r]
         won = 0.0
-        V = np.zeros((1, step.r[0].n_states, step.r[1].n_states))
+        V = np.zeros((step.r[0].n_states, step.r[1].n_states, 1))
         V[0, 0, 0] = 1.0
         for rnd in range(self.ranged):
             p = firsts[min(rnd, len(firsts) - 1)]
@@ -866,18 +1079,10 @@ class _Model:
             start[0] = 1.0
         rounds = rules.max_rounds - self.ranged
         if size <= MATRIX_STATES:
-            basis = np.eye(size).reshape(size, n0, n1)  # double: ties stay ties
-            (m0, o0), (m1, o1) = [step.run(basis, first) for first in (0, 1)]
-            m0, m1 = m0.reshape(size, size), m1.reshape(size, size)
-            v = start
-            for rnd in range(rounds):
-                p = firsts[min(rnd, len(firsts) - 1)]
-                won += p * float(v @ o0[:, 1]) + (1 - p) * float(v @ o1[:, 1])
-                v = p * (v @ m0) + (1 - p) * (v @ m1)
-                if v.sum() < SETTLED:
-                    break
-            return won + float(v.sum()) / 2
-        V = start.reshape(1, n0, n1)
+            basis = _Scaled(np.ones((n0, n1)))  # double: ties stay ties
+            maps = [_round_map(*step.run(basis, first)) for first in (0, 1)]
+            return won + _play(start, firsts, maps, rounds)
+        V = start.reshape(n0, n1, 1)
         for rnd in range(rounds):
             p = firsts[min(rnd, len(firsts) - 1)]
             (v0, o0), (v1, o1) = [step.run(V, first) for first in (0, 1)]
@@ -886,6 +1091,39 @@ class _Model:
             if V.sum() < SETTLED:
                 break
         return won + float(V.sum()) / 2
+
+
+def _round_map(moved: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """A round played on the basis (:meth:`_Round.run`) as one matrix: row ``s`` the
+    distribution after the round from state ``s`` and, in the last column, fighter 1's
+    mass going out."""
+    size = out.shape[0]
+    m = np.empty((size, size + 1))
+    m[:, :size] = moved.reshape(size, size).T
+    m[:, size] = out[:, 1]
+    return m
+
+
+def _play(v: np.ndarray, firsts: Sequence[float], maps: Sequence[np.ndarray], rounds: int
+          ) -> float:
+    """Score of fighter 0 from the distribution ``v`` over ``rounds`` rounds, ``maps[f]``
+    the round in which ``f`` acts first (:func:`_round_map`), ``firsts`` the chance that
+    0 acts first round by round (the last one for later rounds: from there the two maps
+    are mixed once)."""
+    won, last = 0.0, len(firsts) - 1
+    for rnd in range(rounds):
+        if rnd < last:
+            p = firsts[rnd]
+            after = p * (v @ maps[0]) + (1 - p) * (v @ maps[1])
+        else:
+            if rnd == last:
+                mixed = firsts[last] * maps[0] + (1 - firsts[last]) * maps[1]
+            after = v @ mixed
+        won += float(after[-1])
+        v = after[:-1]
+        if v.sum() < SETTLED:
+            break
+    return won + float(v.sum()) / 2
 
 
 @lru_cache(maxsize=256)
