@@ -4,6 +4,7 @@ to the same numbers, never trusted when damaged, never in the way."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,23 @@ def test_tables_read_back_are_the_tables_computed(tmp_path: Path,
     again = policy.race_tables(Rules(), *PAIR)
     assert race._COUNTS["races"] == 0  # every table read, none raced
     assert again == computed  # the same floats, bit for bit
+
+
+def test_only_the_files_of_the_versions_used_last_are_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = [cache / f"race-version{i}.jsonl" for i in range(5)]
+    for i, path in enumerate(old):  # version4 used last
+        path.write_text("")
+        os.utime(path, ns=(i * 10**9, (1000 + i) * 10**9))
+    (cache / "notes.txt").write_text("not the store's")
+    _setup(tmp_path, monkeypatch, str(cache))
+    policy.race_tables(Rules(), *PAIR)
+    kept = sorted(p.name for p in cache.iterdir())
+    current = [n for n in kept if n.startswith("race-") and "version" not in n]
+    assert len(current) == 1 and race_store.KEEP_OTHERS == 3
+    assert kept == sorted([*current, "notes.txt", *(p.name for p in old[-3:])])
 
 
 def test_an_edited_or_torn_line_is_computed_again(tmp_path: Path,

@@ -21,7 +21,8 @@ back by later runs:
   a table reads back to the same numbers and a run's counts do not depend on whether its
   tables were computed or read.
 * Lines are appended, each in one write; processes sharing the folder may append at
-  once.  The file stops growing at :data:`MAX_BYTES`.
+  once.  The file stops growing at :data:`MAX_BYTES`, and the files of older code
+  versions are deleted but the :data:`KEEP_OTHERS` used last (a file is used when read).
 * The store is an optimisation only: a folder it cannot create, read or write is passed
   over in silence and the tables are computed as before.
 """
@@ -37,12 +38,15 @@ from typing import Any
 
 from ...fields import plain
 
-__all__ = ["ENV", "MAX_BYTES", "folder", "forget", "load", "save"]
+__all__ = ["ENV", "KEEP_OTHERS", "MAX_BYTES", "folder", "forget", "load", "save"]
 
 ENV = "BALANCE_CACHE"
 """The environment variable naming the cache folder (``off``: no store)."""
 MAX_BYTES = 32 << 20
 """The file is not appended to past this size."""
+KEEP_OTHERS = 3
+"""Files of other code versions kept (the ones used last): the folder holds at most
+``KEEP_OTHERS + 1`` files of :data:`MAX_BYTES`."""
 
 Scores = tuple[tuple[float, ...], ...]
 
@@ -132,8 +136,24 @@ def _tables() -> dict[str, Scores]:
             else:
                 path = where / f"race-{code}.jsonl"
                 _STATE.update(path=path, tables=_read(path))
+                _prune(where, path)
     tables: dict[str, Scores] = _STATE["tables"]
     return tables
+
+
+def _prune(where: Path, current: Path) -> None:
+    """Mark ``current`` as used now and delete the files of other code versions but the
+    :data:`KEEP_OTHERS` used last (each version of balance starts a file; without this
+    the folder would grow by one at every upgrade or edit)."""
+    try:
+        if current.exists():
+            os.utime(current)
+        others = [p for p in where.glob("race-*.jsonl") if p.name != current.name]
+        others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in others[KEEP_OTHERS:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        return  # another process pruned at the same moment, or a folder it cannot change
 
 
 def _read(path: Path) -> dict[str, Scores]:
