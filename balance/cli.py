@@ -899,6 +899,17 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
           "each side plays one profile for all its members")
     print("\n".join(["", *verdict_lines(made)]))
     _print_rests_on(readings, rule_policies)
+    _print_best_tables(table, names, exact=exact, rating=rating, meta=meta, dom=dom,
+                       seat=seat, verdicts=verdicts, changes=changes)
+    return 0
+
+
+def _print_best_tables(table: Any, names: list[str], *, exact: bool, rating: Any, meta: Any,
+                       dom: Any, seat: Any, verdicts: Any, changes: list[str]) -> None:
+    """``balance matchups --play best``'s tables under its verdict: the values with their
+    intervals, the expected scores, the policies each value rests on, seat advantage,
+    ratings, the metagame, dominance and the verdicts beside the policies as given."""
+    from . import analysis
     from .labels import percent, rate_with_interval
 
     cells = table.assign(cell=[rate_with_interval(r.value, r.value_low, r.value_high,
@@ -938,7 +949,6 @@ def _matchups_best(args: argparse.Namespace, rs: Ruleset, names: list[str], rule
     print(verdicts.round(3).to_string())
     for sentence in changes:
         print("  " + sentence)
-    return 0
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
