@@ -568,16 +568,26 @@ class _Stack:
     Indexing and iteration act on the axes after the segment's, as on the tuple it stands
     for; its truth value is whether any segment's entry is non-zero, which the kernel only
     uses to skip arithmetic, never a draw (fields whose switches change draws are in the
-    batch key instead)."""
+    batch key instead).  The table never changes, so its parts, its raveled array and its
+    truth value are made once (the kernel asks for them every round)."""
 
-    __slots__ = ("_flat", "table")
+    __slots__ = ("_any", "_flat", "_parts", "table")
 
     def __init__(self, table: np.ndarray) -> None:
         self.table = table
         self._flat: np.ndarray | None = None
+        self._any: bool | None = None
+        self._parts: dict[tuple[int, int], _Stack] = {}
+
+    def _part(self, axis: int, i: int) -> _Stack:
+        part = self._parts.get((axis, i))
+        if part is None:
+            part = self._parts[axis, i] = _Stack(self.table[:, i] if axis == 1
+                                                 else self.table[:, :, i])
+        return part
 
     def __getitem__(self, i: int) -> _Stack:
-        return _Stack(self.table[:, i])
+        return self._part(1, i)
 
     def __len__(self) -> int:
         return int(self.table.shape[1])
@@ -586,11 +596,13 @@ class _Stack:
         return (self[j] for j in range(len(self)))
 
     def __bool__(self) -> bool:
-        return bool(self.table.any())
+        if self._any is None:
+            self._any = bool(self.table.any())
+        return self._any
 
     def column(self, j: int) -> _Stack:
         """``tuple(row[j] for row in tab)`` of the table it stands for."""
-        return _Stack(self.table[:, :, j])
+        return self._part(2, j)
 
     @property
     def flat(self) -> np.ndarray:
@@ -598,6 +610,11 @@ class _Stack:
         if self._flat is None:
             self._flat = np.ascontiguousarray(self.table).reshape(-1)
         return self._flat
+
+    @property
+    def width(self) -> int:
+        """Entries a segment."""
+        return len(self.flat) // len(self.table)
 
 
 def _column(tab: Any, j: int) -> Any:
@@ -1076,8 +1093,7 @@ class _Kernel:
         """``tab[index]`` per lane, ``index`` into its segment's raveled table (``seg``: the
         lanes' segments, from :meth:`segs`)."""
         if isinstance(tab, _Stack):
-            width = int(np.prod(tab.table.shape[1:]))
-            return tab.flat.take(seg * np.int32(width) + index)
+            return tab.flat.take(seg * np.int32(tab.width) + index)
         return _flat(tab).take(index)
 
     def segs(self, lanes: _Lanes, idx: np.ndarray | None = None) -> np.ndarray | None:
