@@ -571,13 +571,14 @@ class _Stack:
     batch key instead).  The table never changes, so its parts, its raveled array and its
     truth value are made once (the kernel asks for them every round)."""
 
-    __slots__ = ("_any", "_flat", "_parts", "table")
+    __slots__ = ("_any", "_flat", "_parts", "_rows", "table")
 
     def __init__(self, table: np.ndarray) -> None:
         self.table = table
         self._flat: np.ndarray | None = None
         self._any: bool | None = None
         self._parts: dict[tuple[int, int], _Stack] = {}
+        self._rows: list[_Stack] | None = None
 
     def _part(self, axis: int, i: int) -> _Stack:
         part = self._parts.get((axis, i))
@@ -593,7 +594,9 @@ class _Stack:
         return int(self.table.shape[1])
 
     def __iter__(self) -> Any:
-        return (self[j] for j in range(len(self)))
+        if self._rows is None:
+            self._rows = [self[j] for j in range(len(self))]
+        return iter(self._rows)
 
     def __bool__(self) -> bool:
         if self._any is None:
@@ -639,6 +642,12 @@ def _flat(tab: Any, dtype: Any = np.int16) -> np.ndarray:
             _FLAT.clear()
         got = _FLAT[key] = (tab, np.asarray(tab, dtype).ravel())
     return got[1]
+
+
+@lru_cache(maxsize=4096)
+def _uniform(tab: tuple[int, ...]) -> bool:
+    """Whether every slot has the same value."""
+    return all(v == tab[0] for v in tab)
 
 
 def _per_slot(tab: Any, rows: np.ndarray, n_slots: int, width: int = 1,
@@ -868,35 +877,34 @@ class _Lanes:
     """State of ``n_fights`` fights: per-slot lists of arrays and per-fight arrays.
 
     A variable no fighter of the matchup can change is ``None`` (e.g. ``berserk`` with no
-    berserker), so the kernel skips it and its mechanism entirely."""
+    berserker), so the kernel skips it and its mechanism entirely; each is ``None`` until
+    set (on the class: a batch makes many sub-lanes, one a riposte)."""
 
-    wound_points: Any  # int32: wound points
-    standing: Any  # int8: still in the fight (groups)
-    natural_skill: Any  # int16: an untrained fighter's skill, rolled for the fight (else 0)
-    skill_situation: Any  # int16: situation + wounded modifier on style-skill rolls
-    dodge_situation: Any  # int16: the same on Dodge
-    defences: Any  # int16: defensive moves made this round
-    own_penalty: Any  # int16: swing / blow penalty on own parries and dodges now
-    attack_type: Any  # int16: attack type this round (-1 recovering a weapon)
-    damage: Any  # int16: damage modifier of that type
-    disarmed: Any  # int8: disarmed
-    berserk: Any  # int8: berserk
-    behind: Any  # int16: slot of the foe this fighter is behind (-1 none)
-    behind_round: Any  # int16: round it got behind
-    shield_foes: Any  # int16: bitmask of foes parried with the shield this round
-    target: Any  # int16: target slot (groups)
-    crippled: Any  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
-    dice: Any  # int8: initiative dice carried over
-    kept_bonus: Any  # int16: kept initiative bonus (carry_mode="keep")
-    strike_rank: Any  # int16: Strike Rank this round
-    remaining: Any  # int16: Strike Rank left to spend (action_economy="budget")
-    ammo: Any  # int16: shots left (range phase)
-    ready: Any  # int16: range actions done towards the next shot
+    wound_points: Any = None  # int32: wound points
+    standing: Any = None  # int8: still in the fight (groups)
+    natural_skill: Any = None  # int16: an untrained fighter's skill, rolled for the fight (else 0)
+    skill_situation: Any = None  # int16: situation + wounded modifier on style-skill rolls
+    dodge_situation: Any = None  # int16: the same on Dodge
+    defences: Any = None  # int16: defensive moves made this round
+    own_penalty: Any = None  # int16: swing / blow penalty on own parries and dodges now
+    attack_type: Any = None  # int16: attack type this round (-1 recovering a weapon)
+    damage: Any = None  # int16: damage modifier of that type
+    disarmed: Any = None  # int8: disarmed
+    berserk: Any = None  # int8: berserk
+    behind: Any = None  # int16: slot of the foe this fighter is behind (-1 none)
+    behind_round: Any = None  # int16: round it got behind
+    shield_foes: Any = None  # int16: bitmask of foes parried with the shield this round
+    target: Any = None  # int16: target slot (groups)
+    crippled: Any = None  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
+    dice: Any = None  # int8: initiative dice carried over
+    kept_bonus: Any = None  # int16: kept initiative bonus (carry_mode="keep")
+    strike_rank: Any = None  # int16: Strike Rank this round
+    remaining: Any = None  # int16: Strike Rank left to spend (action_economy="budget")
+    ammo: Any = None  # int16: shots left (range phase)
+    ready: Any = None  # int16: range actions done towards the next shot
 
     def __init__(self) -> None:
         self.n_fights = 0
-        for v in _SLOT_VARS:
-            setattr(self, v, None)
         self.fight: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
         self.seg: Any = None  # int32: its segment (a batch of several segments; else None)
         self.done: np.ndarray = np.zeros(0, bool)
@@ -982,6 +990,20 @@ class _Who:
         w.hot = [h.take(picked) for h in self.hot]
         w.key = None if self.key is None else self.key.take(picked)
         return w
+
+
+class _Defender:
+    """What each kind of a defender's defence against one attack reads of it, per lane:
+    situation on skill and Dodge, own type penalty, defences made this round (``None``:
+    none anywhere), berserk and disarmed (``None`` where nobody can be)."""
+
+    __slots__ = ("berserk", "defences", "disarmed", "dodge", "own", "skill")
+    skill: Any
+    dodge: Any
+    own: Any
+    defences: Any
+    berserk: Any
+    disarmed: Any
 
 
 class _Kernel:
@@ -1071,9 +1093,8 @@ class _Kernel:
         """``tab[who]`` per lane (a scalar when every slot has the same value)."""
         if isinstance(tab, _Stack):
             return tab.flat.take(who.key)
-        first = tab[0]
-        if all(v == first for v in tab):
-            return np.int16(first)
+        if _uniform(tab):
+            return np.int16(tab[0])
         if self.n_slots == 2:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
         return _flat(tab).take(who.idx)
@@ -1869,13 +1890,15 @@ class _Kernel:
         if self.single_kind is not None:
             k = self.single_kind
             kind = np.full(m, k, np.int8)
-            return kind, self.defence_total(lanes, k, a, d, None), np.ones(m, bool)
+            return (kind, self.defence_total(lanes, k, a, d, None, self.defender(lanes, d)),
+                    np.ones(m, bool))
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
         options = []
+        state = self.defender(lanes, d)
         for k in setup.kinds:
-            tot = self.defence_total(lanes, k, a, d, behind)
-            no = self.unavailable(lanes, k, a, d, blocked_parry)
+            tot = self.defence_total(lanes, k, a, d, behind, state)
+            no = self.unavailable(lanes, k, a, d, blocked_parry, state)
             if no is not None:
                 tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
             options.append((k, tot))
@@ -1911,13 +1934,29 @@ class _Kernel:
             defended &= self.cst(setup.undefending, d) == 0
         return kind, d_fixed, defended
 
+    def defender(self, lanes: _Lanes, d: _Who) -> _Defender:
+        """What every kind of ``d``'s defence reads, read once for the attack."""
+        setup, state = self.setup, _Defender()
+        state.skill = self.sel(lanes.skill_situation, d)
+        state.dodge = (self.sel(lanes.dodge_situation, d) if DODGE in setup.kinds
+                       else None)
+        state.own = self.own_of(lanes, d)
+        state.defences = None
+        if any(any(setup.step[k]) for k in setup.kinds):
+            ndef = self.sel(lanes.defences, d)
+            state.defences = ndef if ndef.any() else None
+        state.berserk = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
+        state.disarmed = (self.sel(lanes.disarmed, d) != 0 if lanes.disarmed is not None
+                          else None)
+        return state
+
     def defence_total(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
-                      behind: np.ndarray | None) -> Any:
+                      behind: np.ndarray | None, state: _Defender) -> Any:
         """``d``'s total on a defence of kind ``k`` against ``a``: static part + situation
-        (halved from behind) + own type penalty + cumulative penalty + berserker modifier."""
+        (halved from behind) + own type penalty + cumulative penalty + berserker modifier
+        (``state``: what it reads of ``d``, :meth:`defender`)."""
         setup, rules = self.setup, self.rules
-        sit = (self.sel(lanes.dodge_situation, d) if k == DODGE
-               else self.sel(lanes.skill_situation, d))
+        sit = state.dodge if k == DODGE else state.skill
         sit = self.lang_add(lanes, sit, KR.defence_key(k), d, a)
         tot = self.pair(setup.defence_total[k], d, a) + sit
         if behind is not None and k in (DODGE, BLOCK):
@@ -1930,20 +1969,17 @@ class _Kernel:
                     natural = self.sel(lanes.natural_skill, d)  # halved like a skill
                     half = half - (natural - natural // 2)
             tot = tot + (half - tot) * behind
-        own = self.own_of(lanes, d)
-        if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
-            tot += own
+        if state.own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
+            tot += state.own
         step = setup.step[k]
-        if any(step):
-            ndef = self.sel(lanes.defences, d)
-            if ndef.any():
-                tot += ndef * self.cst(step, d)
-        if lanes.berserk is not None and self.single_kind is None:
-            tot += self.berserker(k, d, self.sel(lanes.berserk, d))
+        if state.defences is not None and any(step):
+            tot += state.defences * self.cst(step, d)
+        if state.berserk is not None and self.single_kind is None:
+            tot += self.berserker(k, d, state.berserk)
         return tot
 
     def unavailable(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
-                    blocked_parry: np.ndarray | None) -> np.ndarray | None:
+                    blocked_parry: np.ndarray | None, state: _Defender) -> np.ndarray | None:
         """Lanes where ``d`` cannot make a defence of kind ``k`` now (``None``: none)."""
         no = None
 
@@ -1955,8 +1991,8 @@ class _Kernel:
         if k in (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY) and blocked_parry is not None:
             add(blocked_parry.copy())
         if k in (WEAPON_PARRY, BOTH_PARRY):
-            if lanes.disarmed is not None:
-                add(self.sel(lanes.disarmed, d) != 0)
+            if state.disarmed is not None:
+                add(state.disarmed)
             if crip_d is not None:
                 add((crip_d & 1) != 0)
         if k in (SHIELD_PARRY, BOTH_PARRY):
@@ -1965,8 +2001,8 @@ class _Kernel:
             if lanes.shield_foes is not None:
                 add(~self.shield_ok(lanes, d, a))
         if k == DODGE:
-            if lanes.berserk is not None:
-                add(self.sel(lanes.berserk, d) != 0)
+            if state.berserk is not None:
+                add(state.berserk != 0)
             if crip_d is not None:
                 add((crip_d & 4) != 0)
         return no
