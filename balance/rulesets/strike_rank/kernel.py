@@ -806,7 +806,7 @@ class _Runs:
     def of(cls, seg: np.ndarray) -> _Runs:
         if len(seg) and bool(np.any(seg[1:] < seg[:-1])):
             raise AssertionError("a batch's lanes are grouped by segment, in segment order")
-        starts = np.flatnonzero(np.diff(seg, prepend=-1)) if len(seg) else np.zeros(0, np.intp)
+        starts = np.diff(seg, prepend=-1).nonzero()[0] if len(seg) else np.zeros(0, np.intp)
         counts = np.diff(starts, append=len(seg))
         return cls(seg.take(starts), starts, counts)
 
@@ -822,7 +822,7 @@ class _Runs:
         counts[-1:] = len(idx) - edges[-1:]
         if counts.all():
             return _Runs(self.ids, edges, counts)
-        keep = np.flatnonzero(counts)
+        keep = counts.nonzero()[0]
         return _Runs(self.ids.take(keep), edges.take(keep), counts.take(keep))
 
     def each(self, bits: Sequence[Any], make: Any) -> np.ndarray:
@@ -844,7 +844,7 @@ def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
     u = runs.each(bits, _words16)
     limit = (65536 // k) * k
     if limit < 65536:
-        bad = np.flatnonzero(u >= limit)
+        bad = (u >= limit).nonzero()[0]
         if bad.size:
             ends = np.cumsum(runs.counts)
             ids = runs.ids.tolist()
@@ -852,7 +852,7 @@ def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
                 owner = np.searchsorted(ends, bad, side="right")
                 need = np.bincount(owner, minlength=len(ids))
                 fresh = np.concatenate([_words16(bits[ids[j]], int(need[j]))
-                                        for j in np.flatnonzero(need).tolist()])
+                                        for j in need.nonzero()[0].tolist()])
                 u[bad] = fresh
                 bad = bad[fresh >= limit]
     return u
@@ -944,7 +944,7 @@ class _Lanes:
         self.done[idx] = sub_lanes.done
 
     def compress(self, keep: np.ndarray) -> None:
-        idx = np.flatnonzero(keep)
+        idx = keep.nonzero()[0]
         for v in _SLOT_VARS:
             xs = getattr(self, v)
             if xs is not None:
@@ -1187,7 +1187,7 @@ class _Kernel:
         """Fights at the last round end in a draw."""
         max_rounds = self.rules.max_rounds
         capped = ~lanes.done & (lanes.round >= max_rounds)
-        if capped.any():
+        if np.count_nonzero(capped):
             live = lanes.fight[capped]
             self.winner[live] = Winner.DRAW
             self.rounds[live] = max_rounds
@@ -1203,7 +1203,7 @@ class _Kernel:
         here = np.bincount(lanes.seg, minlength=self.n_segments)
         done = np.bincount(lanes.seg[lanes.done], minlength=self.n_segments)
         drop = lanes.done & (done * 4 >= here).take(lanes.seg)
-        return drop if drop.any() else None
+        return drop if np.count_nonzero(drop) else None
 
     def refill(self, lanes: _Lanes | None) -> _Lanes:
         """Fresh fights in the free lanes: the next fights of a lone segment, or the next
@@ -1359,7 +1359,7 @@ class _Kernel:
             # carry_mode="keep": a fight's dice are rolled once, in its first round, and
             # their bonus is kept (dice 0 afterwards)
             fixed = lanes.kept_bonus[i] + base if keep else base
-            if not dice.any():
+            if not np.count_nonzero(dice):
                 lanes.strike_rank[i][:] = fixed
                 continue
             bonus, kept = initiative_from(self.words(lanes, 1296, None if self.single
@@ -1453,8 +1453,8 @@ class _Kernel:
                         cur_alive |= up if fronts is None else (up & fronts[j])
                 need &= ~cur_alive
             need &= ~lanes.done
-            if need.any():
-                idx = np.flatnonzero(need)
+            if np.count_nonzero(need):
+                idx = need.nonzero()[0]
                 lanes.target[i][idx] = self.pick(lanes, i, idx)
 
     def fronts(self, lanes: _Lanes) -> list[np.ndarray]:
@@ -1545,19 +1545,19 @@ class _Kernel:
                     continue
                 at = (ranks16[h] == k) & (lanes.standing[h] != 0) & (targets[h] >= 0) \
                     & (lanes.attack_type[h] >= 0)
-                if not at.any():
+                if not np.count_nonzero(at):
                     continue
                 tw = self.who(np.maximum(targets[h], 0), lanes)
                 holds = at & (self.sel(lanes.standing, tw) != 0) \
                     & (self.sel(ranks16, tw) > k) & (self.sel(holding, tw) == 0)
                 holding[h] |= holds.astype(np.int8)
-        if not any(x.any() for x in holding):
+        if not any(np.count_nonzero(x) for x in holding):
             return ranks
         keys = []
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(n_slots):
             key = ranks16[i] * np.int16(n_slots + 1) + np.int16(n_slots)
-            if setup.hold[i] and holding[i].any():
+            if setup.hold[i] and np.count_nonzero(holding[i]):
                 tw = self.who(np.maximum(targets[i], 0), lanes)
                 held = holding[i] != 0
                 key = np.where(held, self.sel(ranks16, tw) * np.int16(n_slots + 1) + ranks16[i],
@@ -1590,7 +1590,7 @@ class _Kernel:
             someone = elig[0].copy()
             for e in elig[1:]:
                 someone |= e
-            if not someone.any():
+            if not np.count_nonzero(someone):
                 return
             ranks = self.ranks(lanes, lanes.remaining, elig, someone)
             actor = np.zeros(lanes.n_fights, np.int16)
@@ -1626,9 +1626,9 @@ class _Kernel:
         tgt = self.sel(lanes.target, who)
         tw = self.who(np.maximum(tgt, 0), lanes)
         bad = go & ((tgt < 0) | (self.sel(lanes.standing, tw) == 0))
-        if bad.any():
+        if np.count_nonzero(bad):
             for i in range(n_slots):
-                refit = np.flatnonzero(bad & who.hot[i])
+                refit = (bad & who.hot[i]).nonzero()[0]
                 if len(refit):
                     lanes.target[i][refit] = self.pick(lanes, i, refit)
             tgt = self.sel(lanes.target, who)
@@ -1648,7 +1648,7 @@ class _Kernel:
         unarmed = None
         if lanes.disarmed is not None:
             recovering = go & (self.sel(lanes.disarmed, who) != 0)
-            if recovering.any():
+            if np.count_nonzero(recovering):
                 if any(setup.fights_unarmed):  # fights on with its unarmed move instead
                     unarmed = recovering & (self.cst(setup.fights_unarmed, who) != 0)
                     recovering &= ~unarmed
@@ -1663,20 +1663,20 @@ class _Kernel:
                 unarmed &= front
             go &= front | (reach & (self.sel(lanes.disarmed, who) == 0)
                            if lanes.disarmed is not None else front | reach)
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         guard = go  # the draws of the attack: for the segments with a lane in it
         go, tw = self.target_of(lanes, who, go)
         if unarmed is not None:
             unarmed &= go
             go = go & ~unarmed
-            if unarmed.any():
+            if np.count_nonzero(unarmed):
                 dmg = self.cst(setup.unarmed_damage, who) + self.pair(
                     setup.unarmed_damage_bonus, who, tw)
                 self.attack(lanes, unarmed, who, tw, self.lang_damage(lanes, dmg, "unarmed_damage",
                                                                        who, tw), 0,
                             totals=setup.unarmed_attack_total, ctx="unarmed_")
-            if not go.any():
+            if not np.count_nonzero(go):
                 return
             guard = go
         if self.after_attack and setup.any_own_penalty:
@@ -1690,7 +1690,7 @@ class _Kernel:
         if lanes.behind is not None:
             beh = self.sel(lanes.behind, who)
             behind = go & (beh == tw.idx)
-            if behind.any():
+            if np.count_nonzero(behind):
                 self.setv(lanes.behind, who, -1, behind)
             else:
                 behind = None
@@ -1739,14 +1739,14 @@ class _Kernel:
         go &= self.sel(lanes.ammo, who) > 0
         if lanes.crippled is not None:
             go &= (self.sel(lanes.crippled, who) & 1) == 0
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         go, d = self.target_of(lanes, who, go)
         prep = go & (self.sel(lanes.ready, who) < self.cst(setup.shot_cost, who))
-        if prep.any():
+        if np.count_nonzero(prep):
             self.addv(lanes.ready, who, 1, prep)
             go &= ~prep
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         self.setv(lanes.ready, who, 0, go)
         self.addv(lanes.ammo, who, np.int16(-1), go)
@@ -1787,7 +1787,7 @@ class _Kernel:
         hit = go & (~defended | (margin > 0))
         if self.lang is not None:
             self.lang.fire(self, lanes, "shot_miss", go & ~hit, who, d)
-        if not hit.any():
+        if not np.count_nonzero(hit):
             return
         dmg = np.broadcast_to(self.cst(setup.missile_damage, who)
                               + self.pair(setup.missile_damage_bonus, who, d), (m,))
@@ -1807,7 +1807,7 @@ class _Kernel:
         """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
         strict = self.rules.overpower_strict
         strong = hit & (margin >= T.OVERPOWER_BLOCK + int(strict))
-        if not strong.any():
+        if not np.count_nonzero(strong):
             return None
         mm = np.maximum(margin, 1)
         blocks = (mm - 1) // 20 if strict else mm // 20
@@ -1830,7 +1830,7 @@ class _Kernel:
             else:
                 t = np.full(lanes.n_fights, foes[0], np.int16)
             go = (lanes.standing[i] != 0) & ~lanes.done & (t >= 0)
-            if not go.any():
+            if not np.count_nonzero(go):
                 continue
             who = self.who(np.full(lanes.n_fights, i, np.int16), lanes)
             tw = self.who(np.maximum(t, 0), lanes)
@@ -1863,7 +1863,7 @@ class _Kernel:
         self.addv(lanes.defences, d, 1, active_def)
         if lanes.shield_foes is not None:
             shield_used = active_def & ((kind == SHIELD_PARRY) | (kind == BOTH_PARRY))
-            if shield_used.any():
+            if np.count_nonzero(shield_used):
                 bit = (np.int16(1) << a.idx).astype(np.int16)
                 for i in range(self.n_slots):
                     lanes.shield_foes[i] |= bit * (shield_used & d.hot[i])
@@ -1871,16 +1871,16 @@ class _Kernel:
         if setup.any_knight:
             kd = hit & defended & (kind != DODGE) & (kind != BLOCK) \
                 & (self.cst(setup.knight_double, d) != 0)
-            if kd.any():
+            if np.count_nonzero(kd):
                 margin, kind, hit = self.knight_block(lanes, kd, a, d, a_total, margin, kind, hit)
         # hits
-        if hit.any():
+        if np.count_nonzero(hit):
             self.wound(lanes, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
             if self.lang is not None:
                 self.lang.fire(self, lanes, ctx + "hit", hit, a, d)
         # defences that succeeded
         miss = go & defended & ~hit
-        if miss.any():
+        if np.count_nonzero(miss):
             self.defended(lanes, miss, a, d, dmg, -margin, kind, depth, ctx)
 
     def defence(self, lanes: _Lanes, a: _Who, d: _Who, behind: np.ndarray | None,
@@ -1944,7 +1944,7 @@ class _Kernel:
         state.defences = None
         if any(any(setup.step[k]) for k in setup.kinds):
             ndef = self.sel(lanes.defences, d)
-            state.defences = ndef if ndef.any() else None
+            state.defences = ndef if np.count_nonzero(ndef) else None
         state.berserk = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
         state.disarmed = (self.sel(lanes.disarmed, d) != 0 if lanes.disarmed is not None
                           else None)
@@ -2017,19 +2017,19 @@ class _Kernel:
             self.lang.fire(self, lanes, ctx + "miss", miss, a, d)
         if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
             dbl = miss & (kind == BLOCK)
-            if dbl.any():
+            if np.count_nonzero(dbl):
                 self.wound(lanes, dbl, a, d, dmg, None, 2)
         need = T.OVERPOWER_BLOCK + int(rules.overpower_strict)
         big = miss & (won >= need)
-        if not big.any():
+        if not np.count_nonzero(big):
             return
         if setup.any_behind:
             dodged = big & (kind == DODGE)
-            if dodged.any():
+            if np.count_nonzero(dodged):
                 self.setv(lanes.behind, d, a.idx, dodged)
                 self.setv(lanes.behind_round, d, lanes.round, dodged)
         parried = big & (kind != DODGE) & (kind != BLOCK)
-        if parried.any() and (setup.any_riposte or setup.any_disarm):
+        if np.count_nonzero(parried) and (setup.any_riposte or setup.any_disarm):
             self.parry_overpower(lanes, parried, a, d, won, kind, depth)
 
     def own_of(self, lanes: _Lanes, d: _Who) -> np.ndarray | None:
@@ -2050,7 +2050,7 @@ class _Kernel:
         return seen | (count < self.cst(setup.shield_opponents, d))
 
     def break_ties(self, lanes: _Lanes, margin: np.ndarray, among: np.ndarray) -> None:
-        tie = np.flatnonzero(among & (margin == 0))
+        tie = (among & (margin == 0)).nonzero()[0]
         while len(tie):
             x, y = opposed_from(self.words_at(lanes, tie, 400))
             margin[tie] += x - y
@@ -2088,18 +2088,18 @@ class _Kernel:
             ok &= self.sel(lanes.disarmed, d) == 0
         if lanes.crippled is not None:
             ok &= (self.sel(lanes.crippled, d) & 1) == 0
-        if not ok.any():
+        if not np.count_nonzero(ok):
             return
         if setup.any_disarm:
             dis = ok & (policy == 1) & (won >= T.DISARM_MARGIN + int(rules.overpower_strict))
             dis &= self.sel(lanes.disarmed, a) == 0  # a foe already disarmed: riposte
-            if dis.any():
+            if np.count_nonzero(dis):
                 self.setv(lanes.disarmed, a, 1, dis)
                 ok &= ~dis
         ok &= self.cst(setup.can_riposte, d) != 0
-        if depth >= rules.max_riposte_depth or not ok.any():
+        if depth >= rules.max_riposte_depth or not np.count_nonzero(ok):
             return
-        idx = np.flatnonzero(ok)
+        idx = ok.nonzero()[0]
         sub_lanes = lanes.take(idx)
         sa, sd = a.take(idx), d.take(idx)
         shield = None
@@ -2107,7 +2107,7 @@ class _Kernel:
             k = kind.take(idx)
             shield = ((k == SHIELD_PARRY) | (k == BOTH_PARRY)) & (
                 self.cst(setup.shieldman_riposte, sd) != 0)
-            if not shield.any():
+            if not np.count_nonzero(shield):
                 shield = None
         go = np.ones(len(idx), bool)
         dmg = self.cst(setup.riposte_damage, sd) + self.pair(setup.damage_bonus, sd, sa)
@@ -2134,21 +2134,21 @@ class _Kernel:
         setup, m = self.setup, lanes.n_fights
         shift = forced = disarm = None
         if blocks is not None:
-            bidx = np.flatnonzero(blocks)
+            bidx = blocks.nonzero()[0]
             if len(bidx):
                 key = a.idx.take(bidx) * 8 + blocks.take(bidx)
                 seg = self.segs(lanes, bidx)
                 shift = np.zeros(m, np.int16)
                 shift[bidx] = self.lookup(setup.overpower_shift, seg, key)
                 loc = self.lookup(setup.overpower_location, seg, key)
-                if (loc >= 0).any():
+                if np.count_nonzero(loc >= 0):
                     forced = np.full(m, -1, np.int16)
                     forced[bidx] = loc
                 if setup.any_disarm:
                     disarm = np.zeros(m, bool)
                     disarm[bidx] = self.lookup(setup.overpower_disarm, seg, key) != 0
                     again = disarm & (self.sel(lanes.disarmed, d) != 0)  # R.disarm_fallback
-                    if again.any():
+                    if np.count_nonzero(again):
                         disarm &= ~again
                         fallback = R.disarm_fallback(self.rules)
                         if fallback == "rank":
@@ -2186,7 +2186,7 @@ class _Kernel:
         if forced is not None:
             special = (forced >= 0) if special is None else (special | (forced >= 0))
         if special is not None:
-            si = np.flatnonzero(special & hit)
+            si = (special & hit).nonzero()[0]
             if len(si):
                 value[si] = wound_outcome(
                     setup, rules, ar.take(si), dr.take(si), np.broadcast_to(dmg, (m,)).take(si),
@@ -2207,14 +2207,14 @@ class _Kernel:
             if any(setup.knockout):
                 ko = hurt & head & (self.cst(setup.knockout, a) != 0) \
                     & (rank + self.cst(setup.footpad, a) >= T.S)
-                if ko.any():
+                if np.count_nonzero(ko):
                     lethal = lethal | ko
                     hurt = hurt & ~ko
                     cause_code = np.where(ko, KO_CODE, cause_code)
             if lanes.crippled is not None:
                 limb = ~head & (loc != T.CHEST) & (loc != T.ABDOMEN)
                 cr = hurt & limb & (rank >= T.LIMB_DESTROYED_RANK)
-                if cr.any():
+                if np.count_nonzero(cr):
                     bit = np.where(loc == T.WEAPON_ARM, 1, np.where(loc == T.OFF_ARM, 2, 4))
                     for i in range(self.n_slots):
                         lanes.crippled[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
@@ -2227,7 +2227,7 @@ class _Kernel:
         if rules.wounded_penalty:
             w = self.cst(setup.wounded_at, d)
             crossed = hurt & ~out & (pts >= w) & (old < w)
-            if crossed.any():
+            if np.count_nonzero(crossed):
                 self.addv(lanes.skill_situation, d, np.int16(rules.wounded_penalty), crossed)
                 if lanes.dodge_situation is not None:
                     self.addv(lanes.dodge_situation, d, np.int16(rules.wounded_penalty), crossed)
@@ -2237,8 +2237,8 @@ class _Kernel:
         if lanes.berserk is not None and any(setup.berserk_on_wound):
             trig = standing & hurt & (self.cst(setup.berserk_on_wound, d) != 0)
             self.setv(lanes.berserk, d, 1, trig)
-        if out.any():
-            idx = np.flatnonzero(out)
+        if np.count_nonzero(out):
+            idx = out.nonzero()[0]
             cc = np.maximum(cause_code.take(idx), KO_CODE) - KO_CODE
             cause = _CAUSE_OF_CODE.take(np.minimum(cc, 4))
             rows = d.idx if d.key is None else d.key
@@ -2290,7 +2290,7 @@ class _Kernel:
                     lanes.dodge_situation[i][going] = self.lookup(setup.situation_dodge, seg,
                                                                   at) + wpen * wounded
         ended &= ~lanes.done.take(idx)
-        if ended.any():
+        if np.count_nonzero(ended):
             fights = idx[ended]
             fid = lanes.fight.take(fights)
             self.winner[fid] = winner[ended]
