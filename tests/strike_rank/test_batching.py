@@ -106,3 +106,18 @@ def test_run_codes_read_each_segments_stream_as_segmented_rng_does(k: int) -> No
     for _ in range(3):
         got = K._run_codes(k, K._Runs.of(seg), [g.bit_generator for g in ours])
         assert np.array_equal(got, theirs.codes(k, seg))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_riposte_lanes_runs_are_those_of_their_segments(seed: int) -> None:
+    """The runs of a subset of lanes read off the batch's runs (``_Runs.within``, what a
+    riposte's lanes and a tie's redraw use) are the runs of the subset's own segment ids:
+    segments left without a lane drop out, the others keep their order."""
+    rng = np.random.default_rng(seed)
+    seg = np.repeat(np.arange(7, dtype=np.int32), rng.integers(1, 9, 7))
+    runs = K._Runs.of(seg)
+    for p in (0.0, 0.1, 0.5, 1.0):
+        idx = np.flatnonzero(rng.random(len(seg)) < p)
+        got, want = runs.within(idx), K._Runs.of(seg.take(idx))
+        for field in ("ids", "starts", "counts"):
+            assert np.array_equal(getattr(got, field), getattr(want, field)), (p, field)

@@ -568,29 +568,44 @@ class _Stack:
     Indexing and iteration act on the axes after the segment's, as on the tuple it stands
     for; its truth value is whether any segment's entry is non-zero, which the kernel only
     uses to skip arithmetic, never a draw (fields whose switches change draws are in the
-    batch key instead)."""
+    batch key instead).  The table never changes, so its parts, its raveled array and its
+    truth value are made once (the kernel asks for them every round)."""
 
-    __slots__ = ("_flat", "table")
+    __slots__ = ("_any", "_flat", "_parts", "_rows", "table")
 
     def __init__(self, table: np.ndarray) -> None:
         self.table = table
         self._flat: np.ndarray | None = None
+        self._any: bool | None = None
+        self._parts: dict[tuple[int, int], _Stack] = {}
+        self._rows: list[_Stack] | None = None
+
+    def _part(self, axis: int, i: int) -> _Stack:
+        part = self._parts.get((axis, i))
+        if part is None:
+            part = self._parts[axis, i] = _Stack(self.table[:, i] if axis == 1
+                                                 else self.table[:, :, i])
+        return part
 
     def __getitem__(self, i: int) -> _Stack:
-        return _Stack(self.table[:, i])
+        return self._part(1, i)
 
     def __len__(self) -> int:
         return int(self.table.shape[1])
 
     def __iter__(self) -> Any:
-        return (self[j] for j in range(len(self)))
+        if self._rows is None:
+            self._rows = [self[j] for j in range(len(self))]
+        return iter(self._rows)
 
     def __bool__(self) -> bool:
-        return bool(self.table.any())
+        if self._any is None:
+            self._any = bool(self.table.any())
+        return self._any
 
     def column(self, j: int) -> _Stack:
         """``tuple(row[j] for row in tab)`` of the table it stands for."""
-        return _Stack(self.table[:, :, j])
+        return self._part(2, j)
 
     @property
     def flat(self) -> np.ndarray:
@@ -598,6 +613,11 @@ class _Stack:
         if self._flat is None:
             self._flat = np.ascontiguousarray(self.table).reshape(-1)
         return self._flat
+
+    @property
+    def width(self) -> int:
+        """Entries a segment."""
+        return len(self.flat) // len(self.table)
 
 
 def _column(tab: Any, j: int) -> Any:
@@ -622,6 +642,12 @@ def _flat(tab: Any, dtype: Any = np.int16) -> np.ndarray:
             _FLAT.clear()
         got = _FLAT[key] = (tab, np.asarray(tab, dtype).ravel())
     return got[1]
+
+
+@lru_cache(maxsize=4096)
+def _uniform(tab: tuple[int, ...]) -> bool:
+    """Whether every slot has the same value."""
+    return all(v == tab[0] for v in tab)
 
 
 def _per_slot(tab: Any, rows: np.ndarray, n_slots: int, width: int = 1,
@@ -780,12 +806,24 @@ class _Runs:
     def of(cls, seg: np.ndarray) -> _Runs:
         if len(seg) and bool(np.any(seg[1:] < seg[:-1])):
             raise AssertionError("a batch's lanes are grouped by segment, in segment order")
-        starts = np.flatnonzero(np.diff(seg, prepend=-1)) if len(seg) else np.zeros(0, np.intp)
+        starts = np.diff(seg, prepend=-1).nonzero()[0] if len(seg) else np.zeros(0, np.intp)
         counts = np.diff(starts, append=len(seg))
         return cls(seg.take(starts), starts, counts)
 
     def where(self, keep: np.ndarray) -> _Runs:
         return _Runs(self.ids[keep], self.starts[keep], self.counts[keep])
+
+    def within(self, idx: np.ndarray) -> _Runs:
+        """The runs of the lanes ``idx`` (ascending) of these lanes, read off these runs
+        (cheaper than :meth:`of` on their segments: a riposte's lanes ask every time)."""
+        edges = np.searchsorted(idx, self.starts)
+        counts = np.empty_like(edges)
+        counts[:-1] = edges[1:] - edges[:-1]
+        counts[-1:] = len(idx) - edges[-1:]
+        if counts.all():
+            return _Runs(self.ids, edges, counts)
+        keep = counts.nonzero()[0]
+        return _Runs(self.ids.take(keep), edges.take(keep), counts.take(keep))
 
     def each(self, bits: Sequence[Any], make: Any) -> np.ndarray:
         """``make(bits[s], count)`` of each run, one after another."""
@@ -806,7 +844,7 @@ def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
     u = runs.each(bits, _words16)
     limit = (65536 // k) * k
     if limit < 65536:
-        bad = np.flatnonzero(u >= limit)
+        bad = (u >= limit).nonzero()[0]
         if bad.size:
             ends = np.cumsum(runs.counts)
             ids = runs.ids.tolist()
@@ -814,7 +852,7 @@ def _run_codes(k: int, runs: _Runs, bits: Sequence[Any]) -> np.ndarray:
                 owner = np.searchsorted(ends, bad, side="right")
                 need = np.bincount(owner, minlength=len(ids))
                 fresh = np.concatenate([_words16(bits[ids[j]], int(need[j]))
-                                        for j in np.flatnonzero(need).tolist()])
+                                        for j in need.nonzero()[0].tolist()])
                 u[bad] = fresh
                 bad = bad[fresh >= limit]
     return u
@@ -839,35 +877,34 @@ class _Lanes:
     """State of ``n_fights`` fights: per-slot lists of arrays and per-fight arrays.
 
     A variable no fighter of the matchup can change is ``None`` (e.g. ``berserk`` with no
-    berserker), so the kernel skips it and its mechanism entirely."""
+    berserker), so the kernel skips it and its mechanism entirely; each is ``None`` until
+    set (on the class: a batch makes many sub-lanes, one a riposte)."""
 
-    wound_points: Any  # int32: wound points
-    standing: Any  # int8: still in the fight (groups)
-    natural_skill: Any  # int16: an untrained fighter's skill, rolled for the fight (else 0)
-    skill_situation: Any  # int16: situation + wounded modifier on style-skill rolls
-    dodge_situation: Any  # int16: the same on Dodge
-    defences: Any  # int16: defensive moves made this round
-    own_penalty: Any  # int16: swing / blow penalty on own parries and dodges now
-    attack_type: Any  # int16: attack type this round (-1 recovering a weapon)
-    damage: Any  # int16: damage modifier of that type
-    disarmed: Any  # int8: disarmed
-    berserk: Any  # int8: berserk
-    behind: Any  # int16: slot of the foe this fighter is behind (-1 none)
-    behind_round: Any  # int16: round it got behind
-    shield_foes: Any  # int16: bitmask of foes parried with the shield this round
-    target: Any  # int16: target slot (groups)
-    crippled: Any  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
-    dice: Any  # int8: initiative dice carried over
-    kept_bonus: Any  # int16: kept initiative bonus (carry_mode="keep")
-    strike_rank: Any  # int16: Strike Rank this round
-    remaining: Any  # int16: Strike Rank left to spend (action_economy="budget")
-    ammo: Any  # int16: shots left (range phase)
-    ready: Any  # int16: range actions done towards the next shot
+    wound_points: Any = None  # int32: wound points
+    standing: Any = None  # int8: still in the fight (groups)
+    natural_skill: Any = None  # int16: an untrained fighter's skill, rolled for the fight (else 0)
+    skill_situation: Any = None  # int16: situation + wounded modifier on style-skill rolls
+    dodge_situation: Any = None  # int16: the same on Dodge
+    defences: Any = None  # int16: defensive moves made this round
+    own_penalty: Any = None  # int16: swing / blow penalty on own parries and dodges now
+    attack_type: Any = None  # int16: attack type this round (-1 recovering a weapon)
+    damage: Any = None  # int16: damage modifier of that type
+    disarmed: Any = None  # int8: disarmed
+    berserk: Any = None  # int8: berserk
+    behind: Any = None  # int16: slot of the foe this fighter is behind (-1 none)
+    behind_round: Any = None  # int16: round it got behind
+    shield_foes: Any = None  # int16: bitmask of foes parried with the shield this round
+    target: Any = None  # int16: target slot (groups)
+    crippled: Any = None  # int8: destroyed limbs, bits weapon arm 1, off arm 2, leg 4
+    dice: Any = None  # int8: initiative dice carried over
+    kept_bonus: Any = None  # int16: kept initiative bonus (carry_mode="keep")
+    strike_rank: Any = None  # int16: Strike Rank this round
+    remaining: Any = None  # int16: Strike Rank left to spend (action_economy="budget")
+    ammo: Any = None  # int16: shots left (range phase)
+    ready: Any = None  # int16: range actions done towards the next shot
 
     def __init__(self) -> None:
         self.n_fights = 0
-        for v in _SLOT_VARS:
-            setattr(self, v, None)
         self.fight: np.ndarray = np.zeros(0, np.int32)  # which fight of the run
         self.seg: Any = None  # int32: its segment (a batch of several segments; else None)
         self.done: np.ndarray = np.zeros(0, bool)
@@ -894,6 +931,8 @@ class _Lanes:
                 setattr(out, v, [x.take(idx) for x in xs])
         for v in self._fight_vars():
             setattr(out, v, getattr(self, v).take(idx))
+        if self.seg is not None:
+            out._runs = self.runs().within(idx)
         return out
 
     def put(self, idx: np.ndarray, sub_lanes: _Lanes) -> None:
@@ -905,7 +944,7 @@ class _Lanes:
         self.done[idx] = sub_lanes.done
 
     def compress(self, keep: np.ndarray) -> None:
-        idx = np.flatnonzero(keep)
+        idx = keep.nonzero()[0]
         for v in _SLOT_VARS:
             xs = getattr(self, v)
             if xs is not None:
@@ -953,6 +992,20 @@ class _Who:
         return w
 
 
+class _Defender:
+    """What each kind of a defender's defence against one attack reads of it, per lane:
+    situation on skill and Dodge, own type penalty, defences made this round (``None``:
+    none anywhere), berserk and disarmed (``None`` where nobody can be)."""
+
+    __slots__ = ("berserk", "defences", "disarmed", "dodge", "own", "skill")
+    skill: Any
+    dodge: Any
+    own: Any
+    defences: Any
+    berserk: Any
+    disarmed: Any
+
+
 class _Kernel:
     """The fights of one or more segments (matchups sharing a :func:`batch_key`), each
     segment's draws from its own stream (:class:`~balance.batching.SegmentedRng`)."""
@@ -995,7 +1048,7 @@ class _Kernel:
         """A word as :meth:`words` for each of the lanes ``idx`` (ascending)."""
         if self.single:
             return uniform(self.bits, len(idx), k)
-        return _run_codes(k, _Runs.of(lanes.seg.take(idx)), self.rng.bits)
+        return _run_codes(k, lanes.runs().within(idx), self.rng.bits)
 
     def raw31(self, lanes: _Lanes, guard: np.ndarray | None) -> np.ndarray:
         """31 random bits per lane (int64), as :meth:`words` draws."""
@@ -1040,9 +1093,8 @@ class _Kernel:
         """``tab[who]`` per lane (a scalar when every slot has the same value)."""
         if isinstance(tab, _Stack):
             return tab.flat.take(who.key)
-        first = tab[0]
-        if all(v == first for v in tab):
-            return np.int16(first)
+        if _uniform(tab):
+            return np.int16(tab[0])
         if self.n_slots == 2:
             return np.int16(tab[0]) + np.int16(tab[1] - tab[0]) * who.idx
         return _flat(tab).take(who.idx)
@@ -1076,8 +1128,7 @@ class _Kernel:
         """``tab[index]`` per lane, ``index`` into its segment's raveled table (``seg``: the
         lanes' segments, from :meth:`segs`)."""
         if isinstance(tab, _Stack):
-            width = int(np.prod(tab.table.shape[1:]))
-            return tab.flat.take(seg * np.int32(width) + index)
+            return tab.flat.take(seg * np.int32(tab.width) + index)
         return _flat(tab).take(index)
 
     def segs(self, lanes: _Lanes, idx: np.ndarray | None = None) -> np.ndarray | None:
@@ -1136,7 +1187,7 @@ class _Kernel:
         """Fights at the last round end in a draw."""
         max_rounds = self.rules.max_rounds
         capped = ~lanes.done & (lanes.round >= max_rounds)
-        if capped.any():
+        if np.count_nonzero(capped):
             live = lanes.fight[capped]
             self.winner[live] = Winner.DRAW
             self.rounds[live] = max_rounds
@@ -1152,7 +1203,7 @@ class _Kernel:
         here = np.bincount(lanes.seg, minlength=self.n_segments)
         done = np.bincount(lanes.seg[lanes.done], minlength=self.n_segments)
         drop = lanes.done & (done * 4 >= here).take(lanes.seg)
-        return drop if drop.any() else None
+        return drop if np.count_nonzero(drop) else None
 
     def refill(self, lanes: _Lanes | None) -> _Lanes:
         """Fresh fights in the free lanes: the next fights of a lone segment, or the next
@@ -1308,7 +1359,7 @@ class _Kernel:
             # carry_mode="keep": a fight's dice are rolled once, in its first round, and
             # their bonus is kept (dice 0 afterwards)
             fixed = lanes.kept_bonus[i] + base if keep else base
-            if not dice.any():
+            if not np.count_nonzero(dice):
                 lanes.strike_rank[i][:] = fixed
                 continue
             bonus, kept = initiative_from(self.words(lanes, 1296, None if self.single
@@ -1402,8 +1453,8 @@ class _Kernel:
                         cur_alive |= up if fronts is None else (up & fronts[j])
                 need &= ~cur_alive
             need &= ~lanes.done
-            if need.any():
-                idx = np.flatnonzero(need)
+            if np.count_nonzero(need):
+                idx = need.nonzero()[0]
                 lanes.target[i][idx] = self.pick(lanes, i, idx)
 
     def fronts(self, lanes: _Lanes) -> list[np.ndarray]:
@@ -1494,19 +1545,19 @@ class _Kernel:
                     continue
                 at = (ranks16[h] == k) & (lanes.standing[h] != 0) & (targets[h] >= 0) \
                     & (lanes.attack_type[h] >= 0)
-                if not at.any():
+                if not np.count_nonzero(at):
                     continue
                 tw = self.who(np.maximum(targets[h], 0), lanes)
                 holds = at & (self.sel(lanes.standing, tw) != 0) \
                     & (self.sel(ranks16, tw) > k) & (self.sel(holding, tw) == 0)
                 holding[h] |= holds.astype(np.int8)
-        if not any(x.any() for x in holding):
+        if not any(np.count_nonzero(x) for x in holding):
             return ranks
         keys = []
         whole = self.rules.attack_penalty_scope == "whole_round"
         for i in range(n_slots):
             key = ranks16[i] * np.int16(n_slots + 1) + np.int16(n_slots)
-            if setup.hold[i] and holding[i].any():
+            if setup.hold[i] and np.count_nonzero(holding[i]):
                 tw = self.who(np.maximum(targets[i], 0), lanes)
                 held = holding[i] != 0
                 key = np.where(held, self.sel(ranks16, tw) * np.int16(n_slots + 1) + ranks16[i],
@@ -1539,7 +1590,7 @@ class _Kernel:
             someone = elig[0].copy()
             for e in elig[1:]:
                 someone |= e
-            if not someone.any():
+            if not np.count_nonzero(someone):
                 return
             ranks = self.ranks(lanes, lanes.remaining, elig, someone)
             actor = np.zeros(lanes.n_fights, np.int16)
@@ -1575,9 +1626,9 @@ class _Kernel:
         tgt = self.sel(lanes.target, who)
         tw = self.who(np.maximum(tgt, 0), lanes)
         bad = go & ((tgt < 0) | (self.sel(lanes.standing, tw) == 0))
-        if bad.any():
+        if np.count_nonzero(bad):
             for i in range(n_slots):
-                refit = np.flatnonzero(bad & who.hot[i])
+                refit = (bad & who.hot[i]).nonzero()[0]
                 if len(refit):
                     lanes.target[i][refit] = self.pick(lanes, i, refit)
             tgt = self.sel(lanes.target, who)
@@ -1597,7 +1648,7 @@ class _Kernel:
         unarmed = None
         if lanes.disarmed is not None:
             recovering = go & (self.sel(lanes.disarmed, who) != 0)
-            if recovering.any():
+            if np.count_nonzero(recovering):
                 if any(setup.fights_unarmed):  # fights on with its unarmed move instead
                     unarmed = recovering & (self.cst(setup.fights_unarmed, who) != 0)
                     recovering &= ~unarmed
@@ -1612,20 +1663,20 @@ class _Kernel:
                 unarmed &= front
             go &= front | (reach & (self.sel(lanes.disarmed, who) == 0)
                            if lanes.disarmed is not None else front | reach)
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         guard = go  # the draws of the attack: for the segments with a lane in it
         go, tw = self.target_of(lanes, who, go)
         if unarmed is not None:
             unarmed &= go
             go = go & ~unarmed
-            if unarmed.any():
+            if np.count_nonzero(unarmed):
                 dmg = self.cst(setup.unarmed_damage, who) + self.pair(
                     setup.unarmed_damage_bonus, who, tw)
                 self.attack(lanes, unarmed, who, tw, self.lang_damage(lanes, dmg, "unarmed_damage",
                                                                        who, tw), 0,
                             totals=setup.unarmed_attack_total, ctx="unarmed_")
-            if not go.any():
+            if not np.count_nonzero(go):
                 return
             guard = go
         if self.after_attack and setup.any_own_penalty:
@@ -1639,7 +1690,7 @@ class _Kernel:
         if lanes.behind is not None:
             beh = self.sel(lanes.behind, who)
             behind = go & (beh == tw.idx)
-            if behind.any():
+            if np.count_nonzero(behind):
                 self.setv(lanes.behind, who, -1, behind)
             else:
                 behind = None
@@ -1688,14 +1739,14 @@ class _Kernel:
         go &= self.sel(lanes.ammo, who) > 0
         if lanes.crippled is not None:
             go &= (self.sel(lanes.crippled, who) & 1) == 0
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         go, d = self.target_of(lanes, who, go)
         prep = go & (self.sel(lanes.ready, who) < self.cst(setup.shot_cost, who))
-        if prep.any():
+        if np.count_nonzero(prep):
             self.addv(lanes.ready, who, 1, prep)
             go &= ~prep
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         self.setv(lanes.ready, who, 0, go)
         self.addv(lanes.ammo, who, np.int16(-1), go)
@@ -1736,7 +1787,7 @@ class _Kernel:
         hit = go & (~defended | (margin > 0))
         if self.lang is not None:
             self.lang.fire(self, lanes, "shot_miss", go & ~hit, who, d)
-        if not hit.any():
+        if not np.count_nonzero(hit):
             return
         dmg = np.broadcast_to(self.cst(setup.missile_damage, who)
                               + self.pair(setup.missile_damage_bonus, who, d), (m,))
@@ -1756,7 +1807,7 @@ class _Kernel:
         """Attacker's overpower blocks (at most 7) in the defended lanes ``hit`` (000.6)."""
         strict = self.rules.overpower_strict
         strong = hit & (margin >= T.OVERPOWER_BLOCK + int(strict))
-        if not strong.any():
+        if not np.count_nonzero(strong):
             return None
         mm = np.maximum(margin, 1)
         blocks = (mm - 1) // 20 if strict else mm // 20
@@ -1779,7 +1830,7 @@ class _Kernel:
             else:
                 t = np.full(lanes.n_fights, foes[0], np.int16)
             go = (lanes.standing[i] != 0) & ~lanes.done & (t >= 0)
-            if not go.any():
+            if not np.count_nonzero(go):
                 continue
             who = self.who(np.full(lanes.n_fights, i, np.int16), lanes)
             tw = self.who(np.maximum(t, 0), lanes)
@@ -1812,7 +1863,7 @@ class _Kernel:
         self.addv(lanes.defences, d, 1, active_def)
         if lanes.shield_foes is not None:
             shield_used = active_def & ((kind == SHIELD_PARRY) | (kind == BOTH_PARRY))
-            if shield_used.any():
+            if np.count_nonzero(shield_used):
                 bit = (np.int16(1) << a.idx).astype(np.int16)
                 for i in range(self.n_slots):
                     lanes.shield_foes[i] |= bit * (shield_used & d.hot[i])
@@ -1820,16 +1871,16 @@ class _Kernel:
         if setup.any_knight:
             kd = hit & defended & (kind != DODGE) & (kind != BLOCK) \
                 & (self.cst(setup.knight_double, d) != 0)
-            if kd.any():
+            if np.count_nonzero(kd):
                 margin, kind, hit = self.knight_block(lanes, kd, a, d, a_total, margin, kind, hit)
         # hits
-        if hit.any():
+        if np.count_nonzero(hit):
             self.wound(lanes, hit, a, d, dmg, self.blocks(hit & defended, margin), None)
             if self.lang is not None:
                 self.lang.fire(self, lanes, ctx + "hit", hit, a, d)
         # defences that succeeded
         miss = go & defended & ~hit
-        if miss.any():
+        if np.count_nonzero(miss):
             self.defended(lanes, miss, a, d, dmg, -margin, kind, depth, ctx)
 
     def defence(self, lanes: _Lanes, a: _Who, d: _Who, behind: np.ndarray | None,
@@ -1839,13 +1890,15 @@ class _Kernel:
         if self.single_kind is not None:
             k = self.single_kind
             kind = np.full(m, k, np.int8)
-            return kind, self.defence_total(lanes, k, a, d, None), np.ones(m, bool)
+            return (kind, self.defence_total(lanes, k, a, d, None, self.defender(lanes, d)),
+                    np.ones(m, bool))
         blocked_parry = behind if no_parry is None else (
             no_parry if behind is None else (behind | no_parry))
         options = []
+        state = self.defender(lanes, d)
         for k in setup.kinds:
-            tot = self.defence_total(lanes, k, a, d, behind)
-            no = self.unavailable(lanes, k, a, d, blocked_parry)
+            tot = self.defence_total(lanes, k, a, d, behind, state)
+            no = self.unavailable(lanes, k, a, d, blocked_parry, state)
             if no is not None:
                 tot += (np.int16(UNAVAILABLE - 1000) - tot) * no
             options.append((k, tot))
@@ -1881,13 +1934,29 @@ class _Kernel:
             defended &= self.cst(setup.undefending, d) == 0
         return kind, d_fixed, defended
 
+    def defender(self, lanes: _Lanes, d: _Who) -> _Defender:
+        """What every kind of ``d``'s defence reads, read once for the attack."""
+        setup, state = self.setup, _Defender()
+        state.skill = self.sel(lanes.skill_situation, d)
+        state.dodge = (self.sel(lanes.dodge_situation, d) if DODGE in setup.kinds
+                       else None)
+        state.own = self.own_of(lanes, d)
+        state.defences = None
+        if any(any(setup.step[k]) for k in setup.kinds):
+            ndef = self.sel(lanes.defences, d)
+            state.defences = ndef if np.count_nonzero(ndef) else None
+        state.berserk = self.sel(lanes.berserk, d) if lanes.berserk is not None else None
+        state.disarmed = (self.sel(lanes.disarmed, d) != 0 if lanes.disarmed is not None
+                          else None)
+        return state
+
     def defence_total(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
-                      behind: np.ndarray | None) -> Any:
+                      behind: np.ndarray | None, state: _Defender) -> Any:
         """``d``'s total on a defence of kind ``k`` against ``a``: static part + situation
-        (halved from behind) + own type penalty + cumulative penalty + berserker modifier."""
+        (halved from behind) + own type penalty + cumulative penalty + berserker modifier
+        (``state``: what it reads of ``d``, :meth:`defender`)."""
         setup, rules = self.setup, self.rules
-        sit = (self.sel(lanes.dodge_situation, d) if k == DODGE
-               else self.sel(lanes.skill_situation, d))
+        sit = state.dodge if k == DODGE else state.skill
         sit = self.lang_add(lanes, sit, KR.defence_key(k), d, a)
         tot = self.pair(setup.defence_total[k], d, a) + sit
         if behind is not None and k in (DODGE, BLOCK):
@@ -1900,20 +1969,17 @@ class _Kernel:
                     natural = self.sel(lanes.natural_skill, d)  # halved like a skill
                     half = half - (natural - natural // 2)
             tot = tot + (half - tot) * behind
-        own = self.own_of(lanes, d)
-        if own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
-            tot += own
+        if state.own is not None and (k != BLOCK or rules.swing_penalty_armour_block):
+            tot += state.own
         step = setup.step[k]
-        if any(step):
-            ndef = self.sel(lanes.defences, d)
-            if ndef.any():
-                tot += ndef * self.cst(step, d)
-        if lanes.berserk is not None and self.single_kind is None:
-            tot += self.berserker(k, d, self.sel(lanes.berserk, d))
+        if state.defences is not None and any(step):
+            tot += state.defences * self.cst(step, d)
+        if state.berserk is not None and self.single_kind is None:
+            tot += self.berserker(k, d, state.berserk)
         return tot
 
     def unavailable(self, lanes: _Lanes, k: int, a: _Who, d: _Who,
-                    blocked_parry: np.ndarray | None) -> np.ndarray | None:
+                    blocked_parry: np.ndarray | None, state: _Defender) -> np.ndarray | None:
         """Lanes where ``d`` cannot make a defence of kind ``k`` now (``None``: none)."""
         no = None
 
@@ -1925,8 +1991,8 @@ class _Kernel:
         if k in (WEAPON_PARRY, SHIELD_PARRY, BOTH_PARRY) and blocked_parry is not None:
             add(blocked_parry.copy())
         if k in (WEAPON_PARRY, BOTH_PARRY):
-            if lanes.disarmed is not None:
-                add(self.sel(lanes.disarmed, d) != 0)
+            if state.disarmed is not None:
+                add(state.disarmed)
             if crip_d is not None:
                 add((crip_d & 1) != 0)
         if k in (SHIELD_PARRY, BOTH_PARRY):
@@ -1935,8 +2001,8 @@ class _Kernel:
             if lanes.shield_foes is not None:
                 add(~self.shield_ok(lanes, d, a))
         if k == DODGE:
-            if lanes.berserk is not None:
-                add(self.sel(lanes.berserk, d) != 0)
+            if state.berserk is not None:
+                add(state.berserk != 0)
             if crip_d is not None:
                 add((crip_d & 4) != 0)
         return no
@@ -1951,19 +2017,19 @@ class _Kernel:
             self.lang.fire(self, lanes, ctx + "miss", miss, a, d)
         if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
             dbl = miss & (kind == BLOCK)
-            if dbl.any():
+            if np.count_nonzero(dbl):
                 self.wound(lanes, dbl, a, d, dmg, None, 2)
         need = T.OVERPOWER_BLOCK + int(rules.overpower_strict)
         big = miss & (won >= need)
-        if not big.any():
+        if not np.count_nonzero(big):
             return
         if setup.any_behind:
             dodged = big & (kind == DODGE)
-            if dodged.any():
+            if np.count_nonzero(dodged):
                 self.setv(lanes.behind, d, a.idx, dodged)
                 self.setv(lanes.behind_round, d, lanes.round, dodged)
         parried = big & (kind != DODGE) & (kind != BLOCK)
-        if parried.any() and (setup.any_riposte or setup.any_disarm):
+        if np.count_nonzero(parried) and (setup.any_riposte or setup.any_disarm):
             self.parry_overpower(lanes, parried, a, d, won, kind, depth)
 
     def own_of(self, lanes: _Lanes, d: _Who) -> np.ndarray | None:
@@ -1984,7 +2050,7 @@ class _Kernel:
         return seen | (count < self.cst(setup.shield_opponents, d))
 
     def break_ties(self, lanes: _Lanes, margin: np.ndarray, among: np.ndarray) -> None:
-        tie = np.flatnonzero(among & (margin == 0))
+        tie = (among & (margin == 0)).nonzero()[0]
         while len(tie):
             x, y = opposed_from(self.words_at(lanes, tie, 400))
             margin[tie] += x - y
@@ -2022,18 +2088,18 @@ class _Kernel:
             ok &= self.sel(lanes.disarmed, d) == 0
         if lanes.crippled is not None:
             ok &= (self.sel(lanes.crippled, d) & 1) == 0
-        if not ok.any():
+        if not np.count_nonzero(ok):
             return
         if setup.any_disarm:
             dis = ok & (policy == 1) & (won >= T.DISARM_MARGIN + int(rules.overpower_strict))
             dis &= self.sel(lanes.disarmed, a) == 0  # a foe already disarmed: riposte
-            if dis.any():
+            if np.count_nonzero(dis):
                 self.setv(lanes.disarmed, a, 1, dis)
                 ok &= ~dis
         ok &= self.cst(setup.can_riposte, d) != 0
-        if depth >= rules.max_riposte_depth or not ok.any():
+        if depth >= rules.max_riposte_depth or not np.count_nonzero(ok):
             return
-        idx = np.flatnonzero(ok)
+        idx = ok.nonzero()[0]
         sub_lanes = lanes.take(idx)
         sa, sd = a.take(idx), d.take(idx)
         shield = None
@@ -2041,7 +2107,7 @@ class _Kernel:
             k = kind.take(idx)
             shield = ((k == SHIELD_PARRY) | (k == BOTH_PARRY)) & (
                 self.cst(setup.shieldman_riposte, sd) != 0)
-            if not shield.any():
+            if not np.count_nonzero(shield):
                 shield = None
         go = np.ones(len(idx), bool)
         dmg = self.cst(setup.riposte_damage, sd) + self.pair(setup.damage_bonus, sd, sa)
@@ -2068,21 +2134,21 @@ class _Kernel:
         setup, m = self.setup, lanes.n_fights
         shift = forced = disarm = None
         if blocks is not None:
-            bidx = np.flatnonzero(blocks)
+            bidx = blocks.nonzero()[0]
             if len(bidx):
                 key = a.idx.take(bidx) * 8 + blocks.take(bidx)
                 seg = self.segs(lanes, bidx)
                 shift = np.zeros(m, np.int16)
                 shift[bidx] = self.lookup(setup.overpower_shift, seg, key)
                 loc = self.lookup(setup.overpower_location, seg, key)
-                if (loc >= 0).any():
+                if np.count_nonzero(loc >= 0):
                     forced = np.full(m, -1, np.int16)
                     forced[bidx] = loc
                 if setup.any_disarm:
                     disarm = np.zeros(m, bool)
                     disarm[bidx] = self.lookup(setup.overpower_disarm, seg, key) != 0
                     again = disarm & (self.sel(lanes.disarmed, d) != 0)  # R.disarm_fallback
-                    if again.any():
+                    if np.count_nonzero(again):
                         disarm &= ~again
                         fallback = R.disarm_fallback(self.rules)
                         if fallback == "rank":
@@ -2120,7 +2186,7 @@ class _Kernel:
         if forced is not None:
             special = (forced >= 0) if special is None else (special | (forced >= 0))
         if special is not None:
-            si = np.flatnonzero(special & hit)
+            si = (special & hit).nonzero()[0]
             if len(si):
                 value[si] = wound_outcome(
                     setup, rules, ar.take(si), dr.take(si), np.broadcast_to(dmg, (m,)).take(si),
@@ -2141,14 +2207,14 @@ class _Kernel:
             if any(setup.knockout):
                 ko = hurt & head & (self.cst(setup.knockout, a) != 0) \
                     & (rank + self.cst(setup.footpad, a) >= T.S)
-                if ko.any():
+                if np.count_nonzero(ko):
                     lethal = lethal | ko
                     hurt = hurt & ~ko
                     cause_code = np.where(ko, KO_CODE, cause_code)
             if lanes.crippled is not None:
                 limb = ~head & (loc != T.CHEST) & (loc != T.ABDOMEN)
                 cr = hurt & limb & (rank >= T.LIMB_DESTROYED_RANK)
-                if cr.any():
+                if np.count_nonzero(cr):
                     bit = np.where(loc == T.WEAPON_ARM, 1, np.where(loc == T.OFF_ARM, 2, 4))
                     for i in range(self.n_slots):
                         lanes.crippled[i] |= (bit * (cr & d.hot[i])).astype(np.int8)
@@ -2161,7 +2227,7 @@ class _Kernel:
         if rules.wounded_penalty:
             w = self.cst(setup.wounded_at, d)
             crossed = hurt & ~out & (pts >= w) & (old < w)
-            if crossed.any():
+            if np.count_nonzero(crossed):
                 self.addv(lanes.skill_situation, d, np.int16(rules.wounded_penalty), crossed)
                 if lanes.dodge_situation is not None:
                     self.addv(lanes.dodge_situation, d, np.int16(rules.wounded_penalty), crossed)
@@ -2171,8 +2237,8 @@ class _Kernel:
         if lanes.berserk is not None and any(setup.berserk_on_wound):
             trig = standing & hurt & (self.cst(setup.berserk_on_wound, d) != 0)
             self.setv(lanes.berserk, d, 1, trig)
-        if out.any():
-            idx = np.flatnonzero(out)
+        if np.count_nonzero(out):
+            idx = out.nonzero()[0]
             cc = np.maximum(cause_code.take(idx), KO_CODE) - KO_CODE
             cause = _CAUSE_OF_CODE.take(np.minimum(cc, 4))
             rows = d.idx if d.key is None else d.key
@@ -2224,7 +2290,7 @@ class _Kernel:
                     lanes.dodge_situation[i][going] = self.lookup(setup.situation_dodge, seg,
                                                                   at) + wpen * wounded
         ended &= ~lanes.done.take(idx)
-        if ended.any():
+        if np.count_nonzero(ended):
             fights = idx[ended]
             fid = lanes.fight.take(fights)
             self.winner[fid] = winner[ended]
