@@ -38,11 +38,7 @@ from typing import TYPE_CHECKING
 
 from ._lazy import attribute_loader
 from ._version import __version__
-from .api import best_play, duel, exact, fight, get, versions
 from .errors import IntractableError, SpecError
-from .outcomes import Outcome, Outcomes, Probabilities
-from .results import Summary, Tally, Winner
-from .rulesets import RULESETS
 
 __all__ = [
     "RULESETS",
@@ -72,11 +68,24 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .analysis.tune import tune
+    from .api import best_play, duel, exact, fight, get, versions
     from .experiments import Run, load_run, load_spec, sweep
     from .explorer import explore
+    from .outcomes import Outcome, Outcomes, Probabilities
+    from .results import Summary, Tally, Winner
+    from .rulesets import RULESETS
 
 __getattr__ = attribute_loader(__name__, {
-    "tune": ".analysis.tune", "Run": ".experiments", "load_run": ".experiments",
-    "load_spec": ".experiments", "sweep": ".experiments", "explore": ".explorer"})
-# imported on first use: ``balance.tune`` lives in ``balance.analysis``, which imports
-# pandas; the experiment runner and the explorer are needed by their own commands only
+    **dict.fromkeys(("best_play", "duel", "exact", "fight", "get", "versions"), ".api"),
+    **dict.fromkeys(("Outcome", "Outcomes", "Probabilities"), ".outcomes"),
+    **dict.fromkeys(("Summary", "Tally", "Winner"), ".results"),
+    "RULESETS": ".rulesets", "tune": ".analysis.tune",
+    **dict.fromkeys(("Run", "load_run", "load_spec", "sweep"), ".experiments"),
+    "explore": ".explorer"})
+# Every name imported on first use (and every submodule, as ``balance.rulesets``), so that
+# ``import balance`` loads neither numpy nor pandas and a command loads only what it runs:
+# the command line sets up the process (``balance.cli``) before numpy is first imported.
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

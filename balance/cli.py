@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import api, budget
+from . import _process, api, budget  # noqa: F401 (_process: before numpy first loads)
 from .errors import Interrupted, SpecError
 from .experiments import guard
 from .random import STREAMS

@@ -182,6 +182,20 @@ def test_a_round_robin_loads_only_what_it_runs() -> None:
     assert [m for m in unused if m in loaded] == []
 
 
+def test_import_balance_loads_no_numpy_and_a_command_runs_openblas_on_one_thread() -> None:
+    # `import balance` is names only; the command line sets OPENBLAS_NUM_THREADS before
+    # numpy first loads (balance._process), unless the user set it.
+    code = ("import os, sys, balance; assert 'numpy' not in sys.modules, 'numpy'; "
+            "assert callable(balance.duel) and balance.rulesets.RULESETS is balance.RULESETS; "
+            "import balance.cli, numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    for given, expected in ((None, "1"), ("2", "2")):
+        run_env = env if given is None else {**env, "OPENBLAS_NUM_THREADS": given}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, timeout=300, env=run_env)
+        assert done.stdout.strip() == expected
+
+
 def test_every_module_imports_on_its_own() -> None:
     # Each module first, in a fresh state of the package: a cycle at import time shows as an
     # ImportError (a partially initialised module) whatever order the suite imports them in.
