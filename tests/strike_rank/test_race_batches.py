@@ -3,7 +3,9 @@
 A round is played on the basis of the joint wound states; :class:`~.race._Scaled` and
 :class:`~.race._Still` keep that batch as the entries that are not zero until it is spread
 out.  Each operation on them is checked against the same operation on the dense array
-(sizes 4 x 3, so that an axis mixed up shows).
+(sizes 4 x 3, so that an axis mixed up shows), then whole rounds of preset fighters against
+the round on the dense basis, and the chain of round matrices against the chain played
+round by round.
 """
 
 from __future__ import annotations
