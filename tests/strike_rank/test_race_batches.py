@@ -10,6 +10,7 @@ round by round.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -91,18 +92,21 @@ def test_sums_of_every_pair_of_forms() -> None:
 
 # --- whole rounds and whole chains --------------------------------------------------------
 
-ROUNDS = {  # (rules fields, fighter 0, fighter 1, attacks each takes a round, range rounds)
+ROUNDS: dict[str, tuple[Any, ...]] = {
+    # (rules fields, fighter 0, fighter 1, attacks each takes a round, range rounds); a
+    # fighter a preset's name, or (name, fields changed)
     "knight-takes-three": ({}, "knight", "legionnaire", (3, 1), 0),
     "side-mates-both-ways-two-attacks-after-attack": (
         {"attacks_per_round": 2, "attack_penalty_scope": "after_attack"},
-        "knight", "legionnaire", (3, 2), 0),
+        "knight", ("legionnaire", {"endurance": 20}), (3, 2), 0),  # 12 x 18 states
     "ripostes-past-the-chain-re-rolled-ties": (
         {"max_riposte_depth": 50, "tie_rule": "add_d20", "overpower_strict": True},
         "swashbuckler", "footpad", (1, 1), 0),
     "berserk-side-mates-range": ({}, "spearman", "berserk_gladiator", (2, 1), 2),
 }
 """Rounds the pins reach only in part: side-mates' attacks (clones) with a Knight's
-parry-then-block or several attacks a round, chains of ripostes cut at ``MAX_CHAIN``."""
+parry-then-block or several attacks a round, chains of ripostes cut at ``MAX_CHAIN``,
+fighters of different wound tracks."""
 
 
 def _racing(name: str) -> tuple[Any, ...]:
@@ -113,8 +117,10 @@ def _racing(name: str) -> tuple[Any, ...]:
     from balance.rulesets.strike_rank.rules import Rules
 
     fields, a, b, incoming, ranged = ROUNDS[name]
-    rules = Rules(**fields)  # type: ignore[arg-type]
-    c0, c1 = ({**STYLE_PRESETS, **EXAMPLE_PRESETS}[x] for x in (a, b))
+    rules = Rules(**fields)
+    presets = {**STYLE_PRESETS, **EXAMPLE_PRESETS}
+    c0, c1 = (presets[x] if isinstance(x, str) else dataclasses.replace(presets[x[0]], **x[1])
+              for x in (a, b))
     model = race._Model(rules, c0, c1, ((0, 0), (0, 0)), incoming, ranged, ())
     return model, (0, 1), profile(c0, rules).types, profile(c1, rules).types
 
