@@ -477,6 +477,11 @@ class _Scaled:
     def still(self, f: int) -> bool:
         return True
 
+    def states(self) -> tuple[int, int]:
+        """(n0, n1): the race's wound states, the batch one column for each pair."""
+        n0, n1 = self.s.shape
+        return n0, n1
+
     def support(self) -> tuple[np.ndarray, ...]:
         """Where the dense batch holds :meth:`values`: (0's points, 1's, column)."""
         return _support(None, *self.s.shape)
@@ -521,13 +526,13 @@ class _Still:
     def still(self, f: int) -> bool:
         return f == self.f
 
-    def shape(self) -> tuple[int, int]:
-        """(n0, n1)."""
+    def states(self) -> tuple[int, int]:
+        """(n0, n1), as :meth:`_Scaled.states`."""
         first, second = self.u.shape[:2]
         return (first, second) if self.f == 0 else (second, first)
 
     def support(self) -> tuple[np.ndarray, ...]:
-        return _support(self.f, *self.shape())
+        return _support(self.f, *self.states())
 
     def values(self) -> np.ndarray:
         return self.u.ravel()
@@ -575,7 +580,7 @@ def _dense(V: Batch) -> np.ndarray:
     """``V`` as an array ``(n0, n1, B)``."""
     if isinstance(V, np.ndarray):
         return V
-    n0, n1 = V.s.shape if isinstance(V, _Scaled) else V.shape()
+    n0, n1 = V.states()
     out = np.zeros((n0, n1, n0 * n1))
     out[V.support()] = V.values()
     return out
