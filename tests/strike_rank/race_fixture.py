@@ -44,6 +44,25 @@ CASES: dict[str, tuple[dict[str, object], str, str, tuple[int, int],
                        "overpower_strict": True, "attacks_per_round": 2,
                        "swing_penalty_armour_block": True},
                       "skirmisher", "swashbuckler", (0, 1), ((0, 0), (0, 0)), (1, 1), 0, ()),
+    # the shapes of round the lazy batches and shared plans must get right (pinned from the
+    # code before them, 5d45dcb): a Knight's parry-then-block against three attacks a round,
+    "group-knight-takes-three": ({}, "knight", "legionnaire", (0, 1), ((0, 0), (0, 0)),
+                                 (3, 1), 0, ()),
+    # and two each, with overpower strict and re-rolled ties; two against two, two attacks
+    # a round, the swing penalty after the attack
+    "group-knight-two-attacks": ({"attacks_per_round": 2, "tie_rule": "add_d20",
+                                  "overpower_strict": True},
+                                 "knight", "legionnaire", (0, 1), ((0, 0), (0, 0)), (3, 1),
+                                 0, ()),
+    "group-two-on-two-after-attack": ({"attacks_per_round": 2,
+                                       "attack_penalty_scope": "after_attack"},
+                                      "shieldman", "legionnaire", (0, 1), ((0, 0), (0, 0)),
+                                      (2, 2), 0, ()),
+    # three range rounds with a side-mate shooting; a chain above MATRIX_STATES
+    "group-range": ({}, "bladesman", "footpad", (0, 1), ((0, 0), (0, 0)), (2, 1), 3, ()),
+    "group-big-two-attacks": ({"attacks_per_round": 2, "attack_penalty_scope": "after_attack"},
+                              "tough_end32", "berserker", (0, 1), ((0, 0), (0, 0)), (2, 1), 0,
+                              ()),
 }
 
 

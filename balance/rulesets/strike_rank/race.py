@@ -153,8 +153,10 @@ def _flags(p: Profile) -> tuple[int, ...]:
 
 
 Memo = dict[tuple[object, ...], Any]
-"""Totals of one attacker against one defender that do not change within a fight state,
-made once (the race model asks for them for every defence count and attack type)."""
+"""What one attacker against one defender comes to, made once: the totals that do not
+change within a fight state, the defender's choice of defence and each attack outcome
+(:func:`_outcome`) by what they depend on (the race model asks for them for every defence
+count and attack type)."""
 
 
 def _memo(memo: Memo | None, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
@@ -404,10 +406,11 @@ def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, i
 
 @dataclass(frozen=True)
 class _Plan:
-    """One attack (or shot) of fighter ``ai`` as grids over the (n0, n1) wound states,
-    in the order :meth:`_Round.exchange` applies them: made once per :func:`race_scores`
-    call and used by every pair of attack types and every batch (the arithmetic on a batch
-    is the same as building each grid on the spot)."""
+    """One attack (or shot) as grids over the (attacker's, defender's) wound states, in the
+    order :meth:`_Round.exchange` applies them: made once per :class:`_Direction` for all
+    attacks alike (:data:`_Alike`) and used by every pair of attack types, both views of
+    the matchup and every batch (the arithmetic on a batch is the same as building each
+    grid on the spot)."""
 
     hits: tuple[tuple[int, np.ndarray, tuple[tuple[int, np.ndarray], ...]], ...]
     """(defences it costs, chance of going out, ((wound points, chance), ...)) by hit kind."""
@@ -463,8 +466,8 @@ class _Scaled:
     """The basis batch (a distribution on each joint state, the batch in the states'
     order) with column ``b`` scaled by ``s.flat[b]``: a round's batch until a hit moves
     it, kept as ``s`` ``(n0, n1)``.  With :class:`_Still`, what is made from it is what
-    the dense batch gives (each product it skips has one term that is not zero), without
-    the dense arithmetic."""
+    the dense batch gives, bit for bit (each sum of products it skips has at most one term
+    that is not zero), without the dense arithmetic."""
 
     s: np.ndarray
 
@@ -473,6 +476,11 @@ class _Scaled:
 
     def still(self, f: int) -> bool:
         return True
+
+    def states(self) -> tuple[int, int]:
+        """(n0, n1): the race's wound states, the batch one column for each pair."""
+        n0, n1 = self.s.shape
+        return n0, n1
 
     def support(self) -> tuple[np.ndarray, ...]:
         """Where the dense batch holds :meth:`values`: (0's points, 1's, column)."""
@@ -506,7 +514,8 @@ class _Still:
 
     @classmethod
     def made(cls, f: int, full: np.ndarray, out: np.ndarray) -> _Still:
-        """From ``u`` with the out mass as the last row of its axis 1, added to ``out``."""
+        """From ``full``, a ``u`` with one more row along axis 1: the mass going out,
+        added to ``out``."""
         gone = full[:, -1, :]
         out += (gone if f == 0 else gone.T).ravel()
         return cls(f, full[:, :-1, :])
@@ -517,13 +526,13 @@ class _Still:
     def still(self, f: int) -> bool:
         return f == self.f
 
-    def shape(self) -> tuple[int, int]:
-        """(n0, n1)."""
+    def states(self) -> tuple[int, int]:
+        """(n0, n1), as :meth:`_Scaled.states`."""
         first, second = self.u.shape[:2]
         return (first, second) if self.f == 0 else (second, first)
 
     def support(self) -> tuple[np.ndarray, ...]:
-        return _support(self.f, *self.shape())
+        return _support(self.f, *self.states())
 
     def values(self) -> np.ndarray:
         return self.u.ravel()
@@ -545,29 +554,33 @@ class _Still:
 @lru_cache(maxsize=16)
 def _support(f: int | None, n0: int, n1: int) -> tuple[np.ndarray, ...]:
     """(0's points, 1's, column) of the dense batch's entries that a :class:`_Scaled`
-    (``f`` None) or a :class:`_Still` ``f`` holds, in the order of its values."""
+    (``f`` None) or a :class:`_Still` ``f`` holds, in the order of its values (read-only:
+    every batch of the shape shares them)."""
     if f is None:
         a, k = np.indices((n0, n1)).reshape(2, -1)
-        return a, k, a * n1 + k
-    if f == 0:
+        where = (a, k, a * n1 + k)
+    elif f == 0:
         a, j, k = np.indices((n0, n1, n1)).reshape(3, -1)
-        return a, j, a * n1 + k
-    k, i, a = np.indices((n1, n0, n0)).reshape(3, -1)
-    return i, k, a * n1 + k
+        where = (a, j, a * n1 + k)
+    else:
+        k, i, a = np.indices((n1, n0, n0)).reshape(3, -1)
+        where = (i, k, a * n1 + k)
+    for index in where:
+        index.flags.writeable = False
+    return where
 
 
 Lazy = _Scaled | _Still
 """A batch kept as the few entries that are not zero."""
 Batch = np.ndarray | Lazy
 """A batch of distributions over (points of 0, points of 1), ``(n0, n1, B)``."""
-_DOUBLE = np.dtype(np.float64)
 
 
 def _dense(V: Batch) -> np.ndarray:
     """``V`` as an array ``(n0, n1, B)``."""
     if isinstance(V, np.ndarray):
         return V
-    n0, n1 = V.s.shape if isinstance(V, _Scaled) else V.shape()
+    n0, n1 = V.states()
     out = np.zeros((n0, n1, n0 * n1))
     out[V.support()] = V.values()
     return out
@@ -631,8 +644,8 @@ def _move(V: Batch, op: np.ndarray, di: int, out: np.ndarray) -> Batch:
     return moved[:-1]
 
 
-_Alike = tuple[bool, int, Any, tuple[tuple[tuple[int, int], _Attack], ...]]
-"""What a plan is made of: (clone, damage, dtype, the attacks by flag states); plans whose
+_Alike = tuple[bool, int, tuple[tuple[tuple[int, int], _Attack], ...]]
+"""What a plan is made of: (clone, damage, the attacks by flag states); plans whose
 attacks are alike (a different penalty and defence count that come to the same totals)
 are one plan."""
 
@@ -675,7 +688,7 @@ class _Round:
         self.whole = rules.attack_penalty_scope == "whole_round"
         self.depth = min(rules.max_riposte_depth, MAX_CHAIN)
         self.flag_maps = [np.asarray(r.flags) for r in racers]
-        self.cache = cache  # hits and plans, shared by every pair of attack types
+        self.cache = cache  # hits, hit mixes, fused plans: shared by the races of a call
         self.dirs = directions or (_Direction(), _Direction())  # fighter 0's attacks, 1's
 
     def _cached(self, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
@@ -777,47 +790,54 @@ class _Round:
         attacked = [False, False]
         for _ in range(self.rules.attacks_per_round):
             for f in (first, 1 - first):
+                dmg = (int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
+                       + self.damage_bonus(f))
                 for extra in range(self.incoming[1 - f]):
                     clone = extra > 0
                     if not clone:
                         attacked[f] = True
                     new: dict[tuple[int, int], Batch] = {}
                     for counts, Vc in branches.items():
-                        dmg = (int(self.r[f].p.weapon.damage(self.r[f].attack_type))  # type: ignore[arg-type]
-                               + self.damage_bonus(f))
                         self.exchange(Vc, f, counts, 0, dmg, False, clone,
                                       (attacked[0], attacked[1]), out, new)
                     branches = new
         return _total(branches.values()), out
 
     def plan(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool, damage: int,
-             shot: bool, dtype: np.dtype[Any]) -> _Fused:
+             shot: bool) -> _Fused:
         """The grids of one attack (or shot) of ``ai`` on a defender who has made ``count``
-        defences this round, made once, and once for all alike (:data:`_Alike`)."""
-        key = ("plan", ai, own_d, count, no_parry, clone, damage, shot, dtype)
+        defences this round, made once (:meth:`_fused`)."""
+        key = ("plan", ai, own_d, count, no_parry, clone, damage, shot)
         if key not in self.cache:
-            where, made = self.dirs[ai], key[2:]
-            if made not in where.alike:
-                table = (self.shot_table(ai, count, clone) if shot
-                         else self.attack_table(ai, own_d, count, no_parry, clone))
-                where.alike[made] = (clone, damage, dtype, tuple(table.items()))
-            alike = where.alike[made]
-            if alike not in where.plans:  # the attacker's points along axis 0
-                where.plans[alike] = self._plan(ai, dict(alike[3]), clone, damage, dtype)
-            fused = ("fused", ai, alike)
-            if fused not in self.cache:
-                self.cache[fused] = _Fused.of(where.plans[alike], ai)
-            self.cache[key] = self.cache[fused]
+            self.cache[key] = self._fused(ai, own_d, count, no_parry, clone, damage, shot)
         return self.cache[key]  # type: ignore[return-value]
 
-    def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int,
-              dtype: np.dtype[Any]) -> _Plan:
+    def _fused(self, ai: int, own_d: int, count: int, no_parry: bool, clone: bool,
+               damage: int, shot: bool) -> _Fused:
+        """:meth:`plan` made: its attacks by flag states, the :class:`_Plan` of all attacks
+        alike (:data:`_Alike`, in the direction's), and that plan as fighter ``ai``'s in
+        this race (:class:`_Fused`, in the call's)."""
+        where, key = self.dirs[ai], (own_d, count, no_parry, clone, damage, shot)
+        if key not in where.alike:
+            table = (self.shot_table(ai, count, clone) if shot
+                     else self.attack_table(ai, own_d, count, no_parry, clone))
+            where.alike[key] = (clone, damage, tuple(table.items()))
+        alike = where.alike[key]
+        if alike not in where.plans:
+            where.plans[alike] = self._plan(ai, dict(alike[2]), clone, damage)
+        plan = where.plans[alike]
+        return self._cached(("fused", ai, alike), lambda: _Fused.of(plan, ai))
+
+    def _plan(self, ai: int, table: dict[tuple[int, int], _Attack], clone: bool, damage: int
+              ) -> _Plan:
+        """The grids of the attacks ``table`` (by flag states), the attacker's points along
+        the first axis."""
         fa_grid, fd_grid = self.flag_grid(ai)
         if clone:
             fa_grid = np.zeros_like(fa_grid)
         values: list[dict[tuple[int, int], float]] = []
 
-        def grid(value: dict[tuple[int, int], float]) -> int:  # made all at once below
+        def grid_index(value: dict[tuple[int, int], float]) -> int:  # made all at once below
             values.append(value)
             return len(values) - 1
 
@@ -834,16 +854,16 @@ class _Round:
             if not by_points and not outs:
                 continue
             xs = sorted({x for d in by_points.values() for x in d})
-            hits.append((extra, grid(outs), tuple(
-                (x, grid({f: d.get(x, 0.0) for f, d in by_points.items()})) for x in xs)))
+            hits.append((extra, grid_index(outs), tuple(
+                (x, grid_index({f: d.get(x, 0.0) for f, d in by_points.items()})) for x in xs)))
         misses = []
         for extra, attr in ((1, "miss_one"), (2, "miss_two")):
             chance = {f: getattr(att, attr) for f, att in table.items()}
             if any(v > 0 for v in chance.values()):
-                misses.append((extra, grid(chance)))
+                misses.append((extra, grid_index(chance)))
         chance = {f: att.riposte for f, att in table.items()}
-        riposte = grid(chance) if any(v > 0 for v in chance.values()) else None
-        luts = np.zeros((len(values), 4, 4), dtype)  # by flag states of attacker, target
+        riposte = grid_index(chance) if any(v > 0 for v in chance.values()) else None
+        luts = np.zeros((len(values), 4, 4))  # by flag states of attacker, target
         for i, value in enumerate(values):
             for (fa, fd), v in value.items():
                 luts[i, fa, fd] = v
@@ -862,7 +882,7 @@ class _Round:
         adding the resulting distributions to ``into`` by defence counts."""
         di = 1 - ai
         plan = self.plan(ai, 0 if shot else self.own(di, attacked), counts[di], no_parry,
-                         clone, damage, shot, _DOUBLE)
+                         clone, damage, shot)
 
         def add(extra: int, W: Batch) -> None:
             key = (counts[0] + extra * (di == 0), counts[1] + extra * (di == 1))
@@ -1005,8 +1025,9 @@ class _Model:
     tie-break): the Strike Rank distributions, the range phase by the chances of acting
     first, and each race's score by (types, chances of acting first).  A matchup and the
     same matchup with the seats swapped ask the same model for the same races: those are
-    played once.  (The attacks, hits and grids every pair of attack types shares are made
-    per :func:`race_scores` call, as before: they are big and rarely asked for again.)
+    played once.  (The attacks and their plans are kept by direction, :class:`_Direction`,
+    shared by every model of the same two fighters; the hits and the plans in the form a
+    race applies them are made per :func:`race_scores` call: ``cache`` of :meth:`score`.)
     """
 
     def __init__(self, rules: Rules, c0: Combatant, c1: Combatant,
@@ -1031,8 +1052,8 @@ class _Model:
 
     def score(self, t0: int, t1: int, firsts: tuple[float, ...],
               cache: dict[tuple[object, ...], object]) -> float:
-        """The race of types ``t0``, ``t1``, played once; ``cache``: the attacks, hits and
-        grids of the pair, shared by the races of one call (:class:`_Round`)."""
+        """The race of types ``t0``, ``t1``, played once; ``cache``: the hits and fused
+        plans of the pair, shared by the races of one call (:class:`_Round`)."""
         key = (t0, t1, firsts)
         if key not in self.scores:
             _COUNTS["races"] += 1
