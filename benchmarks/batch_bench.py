@@ -55,6 +55,7 @@ from balance import engine
 from balance.analysis.matchups import round_robin
 from balance.api import matchup
 from balance.batching import Segment
+from balance.experiments import runner  # noqa: F401 (loaded before timing: one-time)
 from balance.random import root_entropy, stream
 
 STYLES = ["archer", "assassin", "berserker", "bladesman", "brawler", "feral", "footpad",
