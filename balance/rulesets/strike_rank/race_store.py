@@ -72,10 +72,7 @@ def forget() -> None:
 def _shown(value: Any) -> Any:
     """``value`` as canonical JSON data: each dataclass by all its fields."""
     if hasattr(value, "__dataclass_fields__"):
-        try:
-            return _shown_dataclass(value)
-        except TypeError:  # not hashable: shown afresh
-            return _shown_dataclass.__wrapped__(value)
+        return _once(_shown_dataclass, value)
     if isinstance(value, tuple | list):
         return [_shown(v) for v in value]
     return plain(value)
@@ -99,11 +96,17 @@ def key_of(args: tuple[Any, ...]) -> str:
 
 def _text(value: Any) -> str:
     if hasattr(value, "__dataclass_fields__"):
-        try:
-            return _dataclass_text(value)
-        except TypeError:  # not hashable: written afresh
-            return _dataclass_text.__wrapped__(value)
+        return _once(_dataclass_text, value)
     return _dumps(_shown(value))
+
+
+def _once(made: Any, value: Any) -> Any:
+    """``made(value)``, remembered by ``made``'s cache (a value that cannot be hashed: made
+    afresh)."""
+    try:
+        return made(value)
+    except TypeError:
+        return made.__wrapped__(value)
 
 
 @lru_cache(maxsize=1024)
