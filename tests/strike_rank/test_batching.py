@@ -3,6 +3,8 @@ exactly as they do alone, whatever it is batched with."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from balance.engine import run_segments
 from balance.rulesets.strike_rank import StrikeRank
 from balance.rulesets.strike_rank import kernel as K
 from balance.rulesets.strike_rank.presets import STYLE_PRESETS
+from balance.rulesets.strike_rank.profile import BLOCK
 from balance.rulesets.strike_rank.rules import Rules
 
 ENTROPY = 20261207
@@ -121,3 +124,26 @@ def test_a_riposte_lanes_runs_are_those_of_their_segments(seed: int) -> None:
         got, want = runs.within(idx), K._Runs.of(seg.take(idx))
         for field in ("ids", "starts", "counts"):
             assert np.array_equal(getattr(got, field), getattr(want, field)), (p, field)
+
+
+def test_a_knights_block_counts_armour_double_alone_and_batched(rs: StrikeRank) -> None:
+    """``armour_block_success="double_armour"``: a Knight's Armour block after a failed
+    parry lands the blow on doubled armour (reference ``attack``), also in a matchup where
+    nobody chooses an Armour block (the Knight's shield parry beats it, so the setup's
+    defence kinds have no block).  Such a pair alone must differ from ``"absorb"`` and
+    fight as it does batched with a pair that has the block among its kinds (the kernel
+    once checked the kinds only: alone the rule did nothing, batched it applied)."""
+    rules = Rules(armour_block_success="double_armour")
+    knight = STYLE_PRESETS["knight"]
+    segments = [Segment(rules, (knight,), (STYLE_PRESETS[b],), 400, ("knight", b), 0)
+                for b in ("skirmisher", "shieldman")]
+    assert BLOCK not in K._setup_of(segments[0])[0].kinds
+    assert BLOCK in K._setup_of(segments[1])[0].kinds
+    assert rs.batch_key(segments[0]) == rs.batch_key(segments[1])
+    together = rs.simulate_segments(segments, SegmentedRng.of(segments, ENTROPY))
+    for segment, joint in zip(segments, together, strict=True):
+        alone = rs.simulate_segments([segment], SegmentedRng.of([segment], ENTROPY))[0]
+        assert _same(alone, joint), segment.key
+    absorb = dataclasses.replace(segments[0], rules=Rules())
+    plain = rs.simulate_segments([absorb], SegmentedRng.of([absorb], ENTROPY))[0]
+    assert not _same(plain, together[0]), "double_armour changed nothing for the Knight"
