@@ -72,6 +72,27 @@ def test_only_the_files_of_the_versions_used_last_are_kept(
     assert kept == sorted([*current, *theirs, *(p.name for p in old[-3:])])
 
 
+def test_a_file_it_may_not_delete_leaves_the_others_pruned(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = [cache / f"race-{i:016x}.jsonl" for i in range(6)]
+    for i, path in enumerate(old):  # old[5] used last
+        path.write_text("")
+        os.utime(path, ns=(i * 10**9, (1000 + i) * 10**9))
+    unlink = Path.unlink
+
+    def guarded(path: Path, missing_ok: bool = False) -> None:
+        if path == old[2]:  # the first it tries
+            raise PermissionError(f"in use: {path}")
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", guarded)
+    _setup(tmp_path, monkeypatch, str(cache))
+    policy.race_tables(Rules(), *PAIR)
+    assert [p.exists() for p in old] == [False, False, True, True, True, True]
+
+
 def test_an_edited_or_torn_line_is_computed_again(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     _setup(tmp_path, monkeypatch, str(tmp_path))

@@ -156,10 +156,13 @@ def _prune(where: Path, current: Path) -> None:
         others = [p for p in where.glob("race-*.jsonl")
                   if p.name != current.name and _store_name(p.name, len(current.name))]
         others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in others[KEEP_OTHERS:]:
-            old.unlink(missing_ok=True)
     except OSError:
         return  # another process pruned at the same moment, or a folder it cannot change
+    for old in others[KEEP_OTHERS:]:
+        try:
+            old.unlink(missing_ok=True)
+        except OSError:
+            continue  # a file it may not delete (another's, or open on Windows): the next
 
 
 def _store_name(name: str, length: int) -> bool:
