@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._lazy import attribute_loader
+from ._lazy import attribute_loader, listing
 from ._version import __version__
 from .errors import IntractableError, SpecError
 
@@ -85,7 +85,4 @@ __getattr__ = attribute_loader(__name__, {
 # Every name imported on first use (and every submodule, as ``balance.rulesets``), so that
 # ``import balance`` loads neither numpy nor pandas and a command loads only what it runs:
 # the command line sets up the process (``balance.cli``) before numpy is first imported.
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__dir__ = listing(globals())  # every name of __all__, loaded yet or not

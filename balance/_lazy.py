@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable, Mapping
+from typing import Any
 
 
 def attribute_loader(package: str, where: Mapping[str, str]) -> Callable[[str], object]:
@@ -25,3 +26,13 @@ def attribute_loader(package: str, where: Mapping[str, str]) -> Callable[[str], 
         return value
 
     return __getattr__
+
+
+def listing(namespace: dict[str, Any]) -> Callable[[], list[str]]:
+    """A module ``__dir__`` for the package whose ``globals()`` are ``namespace``: the names
+    it holds and every name of its ``__all__``, loaded yet or not (``dir()``, completion)."""
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *namespace.get("__all__", ())})
+
+    return __dir__

@@ -12,19 +12,21 @@ distance between a designer's question and the kernel's speed is read in one run
   all 361.
 * ``matchups`` -- the issue's command, ``balance matchups strike-rank --entrants
   knight,gladiator,skirmisher,archer,brawler,legionnaire -n 3000 --seed 1`` (108,000
-  fights), in processes of its own: the median CPU seconds of five runs with the race
-  model's tables computed (each an empty ``$BALANCE_CACHE``) and of five reading them back
-  (a folder filled by a run before them), and that all print the same (the issue's baseline: 30 CPU-s; its target 20x less).  The package's
-  bytecode is compiled first (as any earlier run leaves it), so the figure is the
-  command's and not Python's compiler's.
+  fights), in processes of its own: the median CPU seconds of five runs (``--repeat`` if
+  more) with the race model's tables computed (each an empty ``$BALANCE_CACHE``) and of
+  five reading them back (a folder filled by a run before them), and that all print the
+  same (the issue's baseline: 30 CPU-s; its target 20x less).  The package's bytecode is
+  compiled first (as any earlier run leaves it), so the figure is the command's and not
+  Python's compiler's.
 * ``sweep`` -- a ``--side`` x ``--side`` crt sweep (the challenger's and the veteran's
   combats survived, every table on) at ``--cell`` fights a cell, through
   ``balance.sweep(executor="serial")`` and through ``engine.run_segments`` alone, against
   one crt duel of ``side**2 * cell`` fights under the same rules (the issue's target:
   within 1.5x of the duel's CPU time).
 
-CPU times are this process's (``time.process_time``); the machine may be shared, so each
-figure is a best-of-``--repeat``.  Usage::
+CPU times are this process's (``time.process_time``; the matchups command's: its
+processes', user + system); the machine may be shared, so each figure is a
+best-of-``--repeat`` (the matchups command's: a median, as above).  Usage::
 
     nice .venv/bin/python benchmarks/batch_bench.py                  # robin and sweep
     nice .venv/bin/python benchmarks/batch_bench.py --parts sweep --side 20 --cell 2000

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attribute_loader
+from .._lazy import attribute_loader, listing
 from .equilibria import dominated, metagame
 from .marginal import marginal_value
 from .matchups import round_robin
@@ -38,3 +38,4 @@ __all__ = [
     "seat_advantage",
     "upsets",
 ]
+__dir__ = listing(globals())  # the names above too, before their first use

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attribute_loader
+from .._lazy import attribute_loader, listing
 
 if TYPE_CHECKING:
     from .grid import Cell, expand
@@ -50,3 +50,4 @@ __all__ = [
     "load_spec",
     "sweep",
 ]
+__dir__ = listing(globals())  # the names above too, before their first use

@@ -196,6 +196,26 @@ def test_import_balance_loads_no_numpy_and_a_command_runs_openblas_on_one_thread
         assert done.stdout.strip() == expected
 
 
+def test_a_package_lists_and_star_imports_the_names_it_loads_on_first_use() -> None:
+    # dir() (and so completion in a notebook) shows every exported name before its module
+    # is loaded, and `from ... import *` gives each one, for every package of lazy names.
+    code = ("import importlib, sys\n"
+            "names = ('balance', 'balance.experiments', 'balance.analysis')\n"
+            "for name in names:\n"
+            "    pkg = importlib.import_module(name)\n"
+            "    unlisted = [n for n in pkg.__all__ if n not in dir(pkg)]\n"
+            "    assert not unlisted, (name, unlisted)\n"
+            "assert 'balance.experiments.runner' not in sys.modules\n"
+            "for name in names:\n"
+            "    pkg, space = sys.modules[name], {}\n"
+            "    exec(f'from {name} import *', space)\n"
+            "    assert all(space[n] is getattr(pkg, n) for n in pkg.__all__), name\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.stdout.strip() == "ok", done.stderr
+
+
 def test_every_module_imports_on_its_own() -> None:
     # Each module first, in a fresh state of the package: a cycle at import time shows as an
     # ImportError (a partially initialised module) whatever order the suite imports them in.

@@ -57,17 +57,40 @@ def test_only_the_files_of_the_versions_used_last_are_kept(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
-    old = [cache / f"race-version{i}.jsonl" for i in range(5)]
-    for i, path in enumerate(old):  # version4 used last
+    old = [cache / f"race-{i:016x}.jsonl" for i in range(5)]
+    # not the store's: other names, or race-*.jsonl not named by a code hash (older still)
+    theirs = ["notes.txt", "race-results.jsonl", "race-2024.jsonl", "race-00000000000000ff.json"]
+    for i, path in enumerate([*old, *(cache / n for n in theirs)]):  # old[4] used last
         path.write_text("")
-        os.utime(path, ns=(i * 10**9, (1000 + i) * 10**9))
-    (cache / "notes.txt").write_text("not the store's")
+        os.utime(path, ns=(i * 10**9, (1000 + i % 5) * 10**9))
     _setup(tmp_path, monkeypatch, str(cache))
     policy.race_tables(Rules(), *PAIR)
     kept = sorted(p.name for p in cache.iterdir())
-    current = [n for n in kept if n.startswith("race-") and "version" not in n]
+    current = [n for n in kept if n.startswith("race-") and n.endswith(".jsonl")
+               and n not in theirs and cache / n not in old]
     assert len(current) == 1 and race_store.KEEP_OTHERS == 3
-    assert kept == sorted([*current, "notes.txt", *(p.name for p in old[-3:])])
+    assert kept == sorted([*current, *theirs, *(p.name for p in old[-3:])])
+
+
+def test_a_file_it_may_not_delete_leaves_the_others_pruned(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old = [cache / f"race-{i:016x}.jsonl" for i in range(6)]
+    for i, path in enumerate(old):  # old[5] used last
+        path.write_text("")
+        os.utime(path, ns=(i * 10**9, (1000 + i) * 10**9))
+    unlink = Path.unlink
+
+    def guarded(path: Path, missing_ok: bool = False) -> None:
+        if path == old[2]:  # the first it tries
+            raise PermissionError(f"in use: {path}")
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", guarded)
+    _setup(tmp_path, monkeypatch, str(cache))
+    policy.race_tables(Rules(), *PAIR)
+    assert [p.exists() for p in old] == [False, False, True, True, True, True]
 
 
 def test_an_edited_or_torn_line_is_computed_again(tmp_path: Path,

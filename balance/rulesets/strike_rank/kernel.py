@@ -2015,7 +2015,9 @@ class _Kernel:
         setup, rules = self.setup, self.rules
         if self.lang is not None:
             self.lang.fire(self, lanes, ctx + "miss", miss, a, d)
-        if rules.armour_block_success == "double_armour" and BLOCK in setup.kinds:
+        # a block is chosen (a kind of the setup) or a Knight's after a failed parry
+        if rules.armour_block_success == "double_armour" and (BLOCK in setup.kinds
+                                                              or setup.any_knight):
             dbl = miss & (kind == BLOCK)
             if np.count_nonzero(dbl):
                 self.wound(lanes, dbl, a, d, dmg, None, 2)

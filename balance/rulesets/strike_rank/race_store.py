@@ -147,16 +147,28 @@ def _tables() -> dict[str, Scores]:
 def _prune(where: Path, current: Path) -> None:
     """Mark ``current`` as used now and delete the files of other code versions but the
     :data:`KEEP_OTHERS` used last (each version of balance starts a file; without this
-    the folder would grow by one at every upgrade or edit)."""
+    the folder would grow by one at every upgrade or edit).  Only names the store makes
+    are candidates (``race-`` and a code hash as long as ``current``'s): ``$BALANCE_CACHE``
+    may name a folder that also holds a user's ``race-results.jsonl``."""
     try:
         if current.exists():
             os.utime(current)
-        others = [p for p in where.glob("race-*.jsonl") if p.name != current.name]
+        others = [p for p in where.glob("race-*.jsonl")
+                  if p.name != current.name and _store_name(p.name, len(current.name))]
         others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in others[KEEP_OTHERS:]:
-            old.unlink(missing_ok=True)
     except OSError:
         return  # another process pruned at the same moment, or a folder it cannot change
+    for old in others[KEEP_OTHERS:]:
+        try:
+            old.unlink(missing_ok=True)
+        except OSError:
+            continue  # a file it may not delete (another's, or open on Windows): the next
+
+
+def _store_name(name: str, length: int) -> bool:
+    """Whether ``name`` is a store file's name (``race-<hex code hash>.jsonl``)."""
+    code = name[len("race-"):-len(".jsonl")]
+    return len(name) == length and all(c in "0123456789abcdef" for c in code)
 
 
 def _read(path: Path) -> dict[str, Scores]:
