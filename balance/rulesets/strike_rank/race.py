@@ -25,7 +25,8 @@ tie-breaks, action cost included), each attack resolved on the exact d20-against
 margin with the defence the defender's policy chooses, the cumulative defence penalty, the
 attack type's own-defence penalty, overpower blocks spent as the attacker's
 ``overpower_policy`` says, riposte chains (to ``max_riposte_depth``, at most
-:data:`MAX_CHAIN`), the Knight's parry-then-block, a hit's Wound Matrix rank with armour,
+:data:`MAX_CHAIN`), the Knight's parry-then-block, a held Armour block's blow at double armour
+(``armour_block_success="double_armour"``), a hit's Wound Matrix rank with armour,
 instant death and destroyed limbs, the wounded penalty and berserk (as wound states).  The
 chain gives each pair of attack types a score, ``P(win) + P(draw) / 2`` by ``max_rounds``.
 
@@ -80,6 +81,10 @@ __all__ = ["MAX_CHAIN", "race_scores"]
 MAX_CHAIN = 4
 """Deepest riposte chain the model follows (a fifth riposte in a row is very rare)."""
 MAX_BLOCKS = 4
+ON_ARMOUR = -1
+"""The overpower blocks of a blow a held Armour block lets through at double armour
+(``armour_block_success="double_armour"``, as the reference's ``wound(blocks=0,
+armour_mult=2)``): no blocks to spend, the location's armour counted twice."""
 """Overpower blocks the model distinguishes (a margin of 80 or more buys no more)."""
 SETTLED = 1e-7
 """The chain stops once less than this share of fights is still undecided."""
@@ -219,11 +224,11 @@ class _Attack:
     """What one attack does: hit chances by overpower blocks, riposte chance, the defence
     count it costs the defender, and whether the riposte comes with a shield."""
 
-    hit: tuple[tuple[float, int], ...]  # (probability, blocks) by extra defences 1 or 2
-    hit_two: tuple[tuple[float, int], ...]  # hits through a Knight's parry-then-block
+    hit: tuple[tuple[float, int], ...]  # (probability, blocks or ON_ARMOUR): 1 defence
+    hit_two: tuple[tuple[float, int], ...]  # through a Knight's parry-then-block: 2
     riposte: float  # parry by 20+ turned into a riposte (defence count +1)
     miss_one: float  # other misses costing one defence
-    miss_two: float  # misses costing two (parry failed, Armour block held)
+    miss_two: float  # misses costing two (parry failed, Armour block held and absorbed)
     shield_riposte: bool
 
 
@@ -277,8 +282,13 @@ def _outcome(d: _Racer, kind: int, lead: int, block_lead: int | None = None) -> 
     riposte = float(w[reach].sum()) if can_riposte else 0.0
     shield_riposte = (riposte > 0 and uses_shield(kind) and d.p.shieldman_shield
                       and rules.shield_riposte)
+    on_armour = rules.armour_block_success == "double_armour"
     if block_lead is None:
-        return _Attack(hit_list, (), riposte, 1.0 - p_hit - riposte, 0.0, shield_riposte)
+        held = 1.0 - p_hit - riposte
+        if on_armour and kind == BLOCK:  # the blow lands on the armour, which counts double
+            return _Attack((*hit_list, (held, ON_ARMOUR)), (), riposte, 0.0, 0.0,
+                           shield_riposte)
+        return _Attack(hit_list, (), riposte, held, 0.0, shield_riposte)
     x = np.arange(1, 21)[:, None]  # the attack's d20 (rows) against the defence's d20
     y = np.arange(1, 21)[None, :]
     add_d20 = rules.tie_rule == "add_d20"
@@ -292,8 +302,12 @@ def _outcome(d: _Racer, kind: int, lead: int, block_lead: int | None = None) -> 
     b2 = _blocks(np.maximum(m2, 0), strict)
     two = {b: float(q2[b2 == b].sum()) for b in range(MAX_BLOCKS + 1)}
     p_two = sum(two.values())
-    return _Attack((), tuple((q, b) for b, q in two.items() if q > 0), riposte,
-                   1.0 - p_hit - riposte, p_hit - p_two, shield_riposte)
+    through_two = tuple((q, b) for b, q in two.items() if q > 0)
+    block_held = p_hit - p_two  # the parry failed, the Armour block held
+    if on_armour:  # ... and the blow lands on the armour, which counts double
+        through_two, block_held = (*through_two, (block_held, ON_ARMOUR)), 0.0
+    return _Attack((), through_two, riposte, 1.0 - p_hit - riposte, block_held,
+                   shield_riposte)
 
 
 def _shot(a: _Racer, d: _Racer, fa: int, fd: int, count: int, memo: Memo | None = None
@@ -362,8 +376,10 @@ def _hit(a: _Racer, d: _Racer, damage: int, blocks: int, berserk: bool
 def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, int],
            death: tuple[int, int], damage: int, blocks: int, berserk: bool
            ) -> tuple[float, tuple[tuple[int, float], ...]]:
-    """:func:`_hit` from what it reads (the same for every pair that shares them)."""
-    location, shift, _ = R.spend_overpower(blocks, overpower_policy, rules)
+    """:func:`_hit` from what it reads (the same for every pair that shares them);
+    ``blocks`` :data:`ON_ARMOUR`: a blow on the armour, counted twice."""
+    armour_mult = 2 if blocks == ON_ARMOUR else 1
+    location, shift, _ = R.spend_overpower(max(blocks, 0), overpower_policy, rules)
     shift += int(berserk)
     if location is None:
         by_loc: dict[int, float] = {}
@@ -376,7 +392,7 @@ def _wound(rules: Rules, overpower_policy: str, aim: int, armour: Mapping[str, i
     out = 0.0
     points: dict[int, float] = {}
     for loc, p_loc in locations:
-        ai = armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]]
+        ai = armour[T.ARMOUR_GROUPS[T.LOCATION_GROUP[loc]]] * armour_mult
         for dice, p_dice in _TWO_D6:
             q = p_loc * p_dice
             roll = dice + damage
