@@ -75,13 +75,14 @@ if TYPE_CHECKING:
     from .results import Summary, Tally, Winner
     from .rulesets import RULESETS
 
-__getattr__ = attribute_loader(__name__, {
-    **dict.fromkeys(("best_play", "duel", "exact", "fight", "get", "versions"), ".api"),
-    **dict.fromkeys(("Outcome", "Outcomes", "Probabilities"), ".outcomes"),
-    **dict.fromkeys(("Summary", "Tally", "Winner"), ".results"),
-    "RULESETS": ".rulesets", "tune": ".analysis.tune",
-    **dict.fromkeys(("Run", "load_run", "load_spec", "sweep"), ".experiments"),
-    "explore": ".explorer"})
+if not TYPE_CHECKING:  # a type checker sees the names imported above, and flags others
+    __getattr__ = attribute_loader(__name__, {
+        **dict.fromkeys(("best_play", "duel", "exact", "fight", "get", "versions"), ".api"),
+        **dict.fromkeys(("Outcome", "Outcomes", "Probabilities"), ".outcomes"),
+        **dict.fromkeys(("Summary", "Tally", "Winner"), ".results"),
+        "RULESETS": ".rulesets", "tune": ".analysis.tune",
+        **dict.fromkeys(("Run", "load_run", "load_spec", "sweep"), ".experiments"),
+        "explore": ".explorer"})
 # Every name imported on first use (and every submodule, as ``balance.rulesets``), so that
 # ``import balance`` loads neither numpy nor pandas and a command loads only what it runs:
 # the command line sets up the process (``balance.cli``) before numpy is first imported.

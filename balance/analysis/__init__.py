@@ -21,7 +21,8 @@ from .shape import fight_lengths, seat_advantage, upsets
 if TYPE_CHECKING:
     from .tune import handicaps
 
-__getattr__ = attribute_loader(__name__, {"handicaps": ".tune"})
+if not TYPE_CHECKING:  # a type checker sees the names imported above, and flags others
+    __getattr__ = attribute_loader(__name__, {"handicaps": ".tune"})
 # imported on first use: a round robin does not search for fixes
 
 __all__ = [

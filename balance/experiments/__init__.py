@@ -31,10 +31,11 @@ if TYPE_CHECKING:
     from .spec import Axis, PlotSpec, Spec, load_spec
     from .store import Run, load_run
 
-__getattr__ = attribute_loader(__name__, {
-    "Cell": ".grid", "expand": ".grid", "EXECUTORS": ".runner", "sweep": ".runner",
-    "Axis": ".spec", "PlotSpec": ".spec", "Spec": ".spec", "load_spec": ".spec",
-    "Run": ".store", "load_run": ".store"})
+if not TYPE_CHECKING:  # a type checker sees the names imported above, and flags others
+    __getattr__ = attribute_loader(__name__, {
+        "Cell": ".grid", "expand": ".grid", "EXECUTORS": ".runner", "sweep": ".runner",
+        "Axis": ".spec", "PlotSpec": ".spec", "Spec": ".spec", "load_spec": ".spec",
+        "Run": ".store", "load_run": ".store"})
 # each imported on first use, so that a command importing one module of the package
 # (the CLI's ``guard``) does not load the runner
 
