@@ -15,8 +15,7 @@ from balance.rulesets.strike_rank.rules import Rules
 
 
 @pytest.fixture(autouse=True)
-def _no_store(monkeypatch: pytest.MonkeyPatch) -> object:
-    monkeypatch.setenv("BALANCE_CACHE", "off")
+def _fresh() -> object:  # the store is off for the suite (tests/conftest.py)
     race.clear_caches()
     yield
     race.clear_caches()
