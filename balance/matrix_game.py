@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CERT_TOL", "GameSolution", "solve_game", "solve_informed", "solve_sealed"]
+__all__ = ["CERT_TOL", "BatchSolution", "GameSolution", "solve_batch", "solve_game",
+           "solve_informed", "solve_sealed"]
 
 CERT_TOL = 1e-11
 """Largest accepted gap between the two sides' guaranteed payoffs."""

@@ -346,17 +346,10 @@ def zero_sum(payoff: Any) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def game_values(payoffs: np.ndarray) -> np.ndarray:
-    """The values of a stack of zero-sum games ``payoffs[k]`` (saddle points by array
-    operations, the rest together by :func:`balance.matrix_game.solve_batch`: a simplex
-    whose answers are certified optimal, else a linear program)."""
-    m = np.asarray(payoffs, float)
-    lower = m.min(axis=2).max(axis=1)
-    upper = m.max(axis=1).min(axis=1)
-    out = lower.copy()
-    mixed = np.flatnonzero(upper - lower > 1e-12)
-    if len(mixed):
-        out[mixed] = solve_batch(m[mixed], "sealed").value
-    return out
+    """The values of a stack of zero-sum games ``payoffs[k]``, by
+    :func:`balance.matrix_game.solve_batch` (saddle points by array operations, the rest
+    together by a simplex whose answers are certified optimal, else a linear program)."""
+    return solve_batch(np.asarray(payoffs, float), "sealed").value
 
 
 @dataclass(frozen=True)

@@ -163,4 +163,3 @@ def dominated(table: pd.DataFrame, *, resamples: int = 200, seed: int = 1) -> pd
                         "dominated_share": share}, index=names)
     out.index.name = "entrant"
     return _keep(key, out.sort_values("margin", ascending=False))
-

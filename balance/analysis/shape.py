@@ -57,16 +57,16 @@ def upsets(table: pd.DataFrame, rating: pd.DataFrame, *, confidence: float = 0.9
     for both in rows_of.values():
         a, b = names_a[both[0]], names_b[both[0]]
         weak, strong = (a, b) if strength[a] < strength[b] else (b, a)
-        as_a = [names_a[k] == weak for k in both]
+        as_a = np.array([names_a[k] == weak for k in both])  # the weaker sat A in that row
         if (fights[both] == 0).all():
-            won = [table["a_win" if seat else "b_win"].iat[k] for k, seat in zip(both, as_a,
-                                                                              strict=True)]
-            upset = float(np.mean(np.asarray(won, float)))
+            won = np.where(as_a, table["a_win"].to_numpy(float)[both],
+                           table["b_win"].to_numpy(float)[both])
+            upset = float(np.mean(won))
             rows.append({"weaker": weak, "stronger": strong, "upset": upset,
                          "upset_low": upset, "upset_high": upset, "n": 0, "exact": True})
             continue
-        weak_wins = np.sum([table["a_wins" if seat else "b_wins"].iat[k]
-                            for k, seat in zip(both, as_a, strict=True)])
+        weak_wins = np.sum(np.where(as_a, table["a_wins"].to_numpy()[both],
+                                    table["b_wins"].to_numpy()[both]))
         n = np.sum(fights[both])
         low, high = stats.wilson(weak_wins, n, confidence)
         rows.append({"weaker": weak, "stronger": strong, "upset": weak_wins / n,

@@ -318,6 +318,10 @@ def test_bootstrap_replicates_are_the_resampled_tables_payoffs():
     mine, theirs = np.random.default_rng(9), np.random.default_rng(9)
     for _ in range(5):
         assert np.array_equal(made.payoff(mine), _replicate_through_the_table(table, theirs))
+    # the metagame draws its replicates together: the same tables, in the same order
+    mine, theirs = np.random.default_rng(10), np.random.default_rng(10)
+    for game in made.payoffs(mine, 5):
+        assert np.array_equal(game, _replicate_through_the_table(table, theirs))
 
 
 def test_a_metagame_asked_twice_is_the_same_answer_and_not_shared():
@@ -356,6 +360,8 @@ def test_bradley_terry_newton_finds_the_mm_iterations_maximum():
             if not stats._finite_maximum(ww):
                 continue
             theta, _ = stats.bradley_terry(w, prior=prior)
+            newton = stats._bt_newton(ww, ww + ww.T, 1e-12)  # settles: no MM fallback here
+            assert newton is not None and np.array_equal(theta, newton)
             mm = stats._bt_mm(ww, ww + ww.T, 200_000, 1e-14)
             assert np.abs(theta - mm).max() < 1e-8
             checked += 1

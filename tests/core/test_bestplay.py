@@ -320,6 +320,9 @@ def test_a_pair_and_its_swapped_seating_share_a_task():
     seated = [tasks[i][2:4] for i in order]
     assert seated == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"), ("c", "b"),
                       ("a", "a"), ("b", "b"), ("c", "c")]
+    from balance.analysis import matchups
+
+    assert matchups.TOGETHER % 2 == 0  # so a task of that size never splits a pair from its swap
 
 
 def test_together_keeps_each_computations_answer_and_error(monkeypatch):
