@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._recent import Recent
+
 __all__ = [
     "SCORES",
     "benjamini_hochberg",
@@ -269,14 +271,12 @@ def bradley_terry(wins: np.ndarray, *, prior: float = 0.0, iterations: int = 10_
     w = np.asarray(wins, float) + prior * (1 - np.eye(len(wins)))
     key = (w.shape, w.tobytes(), iterations, tol)
     if key not in _BT_MADE:
-        while len(_BT_MADE) >= 8:
-            _BT_MADE.pop(next(iter(_BT_MADE)))
-        _BT_MADE[key] = _bradley_terry(w, iterations, tol)
+        _BT_MADE.keep(key, _bradley_terry(w, iterations, tol))
     theta, cov = _BT_MADE[key]
     return theta.copy(), cov.copy()
 
 
-_BT_MADE: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+_BT_MADE: Recent[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = Recent(8)
 """The last few fits by their wins: a command that prints a round robin and its verdict
 fits the same table twice, and the iteration to 1e-12 is not free."""
 

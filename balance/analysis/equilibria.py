@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
+from .._recent import Recent
 from ..matrix_game import solve_batch, solve_sealed
 from .scores import score_matrix
 
@@ -62,7 +63,7 @@ class _Replicates:
         return np.nan_to_num(out)
 
 
-_MADE: dict[tuple[Any, ...], pd.DataFrame] = {}
+_MADE: Recent[tuple[Any, ...], pd.DataFrame] = Recent(8)
 """The last few answers of :func:`metagame` and :func:`dominated` by their table's numbers
 and arguments: a command that prints a round robin and its verdict asks the same question
 twice, and the bootstrap's linear programs are most of its time."""
@@ -85,9 +86,7 @@ _READ = ("a", "b", "n", "a_wins", "b_wins", "draws", "a_win", "b_win", "draw")
 
 def _keep(key: tuple[Any, ...] | None, answer: pd.DataFrame) -> pd.DataFrame:
     if key is not None:
-        while len(_MADE) >= 8:
-            _MADE.pop(next(iter(_MADE)))
-        _MADE[key] = answer.copy()
+        _MADE.keep(key, answer.copy())
     return answer
 
 

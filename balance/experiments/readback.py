@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._recent import Recent
 from ..errors import SpecError
 from ..fields import plain
 
@@ -122,14 +123,12 @@ def campaign(spec: Mapping[str, Any], meta: Mapping[str, Any], *,
         table = campaign_of(parsed, meta.get("entropy"), allow_import=allow_import)
         sentence = parsed.ruleset_object(allow_import=allow_import).career_sentence(
             table, _named(parsed.a), _named(parsed.b))
-        while len(_CAREERS) >= 4:
-            _CAREERS.pop(next(iter(_CAREERS)))
-        _CAREERS[key] = (table, sentence)
+        _CAREERS.keep(key, (table, sentence))
     table, sentence = _CAREERS[key]
     return table.copy(), sentence
 
 
-_CAREERS: dict[tuple[Any, ...], tuple[pd.DataFrame, str]] = {}
+_CAREERS: Recent[tuple[Any, ...], tuple[pd.DataFrame, str]] = Recent(4)
 """The last careers :func:`campaign` ran (a few: a process reads few runs at once)."""
 
 
